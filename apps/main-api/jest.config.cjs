@@ -1,0 +1,4 @@
+module.exports = require("../../jest.preset.cjs")({
+  rootDir: __dirname,
+  globalSetup: "<rootDir>/test/helpers/global-setup.ts",
+});

@@ -1,0 +1,31 @@
+import path from "node:path";
+import { z } from "zod";
+import { parseEnv } from "@cloudcost/http";
+
+const REPO_ROOT = path.resolve(__dirname, "../../..");
+
+const EnvSchema = z.object({
+  PRICING_API_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
+  PRICING_API_HOST: z.string().min(1).default("127.0.0.1"),
+  PRICING_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PRICING_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/pricing-api")),
+  LABEL_PREFIX: z.string().min(1).max(200).default("costs.example.com"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+/** Parses the environment once; a bad value names the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const e = parseEnv(EnvSchema, env, "pricing-api");
+  return {
+    port: e.PRICING_API_PORT,
+    host: e.PRICING_API_HOST,
+    databaseUrl: e.PRICING_API_DATABASE_URL,
+    dataDir: e.PRICING_API_DATA_DIR,
+    labelPrefix: e.LABEL_PREFIX,
+    logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}

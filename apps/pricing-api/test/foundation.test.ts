@@ -1,0 +1,60 @@
+import request from "supertest";
+import { createTestContext, type TestContext } from "./helpers/context";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe("pricing-api foundation", () => {
+  it("answers GET /healthz and GET /readyz", async () => {
+    expect((await request(ctx.app).get("/healthz").expect(200)).body).toEqual({ status: "ok", service: "pricing-api" });
+    expect((await request(ctx.app).get("/readyz").expect(200)).body).toEqual({ status: "ready" });
+  });
+
+  it("answers an unknown /v1 route with a 404 problem document", async () => {
+    const res = await request(ctx.app).get("/v1/pricing/nope").expect(404);
+    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({
+      type: "urn:cloudcost:problem:not_found",
+      title: "Not Found",
+      status: 404,
+      code: "not_found",
+      instance: "/v1/pricing/nope",
+      request_id: res.headers["x-request-id"],
+    });
+  });
+
+  it("answers an unknown marketplace route with a 404 {error}", async () => {
+    const res = await request(ctx.app).get("/marketplace/providers/nope").expect(404);
+    expect(res.body).toEqual({ error: "No route for GET /marketplace/providers/nope" });
+  });
+
+  it("answers malformed JSON with a 400 in each shape", async () => {
+    const v1 = await request(ctx.app).post("/v1/pricing/compute").set("Content-Type", "application/json").send("{oops");
+    expect(v1.status).toBe(400);
+    expect(v1.body).toMatchObject({ status: 400, code: "malformed_json" });
+    const market = await request(ctx.app)
+      .post("/marketplace/providers/models")
+      .set("Content-Type", "application/json")
+      .send("{oops");
+    expect(market.status).toBe(400);
+    expect(market.body).toEqual({ error: "The request body is not valid JSON." });
+  });
+
+  it("answers a body over 1 MiB with a 413", async () => {
+    const big = JSON.stringify({ pad: "x".repeat(1024 * 1024) });
+    const res = await request(ctx.app).post("/marketplace/providers/models").set("Content-Type", "application/json").send(big);
+    expect(res.status).toBe(413);
+    expect(typeof res.body.error).toBe("string");
+  });
+
+  it("sets X-Request-Id on every response", async () => {
+    const res = await request(ctx.app).get("/healthz").set("X-Request-Id", "abc-123");
+    expect(res.headers["x-request-id"]).toBe("abc-123");
+    expect((await request(ctx.app).get("/nope")).headers["x-request-id"]).toBeTruthy();
+  });
+});

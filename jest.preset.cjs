@@ -1,0 +1,31 @@
+// Shared Jest configuration: SWC compiles TypeScript (and the ESM-only jose and PGlite builds) to
+// CommonJS; workspace packages resolve to their sources so tests never need a prior build.
+const path = require("node:path");
+
+module.exports = function preset({ rootDir, ...overrides }) {
+  const root = __dirname;
+  return {
+    rootDir,
+    testEnvironment: "node",
+    testMatch: ["<rootDir>/test/**/*.test.ts"],
+    transform: {
+      "^.+\\.(t|j|mj|cj)sx?$": [
+        "@swc/jest",
+        { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } },
+      ],
+    },
+    transformIgnorePatterns: [
+      "/node_modules/(?!(\\.pnpm/(jose|@electric-sql\\+pglite)@|jose/|@electric-sql/pglite/))",
+    ],
+    moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
+    moduleNameMapper: {
+      "^@cloudcost/contracts$": path.join(root, "packages/contracts/src/index.ts"),
+      "^@cloudcost/db$": path.join(root, "packages/db/src/index.ts"),
+      "^@cloudcost/db/testing$": path.join(root, "packages/db/src/testing/index.ts"),
+      "^@cloudcost/http$": path.join(root, "packages/http/src/index.ts"),
+      "^(\\.{1,2}/.*)\\.js$": "$1",
+    },
+    testTimeout: 30000,
+    ...overrides,
+  };
+};

@@ -1,0 +1,79 @@
+import { z } from "zod";
+
+export const ServiceId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "must be 1-64 characters of [A-Za-z0-9_-]")
+  .meta({ id: "ServiceId", description: "Opaque id issued by the service; clients never parse it." });
+export type ServiceId = z.infer<typeof ServiceId>;
+
+export const CustomerId = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^\P{Cc}+$/u, "must not contain control characters")
+  .meta({ id: "CustomerId", description: "Id chosen by the customer: 1-256 printable characters." });
+export type CustomerId = z.infer<typeof CustomerId>;
+
+// Output ids ("Timestamp") and input ids differ so that zod-openapi's input/output variants never collide.
+export const Timestamp = z
+  .iso.datetime({ offset: true })
+  .transform((value) => new Date(value).toISOString())
+  .meta({
+    id: "TimestampInput",
+    description: "RFC 3339 timestamp with any offset; normalised to UTC with milliseconds.",
+  });
+export type TimestampInput = z.input<typeof Timestamp>;
+export type Timestamp = z.output<typeof Timestamp>;
+
+export const TimestampOutput = z.iso
+  .datetime({ precision: 3 })
+  .meta({ id: "Timestamp", description: "RFC 3339 timestamp in UTC with milliseconds, e.g. 2026-11-21T22:47:22.123Z." });
+export type TimestampOutput = z.infer<typeof TimestampOutput>;
+
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code of three upper-case letters")
+  .meta({ id: "Currency", description: "ISO 4217 currency code, e.g. USD." });
+export type Currency = z.infer<typeof Currency>;
+
+export const NonNegativeMoney = z
+  .number()
+  .min(0)
+  .meta({ id: "NonNegativeMoney", description: "Finite non-negative amount." });
+export type NonNegativeMoney = z.infer<typeof NonNegativeMoney>;
+
+export const PaginationQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    cursor: z.string().max(512).optional(),
+  })
+  .meta({ id: "PaginationQuery", description: "Page size (1-500, default 100) and the opaque cursor of the next page." });
+export type PaginationQuery = z.output<typeof PaginationQuery>;
+
+type QueryArray<T extends z.ZodType<unknown, string>> = z.ZodPipe<
+  z.ZodPipe<z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>]>, z.ZodTransform<string[], string | string[]>>,
+  z.ZodArray<T>
+>;
+
+/** Express query value (`a,b`, repeated, or both) → trimmed, non-empty items validated by `item`. */
+export function queryArray<T extends z.ZodType<unknown, string>>(item: T): QueryArray<T> {
+  return z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) =>
+      (Array.isArray(value) ? value : [value])
+        .flatMap((part) => part.split(","))
+        .map((part) => part.trim())
+        .filter((part) => part.length > 0),
+    )
+    .pipe(z.array(item));
+}
+
+export const queryBoolean = z.stringbool({ truthy: ["true"], falsy: ["false"], case: "insensitive" });
+
+/** Identity / natural-key text of pricing entries; bounded so it can be indexed. */
+export const KeyText = z.string().max(256);
+
+/** Free-form JSON object (`raw_pricing_data`, `tags`). */
+export const FreeObject = z.record(z.string(), z.unknown());

@@ -1,0 +1,175 @@
+import { z } from "zod";
+import { Currency, ServiceId, TimestampOutput } from "../common.js";
+
+export const Role = z.enum(["owner", "admin", "member", "viewer"]).meta({ id: "Role", description: "Role in the organization." });
+export type Role = z.infer<typeof Role>;
+
+/** Trimmed, non-blank text of at most 200 characters. */
+const Text200 = z.string().trim().min(1).max(200);
+const OptionalText200 = z.string().trim().max(200);
+
+export const Slug = z
+  .string()
+  .min(3)
+  .max(63)
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, "must be [a-z0-9-] and must not start or end with '-'")
+  .meta({ id: "Slug", description: "3-63 characters of [a-z0-9-], not starting or ending with '-'." });
+export type Slug = z.infer<typeof Slug>;
+
+export const User = z
+  .object({
+    id: ServiceId,
+    organization_id: ServiceId,
+    name: z.string(),
+    email: z.email(),
+    role: Role,
+    active: z.boolean(),
+    joined_at: TimestampOutput,
+    tenant_ids: z.array(ServiceId),
+    avatar_url: z.string().nullable().optional(),
+    job_title: z.string().nullable().optional(),
+  })
+  .meta({ id: "User", description: "A user of an organization." });
+export type User = z.infer<typeof User>;
+
+export const Organization = z
+  .object({ id: ServiceId, name: z.string(), slug: Slug })
+  .meta({ id: "Organization", description: "An organization (the customer account)." });
+export type Organization = z.infer<typeof Organization>;
+
+export const Tenant = z
+  .object({
+    id: ServiceId,
+    name: z.string(),
+    organization_id: ServiceId,
+    archived_at: TimestampOutput.nullable().optional(),
+  })
+  .meta({ id: "Tenant", description: "A tenant of an organization; `archived_at` is set once archived." });
+export type Tenant = z.infer<typeof Tenant>;
+
+export const UserPathParams = z
+  .object({ org_id: ServiceId, id: ServiceId })
+  .meta({ id: "UserPathParams", description: "Path parameters of /organizations/{org_id}/users/{id}." });
+export type UserPathParams = z.infer<typeof UserPathParams>;
+
+export const SignupCompleteRequest = z
+  .object({
+    company_name: Text200,
+    first_name: Text200,
+    last_name: Text200,
+    job_title: OptionalText200.optional(),
+    slug: Slug.optional(),
+  })
+  .meta({ id: "SignupCompleteRequest", description: "Completes signup for a verified identity." });
+export type SignupCompleteRequest = z.output<typeof SignupCompleteRequest>;
+
+export const SignupCompleteResponse = z
+  .object({ default_tenant: Tenant, organization: Organization, owner: User })
+  .meta({ id: "SignupCompleteResponse", description: "The created organization, default tenant and owner." });
+export type SignupCompleteResponse = z.infer<typeof SignupCompleteResponse>;
+
+export const UpdateOrganizationRequest = z
+  .object({ name: Text200.optional(), slug: Slug.optional() })
+  .meta({ id: "UpdateOrganizationRequest", description: "Fields of the organization to change." });
+export type UpdateOrganizationRequest = z.output<typeof UpdateOrganizationRequest>;
+
+export const CreateTenantRequest = z
+  .object({ name: Text200 })
+  .meta({ id: "CreateTenantRequest", description: "Creates a tenant." });
+export type CreateTenantRequest = z.output<typeof CreateTenantRequest>;
+
+export const UpdateTenantRequest = z
+  .object({ name: Text200.optional(), archived: z.boolean().optional() })
+  .meta({ id: "UpdateTenantRequest", description: "Renames, archives (`true`) or restores (`false`) a tenant." });
+export type UpdateTenantRequest = z.output<typeof UpdateTenantRequest>;
+
+export const InviteUserRequest = z
+  .object({
+    email: z.email(),
+    role: Role,
+    tenant_ids: z.array(ServiceId).optional(),
+    name: Text200.optional(),
+    job_title: OptionalText200.optional(),
+  })
+  .meta({ id: "InviteUserRequest", description: "Adds a user to the organization." });
+export type InviteUserRequest = z.output<typeof InviteUserRequest>;
+
+export const UpdateUserRequest = z
+  .object({
+    role: Role.optional(),
+    tenant_ids: z.array(ServiceId).optional(),
+    active: z.boolean().optional(),
+    name: Text200.optional(),
+    job_title: OptionalText200.nullable().optional(),
+  })
+  .meta({ id: "UpdateUserRequest", description: "Fields of the user to change; `job_title: null` clears it." });
+export type UpdateUserRequest = z.output<typeof UpdateUserRequest>;
+
+const LookbackDays = z.number().int().min(1).max(90);
+const TargetPercent = z.number().int().min(1).max(100);
+const ActiveWindowMinutes = z.number().int().min(1).max(10080);
+
+export const OrganizationSettings = z
+  .object({
+    default_currency: Currency.default("USD"),
+    rightsizing: z
+      .object({
+        lookback_days: LookbackDays.default(14),
+        cpu_target_percent: TargetPercent.default(70),
+        memory_target_percent: TargetPercent.default(80),
+      })
+      .prefault({}),
+    active_window_minutes: ActiveWindowMinutes.default(15),
+  })
+  .meta({ id: "OrganizationSettings", description: "Organization settings; parsing `{}` yields the defaults." });
+export type OrganizationSettings = z.output<typeof OrganizationSettings>;
+
+// Separate from OrganizationSettings on purpose: defaults here would reset fields a client did not send.
+export const UpdateSettingsRequest = z
+  .object({
+    default_currency: Currency.optional(),
+    rightsizing: z
+      .object({
+        lookback_days: LookbackDays.optional(),
+        cpu_target_percent: TargetPercent.optional(),
+        memory_target_percent: TargetPercent.optional(),
+      })
+      .optional(),
+    active_window_minutes: ActiveWindowMinutes.optional(),
+  })
+  .meta({ id: "UpdateSettingsRequest", description: "Settings to change; omitted fields keep their value." });
+export type UpdateSettingsRequest = z.output<typeof UpdateSettingsRequest>;
+
+export const ApiKey = z
+  .object({
+    id: ServiceId,
+    name: z.string(),
+    role: Role,
+    prefix: z.string(),
+    created_at: TimestampOutput,
+    last_used_at: TimestampOutput.nullable(),
+    revoked_at: TimestampOutput.nullable(),
+  })
+  .meta({ id: "ApiKey", description: "An API key; only its display prefix is ever returned after creation." });
+export type ApiKey = z.infer<typeof ApiKey>;
+
+export const CreateApiKeyRequest = z
+  .object({ name: Text200, role: Role })
+  .meta({ id: "CreateApiKeyRequest", description: "Creates an API key acting with `role`." });
+export type CreateApiKeyRequest = z.output<typeof CreateApiKeyRequest>;
+
+export const CreateApiKeyResponse = ApiKey.extend({ key: z.string().startsWith("bl_") }).meta({
+  id: "CreateApiKeyResponse",
+  description: "The new key; `key` is shown only in this response.",
+});
+export type CreateApiKeyResponse = z.infer<typeof CreateApiKeyResponse>;
+
+export type Page<T extends z.ZodType> = z.ZodObject<
+  { items: z.ZodArray<T>; next_cursor: z.ZodNullable<z.ZodString> },
+  z.core.$strip
+>;
+
+/** A page of `item`; `next_cursor` is null on the last page. */
+export function Page<T extends z.ZodType>(item: T): Page<T> {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+}

@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { Currency, NonNegativeMoney } from "../common.js";
+import { Architecture, OperatingSystem } from "../main/compute.js";
+import { ProblemDocument } from "./errors.js";
+
+export const ComputeUsageType = z
+  .enum(["on_demand", "spot"])
+  .meta({ id: "ComputeUsageType", description: "Purchase option; spot prices are never estimated." });
+export type ComputeUsageType = z.infer<typeof ComputeUsageType>;
+
+export const ComputePriceSource = z
+  .enum(["catalog", "estimate"])
+  .meta({ id: "ComputePriceSource", description: "`catalog`: exact instance type found; `estimate`: derived from rates." });
+export type ComputePriceSource = z.infer<typeof ComputePriceSource>;
+
+const Text = z.string().min(1).max(256);
+
+export const VmShape = z
+  .object({ cpu_cores: z.number().positive(), ram_gb: z.number().positive() })
+  .meta({ id: "VmShape", description: "vCPUs and memory to price when no instance type is given or found." });
+export type VmShape = z.infer<typeof VmShape>;
+
+export const ComputePriceQuery = z
+  .object({
+    provider: Text,
+    region: Text,
+    instance_type: Text.optional(),
+    vm: VmShape.optional(),
+    operating_system: OperatingSystem.default("linux"),
+    usage_type: ComputeUsageType.default("on_demand"),
+    service: Text.default("compute"),
+  })
+  .refine((query) => query.instance_type !== undefined || query.vm !== undefined, {
+    message: "instance_type or vm is required",
+    path: ["instance_type"],
+  })
+  .meta({ id: "ComputePriceQuery", description: "Price of one instance type, or an estimate for a vm shape." });
+export type ComputePriceQueryInput = z.input<typeof ComputePriceQuery>;
+export type ComputePriceQuery = z.output<typeof ComputePriceQuery>;
+
+export const ComputePrice = z
+  .object({
+    provider: z.string(),
+    region: z.string(),
+    service: z.string(),
+    usage_type: ComputeUsageType,
+    operating_system: OperatingSystem,
+    instance_type: z.string().nullable(),
+    architecture: Architecture.nullable(),
+    cpu_cores: z.number(),
+    ram_gb: z.number(),
+    currency: Currency,
+    price_per_hour: NonNegativeMoney,
+    price_per_month: NonNegativeMoney,
+    source: ComputePriceSource,
+    note: z.string().nullable().optional(),
+  })
+  .meta({
+    id: "ComputePrice",
+    description: "Hourly and monthly (730 h) price; `instance_type`/`architecture` are null for an estimate from `vm` alone.",
+  });
+export type ComputePrice = z.infer<typeof ComputePrice>;
+
+export const ComputeBatchRequest = z
+  .object({ items: z.array(z.record(z.string(), z.unknown())).min(1).max(1000) })
+  .meta({ id: "ComputeBatchRequest", description: "1-1000 compute price queries, each validated on its own." });
+export type ComputeBatchRequest = z.infer<typeof ComputeBatchRequest>;
+
+const Index = z.number().int().nonnegative();
+
+export const ComputeBatchResult = z
+  .union([z.object({ index: Index, price: ComputePrice }), z.object({ index: Index, problem: ProblemDocument })])
+  .meta({ id: "ComputeBatchResult", description: "The price of item `index`, or the problem that item ran into." });
+export type ComputeBatchResult = z.infer<typeof ComputeBatchResult>;
+
+export const ComputeBatchResponse = z
+  .object({ results: z.array(ComputeBatchResult) })
+  .meta({ id: "ComputeBatchResponse", description: "One result per item, in request order." });
+export type ComputeBatchResponse = z.infer<typeof ComputeBatchResponse>;
+
+export const InstanceTypesQuery = z
+  .object({
+    provider: Text,
+    region: Text,
+    operating_system: OperatingSystem.optional(),
+    architecture: Architecture.optional(),
+    usage_type: ComputeUsageType.optional(),
+  })
+  .meta({ id: "InstanceTypesQuery", description: "Catalog filters; provider and region are required." });
+export type InstanceTypesQuery = z.infer<typeof InstanceTypesQuery>;
+
+export const InstanceTypeRow = z
+  .object({
+    instance_type: z.string(),
+    family: z.string(),
+    cpu_cores: z.number(),
+    ram_gb: z.number(),
+    gpu_count: z.number().int().nonnegative(),
+    burstable: z.boolean(),
+    architecture: Architecture,
+    operating_system: OperatingSystem,
+    usage_type: ComputeUsageType,
+    price_per_hour: NonNegativeMoney,
+    currency: Currency,
+  })
+  .meta({ id: "InstanceTypeRow", description: "One catalog row of an instance type." });
+export type InstanceTypeRow = z.infer<typeof InstanceTypeRow>;
+
+export const InstanceTypesResponse = z
+  .object({ instance_types: z.array(InstanceTypeRow) })
+  .meta({ id: "InstanceTypesResponse", description: "Catalog rows matching the filters." });
+export type InstanceTypesResponse = z.infer<typeof InstanceTypesResponse>;

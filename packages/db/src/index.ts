@@ -1,0 +1,6 @@
+export { openDatabase, type Database, type OpenDatabaseOptions, type DriverAdapterFactory } from "./database";
+export { migrate, migrationsApplied, readMigrations, MigrationError, PRISMA_MIGRATE_LOCK_ID } from "./migrate";
+export { lockDataDir, DataDirLockedError } from "./datadir-lock";
+export { redactUrl } from "./postgres";
+export type { SqlClient, SqlSession } from "./sql-client";
+export { openMigratedDatabase } from "./open-migrated";

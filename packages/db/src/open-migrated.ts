@@ -1,0 +1,25 @@
+import { openDatabase, type Database } from "./database";
+import { migrate } from "./migrate";
+
+interface InfoLogger {
+  info(obj: object, msg: string): void;
+}
+
+/** Opens the configured database (PostgreSQL, or the embedded PGlite) and applies pending migrations. */
+export async function openMigratedDatabase(options: {
+  url?: string;
+  dataDir: string;
+  migrationsDir: string;
+  logger: InfoLogger;
+  poolSize?: number;
+}): Promise<Database> {
+  const db = await openDatabase({ url: options.url, dataDir: options.dataDir, poolSize: options.poolSize });
+  try {
+    const { applied } = await migrate(db.sql, options.migrationsDir);
+    options.logger.info({ database: db.description, applied }, applied.length ? "migrations applied" : "database up to date");
+    return db;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}

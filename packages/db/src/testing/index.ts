@@ -1,0 +1,126 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import { openDatabase, type Database } from "../database";
+import { migrate, readMigrations } from "../migrate";
+import { openPglite, pgliteSqlClient } from "../pglite";
+
+/**
+ * A fresh, migrated database per test file: restored from a PGlite template by default, or a new
+ * database on the server named by TEST_DATABASE_URL (created from a migrated template database and
+ * dropped by `close()`). Templates are keyed by a hash of the migrations, so they never go stale.
+ */
+export async function createTestDatabase(migrationsDir: string): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  return serverUrl ? createServerDatabase(serverUrl, migrationsDir) : createPgliteDatabase(migrationsDir);
+}
+
+/** Builds the template once (Jest globalSetup); createTestDatabase also builds it when missing. */
+export async function prepareTestTemplate(migrationsDir: string): Promise<void> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) await ensureServerTemplate(serverUrl, migrationsDir);
+  else await ensurePgliteTemplate(migrationsDir);
+}
+
+function migrationsHash(migrationsDir: string): string {
+  const hash = createHash("sha256");
+  for (const m of readMigrations(migrationsDir)) hash.update(m.name).update(m.checksum);
+  return hash.digest("hex").slice(0, 16);
+}
+
+// Templates are file-backed data directories copied per test file: PGlite's tarball restore
+// (loadDataDir) silently starts an empty database inside Jest's module sandbox.
+async function ensurePgliteTemplate(migrationsDir: string): Promise<string> {
+  const dir = path.join(os.tmpdir(), `cloudcost-pglite-template-${migrationsHash(migrationsDir)}`);
+  if (fs.existsSync(path.join(dir, "PG_VERSION"))) return dir;
+  const building = `${dir}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  const pglite = await openPglite(building);
+  await migrate(pgliteSqlClient(pglite), migrationsDir);
+  await pglite.close();
+  try {
+    fs.renameSync(building, dir);
+  } catch {
+    fs.rmSync(building, { recursive: true, force: true }); // another worker finished first
+  }
+  return dir;
+}
+
+async function createPgliteDatabase(migrationsDir: string): Promise<Database> {
+  const template = await ensurePgliteTemplate(migrationsDir);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-test-db-"));
+  fs.cpSync(template, dir, { recursive: true });
+  const db = await openDatabase({ pglite: await openPglite(dir) });
+  return {
+    ...db,
+    description: `test database at ${dir}`,
+    async close() {
+      await db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function admin<T>(serverUrl: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function ensureServerTemplate(serverUrl: string, migrationsDir: string): Promise<string> {
+  const name = `cloudcost_tpl_${migrationsHash(migrationsDir)}`;
+  await admin(serverUrl, async (client) => {
+    // Serialise template creation across Jest workers and test runs.
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [name]);
+    try {
+      const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+      if (exists.rowCount) return;
+      const building = `${name}_build`;
+      await client.query(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
+      await client.query(`CREATE DATABASE "${building}"`);
+      const db = await openDatabase({ url: withDatabase(serverUrl, building), poolSize: 1 });
+      try {
+        await migrate(db.sql, migrationsDir);
+      } finally {
+        await db.close();
+      }
+      await client.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext($1))", [name]);
+    }
+  });
+  return name;
+}
+
+async function createServerDatabase(serverUrl: string, migrationsDir: string): Promise<Database> {
+  const template = await ensureServerTemplate(serverUrl, migrationsDir);
+  const name = `cloudcost_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  await admin(serverUrl, async (client) => {
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [template]);
+    try {
+      await client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext($1))", [template]);
+    }
+  });
+  const db = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 5 });
+  return {
+    ...db,
+    description: `test database ${name}`,
+    async close() {
+      await db.close();
+      await admin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { PGlite } from "@electric-sql/pglite";
+const a = new PGlite(); await a.waitReady;
+await a.exec("CREATE TABLE x (id int); INSERT INTO x VALUES (1);");
+const dump = await a.dumpDataDir("gzip");
+await a.close();
+const b = new PGlite({ loadDataDir: dump }); await b.waitReady;
+console.log((await b.query("select * from x")).rows);
+const a2 = new PGlite(); await a2.waitReady;
+await a2.exec("CREATE TABLE y (id int); INSERT INTO y VALUES (1);");
+await a2.query("CHECKPOINT");
+const dump2 = await a2.dumpDataDir("gzip");
+const b2 = new PGlite({ loadDataDir: new Blob([Buffer.from(await dump2.arrayBuffer())]) }); await b2.waitReady;
+console.log((await b2.query("select * from y")).rows);

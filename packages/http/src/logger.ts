@@ -1,0 +1,37 @@
+import pino, { type Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import type { RequestHandler } from "express";
+
+export const REDACTED_PATHS = [
+  "req.headers.authorization",
+  "req.headers['x-api-key']",
+  "req.headers.cookie",
+  "res.headers['set-cookie']",
+  "*.token",
+  "*.key",
+  "*.password",
+];
+
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
+  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } });
+}
+
+/** One structured line per request: request id, method, route, status and latency. */
+export function httpLogger(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId: (req) => req.id,
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+    serializers: {
+      req: (req) => ({ id: req.id, method: req.method, url: req.url, headers: req.headers }),
+      res: (res) => ({ statusCode: res.statusCode }),
+    },
+    customSuccessObject: (req, res, val) => ({ ...val, route: routeOf(req) }),
+    customErrorObject: (req, res, _err, val) => ({ ...val, route: routeOf(req) }),
+  }) as unknown as RequestHandler;
+}
+
+function routeOf(req: unknown): string | undefined {
+  const r = req as { route?: { path?: string }; baseUrl?: string };
+  return r.route?.path ? `${r.baseUrl ?? ""}${r.route.path}` : undefined;
+}

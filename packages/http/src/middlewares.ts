@@ -1,0 +1,59 @@
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+import type { Logger } from "pino";
+import { HttpError } from "./http-error";
+
+/** Writes an HttpError in the API's own error shape. */
+export type ErrorRenderer = (req: Request, res: Response, error: HttpError) => void;
+
+export const JSON_BODY_LIMIT = "1mb";
+
+/** JSON bodies up to 1 MiB; parse failures reach the error handler as 400/413/415. */
+export function jsonBody(): RequestHandler {
+  return express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] });
+}
+
+export function notFoundHandler(render: ErrorRenderer): RequestHandler {
+  return (req, res) => render(req, res, new HttpError(404, "not_found", `No route for ${req.method} ${req.path}`));
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+}
+
+function toHttpError(err: unknown): HttpError | undefined {
+  if (err instanceof HttpError) return err;
+  const e = err as BodyParserError;
+  switch (e?.type) {
+    case "entity.parse.failed":
+      return new HttpError(400, "malformed_json", "The request body is not valid JSON.");
+    case "entity.too.large":
+      return new HttpError(413, "payload_too_large", `The request body is larger than ${JSON_BODY_LIMIT}.`);
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return new HttpError(415, "unsupported_media_type", "The request body encoding or charset is not supported.");
+    case "request.aborted":
+      return new HttpError(400, "request_aborted", "The request was aborted by the client.");
+  }
+  const status = e?.status ?? e?.statusCode;
+  if (e?.expose && status && status >= 400 && status < 500) {
+    return new HttpError(status, "invalid_request", (err as Error).message);
+  }
+  return undefined;
+}
+
+/** Turns every error into the API's shape; unexpected ones are logged and answered as a bare 500. */
+export function errorHandler(render: ErrorRenderer, logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const known = toHttpError(err);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (known) return render(req, res, known);
+    logger.error({ err, requestId: req.id }, "unhandled error");
+    render(req, res, new HttpError(500, "internal_error", "Internal server error."));
+  };
+}

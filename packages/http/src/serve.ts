@@ -1,0 +1,55 @@
+import type { Server } from "node:http";
+import type { Express } from "express";
+import type { Logger } from "pino";
+
+export interface ServeOptions {
+  name: string;
+  app: Express;
+  port: number;
+  host: string;
+  logger: Logger;
+  shutdownTimeoutMs: number;
+  /** Closes what the service opened (database, timers) after the last request finished. */
+  onShutdown: () => Promise<void>;
+}
+
+/**
+ * Listens, and on SIGTERM/SIGINT stops accepting connections, lets in-flight requests finish
+ * (bounded by shutdownTimeoutMs), then runs onShutdown and exits.
+ */
+export function serve(options: ServeOptions): Promise<Server> {
+  const { name, app, port, host, logger } = options;
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once("error", reject);
+    server.once("listening", () => {
+      server.off("error", reject);
+      logger.info({ url: `http://${host}:${port}` }, `${name} listening`);
+      resolve(server);
+    });
+    // Slow clients must not hold sockets forever.
+    server.headersTimeout = 15_000;
+    server.requestTimeout = 60_000;
+    server.keepAliveTimeout = 5_000;
+
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, `${name} stopping: finishing in-flight requests`);
+      const force = setTimeout(() => {
+        logger.warn(`${name}: in-flight requests did not finish in time; closing their connections`);
+        server.closeAllConnections();
+      }, options.shutdownTimeoutMs);
+      force.unref();
+      server.close(async () => {
+        await options.onShutdown().catch((err) => logger.error({ err }, `${name}: error while closing`));
+        logger.info(`${name} stopped`);
+        process.exit(0);
+      });
+      server.closeIdleConnections();
+    };
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
+  });
+}

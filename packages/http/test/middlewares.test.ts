@@ -1,0 +1,59 @@
+import express from "express";
+import pino from "pino";
+import request from "supertest";
+import { z } from "zod";
+import { errorHandler, HttpError, jsonBody, notFoundHandler, parseOr400, requestId, type ErrorRenderer } from "../src";
+
+const render: ErrorRenderer = (_req, res, error) =>
+  res.status(error.status).json({ code: error.code, message: error.message, errors: error.errors });
+
+function app() {
+  const a = express();
+  a.use(requestId());
+  a.use(jsonBody());
+  a.post("/items", (req, res) => {
+    const body = parseOr400(z.object({ name: z.string(), count: z.number().int().min(0) }), req.body, "item");
+    res.status(201).json(body);
+  });
+  a.get("/boom", () => {
+    throw new Error("SELECT secret FROM passwords failed at line 3");
+  });
+  a.get("/teapot", () => {
+    throw new HttpError(409, "already_there", "It is already there.");
+  });
+  a.use(notFoundHandler(render));
+  a.use(errorHandler(render, pino({ level: "silent" })));
+  return a;
+}
+
+describe("http building blocks", () => {
+  it("validates with zod and names every invalid field", async () => {
+    const res = await request(app()).post("/items").send({ name: 3, count: -1 }).expect(400);
+    expect(res.body.code).toBe("invalid_request");
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(["name", "count"]);
+    expect(res.body.message).toMatch(/^Invalid item: name: .+; count: .+/);
+    await request(app()).post("/items").send({ name: "a", count: 2 }).expect(201, { name: "a", count: 2 });
+  });
+
+  it("answers an unexpected error with a bare 500 that leaks nothing", async () => {
+    const res = await request(app()).get("/boom").expect(500);
+    expect(res.body).toEqual({ code: "internal_error", message: "Internal server error." });
+    expect(JSON.stringify(res.body)).not.toMatch(/SELECT|passwords|at line/);
+  });
+
+  it("renders HttpErrors, malformed JSON, oversized bodies and unknown routes in the given shape", async () => {
+    expect((await request(app()).get("/teapot").expect(409)).body.code).toBe("already_there");
+    const bad = await request(app()).post("/items").set("Content-Type", "application/json").send("{");
+    expect([bad.status, bad.body.code]).toEqual([400, "malformed_json"]);
+    const big = await request(app()).post("/items").set("Content-Type", "application/json").send(`"${"x".repeat(1_100_000)}"`);
+    expect([big.status, big.body.code]).toEqual([413, "payload_too_large"]);
+    const missing = await request(app()).delete("/nothing").expect(404);
+    expect(missing.body.message).toBe("No route for DELETE /nothing");
+  });
+
+  it("keeps a well-formed X-Request-Id and replaces a malformed or overlong one", async () => {
+    expect((await request(app()).get("/x").set("X-Request-Id", "a.b:c-d_e")).headers["x-request-id"]).toBe("a.b:c-d_e");
+    const long = "a".repeat(129);
+    expect((await request(app()).get("/x").set("X-Request-Id", long)).headers["x-request-id"]).not.toBe(long);
+  });
+});

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// `pnpm start`: runs both services (already built by the start script), each on its own database,
+// waits until both are ready, and prints where they listen. Ctrl-C stops both cleanly.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const mainPort = process.env.MAIN_API_PORT || "3000";
+const pricingPort = process.env.PRICING_API_PORT || "3001";
+const env = {
+  ...process.env,
+  MAIN_API_PORT: mainPort,
+  PRICING_API_PORT: pricingPort,
+  PRICING_API_URL: process.env.PRICING_API_URL || `http://127.0.0.1:${pricingPort}`,
+};
+
+const services = [
+  { name: "pricing-api", port: pricingPort, entry: "apps/pricing-api/dist/server.js" },
+  { name: "main-api", port: mainPort, entry: "apps/main-api/dist/server.js" },
+];
+
+let stopping = false;
+const children = services.map((service) => {
+  const child = spawn(process.execPath, [path.join(root, service.entry)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on("line", (line) => console.log(`[${service.name}] ${line}`));
+  }
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`[${service.name}] exited (${signal ?? code}); stopping everything.`);
+      stopAll(code || 1);
+    }
+  });
+  return child;
+});
+
+function stopAll(exitCode = 0) {
+  stopping = true;
+  let running = children.filter((c) => c.exitCode === null && c.signalCode === null).length;
+  if (!running) process.exit(exitCode);
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    child.once("exit", () => {
+      if (--running === 0) process.exit(exitCode);
+    });
+    child.kill("SIGTERM");
+  }
+}
+process.on("SIGINT", () => stopAll(0));
+process.on("SIGTERM", () => stopAll(0));
+
+async function waitReady(service, deadline) {
+  while (Date.now() < deadline && !stopping) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${service.port}/readyz`);
+      if (res.ok) return true;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+const started = Date.now();
+const ready = await Promise.all(services.map((s) => waitReady(s, Date.now() + 120_000)));
+if (ready.every(Boolean)) {
+  console.log(`
+Both services are ready (${((Date.now() - started) / 1000).toFixed(1)} s):
+  main API     http://127.0.0.1:${mainPort}     (health: /healthz, readiness: /readyz)
+  pricing API  http://127.0.0.1:${pricingPort}     (health: /healthz, readiness: /readyz)
+Press Ctrl-C to stop both.
+`);
+} else if (!stopping) {
+  console.error("The services did not become ready within 120 s; stopping.");
+  stopAll(1);
+}
