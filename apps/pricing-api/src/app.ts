@@ -2,6 +2,8 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { errorHandler, httpLogger, jsonBody, notFoundHandler, requestId } from "@cloudcost/http";
+import { ComputeCatalogStore } from "./compute/catalog";
+import { computeRoutes } from "./compute/routes";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderPricingError } from "./errors";
@@ -12,6 +14,8 @@ export interface AppDeps {
   db: Database;
   prisma: Prisma;
   logger: Logger;
+  /** The in-process compute catalog (empty until loaded: see compute/catalog-loader.ts). */
+  computeCatalog?: ComputeCatalogStore;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -23,6 +27,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(jsonBody());
 
   app.use(healthRoutes(deps.db));
+  app.use("/v1/pricing/compute", computeRoutes(deps.computeCatalog ?? new ComputeCatalogStore()));
 
   app.use(notFoundHandler(renderPricingError));
   app.use(errorHandler(renderPricingError, deps.logger));

@@ -1,6 +1,8 @@
 import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
+import { ComputeCatalogStore } from "./compute/catalog";
+import { loadSeedCatalog, refreshCatalogStore, watchCatalogVersion } from "./compute/catalog-loader";
 import { loadConfig } from "./config";
 import { createPrisma, MIGRATIONS_DIR } from "./db";
 
@@ -9,7 +11,25 @@ async function main() {
   const logger = createLogger("pricing-api", config.logLevel);
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger });
   const prisma = createPrisma(db.adapter);
-  const app = createApp({ config, db, prisma, logger });
+  const computeCatalog = new ComputeCatalogStore();
+  const started = performance.now();
+  const seed = await loadSeedCatalog({ db, prisma });
+  const seeded = performance.now();
+  const catalog = await refreshCatalogStore({ db, prisma }, computeCatalog);
+  logger.info(
+    {
+      version: catalog.version,
+      rows: catalog.size,
+      seed_replaced: seed.replaced,
+      seed_ms: Math.round(seeded - started),
+      cache_ms: Math.round(performance.now() - seeded),
+    },
+    seed.replaced ? "compute catalog loaded from the seed" : "compute catalog up to date",
+  );
+  const stopWatching = watchCatalogVersion({ db, prisma }, computeCatalog, config.computeCatalogRefreshMs, (err) =>
+    logger.error({ err }, "compute catalog refresh failed"),
+  );
+  const app = createApp({ config, db, prisma, logger, computeCatalog });
   await serve({
     name: "pricing-api",
     app,
@@ -18,6 +38,7 @@ async function main() {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onShutdown: async () => {
+      stopWatching();
       await prisma.$disconnect();
       await db.close();
     },
