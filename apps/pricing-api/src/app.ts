@@ -2,16 +2,22 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { errorHandler, httpLogger, jsonBody, notFoundHandler, requestId } from "@cloudcost/http";
+import type { ApiKeyStore } from "./auth/api-key-store";
+import { requireApiKey } from "./auth/middleware";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderPricingError } from "./errors";
 import { healthRoutes } from "./health/routes";
+import { accountRoutes } from "./auth/account-routes";
+import { internalRoutes } from "./internal/routes";
 
 export interface AppDeps {
   config: Config;
   db: Database;
   prisma: Prisma;
   logger: Logger;
+  apiKeys: ApiKeyStore;
+  serviceSecret: Uint8Array;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -23,6 +29,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(jsonBody());
 
   app.use(healthRoutes(deps.db));
+  app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));
+
+  // Each API router is mounted behind the key check, so an unknown path still answers 404.
+  const authenticated = requireApiKey(deps.apiKeys);
+  app.use("/v1/pricing/account", authenticated, accountRoutes());
 
   app.use(notFoundHandler(renderPricingError));
   app.use(errorHandler(renderPricingError, deps.logger));

@@ -3,14 +3,18 @@ import pino from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
 import { createApp } from "../../src/app";
+import { ApiKeyStore } from "../../src/auth/api-key-store";
 import { loadConfig, type Config } from "../../src/config";
 import { createPrisma, MIGRATIONS_DIR, type Prisma } from "../../src/db";
+
+export const TEST_SERVICE_SECRET = new TextEncoder().encode("test-service-secret-".repeat(3));
 
 export interface TestContext {
   app: Express;
   prisma: Prisma;
   db: Database;
   config: Config;
+  apiKeys: ApiKeyStore;
   close(): Promise<void>;
 }
 
@@ -19,13 +23,16 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}): Promise<Te
   const db = await createTestDatabase(MIGRATIONS_DIR);
   const prisma = createPrisma(db.adapter);
   const config = loadConfig({ LOG_LEVEL: "silent", ...env });
-  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }) });
+  const apiKeys = new ApiKeyStore(prisma);
+  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }), apiKeys, serviceSecret: TEST_SERVICE_SECRET });
   return {
     app,
     prisma,
     db,
     config,
+    apiKeys,
     async close() {
+      await apiKeys.stop();
       await prisma.$disconnect();
       await db.close();
     },
