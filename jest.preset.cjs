@@ -22,6 +22,7 @@ module.exports = function preset({ rootDir, ...overrides }) {
       "^@cloudcost/contracts$": path.join(root, "packages/contracts/src/index.ts"),
       "^@cloudcost/db$": path.join(root, "packages/db/src/index.ts"),
       "^@cloudcost/db/testing$": path.join(root, "packages/db/src/testing/index.ts"),
+      "^@cloudcost/credentials$": path.join(root, "packages/credentials/src/index.ts"),
       "^@cloudcost/http$": path.join(root, "packages/http/src/index.ts"),
       "^(\\.{1,2}/.*)\\.js$": "$1",
     },

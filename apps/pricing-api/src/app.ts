@@ -2,18 +2,24 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { errorHandler, httpLogger, jsonBody, notFoundHandler, requestId } from "@cloudcost/http";
+import type { ApiKeyStore } from "./auth/api-key-store";
+import { requireApiKey } from "./auth/middleware";
 import { ComputeCatalogStore } from "./compute/catalog";
 import { computeRoutes } from "./compute/routes";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderPricingError } from "./errors";
 import { healthRoutes } from "./health/routes";
+import { accountRoutes } from "./auth/account-routes";
+import { internalRoutes } from "./internal/routes";
 
 export interface AppDeps {
   config: Config;
   db: Database;
   prisma: Prisma;
   logger: Logger;
+  apiKeys: ApiKeyStore;
+  serviceSecret: Uint8Array;
   /** The in-process compute catalog (empty until loaded: see compute/catalog-loader.ts). */
   computeCatalog?: ComputeCatalogStore;
 }
@@ -27,7 +33,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(jsonBody());
 
   app.use(healthRoutes(deps.db));
-  app.use("/v1/pricing/compute", computeRoutes(deps.computeCatalog ?? new ComputeCatalogStore()));
+  app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));
+
+  // Each API router is mounted behind the key check, so an unknown path still answers 404.
+  const authenticated = requireApiKey(deps.apiKeys);
+  app.use("/v1/pricing/account", authenticated, accountRoutes());
+  app.use("/v1/pricing/compute", authenticated, computeRoutes(deps.computeCatalog ?? new ComputeCatalogStore()));
 
   app.use(notFoundHandler(renderPricingError));
   app.use(errorHandler(renderPricingError, deps.logger));

@@ -9,6 +9,7 @@ const EnvSchema = z.object({
   PRICING_API_HOST: z.string().min(1).default("127.0.0.1"),
   PRICING_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PRICING_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/pricing-api")),
+  SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
   LABEL_PREFIX: z.string().min(1).max(200).default("costs.example.com"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
@@ -27,6 +28,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.PRICING_API_DATABASE_URL,
     dataDir: e.PRICING_API_DATA_DIR,
     labelPrefix: e.LABEL_PREFIX,
+    /** Shared with the main API; unset: generated once under `.data/` for local use. */
+    serviceTokenSecret: e.SERVICE_TOKEN_SECRET,
+    dataRoot: path.join(REPO_ROOT, ".data"),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     computeCatalogRefreshMs: e.COMPUTE_CATALOG_REFRESH_MS,

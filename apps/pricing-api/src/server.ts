@@ -1,6 +1,8 @@
+import { loadServiceSecret } from "@cloudcost/credentials";
 import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
+import { ApiKeyStore } from "./auth/api-key-store";
 import { ComputeCatalogStore } from "./compute/catalog";
 import { loadSeedCatalog, refreshCatalogStore, watchCatalogVersion } from "./compute/catalog-loader";
 import { loadConfig } from "./config";
@@ -9,8 +11,11 @@ import { createPrisma, MIGRATIONS_DIR } from "./db";
 async function main() {
   const config = loadConfig();
   const logger = createLogger("pricing-api", config.logLevel);
+  const serviceSecret = loadServiceSecret(config.serviceTokenSecret, config.dataRoot);
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger });
   const prisma = createPrisma(db.adapter);
+  const apiKeys = new ApiKeyStore(prisma);
+  apiKeys.startUsageFlush();
   const computeCatalog = new ComputeCatalogStore();
   const started = performance.now();
   const seed = await loadSeedCatalog({ db, prisma });
@@ -29,7 +34,7 @@ async function main() {
   const stopWatching = watchCatalogVersion({ db, prisma }, computeCatalog, config.computeCatalogRefreshMs, (err) =>
     logger.error({ err }, "compute catalog refresh failed"),
   );
-  const app = createApp({ config, db, prisma, logger, computeCatalog });
+  const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret, computeCatalog });
   await serve({
     name: "pricing-api",
     app,
@@ -38,6 +43,7 @@ async function main() {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onShutdown: async () => {
+      await apiKeys.stop();
       stopWatching();
       await prisma.$disconnect();
       await db.close();

@@ -7,3 +7,4 @@ export * from "./pricing/models.js";
 export * from "./pricing/databases.js";
 export * from "./pricing/references.js";
 export * from "./pricing/compute.js";
+export * from "./pricing/internal.js";

@@ -4,3 +4,4 @@ export { lockDataDir, DataDirLockedError } from "./datadir-lock";
 export { redactUrl } from "./postgres";
 export type { SqlClient, SqlSession } from "./sql-client";
 export { openMigratedDatabase } from "./open-migrated";
+export { newId } from "./ids";
