@@ -1,7 +1,7 @@
 import { z } from "zod";
 import * as c from "@cloudcost/contracts";
 import { createDocument, type ZodOpenApiPathsObject } from "zod-openapi";
-import { operation, type OperationSpec } from "./operation";
+import { operation, type OpenApiDocument, type OperationSpec } from "./operation";
 
 const envelopeError = (description: string) => ({ description, schema: c.ErrorEnvelope });
 const ok = (description: string, data: z.ZodType) => ({ description, schema: c.SuccessEnvelope(data) });
@@ -99,8 +99,8 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
 };
 
-export function mainApiDocument(extraPaths: ZodOpenApiPathsObject = {}) {
-  return createDocument({
+export function mainApiDocument(extraPaths: ZodOpenApiPathsObject = {}): OpenApiDocument {
+  const document = createDocument({
     openapi: "3.1.0",
     info: {
       title: "Cloud cost main API",
@@ -116,4 +116,5 @@ export function mainApiDocument(extraPaths: ZodOpenApiPathsObject = {}) {
     },
     paths: { ...mainApiPaths, ...extraPaths },
   });
+  return document as unknown as OpenApiDocument;
 }

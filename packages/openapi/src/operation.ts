@@ -17,7 +17,7 @@ export interface OperationSpec {
 
 /** One OpenAPI operation from contract schemas. */
 export function operation(spec: OperationSpec): ZodOpenApiOperationObject {
-  const responses: ZodOpenApiResponsesObject = {};
+  const responses: Record<string, ZodOpenApiResponsesObject[keyof ZodOpenApiResponsesObject]> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
     responses[status] = response.schema
       ? { description: response.description, content: { [response.contentType ?? "application/json"]: { schema: response.schema } } }
@@ -34,4 +34,13 @@ export function operation(spec: OperationSpec): ZodOpenApiOperationObject {
     requestBody: spec.body ? { required: true, content: { "application/json": { schema: spec.body } } } : undefined,
     responses,
   };
+}
+
+/** The parts of a generated document that callers read; the whole object is plain JSON. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  paths?: Record<string, Record<string, unknown>>;
+  components?: { schemas?: Record<string, unknown>; [key: string]: unknown };
+  [key: string]: unknown;
 }

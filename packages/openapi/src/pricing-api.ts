@@ -1,7 +1,7 @@
 import { z } from "zod";
 import * as c from "@cloudcost/contracts";
 import { createDocument, type ZodOpenApiPathsObject } from "zod-openapi";
-import { operation } from "./operation";
+import { operation, type OpenApiDocument } from "./operation";
 
 const security = ["apiKey", "bearerKey"];
 const error = (description: string) => ({ description, schema: c.MarketplaceError });
@@ -150,8 +150,8 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
   },
 };
 
-export function pricingApiDocument() {
-  return createDocument({
+export function pricingApiDocument(): OpenApiDocument {
+  const document = createDocument({
     openapi: "3.1.0",
     info: {
       title: "Cloud cost pricing API",
@@ -168,4 +168,5 @@ export function pricingApiDocument() {
     },
     paths: pricingApiPaths,
   });
+  return document as unknown as OpenApiDocument;
 }
