@@ -108,6 +108,7 @@ describe("bearer JWT verification", () => {
         AUTH_AUDIENCE: "cloudcost",
         MAIN_API_DEV_ISSUER: "true",
         MAIN_API_DEV_ISSUER_DIR: ctx.config.auth.devIssuerDir,
+        SERVICE_TOKEN_SECRET: ctx.config.serviceTokenSecret,
       });
       const app = createApp({ config, db: ctx.db, prisma: ctx.prisma, logger: pino({ level: "silent" }) });
       const idp = (audience = "cloudcost") =>
