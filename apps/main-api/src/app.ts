@@ -1,7 +1,16 @@
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
-import { createMetrics, errorHandler, httpLogger, jsonBody, notFoundHandler, requestId, type Metrics } from "@cloudcost/http";
+import {
+  createMetrics,
+  errorHandler,
+  httpLogger,
+  jsonBody,
+  notFoundHandler,
+  protections,
+  requestId,
+  type Metrics,
+} from "@cloudcost/http";
 import { apiDocsRouter, mainApiDocument } from "@cloudcost/openapi";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
@@ -33,6 +42,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId());
   app.use(metrics.middleware());
   app.use(httpLogger(deps.logger));
+  app.use(protections(deps.config.protection));
   app.use(jsonBody());
 
   app.use(healthRoutes(deps.db));

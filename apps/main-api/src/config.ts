@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { parseEnv } from "@cloudcost/http";
+import { parseEnv, protectionConfig, ProtectionEnv } from "@cloudcost/http";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -32,6 +32,7 @@ export const EnvSchema = z
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(5000),
     OUTBOX_BACKOFF_BASE_MS: z.coerce.number().int().min(1).default(1000),
     OUTBOX_BACKOFF_MAX_MS: z.coerce.number().int().min(1).default(300_000),
+    ...ProtectionEnv,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
   })
@@ -68,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     outbox: { pollMs: e.OUTBOX_POLL_MS, backoffBaseMs: e.OUTBOX_BACKOFF_BASE_MS, backoffMaxMs: e.OUTBOX_BACKOFF_MAX_MS },
     logLevel: e.LOG_LEVEL,
+    protection: protectionConfig(e),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -47,3 +47,19 @@ describe("main-api foundation", () => {
     expect(replaced.headers["x-request-id"]).not.toBe("bad id with spaces");
   });
 });
+
+describe("main-api protections", () => {
+  it("rate-limits per IP with a 429 envelope and sets security headers", async () => {
+    const limited = await createTestContext({ RATE_LIMIT_PER_IP: "2", RATE_LIMIT_PER_CREDENTIAL: "0" });
+    try {
+      const ok = await request(limited.app).get("/api/v1/me").expect(401);
+      expect(ok.headers["x-content-type-options"]).toBe("nosniff");
+      await request(limited.app).get("/api/v1/me").expect(401);
+      const res = await request(limited.app).get("/api/v1/me").expect(429);
+      expect(res.body).toEqual({ message: expect.stringMatching(/Too many requests from this address/), status: "error" });
+      expect(res.headers["ratelimit"]).toBeDefined();
+    } finally {
+      await limited.close();
+    }
+  });
+});

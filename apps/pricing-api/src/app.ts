@@ -1,7 +1,16 @@
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
-import { createMetrics, errorHandler, httpLogger, jsonBody, notFoundHandler, requestId, type Metrics } from "@cloudcost/http";
+import {
+  createMetrics,
+  errorHandler,
+  httpLogger,
+  jsonBody,
+  notFoundHandler,
+  protections,
+  requestId,
+  type Metrics,
+} from "@cloudcost/http";
 import { apiDocsRouter, pricingApiDocument } from "@cloudcost/openapi";
 import type { ApiKeyStore } from "./auth/api-key-store";
 import { requireApiKey } from "./auth/middleware";
@@ -34,6 +43,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId());
   app.use(metrics.middleware());
   app.use(httpLogger(deps.logger));
+  app.use(protections(deps.config.protection));
   app.use(jsonBody());
 
   app.use(healthRoutes(deps.db));

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { parseEnv } from "@cloudcost/http";
+import { parseEnv, protectionConfig, ProtectionEnv } from "@cloudcost/http";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -11,6 +11,7 @@ export const EnvSchema = z.object({
   PRICING_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/pricing-api")),
   SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
   LABEL_PREFIX: z.string().min(1).max(200).default("costs.example.com"),
+  ...ProtectionEnv,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
   // How often the service checks whether another process (catalog:import) replaced the compute catalog; 0 = never.
@@ -32,6 +33,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     serviceTokenSecret: e.SERVICE_TOKEN_SECRET,
     dataRoot: path.join(REPO_ROOT, ".data"),
     logLevel: e.LOG_LEVEL,
+    protection: protectionConfig(e),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     computeCatalogRefreshMs: e.COMPUTE_CATALOG_REFRESH_MS,
   };

@@ -58,3 +58,22 @@ describe("pricing-api foundation", () => {
     expect((await request(ctx.app).get("/nope")).headers["x-request-id"]).toBeTruthy();
   });
 });
+
+describe("pricing-api protections", () => {
+  it("rate-limits per key with a 429 in each path's own shape, and sets security headers", async () => {
+    const limited = await createTestContext({ RATE_LIMIT_PER_CREDENTIAL: "1", RATE_LIMIT_PER_IP: "0" });
+    try {
+      const { createApiKey } = await import("./helpers/keys");
+      const key = await createApiKey(limited as never);
+      const ok = await request(limited.app).get("/v1/pricing/account").set("X-API-Key", key).expect(200);
+      expect(ok.headers["x-content-type-options"]).toBe("nosniff");
+      expect(ok.headers["ratelimit-policy"]).toBeDefined();
+      const v1 = await request(limited.app).get("/v1/pricing/account").set("X-API-Key", key).expect(429);
+      expect(v1.body).toMatchObject({ status: 429, code: "rate_limited" });
+      const market = await request(limited.app).get("/marketplace/providers/models").set("X-API-Key", key).expect(429);
+      expect(market.body).toEqual({ error: expect.stringMatching(/Too many requests/) });
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -7,3 +7,4 @@ export { serve, type ServeOptions } from "./serve";
 export { parseEnv, startFailure, ConfigError } from "./env";
 export { listRoutes, type RegisteredRoute } from "./routes";
 export { createMetrics, type Metrics } from "./metrics";
+export { rateLimits, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions } from "./protection";

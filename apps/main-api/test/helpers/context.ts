@@ -33,6 +33,8 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}): Promise<Te
   const issuerDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-dev-issuer-"));
   const config = loadConfig({
     LOG_LEVEL: "silent",
+    RATE_LIMIT_PER_IP: "0",
+    RATE_LIMIT_PER_CREDENTIAL: "0",
     MAIN_API_DEV_ISSUER_DIR: issuerDir,
     PRICING_API_URL: "http://127.0.0.1:1",
     SERVICE_TOKEN_SECRET: TEST_SERVICE_TOKEN_SECRET,

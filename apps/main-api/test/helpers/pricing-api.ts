@@ -21,7 +21,7 @@ export async function startPricingApi(serviceSecret: string): Promise<RunningPri
   const db: Database = await createTestDatabase(path.resolve(__dirname, "../../../pricing-api/prisma/migrations"));
   const prisma = createPrisma(db.adapter);
   const apiKeys = new ApiKeyStore(prisma);
-  const config = loadConfig({ LOG_LEVEL: "silent", SERVICE_TOKEN_SECRET: serviceSecret });
+  const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", SERVICE_TOKEN_SECRET: serviceSecret });
   const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }), apiKeys, serviceSecret: new TextEncoder().encode(serviceSecret) });
   const state = { down: false };
   const server = http.createServer((req, res) => {

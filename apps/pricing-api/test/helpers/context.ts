@@ -35,7 +35,7 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: Te
     await loadSeedCatalog({ db, prisma });
     await refreshCatalogStore({ db, prisma }, computeCatalog);
   }
-  const config = loadConfig({ LOG_LEVEL: "silent", ...env });
+  const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", ...env });
   const apiKeys = new ApiKeyStore(prisma);
   const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }), apiKeys, serviceSecret: TEST_SERVICE_SECRET, computeCatalog });
   return {
