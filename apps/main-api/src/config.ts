@@ -13,6 +13,12 @@ const EnvSchema = z.object({
   MAIN_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/main-api")),
   PRICING_API_PORT: port.default(3001),
   PRICING_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // A pricing API key (`bl_…`) for the main API's own account there; the operator creates it with
+  // `pnpm --silent pricing-key --account main-api`. Without it, analysis cycles price nothing.
+  PRICING_API_KEY: z.string().min(1).optional(),
+  PRICING_API_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
+  // Minutes between scheduled compute analysis cycles; 0 disables the schedule.
+  ANALYSIS_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
 });
@@ -28,6 +34,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.MAIN_API_DATABASE_URL,
     dataDir: e.MAIN_API_DATA_DIR,
     pricingApiUrl: e.PRICING_API_URL ?? `http://127.0.0.1:${e.PRICING_API_PORT}`,
+    pricingApiKey: e.PRICING_API_KEY,
+    pricingApiTimeoutMs: e.PRICING_API_TIMEOUT_MS,
+    analysisIntervalMinutes: e.ANALYSIS_INTERVAL_MINUTES,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
