@@ -12,8 +12,9 @@ export function samplesFor(
   stepMinutes: number,
   cpu: (i: number) => number,
   memory?: (i: number) => number,
+  endAgoMinutes = 1,
 ): MetricSample[] {
-  const end = Date.now() - MINUTE;
+  const end = Date.now() - endAgoMinutes * MINUTE;
   return Array.from({ length: count }, (_, i) => ({
     resource_id: resourceId,
     timestamp: new Date(end - (count - 1 - i) * stepMinutes * MINUTE).toISOString(),
@@ -23,9 +24,10 @@ export function samplesFor(
 }
 
 /** 48 samples over 47 hours whose nearest-rank p95 is `p95` and maximum `max` (rank 46 of 48 = p95). */
-export function shaped(resourceId: string, p95: number, max: number, memoryP95?: number): MetricSample[] {
+export function shaped(resourceId: string, p95: number, max: number, memoryP95?: number, endAgoMinutes = 1): MetricSample[] {
   const value = (p: number, top: number) => (i: number) => (i === 47 ? top : i >= 45 ? p : p / 2);
-  return samplesFor(resourceId, 48, 60, value(p95, max), memoryP95 === undefined ? undefined : value(memoryP95, memoryP95));
+  const memory = memoryP95 === undefined ? undefined : value(memoryP95, memoryP95);
+  return samplesFor(resourceId, 48, 60, value(p95, max), memory, endAgoMinutes);
 }
 
 export const vm = (resource_id: string, instance_type: string, extra: Partial<ComputeResourceInput> = {}): ComputeResourceInput => ({
