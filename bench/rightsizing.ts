@@ -223,8 +223,9 @@ async function main() {
 
     const filtered = "provider=aws,gcp&region=us-east-1&region=us-central1,eu-west-1&architecture=x86_64&active=true";
     const summaryOf = async (tenantId: string, query: string) => {
+      const headers = tenantId === other.tenantId ? other.headers : fleet.headers;
       const response = await fetch(`${base}/api/v1/tenant/compute/recommendations/summary?${query}`, {
-        headers: { ...fleet.headers, "x-service-tenant-id": tenantId },
+        headers: { ...headers, "x-service-tenant-id": tenantId },
       });
       if (!response.ok) throw new Error(`summary: ${response.status}`);
       await response.arrayBuffer();

@@ -6,7 +6,12 @@ import { apiDocsRouter, mainApiDocument } from "@cloudcost/openapi";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderEnvelopeError } from "./errors";
+import { computeRoutes } from "./compute/routes";
 import { healthRoutes } from "./health/routes";
+import { jwksRoutes } from "./auth/jwks-routes";
+import { authenticate } from "./auth/middleware";
+import { signupRoutes } from "./signup/routes";
+import { userRoutes } from "./users/routes";
 
 export interface AppDeps {
   config: Config;
@@ -29,6 +34,13 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps.db));
   app.use(metrics.router());
   app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
+  app.use(jwksRoutes(deps.config.auth));
+
+  // Identity and organization management. Each router sits behind its own authenticate, so an
+  // unknown path elsewhere still answers 404.
+  app.use("/api/v1/signup", signupRoutes(deps));
+  app.use("/api/v1/organizations/:org_id/users", authenticate(deps), userRoutes(deps));
+  app.use(computeRoutes(deps));
 
   app.use(notFoundHandler(renderEnvelopeError));
   app.use(errorHandler(renderEnvelopeError, deps.logger));

@@ -1,6 +1,8 @@
 import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
+import { startAnalysisSchedule } from "./compute/analysis";
+import { analyzerFor } from "./compute/routes";
 import { loadConfig } from "./config";
 import { createPrisma, MIGRATIONS_DIR } from "./db";
 
@@ -10,6 +12,8 @@ async function main() {
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger });
   const prisma = createPrisma(db.adapter);
   const app = createApp({ config, db, prisma, logger });
+  if (!config.pricingApiKey) logger.warn("PRICING_API_KEY is not set: compute analysis cycles cannot price anything (create one with `pnpm --silent pricing-key --account main-api`)");
+  const schedule = startAnalysisSchedule({ prisma, logger }, analyzerFor({ config, db, prisma, logger }), config.analysisIntervalMinutes);
   await serve({
     name: "main-api",
     app,
@@ -18,6 +22,7 @@ async function main() {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onShutdown: async () => {
+      await schedule.stop();
       await prisma.$disconnect();
       await db.close();
     },

@@ -9,6 +9,8 @@ const TenantHeader = z.object({
   "X-Service-Tenant-ID": z.string().meta({ description: "The tenant the request acts on" }),
 });
 
+const OrgPath = z.object({ org_id: c.ServiceId });
+
 type Spec = Omit<OperationSpec, "tags" | "security">;
 const authed = (tags: string[], spec: Spec) =>
   operation({
@@ -45,6 +47,35 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
       summary: "One user of an organization",
       path: c.UserPathParams,
       responses: { 200: ok("The user", c.User), 400: envelopeError("Malformed id"), 404: envelopeError("No such user in the organization") },
+    }),
+    patch: authed(["Users"], {
+      summary: "Change a user's role, tenants, name or job title; deactivate or reactivate (owner/admin)",
+      path: c.UserPathParams,
+      body: c.UpdateUserRequest,
+      responses: {
+        200: ok("The updated user", c.User),
+        400: envelopeError("Invalid request"),
+        404: envelopeError("No such user in the organization"),
+        409: envelopeError("The last active owner cannot be demoted or deactivated"),
+      },
+    }),
+  },
+  "/api/v1/organizations/{org_id}/users": {
+    get: authed(["Users"], {
+      summary: "Users of an organization (paginated)",
+      path: OrgPath,
+      query: c.PaginationQuery,
+      responses: { 200: ok("A page of users", c.Page(c.User)), 400: envelopeError("Invalid query") },
+    }),
+    post: authed(["Users"], {
+      summary: "Invite a user by e-mail with a role and tenants (owner/admin)",
+      path: OrgPath,
+      body: c.InviteUserRequest,
+      responses: {
+        201: ok("The invited user", c.User),
+        400: envelopeError("Invalid request"),
+        409: envelopeError("A user with this e-mail already exists in the organization"),
+      },
     }),
   },
   "/api/v1/tenant/compute/recommendations/summary": {

@@ -10,6 +10,8 @@ import {
 import { conflict, HttpError, parseOr400 } from "@cloudcost/http";
 import type { z } from "zod";
 import type { AppDeps } from "../app";
+import { authenticate } from "../auth/middleware";
+import { requireTenant } from "../tenancy/require-tenant";
 import { AnalysisBusyError, createAnalyzer, type Analyzer } from "./analysis";
 import { ingestMetrics, recordHeartbeats, upsertResources, type TenantRef } from "./inventory-service";
 import { createPricingClient, PricingUnavailableError } from "./pricing-client";
@@ -42,25 +44,18 @@ const validate =
     next();
   };
 
-/** The identity module's guards (issue 5): `authenticate(deps)` and `requireTenant({ write?, roles? })`. */
-export interface ComputeGuards {
-  authenticate(deps: AppDeps): RequestHandler;
-  requireTenant(options: { write?: boolean; roles?: ("owner" | "admin" | "member" | "viewer")[] }): RequestHandler;
-}
-
 const tenantOf = (req: Request): TenantRef => {
-  const tenant = (req as Request & { tenant?: TenantRef }).tenant;
-  if (!tenant) throw new Error("requireTenant did not run before a compute handler");
-  return { id: tenant.id, organizationId: tenant.organizationId };
+  if (!req.tenant) throw new Error("requireTenant did not run before a compute handler");
+  return { id: req.tenant.id, organizationId: req.tenant.organizationId };
 };
 const ok = (res: Response, message: string, data: unknown) => res.status(200).json({ message, status: "success", data });
 
-export function computeRoutes(deps: AppDeps, { authenticate, requireTenant }: ComputeGuards): Router {
+export function computeRoutes(deps: AppDeps): Router {
   const router = Router();
   const auth = authenticate(deps);
-  const reader = requireTenant({});
-  const writer = requireTenant({ write: true });
-  const manager = requireTenant({ write: true, roles: ["owner", "admin"] });
+  const reader = requireTenant(deps);
+  const writer = requireTenant(deps, { write: true });
+  const manager = requireTenant(deps, { write: true, roles: ["owner", "admin"] });
 
   router.put("/api/v1/tenant/compute/resources", auth, validate(UpsertResourcesRequest, "body"), writer, async (req, res) => {
     const { resources } = res.locals.input as UpsertResourcesRequest;

@@ -15,6 +15,14 @@ export const DEFAULT_COMPUTE_SETTINGS: ComputeSettings = {
   activeWindowMinutes: 15,
 };
 
-export async function loadComputeSettings(_prisma: Prisma, _organizationId: string): Promise<ComputeSettings> {
-  return DEFAULT_COMPUTE_SETTINGS;
+/** The organization's settings row (created at sign-up); the defaults when it is missing. */
+export async function loadComputeSettings(prisma: Prisma, organizationId: string): Promise<ComputeSettings> {
+  const row = await prisma.organizationSettings.findUnique({ where: { organizationId } });
+  if (!row) return DEFAULT_COMPUTE_SETTINGS;
+  return {
+    lookbackDays: row.rightsizingLookbackDays,
+    cpuTargetPercent: row.rightsizingCpuTargetPercent,
+    memoryTargetPercent: row.rightsizingMemTargetPercent,
+    activeWindowMinutes: row.activeWindowMinutes,
+  };
 }

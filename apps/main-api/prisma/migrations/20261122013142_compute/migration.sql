@@ -50,7 +50,6 @@ CREATE INDEX "compute_resources_organization_id_tenant_id_idx" ON "compute_resou
 
 -- CreateIndex
 CREATE INDEX "compute_resources_tenant_id_resource_type_action_idx" ON "compute_resources"("tenant_id", "resource_type", "action");
-
 -- Hand-written: enum-like columns are checked by the database too.
 ALTER TABLE "compute_resources" ADD CONSTRAINT "manual_compute_resources_type_check" CHECK ("resource_type" IN ('virtual_machine', 'kubernetes_node'));
 ALTER TABLE "compute_resources" ADD CONSTRAINT "manual_compute_resources_action_check" CHECK ("action" IN ('DOWNSIZE', 'UPSIZE', 'TERMINATE', 'NOOP', 'NO_RECOMMENDATION'));
@@ -62,3 +61,4 @@ CREATE INDEX "manual_compute_resources_keyset_idx" ON "compute_resources" ("tena
 -- The summary's top savers: actionable resources with positive savings, largest first.
 CREATE INDEX "manual_compute_resources_top_savers_idx" ON "compute_resources" ("tenant_id", "resource_type", "savings_monthly_usd" DESC, "resource_id" COLLATE "C")
   WHERE "action" IN ('DOWNSIZE', 'UPSIZE', 'TERMINATE') AND "savings_monthly_usd" > 0;
+

@@ -1,5 +1,3 @@
-// Runs once issue 5 (authenticate, requireTenant, test/helpers/identity.ts) is merged: rename to compute-api.test.ts
-// and wire `app.use(computeRoutes(deps, { authenticate, requireTenant }))` in src/app.ts.
 import request from "supertest";
 import { RecommendationSummary, RecommendationsPage } from "@cloudcost/contracts";
 import { samplesFor, shaped, vm } from "./helpers/compute-fleet";
@@ -262,6 +260,9 @@ describe("compute recommendations over HTTP", () => {
   });
 
   it("fails soft when the pricing API is down: 503, previous results kept, summary still answers", async () => {
+    // A type the app's pricing cache has not seen yet, so the cycle must call the pricing API.
+    await api("put", "/api/v1/tenant/compute/resources").send({ resources: [vm("fresh", "m5.2xlarge", { provider: "azure", region: "eastus" })] }).expect(200);
+    await api("post", "/api/v1/tenant/compute/metrics").send({ samples: shaped("fresh", 1, 2) }).expect(200);
     const before = await summaryOf("");
     stub.mode = "error500";
     try {
