@@ -15,6 +15,7 @@ import { apiDocsRouter, mainApiDocument } from "@cloudcost/openapi";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderEnvelopeError } from "./errors";
+import { computeRoutes } from "./compute/routes";
 import { healthRoutes } from "./health/routes";
 import { jwksRoutes } from "./auth/jwks-routes";
 import { authenticate } from "./auth/middleware";
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): Express {
   app.use("/api/v1/organizations", authenticate(deps), organizationRoutes(deps));
   app.use("/api/v1/me", authenticate(deps), meRoutes(deps));
   app.use("/api/v1/settings/api-keys", authenticate(deps), apiKeyRoutes(deps, deps.outbox ?? createOutboxWorker(deps)));
+  app.use(computeRoutes(deps));
 
   app.use(notFoundHandler(renderEnvelopeError));
   app.use(errorHandler(renderEnvelopeError, deps.logger));

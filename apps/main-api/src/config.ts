@@ -18,6 +18,12 @@ export const EnvSchema = z
     MAIN_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/main-api")),
     PRICING_API_PORT: port.default(3001),
     PRICING_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // A pricing API key (`bl_…`) for the main API's own account there; the operator creates it with
+    // `pnpm --silent pricing-key --account main-api`. Without it, analysis cycles price nothing.
+    PRICING_API_KEY: z.string().min(1).optional(),
+    PRICING_API_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
+    // Minutes between scheduled compute analysis cycles; 0 disables the schedule.
+    ANALYSIS_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(60),
     SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
     AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
     AUTH_ISSUER: z.string().min(1).optional(),
@@ -56,6 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.MAIN_API_DATABASE_URL,
     dataDir: e.MAIN_API_DATA_DIR,
     pricingApiUrl: e.PRICING_API_URL ?? `http://127.0.0.1:${e.PRICING_API_PORT}`,
+    pricingApiKey: e.PRICING_API_KEY,
+    pricingApiTimeoutMs: e.PRICING_API_TIMEOUT_MS,
+    analysisIntervalMinutes: e.ANALYSIS_INTERVAL_MINUTES,
     /** Shared with the pricing API; unset: generated once under `.data/` for local use. */
     serviceTokenSecret: e.SERVICE_TOKEN_SECRET,
     dataRoot: path.join(REPO_ROOT, ".data"),

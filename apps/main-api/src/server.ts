@@ -1,6 +1,8 @@
 import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
+import { startAnalysisSchedule } from "./compute/analysis";
+import { analyzerFor } from "./compute/routes";
 import { loadConfig } from "./config";
 import { createPrisma, MIGRATIONS_DIR } from "./db";
 import { createOutboxWorker } from "./outbox";
@@ -14,6 +16,8 @@ async function main() {
   const app = createApp({ config, db, prisma, logger, outbox });
   outbox.start();
   outbox.kick(); // deliver whatever a previous run left undelivered
+  if (!config.pricingApiKey) logger.warn("PRICING_API_KEY is not set: compute analysis cycles cannot price anything (create one with `pnpm --silent pricing-key --account main-api`)");
+  const schedule = startAnalysisSchedule({ prisma, logger }, analyzerFor({ config, db, prisma, logger }), config.analysisIntervalMinutes);
   await serve({
     name: "main-api",
     app,
@@ -23,6 +27,7 @@ async function main() {
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onShutdown: async () => {
       await outbox.stop();
+      await schedule.stop();
       await prisma.$disconnect();
       await db.close();
     },

@@ -1,0 +1,223 @@
+import type { Logger } from "pino";
+import type { Architecture, OperatingSystem } from "@cloudcost/contracts";
+import type { Database } from "@cloudcost/db";
+import type { Prisma } from "../db";
+import type { TenantRef } from "./inventory-service";
+import { PricingUnavailableError, type CatalogKey, type PricingClient } from "./pricing-client";
+import { decide, hasEnoughSignal, type Decision, type PricingView, type UsageStats } from "./rightsizing";
+import { loadComputeSettings, type ComputeSettings } from "./settings";
+
+/** Another cycle of this tenant is running (this process or another replica). */
+export class AnalysisBusyError extends Error {}
+
+export interface CycleResult {
+  analyzedResources: number;
+  durationMs: number;
+}
+
+export interface Analyzer {
+  /** One cycle for one tenant; throws AnalysisBusyError or PricingUnavailableError (results then untouched). */
+  analyzeTenant(tenant: TenantRef, settings: ComputeSettings): Promise<CycleResult>;
+}
+
+interface AnalyzerDeps {
+  prisma: Prisma;
+  db: Database;
+  logger: Logger;
+  pricing: PricingClient;
+}
+
+// Advisory lock keyspace of compute analysis ("comp"); the second key is hashtext(tenant id).
+const LOCK_CLASS = 0x636f6d70;
+
+interface StatsRow {
+  resource_id: string;
+  provider: string | null;
+  region: string | null;
+  instance_type: string | null;
+  architecture: Architecture | null;
+  operating_system: OperatingSystem | null;
+  cpu_cores: number | null;
+  ram_gb: number | null;
+  samples: number | null;
+  window_start: string | null;
+  window_end: string | null;
+  cpu_p95: number | null;
+  cpu_max: number | null;
+  memory_p95: number | null;
+}
+
+// Nearest-rank p95 = percentile_disc(0.95): the value at rank ceil(0.95 n). One pass, grouped by
+// resource, over the tenant's window; only one row per resource comes back to Node.
+const STATS_SQL = `
+  WITH s AS (
+    SELECT resource_id, count(*)::int AS samples, min(ts) AS window_start, max(ts) AS window_end,
+           percentile_disc(0.95) WITHIN GROUP (ORDER BY cpu_utilization) AS cpu_p95,
+           max(cpu_utilization) AS cpu_max,
+           percentile_disc(0.95) WITHIN GROUP (ORDER BY memory_utilization) AS memory_p95
+    FROM compute_samples WHERE tenant_id = $1 AND ts >= $2
+    GROUP BY resource_id)
+  SELECT r.resource_id, r.provider, r.region, r.instance_type, r.architecture, r.operating_system, r.cpu_cores, r.ram_gb,
+         s.samples, to_char(s.window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS window_start,
+         to_char(s.window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS window_end,
+         s.cpu_p95, s.cpu_max, s.memory_p95
+  FROM compute_resources r LEFT JOIN s ON s.resource_id = r.resource_id
+  WHERE r.tenant_id = $1`;
+
+const WRITE_SQL = `
+  UPDATE compute_resources r SET
+    action = v.action, current_instance_type = v.current_type, recommended_instance_type = v.recommended_type,
+    current_monthly_cost_usd = v.current_cost, recommended_monthly_cost_usd = v.recommended_cost,
+    savings_monthly_usd = v.savings, cpu_p95 = v.cpu_p95, cpu_max = v.cpu_max, memory_p95 = v.memory_p95,
+    sample_count = v.samples, window_start = v.window_start, window_end = v.window_end, analyzed_at = $2
+  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[],
+              $10::float8[], $11::float8[], $12::float8[], $13::int[], $14::timestamptz[], $15::timestamptz[])
+    AS v(resource_id, action, current_type, recommended_type, current_cost, recommended_cost, savings,
+         cpu_p95, cpu_max, memory_p95, samples, window_start, window_end)
+  WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id`;
+
+function toStats(row: StatsRow): UsageStats | null {
+  if (!row.samples || row.cpu_p95 === null || row.cpu_max === null || !row.window_start || !row.window_end) return null;
+  return {
+    samples: row.samples,
+    windowStart: new Date(row.window_start),
+    windowEnd: new Date(row.window_end),
+    cpuP95: Number(row.cpu_p95),
+    cpuMax: Number(row.cpu_max),
+    memoryP95: row.memory_p95 === null ? null : Number(row.memory_p95),
+  };
+}
+
+const catalogKeyOf = (row: StatsRow): CatalogKey => ({
+  provider: row.provider!,
+  region: row.region!,
+  operatingSystem: row.operating_system ?? "linux",
+  ...(row.architecture ? { architecture: row.architecture } : {}),
+});
+const keyString = (key: CatalogKey) => [key.provider, key.region, key.operatingSystem, key.architecture ?? "*"].join("\u0000");
+
+export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
+  const running = new Set<string>();
+
+  async function cycle(tenant: TenantRef, settings: ComputeSettings): Promise<CycleResult> {
+    const started = Date.now();
+    const since = new Date(started - settings.lookbackDays * 86_400_000);
+    await deps.prisma.$executeRawUnsafe("DELETE FROM compute_samples WHERE tenant_id = $1 AND ts < $2", tenant.id, since);
+    const rows = await deps.prisma.$queryRawUnsafe<StatsRow[]>(STATS_SQL, tenant.id, since);
+    const stats = rows.map(toStats);
+
+    // Only resources past rule 1 with a known provider, region and type need prices.
+    const priced = rows.filter((row, i) => hasEnoughSignal(stats[i]) && row.provider && row.region && row.instance_type);
+    const catalogs = new Map<string, PricingView["catalog"]>();
+    for (const row of priced) {
+      const key = catalogKeyOf(row);
+      if (!catalogs.has(keyString(key))) catalogs.set(keyString(key), await deps.pricing.instanceTypes(key));
+    }
+    const prices = await deps.pricing.prices(
+      priced.map((row) => ({
+        provider: row.provider!,
+        region: row.region!,
+        operatingSystem: row.operating_system ?? "linux",
+        instanceType: row.instance_type!,
+      })),
+    );
+    const views = new Map<string, PricingView>();
+    priced.forEach((row, i) => {
+      const catalog = catalogs.get(keyString(catalogKeyOf(row)))!;
+      views.set(row.resource_id, { currentHourly: prices[i]?.price_per_hour ?? null, catalog: catalog.filter((c) => !row.architecture || c.architecture === row.architecture) });
+    });
+
+    const targets = { cpuTargetPercent: settings.cpuTargetPercent, memoryTargetPercent: settings.memoryTargetPercent };
+    const decisions: Decision[] = rows.map((row, i) =>
+      decide(
+        { instanceType: row.instance_type, cpuCores: row.cpu_cores, ramGb: row.ram_gb },
+        stats[i],
+        targets,
+        views.get(row.resource_id) ?? null,
+      ),
+    );
+    const money = (d: (x: Decision) => { toFixed(n: number): string } | null) => decisions.map((x) => d(x)?.toFixed(2) ?? null);
+    await deps.prisma.$executeRawUnsafe(
+      WRITE_SQL,
+      tenant.id,
+      new Date(),
+      rows.map((r) => r.resource_id),
+      decisions.map((d) => d.action),
+      decisions.map((d) => d.currentInstanceType),
+      decisions.map((d) => d.recommendedInstanceType),
+      money((d) => d.currentMonthly),
+      money((d) => d.recommendedMonthly),
+      money((d) => d.savings),
+      stats.map((s) => s?.cpuP95 ?? null),
+      stats.map((s) => s?.cpuMax ?? null),
+      stats.map((s) => s?.memoryP95 ?? null),
+      stats.map((s) => s?.samples ?? null),
+      stats.map((s) => s?.windowStart ?? null),
+      stats.map((s) => s?.windowEnd ?? null),
+    );
+    return { analyzedResources: rows.length, durationMs: Date.now() - started };
+  }
+
+  return {
+    async analyzeTenant(tenant, settings) {
+      if (running.has(tenant.id)) throw new AnalysisBusyError("an analysis cycle of this tenant is already running");
+      running.add(tenant.id);
+      try {
+        // A session-level advisory lock on a dedicated connection: one replica per tenant at a time.
+        return await deps.db.sql.withSession(async (session) => {
+          const [{ locked }] = await session.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked", [
+            LOCK_CLASS,
+            tenant.id,
+          ]);
+          if (!locked) throw new AnalysisBusyError("an analysis cycle of this tenant is already running");
+          try {
+            return await cycle(tenant, settings);
+          } catch (err) {
+            if (err instanceof PricingUnavailableError) {
+              deps.logger.warn({ tenantId: tenant.id, reason: err.message }, "compute analysis not run: pricing API unavailable; previous results kept");
+            }
+            throw err;
+          } finally {
+            await session.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LOCK_CLASS, tenant.id]);
+          }
+        });
+      } finally {
+        running.delete(tenant.id);
+      }
+    },
+  };
+}
+
+/** Runs a cycle for every tenant with an inventory every `intervalMinutes` (0: never). */
+export function startAnalysisSchedule(deps: { prisma: Prisma; logger: Logger }, analyzer: Analyzer, intervalMinutes: number) {
+  if (intervalMinutes <= 0) return { stop: async () => undefined };
+  let current: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const tick = async () => {
+    const tenants = await deps.prisma.$queryRawUnsafe<{ tenant_id: string; organization_id: string }[]>(
+      "SELECT DISTINCT tenant_id, organization_id FROM compute_resources",
+    );
+    for (const t of tenants) {
+      if (stopped) return;
+      const tenant = { id: t.tenant_id, organizationId: t.organization_id };
+      try {
+        const result = await analyzer.analyzeTenant(tenant, await loadComputeSettings(deps.prisma, tenant.organizationId));
+        deps.logger.info({ tenantId: tenant.id, ...result }, "scheduled compute analysis done");
+      } catch (err) {
+        if (err instanceof AnalysisBusyError) deps.logger.debug({ tenantId: tenant.id }, "compute analysis already running elsewhere");
+        else if (!(err instanceof PricingUnavailableError)) deps.logger.error({ err, tenantId: tenant.id }, "scheduled compute analysis failed");
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    current = current.then(tick).catch((err) => deps.logger.error({ err }, "compute analysis schedule failed"));
+  }, intervalMinutes * 60_000);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { badRequest } from "@cloudcost/http";
+import type { ComputeResourceData, HeartbeatsRequest, MetricSample } from "@cloudcost/contracts";
+import type { Prisma } from "../db";
+
+export interface TenantRef {
+  id: string;
+  organizationId: string;
+}
+
+/** A sample may run a little ahead of our clock, not more. */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
+export async function upsertResources(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
+  const col = <T>(pick: (r: ComputeResourceData) => T) => resources.map(pick);
+  // One statement: all or nothing, and concurrent upserts of one id cannot duplicate it.
+  return prisma.$executeRawUnsafe(
+    `INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
+       availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels)
+     SELECT $1, $2, v.* FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+       $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[])
+       AS v(resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
+            operating_system, cpu_cores, ram_gb, labels)
+     ON CONFLICT (tenant_id, resource_id) DO UPDATE SET
+       name = excluded.name, resource_type = excluded.resource_type, provider = excluded.provider,
+       region = excluded.region, availability_zone = excluded.availability_zone, instance_type = excluded.instance_type,
+       architecture = excluded.architecture, operating_system = excluded.operating_system,
+       cpu_cores = excluded.cpu_cores, ram_gb = excluded.ram_gb, labels = excluded.labels, updated_at = now()`,
+    tenant.id,
+    tenant.organizationId,
+    col((r) => r.resource_id),
+    col((r) => r.name ?? null),
+    col((r) => r.resource_type),
+    col((r) => r.provider ?? null),
+    col((r) => r.region ?? null),
+    col((r) => r.availability_zone ?? null),
+    col((r) => r.instance_type ?? null),
+    col((r) => r.architecture ?? null),
+    col((r) => r.operating_system ?? null),
+    col((r) => r.cpu_cores ?? null),
+    col((r) => r.ram_gb ?? null),
+    col((r) => JSON.stringify(r.labels ?? {})),
+  );
+}
+
+async function assertKnown(tx: Pick<Prisma, "$queryRawUnsafe">, tenantId: string, ids: string[]): Promise<void> {
+  const unknown = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id FROM unnest($2::text[]) AS id
+     WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = id)
+     ORDER BY id COLLATE "C" LIMIT 5`,
+    tenantId,
+    ids,
+  );
+  if (unknown.length) {
+    const names = unknown.map((u) => `'${u.id}'`).join(", ");
+    throw badRequest(`Unknown resource_id ${names}: upsert the resource with PUT /api/v1/tenant/compute/resources first; nothing was stored`);
+  }
+}
+
+function assertNotFuture(timestamps: string[], field: string) {
+  const limit = Date.now() + MAX_CLOCK_SKEW_MS;
+  const index = timestamps.findIndex((t) => Date.parse(t) > limit);
+  if (index >= 0) throw badRequest(`Invalid request: ${field.replace("#", String(index))}: timestamp is in the future`);
+}
+
+/** Heartbeat = the latest of the stored one and `ts` per resource (a late sample never moves it back). */
+const BUMP_HEARTBEATS = `
+  UPDATE compute_resources r SET last_heartbeat_at = v.ts
+  FROM (SELECT id, max(t) AS ts FROM unnest($2::text[], $3::timestamptz[]) AS u(id, t) GROUP BY id) v
+  WHERE r.tenant_id = $1 AND r.resource_id = v.id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < v.ts)`;
+
+/** Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent. */
+export async function ingestMetrics(prisma: Prisma, tenant: TenantRef, samples: MetricSample[]): Promise<number> {
+  assertNotFuture(
+    samples.map((s) => s.timestamp),
+    "samples.#.timestamp",
+  );
+  const latest = new Map<string, MetricSample>();
+  for (const s of samples) latest.set(`${s.resource_id}\u0000${s.timestamp}`, s);
+  const rows = [...latest.values()];
+  const ids = rows.map((s) => s.resource_id);
+  const times = rows.map((s) => s.timestamp);
+  await prisma.$transaction(async (tx) => {
+    await assertKnown(tx, tenant.id, [...new Set(ids)]);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
+       SELECT $1, v.* FROM unnest($2::text[], $3::timestamptz[], $4::float8[], $5::float8[]) AS v
+       ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
+         SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization`,
+      tenant.id,
+      ids,
+      times,
+      rows.map((s) => s.cpu_utilization),
+      rows.map((s) => s.memory_utilization ?? null),
+    );
+    await tx.$executeRawUnsafe(BUMP_HEARTBEATS, tenant.id, ids, times);
+  });
+  return samples.length;
+}
+
+export async function recordHeartbeats(prisma: Prisma, tenant: TenantRef, body: HeartbeatsRequest): Promise<number> {
+  const at = body.timestamp ?? new Date().toISOString();
+  assertNotFuture([at], "timestamp");
+  const ids = [...new Set(body.resource_ids)];
+  await prisma.$transaction(async (tx) => {
+    await assertKnown(tx, tenant.id, ids);
+    await tx.$executeRawUnsafe(BUMP_HEARTBEATS, tenant.id, ids, ids.map(() => at));
+  });
+  return ids.length;
+}

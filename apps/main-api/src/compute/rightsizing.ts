@@ -1,0 +1,119 @@
+import Decimal from "decimal.js";
+import type { Action, InstanceTypeRow } from "@cloudcost/contracts";
+
+/** decisions.md §2: monthly cost = hourly × 730, rounded half-up to cents. */
+export const HOURS_PER_MONTH = 730;
+export const MIN_SAMPLES = 12;
+export const MIN_SPAN_MS = 24 * 3600_000;
+const IDLE_CPU_P95 = 3;
+const IDLE_CPU_MAX = 10;
+
+export const monthly = (hourly: Decimal.Value) =>
+  new Decimal(hourly).times(HOURS_PER_MONTH).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+
+export interface UsageStats {
+  samples: number;
+  windowStart: Date;
+  windowEnd: Date;
+  cpuP95: number;
+  cpuMax: number;
+  memoryP95: number | null;
+}
+
+export interface Targets {
+  cpuTargetPercent: number;
+  memoryTargetPercent: number;
+}
+
+export interface CurrentShape {
+  instanceType: string | null;
+  cpuCores: number | null;
+  ramGb: number | null;
+}
+
+export interface PricingView {
+  /** On-demand hourly USD price of the current type; null when the pricing API has none. */
+  currentHourly: Decimal.Value | null;
+  /** Catalog rows of the same provider, region, OS and architecture. */
+  catalog: InstanceTypeRow[];
+}
+
+export interface Decision {
+  action: Action;
+  currentInstanceType: string | null;
+  recommendedInstanceType: string | null;
+  currentMonthly: Decimal | null;
+  recommendedMonthly: Decimal | null;
+  savings: Decimal;
+}
+
+const ZERO = new Decimal(0);
+
+/** Rule 1: enough signal to recommend anything at all (pricing is only needed past this point). */
+export function hasEnoughSignal(stats: UsageStats | null): stats is UsageStats {
+  return !!stats && stats.samples >= MIN_SAMPLES && stats.windowEnd.getTime() - stats.windowStart.getTime() >= MIN_SPAN_MS;
+}
+
+// AWS t2/t3/t3a/t4g, Azure B-series, GCP shared-core types (decisions.md §4).
+const BURSTABLE = /^(t2|t3|t3a|t4g)\.|^(standard_)?b\d|^e2-(micro|small|medium)$|^f1-micro$|^g1-small$/i;
+
+export const isBurstable = (row: { instance_type: string; burstable?: boolean }) =>
+  row.burstable === true || BURSTABLE.test(row.instance_type);
+
+/** The right-sizing rule of decisions.md §4 for one resource. */
+export function decide(current: CurrentShape, stats: UsageStats | null, targets: Targets, pricing: PricingView | null): Decision {
+  const noRecommendation: Decision = {
+    action: "NO_RECOMMENDATION",
+    currentInstanceType: current.instanceType,
+    recommendedInstanceType: null,
+    currentMonthly: null,
+    recommendedMonthly: null,
+    savings: ZERO,
+  };
+  if (!hasEnoughSignal(stats) || !pricing || pricing.currentHourly === null || !current.instanceType) return noRecommendation;
+  const currentHourly = new Decimal(pricing.currentHourly);
+  const currentMonthly = monthly(currentHourly);
+  const withCost = { ...noRecommendation, currentMonthly };
+
+  if (stats.cpuP95 < IDLE_CPU_P95 && stats.cpuMax < IDLE_CPU_MAX) {
+    return { ...withCost, action: "TERMINATE", recommendedInstanceType: "", recommendedMonthly: ZERO, savings: currentMonthly };
+  }
+
+  const currentRow = pricing.catalog.find((row) => row.instance_type === current.instanceType);
+  const cores = current.cpuCores ?? currentRow?.cpu_cores;
+  const ram = current.ramGb ?? currentRow?.ram_gb;
+  if (cores === undefined || ram === undefined) return withCost;
+
+  const neededCpu = new Decimal(cores).times(stats.cpuP95).dividedBy(targets.cpuTargetPercent);
+  const neededRam =
+    stats.memoryP95 === null ? new Decimal(ram) : new Decimal(ram).times(stats.memoryP95).dividedBy(targets.memoryTargetPercent);
+  const fits = (cpu: number, mem: number) => neededCpu.lte(cpu) && neededRam.lte(mem);
+
+  const currentBurstable = isBurstable(currentRow ?? { instance_type: current.instanceType });
+  const currentGpus = currentRow?.gpu_count ?? 0;
+  const candidates = pricing.catalog.filter(
+    (row) =>
+      row.instance_type !== current.instanceType &&
+      fits(row.cpu_cores, row.ram_gb) &&
+      (currentBurstable || !isBurstable(row)) &&
+      row.gpu_count === currentGpus,
+  );
+  const currentFits = fits(cores, ram);
+
+  // Cheapest wins; a tie goes to the current type, then to the smaller name in byte order.
+  let winner: { type: string; hourly: Decimal } | null = currentFits ? { type: current.instanceType, hourly: currentHourly } : null;
+  for (const row of candidates) {
+    const hourly = new Decimal(row.price_per_hour);
+    const better =
+      !winner || hourly.lt(winner.hourly) || (hourly.eq(winner.hourly) && winner.type !== current.instanceType && row.instance_type < winner.type);
+    if (better) winner = { type: row.instance_type, hourly };
+  }
+  if (!winner) return withCost;
+
+  const recommendedMonthly = monthly(winner.hourly);
+  const savings = currentHourly.minus(winner.hourly).times(HOURS_PER_MONTH).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  if (currentFits && (winner.type === current.instanceType || !winner.hourly.lt(currentHourly))) {
+    return { ...withCost, action: "NOOP", recommendedInstanceType: current.instanceType, recommendedMonthly: currentMonthly };
+  }
+  return { ...withCost, action: currentFits ? "DOWNSIZE" : "UPSIZE", recommendedInstanceType: winner.type, recommendedMonthly, savings };
+}

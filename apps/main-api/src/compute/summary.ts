@@ -1,0 +1,200 @@
+import Decimal from "decimal.js";
+import { badRequest } from "@cloudcost/http";
+import type {
+  RecommendationItem,
+  RecommendationSummary,
+  RecommendationsPage,
+  RecommendationsQuery,
+  SummaryQuery,
+} from "@cloudcost/contracts";
+import type { Prisma } from "../db";
+
+const ARRAY_FILTERS = [
+  ["provider", "provider"],
+  ["region", "region"],
+  ["availability_zone", "availability_zone"],
+  ["instance_type", "instance_type"],
+  ["architecture", "architecture"],
+  ["operating_system", "operating_system"],
+] as const;
+
+const ACTIONABLE = `('DOWNSIZE', 'UPSIZE', 'TERMINATE')`;
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** WHERE clause of the summary filters; every query is scoped by tenant first. */
+function filters(tenantId: string, query: SummaryQuery, activeWindowMinutes: number) {
+  const params: unknown[] = [tenantId, query.resource_type];
+  const conditions = ["tenant_id = $1", "resource_type = $2"];
+  for (const [field, column] of ARRAY_FILTERS) {
+    const values = query[field];
+    if (values && values.length) {
+      params.push(values);
+      conditions.push(`${column} = ANY($${params.length}::text[])`);
+    }
+  }
+  if (query.active !== undefined) {
+    params.push(activeWindowMinutes);
+    const fresh = `last_heartbeat_at > now() - make_interval(mins => $${params.length}::int)`;
+    conditions.push(query.active ? fresh : `(last_heartbeat_at IS NULL OR NOT (${fresh}))`);
+  }
+  return { params, where: conditions.join(" AND ") };
+}
+
+interface CountsRow {
+  total: number;
+  downsize: number;
+  upsize: number;
+  terminate: number;
+  noop: number;
+  no_recommendation: number;
+  pending: number;
+  savings: string;
+}
+
+interface TopRow {
+  resource_id: string;
+  name: string;
+  resource_type: "virtual_machine" | "kubernetes_node";
+  current_instance_type: string;
+  recommended_instance_type: string;
+  savings: string;
+}
+
+/** Two aggregations over indexed columns (counts + savings, and the top ten); nothing per resource in Node. */
+export async function recommendationSummary(
+  prisma: Prisma,
+  tenantId: string,
+  query: SummaryQuery,
+  activeWindowMinutes: number,
+): Promise<RecommendationSummary> {
+  const { params, where } = filters(tenantId, query, activeWindowMinutes);
+  const [[counts], top] = await Promise.all([
+    prisma.$queryRawUnsafe<CountsRow[]>(
+      `SELECT count(*)::int AS total,
+         count(*) FILTER (WHERE action = 'DOWNSIZE')::int AS downsize,
+         count(*) FILTER (WHERE action = 'UPSIZE')::int AS upsize,
+         count(*) FILTER (WHERE action = 'TERMINATE')::int AS terminate,
+         count(*) FILTER (WHERE action = 'NOOP')::int AS noop,
+         count(*) FILTER (WHERE action = 'NO_RECOMMENDATION')::int AS no_recommendation,
+         count(*) FILTER (WHERE action IS NULL)::int AS pending,
+         COALESCE(sum(savings_monthly_usd) FILTER (WHERE action IN ${ACTIONABLE}), 0)::text AS savings
+       FROM compute_resources WHERE ${where}`,
+      ...params,
+    ),
+    prisma.$queryRawUnsafe<TopRow[]>(
+      `SELECT resource_id, COALESCE(name, resource_id) AS name, resource_type, current_instance_type,
+         recommended_instance_type, savings_monthly_usd::text AS savings
+       FROM compute_resources
+       WHERE ${where} AND action IN ${ACTIONABLE} AND savings_monthly_usd > 0
+       ORDER BY savings_monthly_usd DESC, resource_id COLLATE "C"
+       LIMIT 10`,
+      ...params,
+    ),
+  ]);
+  const monthly = new Decimal(counts.savings);
+  const analyzed = counts.total - counts.pending;
+  return {
+    total_resources: counts.total,
+    analyzed_resources: analyzed,
+    analysis_coverage: counts.total === 0 ? 0 : analyzed / counts.total,
+    action_counts: {
+      downsize: counts.downsize,
+      upsize: counts.upsize,
+      terminate: counts.terminate,
+      noop: counts.noop,
+      no_recommendation: counts.no_recommendation,
+      pending: counts.pending,
+    },
+    actionable_count: counts.downsize + counts.upsize + counts.terminate,
+    potential_savings_monthly_usd: monthly.toNumber(),
+    potential_savings_annual_usd: monthly.times(12).toNumber(),
+    top_savers: top.map((row) => ({
+      resource_id: row.resource_id,
+      name: row.name,
+      resource_type: row.resource_type,
+      current_instance_type: row.current_instance_type,
+      recommended_instance_type: row.recommended_instance_type,
+      savings_monthly_usd: new Decimal(row.savings).toNumber(),
+    })),
+  };
+}
+
+function decodeCursor(cursor: string | undefined): string | null {
+  if (cursor === undefined) return null;
+  try {
+    const decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { after?: unknown };
+    if (typeof decoded.after === "string") return decoded.after;
+  } catch {
+    // fall through
+  }
+  throw badRequest("Invalid cursor: pass the next_cursor of a previous page unchanged");
+}
+
+const encodeCursor = (resourceId: string) => Buffer.from(JSON.stringify({ after: resourceId })).toString("base64url");
+
+type ItemRow = Omit<
+  RecommendationItem,
+  "current_monthly_cost_usd" | "recommended_monthly_cost_usd" | "savings_monthly_usd" | "stats"
+> & {
+  current_monthly_cost_usd: string | null;
+  recommended_monthly_cost_usd: string | null;
+  savings_monthly_usd: string | null;
+  cpu_p95: number | null;
+  cpu_max: number | null;
+  memory_p95: number | null;
+  sample_count: number | null;
+  window_start: string | null;
+  window_end: string | null;
+};
+
+const money = (value: string | null) => (value === null ? null : new Decimal(value).toNumber());
+
+/** A page of per-resource results in resource_id byte order (keyset pagination). */
+export async function listRecommendations(
+  prisma: Prisma,
+  tenantId: string,
+  query: RecommendationsQuery,
+  activeWindowMinutes: number,
+): Promise<RecommendationsPage> {
+  const after = decodeCursor(query.cursor);
+  const { params, where } = filters(tenantId, query, activeWindowMinutes);
+  const conditions = [where];
+  if (query.action && query.action.length) {
+    const actions = query.action.filter((a) => a !== "PENDING");
+    params.push(actions);
+    conditions.push(`(action = ANY($${params.length}::text[])${query.action.includes("PENDING") ? " OR action IS NULL" : ""})`);
+  }
+  if (after !== null) {
+    params.push(after);
+    conditions.push(`resource_id COLLATE "C" > $${params.length}`);
+  }
+  params.push(activeWindowMinutes, query.limit + 1);
+  const rows = await prisma.$queryRawUnsafe<ItemRow[]>(
+    `SELECT resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
+       operating_system, cpu_cores, ram_gb, labels,
+       COALESCE(last_heartbeat_at > now() - make_interval(mins => $${params.length - 1}::int), false) AS active,
+       action, current_instance_type, recommended_instance_type,
+       current_monthly_cost_usd::text AS current_monthly_cost_usd,
+       recommended_monthly_cost_usd::text AS recommended_monthly_cost_usd,
+       savings_monthly_usd::text AS savings_monthly_usd,
+       cpu_p95, cpu_max, memory_p95, sample_count, ${iso("window_start")} AS window_start, ${iso("window_end")} AS window_end,
+       ${iso("analyzed_at")} AS analyzed_at
+     FROM compute_resources WHERE ${conditions.join(" AND ")}
+     ORDER BY resource_id COLLATE "C" LIMIT $${params.length}`,
+    ...params,
+  );
+  const page = rows.slice(0, query.limit);
+  return {
+    items: page.map(({ cpu_p95, cpu_max, memory_p95, sample_count, window_start, window_end, ...row }) => ({
+      ...row,
+      current_monthly_cost_usd: money(row.current_monthly_cost_usd),
+      recommended_monthly_cost_usd: money(row.recommended_monthly_cost_usd),
+      savings_monthly_usd: money(row.savings_monthly_usd),
+      stats:
+        row.action !== null && sample_count && cpu_p95 !== null && cpu_max !== null && window_start && window_end
+          ? { cpu_p95, cpu_max, memory_p95, samples: sample_count, window_start, window_end }
+          : null,
+    })),
+    next_cursor: rows.length > query.limit ? encodeCursor(page[page.length - 1].resource_id) : null,
+  };
+}

@@ -1,0 +1,289 @@
+/**
+ * Right-sizing benchmark (not a test): ingest throughput through the HTTP endpoint, one analysis
+ * cycle of a 10,000-resource fleet against an in-process stub pricing API, and summary latency at
+ * 10,000 and 100,000 resources compared with the bare SQL it runs.
+ *
+ *   pnpm --filter @cloudcost/bench rightsizing                      # PGlite in a temp dir
+ *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench rightsizing
+ *
+ * Knobs: BENCH_RESOURCES (10000), BENCH_SUMMARY_RESOURCES (100000), BENCH_SAMPLE_MINUTES (60: step
+ * of the 14-day backfill; 5 = the full ~40 M rows), BENCH_HTTP_BATCHES (30 batches of 10,000
+ * samples through HTTP), BENCH_SUMMARY_CALLS (200), BENCH_KEEP=1 keeps the PostgreSQL database.
+ */
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import pino from "pino";
+import { openMigratedDatabase, type Database } from "@cloudcost/db";
+import { createApp } from "../apps/main-api/src/app";
+import { loadConfig } from "../apps/main-api/src/config";
+import { createPrisma, MIGRATIONS_DIR } from "../apps/main-api/src/db";
+import { recommendationSummary } from "../apps/main-api/src/compute/summary";
+import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
+import { benchCredentials } from "./bench-identity";
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const RESOURCES = env("BENCH_RESOURCES", 10_000);
+const SUMMARY_RESOURCES = env("BENCH_SUMMARY_RESOURCES", 100_000);
+const SAMPLE_MINUTES = env("BENCH_SAMPLE_MINUTES", 60);
+const HTTP_BATCHES = env("BENCH_HTTP_BATCHES", 30);
+const SUMMARY_CALLS = env("BENCH_SUMMARY_CALLS", 200);
+const LOOKBACK_DAYS = 14;
+const TYPES = ["m5.large", "m5.xlarge", "m5.2xlarge", "c5.large", "c5.xlarge", "r5.large"];
+const REGIONS = ["us-east-1"];
+
+/** Deterministic PRNG (mulberry32), seeded: the same fleet on every run. */
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = prng(20261122);
+
+// Utilization profile by resource number: 0 idle, 1-4 light, 5-7 right-sized, 8 saturated, 9 no history.
+const PROFILE_CPU = [1, 15, 15, 15, 15, 55, 55, 55, 90, 50];
+const rid = (i: number) => `r-${String(i).padStart(6, "0")}`;
+
+async function openBenchDatabase(): Promise<{ db: Database; drop: () => Promise<void>; kind: string }> {
+  const logger = pino({ level: "warn" });
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-"));
+    const db = await openMigratedDatabase({ dataDir, migrationsDir: MIGRATIONS_DIR, logger });
+    return { db, kind: "pglite", drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `cloudcost_bench_${Date.now().toString(36)}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openMigratedDatabase({ url: url.toString(), dataDir: "", migrationsDir: MIGRATIONS_DIR, logger, poolSize: 10 });
+  return { db, kind: "postgres", drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+};
+const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+async function timeCalls(calls: number, fn: () => Promise<unknown>) {
+  for (let i = 0; i < 5; i++) await fn(); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return { p50_ms: round(percentile(times, 0.5), 2), p99_ms: round(percentile(times, 0.99), 2) };
+}
+
+async function main() {
+  const started = Date.now();
+  const { db, drop, kind } = await openBenchDatabase();
+  const stub = await startPricingStub();
+  const prisma = createPrisma(db.adapter);
+  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_URL: stub.url, PRICING_API_KEY: stub.apiKey, ANALYSIS_INTERVAL_MINUTES: "0" });
+  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }) });
+  const server = app.listen(0, "127.0.0.1");
+  server.keepAliveTimeout = 600_000; // the client's pooled socket must survive minutes of SQL between calls
+  await new Promise((resolve) => server.once("listening", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const results: Record<string, unknown> = { database: kind, resources: RESOURCES, summary_resources: SUMMARY_RESOURCES, sample_minutes: SAMPLE_MINUTES };
+  const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${msg}`);
+
+  try {
+    const fleet = await benchCredentials({ app, prisma, db, config });
+    const other = await benchCredentials({ app, prisma, db, config }, fleet);
+    const call = async (method: string, url: string, tenantId: string, body?: unknown) => {
+      const response = await fetch(base + url, {
+        method,
+        headers: { ...fleet.headers, "x-service-tenant-id": tenantId, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await response.json()) as { data: unknown; message: string };
+      if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${json.message}`);
+      return json.data;
+    };
+
+    // 1. Inventory and ingest through HTTP.
+    for (let start = 0; start < RESOURCES; start += 1000) {
+      const resources = Array.from({ length: Math.min(1000, RESOURCES - start) }, (_, k) => {
+        const i = start + k;
+        return {
+          resource_id: rid(i),
+          name: `vm-${i}`,
+          provider: "aws",
+          region: REGIONS[i % REGIONS.length],
+          availability_zone: `us-east-1${"abc"[i % 3]}`,
+          instance_type: TYPES[Math.floor(random() * TYPES.length)],
+          architecture: "x86_64",
+          operating_system: "linux",
+        };
+      });
+      await call("PUT", "/api/v1/tenant/compute/resources", fleet.tenantId, { resources });
+    }
+    log(`upserted ${RESOURCES} resources`);
+    const now = Date.now();
+    const httpEnd = now - 60_000;
+    let sent = 0;
+    const t0 = performance.now();
+    for (let b = 0; b < HTTP_BATCHES; b++) {
+      // One 5-minute tick of the whole fleet per batch (10,000 resources × 1 sample), newest first.
+      const ts = new Date(httpEnd - b * 5 * 60_000).toISOString();
+      const samples = [];
+      for (let i = 0; i < 10_000; i++) {
+        const r = i % RESOURCES;
+        const cpu = Math.min(100, PROFILE_CPU[r % 10] * (0.5 + random()));
+        // CPU only: 10,000 samples with memory too would not fit the 1 MiB body limit (~104 bytes a sample).
+        samples.push({ resource_id: rid(r), timestamp: ts, cpu_utilization: round(cpu, 1) });
+      }
+      await call("POST", "/api/v1/tenant/compute/metrics", fleet.tenantId, { samples });
+      sent += samples.length;
+    }
+    const ingestSeconds = (performance.now() - t0) / 1000;
+    results.ingest = { samples: sent, batch: 10_000, seconds: round(ingestSeconds, 2), samples_per_second: Math.round(sent / ingestSeconds) };
+    log(`HTTP ingest: ${sent} samples in ${ingestSeconds.toFixed(1)} s`);
+
+    // 2. Backfill the rest of the 14 days in SQL (deterministic values), then one analysis cycle.
+    const backfillEnd = new Date(httpEnd - HTTP_BATCHES * 5 * 60_000);
+    const t1 = performance.now();
+    await db.sql.query(
+      `INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
+       SELECT $1, r.resource_id, ts,
+              least(100, (ARRAY[${PROFILE_CPU.join(",")}])[substring(r.resource_id from 3)::int % 10 + 1]
+                         * (0.5 + ((hashtext(r.resource_id || ts::text) & 1023) / 1023.0))),
+              30 + (hashtext(ts::text || r.resource_id) & 1023) / 25.6
+       FROM compute_resources r
+       CROSS JOIN generate_series($2::timestamptz - make_interval(days => $4), $2::timestamptz, make_interval(mins => $3)) AS ts
+       WHERE r.tenant_id = $1 AND substring(r.resource_id from 3)::int % 10 <> 9
+       ON CONFLICT DO NOTHING`,
+      [fleet.tenantId, backfillEnd, SAMPLE_MINUTES, LOOKBACK_DAYS],
+    );
+    if (kind === "postgres") await db.sql.query("ANALYZE compute_samples");
+    const [{ n }] = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM compute_samples");
+    results.samples_stored = n;
+    log(`backfilled to ${n} samples in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+
+    const t2 = performance.now();
+    await db.sql.query(
+      `SELECT resource_id, count(*), percentile_disc(0.95) WITHIN GROUP (ORDER BY cpu_utilization),
+              max(cpu_utilization), percentile_disc(0.95) WITHIN GROUP (ORDER BY memory_utilization)
+       FROM compute_samples WHERE tenant_id = $1 AND ts >= now() - interval '14 days' GROUP BY resource_id`,
+      [fleet.tenantId],
+    );
+    const statsSeconds = (performance.now() - t2) / 1000;
+    const t3 = performance.now();
+    const analyzed = (await call("POST", "/api/v1/tenant/compute/recommendations/analyze", fleet.tenantId)) as { analyzed_resources: number };
+    const analysisSeconds = (performance.now() - t3) / 1000;
+    const actions = await db.sql.query<{ action: string; n: number }>(
+      "SELECT coalesce(action, 'PENDING') AS action, count(*)::int AS n FROM compute_resources WHERE tenant_id = $1 GROUP BY 1 ORDER BY 1",
+      [fleet.tenantId],
+    );
+    results.analysis = {
+      resources: analyzed.analyzed_resources,
+      samples: n,
+      seconds: round(analysisSeconds, 2),
+      bare_stats_sql_seconds: round(statsSeconds, 2),
+      actions: Object.fromEntries(actions.map((a) => [a.action, a.n])),
+    };
+    log(`analysis of ${analyzed.analyzed_resources} resources in ${analysisSeconds.toFixed(1)} s (stats SQL alone ${statsSeconds.toFixed(1)} s)`);
+
+    // 3. Summary latency: the analyzed 10k fleet, and a 100k tenant of inventory + stored results.
+    await db.sql.query(
+      `INSERT INTO compute_resources (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
+         availability_zone, instance_type, architecture, operating_system, last_heartbeat_at, action,
+         current_instance_type, recommended_instance_type, current_monthly_cost_usd, recommended_monthly_cost_usd,
+         savings_monthly_usd, analyzed_at)
+       SELECT $1, $2, 'n-' || lpad(i::text, 7, '0'), 'node ' || i, 'virtual_machine',
+              (ARRAY['aws','azure','gcp'])[i % 3 + 1], (ARRAY['us-east-1','eu-west-1','eastus','us-central1'])[i % 4 + 1],
+              'zone-' || (i % 6), (ARRAY['m5.large','m5.xlarge','c5.large','r5.large'])[i % 4 + 1],
+              CASE WHEN i % 5 = 0 THEN 'arm64' ELSE 'x86_64' END, CASE WHEN i % 7 = 0 THEN 'windows' ELSE 'linux' END,
+              CASE WHEN i % 2 = 0 THEN now() ELSE now() - interval '1 day' END,
+              a.action, 'm5.xlarge', CASE WHEN a.action = 'TERMINATE' THEN '' ELSE 'm5.large' END, 140.16,
+              CASE WHEN a.action = 'TERMINATE' THEN 0 ELSE 70.08 END,
+              CASE WHEN a.action IN ('DOWNSIZE','TERMINATE') THEN ((hashtext(i::text) & 65535) / 100.0)::numeric(14,2)
+                   WHEN a.action = 'UPSIZE' THEN -((hashtext(i::text) & 4095) / 100.0)::numeric(14,2) ELSE 0 END,
+              CASE WHEN a.action IS NULL THEN NULL ELSE now() END
+       FROM generate_series(1, $3::int) AS i
+       CROSS JOIN LATERAL (SELECT (ARRAY['DOWNSIZE','UPSIZE','TERMINATE','NOOP','NO_RECOMMENDATION',NULL,'NOOP','DOWNSIZE'])[i % 8 + 1] AS action) a`,
+      [other.tenantId, other.organizationId, SUMMARY_RESOURCES],
+    );
+    if (kind === "postgres") await db.sql.query("ANALYZE compute_resources");
+    log(`loaded ${SUMMARY_RESOURCES} resources with results into a second tenant`);
+
+    const filtered = "provider=aws,gcp&region=us-east-1&region=us-central1,eu-west-1&architecture=x86_64&active=true";
+    const summaryOf = async (tenantId: string, query: string) => {
+      const headers = tenantId === other.tenantId ? other.headers : fleet.headers;
+      const response = await fetch(`${base}/api/v1/tenant/compute/recommendations/summary?${query}`, {
+        headers: { ...headers, "x-service-tenant-id": tenantId },
+      });
+      if (!response.ok) throw new Error(`summary: ${response.status}`);
+      await response.arrayBuffer();
+    };
+    const bare = (tenantId: string, filters: boolean) => () =>
+      recommendationSummary(
+        prisma,
+        tenantId,
+        filters
+          ? { resource_type: "virtual_machine", provider: ["aws", "gcp"], region: ["us-east-1", "us-central1", "eu-west-1"], architecture: ["x86_64"], active: true }
+          : { resource_type: "virtual_machine" },
+        15,
+      );
+    const summary: Record<string, unknown> = {};
+    for (const [label, tenantId, size] of [
+      ["10k", fleet.tenantId, RESOURCES],
+      ["100k", other.tenantId, SUMMARY_RESOURCES],
+    ] as const) {
+      for (const [variant, query] of [
+        ["no_filters", ""],
+        ["filters", filtered],
+      ] as const) {
+        const http = await timeCalls(SUMMARY_CALLS, () => summaryOf(tenantId, query));
+        const sql = await timeCalls(SUMMARY_CALLS, bare(tenantId, variant === "filters"));
+        summary[`${label}_${variant}`] = { resources: size, http, bare_sql: sql, ratio_p50: round(http.p50_ms / sql.p50_ms, 2) };
+        log(`summary ${label} ${variant}: http p50 ${http.p50_ms} ms p99 ${http.p99_ms} ms; bare SQL p50 ${sql.p50_ms} ms`);
+      }
+    }
+    results.summary = summary;
+    results.total_seconds = round((Date.now() - started) / 1000);
+    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
+    fs.writeFileSync(path.join(__dirname, "results", "rightsizing.json"), `${JSON.stringify(results, null, 2)}\n`);
+    printTable(results);
+  } finally {
+    server.close();
+    await stub.close();
+    await prisma.$disconnect();
+    await db.close();
+    await drop();
+  }
+}
+
+function printTable(results: Record<string, unknown>) {
+  const ingest = results.ingest as { samples_per_second: number; samples: number };
+  const analysis = results.analysis as { resources: number; seconds: number; bare_stats_sql_seconds: number; samples: number };
+  const rows: [string, string, string][] = [
+    ["ingest (HTTP, batches of 10,000)", `${ingest.samples_per_second} samples/s`, "> 50,000 samples/s"],
+    [`analysis cycle (${analysis.resources} resources, ${analysis.samples} samples)`, `${analysis.seconds} s (stats SQL ${analysis.bare_stats_sql_seconds} s)`, "< 30 s"],
+  ];
+  for (const [key, value] of Object.entries(results.summary as Record<string, { http: { p50_ms: number; p99_ms: number }; bare_sql: { p50_ms: number }; ratio_p50: number }>)) {
+    rows.push([`summary ${key}`, `p50 ${value.http.p50_ms} ms, p99 ${value.http.p99_ms} ms, SQL p50 ${value.bare_sql.p50_ms} ms, ×${value.ratio_p50}`, key.startsWith("100k") ? "p50 < 50 ms, ≤ 2× SQL" : "≤ 2× SQL"]);
+  }
+  const width = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length)));
+  console.log(`right-sizing benchmark on ${results.database}`);
+  for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(width[c])).join(" | "));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
