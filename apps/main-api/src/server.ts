@@ -16,7 +16,7 @@ async function main() {
   const app = createApp({ config, db, prisma, logger, outbox });
   outbox.start();
   outbox.kick(); // deliver whatever a previous run left undelivered
-  if (!config.pricingApiKey) logger.warn("PRICING_API_KEY is not set: compute analysis cycles cannot price anything (create one with `pnpm --silent pricing-key --account main-api`)");
+  if (!config.pricingApiKey) logger.info("PRICING_API_KEY is not set: the analysis uses a key derived from SERVICE_TOKEN_SECRET");
   const schedule = startAnalysisSchedule({ prisma, logger }, analyzerFor({ config, db, prisma, logger }), config.analysisIntervalMinutes);
   await serve({
     name: "main-api",

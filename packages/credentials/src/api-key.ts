@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
 
 /**
  * API keys look like `bl_<36 random base62 characters><6-character checksum>`, the GitHub token
@@ -73,4 +73,15 @@ export function apiKeyFromHeaders(headers: Record<string, string | string[] | un
   const auth = headers.authorization;
   const match = typeof auth === "string" ? /^Bearer\s+(bl_\S+)\s*$/i.exec(auth) : null;
   return match?.[1];
+}
+
+/**
+ * A well-formed key derived from a secret and a label (HMAC-SHA256): the same every start, never
+ * stored. The main API uses it as its own pricing API key when none is configured.
+ */
+export function deriveApiKey(secret: Uint8Array, label: string): string {
+  const digest = createHmac("sha256", secret).update(label).digest();
+  let body = "";
+  for (let i = 0; i < RANDOM_LENGTH; i++) body += ALPHABET[digest[i % digest.length] % 62];
+  return `${API_KEY_PREFIX}${body}${checksum(body)}`;
 }

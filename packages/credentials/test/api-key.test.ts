@@ -36,3 +36,15 @@ describe("API key format", () => {
     expect(apiKeyFromHeaders({})).toBeUndefined();
   });
 });
+
+describe("derived keys", () => {
+  const { deriveApiKey } = require("../src/api-key") as typeof import("../src/api-key");
+  it("are well-formed, stable for one secret and label, and differ otherwise", () => {
+    const secret = new TextEncoder().encode("s".repeat(40));
+    const key = deriveApiKey(secret, "main-api");
+    expect(isWellFormedApiKey(key)).toBe(true);
+    expect(deriveApiKey(secret, "main-api")).toBe(key);
+    expect(deriveApiKey(secret, "other")).not.toBe(key);
+    expect(deriveApiKey(new TextEncoder().encode("t".repeat(40)), "main-api")).not.toBe(key);
+  });
+});

@@ -37,6 +37,8 @@ export interface PricingClient {
 export interface PricingClientOptions {
   baseUrl: string;
   apiKey: string | undefined;
+  /** Called once when the pricing API answers 401 (e.g. registers a derived key); the call is then retried. */
+  onUnauthorized?: () => Promise<void>;
   logger: Logger;
   timeoutMs?: number;
   attempts?: number;
@@ -56,6 +58,7 @@ export function createPricingClient(options: PricingClientOptions): PricingClien
   async function request<S extends z.ZodType>(path: string, init: RequestInit, schema: S): Promise<z.output<S>> {
     if (!apiKey) throw new PricingUnavailableError("PRICING_API_KEY is not set, so no prices can be fetched");
     let lastError = "no attempt made";
+    let reauthorized = false;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1) await sleep(100 + Math.random() * 300);
       let response: Response;
@@ -72,6 +75,12 @@ export function createPricingClient(options: PricingClientOptions): PricingClien
       const text = await response.text().catch(() => "");
       if (response.status >= 500 || response.status === 429) {
         lastError = `answered ${response.status}`;
+        continue;
+      }
+      if (response.status === 401 && options.onUnauthorized && !reauthorized) {
+        reauthorized = true;
+        await options.onUnauthorized().catch((err) => logger.warn({ err: describe(err) }, "could not register the pricing API key"));
+        attempt--;
         continue;
       }
       if (!response.ok) throw new PricingUnavailableError(`pricing API answered ${response.status} to ${path}`);

@@ -15,6 +15,7 @@ import { requireTenant } from "../tenancy/require-tenant";
 import { AnalysisBusyError, createAnalyzer, type Analyzer } from "./analysis";
 import { ingestMetrics, recordHeartbeats, upsertResources, type TenantRef } from "./inventory-service";
 import { createPricingClient, PricingUnavailableError } from "./pricing-client";
+import { resolvePricingKey } from "./pricing-key";
 import { loadComputeSettings } from "./settings";
 import { listRecommendations, recommendationSummary } from "./summary";
 
@@ -24,9 +25,11 @@ const analyzers = new WeakMap<AppDeps["prisma"], Analyzer>();
 export function analyzerFor(deps: Pick<AppDeps, "prisma" | "db" | "logger" | "config">): Analyzer {
   let analyzer = analyzers.get(deps.prisma);
   if (!analyzer) {
+    const pricingKey = resolvePricingKey(deps.config);
     const pricing = createPricingClient({
       baseUrl: deps.config.pricingApiUrl,
-      apiKey: deps.config.pricingApiKey,
+      apiKey: pricingKey.key,
+      onUnauthorized: () => pricingKey.provision(),
       timeoutMs: deps.config.pricingApiTimeoutMs,
       logger: deps.logger,
     });
