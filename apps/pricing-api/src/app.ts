@@ -10,6 +10,10 @@ import { renderPricingError } from "./errors";
 import { healthRoutes } from "./health/routes";
 import { accountRoutes } from "./auth/account-routes";
 import { internalRoutes } from "./internal/routes";
+import { databaseRoutes } from "./marketplace/database-routes";
+import { modelRoutes } from "./marketplace/model-routes";
+import { pinRoutes, reportRoutes } from "./references/routes";
+import { usageRoutes } from "./usage/routes";
 
 export interface AppDeps {
   config: Config;
@@ -34,6 +38,11 @@ export function createApp(deps: AppDeps): Express {
   // Each API router is mounted behind the key check, so an unknown path still answers 404.
   const authenticated = requireApiKey(deps.apiKeys);
   app.use("/v1/pricing/account", authenticated, accountRoutes());
+  app.use("/marketplace/providers/models", authenticated, modelRoutes(deps));
+  app.use("/marketplace/providers/databases", authenticated, databaseRoutes(deps));
+  app.use("/v1/pricing/pins", authenticated, pinRoutes(deps));
+  app.use("/v1/pricing/reports", authenticated, reportRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
+  app.use("/v1/pricing/usage", authenticated, usageRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
 
   app.use(notFoundHandler(renderPricingError));
   app.use(errorHandler(renderPricingError, deps.logger));

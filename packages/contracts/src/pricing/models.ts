@@ -1,5 +1,26 @@
 import { z } from "zod";
-import { Currency, FreeObject, KeyText, NonNegativeMoney, ServiceId, Timestamp, TimestampOutput, queryBoolean } from "../common.js";
+import { Currency, FreeObject, KeyText, ServiceId, Timestamp, TimestampOutput, queryBoolean } from "../common.js";
+
+/** Digits after the decimal point of a JSON number as written by JSON.stringify (handles 1e-7). */
+export function fractionDigits(value: number): number {
+  const [mantissa, exponent = "0"] = value.toString().toLowerCase().split("e");
+  const decimals = mantissa.split(".")[1]?.length ?? 0;
+  return Math.max(0, decimals - Number(exponent));
+}
+
+export const MAX_PRICE_DECIMALS = 12;
+export const MAX_PRICE = 1e15;
+
+/**
+ * A stored amount (price, rate, capacity): finite, 0 to 1e15, at most 12 decimal places, so that
+ * it is stored in numeric(30,12) and echoed back exactly as sent.
+ */
+export const ExactAmount = z
+  .number()
+  .min(0)
+  .max(MAX_PRICE)
+  .refine((value) => fractionDigits(value) <= MAX_PRICE_DECIMALS, `must have at most ${MAX_PRICE_DECIMALS} decimal places`)
+  .meta({ id: "ExactAmount", description: "Non-negative amount up to 1e15 with at most 12 decimal places; stored exactly." });
 
 export const TokenBucket = z
   .enum(["input", "output", "cache_read", "cache_write", "reasoning", "input_audio", "output_audio"])
@@ -8,8 +29,8 @@ export type TokenBucket = z.infer<typeof TokenBucket>;
 
 const RequiredKey = KeyText.min(1);
 const OptionalKey = KeyText.nullish();
-const Limit = z.number().int().nonnegative().nullish();
-const Modalities = z.array(z.string()).nullish();
+const Limit = z.number().int().nonnegative().max(2147483647).nullish();
+const Modalities = z.array(z.string().max(64)).max(32).nullish();
 const Flag = z.boolean().nullish();
 
 export const ModelPricingEntryInput = z
@@ -21,10 +42,12 @@ export const ModelPricingEntryInput = z
     model_id: OptionalKey,
     region: OptionalKey,
     token_bucket: TokenBucket,
-    unit_price_per_mtok: NonNegativeMoney,
+    unit_price_per_mtok: ExactAmount,
     currency: Currency.default("USD"),
-    effective_from: Timestamp.nullish(),
-    effective_to: Timestamp.nullish(),
+    effective_from: Timestamp.nullish().describe(
+      "When this price starts (default now); must be later than the open row's own effective_from. A future one schedules the change.",
+    ),
+    effective_to: Timestamp.nullish().describe("Accepted so that a stored entry can be echoed back; ignored (the server closes rows)."),
     fetched_at: Timestamp.nullish(),
     sku_price_id: OptionalKey,
     source: OptionalKey,
