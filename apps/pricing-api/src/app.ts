@@ -13,6 +13,7 @@ import { internalRoutes } from "./internal/routes";
 import { databaseRoutes } from "./marketplace/database-routes";
 import { modelRoutes } from "./marketplace/model-routes";
 import { pinRoutes, reportRoutes } from "./references/routes";
+import { usageBody } from "./usage/body";
 import { usageRoutes } from "./usage/routes";
 
 export interface AppDeps {
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps): Express {
   app.set("query parser", "extended");
   app.use(requestId());
   app.use(httpLogger(deps.logger));
+  app.use(["/v1/pricing/usage", "/v1/pricing/reports"], usageBody());
   app.use(jsonBody());
 
   app.use(healthRoutes(deps.db));

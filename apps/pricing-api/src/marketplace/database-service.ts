@@ -137,8 +137,6 @@ function referencedMessage(id: string, refs: { what: string; total: number }[]):
     const more = group[0].total - group.length;
     return [group.map((ref) => ref.what).join(", ") + (more > 0 ? ` and ${more} more` : "")];
   };
-  return (
-    `Database pricing entry ${id} is referenced by ${[...describe(pins), ...describe(reports)].join(" and ")}; ` +
-    "re-pin or unpin those resources and delete those reports first."
-  );
+  const steps = [...(pins.length ? ["re-pin or unpin those resources"] : []), ...(reports.length ? ["delete those reports"] : [])];
+  return `Database pricing entry ${id} is referenced by ${[...describe(pins), ...describe(reports)].join(" and ")}; ${steps.join(" and ")} first.`;
 }
