@@ -15,7 +15,7 @@ module.exports = function preset({ rootDir, ...overrides }) {
       ],
     },
     transformIgnorePatterns: [
-      "/node_modules/(?!(\\.pnpm/(jose|@electric-sql\\+pglite)@|jose/|@electric-sql/pglite/))",
+      "/node_modules/(?!(\\.pnpm/(jose|@electric-sql\\+pglite|@seriousme\\+openapi-schema-validator)@|jose/|@electric-sql/pglite/|@seriousme/))",
     ],
     moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
     moduleNameMapper: {
@@ -23,6 +23,7 @@ module.exports = function preset({ rootDir, ...overrides }) {
       "^@cloudcost/db$": path.join(root, "packages/db/src/index.ts"),
       "^@cloudcost/db/testing$": path.join(root, "packages/db/src/testing/index.ts"),
       "^@cloudcost/credentials$": path.join(root, "packages/credentials/src/index.ts"),
+      "^@cloudcost/openapi$": path.join(root, "packages/openapi/src/index.ts"),
       "^@cloudcost/http$": path.join(root, "packages/http/src/index.ts"),
       "^(\\.{1,2}/.*)\\.js$": "$1",
     },

@@ -6,7 +6,7 @@ const REPO_ROOT = path.resolve(__dirname, "../../..");
 
 const port = z.coerce.number().int().min(1).max(65535);
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   MAIN_API_PORT: port.default(3000),
   MAIN_API_HOST: z.string().min(1).default("127.0.0.1"),
   MAIN_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),

@@ -1,7 +1,8 @@
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
-import { errorHandler, httpLogger, jsonBody, notFoundHandler, requestId } from "@cloudcost/http";
+import { createMetrics, errorHandler, httpLogger, jsonBody, notFoundHandler, requestId, type Metrics } from "@cloudcost/http";
+import { apiDocsRouter, pricingApiDocument } from "@cloudcost/openapi";
 import type { ApiKeyStore } from "./auth/api-key-store";
 import { requireApiKey } from "./auth/middleware";
 import type { Config } from "./config";
@@ -21,6 +22,7 @@ export interface AppDeps {
   db: Database;
   prisma: Prisma;
   logger: Logger;
+  metrics?: Metrics;
   apiKeys: ApiKeyStore;
   serviceSecret: Uint8Array;
 }
@@ -29,12 +31,16 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "extended");
+  const metrics = deps.metrics ?? createMetrics("pricing-api");
   app.use(requestId());
+  app.use(metrics.middleware());
   app.use(httpLogger(deps.logger));
   app.use(["/v1/pricing/usage", "/v1/pricing/reports"], usageBody());
   app.use(jsonBody());
 
   app.use(healthRoutes(deps.db));
+  app.use(metrics.router());
+  app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
   app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));
 
   // Each API router is mounted behind the key check, so an unknown path still answers 404.

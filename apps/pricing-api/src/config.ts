@@ -4,7 +4,7 @@ import { parseEnv } from "@cloudcost/http";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   PRICING_API_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
   PRICING_API_HOST: z.string().min(1).default("127.0.0.1"),
   PRICING_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),

@@ -5,3 +5,5 @@ export { createLogger, httpLogger, REDACTED_PATHS } from "./logger";
 export { jsonBody, notFoundHandler, errorHandler, JSON_BODY_LIMIT, type ErrorRenderer } from "./middlewares";
 export { serve, type ServeOptions } from "./serve";
 export { parseEnv, startFailure, ConfigError } from "./env";
+export { listRoutes, type RegisteredRoute } from "./routes";
+export { createMetrics, type Metrics } from "./metrics";

@@ -1,0 +1,65 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, waitFor } from "./ports";
+
+const TEMPLATE = path.resolve(__dirname, "../../infra/gateway/nginx.conf.template");
+
+export function findNginx(): string | undefined {
+  for (const candidate of [process.env.NGINX_BIN, "/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]) {
+    if (candidate && fs.existsSync(candidate)) return candidate;
+  }
+  const which = spawnSync("which", ["nginx"], { encoding: "utf8" });
+  return which.status === 0 ? which.stdout.trim() : undefined;
+}
+
+export function renderGatewayConfig(values: { port: number; mainApi: string; pricingApi: string }): string {
+  return fs
+    .readFileSync(TEMPLATE, "utf8")
+    .replaceAll("${GATEWAY_PORT}", `127.0.0.1:${values.port}`)
+    .replaceAll("${MAIN_API_UPSTREAM}", values.mainApi)
+    .replaceAll("${PRICING_API_UPSTREAM}", values.pricingApi);
+}
+
+export interface Gateway {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts nginx with the project's gateway configuration in front of the given upstreams. */
+export async function startGateway(upstreams: { mainApi: string; pricingApi: string }): Promise<Gateway> {
+  const nginx = findNginx();
+  if (!nginx) throw new Error("nginx is not installed");
+  const port = await freePort();
+  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-"));
+  fs.chmodSync(prefix, 0o777);
+  const config = path.join(prefix, "nginx.conf");
+  fs.writeFileSync(config, renderGatewayConfig({ port, ...upstreams }).replace("worker_processes auto;", "worker_processes 1;"));
+  const globals = [`daemon off;`, `pid ${path.join(prefix, "nginx.pid")};`];
+  if (process.getuid?.() === 0) globals.push("user root;");
+  const child: ChildProcess = spawn(nginx, ["-p", prefix, "-c", config, "-e", "stderr", "-g", globals.join(" ")], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => (stderr += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${url}/healthz`, 15_000);
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw new Error(`nginx did not start: ${(err as Error).message}\n${stderr}`);
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => {
+          fs.rmSync(prefix, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill("SIGQUIT");
+      }),
+  };
+}

@@ -1,0 +1,96 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { findNginx, startGateway, type Gateway } from "../src/nginx";
+import { freePort } from "../src/ports";
+
+// The gateway alone, in front of two recording upstreams: routing, prefix stripping, request ids,
+// body limits, and JSON answers when an upstream is down.
+const nginx = findNginx();
+if (!nginx) console.warn("Skipping the gateway tests: nginx is not installed (CI installs it; `apt-get install nginx`).");
+const describeIfNginx = nginx ? describe : describe.skip;
+
+function recorder(name: string) {
+  const seen: { url: string; requestId?: string }[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push({ url: req.url ?? "", requestId: req.headers["x-request-id"] as string | undefined });
+    req.resume();
+    req.on("end", () => {
+      res.setHeader("content-type", "application/json");
+      res.setHeader("x-request-id", String(req.headers["x-request-id"] ?? ""));
+      res.end(JSON.stringify({ upstream: name, url: req.url }));
+    });
+  });
+  return { server, seen };
+}
+
+describeIfNginx("gateway", () => {
+  const main = recorder("main");
+  const pricing = recorder("pricing");
+  let gateway: Gateway;
+  let deadPort: number;
+
+  beforeAll(async () => {
+    await new Promise<void>((r) => main.server.listen(0, "127.0.0.1", r));
+    await new Promise<void>((r) => pricing.server.listen(0, "127.0.0.1", r));
+    gateway = await startGateway({
+      mainApi: `127.0.0.1:${(main.server.address() as AddressInfo).port}`,
+      pricingApi: `127.0.0.1:${(pricing.server.address() as AddressInfo).port}`,
+    });
+    deadPort = await freePort();
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    main.server.close();
+    pricing.server.close();
+  });
+
+  it("routes /api/ and /.well-known/ to the main API with the path kept", async () => {
+    const res = await fetch(`${gateway.url}/api/v1/organizations/org_1/users/usr_1?x=1`);
+    expect(await res.json()).toEqual({ upstream: "main", url: "/api/v1/organizations/org_1/users/usr_1?x=1" });
+    expect(await (await fetch(`${gateway.url}/.well-known/jwks.json`)).json()).toEqual({ upstream: "main", url: "/.well-known/jwks.json" });
+  });
+
+  it("routes /pricing/ to the pricing API with the prefix stripped", async () => {
+    expect(await (await fetch(`${gateway.url}/pricing/v1/pricing/compute`, { method: "POST", body: "{}" })).json()).toEqual({
+      upstream: "pricing",
+      url: "/v1/pricing/compute",
+    });
+    expect(await (await fetch(`${gateway.url}/pricing/marketplace/providers/models?id=a`)).json()).toEqual({
+      upstream: "pricing",
+      url: "/marketplace/providers/models?id=a",
+    });
+  });
+
+  it("passes the client's X-Request-Id through, and makes one when absent", async () => {
+    await fetch(`${gateway.url}/api/v1/x`, { headers: { "X-Request-Id": "client-chosen-1" } });
+    expect(main.seen.at(-1)?.requestId).toBe("client-chosen-1");
+    await fetch(`${gateway.url}/api/v1/y`);
+    expect(main.seen.at(-1)?.requestId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("answers unknown paths and oversized bodies with JSON", async () => {
+    const unknown = await fetch(`${gateway.url}/elsewhere`);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toMatch(/No route/);
+    const big = await fetch(`${gateway.url}/api/v1/signup/complete`, { method: "POST", body: "x".repeat(3 * 1024 * 1024) });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toEqual({ message: "The request body is too large.", status: "error" });
+  });
+
+  it("answers an upstream that is down with JSON in that API's shape, not nginx's HTML", async () => {
+    const down = await startGateway({ mainApi: `127.0.0.1:${deadPort}`, pricingApi: `127.0.0.1:${deadPort}` });
+    try {
+      const mainDown = await fetch(`${down.url}/api/v1/tenant/compute/recommendations/summary`);
+      expect(mainDown.status).toBe(503);
+      expect(await mainDown.json()).toEqual({ message: "The main API is unavailable; try again shortly.", status: "error" });
+      const market = await fetch(`${down.url}/pricing/marketplace/providers/models`);
+      expect([market.status, await market.json()]).toEqual([503, { error: "The pricing API is unavailable; try again shortly." }]);
+      const v1 = await fetch(`${down.url}/pricing/v1/pricing/compute`, { method: "POST", body: "{}" });
+      expect(v1.status).toBe(503);
+      expect(v1.headers.get("content-type")).toMatch(/application\/problem\+json/);
+      expect(await v1.json()).toMatchObject({ status: 503, code: "service_unavailable" });
+    } finally {
+      await down.stop();
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import type { RequestHandler, Router } from "express";
+import express from "express";
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+
+/** A Prometheus registry per app (so two apps in one test process do not collide). */
+export function createMetrics(service: string) {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  const httpDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request duration by method, route and status",
+    labelNames: ["method", "route", "status"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  return {
+    registry,
+    /** Observes every request; the route label is the matched route pattern, never the raw URL. */
+    middleware(): RequestHandler {
+      return (req, res, next) => {
+        const end = httpDuration.startTimer();
+        res.on("finish", () => {
+          const route = req.route?.path ? `${req.baseUrl}${req.route.path}`.replace(/(.)\/$/, "$1") : "unmatched";
+          end({ method: req.method, route, status: String(res.statusCode) });
+        });
+        next();
+      };
+    },
+    router(): Router {
+      const router = express.Router();
+      router.get("/metrics", async (_req, res) => {
+        res.type(registry.contentType).send(await registry.metrics());
+      });
+      return router;
+    },
+    counter(name: string, help: string, labelNames: string[]) {
+      return new Counter({ name, help, labelNames, registers: [registry] });
+    },
+    histogram(name: string, help: string, labelNames: string[], buckets?: number[]) {
+      return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

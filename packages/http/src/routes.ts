@@ -1,0 +1,38 @@
+import type { Express } from "express";
+
+interface Layer {
+  name: string;
+  rawPath?: string;
+  route?: { path: string; methods: Record<string, boolean> };
+  handle: { stack?: Layer[] };
+}
+
+export interface RegisteredRoute {
+  method: string;
+  /** OpenAPI style: `/users/{id}`. */
+  path: string;
+}
+
+/** Every route the app registers, with mount paths joined (for checking the OpenAPI document). */
+export function listRoutes(app: Express): RegisteredRoute[] {
+  const routes: RegisteredRoute[] = [];
+  const walk = (stack: Layer[], prefix: string) => {
+    for (const layer of stack) {
+      const here = typeof layer.rawPath === "string" && layer.rawPath !== "/" ? prefix + layer.rawPath : prefix;
+      if (layer.route) {
+        for (const [method, on] of Object.entries(layer.route.methods)) {
+          if (on && method !== "_all") routes.push({ method, path: toOpenApi(prefix + layer.route.path) });
+        }
+      } else if (layer.handle?.stack) {
+        walk(layer.handle.stack, here);
+      }
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, "");
+  return routes;
+}
+
+function toOpenApi(path: string): string {
+  const clean = path.length > 1 ? path.replace(/\/$/, "") : path;
+  return clean.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}

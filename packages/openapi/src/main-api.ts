@@ -1,0 +1,120 @@
+import { z } from "zod";
+import * as c from "@cloudcost/contracts";
+import { createDocument, type ZodOpenApiPathsObject } from "zod-openapi";
+import { operation, type OpenApiDocument, type OperationSpec } from "./operation";
+
+const envelopeError = (description: string) => ({ description, schema: c.ErrorEnvelope });
+const ok = (description: string, data: z.ZodType) => ({ description, schema: c.SuccessEnvelope(data) });
+const TenantHeader = z.object({
+  "X-Service-Tenant-ID": z.string().meta({ description: "The tenant the request acts on" }),
+});
+
+type Spec = Omit<OperationSpec, "tags" | "security">;
+const authed = (tags: string[], spec: Spec) =>
+  operation({
+    ...spec,
+    tags,
+    security: ["bearer"],
+    responses: {
+      ...spec.responses,
+      401: envelopeError("Missing, malformed, expired or unknown credentials"),
+      403: envelopeError("Authenticated but not allowed"),
+    },
+  });
+const tenantScoped = (spec: Spec) =>
+  authed(["Compute"], {
+    ...spec,
+    headers: TenantHeader,
+    responses: { ...spec.responses, 400: envelopeError("Invalid request or missing X-Service-Tenant-ID") },
+  });
+
+export const mainApiPaths: ZodOpenApiPathsObject = {
+  "/api/v1/signup/complete": {
+    post: authed(["Sign-up"], {
+      summary: "Create an organization, its default tenant and its owner for a verified identity",
+      body: c.SignupCompleteRequest,
+      responses: {
+        201: ok("Created", c.SignupCompleteResponse),
+        400: envelopeError("Invalid body"),
+        409: envelopeError("The identity already belongs to an organization, or the slug is taken"),
+      },
+    }),
+  },
+  "/api/v1/organizations/{org_id}/users/{id}": {
+    get: authed(["Users"], {
+      summary: "One user of an organization",
+      path: c.UserPathParams,
+      responses: { 200: ok("The user", c.User), 400: envelopeError("Malformed id"), 404: envelopeError("No such user in the organization") },
+    }),
+  },
+  "/api/v1/tenant/compute/recommendations/summary": {
+    get: tenantScoped({
+      summary: "Compute right-sizing summary of one tenant",
+      query: c.SummaryQuery,
+      responses: { 200: ok("The summary", c.RecommendationSummary) },
+    }),
+  },
+  "/api/v1/tenant/compute/recommendations": {
+    get: tenantScoped({
+      summary: "Per-resource recommendations (paginated)",
+      query: c.RecommendationsQuery,
+      responses: { 200: ok("A page of recommendations", c.RecommendationsPage) },
+    }),
+  },
+  "/api/v1/tenant/compute/recommendations/analyze": {
+    post: tenantScoped({
+      summary: "Run an analysis cycle for the tenant now (owner/admin)",
+      responses: { 200: ok("Cycle finished", c.AnalyzeResponse) },
+    }),
+  },
+  "/api/v1/tenant/compute/resources": {
+    put: tenantScoped({
+      summary: "Upsert compute resources (at most 1000)",
+      body: c.UpsertResourcesRequest,
+      responses: { 200: ok("Upserted", c.UpsertResourcesResponse) },
+    }),
+  },
+  "/api/v1/tenant/compute/metrics": {
+    post: tenantScoped({
+      summary: "Send utilization samples (at most 10000); each also counts as a heartbeat",
+      body: c.IngestMetricsRequest,
+      responses: { 200: ok("Accepted", c.IngestMetricsResponse) },
+    }),
+  },
+  "/api/v1/tenant/compute/heartbeats": {
+    post: tenantScoped({
+      summary: "Record heartbeats",
+      body: c.HeartbeatsRequest,
+      responses: { 200: ok("Recorded", c.HeartbeatsResponse) },
+    }),
+  },
+  "/healthz": { get: operation({ summary: "Process up", tags: ["Operations"], security: [], responses: { 200: { description: "Up" } } }) },
+  "/readyz": {
+    get: operation({
+      summary: "Database reachable and migrations applied",
+      tags: ["Operations"],
+      security: [],
+      responses: { 200: { description: "Ready" }, 503: { description: "Not ready" } },
+    }),
+  },
+};
+
+export function mainApiDocument(extraPaths: ZodOpenApiPathsObject = {}): OpenApiDocument {
+  const document = createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Cloud cost main API",
+      version: "1.0.0",
+      description:
+        "Organizations, tenants, users, settings, API keys, compute inventory and right-sizing recommendations. " +
+        "Every response is an envelope `{message, status, data?}`.",
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "An identity-provider JWT, or a `bl_…` API key" },
+      },
+    },
+    paths: { ...mainApiPaths, ...extraPaths },
+  });
+  return document as unknown as OpenApiDocument;
+}
