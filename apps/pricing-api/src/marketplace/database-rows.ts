@@ -4,7 +4,7 @@ import {
   type DatabasePricingEntry,
   type DatabasePricingEntryData,
 } from "@cloudcost/contracts";
-import { iso, keyIn, keyOut, num, sha256 } from "../store/sql";
+import { iso, keyIn, keyOut, num, sha256, storedAmount } from "../store/sql";
 
 type OptionalKeyField = (typeof DATABASE_OPTIONAL_KEY_FIELDS)[number];
 type NumberField = (typeof DATABASE_NUMBER_FIELDS)[number];
@@ -47,7 +47,7 @@ export const DATABASE_COLUMNS = [
 /** sha256 of the 13 natural-key fields, absent ones as '' (the upsert's conflict target). */
 export function databaseKeyHash(entry: DatabasePricingEntryData): string {
   const parts = DATABASE_KEY_FIELDS.map((field) =>
-    field === "period_billing_hours" ? String(entry.period_billing_hours) : keyIn(entry[field]),
+    field === "period_billing_hours" ? storedAmount(entry.period_billing_hours) : keyIn(entry[field]),
   );
   return sha256(JSON.stringify(parts));
 }

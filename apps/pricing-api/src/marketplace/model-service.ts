@@ -3,7 +3,7 @@ import type { ModelListQuery, ModelPricingEntry, ModelPricingEntryData } from "@
 import { newId } from "@cloudcost/db";
 import { badRequest, notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
-import { inTransaction, keyIn, lockAll, type Sql } from "../store/sql";
+import { inTransaction, keyIn, lockAll, storedAmount, type Sql } from "../store/sql";
 import { detailsDiffer, detailsOf, MODEL_COLUMNS, modelKeyOf, toModelEntry, type ModelRow } from "./model-rows";
 
 const identityOf = (row: { model_key: string; token_bucket: string }) => `${row.model_key}|${row.token_bucket}`;
@@ -47,11 +47,12 @@ export async function registerModels(prisma: Prisma, accountId: string, entries:
 
     prepared.forEach(({ entry, modelKey, identity }, index) => {
       const details = detailsOf(entry);
+      const price = storedAmount(entry.unit_price_per_mtok);
       const current = latest.get(identity);
       const isNew = (row: ModelRow) => inserted.includes(row);
       let from: Date;
       if (current && current.effective_to === null) {
-        if (new Decimal(current.unit_price_per_mtok).eq(entry.unit_price_per_mtok) && current.currency === entry.currency) {
+        if (new Decimal(current.unit_price_per_mtok).eq(price) && current.currency === entry.currency) {
           if (detailsDiffer(current, details)) {
             Object.assign(current, details);
             if (!isNew(current)) changed.set(current.id, current);
@@ -81,7 +82,7 @@ export async function registerModels(prisma: Prisma, accountId: string, entries:
         model_id: keyIn(entry.model_id),
         region: keyIn(entry.region),
         token_bucket: entry.token_bucket,
-        unit_price_per_mtok: String(entry.unit_price_per_mtok),
+        unit_price_per_mtok: price,
         currency: entry.currency,
         effective_from: from,
         effective_to: null,

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import Decimal from "decimal.js";
 import type { Prisma } from "../db";
 
 /** What the stores need from Prisma: the client itself or an interactive transaction. */
@@ -65,6 +66,9 @@ export const keyOut = (value: string): string | null => (value === "" ? null : v
 
 export const iso = (value: Date | string | null): string | null =>
   value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
+
+/** An amount as stored in numeric(30,12): rounded half-up to 12 decimal places (text, exact). */
+export const storedAmount = (value: number): string => new Decimal(value).toDecimalPlaces(12, Decimal.ROUND_HALF_UP).toFixed();
 
 /** numeric columns are selected as text and turned into exact JSON numbers here. */
 export const num = (value: string | null): number | null => (value === null ? null : Number(value));

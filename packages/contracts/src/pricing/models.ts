@@ -1,26 +1,19 @@
 import { z } from "zod";
 import { Currency, FreeObject, KeyText, ServiceId, Timestamp, TimestampOutput, queryBoolean } from "../common.js";
 
-/** Digits after the decimal point of a JSON number as written by JSON.stringify (handles 1e-7). */
-export function fractionDigits(value: number): number {
-  const [mantissa, exponent = "0"] = value.toString().toLowerCase().split("e");
-  const decimals = mantissa.split(".")[1]?.length ?? 0;
-  return Math.max(0, decimals - Number(exponent));
-}
-
 export const MAX_PRICE_DECIMALS = 12;
 export const MAX_PRICE = 1e15;
 
 /**
- * A stored amount (price, rate, capacity): finite, 0 to 1e15, at most 12 decimal places, so that
- * it is stored in numeric(30,12) and echoed back exactly as sent.
+ * A stored amount (price, rate, capacity): finite, 0 to 1e15. Stored as numeric(30,12): kept to 12
+ * decimal places (rounded half-up beyond, so binary-float noise like 0.30000000000000004 reads back
+ * as 0.3); anything with at most 12 decimals echoes back exactly as sent.
  */
 export const ExactAmount = z
   .number()
   .min(0)
   .max(MAX_PRICE)
-  .refine((value) => fractionDigits(value) <= MAX_PRICE_DECIMALS, `must have at most ${MAX_PRICE_DECIMALS} decimal places`)
-  .meta({ id: "ExactAmount", description: "Non-negative amount up to 1e15 with at most 12 decimal places; stored exactly." });
+  .meta({ id: "ExactAmount", description: "Non-negative amount up to 1e15; kept exactly to 12 decimal places (rounded half-up beyond)." });
 
 export const TokenBucket = z
   .enum(["input", "output", "cache_read", "cache_write", "reasoning", "input_audio", "output_audio"])
