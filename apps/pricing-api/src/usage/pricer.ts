@@ -1,7 +1,5 @@
-import Decimal from "decimal.js";
 import {
   DATABASE_QUANTITY_RATE_FIELDS,
-  ServiceId,
   type CurrencyTotal,
   type DatabaseQuantityKey,
   type PricedLine,
@@ -9,14 +7,25 @@ import {
   type UsageLine,
   type UsageResponse,
 } from "@cloudcost/contracts";
-import { DATABASE_COLUMNS, type DatabaseRow } from "../marketplace/database-rows";
-import { MODEL_COLUMNS, type ModelRow } from "../marketplace/model-rows";
+import type { DatabaseRow } from "../marketplace/database-rows";
+import type { ModelRow } from "../marketplace/model-rows";
 import type { Sql } from "../store/sql";
+import { fromNumber, fromText, plus, round, shift, times, toNumber, ZERO, type Fixed } from "./fixed-point";
 
-/** Wide enough that products of 1e15-scale quantities and 12-decimal prices stay exact. */
-const Exact = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_UP });
-const MTOK = new Exact(1_000_000);
 const COST_DECIMALS = 10;
+
+/** Only what pricing reads (fewer columns: the family query may return thousands of rows). */
+type PricingModelRow = Pick<ModelRow, "id" | "model_key" | "token_bucket" | "unit_price_per_mtok" | "currency" | "effective_from" | "effective_to">;
+type PricingDatabaseRow = Pick<DatabaseRow, "id" | "currency" | (typeof DATABASE_QUANTITY_RATE_FIELDS)[DatabaseQuantityKey]>;
+const MODEL_PRICING_COLUMNS = "id, model_key, token_bucket, unit_price_per_mtok::text AS unit_price_per_mtok, currency, effective_from, effective_to";
+const DATABASE_PRICING_COLUMNS = [
+  "id",
+  "currency",
+  ...Object.values(DATABASE_QUANTITY_RATE_FIELDS).map((column) => `${column}::text AS ${column}`),
+].join(", ");
+/** ServiceId's rule, as a plain regex: it runs once per line. */
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const isId = (id: string | undefined): id is string => id !== undefined && ID_PATTERN.test(id);
 
 export interface PricedUsage extends UsageResponse {
   /** Database entries the lines were priced against (found rows; reports reference them). */
@@ -41,7 +50,7 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
   };
   const named = lines.map(labelOf);
   const idsOf = (kind: UsageLine["kind"]) => [
-    ...new Set(named.filter((id, i): id is string => lines[i].kind === kind && id !== undefined && ServiceId.safeParse(id).success)),
+    ...new Set(named.filter((id, i): id is string => lines[i].kind === kind && isId(id))),
   ];
 
   const modelRows = await loadModelFamilies(sql, accountId, idsOf("model"));
@@ -49,12 +58,13 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
   const models = new ModelIndex(modelRows);
   const databases = new Map(databaseRows.map((row) => [row.id, row]));
 
+  const totals = new Map<string, Fixed>();
   const priced = lines.map((line, index): PricedLine => {
     const id = named[index];
     const base = { index, resource_id: line.resource_id, kind: line.kind, pricing_id: id ?? null };
     const unresolved = (reason: UnresolvedReason): PricedLine => ({
       ...base,
-      pricing_id: id !== undefined && ServiceId.safeParse(id).success ? id : null,
+      pricing_id: isId(id) ? id : null,
       resolved: false,
       reason,
       currency: null,
@@ -64,20 +74,37 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
     if (id === undefined) return unresolved("no_pricing_label");
     const result = line.kind === "model" ? models.price(id, line) : priceDatabase(databases.get(id), line);
     if ("reason" in result) return unresolved(result.reason);
-    return { ...base, resolved: true, reason: null, ...result };
+    const cost = round(result.cost, COST_DECIMALS);
+    const total = totals.get(result.currency);
+    totals.set(result.currency, total ? plus(total, cost) : cost);
+    return { ...base, resolved: true, reason: null, currency: result.currency, unit_prices: result.unit_prices, cost: toNumber(cost) };
   });
 
-  return { lines: priced, totals: totalsOf(priced), databaseIds: databaseRows.map((row) => row.id) };
+  // Totals add the rounded line costs, so they equal the sum of the lines a client sees.
+  const currencyTotals: CurrencyTotal[] = [...totals.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([currency, cost]) => ({ currency, cost: toNumber(cost) }));
+  return { lines: priced, totals: currencyTotals, databaseIds: databaseRows.map((row) => row.id) };
 }
 
-type LinePrice = { currency: string; unit_prices: Record<string, number>; cost: number } | { reason: UnresolvedReason };
+type LinePrice = { currency: string; unit_prices: Record<string, number>; cost: Fixed } | { reason: UnresolvedReason };
+
+/** Parsed prices per row and column, so each distinct rate is parsed once per request. */
+const rates = new WeakMap<object, Map<string, { exact: Fixed; number: number }>>();
+function rateOf(row: object, column: string, text: string) {
+  let byColumn = rates.get(row);
+  if (!byColumn) rates.set(row, (byColumn = new Map()));
+  let rate = byColumn.get(column);
+  if (!rate) byColumn.set(column, (rate = { exact: fromText(text), number: Number(text) }));
+  return rate;
+}
 
 class ModelIndex {
-  private byId = new Map<string, ModelRow>();
+  private byId = new Map<string, PricingModelRow>();
   /** Versions of each (model_key, token_bucket), any order. */
-  private versions = new Map<string, ModelRow[]>();
+  private versions = new Map<string, PricingModelRow[]>();
 
-  constructor(rows: ModelRow[]) {
+  constructor(rows: PricingModelRow[]) {
     for (const row of rows) {
       this.byId.set(row.id, row);
       const key = `${row.model_key}|${row.token_bucket}`;
@@ -94,56 +121,44 @@ class ModelIndex {
     if (t < named.effective_from.getTime()) return { reason: "not_yet_effective" };
     if (named.effective_to && t >= named.effective_to.getTime()) return { reason: "closed" };
     const unitPrices: Record<string, number> = {};
-    let cost = new Exact(0);
+    let cost = ZERO;
     for (const [bucket, quantity] of Object.entries(line.quantities)) {
       const row = bucket === named.token_bucket ? named : this.effective(named, bucket, t);
       // A sibling in another currency cannot be added to this line's cost.
       if (!row || row.currency !== named.currency) return { reason: "bucket_not_priced" };
-      const price = new Exact(row.unit_price_per_mtok);
-      unitPrices[bucket] = price.toNumber();
-      cost = cost.plus(new Exact(quantity).div(MTOK).times(price));
+      const price = rateOf(row, "unit_price_per_mtok", row.unit_price_per_mtok);
+      unitPrices[bucket] = price.number;
+      cost = plus(cost, times(fromNumber(quantity), price.exact));
     }
-    return { currency: named.currency, unit_prices: unitPrices, cost: rounded(cost) };
+    return { currency: named.currency, unit_prices: unitPrices, cost: shift(cost, 6) }; // prices are per million tokens
   }
 
-  private effective(named: ModelRow, bucket: string, t: number): ModelRow | undefined {
+  private effective(named: PricingModelRow, bucket: string, t: number): PricingModelRow | undefined {
     return this.versions
       .get(`${named.model_key}|${bucket}`)
       ?.find((row) => row.effective_from.getTime() <= t && (row.effective_to === null || t < row.effective_to.getTime()));
   }
 }
 
-function priceDatabase(row: DatabaseRow | undefined, line: UsageLine): LinePrice {
+function priceDatabase(row: PricingDatabaseRow | undefined, line: UsageLine): LinePrice {
   if (!row) return { reason: "unknown_pricing_id" };
   const unitPrices: Record<string, number> = {};
-  let cost = new Exact(0);
+  let cost = ZERO;
   for (const [key, quantity] of Object.entries(line.quantities)) {
-    const rate = row[DATABASE_QUANTITY_RATE_FIELDS[key as DatabaseQuantityKey]];
-    if (rate === null) return { reason: "bucket_not_priced" };
-    const exactRate = new Exact(rate);
-    unitPrices[key] = exactRate.toNumber();
-    cost = cost.plus(new Exact(quantity).times(exactRate));
+    const column = DATABASE_QUANTITY_RATE_FIELDS[key as DatabaseQuantityKey];
+    const text = row[column];
+    if (text === null) return { reason: "bucket_not_priced" };
+    const rate = rateOf(row, column, text);
+    unitPrices[key] = rate.number;
+    cost = plus(cost, times(fromNumber(quantity), rate.exact));
   }
-  return { currency: row.currency, unit_prices: unitPrices, cost: rounded(cost) };
+  return { currency: row.currency, unit_prices: unitPrices, cost };
 }
 
-const rounded = (value: Decimal) => value.toDecimalPlaces(COST_DECIMALS, Decimal.ROUND_HALF_UP).toNumber();
-
-function totalsOf(lines: PricedLine[]): CurrencyTotal[] {
-  const sums = new Map<string, Decimal>();
-  for (const line of lines) {
-    if (!line.resolved || line.cost === null || line.currency === null) continue;
-    sums.set(line.currency, (sums.get(line.currency) ?? new Exact(0)).plus(new Exact(line.cost)));
-  }
-  return [...sums.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([currency, cost]) => ({ currency, cost: rounded(cost) }));
-}
-
-async function loadModelFamilies(sql: Sql, accountId: string, ids: string[]): Promise<ModelRow[]> {
+async function loadModelFamilies(sql: Sql, accountId: string, ids: string[]): Promise<PricingModelRow[]> {
   if (ids.length === 0) return [];
-  return sql.$queryRawUnsafe<ModelRow[]>(
-    `SELECT ${MODEL_COLUMNS} FROM model_prices
+  return sql.$queryRawUnsafe<PricingModelRow[]>(
+    `SELECT ${MODEL_PRICING_COLUMNS} FROM model_prices
       WHERE account_id = $1
         AND model_key IN (SELECT model_key FROM model_prices
                            WHERE account_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb)))`,
@@ -152,10 +167,10 @@ async function loadModelFamilies(sql: Sql, accountId: string, ids: string[]): Pr
   );
 }
 
-async function loadDatabases(sql: Sql, accountId: string, ids: string[], lock: boolean): Promise<DatabaseRow[]> {
+async function loadDatabases(sql: Sql, accountId: string, ids: string[], lock: boolean): Promise<PricingDatabaseRow[]> {
   if (ids.length === 0) return [];
-  return sql.$queryRawUnsafe<DatabaseRow[]>(
-    `SELECT ${DATABASE_COLUMNS} FROM database_prices
+  return sql.$queryRawUnsafe<PricingDatabaseRow[]>(
+    `SELECT ${DATABASE_PRICING_COLUMNS} FROM database_prices
       WHERE account_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))
       ORDER BY id${lock ? " FOR KEY SHARE" : ""}`,
     accountId,
