@@ -7,11 +7,16 @@ export interface Fixed {
   scale: number;
 }
 
-const TEN = 10n;
-const pow10 = (n: number) => TEN ** BigInt(n);
+const POWERS: bigint[] = [1n];
+function pow10(n: number): bigint {
+  for (let i = POWERS.length; i <= n; i++) POWERS.push(POWERS[i - 1] * 10n);
+  return POWERS[n];
+}
 
 /** The decimal a JSON number stands for (its shortest round-trip form, as decimal.js reads it). */
 export function fromNumber(value: number): Fixed {
+  // Token counts and whole hours are integers: skip the text round trip.
+  if (Number.isSafeInteger(value)) return { digits: BigInt(value), scale: 0 };
   return fromText(value.toString());
 }
 
@@ -33,6 +38,8 @@ export function times(a: Fixed, b: Fixed): Fixed {
 }
 
 export function plus(a: Fixed, b: Fixed): Fixed {
+  if (a.digits === 0n) return b;
+  if (b.digits === 0n) return a;
   if (a.scale === b.scale) return { digits: a.digits + b.digits, scale: a.scale };
   return a.scale > b.scale
     ? { digits: a.digits + b.digits * pow10(a.scale - b.scale), scale: a.scale }

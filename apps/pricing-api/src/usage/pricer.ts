@@ -56,7 +56,7 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
   const modelRows = await loadModelFamilies(sql, accountId, idsOf("model"));
   const databaseRows = await loadDatabases(sql, accountId, idsOf("database"), options.lockDatabaseRows ?? false);
   const models = new ModelIndex(modelRows);
-  const databases = new Map(databaseRows.map((row) => [row.id, row]));
+  const databases = new Map(databaseRows.map((row) => [row.id, databaseRatesOf(row)]));
 
   const totals = new Map<string, Fixed>();
   const priced = lines.map((line, index): PricedLine => {
@@ -89,70 +89,96 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
 
 type LinePrice = { currency: string; unit_prices: Record<string, number>; cost: Fixed } | { reason: UnresolvedReason };
 
-/** Parsed prices per row and column, so each distinct rate is parsed once per request. */
-const rates = new WeakMap<object, Map<string, { exact: Fixed; number: number }>>();
-function rateOf(row: object, column: string, text: string) {
-  let byColumn = rates.get(row);
-  if (!byColumn) rates.set(row, (byColumn = new Map()));
-  let rate = byColumn.get(column);
-  if (!rate) byColumn.set(column, (rate = { exact: fromText(text), number: Number(text) }));
-  return rate;
+interface Rate {
+  exact: Fixed;
+  number: number;
+}
+const rateOf = (text: string): Rate => ({ exact: fromText(text), number: Number(text) });
+
+/** A model row with its price parsed once per request, and its validity as epoch milliseconds. */
+interface ModelVersion {
+  id: string;
+  modelKey: string;
+  bucket: string;
+  currency: string;
+  price: Rate;
+  from: number;
+  to: number;
+}
+
+/** A database row with its non-null rates parsed once per request, by quantity key. */
+interface DatabaseRates {
+  currency: string;
+  rates: Partial<Record<DatabaseQuantityKey, Rate>>;
 }
 
 class ModelIndex {
-  private byId = new Map<string, PricingModelRow>();
+  private byId = new Map<string, ModelVersion>();
   /** Versions of each (model_key, token_bucket), any order. */
-  private versions = new Map<string, PricingModelRow[]>();
+  private versions = new Map<string, ModelVersion[]>();
 
   constructor(rows: PricingModelRow[]) {
     for (const row of rows) {
-      this.byId.set(row.id, row);
+      const version: ModelVersion = {
+        id: row.id,
+        modelKey: row.model_key,
+        bucket: row.token_bucket,
+        currency: row.currency,
+        price: rateOf(row.unit_price_per_mtok),
+        from: row.effective_from.getTime(),
+        to: row.effective_to ? row.effective_to.getTime() : Infinity,
+      };
+      this.byId.set(row.id, version);
       const key = `${row.model_key}|${row.token_bucket}`;
       const list = this.versions.get(key);
-      if (list) list.push(row);
-      else this.versions.set(key, [row]);
+      if (list) list.push(version);
+      else this.versions.set(key, [version]);
     }
   }
 
   price(id: string, line: UsageLine): LinePrice {
     const named = this.byId.get(id);
     if (!named) return { reason: "unknown_pricing_id" };
-    const t = new Date(line.timestamp).getTime();
-    if (t < named.effective_from.getTime()) return { reason: "not_yet_effective" };
-    if (named.effective_to && t >= named.effective_to.getTime()) return { reason: "closed" };
+    const t = Date.parse(line.timestamp);
+    if (t < named.from) return { reason: "not_yet_effective" };
+    if (t >= named.to) return { reason: "closed" };
     const unitPrices: Record<string, number> = {};
     let cost = ZERO;
-    for (const [bucket, quantity] of Object.entries(line.quantities)) {
-      const row = bucket === named.token_bucket ? named : this.effective(named, bucket, t);
+    for (const bucket in line.quantities) {
+      const version = bucket === named.bucket ? named : this.effective(named, bucket, t);
       // A sibling in another currency cannot be added to this line's cost.
-      if (!row || row.currency !== named.currency) return { reason: "bucket_not_priced" };
-      const price = rateOf(row, "unit_price_per_mtok", row.unit_price_per_mtok);
-      unitPrices[bucket] = price.number;
-      cost = plus(cost, times(fromNumber(quantity), price.exact));
+      if (!version || version.currency !== named.currency) return { reason: "bucket_not_priced" };
+      unitPrices[bucket] = version.price.number;
+      cost = plus(cost, times(fromNumber(line.quantities[bucket]), version.price.exact));
     }
     return { currency: named.currency, unit_prices: unitPrices, cost: shift(cost, 6) }; // prices are per million tokens
   }
 
-  private effective(named: PricingModelRow, bucket: string, t: number): PricingModelRow | undefined {
-    return this.versions
-      .get(`${named.model_key}|${bucket}`)
-      ?.find((row) => row.effective_from.getTime() <= t && (row.effective_to === null || t < row.effective_to.getTime()));
+  private effective(named: ModelVersion, bucket: string, t: number): ModelVersion | undefined {
+    return this.versions.get(`${named.modelKey}|${bucket}`)?.find((version) => version.from <= t && t < version.to);
   }
 }
 
-function priceDatabase(row: PricingDatabaseRow | undefined, line: UsageLine): LinePrice {
-  if (!row) return { reason: "unknown_pricing_id" };
+function databaseRatesOf(row: PricingDatabaseRow): DatabaseRates {
+  const rates: DatabaseRates["rates"] = {};
+  for (const [key, column] of Object.entries(DATABASE_QUANTITY_RATE_FIELDS) as [DatabaseQuantityKey, keyof PricingDatabaseRow][]) {
+    const text = row[column];
+    if (text !== null) rates[key] = rateOf(text);
+  }
+  return { currency: row.currency, rates };
+}
+
+function priceDatabase(entry: DatabaseRates | undefined, line: UsageLine): LinePrice {
+  if (!entry) return { reason: "unknown_pricing_id" };
   const unitPrices: Record<string, number> = {};
   let cost = ZERO;
-  for (const [key, quantity] of Object.entries(line.quantities)) {
-    const column = DATABASE_QUANTITY_RATE_FIELDS[key as DatabaseQuantityKey];
-    const text = row[column];
-    if (text === null) return { reason: "bucket_not_priced" };
-    const rate = rateOf(row, column, text);
+  for (const key in line.quantities) {
+    const rate = entry.rates[key as DatabaseQuantityKey];
+    if (!rate) return { reason: "bucket_not_priced" };
     unitPrices[key] = rate.number;
-    cost = plus(cost, times(fromNumber(quantity), rate.exact));
+    cost = plus(cost, times(fromNumber(line.quantities[key]), rate.exact));
   }
-  return { currency: row.currency, unit_prices: unitPrices, cost };
+  return { currency: entry.currency, unit_prices: unitPrices, cost };
 }
 
 async function loadModelFamilies(sql: Sql, accountId: string, ids: string[]): Promise<PricingModelRow[]> {
