@@ -7,6 +7,13 @@ import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderEnvelopeError } from "./errors";
 import { healthRoutes } from "./health/routes";
+import { jwksRoutes } from "./auth/jwks-routes";
+import { authenticate } from "./auth/middleware";
+import { signupRoutes } from "./signup/routes";
+import { apiKeyRoutes } from "./api-keys/routes";
+import { meRoutes } from "./organizations/me-routes";
+import { organizationRoutes } from "./organizations/routes";
+import { createOutboxWorker, type OutboxWorker } from "./outbox";
 
 export interface AppDeps {
   config: Config;
@@ -14,6 +21,8 @@ export interface AppDeps {
   prisma: Prisma;
   logger: Logger;
   metrics?: Metrics;
+  /** Delivers outbox messages (pricing API key sync); built here when not given, started by the server. */
+  outbox?: OutboxWorker;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -29,6 +38,14 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps.db));
   app.use(metrics.router());
   app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
+  app.use(jwksRoutes(deps.config.auth));
+
+  // Identity and organization management. Each router sits behind its own authenticate, so an
+  // unknown path elsewhere still answers 404.
+  app.use("/api/v1/signup", signupRoutes(deps));
+  app.use("/api/v1/organizations", authenticate(deps), organizationRoutes(deps));
+  app.use("/api/v1/me", authenticate(deps), meRoutes(deps));
+  app.use("/api/v1/settings/api-keys", authenticate(deps), apiKeyRoutes(deps, deps.outbox ?? createOutboxWorker(deps)));
 
   app.use(notFoundHandler(renderEnvelopeError));
   app.use(errorHandler(renderEnvelopeError, deps.logger));

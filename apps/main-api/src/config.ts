@@ -5,17 +5,44 @@ import { parseEnv } from "@cloudcost/http";
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
 const port = z.coerce.number().int().min(1).max(65535);
+const flag = z.enum(["true", "false"]).transform((value) => value === "true");
 
-export const EnvSchema = z.object({
-  MAIN_API_PORT: port.default(3000),
-  MAIN_API_HOST: z.string().min(1).default("127.0.0.1"),
-  MAIN_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  MAIN_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/main-api")),
-  PRICING_API_PORT: port.default(3001),
-  PRICING_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
-});
+/** Asymmetric algorithms only: a shared-secret (HS*) or `none` token is never accepted. */
+const ALLOWED_ALGORITHMS = ["EdDSA", "ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"] as const;
+
+export const EnvSchema = z
+  .object({
+    MAIN_API_PORT: port.default(3000),
+    MAIN_API_HOST: z.string().min(1).default("127.0.0.1"),
+    MAIN_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    MAIN_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/main-api")),
+    PRICING_API_PORT: port.default(3001),
+    PRICING_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
+    AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
+    AUTH_ISSUER: z.string().min(1).optional(),
+    AUTH_AUDIENCE: z.string().min(1).optional(),
+    AUTH_ALGORITHMS: z
+      .string()
+      .default("EdDSA,ES256,RS256")
+      .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
+      .pipe(z.array(z.enum(ALLOWED_ALGORITHMS)).min(1)),
+    MAIN_API_DEV_ISSUER: flag.optional(),
+    MAIN_API_DEV_ISSUER_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/dev-issuer")),
+    OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(5000),
+    OUTBOX_BACKOFF_BASE_MS: z.coerce.number().int().min(1).default(1000),
+    OUTBOX_BACKOFF_MAX_MS: z.coerce.number().int().min(1).default(300_000),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  })
+  .superRefine((e, ctx) => {
+    if (e.AUTH_JWKS_URL && (!e.AUTH_ISSUER || !e.AUTH_AUDIENCE)) {
+      ctx.addIssue({ code: "custom", path: ["AUTH_ISSUER"], message: "AUTH_ISSUER and AUTH_AUDIENCE are required with AUTH_JWKS_URL" });
+    }
+    if (!e.AUTH_JWKS_URL && e.MAIN_API_DEV_ISSUER === false) {
+      ctx.addIssue({ code: "custom", path: ["MAIN_API_DEV_ISSUER"], message: "no token issuer left: set AUTH_JWKS_URL or enable the dev issuer" });
+    }
+  });
 
 export type Config = ReturnType<typeof loadConfig>;
 
@@ -28,6 +55,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.MAIN_API_DATABASE_URL,
     dataDir: e.MAIN_API_DATA_DIR,
     pricingApiUrl: e.PRICING_API_URL ?? `http://127.0.0.1:${e.PRICING_API_PORT}`,
+    /** Shared with the pricing API; unset: generated once under `.data/` for local use. */
+    serviceTokenSecret: e.SERVICE_TOKEN_SECRET,
+    dataRoot: path.join(REPO_ROOT, ".data"),
+    auth: {
+      /** The OpenID Connect provider; absent when only the development issuer is used. */
+      provider: e.AUTH_JWKS_URL ? { jwksUrl: e.AUTH_JWKS_URL, issuer: e.AUTH_ISSUER!, audience: e.AUTH_AUDIENCE! } : undefined,
+      algorithms: e.AUTH_ALGORITHMS,
+      /** On by default unless a real provider is configured; MAIN_API_DEV_ISSUER=true adds it beside one. */
+      devIssuer: e.MAIN_API_DEV_ISSUER ?? !e.AUTH_JWKS_URL,
+      devIssuerDir: e.MAIN_API_DEV_ISSUER_DIR,
+    },
+    outbox: { pollMs: e.OUTBOX_POLL_MS, backoffBaseMs: e.OUTBOX_BACKOFF_BASE_MS, backoffMaxMs: e.OUTBOX_BACKOFF_MAX_MS },
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

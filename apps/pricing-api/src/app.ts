@@ -5,6 +5,8 @@ import { createMetrics, errorHandler, httpLogger, jsonBody, notFoundHandler, req
 import { apiDocsRouter, pricingApiDocument } from "@cloudcost/openapi";
 import type { ApiKeyStore } from "./auth/api-key-store";
 import { requireApiKey } from "./auth/middleware";
+import { ComputeCatalogStore } from "./compute/catalog";
+import { computeRoutes } from "./compute/routes";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderPricingError } from "./errors";
@@ -25,6 +27,8 @@ export interface AppDeps {
   metrics?: Metrics;
   apiKeys: ApiKeyStore;
   serviceSecret: Uint8Array;
+  /** The in-process compute catalog (empty until loaded: see compute/catalog-loader.ts). */
+  computeCatalog?: ComputeCatalogStore;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -46,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
   // Each API router is mounted behind the key check, so an unknown path still answers 404.
   const authenticated = requireApiKey(deps.apiKeys);
   app.use("/v1/pricing/account", authenticated, accountRoutes());
+  app.use("/v1/pricing/compute", authenticated, computeRoutes(deps.computeCatalog ?? new ComputeCatalogStore()));
   app.use("/marketplace/providers/models", authenticated, modelRoutes(deps));
   app.use("/marketplace/providers/databases", authenticated, databaseRoutes(deps));
   app.use("/v1/pricing/pins", authenticated, pinRoutes(deps));

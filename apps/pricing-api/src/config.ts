@@ -13,6 +13,8 @@ export const EnvSchema = z.object({
   LABEL_PREFIX: z.string().min(1).max(200).default("costs.example.com"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  // How often the service checks whether another process (catalog:import) replaced the compute catalog; 0 = never.
+  COMPUTE_CATALOG_REFRESH_MS: z.coerce.number().int().min(0).default(60000),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -31,5 +33,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dataRoot: path.join(REPO_ROOT, ".data"),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    computeCatalogRefreshMs: e.COMPUTE_CATALOG_REFRESH_MS,
   };
 }

@@ -1,11 +1,12 @@
 import type { MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
-import { statusTitle, type ErrorRenderer } from "@cloudcost/http";
+import type { Request } from "express";
+import { statusTitle, type ErrorRenderer, type HttpError } from "@cloudcost/http";
 
 export const problemType = (code: string) => `urn:cloudcost:problem:${code}`;
 
-/** `/v1/...` answers RFC 9457 problem documents. */
-export const renderProblem: ErrorRenderer = (req, res, error) => {
-  const body: ProblemDocument = {
+/** The RFC 9457 problem document of an error (also embedded per item in batch answers). */
+export function problemDocument(req: Request, error: HttpError): ProblemDocument {
+  return {
     type: problemType(error.code),
     title: statusTitle(error.status),
     status: error.status,
@@ -15,6 +16,11 @@ export const renderProblem: ErrorRenderer = (req, res, error) => {
     ...(error.errors ? { errors: error.errors } : {}),
     request_id: req.id,
   };
+}
+
+/** `/v1/...` answers RFC 9457 problem documents. */
+export const renderProblem: ErrorRenderer = (req, res, error) => {
+  const body = problemDocument(req, error);
   res.status(error.status).type("application/problem+json").send(JSON.stringify(body));
 };
 

@@ -3,6 +3,8 @@ import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
 import { ApiKeyStore } from "./auth/api-key-store";
+import { ComputeCatalogStore } from "./compute/catalog";
+import { loadSeedCatalog, refreshCatalogStore, watchCatalogVersion } from "./compute/catalog-loader";
 import { loadConfig } from "./config";
 import { createPrisma, MIGRATIONS_DIR } from "./db";
 
@@ -14,7 +16,25 @@ async function main() {
   const prisma = createPrisma(db.adapter);
   const apiKeys = new ApiKeyStore(prisma);
   apiKeys.startUsageFlush();
-  const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret });
+  const computeCatalog = new ComputeCatalogStore();
+  const started = performance.now();
+  const seed = await loadSeedCatalog({ db, prisma });
+  const seeded = performance.now();
+  const catalog = await refreshCatalogStore({ db, prisma }, computeCatalog);
+  logger.info(
+    {
+      version: catalog.version,
+      rows: catalog.size,
+      seed_replaced: seed.replaced,
+      seed_ms: Math.round(seeded - started),
+      cache_ms: Math.round(performance.now() - seeded),
+    },
+    seed.replaced ? "compute catalog loaded from the seed" : "compute catalog up to date",
+  );
+  const stopWatching = watchCatalogVersion({ db, prisma }, computeCatalog, config.computeCatalogRefreshMs, (err) =>
+    logger.error({ err }, "compute catalog refresh failed"),
+  );
+  const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret, computeCatalog });
   await serve({
     name: "pricing-api",
     app,
@@ -24,6 +44,7 @@ async function main() {
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onShutdown: async () => {
       await apiKeys.stop();
+      stopWatching();
       await prisma.$disconnect();
       await db.close();
     },

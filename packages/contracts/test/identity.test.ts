@@ -1,11 +1,16 @@
 import { z } from "zod";
 import {
   ApiKey,
+  ApiKeyPathParams,
+  ApiKeysPage,
   CreateApiKeyRequest,
   CreateApiKeyResponse,
   CreateTenantRequest,
   ErrorEnvelope,
   InviteUserRequest,
+  ListTenantsQuery,
+  Me,
+  OrganizationPathParams,
   Organization,
   OrganizationSettings,
   Page,
@@ -14,12 +19,15 @@ import {
   SignupCompleteResponse,
   SuccessEnvelope,
   Tenant,
+  TenantPathParams,
+  TenantsPage,
   UpdateOrganizationRequest,
   UpdateSettingsRequest,
   UpdateTenantRequest,
   UpdateUserRequest,
   User,
   UserPathParams,
+  UsersPage,
 } from "../src/index.js";
 import { accept, reject } from "./helpers.js";
 
@@ -168,6 +176,33 @@ describe("API keys", () => {
     reject(CreateApiKeyRequest, { name: "", role: "member" }, ["name"]);
     reject(CreateApiKeyRequest, { name: "x".repeat(201), role: "member" }, ["name"]);
     reject(CreateApiKeyRequest, { name: "CI", role: "god" }, ["role"]);
+  });
+  it("never allows owner keys, and scopes member/viewer keys with tenant_ids", () => {
+    reject(CreateApiKeyRequest, { name: "CI", role: "owner" }, ["role"]);
+    accept(CreateApiKeyRequest, { name: "CI", role: "viewer", tenant_ids: ["ten_1"] });
+    reject(CreateApiKeyRequest, { name: "CI", role: "viewer", tenant_ids: ["ten 1"] }, ["tenant_ids", 0]);
+    accept(ApiKey, { ...key, tenant_ids: ["ten_1"] });
+    accept(ApiKeysPage, { items: [key], next_cursor: null });
+  });
+});
+
+describe("path parameters and list queries", () => {
+  it("accept well-formed ids and reject malformed ones", () => {
+    accept(OrganizationPathParams, { org_id: "org_1" });
+    reject(OrganizationPathParams, { org_id: "x".repeat(65) }, ["org_id"]);
+    accept(TenantPathParams, { org_id: "org_1", tenant_id: "ten_1" });
+    reject(TenantPathParams, { org_id: "org_1", tenant_id: "ten$1" }, ["tenant_id"]);
+    reject(ApiKeyPathParams, { id: "" }, ["id"]);
+  });
+  it("parse include_archived case-insensitively with pagination defaults", () => {
+    expect(accept(ListTenantsQuery, { include_archived: "TRUE" })).toEqual({ include_archived: true, limit: 100 });
+    reject(ListTenantsQuery, { include_archived: "yes" }, ["include_archived"]);
+  });
+  it("describe the caller and pages of users and tenants", () => {
+    accept(Me, { organization, user: owner, role: "owner", tenant_ids: [tenant.id], api_key_id: null });
+    accept(Me, { organization, user: null, role: "viewer", tenant_ids: [], api_key_id: "key_1" });
+    accept(UsersPage, { items: [owner], next_cursor: "abc" });
+    accept(TenantsPage, { items: [tenant], next_cursor: null });
   });
 });
 

@@ -123,6 +123,15 @@ describe("instance types", () => {
     reject(InstanceTypesQuery, { region: "us-east-1" }, ["provider"]);
     reject(InstanceTypesQuery, { provider: "aws" }, ["region"]);
     reject(InstanceTypesQuery, { provider: "aws", region: "us-east-1", architecture: "aarch64" }, ["architecture"]);
+    reject(InstanceTypesQuery, { provider: "aws", region: "us-east-1", usage_type: "reserved" }, ["usage_type"]);
+  });
+  it("defaults to on-demand Linux rows", () => {
+    expect(accept(InstanceTypesQuery, { provider: "aws", region: "us-east-1" })).toEqual({
+      provider: "aws",
+      region: "us-east-1",
+      operating_system: "linux",
+      usage_type: "on_demand",
+    });
   });
   it("lists catalog rows", () => {
     const row = {

@@ -21,9 +21,12 @@ export function httpLogger(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
     genReqId: (req) => req.id,
+    customProps: (req) => ({ requestId: req.id }),
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
     serializers: {
-      req: (req) => ({ id: req.id, method: req.method, url: req.url, headers: req.headers }),
+      // Headers are not logged at all: credentials (Authorization, X-API-Key, cookies) never reach
+      // the logs, and the hot path skips serialising them.
+      req: (req) => ({ id: req.id, method: req.method, url: req.url, userAgent: req.headers?.["user-agent"] }),
       res: (res) => ({ statusCode: res.statusCode }),
     },
     customSuccessObject: (req, res, val) => ({ ...val, route: routeOf(req) }),

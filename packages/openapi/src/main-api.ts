@@ -9,6 +9,9 @@ const TenantHeader = z.object({
   "X-Service-Tenant-ID": z.string().meta({ description: "The tenant the request acts on" }),
 });
 
+const OrgPath = c.OrganizationPathParams;
+const manage = (summary: string) => `${summary} (owner/admin)`;
+
 type Spec = Omit<OperationSpec, "tags" | "security">;
 const authed = (tags: string[], spec: Spec) =>
   operation({
@@ -45,6 +48,113 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
       summary: "One user of an organization",
       path: c.UserPathParams,
       responses: { 200: ok("The user", c.User), 400: envelopeError("Malformed id"), 404: envelopeError("No such user in the organization") },
+    }),
+    patch: authed(["Users"], {
+      summary: "Change a user's role, tenants, name or job title; deactivate or reactivate (owner/admin)",
+      path: c.UserPathParams,
+      body: c.UpdateUserRequest,
+      responses: {
+        200: ok("The updated user", c.User),
+        400: envelopeError("Invalid request"),
+        404: envelopeError("No such user in the organization"),
+        409: envelopeError("The last active owner cannot be demoted or deactivated"),
+      },
+    }),
+  },
+  "/api/v1/organizations/{org_id}/users": {
+    get: authed(["Users"], {
+      summary: "Users of an organization (paginated)",
+      path: OrgPath,
+      query: c.PaginationQuery,
+      responses: { 200: ok("A page of users", c.UsersPage), 400: envelopeError("Invalid query") },
+    }),
+    post: authed(["Users"], {
+      summary: "Invite a user by e-mail with a role and tenants (owner/admin)",
+      path: OrgPath,
+      body: c.InviteUserRequest,
+      responses: {
+        201: ok("The invited user", c.User),
+        400: envelopeError("Invalid request"),
+        409: envelopeError("A user with this e-mail already exists in the organization"),
+      },
+    }),
+  },
+  "/api/v1/me": {
+    get: authed(["Organizations"], {
+      summary: "The caller: organization, user (null for an API key), role and tenants",
+      responses: { 200: ok("The caller", c.Me) },
+    }),
+  },
+  "/api/v1/organizations/{org_id}": {
+    get: authed(["Organizations"], {
+      summary: "The organization",
+      path: OrgPath,
+      responses: { 200: ok("The organization", c.Organization), 400: envelopeError("Malformed id") },
+    }),
+    patch: authed(["Organizations"], {
+      summary: manage("Rename the organization or change its slug"),
+      path: OrgPath,
+      body: c.UpdateOrganizationRequest,
+      responses: { 200: ok("The organization", c.Organization), 400: envelopeError("Invalid request"), 409: envelopeError("Slug taken") },
+    }),
+  },
+  "/api/v1/organizations/{org_id}/settings": {
+    get: authed(["Organizations"], {
+      summary: "Organization settings: currency, right-sizing preferences, active window",
+      path: OrgPath,
+      responses: { 200: ok("The settings", c.OrganizationSettings), 400: envelopeError("Malformed id") },
+    }),
+    patch: authed(["Organizations"], {
+      summary: manage("Change organization settings"),
+      path: OrgPath,
+      body: c.UpdateSettingsRequest,
+      responses: { 200: ok("The settings", c.OrganizationSettings), 400: envelopeError("Invalid request") },
+    }),
+  },
+  "/api/v1/organizations/{org_id}/tenants": {
+    get: authed(["Tenants"], {
+      summary: "Tenants of the organization the caller reaches (paginated)",
+      path: OrgPath,
+      query: c.ListTenantsQuery,
+      responses: { 200: ok("A page of tenants", c.TenantsPage), 400: envelopeError("Invalid query") },
+    }),
+    post: authed(["Tenants"], {
+      summary: manage("Create a tenant"),
+      path: OrgPath,
+      body: c.CreateTenantRequest,
+      responses: { 201: ok("The tenant", c.Tenant), 400: envelopeError("Invalid request") },
+    }),
+  },
+  "/api/v1/organizations/{org_id}/tenants/{tenant_id}": {
+    get: authed(["Tenants"], {
+      summary: "One tenant",
+      path: c.TenantPathParams,
+      responses: { 200: ok("The tenant", c.Tenant), 400: envelopeError("Malformed id"), 404: envelopeError("No such tenant") },
+    }),
+    patch: authed(["Tenants"], {
+      summary: manage("Rename or archive a tenant"),
+      path: c.TenantPathParams,
+      body: c.UpdateTenantRequest,
+      responses: { 200: ok("The tenant", c.Tenant), 400: envelopeError("Invalid request"), 404: envelopeError("No such tenant") },
+    }),
+  },
+  "/api/v1/settings/api-keys": {
+    get: authed(["API keys"], {
+      summary: manage("API keys of the caller's organization (paginated)"),
+      query: c.PaginationQuery,
+      responses: { 200: ok("A page of keys", c.ApiKeysPage), 400: envelopeError("Invalid query") },
+    }),
+    post: authed(["API keys"], {
+      summary: manage("Create an API key acting with a role; the key is shown once and also works on the pricing API"),
+      body: c.CreateApiKeyRequest,
+      responses: { 201: ok("The key, with its secret", c.CreateApiKeyResponse), 400: envelopeError("Invalid request") },
+    }),
+  },
+  "/api/v1/settings/api-keys/{id}": {
+    delete: authed(["API keys"], {
+      summary: manage("Revoke an API key (here and on the pricing API)"),
+      path: c.ApiKeyPathParams,
+      responses: { 200: ok("The revoked key", c.ApiKey), 400: envelopeError("Malformed id"), 404: envelopeError("No such key") },
     }),
   },
   "/api/v1/tenant/compute/recommendations/summary": {

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Express } from "express";
 import pino from "pino";
 import type { Database } from "@cloudcost/db";
@@ -5,29 +8,50 @@ import { createTestDatabase } from "@cloudcost/db/testing";
 import { createApp } from "../../src/app";
 import { loadConfig, type Config } from "../../src/config";
 import { createPrisma, MIGRATIONS_DIR, type Prisma } from "../../src/db";
+import { createOutboxWorker, type OutboxWorker } from "../../src/outbox";
+
+export const TEST_SERVICE_TOKEN_SECRET = "test-service-secret-".repeat(3);
 
 export interface TestContext {
   app: Express;
   prisma: Prisma;
   db: Database;
   config: Config;
+  /** Not started: tests call `drain()`, or `start()` with a short OUTBOX_POLL_MS. */
+  outbox: OutboxWorker;
   close(): Promise<void>;
 }
 
-/** The real app on a fresh, migrated database of its own (PGlite, or TEST_DATABASE_URL's server). */
+/**
+ * The real app on a fresh, migrated database of its own (PGlite, or TEST_DATABASE_URL's server),
+ * with a development issuer whose key lives in a temporary directory. The pricing API URL points at
+ * a closed port unless a test passes PRICING_API_URL.
+ */
 export async function createTestContext(env: NodeJS.ProcessEnv = {}): Promise<TestContext> {
   const db = await createTestDatabase(MIGRATIONS_DIR);
   const prisma = createPrisma(db.adapter);
-  const config = loadConfig({ LOG_LEVEL: "silent", ...env });
-  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }) });
+  const issuerDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-dev-issuer-"));
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    MAIN_API_DEV_ISSUER_DIR: issuerDir,
+    PRICING_API_URL: "http://127.0.0.1:1",
+    SERVICE_TOKEN_SECRET: TEST_SERVICE_TOKEN_SECRET,
+    ...env,
+  });
+  const logger = pino({ level: "silent" });
+  const outbox = createOutboxWorker({ config, prisma, logger });
+  const app = createApp({ config, db, prisma, logger, outbox });
   return {
     app,
     prisma,
     db,
     config,
+    outbox,
     async close() {
+      await outbox.stop();
       await prisma.$disconnect();
       await db.close();
+      fs.rmSync(issuerDir, { recursive: true, force: true });
     },
   };
 }

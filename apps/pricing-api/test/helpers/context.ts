@@ -4,6 +4,8 @@ import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
 import { createApp } from "../../src/app";
 import { ApiKeyStore } from "../../src/auth/api-key-store";
+import { ComputeCatalogStore } from "../../src/compute/catalog";
+import { loadSeedCatalog, refreshCatalogStore } from "../../src/compute/catalog-loader";
 import { loadConfig, type Config } from "../../src/config";
 import { createPrisma, MIGRATIONS_DIR, type Prisma } from "../../src/db";
 
@@ -15,22 +17,34 @@ export interface TestContext {
   db: Database;
   config: Config;
   apiKeys: ApiKeyStore;
+  computeCatalog: ComputeCatalogStore;
   close(): Promise<void>;
 }
 
+export interface TestContextOptions {
+  /** Load the committed compute catalog seed (~20k rows) as the server does at start. */
+  computeCatalog?: boolean;
+}
+
 /** The real app on a fresh, migrated database of its own (PGlite, or TEST_DATABASE_URL's server). */
-export async function createTestContext(env: NodeJS.ProcessEnv = {}): Promise<TestContext> {
+export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: TestContextOptions = {}): Promise<TestContext> {
   const db = await createTestDatabase(MIGRATIONS_DIR);
   const prisma = createPrisma(db.adapter);
+  const computeCatalog = new ComputeCatalogStore();
+  if (options.computeCatalog) {
+    await loadSeedCatalog({ db, prisma });
+    await refreshCatalogStore({ db, prisma }, computeCatalog);
+  }
   const config = loadConfig({ LOG_LEVEL: "silent", ...env });
   const apiKeys = new ApiKeyStore(prisma);
-  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }), apiKeys, serviceSecret: TEST_SERVICE_SECRET });
+  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }), apiKeys, serviceSecret: TEST_SERVICE_SECRET, computeCatalog });
   return {
     app,
     prisma,
     db,
     config,
     apiKeys,
+    computeCatalog,
     async close() {
       await apiKeys.stop();
       await prisma.$disconnect();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Currency, ServiceId, TimestampOutput } from "../common.js";
+import { Currency, PaginationQuery, ServiceId, TimestampOutput, queryBoolean } from "../common.js";
 
 export const Role = z.enum(["owner", "admin", "member", "viewer"]).meta({ id: "Role", description: "Role in the organization." });
 export type Role = z.infer<typeof Role>;
@@ -51,6 +51,27 @@ export const UserPathParams = z
   .object({ org_id: ServiceId, id: ServiceId })
   .meta({ id: "UserPathParams", description: "Path parameters of /organizations/{org_id}/users/{id}." });
 export type UserPathParams = z.infer<typeof UserPathParams>;
+
+export const OrganizationPathParams = z
+  .object({ org_id: ServiceId })
+  .meta({ id: "OrganizationPathParams", description: "Path parameters of /organizations/{org_id}/..." });
+export type OrganizationPathParams = z.infer<typeof OrganizationPathParams>;
+
+export const TenantPathParams = z
+  .object({ org_id: ServiceId, tenant_id: ServiceId })
+  .meta({ id: "TenantPathParams", description: "Path parameters of /organizations/{org_id}/tenants/{tenant_id}." });
+export type TenantPathParams = z.infer<typeof TenantPathParams>;
+
+export const ApiKeyPathParams = z
+  .object({ id: ServiceId })
+  .meta({ id: "ApiKeyPathParams", description: "Path parameters of /settings/api-keys/{id}." });
+export type ApiKeyPathParams = z.infer<typeof ApiKeyPathParams>;
+
+export const ListTenantsQuery = PaginationQuery.extend({ include_archived: queryBoolean.optional() }).meta({
+  id: "ListTenantsQuery",
+  description: "Pagination; archived tenants are listed only with `include_archived=true`.",
+});
+export type ListTenantsQuery = z.output<typeof ListTenantsQuery>;
 
 export const SignupCompleteRequest = z
   .object({
@@ -140,11 +161,18 @@ export const UpdateSettingsRequest = z
   .meta({ id: "UpdateSettingsRequest", description: "Settings to change; omitted fields keep their value." });
 export type UpdateSettingsRequest = z.output<typeof UpdateSettingsRequest>;
 
+/** Roles an API key may act with: never `owner` (keys cannot manage owners or other keys). */
+export const ApiKeyRole = z
+  .enum(["admin", "member", "viewer"])
+  .meta({ id: "ApiKeyRole", description: "Role an API key acts with; `owner` is not allowed." });
+export type ApiKeyRole = z.infer<typeof ApiKeyRole>;
+
 export const ApiKey = z
   .object({
     id: ServiceId,
     name: z.string(),
     role: Role,
+    tenant_ids: z.array(ServiceId).optional(),
     prefix: z.string(),
     created_at: TimestampOutput,
     last_used_at: TimestampOutput.nullable(),
@@ -154,8 +182,11 @@ export const ApiKey = z
 export type ApiKey = z.infer<typeof ApiKey>;
 
 export const CreateApiKeyRequest = z
-  .object({ name: Text200, role: Role })
-  .meta({ id: "CreateApiKeyRequest", description: "Creates an API key acting with `role`." });
+  .object({ name: Text200, role: ApiKeyRole, tenant_ids: z.array(ServiceId).max(1000).optional() })
+  .meta({
+    id: "CreateApiKeyRequest",
+    description: "Creates an API key acting with `role`; member and viewer keys reach only `tenant_ids`, admin keys every tenant.",
+  });
 export type CreateApiKeyRequest = z.output<typeof CreateApiKeyRequest>;
 
 export const CreateApiKeyResponse = ApiKey.extend({ key: z.string().startsWith("bl_") }).meta({
@@ -173,3 +204,23 @@ export type Page<T extends z.ZodType> = z.ZodObject<
 export function Page<T extends z.ZodType>(item: T): Page<T> {
   return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
 }
+
+export const UsersPage = Page(User).meta({ id: "UsersPage", description: "A page of users; `next_cursor` is null on the last page." });
+export type UsersPage = z.infer<typeof UsersPage>;
+
+export const TenantsPage = Page(Tenant).meta({ id: "TenantsPage", description: "A page of tenants; `next_cursor` is null on the last page." });
+export type TenantsPage = z.infer<typeof TenantsPage>;
+
+export const ApiKeysPage = Page(ApiKey).meta({ id: "ApiKeysPage", description: "A page of API keys; `next_cursor` is null on the last page." });
+export type ApiKeysPage = z.infer<typeof ApiKeysPage>;
+
+export const Me = z
+  .object({
+    organization: Organization,
+    user: User.nullable(),
+    role: Role,
+    tenant_ids: z.array(ServiceId),
+    api_key_id: ServiceId.nullable(),
+  })
+  .meta({ id: "Me", description: "The caller: its organization, its user (null for an API key), role and tenants." });
+export type Me = z.infer<typeof Me>;

@@ -82,12 +82,16 @@ export const InstanceTypesQuery = z
   .object({
     provider: Text,
     region: Text,
-    operating_system: OperatingSystem.optional(),
+    operating_system: OperatingSystem.default("linux"),
     architecture: Architecture.optional(),
-    usage_type: ComputeUsageType.optional(),
+    usage_type: ComputeUsageType.default("on_demand"),
   })
-  .meta({ id: "InstanceTypesQuery", description: "Catalog filters; provider and region are required." });
-export type InstanceTypesQuery = z.infer<typeof InstanceTypesQuery>;
+  .meta({
+    id: "InstanceTypesQuery",
+    description: "Catalog filters; provider and region are required, operating_system defaults to linux, usage_type to on_demand.",
+  });
+export type InstanceTypesQueryInput = z.input<typeof InstanceTypesQuery>;
+export type InstanceTypesQuery = z.output<typeof InstanceTypesQuery>;
 
 export const InstanceTypeRow = z
   .object({

@@ -1,0 +1,76 @@
+import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from "jose";
+import { unauthenticated } from "@cloudcost/http";
+import type { Config } from "../config";
+import { DEV_AUDIENCE, DEV_ISSUER, loadDevIssuerKey } from "./dev-issuer";
+
+/** Who a verified identity-provider token says the caller is. */
+export interface VerifiedIdentity {
+  issuer: string;
+  subject: string;
+  email: string | null;
+  emailVerified: boolean;
+}
+
+const CLOCK_TOLERANCE_SECONDS = 30;
+const MAX_CLAIM_LENGTH = 255;
+
+// One JWKS client per URL for the whole process: jose caches the keys and refetches on an unknown kid.
+const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+function remoteKeySet(url: string) {
+  let set = remoteKeySets.get(url);
+  if (!set) remoteKeySets.set(url, (set = createRemoteJWKSet(new URL(url))));
+  return set;
+}
+
+/** Verifies a bearer JWT from the configured provider or the development issuer; throws a 401 otherwise. */
+export async function verifyIdentityToken(auth: Config["auth"], token: string): Promise<VerifiedIdentity> {
+  let issuer: unknown;
+  try {
+    issuer = decodeJwt(token).iss;
+  } catch {
+    throw unauthenticated("The bearer token is neither an API key (bl_...) nor a well-formed JWT.");
+  }
+  let payload: JWTPayload;
+  try {
+    if (auth.devIssuer && issuer === DEV_ISSUER) {
+      const key = loadDevIssuerKey(auth.devIssuerDir);
+      ({ payload } = await jwtVerify(token, key.publicKey, {
+        issuer: DEV_ISSUER,
+        audience: DEV_AUDIENCE,
+        algorithms: ["EdDSA"],
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      }));
+    } else if (auth.provider && issuer === auth.provider.issuer) {
+      ({ payload } = await jwtVerify(token, remoteKeySet(auth.provider.jwksUrl), {
+        issuer: auth.provider.issuer,
+        audience: auth.provider.audience,
+        algorithms: auth.algorithms,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      }));
+    } else {
+      throw unauthenticated("The token's issuer is not trusted by this service.");
+    }
+  } catch (err) {
+    throw toUnauthenticated(err);
+  }
+  const subject = payload.sub;
+  if (typeof subject !== "string" || !subject || subject.length > MAX_CLAIM_LENGTH) {
+    throw unauthenticated("The token has no usable 'sub' claim.");
+  }
+  const email = typeof payload.email === "string" && payload.email.includes("@") ? payload.email.trim().toLowerCase() : null;
+  // Some providers send the flag as a string.
+  const emailVerified = payload.email_verified === true || payload.email_verified === "true";
+  return { issuer: payload.iss as string, subject, email, emailVerified: emailVerified && email !== null };
+}
+
+function toUnauthenticated(err: unknown) {
+  if (err instanceof errors.JWTExpired) return unauthenticated("The token has expired.");
+  if (err instanceof errors.JWTClaimValidationFailed) return unauthenticated(`The token's '${err.claim}' claim is not valid here.`);
+  if (err instanceof errors.JOSEAlgNotAllowed) return unauthenticated("The token's signing algorithm is not accepted.");
+  if (err instanceof errors.JWSSignatureVerificationFailed || err instanceof errors.JWKSNoMatchingKey) {
+    return unauthenticated("The token's signature does not verify against the issuer's keys.");
+  }
+  if (err instanceof errors.JOSEError) return unauthenticated("The token is not valid.");
+  if (err instanceof Error && "status" in err) return err;
+  return unauthenticated("The token could not be verified.");
+}

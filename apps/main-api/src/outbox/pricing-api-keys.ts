@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { signServiceToken } from "@cloudcost/credentials";
+import type { OutboxHandler } from "./worker";
+
+export const PROVISION_TOPIC = "pricing.api_key.provision";
+export const REVOKE_TOPIC = "pricing.api_key.revoke";
+
+/** What the outbox carries for a key: never the plaintext, only what the pricing API stores. */
+export const ApiKeySyncPayload = z.object({ key_hash: z.string(), id: z.string(), prefix: z.string(), name: z.string().nullable() });
+export type ApiKeySyncPayload = z.infer<typeof ApiKeySyncPayload>;
+
+const TIMEOUT_MS = 10_000;
+
+/**
+ * Handlers that mirror main-API keys into the pricing API's internal endpoints (account = the
+ * organization). Provisioning is confirmed by 200/201, revocation by 200/404.
+ */
+export function pricingApiKeyHandlers(pricingApiUrl: string, serviceSecret: Uint8Array): Record<string, OutboxHandler> {
+  const call = async (method: "PUT" | "DELETE", keyHash: string, body: unknown, accepted: number[]) => {
+    const res = await fetch(`${pricingApiUrl.replace(/\/$/, "")}/internal/api-keys/${keyHash}`, {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(serviceSecret)}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    const text = await res.text().catch(() => "");
+    if (!accepted.includes(res.status)) throw new Error(`pricing API answered ${res.status} to ${method}: ${text.slice(0, 200)}`);
+  };
+  return {
+    [PROVISION_TOPIC]: async (payload, organizationId) => {
+      const key = ApiKeySyncPayload.parse(payload);
+      await call("PUT", key.key_hash, { account_id: organizationId, id: key.id, prefix: key.prefix, name: key.name }, [200, 201]);
+    },
+    [REVOKE_TOPIC]: async (payload) => {
+      const key = ApiKeySyncPayload.parse(payload);
+      await call("DELETE", key.key_hash, undefined, [200, 404]);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { OrganizationSettings as SettingsSchema, type OrganizationSettings, type UpdateSettingsRequest } from "@cloudcost/contracts";
+import type { Prisma } from "../db";
+import type { OrganizationSettings as SettingsRow } from "../generated/prisma/client";
+
+const DEFAULTS: OrganizationSettings = SettingsSchema.parse({});
+
+const toSettings = (row: SettingsRow | null): OrganizationSettings =>
+  row
+    ? {
+        default_currency: row.defaultCurrency,
+        rightsizing: {
+          lookback_days: row.rightsizingLookbackDays,
+          cpu_target_percent: row.rightsizingCpuTargetPercent,
+          memory_target_percent: row.rightsizingMemTargetPercent,
+        },
+        active_window_minutes: row.activeWindowMinutes,
+      }
+    : DEFAULTS;
+
+/** An organization's settings (the defaults when it has no row); the right-sizing engine reads these. */
+export async function loadOrganizationSettings(prisma: Prisma, organizationId: string): Promise<OrganizationSettings> {
+  return toSettings(await prisma.organizationSettings.findUnique({ where: { organizationId } }));
+}
+
+/** Changes only the fields sent (an upsert, so concurrent updates never duplicate the row). */
+export async function updateOrganizationSettings(prisma: Prisma, organizationId: string, body: UpdateSettingsRequest): Promise<OrganizationSettings> {
+  const data = {
+    defaultCurrency: body.default_currency,
+    rightsizingLookbackDays: body.rightsizing?.lookback_days,
+    rightsizingCpuTargetPercent: body.rightsizing?.cpu_target_percent,
+    rightsizingMemTargetPercent: body.rightsizing?.memory_target_percent,
+    activeWindowMinutes: body.active_window_minutes,
+  };
+  const row = await prisma.organizationSettings.upsert({ where: { organizationId }, create: { organizationId, ...data }, update: data });
+  return toSettings(row);
+}

@@ -1,0 +1,78 @@
+import type { SignupCompleteRequest, SignupCompleteResponse } from "@cloudcost/contracts";
+import { newId } from "@cloudcost/db";
+import { conflict, forbidden } from "@cloudcost/http";
+import type { VerifiedIdentity } from "../auth/token-verifier";
+import type { Prisma } from "../db";
+import { toOrganization, toTenant, toUser, withTenantIds } from "../organizations/serialize";
+import { isUniqueViolation, TRANSACTION_OPTIONS, type Tx } from "../transactions";
+import { slugCandidates, slugify } from "./slug";
+
+const DEFAULT_TENANT_NAME = "Default";
+const MAX_SLUG_ATTEMPTS = 20;
+
+const alreadyMember = () => conflict("This identity already belongs to an organization; sign-up can be completed once.");
+
+/**
+ * Creates the organization, its settings, a default tenant, the owner and the identity link in one
+ * transaction. The unique (issuer, subject) index makes a concurrent second completion fail whole.
+ */
+export async function completeSignup(prisma: Prisma, identity: VerifiedIdentity, body: SignupCompleteRequest): Promise<SignupCompleteResponse> {
+  if (!identity.emailVerified || !identity.email) {
+    throw forbidden("The identity's e-mail address is not verified: verify it with the identity provider, then retry.");
+  }
+  const existing = await prisma.identity.findUnique({
+    where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } },
+    select: { id: true },
+  });
+  if (existing) throw alreadyMember();
+
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const organization = await insertOrganization(tx, body);
+      const organizationId = organization.id;
+      const tenant = await tx.tenant.create({ data: { organizationId, id: newId("ten"), name: DEFAULT_TENANT_NAME } });
+      await tx.organizationSettings.create({ data: { organizationId } });
+      const ownerId = newId("usr");
+      await tx.user.create({
+        data: {
+          organizationId,
+          id: ownerId,
+          email: identity.email!,
+          name: `${body.first_name} ${body.last_name}`,
+          role: "owner",
+          jobTitle: body.job_title || null,
+          tenants: { create: { tenantId: tenant.id } },
+        },
+      });
+      await tx.identity.create({
+        data: { id: newId("idn"), issuer: identity.issuer, subject: identity.subject, organizationId, userId: ownerId },
+      });
+      const owner = await tx.user.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: ownerId } }, include: withTenantIds });
+      return { default_tenant: toTenant(tenant), organization: toOrganization(organization), owner: toUser(owner) };
+    }, TRANSACTION_OPTIONS);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyMember();
+    throw err;
+  }
+}
+
+/** Inserts with ON CONFLICT DO NOTHING, so a taken slug never aborts the transaction. */
+async function insertOrganization(tx: Tx, body: SignupCompleteRequest) {
+  const name = body.company_name;
+  const tryInsert = async (slug: string) => {
+    const [row] = await tx.organization.createManyAndReturn({ data: [{ id: newId("org"), name, slug }], skipDuplicates: true });
+    return row;
+  };
+  if (body.slug) {
+    const row = await tryInsert(body.slug);
+    if (!row) throw conflict(`The slug '${body.slug}' is already taken: choose another or omit it to derive one.`);
+    return row;
+  }
+  let attempts = 0;
+  for (const slug of slugCandidates(slugify(name))) {
+    const row = await tryInsert(slug);
+    if (row) return row;
+    if (++attempts >= MAX_SLUG_ATTEMPTS) break;
+  }
+  throw conflict("Could not derive a free slug from company_name: pass an explicit slug.");
+}

@@ -1,0 +1,99 @@
+import type { InviteUserRequest, PaginationQuery, UpdateUserRequest, User as UserBody } from "@cloudcost/contracts";
+import { newId } from "@cloudcost/db";
+import { conflict, forbidden, notFound } from "@cloudcost/http";
+import type { Principal } from "../auth/principal";
+import type { Prisma } from "../db";
+import { decodeCursor, toPage } from "../http/pagination";
+import { toUser, withTenantIds } from "../organizations/serialize";
+import { assertLiveTenants } from "../tenants/validate";
+import { isUniqueViolation, TRANSACTION_OPTIONS, type Tx } from "../transactions";
+
+const userNotFound = (id: string) => notFound(`User ${id} is not in this organization.`);
+
+export async function getUser(prisma: Prisma, organizationId: string, id: string): Promise<UserBody> {
+  const row = await prisma.user.findUnique({ where: { organizationId_id: { organizationId, id } }, include: withTenantIds });
+  if (!row) throw userNotFound(id);
+  return toUser(row);
+}
+
+export async function listUsers(prisma: Prisma, organizationId: string, query: PaginationQuery) {
+  const after = decodeCursor(query.cursor);
+  const rows = await prisma.user.findMany({
+    where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
+    orderBy: { id: "asc" },
+    take: query.limit + 1,
+    include: withTenantIds,
+  });
+  return toPage(rows, query.limit, toUser);
+}
+
+/** Adds a user by e-mail; the first sign-in with that verified e-mail links the identity. */
+export async function inviteUser(prisma: Prisma, caller: Principal, body: InviteUserRequest): Promise<UserBody> {
+  const organizationId = caller.organizationId;
+  if (body.role === "owner" && caller.role !== "owner") throw forbidden("Only owners can add owners.");
+  const email = body.email.toLowerCase();
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
+      const row = await tx.user.create({
+        data: {
+          organizationId,
+          id: newId("usr"),
+          email,
+          name: body.name ?? email.split("@")[0],
+          role: body.role,
+          jobTitle: body.job_title || null,
+          tenants: { create: tenantIds.map((tenantId) => ({ tenantId })) },
+        },
+        include: withTenantIds,
+      });
+      return toUser(row);
+    }, TRANSACTION_OPTIONS);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`A user with e-mail ${email} already exists in this organization.`);
+    throw err;
+  }
+}
+
+/**
+ * Changes role, tenants, active state, name or job title. Owners are changed only by owners, and
+ * the last active owner can be neither demoted nor deactivated (the organization row is locked so
+ * two concurrent demotions cannot both pass the check).
+ */
+export async function updateUser(prisma: Prisma, caller: Principal, id: string, body: UpdateUserRequest): Promise<UserBody> {
+  const organizationId = caller.organizationId;
+  return prisma.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const current = await tx.user.findUnique({ where: { organizationId_id: { organizationId, id } } });
+    if (!current) throw userNotFound(id);
+    if (caller.role !== "owner" && (current.role === "owner" || body.role === "owner")) {
+      throw forbidden("Only owners can change owners or make someone an owner.");
+    }
+    const losesOwnership = current.role === "owner" && current.active && ((body.role && body.role !== "owner") || body.active === false);
+    if (losesOwnership) {
+      const activeOwners = await tx.user.count({ where: { organizationId, role: "owner", active: true } });
+      if (activeOwners <= 1) throw conflict("This is the last active owner: make another user owner first.");
+    }
+    if (body.tenant_ids) {
+      const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids);
+      await tx.userTenant.deleteMany({ where: { organizationId, userId: id } });
+      await tx.userTenant.createMany({ data: tenantIds.map((tenantId) => ({ organizationId, userId: id, tenantId })) });
+    }
+    const row = await tx.user.update({
+      where: { organizationId_id: { organizationId, id } },
+      data: {
+        role: body.role,
+        active: body.active,
+        name: body.name,
+        jobTitle: body.job_title === undefined ? undefined : body.job_title || null,
+      },
+      include: withTenantIds,
+    });
+    return toUser(row);
+  }, TRANSACTION_OPTIONS);
+}
+
+/** Serialises membership changes of one organization. */
+export async function lockOrganization(tx: Tx, organizationId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM organizations WHERE id = ${organizationId} FOR UPDATE`;
+}

@@ -1,0 +1,53 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import pino from "pino";
+import type { Database } from "@cloudcost/db";
+import { createTestDatabase } from "@cloudcost/db/testing";
+// The real pricing API, in process, on its own test database.
+import { createApp } from "../../../pricing-api/src/app";
+import { ApiKeyStore } from "../../../pricing-api/src/auth/api-key-store";
+import { loadConfig } from "../../../pricing-api/src/config";
+import { createPrisma } from "../../../pricing-api/src/db";
+
+export interface RunningPricingApi {
+  url: string;
+  /** While true the server answers every request with 503 (an outage). */
+  down: boolean;
+  close(): Promise<void>;
+}
+
+export async function startPricingApi(serviceSecret: string): Promise<RunningPricingApi> {
+  const db: Database = await createTestDatabase(path.resolve(__dirname, "../../../pricing-api/prisma/migrations"));
+  const prisma = createPrisma(db.adapter);
+  const apiKeys = new ApiKeyStore(prisma);
+  const config = loadConfig({ LOG_LEVEL: "silent", SERVICE_TOKEN_SECRET: serviceSecret });
+  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }), apiKeys, serviceSecret: new TextEncoder().encode(serviceSecret) });
+  const state = { down: false };
+  const server = http.createServer((req, res) => {
+    if (state.down) {
+      res.statusCode = 503;
+      res.end("down for maintenance");
+      return;
+    }
+    app(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get down() {
+      return state.down;
+    },
+    set down(value: boolean) {
+      state.down = value;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await apiKeys.stop();
+      await prisma.$disconnect();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import type { Database } from "@cloudcost/db";
+import type { Prisma } from "../db";
+import { ComputeCatalog, type ComputeCatalogStore } from "./catalog";
+import { parsePriceFile, parseSeed, type CatalogRow } from "./catalog-file";
+import { readCatalog, readCatalogVersion, replaceCatalog } from "./catalog-repository";
+
+export const SEED_FILE = path.resolve(__dirname, "../../prisma/seed/compute-prices.csv.gz");
+
+interface CatalogDeps {
+  db: Database;
+  prisma: Prisma;
+}
+
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+export interface SeedLoadResult {
+  /** false when the database already held this seed (one SELECT). */
+  replaced: boolean;
+  version: string;
+  rows: number;
+}
+
+/**
+ * Makes the database hold the committed seed: the seed's sha256 is compared with the one recorded
+ * at the last load; only a changed seed replaces the catalog. An operator import records the seed
+ * it superseded, so a restart keeps the imported catalog until a new seed ships.
+ */
+export async function loadSeedCatalog(deps: CatalogDeps, seedFile = SEED_FILE): Promise<SeedLoadResult> {
+  const bytes = fs.readFileSync(seedFile);
+  const seedSha = sha256(bytes);
+  const current = await readCatalogVersion(deps.db);
+  if (current?.seedSha256 === seedSha) return { replaced: false, version: current.version, rows: current.rowCount };
+  const rows = parseSeed(gunzipSync(bytes).toString("utf8"));
+  await replaceCatalog(deps.prisma, rows, { version: seedSha, seedSha256: seedSha, rowCount: rows.length, source: "seed" });
+  return { replaced: true, version: seedSha, rows: rows.length };
+}
+
+/** Builds the in-process catalog from the database and swaps it in (after any transaction committed). */
+export async function refreshCatalogStore(deps: CatalogDeps, store: ComputeCatalogStore): Promise<ComputeCatalog> {
+  const { rows, rates, version } = await readCatalog(deps.db);
+  const catalog = new ComputeCatalog(rows, rates, version);
+  store.swap(catalog);
+  return catalog;
+}
+
+/**
+ * Replaces the catalog with a price file in the shared format (see catalog-file.ts): every row is
+ * validated first, so a bad file imports nothing; then one transaction replaces rows and rates.
+ */
+export async function importPriceFile(
+  deps: CatalogDeps,
+  text: string,
+  options: { name: string; seedFile?: string },
+): Promise<{ version: string; rows: number }> {
+  const rows: CatalogRow[] = parsePriceFile(text);
+  const version = sha256(Buffer.from(text, "utf8"));
+  const seedFile = options.seedFile ?? SEED_FILE;
+  const seedSha = fs.existsSync(seedFile) ? sha256(fs.readFileSync(seedFile)) : null;
+  await replaceCatalog(deps.prisma, rows, { version, seedSha256: seedSha, rowCount: rows.length, source: `import:${options.name}` });
+  return { version, rows: rows.length };
+}
+
+/**
+ * Another process (the `catalog:import` command against PostgreSQL) may replace the catalog: poll
+ * its version (one small SELECT) and rebuild the in-process catalog when it changed.
+ */
+export function watchCatalogVersion(
+  deps: CatalogDeps,
+  store: ComputeCatalogStore,
+  intervalMs: number,
+  onError: (err: unknown) => void,
+): () => void {
+  if (intervalMs <= 0) return () => undefined;
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const current = await readCatalogVersion(deps.db);
+      if (current && current.version !== store.current.version) await refreshCatalogStore(deps, store);
+    } catch (err) {
+      onError(err);
+    } finally {
+      running = false;
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

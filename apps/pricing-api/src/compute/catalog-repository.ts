@@ -1,0 +1,155 @@
+import type { Database } from "@cloudcost/db";
+import type { Prisma } from "../db";
+import type { CatalogRow } from "./catalog-file";
+import type { FittedRate } from "./catalog";
+
+/** OpenCost's default on-demand rates (USD per vCPU-hour and per GB-hour), used where no fit is possible. */
+export const DEFAULT_CPU_RATE = "0.031611";
+export const DEFAULT_RAM_RATE = "0.004237";
+/** A region needs at least this many general-purpose rows for its own fitted rates. */
+export const MIN_FIT_ROWS = 10;
+
+export interface CatalogVersion {
+  version: string;
+  seedSha256: string | null;
+  rowCount: number;
+  source: string;
+}
+
+const INSERT_CHUNK = 2000;
+
+export async function readCatalogVersion(db: Database): Promise<CatalogVersion | null> {
+  const rows = await db.sql.query<{ version: string; seed_sha256: string | null; row_count: number; source: string }>(
+    `SELECT version, seed_sha256, row_count, source FROM compute_catalog_version WHERE id = 'compute'`,
+  );
+  const row = rows[0];
+  return row ? { version: row.version, seedSha256: row.seed_sha256, rowCount: row.row_count, source: row.source } : null;
+}
+
+/**
+ * Replaces the whole catalog in one transaction: rows (batched INSERT ... SELECT FROM unnest), the
+ * fitted rates, and the version row. Readers see the old catalog or the new one, never a mix.
+ */
+export async function replaceCatalog(prisma: Prisma, rows: CatalogRow[], version: CatalogVersion): Promise<void> {
+  await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(`DELETE FROM compute_prices`);
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        const chunk = rows.slice(start, start + INSERT_CHUNK);
+        const column = <T>(pick: (r: CatalogRow) => T) => chunk.map(pick);
+        await tx.$executeRawUnsafe(
+          `INSERT INTO compute_prices (provider, region, instance_type, family, cpu_cores, ram_gb, gpu_count, burstable,
+             general_purpose, architecture, operating_system, usage_type, price_per_hour, currency, source, price_date)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::int[],
+             $8::boolean[], $9::boolean[], $10::text[], $11::text[], $12::text[], $13::numeric[], $14::text[], $15::text[], $16::date[])`,
+          column((r) => r.provider),
+          column((r) => r.region),
+          column((r) => r.instanceType),
+          column((r) => r.family),
+          column((r) => r.cpuCores),
+          column((r) => r.ramGb),
+          column((r) => r.gpuCount),
+          column((r) => r.burstable),
+          column((r) => r.generalPurpose),
+          column((r) => r.architecture),
+          column((r) => r.operatingSystem),
+          column((r) => r.usageType),
+          column((r) => r.pricePerHour),
+          column((r) => r.currency),
+          column((r) => r.source),
+          column((r) => r.priceDate),
+        );
+      }
+      await tx.$executeRawUnsafe(`DELETE FROM compute_rates`);
+      await tx.$executeRawUnsafe(FIT_RATES_SQL, MIN_FIT_ROWS, DEFAULT_CPU_RATE, DEFAULT_RAM_RATE);
+      await tx.$executeRawUnsafe(
+        `INSERT INTO compute_catalog_version (id, version, seed_sha256, row_count, source, loaded_at)
+         VALUES ('compute', $1, $2, $3, $4, now())
+         ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, seed_sha256 = EXCLUDED.seed_sha256,
+           row_count = EXCLUDED.row_count, source = EXCLUDED.source, loaded_at = EXCLUDED.loaded_at`,
+        version.version,
+        version.seedSha256,
+        rows.length,
+        version.source,
+      );
+    },
+    { maxWait: 60_000, timeout: 300_000 },
+  );
+}
+
+// Per provider and region, least squares without intercept of price = cpu_rate x vCPU + ram_rate x GB
+// over on-demand Linux general-purpose rows without GPUs (burstable excluded), solved in exact
+// numeric from the normal equations. Too few rows, a singular system or a negative coefficient
+// falls back to OpenCost's defaults, for both rates together.
+const FIT_RATES_SQL = `
+INSERT INTO compute_rates (provider, region, cpu_rate, ram_rate, sample_rows, method)
+WITH regions AS (
+  SELECT DISTINCT provider, region FROM compute_prices
+), sums AS (
+  SELECT provider, region, count(*)::int AS n,
+         sum(cpu_cores * cpu_cores) AS scc, sum(cpu_cores * ram_gb) AS scm, sum(ram_gb * ram_gb) AS smm,
+         sum(price_per_hour * cpu_cores) AS spc, sum(price_per_hour * ram_gb) AS spm
+  FROM compute_prices
+  WHERE general_purpose AND NOT burstable AND gpu_count = 0 AND operating_system = 'linux' AND usage_type = 'on_demand'
+  GROUP BY provider, region
+), fit AS (
+  SELECT provider, region, n,
+         CASE WHEN scc * smm - scm * scm > 0 THEN (spc * smm - spm * scm) / (scc * smm - scm * scm) END AS a,
+         CASE WHEN scc * smm - scm * scm > 0 THEN (spm * scc - spc * scm) / (scc * smm - scm * scm) END AS b
+  FROM sums
+)
+SELECT r.provider, r.region,
+       CASE WHEN ok THEN round(f.a, 10) ELSE $2::numeric END,
+       CASE WHEN ok THEN round(f.b, 10) ELSE $3::numeric END,
+       coalesce(f.n, 0),
+       CASE WHEN ok THEN 'least_squares' ELSE 'opencost_default' END
+FROM regions r
+LEFT JOIN fit f USING (provider, region)
+CROSS JOIN LATERAL (SELECT coalesce(f.n >= $1 AND f.a > 0 AND f.b > 0, false) AS ok) o`;
+
+/**
+ * Every catalog row and rate and the version they belong to. One statement, so one snapshot on both
+ * drivers (an import committing meanwhile is seen entirely or not at all); decimals travel as text.
+ */
+export async function readCatalog(db: Database): Promise<{ rows: CatalogRow[]; rates: FittedRate[]; version: string | null }> {
+  const [result] = await db.sql.query<{ version: string | null; rows: string | null; rates: string | null }>(
+    `SELECT
+       (SELECT version FROM compute_catalog_version WHERE id = 'compute') AS version,
+       (SELECT json_agg(json_build_array(provider, region, instance_type, family, cpu_cores::text, ram_gb::text, gpu_count,
+                 burstable, general_purpose, architecture, operating_system, usage_type, price_per_hour::text, currency,
+                 source, to_char(price_date, 'YYYY-MM-DD')))::text FROM compute_prices) AS rows,
+       (SELECT json_agg(json_build_array(provider, region, cpu_rate::text, ram_rate::text, sample_rows, method))::text
+          FROM compute_rates) AS rates`,
+  );
+  const rows = JSON.parse(result.rows ?? "[]") as [string, string, string, string, string, string, number, boolean, boolean, string, string, string, string, string, string, string][];
+  const rates = JSON.parse(result.rates ?? "[]") as [string, string, string, string, number, string][];
+  return {
+    version: result.version,
+    rows: rows.map((r) => ({
+      provider: r[0],
+      region: r[1],
+      instanceType: r[2],
+      family: r[3],
+      cpuCores: r[4],
+      ramGb: r[5],
+      gpuCount: r[6],
+      burstable: r[7],
+      generalPurpose: r[8],
+      architecture: r[9] as CatalogRow["architecture"],
+      operatingSystem: r[10] as CatalogRow["operatingSystem"],
+      usageType: r[11] as CatalogRow["usageType"],
+      pricePerHour: r[12],
+      currency: r[13],
+      source: r[14],
+      priceDate: r[15],
+    })),
+    rates: rates.map((r) => ({
+      provider: r[0],
+      region: r[1],
+      cpuRate: r[2],
+      ramRate: r[3],
+      sampleRows: r[4],
+      method: r[5] as FittedRate["method"],
+    })),
+  };
+}

@@ -1,0 +1,121 @@
+import Decimal from "decimal.js";
+import type { ComputeUsageType, InstanceTypeRow, OperatingSystem } from "@cloudcost/contracts";
+import type { CatalogRow } from "./catalog-file";
+
+export const HOURS_PER_MONTH = 730;
+
+export interface FittedRate {
+  provider: string;
+  region: string;
+  cpuRate: string;
+  ramRate: string;
+  sampleRows: number;
+  method: "least_squares" | "opencost_default";
+}
+
+/** A catalog row with what every answer needs computed once, at build time. */
+export interface IndexedRow {
+  row: CatalogRow;
+  hourly: Decimal;
+  pricePerHour: number;
+  pricePerMonth: number;
+  cpuCores: number;
+  ramGb: number;
+  listing: InstanceTypeRow;
+}
+
+const SEP = "\u0000";
+const regionKey = (provider: string, region: string) => provider + SEP + region;
+const exactKey = (provider: string, region: string, instanceType: string, os: string, usage: string) =>
+  provider + SEP + region + SEP + instanceType + SEP + os + SEP + usage;
+
+/** Decisions.md: "ascending" on strings is byte order; instance type names are ASCII, where UTF-16 order is byte order. */
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export const monthly = (hourly: Decimal) => hourly.mul(HOURS_PER_MONTH).toDecimalPlaces(10, Decimal.ROUND_HALF_UP);
+
+/**
+ * The compute catalog held in process: immutable once built, swapped as a whole after an import.
+ * Lookups are Map gets; nothing here touches the database.
+ */
+export class ComputeCatalog {
+  private readonly exact = new Map<string, IndexedRow>();
+  private readonly byRegion = new Map<string, IndexedRow[]>();
+  private readonly rates = new Map<string, FittedRate>();
+
+  constructor(
+    rows: CatalogRow[],
+    rates: FittedRate[],
+    readonly version: string | null,
+  ) {
+    for (const row of rows) {
+      const hourly = new Decimal(row.pricePerHour);
+      const indexed: IndexedRow = {
+        row,
+        hourly,
+        pricePerHour: hourly.toNumber(),
+        pricePerMonth: monthly(hourly).toNumber(),
+        cpuCores: Number(row.cpuCores),
+        ramGb: Number(row.ramGb),
+        listing: {
+          instance_type: row.instanceType,
+          family: row.family,
+          cpu_cores: Number(row.cpuCores),
+          ram_gb: Number(row.ramGb),
+          gpu_count: row.gpuCount,
+          burstable: row.burstable,
+          architecture: row.architecture,
+          operating_system: row.operatingSystem,
+          usage_type: row.usageType,
+          price_per_hour: hourly.toNumber(),
+          currency: row.currency,
+        },
+      };
+      this.exact.set(exactKey(row.provider, row.region, row.instanceType, row.operatingSystem, row.usageType), indexed);
+      const key = regionKey(row.provider, row.region);
+      const list = this.byRegion.get(key);
+      if (list) list.push(indexed);
+      else this.byRegion.set(key, [indexed]);
+    }
+    for (const list of this.byRegion.values()) list.sort((a, b) => byteOrder(a.row.instanceType, b.row.instanceType));
+    for (const rate of rates) this.rates.set(regionKey(rate.provider, rate.region), rate);
+  }
+
+  static empty(): ComputeCatalog {
+    return new ComputeCatalog([], [], null);
+  }
+
+  get size(): number {
+    return this.exact.size;
+  }
+
+  find(provider: string, region: string, instanceType: string, os: OperatingSystem, usage: ComputeUsageType): IndexedRow | undefined {
+    return this.exact.get(exactKey(provider, region, instanceType, os, usage));
+  }
+
+  /** Rows of one provider and region, sorted by instance type (byte order). */
+  region(provider: string, region: string): readonly IndexedRow[] {
+    return this.byRegion.get(regionKey(provider, region)) ?? [];
+  }
+
+  rate(provider: string, region: string): FittedRate | undefined {
+    return this.rates.get(regionKey(provider, region));
+  }
+}
+
+/** Holds the current catalog; `swap` replaces it atomically for every later request. */
+export class ComputeCatalogStore {
+  private catalog: ComputeCatalog;
+
+  constructor(initial: ComputeCatalog = ComputeCatalog.empty()) {
+    this.catalog = initial;
+  }
+
+  get current(): ComputeCatalog {
+    return this.catalog;
+  }
+
+  swap(next: ComputeCatalog): void {
+    this.catalog = next;
+  }
+}

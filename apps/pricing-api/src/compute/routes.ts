@@ -1,0 +1,48 @@
+import { Router, type Request } from "express";
+import {
+  ComputeBatchRequest,
+  ComputePriceQuery,
+  InstanceTypesQuery,
+  type ComputeBatchResponse,
+  type ComputeBatchResult,
+  type ComputePrice,
+  type InstanceTypesResponse,
+} from "@cloudcost/contracts";
+import { HttpError, parseOr400 } from "@cloudcost/http";
+import { problemDocument } from "../errors";
+import type { ComputeCatalogStore } from "./catalog";
+import { listInstanceTypes, priceCompute } from "./service";
+
+function priceItem(req: Request, store: ComputeCatalogStore, index: number, item: unknown): ComputeBatchResult {
+  try {
+    return { index, price: priceCompute(store.current, parseOr400(ComputePriceQuery, item, `item ${index}`)) };
+  } catch (err) {
+    if (err instanceof HttpError) return { index, problem: problemDocument(req, err) };
+    throw err;
+  }
+}
+
+/** `/v1/pricing/compute`: answered from the in-process catalog, no database work per request. */
+export function computeRoutes(store: ComputeCatalogStore): Router {
+  const router = Router();
+
+  router.post("/", (req, res) => {
+    const query = parseOr400(ComputePriceQuery, req.body, "compute price query");
+    const body: ComputePrice = priceCompute(store.current, query);
+    res.json(body);
+  });
+
+  router.post("/batch", (req, res) => {
+    const { items } = parseOr400(ComputeBatchRequest, req.body, "batch: expected {items: [1 to 1000 objects]}");
+    const body: ComputeBatchResponse = { results: items.map((item, index) => priceItem(req, store, index, item)) };
+    res.json(body);
+  });
+
+  router.get("/instance-types", (req, res) => {
+    const query = parseOr400(InstanceTypesQuery, req.query, "instance types query");
+    const body: InstanceTypesResponse = { instance_types: listInstanceTypes(store.current, query) };
+    res.json(body);
+  });
+
+  return router;
+}

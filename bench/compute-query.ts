@@ -1,0 +1,138 @@
+// Compute price query benchmark (not a test: figures are printed and written, never asserted).
+//   pnpm --filter @cloudcost/bench bench:compute          (BENCH_DURATION=seconds per run, default 20)
+// Starts the real pricing app in process on an embedded database in a temp dir (migrated, catalog
+// seed loaded, one API key), and a bare Express route answering a constant JSON body of the same
+// size; drives each with autocannon (10 connections, 127.0.0.1 only); then times a 1000-item batch.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import express from "express";
+import pino from "pino";
+import { openMigratedDatabase } from "@cloudcost/db";
+import { createApp } from "../apps/pricing-api/src/app";
+import { ApiKeyStore } from "../apps/pricing-api/src/auth/api-key-store";
+import { ComputeCatalogStore } from "../apps/pricing-api/src/compute/catalog";
+import { loadSeedCatalog, refreshCatalogStore } from "../apps/pricing-api/src/compute/catalog-loader";
+import { loadConfig } from "../apps/pricing-api/src/config";
+import { createPrisma, MIGRATIONS_DIR } from "../apps/pricing-api/src/db";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 20);
+const CONNECTIONS = 10;
+const QUERY = { provider: "aws", region: "us-east-1", instance_type: "m5.large" };
+
+function listen(app: express.Express): Promise<{ url: string; close: () => Promise<void> }> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
+    });
+  });
+}
+
+async function drive(url: string, headers: Record<string, string>) {
+  const result = await autocannon({
+    url,
+    method: "POST",
+    connections: CONNECTIONS,
+    duration: DURATION,
+    // The load generator runs on its own thread, so it does not compete with the servers' event loop.
+    workers: 1,
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(QUERY),
+  });
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { requests_per_s: result.requests.average, p99_ms: result.latency.p99, mean_ms: result.latency.mean, total: result.requests.total };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-pricing-"));
+  const logger = pino({ level: "silent" });
+  const t0 = performance.now();
+  const db = await openMigratedDatabase({ dataDir: path.join(dir, "db"), migrationsDir: MIGRATIONS_DIR, logger });
+  const prisma = createPrisma(db.adapter);
+  const t1 = performance.now();
+  await loadSeedCatalog({ db, prisma });
+  const t2 = performance.now();
+  const computeCatalog = new ComputeCatalogStore();
+  await refreshCatalogStore({ db, prisma }, computeCatalog);
+  const t3 = performance.now();
+  const apiKeys = new ApiKeyStore(prisma);
+  const key = (await apiKeys.create("acct_bench", "bench")).key;
+  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_DATA_DIR: path.join(dir, "db") });
+  const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret: randomBytes(32), computeCatalog });
+  const pricing = await listen(app);
+
+  const sample = await fetch(`${pricing.url}/v1/pricing/compute`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify(QUERY),
+  });
+  const constantBody = await sample.text();
+  const bareApp = express();
+  bareApp.post("/v1/pricing/compute", (_req, res) => {
+    res.type("application/json").send(constantBody);
+  });
+  const bare = await listen(bareApp);
+
+  console.log(`catalog: first load ${Math.round(t2 - t1)} ms, in-process build ${Math.round(t3 - t2)} ms (db open+migrate ${Math.round(t1 - t0)} ms)`);
+  console.log(`driving each target for ${DURATION} s with ${CONNECTIONS} connections...`);
+  const compute = await drive(`${pricing.url}/v1/pricing/compute`, { "x-api-key": key });
+  const bareRoute = await drive(`${bare.url}/v1/pricing/compute`, {});
+
+  const items = Array.from({ length: 1000 }, (_, i) =>
+    i % 10 === 9
+      ? { provider: "aws", region: "us-east-1", instance_type: `unknown-${i}`, vm: { cpu_cores: 4, ram_gb: 16 } }
+      : { provider: ["aws", "gcp", "azure"][i % 3], region: ["us-east-1", "us-central1", "eastus"][i % 3], instance_type: ["m5.large", "n2-standard-4", "Standard_D2s_v5"][i % 3] },
+  );
+  const batchBody = JSON.stringify({ items });
+  const batchMs: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    const start = performance.now();
+    const res = await fetch(`${pricing.url}/v1/pricing/compute/batch`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: batchBody,
+    });
+    const body = (await res.json()) as { results: unknown[] };
+    if (res.status !== 200 || body.results.length !== 1000) throw new Error(`batch answered ${res.status}`);
+    if (i > 0) batchMs.push(performance.now() - start); // the first run warms up
+  }
+  batchMs.sort((a, b) => a - b);
+  const median = (batchMs[9] + batchMs[10]) / 2;
+
+  const results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    duration_s: DURATION,
+    connections: CONNECTIONS,
+    body_bytes: constantBody.length,
+    catalog: { rows: computeCatalog.current.size, first_load_ms: Math.round(t2 - t1), in_process_build_ms: Math.round(t3 - t2) },
+    compute_query: compute,
+    bare_route: bareRoute,
+    ratio: Number((compute.requests_per_s / bareRoute.requests_per_s).toFixed(3)),
+    ratio_target: 0.6,
+    batch_1000: { median_ms: Number(median.toFixed(2)), min_ms: Number(batchMs[0].toFixed(2)), max_ms: Number(batchMs[19].toFixed(2)), runs: 20, target_ms: 100 },
+  };
+  fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
+  fs.writeFileSync(path.join(__dirname, "results/compute-query.json"), JSON.stringify(results, null, 2) + "\n");
+  console.table({
+    "POST /v1/pricing/compute": { "req/s": compute.requests_per_s, "p99 ms": compute.p99_ms },
+    "bare Express route": { "req/s": bareRoute.requests_per_s, "p99 ms": bareRoute.p99_ms },
+  });
+  console.log(`ratio ${results.ratio} (target >= 0.6); 1000-item batch median ${results.batch_1000.median_ms} ms (target < 100 ms)`);
+
+  await pricing.close();
+  await bare.close();
+  await apiKeys.stop();
+  await prisma.$disconnect();
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { Writable } from "node:stream";
+import express from "express";
+import pino from "pino";
+import request from "supertest";
+import { httpLogger, REDACTED_PATHS, requestId } from "../src";
+
+describe("request logging", () => {
+  it("logs request id, method, route, status and latency, and never a credential", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = pino({ redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, sink);
+    const app = express().use(requestId()).use(httpLogger(logger));
+    app.get("/things/:id", (_req, res) => res.json({ ok: true }));
+    await request(app)
+      .get("/things/42")
+      .set("X-Request-Id", "req-log-1")
+      .set("Authorization", "Bearer eyJhbGciOiJFZERTQSJ9.secret-token.sig")
+      .set("X-API-Key", "bl_supersecretkeyvalue")
+      .set("Cookie", "session=cookie-secret")
+      .expect(200);
+    const text = lines.join("");
+    expect(text).not.toMatch(/secret-token|bl_supersecretkeyvalue|cookie-secret/);
+    const entry = JSON.parse(lines.at(-1)!);
+    expect(entry).toMatchObject({ requestId: "req-log-1", route: "/things/:id", res: { statusCode: 200 }, req: { method: "GET" } });
+    expect(typeof entry.responseTime).toBe("number");
+  });
+});
