@@ -72,7 +72,7 @@ describeIfNginx("gateway", () => {
     const unknown = await fetch(`${gateway.url}/elsewhere`);
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toMatch(/No route/);
-    const big = await fetch(`${gateway.url}/api/v1/signup/complete`, { method: "POST", body: "x".repeat(3 * 1024 * 1024) });
+    const big = await fetch(`${gateway.url}/api/v1/signup/complete`, { method: "POST", body: "x".repeat(10 * 1024 * 1024) });
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ message: "The request body is too large.", status: "error" });
   });

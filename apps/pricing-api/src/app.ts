@@ -22,6 +22,11 @@ import { renderPricingError } from "./errors";
 import { healthRoutes } from "./health/routes";
 import { accountRoutes } from "./auth/account-routes";
 import { internalRoutes } from "./internal/routes";
+import { databaseRoutes } from "./marketplace/database-routes";
+import { modelRoutes } from "./marketplace/model-routes";
+import { pinRoutes, reportRoutes } from "./references/routes";
+import { usageBody } from "./usage/body";
+import { usageRoutes } from "./usage/routes";
 
 export interface AppDeps {
   config: Config;
@@ -44,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(metrics.middleware());
   app.use(httpLogger(deps.logger));
   app.use(protections(deps.config.protection));
+  app.use(["/v1/pricing/usage", "/v1/pricing/reports"], usageBody());
   app.use(jsonBody());
 
   app.use(healthRoutes(deps.db));
@@ -55,6 +61,11 @@ export function createApp(deps: AppDeps): Express {
   const authenticated = requireApiKey(deps.apiKeys);
   app.use("/v1/pricing/account", authenticated, accountRoutes());
   app.use("/v1/pricing/compute", authenticated, computeRoutes(deps.computeCatalog ?? new ComputeCatalogStore()));
+  app.use("/marketplace/providers/models", authenticated, modelRoutes(deps));
+  app.use("/marketplace/providers/databases", authenticated, databaseRoutes(deps));
+  app.use("/v1/pricing/pins", authenticated, pinRoutes(deps));
+  app.use("/v1/pricing/reports", authenticated, reportRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
+  app.use("/v1/pricing/usage", authenticated, usageRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
 
   app.use(notFoundHandler(renderPricingError));
   app.use(errorHandler(renderPricingError, deps.logger));

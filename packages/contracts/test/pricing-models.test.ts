@@ -1,5 +1,6 @@
 import {
   DeleteByIdQuery,
+  ExactAmount,
   DeleteModelsResponse,
   ListModelsResponse,
   MarketplaceError,
@@ -137,5 +138,18 @@ describe("queries", () => {
     reject(DeleteByIdQuery, {}, ["id"]);
     reject(DeleteByIdQuery, { id: "x".repeat(65) }, ["id"]);
     reject(DeleteByIdQuery, { id: "../etc" }, ["id"]);
+  });
+});
+
+describe("ExactAmount", () => {
+  it("accepts 0 to 1e15, including float noise (stored to 12 decimals)", () => {
+    for (const value of [0, 0.15, 0.1 + 0.2, 1e-7, 1e15]) accept(ExactAmount, value);
+  });
+  it("rejects negative, too large, non-finite and non-number amounts", () => {
+    for (const value of [-0.000001, 1e15 + 1, Infinity, NaN, "0.15", null]) reject(ExactAmount, value);
+  });
+  it("bounds context and output limits to 32-bit integers", () => {
+    reject(ModelPricingEntryInput, { ...entry, context_limit: 2 ** 31 }, ["context_limit"]);
+    accept(ModelPricingEntryInput, { ...entry, context_limit: 2 ** 31 - 1 });
   });
 });

@@ -1,4 +1,5 @@
 import {
+  ReportPathParams,
   CreateReportRequest,
   DATABASE_QUANTITY_KEYS,
   DATABASE_QUANTITY_RATE_FIELDS,
@@ -134,5 +135,13 @@ describe("priced usage and reports", () => {
       "quantities",
       "storage_gb_hours",
     ]);
+  });
+});
+
+describe("ReportPathParams", () => {
+  it("takes a service id", () => {
+    accept(ReportPathParams, { id: "rpt_01JD8X3ZK2" });
+    reject(ReportPathParams, { id: "rpt 1" }, ["id"]);
+    reject(ReportPathParams, { id: "r".repeat(65) }, ["id"]);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Currency, FreeObject, KeyText, NonNegativeMoney, ServiceId, TimestampOutput } from "../common.js";
-import { DeleteResponse, ListResponse, RegisterResponse } from "./models.js";
+import { Currency, FreeObject, KeyText, ServiceId, TimestampOutput } from "../common.js";
+import { DeleteResponse, ExactAmount, ListResponse, RegisterResponse } from "./models.js";
 
 /** Natural-key fields besides provider, service, region and period_billing_hours. */
 export const DATABASE_OPTIONAL_KEY_FIELDS = [
@@ -56,13 +56,10 @@ export const DatabasePricingEntryInput = z
     service: KeyText.min(1),
     region: KeyText.min(1),
     ...shape<OptionalKeyField, z.ZodOptional<z.ZodNullable<typeof KeyText>>>(DATABASE_OPTIONAL_KEY_FIELDS, KeyText.nullish()),
-    period_billing_hours: z.number().positive().default(730),
+    period_billing_hours: ExactAmount.refine((hours) => hours > 0, "must be greater than 0").default(730),
     currency: Currency.default("USD"),
     capacity_unit: KeyText.nullish(),
-    ...shape<NumberField, z.ZodOptional<z.ZodNullable<typeof NonNegativeMoney>>>(
-      DATABASE_NUMBER_FIELDS,
-      NonNegativeMoney.nullish(),
-    ),
+    ...shape<NumberField, z.ZodOptional<z.ZodNullable<typeof ExactAmount>>>(DATABASE_NUMBER_FIELDS, ExactAmount.nullish()),
     raw_pricing_data: FreeObject.nullish(),
     tags: FreeObject.nullish(),
   })

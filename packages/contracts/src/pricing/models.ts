@@ -1,5 +1,19 @@
 import { z } from "zod";
-import { Currency, FreeObject, KeyText, NonNegativeMoney, ServiceId, Timestamp, TimestampOutput, queryBoolean } from "../common.js";
+import { Currency, FreeObject, KeyText, ServiceId, Timestamp, TimestampOutput, queryBoolean } from "../common.js";
+
+export const MAX_PRICE_DECIMALS = 12;
+export const MAX_PRICE = 1e15;
+
+/**
+ * A stored amount (price, rate, capacity): finite, 0 to 1e15. Stored as numeric(30,12): kept to 12
+ * decimal places (rounded half-up beyond, so binary-float noise like 0.30000000000000004 reads back
+ * as 0.3); anything with at most 12 decimals echoes back exactly as sent.
+ */
+export const ExactAmount = z
+  .number()
+  .min(0)
+  .max(MAX_PRICE)
+  .meta({ id: "ExactAmount", description: "Non-negative amount up to 1e15; kept exactly to 12 decimal places (rounded half-up beyond)." });
 
 export const TokenBucket = z
   .enum(["input", "output", "cache_read", "cache_write", "reasoning", "input_audio", "output_audio"])
@@ -8,8 +22,8 @@ export type TokenBucket = z.infer<typeof TokenBucket>;
 
 const RequiredKey = KeyText.min(1);
 const OptionalKey = KeyText.nullish();
-const Limit = z.number().int().nonnegative().nullish();
-const Modalities = z.array(z.string()).nullish();
+const Limit = z.number().int().nonnegative().max(2147483647).nullish();
+const Modalities = z.array(z.string().max(64)).max(32).nullish();
 const Flag = z.boolean().nullish();
 
 export const ModelPricingEntryInput = z
@@ -21,10 +35,12 @@ export const ModelPricingEntryInput = z
     model_id: OptionalKey,
     region: OptionalKey,
     token_bucket: TokenBucket,
-    unit_price_per_mtok: NonNegativeMoney,
+    unit_price_per_mtok: ExactAmount,
     currency: Currency.default("USD"),
-    effective_from: Timestamp.nullish(),
-    effective_to: Timestamp.nullish(),
+    effective_from: Timestamp.nullish().describe(
+      "When this price starts (default now); must be later than the open row's own effective_from. A future one schedules the change.",
+    ),
+    effective_to: Timestamp.nullish().describe("Accepted so that a stored entry can be echoed back; ignored (the server closes rows)."),
     fetched_at: Timestamp.nullish(),
     sku_price_id: OptionalKey,
     source: OptionalKey,

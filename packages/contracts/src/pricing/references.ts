@@ -146,3 +146,8 @@ export const Report = z
   })
   .meta({ id: "Report", description: "A stored report, exactly as priced at creation." });
 export type Report = z.infer<typeof Report>;
+
+export const ReportPathParams = z
+  .object({ id: ServiceId })
+  .meta({ id: "ReportPathParams", description: "Path parameter of /v1/pricing/reports/{id}." });
+export type ReportPathParams = z.infer<typeof ReportPathParams>;

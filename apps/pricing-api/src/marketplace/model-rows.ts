@@ -1,0 +1,129 @@
+import type { ModelPricingEntry, ModelPricingEntryData, TokenBucket } from "@cloudcost/contracts";
+import { iso, keyIn, keyOut, num, sha256 } from "../store/sql";
+
+/** A model_prices row as selected by MODEL_COLUMNS (numerics as text). */
+export interface ModelRow {
+  id: string;
+  model_key: string;
+  provider: string;
+  publisher: string;
+  host: string;
+  model: string;
+  model_id: string;
+  region: string;
+  token_bucket: string;
+  unit_price_per_mtok: string;
+  currency: string;
+  effective_from: Date;
+  effective_to: Date | null;
+  fetched_at: Date | null;
+  sku_price_id: string | null;
+  source: string | null;
+  source_url: string | null;
+  context_limit: number | null;
+  output_limit: number | null;
+  modalities_input: string[];
+  modalities_output: string[];
+  open_weights: boolean | null;
+  reasoning: boolean | null;
+  structured_output: boolean | null;
+  tool_call: boolean | null;
+  raw_pricing_data: Record<string, unknown>;
+  tags: Record<string, unknown>;
+}
+
+export const MODEL_COLUMNS = `id, model_key, provider, publisher, host, model, model_id, region, token_bucket,
+  unit_price_per_mtok::text AS unit_price_per_mtok, currency, effective_from, effective_to, fetched_at,
+  sku_price_id, source, source_url, context_limit, output_limit, modalities_input, modalities_output,
+  open_weights, reasoning, structured_output, tool_call, raw_pricing_data, tags`;
+
+export const IDENTITY_FIELDS = ["provider", "publisher", "host", "model", "model_id", "region"] as const;
+
+/** sha256 of the normalised (provider, publisher, host, model, model_id, region): one model of one host. */
+export function modelKeyOf(entry: Partial<Record<(typeof IDENTITY_FIELDS)[number], string | null>>): string {
+  return sha256(JSON.stringify(IDENTITY_FIELDS.map((field) => keyIn(entry[field]))));
+}
+
+export function toModelEntry(row: ModelRow): ModelPricingEntry {
+  return {
+    id: row.id,
+    provider: row.provider,
+    publisher: keyOut(row.publisher),
+    host: keyOut(row.host),
+    model: row.model,
+    model_id: keyOut(row.model_id),
+    region: keyOut(row.region),
+    token_bucket: row.token_bucket as TokenBucket,
+    unit_price_per_mtok: num(row.unit_price_per_mtok)!,
+    currency: row.currency,
+    effective_from: iso(row.effective_from)!,
+    effective_to: iso(row.effective_to),
+    fetched_at: iso(row.fetched_at),
+    sku_price_id: row.sku_price_id,
+    source: row.source,
+    source_url: row.source_url,
+    context_limit: row.context_limit,
+    output_limit: row.output_limit,
+    modalities_input: row.modalities_input,
+    modalities_output: row.modalities_output,
+    open_weights: row.open_weights,
+    reasoning: row.reasoning,
+    structured_output: row.structured_output,
+    tool_call: row.tool_call,
+    raw_pricing_data: row.raw_pricing_data,
+    tags: row.tags,
+  };
+}
+
+/** The fields a registration with an unchanged price updates in place (everything but identity, price, validity). */
+export type ModelDetails = Pick<
+  ModelRow,
+  | "fetched_at"
+  | "sku_price_id"
+  | "source"
+  | "source_url"
+  | "context_limit"
+  | "output_limit"
+  | "modalities_input"
+  | "modalities_output"
+  | "open_weights"
+  | "reasoning"
+  | "structured_output"
+  | "tool_call"
+  | "raw_pricing_data"
+  | "tags"
+>;
+
+export function detailsOf(entry: ModelPricingEntryData): ModelDetails {
+  return {
+    fetched_at: entry.fetched_at ? new Date(entry.fetched_at) : null,
+    sku_price_id: entry.sku_price_id ?? null,
+    source: entry.source ?? null,
+    source_url: entry.source_url ?? null,
+    context_limit: entry.context_limit ?? null,
+    output_limit: entry.output_limit ?? null,
+    modalities_input: entry.modalities_input ?? [],
+    modalities_output: entry.modalities_output ?? [],
+    open_weights: entry.open_weights ?? null,
+    reasoning: entry.reasoning ?? null,
+    structured_output: entry.structured_output ?? null,
+    tool_call: entry.tool_call ?? null,
+    raw_pricing_data: entry.raw_pricing_data ?? {},
+    tags: entry.tags ?? {},
+  };
+}
+
+/** Whether applying `details` would change `row` (object key order ignored, as jsonb does). */
+export function detailsDiffer(row: ModelRow, details: ModelDetails): boolean {
+  return (Object.keys(details) as (keyof ModelDetails)[]).some((field) => canonical(row[field]) !== canonical(details[field]));
+}
+
+function canonical(value: unknown): string {
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}

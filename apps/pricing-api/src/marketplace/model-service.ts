@@ -1,0 +1,243 @@
+import Decimal from "decimal.js";
+import type { ModelListQuery, ModelPricingEntry, ModelPricingEntryData } from "@cloudcost/contracts";
+import { newId } from "@cloudcost/db";
+import { badRequest, notFound } from "@cloudcost/http";
+import type { Prisma } from "../db";
+import { inTransaction, keyIn, lockAll, storedAmount, type Sql } from "../store/sql";
+import { detailsDiffer, detailsOf, MODEL_COLUMNS, modelKeyOf, toModelEntry, type ModelRow } from "./model-rows";
+
+const identityOf = (row: { model_key: string; token_bucket: string }) => `${row.model_key}|${row.token_bucket}`;
+const lockNameOf = (accountId: string, identity: string) => `model:${accountId}:${identity}`;
+
+const DETAIL_COLUMNS = `fetched_at timestamptz, sku_price_id text, source text, source_url text, context_limit int,
+  output_limit int, modalities_input text[], modalities_output text[], open_weights boolean, reasoning boolean,
+  structured_output boolean, tool_call boolean, raw_pricing_data jsonb, tags jsonb`;
+const DETAIL_NAMES = `fetched_at, sku_price_id, source, source_url, context_limit, output_limit, modalities_input,
+  modalities_output, open_weights, reasoning, structured_output, tool_call, raw_pricing_data, tags`;
+
+/**
+ * Registers a batch all or nothing. Versioning per identity (account, provider, publisher, host,
+ * model, model_id, region, token_bucket): the identity's open row is the one with effective_to
+ * NULL (the latest version, possibly scheduled in the future). Same price and currency: the open
+ * row is kept (other fields updated in place). Another price or currency: the open row is closed
+ * at the new row's effective_from and a new row opens. Every identity of the batch is locked
+ * (advisory transaction locks) before its open row is read, so concurrent registrations of one
+ * identity run one after the other; the partial unique index is the last line of defence.
+ */
+export async function registerModels(prisma: Prisma, accountId: string, entries: ModelPricingEntryData[]): Promise<ModelPricingEntry[]> {
+  const prepared = entries.map((entry) => {
+    const modelKey = modelKeyOf(entry);
+    return { entry, modelKey, identity: identityOf({ model_key: modelKey, token_bucket: entry.token_bucket }) };
+  });
+  const identities = [...new Set(prepared.map((p) => p.identity))];
+
+  return inTransaction(prisma, async (tx) => {
+    await lockAll(
+      tx,
+      identities.map((identity) => lockNameOf(accountId, identity)),
+    );
+    // Taken after the locks, so versions opened by concurrent requests are strictly ordered.
+    const now = new Date();
+    const latest = new Map<string, ModelRow>();
+    for (const row of await latestRows(tx, accountId, identities)) latest.set(identityOf(row), row);
+
+    const changed = new Map<string, ModelRow>(); // existing rows to update, by id
+    const inserted: ModelRow[] = [];
+    const results: ModelRow[] = [];
+
+    prepared.forEach(({ entry, modelKey, identity }, index) => {
+      const details = detailsOf(entry);
+      const price = storedAmount(entry.unit_price_per_mtok);
+      const current = latest.get(identity);
+      const isNew = (row: ModelRow) => inserted.includes(row);
+      let from: Date;
+      if (current && current.effective_to === null) {
+        if (new Decimal(current.unit_price_per_mtok).eq(price) && current.currency === entry.currency) {
+          if (detailsDiffer(current, details)) {
+            Object.assign(current, details);
+            if (!isNew(current)) changed.set(current.id, current);
+          }
+          results.push(current);
+          return;
+        }
+        from = effectiveFromAfter(current, entry, now, index);
+        current.effective_to = from;
+        if (!isNew(current)) changed.set(current.id, current);
+      } else {
+        from = entry.effective_from ? new Date(entry.effective_from) : now;
+        if (current?.effective_to && from < current.effective_to) {
+          throw badRequest(
+            `entries.${index}.effective_from: must not be earlier than ${current.effective_to.toISOString()}, when the last version of this entry ended`,
+            [{ path: `entries.${index}.effective_from`, message: `must not be earlier than ${current.effective_to.toISOString()}` }],
+          );
+        }
+      }
+      const row: ModelRow = {
+        id: newId("mpr"),
+        model_key: modelKey,
+        provider: entry.provider,
+        publisher: keyIn(entry.publisher),
+        host: keyIn(entry.host),
+        model: entry.model,
+        model_id: keyIn(entry.model_id),
+        region: keyIn(entry.region),
+        token_bucket: entry.token_bucket,
+        unit_price_per_mtok: price,
+        currency: entry.currency,
+        effective_from: from,
+        effective_to: null,
+        ...details,
+      };
+      inserted.push(row);
+      latest.set(identity, row);
+      results.push(row);
+    });
+
+    // Close (and update) existing rows first, so the new open rows never meet a second open row.
+    if (changed.size > 0) await updateRows(tx, accountId, [...changed.values()]);
+    if (inserted.length > 0) await insertRows(tx, accountId, inserted);
+    return results.map(toModelEntry);
+  });
+}
+
+/** The new version's effective_from: the given one (later than the open row's), or now. */
+function effectiveFromAfter(open: ModelRow, entry: ModelPricingEntryData, now: Date, index: number): Date {
+  const openFrom = open.effective_from;
+  if (entry.effective_from) {
+    const given = new Date(entry.effective_from);
+    if (given > openFrom) return given;
+    throw badRequest(
+      `entries.${index}.effective_from: must be later than the open row's effective_from (${openFrom.toISOString()})`,
+      [{ path: `entries.${index}.effective_from`, message: `must be later than ${openFrom.toISOString()}` }],
+    );
+  }
+  if (now > openFrom) return now;
+  // Two changes within one millisecond: the later one starts a millisecond after the earlier one.
+  if (now.getTime() === openFrom.getTime()) return new Date(openFrom.getTime() + 1);
+  throw badRequest(
+    `entries.${index}.effective_from: a price change is already scheduled for ${openFrom.toISOString()}; send an effective_from later than that`,
+    [{ path: `entries.${index}.effective_from`, message: `must be later than ${openFrom.toISOString()}` }],
+  );
+}
+
+async function latestRows(tx: Sql, accountId: string, identities: string[]): Promise<ModelRow[]> {
+  const keys = identities.map((identity) => identity.split("|"));
+  return tx.$queryRawUnsafe<ModelRow[]>(
+    `SELECT DISTINCT ON (model_key, token_bucket) ${MODEL_COLUMNS}
+       FROM model_prices
+      WHERE account_id = $1
+        AND (model_key, token_bucket) IN (SELECT k->>0, k->>1 FROM jsonb_array_elements($2::jsonb) AS k)
+      ORDER BY model_key, token_bucket, effective_from DESC, id DESC`,
+    accountId,
+    JSON.stringify(keys),
+  );
+}
+
+const detailsJson = (row: ModelRow) => ({
+  fetched_at: row.fetched_at?.toISOString() ?? null,
+  sku_price_id: row.sku_price_id,
+  source: row.source,
+  source_url: row.source_url,
+  context_limit: row.context_limit,
+  output_limit: row.output_limit,
+  modalities_input: row.modalities_input,
+  modalities_output: row.modalities_output,
+  open_weights: row.open_weights,
+  reasoning: row.reasoning,
+  structured_output: row.structured_output,
+  tool_call: row.tool_call,
+  raw_pricing_data: row.raw_pricing_data,
+  tags: row.tags,
+});
+
+async function updateRows(tx: Sql, accountId: string, rows: ModelRow[]): Promise<void> {
+  const payload = rows.map((row) => ({ id: row.id, effective_to: row.effective_to?.toISOString() ?? null, ...detailsJson(row) }));
+  const assignments = DETAIL_NAMES.split(",")
+    .map((name) => name.trim())
+    .map((name) => `${name} = v.${name}`)
+    .join(", ");
+  await tx.$queryRawUnsafe(
+    `UPDATE model_prices AS m SET effective_to = v.effective_to, ${assignments}, updated_at = now()
+       FROM jsonb_to_recordset($2::jsonb) AS v(id text, effective_to timestamptz, ${DETAIL_COLUMNS})
+      WHERE m.account_id = $1 AND m.id = v.id`,
+    accountId,
+    JSON.stringify(payload),
+  );
+}
+
+async function insertRows(tx: Sql, accountId: string, rows: ModelRow[]): Promise<void> {
+  const payload = rows.map((row) => ({
+    id: row.id,
+    model_key: row.model_key,
+    provider: row.provider,
+    publisher: row.publisher,
+    host: row.host,
+    model: row.model,
+    model_id: row.model_id,
+    region: row.region,
+    token_bucket: row.token_bucket,
+    unit_price_per_mtok: row.unit_price_per_mtok,
+    currency: row.currency,
+    effective_from: row.effective_from.toISOString(),
+    effective_to: row.effective_to?.toISOString() ?? null,
+    ...detailsJson(row),
+  }));
+  await tx.$queryRawUnsafe(
+    `INSERT INTO model_prices (account_id, id, model_key, provider, publisher, host, model, model_id, region, token_bucket,
+       unit_price_per_mtok, currency, effective_from, effective_to, ${DETAIL_NAMES})
+     SELECT $1, v.id, v.model_key, v.provider, v.publisher, v.host, v.model, v.model_id, v.region, v.token_bucket,
+       v.unit_price_per_mtok, v.currency, v.effective_from, v.effective_to, ${DETAIL_NAMES.replace(/(\w+)/g, "v.$1")}
+       FROM jsonb_to_recordset($2::jsonb) AS v(id text, model_key text, provider text, publisher text, host text, model text,
+         model_id text, region text, token_bucket text, unit_price_per_mtok numeric, currency text,
+         effective_from timestamptz, effective_to timestamptz, ${DETAIL_COLUMNS})`,
+    accountId,
+    JSON.stringify(payload),
+  );
+}
+
+const FILTER_COLUMNS = ["provider", "publisher", "host", "model", "model_id", "region", "token_bucket"] as const;
+
+/** Open rows (effective_to null or in the future), or every version with include_closed; newest first. */
+export async function listModels(prisma: Prisma, accountId: string, query: ModelListQuery): Promise<ModelPricingEntry[]> {
+  const params: unknown[] = [accountId];
+  const where = ["account_id = $1"];
+  for (const column of FILTER_COLUMNS) {
+    const value = query[column];
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`${column} = $${params.length}`);
+  }
+  if (!query.include_closed) where.push("(effective_to IS NULL OR effective_to > now())");
+  const rows = await prisma.$queryRawUnsafe<ModelRow[]>(
+    `SELECT ${MODEL_COLUMNS} FROM model_prices WHERE ${where.join(" AND ")} ORDER BY effective_from DESC, id DESC`,
+    ...params,
+  );
+  return rows.map(toModelEntry);
+}
+
+/**
+ * Closes a live or scheduled row: effective_to = now (or its own effective_from when it was
+ * scheduled for later, so it never takes effect). Unknown, other account's or closed: 404.
+ */
+export async function closeModel(prisma: Prisma, accountId: string, id: string): Promise<ModelPricingEntry> {
+  return inTransaction(prisma, async (tx) => {
+    const [target] = await tx.$queryRawUnsafe<{ model_key: string; token_bucket: string }[]>(
+      `SELECT model_key, token_bucket FROM model_prices WHERE account_id = $1 AND id = $2`,
+      accountId,
+      id,
+    );
+    if (!target) throw notFound(`No open model pricing entry with id ${id}.`);
+    await lockAll(tx, [lockNameOf(accountId, identityOf(target))]);
+    const now = new Date();
+    const [row] = await tx.$queryRawUnsafe<ModelRow[]>(
+      `UPDATE model_prices SET effective_to = GREATEST($3::timestamptz, effective_from), updated_at = now()
+        WHERE account_id = $1 AND id = $2 AND (effective_to IS NULL OR effective_to > $3::timestamptz)
+        RETURNING ${MODEL_COLUMNS}`,
+      accountId,
+      id,
+      now.toISOString(),
+    );
+    if (!row) throw notFound(`No open model pricing entry with id ${id}.`);
+    return toModelEntry(row);
+  });
+}

@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import Decimal from "decimal.js";
+import type { Prisma } from "../db";
+
+/** What the stores need from Prisma: the client itself or an interactive transaction. */
+export interface Sql {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+}
+
+/**
+ * Interactive transaction options: PGlite has a single connection, so concurrent requests queue
+ * for it; the defaults (2 s wait, 5 s run) would turn a burst of writes into 500s.
+ */
+export const TX_OPTIONS = { maxWait: 30_000, timeout: 60_000 } as const;
+
+/** Runs `fn` in a transaction, retrying a few times when a concurrent writer won a unique race. */
+export async function inTransaction<T>(prisma: Prisma, fn: (tx: Sql) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await prisma.$transaction((tx) => fn(tx), TX_OPTIONS);
+    } catch (err) {
+      if (attempt >= attempts || !(isUniqueViolation(err) || isSerializationFailure(err))) throw err;
+    }
+  }
+}
+
+function errorText(err: unknown): string {
+  if (!err || typeof err !== "object") return String(err);
+  const seen = new Set<unknown>();
+  // Driver adapter errors nest the PostgreSQL code in meta/cause objects; search them all.
+  const replacer = (_key: string, value: unknown) => {
+    if (value && typeof value === "object") {
+      if (seen.has(value)) return undefined;
+      seen.add(value);
+    }
+    return value;
+  };
+  const e = err as { message?: string; code?: string };
+  return `${e.code ?? ""} ${e.message ?? ""} ${JSON.stringify(err, replacer)}`;
+}
+
+export const isUniqueViolation = (err: unknown) => /23505|UniqueConstraintViolation|P2002/.test(errorText(err));
+export const isForeignKeyViolation = (err: unknown) => /23503|ForeignKeyConstraintViolation|P2003/.test(errorText(err));
+const isSerializationFailure = (err: unknown) => /40001|40P01|TransactionWriteConflict/.test(errorText(err));
+
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** A signed 64-bit advisory lock key for `text` (sha256-derived; collisions only serialise more). */
+export function lockKey(text: string): bigint {
+  return BigInt.asIntN(64, BigInt(`0x${sha256(`cloudcost-pricing:${text}`).slice(0, 16)}`));
+}
+
+/** Takes transaction-scoped advisory locks on all keys, in ascending order (no deadlocks). */
+export async function lockAll(tx: Sql, keys: Iterable<string>): Promise<void> {
+  const sorted = [...new Set([...keys].map(lockKey))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (sorted.length === 0) return;
+  await tx.$queryRawUnsafe(
+    `SELECT count(pg_advisory_xact_lock(k.key::bigint)::text)::int AS n FROM jsonb_array_elements_text($1::jsonb) AS k(key)`,
+    JSON.stringify(sorted.map(String)),
+  );
+}
+
+/** '' for absent identity/key parts (how they are stored and indexed); null back out. */
+export const keyIn = (value: string | null | undefined): string => value ?? "";
+export const keyOut = (value: string): string | null => (value === "" ? null : value);
+
+export const iso = (value: Date | string | null): string | null =>
+  value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
+
+/** An amount as stored in numeric(30,12): rounded half-up to 12 decimal places (text, exact). */
+export const storedAmount = (value: number): string => new Decimal(value).toDecimalPlaces(12, Decimal.ROUND_HALF_UP).toFixed();
+
+/** numeric columns are selected as text and turned into exact JSON numbers here. */
+export const num = (value: string | null): number | null => (value === null ? null : Number(value));
