@@ -419,7 +419,11 @@ describe("kubernetes", () => {
       }
       for (const ing of ingresses) {
         expect(ing.spec.ingressClassName).toBe("nginx");
-        expect(ing.metadata.annotations?.["nginx.ingress.kubernetes.io/proxy-body-size"]).toBe("2m");
+        // The ingress allows what the gateway allows.
+        const gatewayLimit = /client_max_body_size\s+(\S+);/.exec(
+          fs.readFileSync(path.join(__dirname, "../../infra/gateway/nginx.conf.template"), "utf8"),
+        )?.[1];
+        expect(ing.metadata.annotations?.["nginx.ingress.kubernetes.io/proxy-body-size"]).toBe(gatewayLimit);
       }
     });
   });
