@@ -218,7 +218,9 @@ async function main() {
        CROSS JOIN LATERAL (SELECT (ARRAY['DOWNSIZE','UPSIZE','TERMINATE','NOOP','NO_RECOMMENDATION',NULL,'NOOP','DOWNSIZE'])[i % 8 + 1] AS action) a`,
       [other.tenantId, other.organizationId, SUMMARY_RESOURCES],
     );
-    if (kind === "postgres") await db.sql.query("ANALYZE compute_resources");
+    // What autovacuum does shortly after a bulk load: statistics, and the visibility map the
+    // summary's index-only scans rely on.
+    if (kind === "postgres") await db.sql.query("VACUUM ANALYZE compute_resources");
     log(`loaded ${SUMMARY_RESOURCES} resources with results into a second tenant`);
 
     const filtered = "provider=aws,gcp&region=us-east-1&region=us-central1,eu-west-1&architecture=x86_64&active=true";
