@@ -51,11 +51,13 @@ async function assertKnown(tx: Pick<Prisma, "$queryRawUnsafe">, tenantId: string
     tenantId,
     ids,
   );
-  if (unknown.length) {
-    const names = unknown.map((u) => `'${u.id}'`).join(", ");
-    throw badRequest(`Unknown resource_id ${names}: upsert the resource with PUT /api/v1/tenant/compute/resources first; nothing was stored`);
-  }
+  if (unknown.length) throw unknownResources(unknown);
 }
+
+const unknownResources = (unknown: { id: string }[]) =>
+  badRequest(
+    `Unknown resource_id ${unknown.map((u) => `'${u.id}'`).join(", ")}: upsert the resource with PUT /api/v1/tenant/compute/resources first; nothing was stored`,
+  );
 
 function assertNotFuture(timestamps: string[], field: string) {
   const limit = Date.now() + MAX_CLOCK_SKEW_MS;
@@ -69,32 +71,47 @@ const BUMP_HEARTBEATS = `
   FROM (SELECT id, max(t) AS ts FROM unnest($2::text[], $3::timestamptz[]) AS u(id, t) GROUP BY id) v
   WHERE r.tenant_id = $1 AND r.resource_id = v.id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < v.ts)`;
 
+/**
+ * Samples and heartbeats in one statement (one round trip, atomic): the unknown-resource check,
+ * the multi-row insert from unnest arrays and the heartbeat bump all read the same snapshot, and
+ * nothing is written when any resource is unknown.
+ */
+export const INGEST_SQL = `
+  WITH v AS (SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::float8[], $5::float8[]) AS v(resource_id, ts, cpu, mem)),
+  missing AS (
+    SELECT DISTINCT v.resource_id AS id FROM v
+    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id)),
+  stored AS (
+    INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
+    SELECT $1, v.resource_id, v.ts, v.cpu, v.mem FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
+    ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
+      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization),
+  bumped AS (
+    UPDATE compute_resources r SET last_heartbeat_at = h.ts
+    FROM (SELECT resource_id, max(ts) AS ts FROM v GROUP BY resource_id) h
+    WHERE NOT EXISTS (SELECT 1 FROM missing) AND r.tenant_id = $1 AND r.resource_id = h.resource_id
+      AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < h.ts))
+  SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
+
 /** Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent. */
 export async function ingestMetrics(prisma: Prisma, tenant: TenantRef, samples: MetricSample[]): Promise<number> {
   assertNotFuture(
     samples.map((s) => s.timestamp),
     "samples.#.timestamp",
   );
+  // ON CONFLICT cannot touch one row twice in a statement: the last sample of a (resource, timestamp) wins.
   const latest = new Map<string, MetricSample>();
   for (const s of samples) latest.set(`${s.resource_id}\u0000${s.timestamp}`, s);
-  const rows = [...latest.values()];
-  const ids = rows.map((s) => s.resource_id);
-  const times = rows.map((s) => s.timestamp);
-  await prisma.$transaction(async (tx) => {
-    await assertKnown(tx, tenant.id, [...new Set(ids)]);
-    await tx.$executeRawUnsafe(
-      `INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
-       SELECT $1, v.* FROM unnest($2::text[], $3::timestamptz[], $4::float8[], $5::float8[]) AS v
-       ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
-         SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization`,
-      tenant.id,
-      ids,
-      times,
-      rows.map((s) => s.cpu_utilization),
-      rows.map((s) => s.memory_utilization ?? null),
-    );
-    await tx.$executeRawUnsafe(BUMP_HEARTBEATS, tenant.id, ids, times);
-  });
+  const rows = latest.size === samples.length ? samples : [...latest.values()];
+  const unknown = await prisma.$queryRawUnsafe<{ id: string }[]>(
+    INGEST_SQL,
+    tenant.id,
+    rows.map((s) => s.resource_id),
+    rows.map((s) => s.timestamp),
+    rows.map((s) => s.cpu_utilization),
+    rows.map((s) => s.memory_utilization ?? null),
+  );
+  if (unknown.length) throw unknownResources(unknown);
   return samples.length;
 }
 
