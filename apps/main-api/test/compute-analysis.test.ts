@@ -147,4 +147,55 @@ describe("analysis cycle", () => {
     expect(n).toBe(0);
     expect((await items()).idle.action).toBe("TERMINATE");
   });
+
+  it("computes p95 from daily roll-ups equal to the nearest-rank p95 of integer samples, and rebuilds a day a sample is re-sent to", async () => {
+    const other = { id: "ten_rollup", organizationId: "org_analysis" };
+    await upsertResources(ctx.prisma, other, UpsertResourcesRequest.parse({ resources: [vm("roll", "m5.large")] }).resources);
+    // Every 20 minutes from 4 days ago until a minute ago: settled days go through the roll-ups, the
+    // window's first hours and today through the raw samples.
+    const cpu = (i: number) => (i * 37) % 101;
+    const memory = (i: number) => (i * 53) % 97;
+    const samples = samplesFor("roll", 4 * 72, 20, cpu, memory);
+    const send = (batch: unknown[]) => ingestMetrics(ctx.prisma, other, IngestMetricsRequest.parse({ samples: batch }).samples);
+    await send(samples);
+    const nearestRank = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1];
+    const statsOf = async () => {
+      const page = await listRecommendations(ctx.prisma, other.id, { resource_type: "virtual_machine", limit: 10 }, 15);
+      return page.items[0].stats;
+    };
+    const settings = { ...DEFAULT_COMPUTE_SETTINGS, lookbackDays: 3 };
+    const since = Date.now() - 3 * 86_400_000;
+    const inWindow = () => samples.filter((s) => Date.parse(s.timestamp) >= since - 60_000);
+
+    await analyzer.analyzeTenant(other, settings);
+    const [{ days }] = await ctx.prisma.$queryRawUnsafe<{ days: number }[]>(
+      "SELECT count(*)::int AS days FROM compute_sample_days WHERE tenant_id = $1",
+      other.id,
+    );
+    expect(days).toBeGreaterThanOrEqual(1);
+    let expected = inWindow();
+    let stats = await statsOf();
+    // The window starts when the cycle starts: a sample exactly at the edge may fall either side.
+    expect(Math.abs(stats!.samples - expected.length)).toBeLessThanOrEqual(1);
+    expected = expected.slice(expected.length - stats!.samples);
+    expect(stats).toMatchObject({
+      cpu_p95: nearestRank(expected.map((s) => s.cpu_utilization)),
+      cpu_max: Math.max(...expected.map((s) => s.cpu_utilization)),
+      memory_p95: nearestRank(expected.map((s) => s.memory_utilization!)),
+      window_start: expected[0].timestamp,
+      window_end: expected[expected.length - 1].timestamp,
+    });
+    expect(nearestRank(expected.map((s) => s.cpu_utilization))).not.toBe(Math.max(...expected.map((s) => s.cpu_utilization)));
+
+    // Re-send two days ago's samples raised to 100 %: that day's roll-up is rebuilt, nothing counted twice.
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const resent = expected.filter((s) => s.timestamp.startsWith(twoDaysAgo)).map((s) => ({ ...s, cpu_utilization: 100 }));
+    expect(resent.length).toBeGreaterThan(10);
+    await send(resent);
+    await analyzer.analyzeTenant(other, settings);
+    const changed = new Map(resent.map((s) => [s.timestamp, s]));
+    const after = expected.map((s) => changed.get(s.timestamp) ?? s);
+    stats = await statsOf();
+    expect(stats).toMatchObject({ samples: after.length, cpu_p95: nearestRank(after.map((s) => s.cpu_utilization)), cpu_max: 100 });
+  });
 });

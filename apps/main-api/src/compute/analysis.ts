@@ -4,6 +4,7 @@ import type { Database } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { TenantRef } from "./inventory-service";
 import { PricingUnavailableError, type CatalogKey, type PricingClient } from "./pricing-client";
+import { dropExpired, rollUpSettledDays, rollupWindow, WINDOW_STATS, windowStatsParams } from "./rollups";
 import { decide, hasEnoughSignal, type Decision, type PricingView, type UsageStats } from "./rightsizing";
 import { loadComputeSettings, type ComputeSettings } from "./settings";
 
@@ -47,16 +48,10 @@ interface StatsRow {
   memory_p95: number | null;
 }
 
-// Nearest-rank p95 = percentile_disc(0.95): the value at rank ceil(0.95 n). One pass, grouped by
-// resource, over the tenant's window; only one row per resource comes back to Node.
+// Nearest-rank p95 over daily roll-ups plus the raw samples of the window's edges (rollups.ts);
+// only one row per resource comes back to Node.
 const STATS_SQL = `
-  WITH s AS (
-    SELECT resource_id, count(*)::int AS samples, min(ts) AS window_start, max(ts) AS window_end,
-           percentile_disc(0.95) WITHIN GROUP (ORDER BY cpu_utilization) AS cpu_p95,
-           max(cpu_utilization) AS cpu_max,
-           percentile_disc(0.95) WITHIN GROUP (ORDER BY memory_utilization) AS memory_p95
-    FROM compute_samples WHERE tenant_id = $1 AND ts >= $2
-    GROUP BY resource_id)
+  WITH s AS (${WINDOW_STATS})
   SELECT r.resource_id, r.provider, r.region, r.instance_type, r.architecture, r.operating_system, r.cpu_cores, r.ram_gb,
          s.samples, to_char(s.window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS window_start,
          to_char(s.window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS window_end,
@@ -101,9 +96,10 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
 
   async function cycle(tenant: TenantRef, settings: ComputeSettings): Promise<CycleResult> {
     const started = Date.now();
-    const since = new Date(started - settings.lookbackDays * 86_400_000);
-    await deps.prisma.$executeRawUnsafe("DELETE FROM compute_samples WHERE tenant_id = $1 AND ts < $2", tenant.id, since);
-    const rows = await deps.prisma.$queryRawUnsafe<StatsRow[]>(STATS_SQL, tenant.id, since);
+    const window = rollupWindow(new Date(started - settings.lookbackDays * 86_400_000), new Date(started));
+    await dropExpired(deps.prisma, tenant.id, window);
+    await rollUpSettledDays(deps.prisma, tenant.id, window);
+    const rows = await deps.prisma.$queryRawUnsafe<StatsRow[]>(STATS_SQL, ...windowStatsParams(tenant.id, window));
     const stats = rows.map(toStats);
 
     // Only resources past rule 1 with a known provider, region and type need prices.

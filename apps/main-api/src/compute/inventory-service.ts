@@ -73,8 +73,8 @@ const BUMP_HEARTBEATS = `
 
 /**
  * Samples and heartbeats in one statement (one round trip, atomic): the unknown-resource check,
- * the multi-row insert from unnest arrays and the heartbeat bump all read the same snapshot, and
- * nothing is written when any resource is unknown.
+ * the multi-row insert from unnest arrays, the heartbeat bump and the stale marks of settled days'
+ * roll-ups all read the same snapshot, and nothing is written when any resource is unknown.
  */
 export const INGEST_SQL = `
   WITH v AS (SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::float8[], $5::float8[]) AS v(resource_id, ts, cpu, mem)),
@@ -90,7 +90,13 @@ export const INGEST_SQL = `
     UPDATE compute_resources r SET last_heartbeat_at = h.ts
     FROM (SELECT resource_id, max(ts) AS ts FROM v GROUP BY resource_id) h
     WHERE NOT EXISTS (SELECT 1 FROM missing) AND r.tenant_id = $1 AND r.resource_id = h.resource_id
-      AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < h.ts))
+      AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < h.ts)),
+  -- A sample in a day that ended more than 30 minutes ago makes that day's roll-up stale (rollups.ts).
+  late AS (
+    INSERT INTO compute_sample_day_status AS s (tenant_id, day)
+    SELECT DISTINCT $1, (v.ts AT TIME ZONE 'UTC')::date FROM v
+    WHERE NOT EXISTS (SELECT 1 FROM missing) AND (v.ts AT TIME ZONE 'UTC')::date < ((now() - interval '30 minutes') AT TIME ZONE 'UTC')::date
+    ON CONFLICT (tenant_id, day) DO UPDATE SET version = s.version + 1)
   SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
 
 /** Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent. */
