@@ -16,7 +16,7 @@ import { AnalysisBusyError, createAnalyzer, type Analyzer } from "./analysis";
 import { ingestMetrics, recordHeartbeats, upsertResources, type TenantRef } from "./inventory-service";
 import { createPricingClient, PricingUnavailableError } from "./pricing-client";
 import { resolvePricingKey } from "./pricing-key";
-import { loadComputeSettings } from "./settings";
+import { DEFAULT_COMPUTE_SETTINGS, loadComputeSettings } from "./settings";
 import { listRecommendations, recommendationSummary } from "./summary";
 
 const analyzers = new WeakMap<AppDeps["prisma"], Analyzer>();
@@ -95,8 +95,11 @@ export function computeRoutes(deps: AppDeps): Router {
 
   router.get("/api/v1/tenant/compute/recommendations/summary", auth, validate(SummaryQuery, "query"), reader, async (req, res) => {
     const tenant = tenantOf(req);
-    const settings = await loadComputeSettings(deps.prisma, tenant.organizationId);
-    const summary = await recommendationSummary(deps.prisma, tenant.id, res.locals.input as SummaryQuery, settings.activeWindowMinutes);
+    const query = res.locals.input as SummaryQuery;
+    // The active window only matters to the `active` filter: no settings round trip without it.
+    const activeWindowMinutes =
+      query.active === undefined ? DEFAULT_COMPUTE_SETTINGS.activeWindowMinutes : (await loadComputeSettings(deps.prisma, tenant.organizationId)).activeWindowMinutes;
+    const summary = await recommendationSummary(deps.prisma, tenant.id, query, activeWindowMinutes);
     ok(res, "Compute recommendation summary", summary);
   });
 
