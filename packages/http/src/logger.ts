@@ -12,8 +12,15 @@ export const REDACTED_PATHS = [
   "*.password",
 ];
 
+/**
+ * Structured logs to stdout. Writes are asynchronous (sonic-boom) so a request never waits on the
+ * terminal or a log collector; `serve` flushes on shutdown.
+ */
 export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } });
+  return pino(
+    { name, level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
+    pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 /** One structured line per request: request id, method, route, status and latency. */
