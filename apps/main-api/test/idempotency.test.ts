@@ -87,6 +87,18 @@ describe("Idempotency-Key on the main API", () => {
     expect(await keyRows("old")).toBe(1);
   });
 
+  it("answers 409 for a claim still running, and takes over one abandoned longer than the lock timeout", async () => {
+    // A first attempt that died with its process: the claim row without a response.
+    const first = await createTenant(owner, "abandoned", { name: "Abandoned" }).expect(201);
+    await ctx.db.sql.query(`UPDATE idempotency_keys SET status = NULL, body = NULL, content_type = NULL WHERE key = 'abandoned'`);
+    expectError(await createTenant(owner, "abandoned", { name: "Abandoned" }), 409, /still being processed/);
+    await ctx.db.sql.query(`UPDATE idempotency_keys SET created_at = now() - interval '11 minutes' WHERE key = 'abandoned'`);
+    const retried = await createTenant(owner, "abandoned", { name: "Abandoned" }).expect(201);
+    expect(retried.body.data.id).not.toBe(first.body.data.id);
+    const replayed = await createTenant(owner, "abandoned", { name: "Abandoned" }).expect(201);
+    expect([replayed.headers["idempotent-replayed"], replayed.body]).toEqual(["true", retried.body]);
+  });
+
   it("replays a completed sign-up for the same identity and key (a 201, not a 409)", async () => {
     const token = await mintToken(ctx, { email: uniqueEmail("founder") });
     const body = { company_name: "Replay Corp", first_name: "Grace", last_name: "Hopper" };

@@ -107,7 +107,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
     }
     captureResponse(res, async (response) => {
       try {
-        if (response && isReplayableStatus(response.status)) await store.complete(scope, key, fingerprint, response);
+        if (isReplayableStatus(response.status)) await store.complete(scope, key, fingerprint, response);
         else await store.release(scope, key, fingerprint);
       } catch (err) {
         options.onStoreError?.(err, req);
@@ -125,10 +125,12 @@ function replay(res: Response, stored: StoredResponse): void {
 
 /**
  * Collects what the handler writes; before the last chunk leaves, `settle` stores it (so a retry
- * that follows the response finds it). A response that never ends properly (a destroyed socket)
- * settles with nothing, which frees the key.
+ * that follows the response finds it). A client that disconnects early does not free the key: the
+ * handler still runs to its end() and its result is stored, so the client's retry gets a 409 and
+ * then the replay instead of a second execution. A response that never ends (a stream destroyed
+ * mid-way) leaves the claim to expire after the lock timeout.
  */
-function captureResponse(res: Response, settle: (response: StoredResponse | null) => Promise<void>): void {
+function captureResponse(res: Response, settle: (response: StoredResponse) => Promise<void>): void {
   const chunks: Buffer[] = [];
   let settled = false;
   const collect = (chunk: unknown, encoding?: unknown) => {
@@ -156,10 +158,4 @@ function captureResponse(res: Response, settle: (response: StoredResponse | null
     void settle(response).then(() => originalEnd(...args));
     return res;
   }) as Response["end"];
-
-  res.on("close", () => {
-    if (settled) return;
-    settled = true;
-    void settle(null);
-  });
 }
