@@ -20,6 +20,7 @@ import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderPricingError } from "./errors";
 import { healthRoutes } from "./health/routes";
+import { idempotent } from "./idempotency";
 import { accountRoutes } from "./auth/account-routes";
 import { internalRoutes } from "./internal/routes";
 import { databaseRoutes } from "./marketplace/database-routes";
@@ -60,13 +61,14 @@ export function createApp(deps: AppDeps): Express {
 
   // Each API router is mounted behind the key check, so an unknown path still answers 404.
   const authenticated = requireApiKey(deps.apiKeys);
+  const idem = idempotent(deps);
   app.use("/v1/pricing/account", authenticated, accountRoutes());
-  app.use("/v1/pricing/compute", authenticated, computeRoutes(computeCatalog));
-  app.use("/marketplace/providers/models", authenticated, modelRoutes(deps));
-  app.use("/marketplace/providers/databases", authenticated, databaseRoutes(deps));
+  app.use("/v1/pricing/compute", authenticated, idem, computeRoutes(computeCatalog));
+  app.use("/marketplace/providers/models", authenticated, idem, modelRoutes(deps));
+  app.use("/marketplace/providers/databases", authenticated, idem, databaseRoutes(deps));
   app.use("/v1/pricing/pins", authenticated, pinRoutes(deps));
-  app.use("/v1/pricing/reports", authenticated, reportRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
-  app.use("/v1/pricing/usage", authenticated, usageRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
+  app.use("/v1/pricing/reports", authenticated, idem, reportRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
+  app.use("/v1/pricing/usage", authenticated, idem, usageRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
 
   app.use(notFoundHandler(renderPricingError));
   app.use(errorHandler(renderPricingError, deps.logger));

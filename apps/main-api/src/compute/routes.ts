@@ -11,6 +11,7 @@ import { conflict, HttpError, parseOr400 } from "@cloudcost/http";
 import type { z } from "zod";
 import type { AppDeps } from "../app";
 import { authenticate } from "../auth/middleware";
+import { idempotent } from "../http/idempotency";
 import { requireTenant } from "../tenancy/require-tenant";
 import { AnalysisBusyError, createAnalyzer, type Analyzer } from "./analysis";
 import { ingestMetrics, recordHeartbeats, upsertResources, type TenantRef } from "./inventory-service";
@@ -59,6 +60,7 @@ const ok = (res: Response, message: string, data: unknown) => res.status(200).js
 export function computeRoutes(deps: AppDeps): Router {
   const router = Router();
   const auth = authenticate(deps);
+  const idem = idempotent(deps);
   const reader = requireTenant(deps);
   const writer = requireTenant(deps, { write: true });
   const manager = requireTenant(deps, { write: true, roles: ["owner", "admin"] });
@@ -69,18 +71,18 @@ export function computeRoutes(deps: AppDeps): Router {
     ok(res, `Upserted ${upserted} resources`, { upserted });
   });
 
-  router.post("/api/v1/tenant/compute/metrics", auth, validate(IngestMetricsRequest, "body"), writer, async (req, res) => {
+  router.post("/api/v1/tenant/compute/metrics", auth, idem, validate(IngestMetricsRequest, "body"), writer, async (req, res) => {
     const { samples } = res.locals.input as IngestMetricsRequest;
     const accepted = await ingestMetrics(deps.prisma, tenantOf(req), samples);
     ok(res, `Accepted ${accepted} samples`, { accepted });
   });
 
-  router.post("/api/v1/tenant/compute/heartbeats", auth, validate(HeartbeatsRequest, "body"), writer, async (req, res) => {
+  router.post("/api/v1/tenant/compute/heartbeats", auth, idem, validate(HeartbeatsRequest, "body"), writer, async (req, res) => {
     const accepted = await recordHeartbeats(deps.prisma, tenantOf(req), res.locals.input as HeartbeatsRequest);
     ok(res, `Recorded ${accepted} heartbeats`, { accepted });
   });
 
-  router.post("/api/v1/tenant/compute/recommendations/analyze", auth, manager, async (req, res) => {
+  router.post("/api/v1/tenant/compute/recommendations/analyze", auth, idem, manager, async (req, res) => {
     const tenant = tenantOf(req);
     try {
       const settings = await loadComputeSettings(deps.prisma, tenant.organizationId);
