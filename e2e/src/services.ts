@@ -13,10 +13,18 @@ export interface Service {
   url: string;
   port: number;
   env: NodeJS.ProcessEnv;
+  /** Working directory of the process; the embedded database lives in `${dataDir}/db`. */
+  dataDir: string;
+  /** The PostgreSQL database (with TEST_DATABASE_URL), else undefined. */
+  databaseUrl?: string;
   logs: string[];
   process: ChildProcess;
+  /** Sends `signal` (default SIGTERM) and resolves with the exit code (null when killed by a signal). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Starts the process again on the same port and database. */
   start(): Promise<void>;
+  /** Stops the process (SIGKILL when it does not exit), drops its database and removes its directory. */
+  cleanup(): Promise<void>;
 }
 
 /**
@@ -39,13 +47,16 @@ export async function startService(
     [`${upper}_DATA_DIR`]: path.join(dataDir, "db"),
     ...env,
   };
-  if (process.env.TEST_DATABASE_URL) serviceEnv[`${upper}_DATABASE_URL`] = await createServerDatabase(name);
+  const databaseUrl = process.env.TEST_DATABASE_URL ? await createServerDatabase(name) : undefined;
+  if (databaseUrl) serviceEnv[`${upper}_DATABASE_URL`] = databaseUrl;
 
   const service: Service = {
     name,
     port,
     url: `http://127.0.0.1:${port}`,
     env: serviceEnv,
+    dataDir,
+    databaseUrl,
     logs: [],
     process: undefined as unknown as ChildProcess,
     async start() {
@@ -71,9 +82,38 @@ export async function startService(
         child.kill(signal);
       });
     },
+    async cleanup() {
+      const child = service.process;
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (databaseUrl) await dropServerDatabase(databaseUrl);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
-  await service.start();
+  try {
+    await service.start();
+  } catch (err) {
+    await service.cleanup();
+    throw err;
+  }
   return service;
+}
+
+/** Drops a database made by createServerDatabase (closing what still holds it). */
+async function dropServerDatabase(databaseUrl: string): Promise<void> {
+  const database = new URL(databaseUrl).pathname.slice(1);
+  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
 
 async function createServerDatabase(name: string): Promise<string> {
