@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
 import { freePort, waitFor } from "./ports";
+import { adminClient, createDatabase, databaseUrl as serverDatabaseUrl, templateFor } from "./templates";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -29,7 +28,8 @@ export interface Service {
 
 /**
  * Starts a built service (`apps/<name>/dist/server.js`) as a real process on its own database: an
- * embedded one in a temp directory, or, with TEST_DATABASE_URL, a new database on that server.
+ * embedded one in a temp directory, or, with TEST_DATABASE_URL, a new database on that server; both
+ * copied from the run's prepared template (migrated, catalog loaded) when there is one.
  */
 export async function startService(
   name: "main-api" | "pricing-api",
@@ -47,8 +47,12 @@ export async function startService(
     [`${upper}_DATA_DIR`]: path.join(dataDir, "db"),
     ...env,
   };
-  const databaseUrl = process.env.TEST_DATABASE_URL ? await createServerDatabase(name) : undefined;
+  const template = await templateFor(name);
+  const databaseUrl = process.env.TEST_DATABASE_URL
+    ? serverDatabaseUrl(await createDatabase(`cloudcost_e2e_${name.replace("-", "_")}`, template?.database))
+    : undefined;
   if (databaseUrl) serviceEnv[`${upper}_DATABASE_URL`] = databaseUrl;
+  else if (template?.dir) fs.cpSync(template.dir, path.join(dataDir, "db"), { recursive: true });
 
   const service: Service = {
     name,
@@ -104,29 +108,14 @@ export async function startService(
   return service;
 }
 
-/** Drops a database made by createServerDatabase (closing what still holds it). */
+/** Drops a service's database (closing what still holds it). */
 async function dropServerDatabase(databaseUrl: string): Promise<void> {
   const database = new URL(databaseUrl).pathname.slice(1);
-  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+  const client = adminClient();
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   } finally {
     await client.end();
   }
-}
-
-async function createServerDatabase(name: string): Promise<string> {
-  const server = process.env.TEST_DATABASE_URL!;
-  const database = `cloudcost_e2e_${name.replace("-", "_")}_${randomBytes(4).toString("hex")}`;
-  const client = new Client({ connectionString: server });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE "${database}"`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(server);
-  url.pathname = `/${database}`;
-  return url.toString();
 }
