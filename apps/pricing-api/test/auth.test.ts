@@ -92,6 +92,8 @@ describe("internal key endpoints", () => {
     const hash = hashApiKey(issued);
     const body = { account_id: "org_main", prefix: issued.slice(0, 11), name: "from main" };
     const put = () => request(ctx.app).put(`/internal/api-keys/${hash}`).set("Authorization", `Bearer ${token}`).send(body);
+    // A client that tries the key before the main API's outbox delivered it is not locked out after.
+    expectUnauthenticated(await whoami().set("X-API-Key", issued), /Unknown or revoked/);
     expect((await put()).status).toBe(201);
     expect((await put()).status).toBe(200);
     expect((await whoami().set("X-API-Key", issued).expect(200)).body.account_id).toBe("org_main");

@@ -9,6 +9,9 @@ export interface ApiKeyIdentity {
 }
 
 const CACHE_TTL_MS = 30_000;
+// An unknown key may be provisioned a moment later (the main API's outbox delivers within seconds,
+// possibly to another replica): remember a rejection only briefly.
+const UNKNOWN_KEY_TTL_MS = 1_000;
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
@@ -32,7 +35,8 @@ export class ApiKeyStore {
         where: { keyHash: hash },
         select: { accountId: true, id: true, revokedAt: true },
       });
-      entry = { identity: row && !row.revokedAt ? { accountId: row.accountId, keyId: row.id } : null, expires: now + CACHE_TTL_MS };
+      const identity = row && !row.revokedAt ? { accountId: row.accountId, keyId: row.id } : null;
+      entry = { identity, expires: now + (row ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) };
       this.cache.set(hash, entry);
     }
     if (entry.identity) this.usedSince.set(hash, { identity: entry.identity, at: new Date(now) });
@@ -71,10 +75,12 @@ export class ApiKeyStore {
   }
 
   private async insert(data: { accountId: string; id: string; keyHash: string; prefix: string; name?: string | null }) {
-    return this.prisma.$transaction(async (tx) => {
+    const record = await this.prisma.$transaction(async (tx) => {
       await tx.account.upsert({ where: { id: data.accountId }, create: { id: data.accountId }, update: {} });
       return tx.apiKey.create({ data: { ...data, name: data.name ?? null } });
     });
+    this.cache.delete(data.keyHash); // a client may have tried the key before it arrived
+    return record;
   }
 
   /** Writes the pending last_used_at values (one statement per key, at most once a minute). */
