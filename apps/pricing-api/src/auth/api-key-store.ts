@@ -69,10 +69,14 @@ export class ApiKeyStore {
   }
 
   private async insert(data: { accountId: string; id: string; keyHash: string; prefix: string; name?: string | null }) {
-    return this.prisma.$transaction(async (tx) => {
+    const record = await this.prisma.$transaction(async (tx) => {
       await tx.account.upsert({ where: { id: data.accountId }, create: { id: data.accountId }, update: {} });
       return tx.apiKey.create({ data: { ...data, name: data.name ?? null } });
     });
+    // A lookup that failed before the key existed (the main API's first call, then provisioning on
+    // its 401) must not keep rejecting the new key for the rest of the cache lifetime.
+    this.cache.delete(data.keyHash);
+    return record;
   }
 
   /** Writes the pending last_used_at values (one statement per key, at most once a minute). */
