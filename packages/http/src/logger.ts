@@ -17,12 +17,16 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "inf
 }
 
 /** One structured line per request: request id, method, route, status and latency. */
+const PROBES = new Set(["/healthz", "/readyz"]);
+
 export function httpLogger(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
     genReqId: (req) => req.id,
     customProps: (req) => ({ requestId: req.id }),
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+    // Health probes (polled every few seconds, 503 while starting) only at debug level.
+    customLogLevel: (req, res, err) =>
+      PROBES.has(req.url ?? "") ? "debug" : err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
     serializers: {
       // Headers are not logged at all: credentials (Authorization, X-API-Key, cookies) never reach
       // the logs, and the hot path skips serialising them.

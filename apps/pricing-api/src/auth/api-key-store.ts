@@ -48,6 +48,8 @@ export class ApiKeyStore {
 
   /** Registers a key issued elsewhere (the main API) by its hash; repeating it is harmless. */
   async provision(input: { accountId: string; id?: string; keyHash: string; prefix: string; name?: string | null }) {
+    // A client may have tried the key before it was delivered: forget that cached "unknown" answer.
+    this.cache.delete(input.keyHash);
     const existing = await this.prisma.apiKey.findUnique({ where: { keyHash: input.keyHash } });
     if (existing) return { record: existing, created: false, conflict: existing.accountId !== input.accountId };
     const record = await this.insert({ ...input, id: input.id ?? newId("key") }).catch(async (err) => {
@@ -69,14 +71,10 @@ export class ApiKeyStore {
   }
 
   private async insert(data: { accountId: string; id: string; keyHash: string; prefix: string; name?: string | null }) {
-    const record = await this.prisma.$transaction(async (tx) => {
+    return this.prisma.$transaction(async (tx) => {
       await tx.account.upsert({ where: { id: data.accountId }, create: { id: data.accountId }, update: {} });
       return tx.apiKey.create({ data: { ...data, name: data.name ?? null } });
     });
-    // A lookup that failed before the key existed (the main API's first call, then provisioning on
-    // its 401) must not keep rejecting the new key for the rest of the cache lifetime.
-    this.cache.delete(data.keyHash);
-    return record;
   }
 
   /** Writes the pending last_used_at values (one statement per key, at most once a minute). */
