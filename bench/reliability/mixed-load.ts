@@ -152,6 +152,16 @@ async function phase(stack: Stack, seconds: number, label: string) {
 
 const rss = (stack: Stack) => ({ main_api_kib: rssKiB(stack.main.process.pid), pricing_api_kib: rssKiB(stack.pricing.process.pid) });
 
+/** V8 heap in use (prom-client's gauge on /metrics): reported beside RSS, which also counts freed-but-kept pages. */
+async function heapUsedMiB(stack: Stack) {
+  const of = async (url: string) => {
+    const text = await fetch(`${url}/metrics`).then((r) => r.text()).catch(() => "");
+    const m = /^nodejs_heap_size_used_bytes\S* (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
+    return m ? Math.round(Number(m[1]) / 2 ** 20) : null;
+  };
+  return { main_api: await of(stack.main.url), pricing_api: await of(stack.pricing.url) };
+}
+
 async function main() {
   const started = Date.now();
   const stack = await startStack();
@@ -166,9 +176,11 @@ async function main() {
 
     const warmup1 = await phase(stack, WARMUP, "warm-up");
     const rssBefore = rss(stack);
+    const heapBefore = await heapUsedMiB(stack);
     const run = await phase(stack, DURATION, "load");
     const warmup2 = await phase(stack, WARMUP, "second warm-up");
     const rssAfter = rss(stack);
+    const heapAfter = await heapUsedMiB(stack);
 
     const growth = (after: number, before: number) => Number((after / before - 1).toFixed(3));
     const checks: { name: string; pass: boolean; detail: string; hard: boolean }[] = [];
@@ -204,6 +216,7 @@ async function main() {
       p99,
       analysis_ms: run.analysis.durations_ms,
       rss_kib: { after_seed: rssStart, before: rssBefore, after: rssAfter, tolerance: RSS_TOLERANCE },
+      heap_used_mib: { before: heapBefore, after: heapAfter },
       warmups: [warmup1, warmup2],
       checks,
       passed: checks.every((c) => c.pass || !c.hard),
@@ -213,6 +226,7 @@ async function main() {
     };
     fs.mkdirSync(path.join(__dirname, "../results"), { recursive: true });
     fs.writeFileSync(path.join(__dirname, "../results/mixed-load.json"), `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`heap used (MiB) before ${JSON.stringify(heapBefore)}, after ${JSON.stringify(heapAfter)}`);
     for (const c of checks) console.log(`${c.pass ? "PASS" : c.hard ? "FAIL" : "OVER"} ${c.name}: ${c.detail}`);
     console.log(`mixed load ${results.passed ? "PASS" : "FAIL"} (${results.total_seconds} s, ${stack.databaseKind}); written to bench/results/mixed-load.json`);
     if (!results.passed) process.exitCode = 1;
