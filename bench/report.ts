@@ -126,7 +126,7 @@ const lines = [
   ...rows.map((r) => `| ${r.benchmark} | ${r.figure} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met === undefined ? "—" : r.met ? "yes" : "**no**"} |`),
   "",
 ];
-if (faults) lines.push(`Fault scenarios (${faults.scenarios.join(", ")}, ${faults.database}): ${faults.checks.filter((c) => c.pass).length} of ${faults.checks.length} checks passed (\`pnpm --filter @cloudcost/bench faults\`; \`.ci/reliability.sh\` runs them with a short mixed load).`, "");
+if (faults) lines.push(`Last fault run (${faults.scenarios.join(", ")}, ${faults.database}): ${faults.checks.filter((c) => c.pass).length} of ${faults.checks.length} checks passed (\`pnpm --filter @cloudcost/bench faults\`; \`.ci/reliability.sh\` runs them with a short mixed load).`, "");
 const missing = ["compute-query", "marketplace", "rightsizing", "mixed-load"].filter((name) => !read(name));
 if (missing.length) lines.push(`Not run: ${missing.join(", ")}.`, "");
 fs.writeFileSync(path.join(dir, "latest.md"), lines.join("\n"));
