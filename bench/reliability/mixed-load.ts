@@ -24,6 +24,8 @@ const ENFORCE = process.env.LOAD_ENFORCE_TARGETS === "1";
 const INGEST_BATCH = 1000;
 const REGISTER_BATCH = 10;
 const RSS_TOLERANCE = 0.2;
+// LOAD_ENFORCE_RSS=0 reports the memory check without failing the run (CI on a shared machine).
+const ENFORCE_RSS = process.env.LOAD_ENFORCE_RSS !== "0";
 
 /** p99 targets per request kind, derived from the issues' targets (see `basis`). */
 const KINDS = {
@@ -190,7 +192,7 @@ async function main() {
     }
     for (const [service, key] of [["main-api", "main_api_kib"], ["pricing-api", "pricing_api_kib"]] as const) {
       const g = growth(rssAfter[key], rssBefore[key]);
-      checks.push({ name: `${service} RSS within 20%`, pass: g <= RSS_TOLERANCE, detail: `${rssBefore[key]} -> ${rssAfter[key]} KiB (${(g * 100).toFixed(1)}%)`, hard: true });
+      checks.push({ name: `${service} RSS within 20%`, pass: g <= RSS_TOLERANCE, detail: `${rssBefore[key]} -> ${rssAfter[key]} KiB (${(g * 100).toFixed(1)}%)`, hard: ENFORCE_RSS });
     }
     const p99: Record<string, unknown> = {};
     for (const kind of Object.keys(KINDS) as Kind[]) {

@@ -133,3 +133,14 @@ describe("internal key endpoints", () => {
     expect(await ctx.prisma.apiKey.findUnique({ where: { keyHash: hash } })).toBeNull();
   });
 });
+
+describe("key cache", () => {
+  it("stays bounded when flooded with made-up, well-formed keys", async () => {
+    const { ApiKeyStore } = await import("../src/auth/api-key-store");
+    const small = new ApiKeyStore(ctx.prisma, 20);
+    for (let i = 0; i < 45; i++) await small.verify(generateApiKey());
+    expect((small as unknown as { cache: Map<string, unknown> }).cache.size).toBeLessThanOrEqual(20);
+    // A real key still verifies after the flood.
+    expect(await small.verify(key)).toMatchObject({ accountId: "acct_a" });
+  });
+});

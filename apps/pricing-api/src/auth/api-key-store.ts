@@ -12,6 +12,7 @@ const CACHE_TTL_MS = 30_000;
 // An unknown key may be provisioned a moment later (the main API's outbox delivers within seconds,
 // possibly to another replica): remember a rejection only briefly.
 const UNKNOWN_KEY_TTL_MS = 1_000;
+const CACHE_MAX_ENTRIES = 10_000;
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
@@ -24,7 +25,15 @@ export class ApiKeyStore {
   private usedSince = new Map<string, { identity: ApiKeyIdentity; at: Date }>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly maxCacheEntries = CACHE_MAX_ENTRIES,
+  ) {}
+
+  private evictExpired(now: number): void {
+    for (const [hash, cached] of this.cache) if (cached.expires < now) this.cache.delete(hash);
+    if (this.cache.size >= this.maxCacheEntries) this.cache.clear();
+  }
 
   async verify(key: string): Promise<ApiKeyIdentity | null> {
     const hash = hashApiKey(key);
@@ -37,6 +46,8 @@ export class ApiKeyStore {
       });
       const identity = row && !row.revokedAt ? { accountId: row.accountId, keyId: row.id } : null;
       entry = { identity, expires: now + (row ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) };
+      // Made-up keys (anyone can compute a valid checksum) must not grow the cache without bound.
+      if (this.cache.size >= this.maxCacheEntries) this.evictExpired(now);
       this.cache.set(hash, entry);
     }
     if (entry.identity) this.usedSince.set(hash, { identity: entry.identity, at: new Date(now) });
