@@ -61,7 +61,8 @@ async function main() {
   const t3 = performance.now();
   const apiKeys = new ApiKeyStore(prisma);
   const key = (await apiKeys.create("acct_bench", "bench")).key;
-  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_DATA_DIR: path.join(dir, "db") });
+  // Rate limits off: the benchmark measures the route, not the limiter's 429s.
+  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_DATA_DIR: path.join(dir, "db"), RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0" });
   const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret: randomBytes(32), computeCatalog });
   const pricing = await listen(app);
 

@@ -33,7 +33,7 @@ async function main() {
   const db = await openMigratedDatabase({ dataDir, migrationsDir: MIGRATIONS_DIR, logger });
   const prisma = createPrisma(db.adapter);
   const apiKeys = new ApiKeyStore(prisma);
-  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_DATA_DIR: dataDir });
+  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_DATA_DIR: dataDir, RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0" });
   const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret: new TextEncoder().encode("bench-secret-".repeat(4)) });
   const server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));

@@ -93,7 +93,7 @@ async function main() {
   const { db, drop, kind } = await openBenchDatabase();
   const stub = await startPricingStub();
   const prisma = createPrisma(db.adapter);
-  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_URL: stub.url, PRICING_API_KEY: stub.apiKey, ANALYSIS_INTERVAL_MINUTES: "0" });
+  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_URL: stub.url, PRICING_API_KEY: stub.apiKey, ANALYSIS_INTERVAL_MINUTES: "0", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0" });
   const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }) });
   const server = app.listen(0, "127.0.0.1");
   server.keepAliveTimeout = 600_000; // the client's pooled socket must survive minutes of SQL between calls

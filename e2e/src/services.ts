@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
 import { freePort, waitFor } from "./ports";
+import { adminClient, createDatabase, databaseUrl as serverDatabaseUrl, templateFor } from "./templates";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -13,15 +12,24 @@ export interface Service {
   url: string;
   port: number;
   env: NodeJS.ProcessEnv;
+  /** Working directory of the process; the embedded database lives in `${dataDir}/db`. */
+  dataDir: string;
+  /** The PostgreSQL database (with TEST_DATABASE_URL), else undefined. */
+  databaseUrl?: string;
   logs: string[];
   process: ChildProcess;
+  /** Sends `signal` (default SIGTERM) and resolves with the exit code (null when killed by a signal). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Starts the process again on the same port and database. */
   start(): Promise<void>;
+  /** Stops the process (SIGKILL when it does not exit), drops its database and removes its directory. */
+  cleanup(): Promise<void>;
 }
 
 /**
  * Starts a built service (`apps/<name>/dist/server.js`) as a real process on its own database: an
- * embedded one in a temp directory, or, with TEST_DATABASE_URL, a new database on that server.
+ * embedded one in a temp directory, or, with TEST_DATABASE_URL, a new database on that server; both
+ * copied from the run's prepared template (migrated, catalog loaded) when there is one.
  */
 export async function startService(
   name: "main-api" | "pricing-api",
@@ -39,13 +47,20 @@ export async function startService(
     [`${upper}_DATA_DIR`]: path.join(dataDir, "db"),
     ...env,
   };
-  if (process.env.TEST_DATABASE_URL) serviceEnv[`${upper}_DATABASE_URL`] = await createServerDatabase(name);
+  const template = await templateFor(name);
+  const databaseUrl = process.env.TEST_DATABASE_URL
+    ? serverDatabaseUrl(await createDatabase(`cloudcost_e2e_${name.replace("-", "_")}`, template?.database))
+    : undefined;
+  if (databaseUrl) serviceEnv[`${upper}_DATABASE_URL`] = databaseUrl;
+  else if (template?.dir) fs.cpSync(template.dir, path.join(dataDir, "db"), { recursive: true });
 
   const service: Service = {
     name,
     port,
     url: `http://127.0.0.1:${port}`,
     env: serviceEnv,
+    dataDir,
+    databaseUrl,
     logs: [],
     process: undefined as unknown as ChildProcess,
     async start() {
@@ -71,22 +86,36 @@ export async function startService(
         child.kill(signal);
       });
     },
+    async cleanup() {
+      const child = service.process;
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (databaseUrl) await dropServerDatabase(databaseUrl);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
-  await service.start();
+  try {
+    await service.start();
+  } catch (err) {
+    await service.cleanup();
+    throw err;
+  }
   return service;
 }
 
-async function createServerDatabase(name: string): Promise<string> {
-  const server = process.env.TEST_DATABASE_URL!;
-  const database = `cloudcost_e2e_${name.replace("-", "_")}_${randomBytes(4).toString("hex")}`;
-  const client = new Client({ connectionString: server });
+/** Drops a service's database (closing what still holds it). */
+async function dropServerDatabase(databaseUrl: string): Promise<void> {
+  const database = new URL(databaseUrl).pathname.slice(1);
+  const client = adminClient();
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE "${database}"`);
+    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   } finally {
     await client.end();
   }
-  const url = new URL(server);
-  url.pathname = `/${database}`;
-  return url.toString();
 }

@@ -71,7 +71,7 @@ describeIfNginx("gateway", () => {
   it("answers unknown paths and oversized bodies with JSON", async () => {
     const unknown = await fetch(`${gateway.url}/elsewhere`);
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error).toMatch(/No route/);
+    expect(((await unknown.json()) as { error: string }).error).toMatch(/No route/);
     const big = await fetch(`${gateway.url}/api/v1/signup/complete`, { method: "POST", body: "x".repeat(10 * 1024 * 1024) });
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ message: "The request body is too large.", status: "error" });

@@ -19,6 +19,7 @@ import { computeRoutes } from "./compute/routes";
 import { healthRoutes } from "./health/routes";
 import { jwksRoutes } from "./auth/jwks-routes";
 import { authenticate } from "./auth/middleware";
+import { idempotent } from "./http/idempotency";
 import { signupRoutes } from "./signup/routes";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { meRoutes } from "./organizations/me-routes";
@@ -35,11 +36,13 @@ export interface AppDeps {
   outbox?: OutboxWorker;
 }
 
-export function createApp(deps: AppDeps): Express {
+export function createApp(appDeps: AppDeps): Express {
+  // One registry for the app and everything it builds (routes, analyzer), unless the caller gave one.
+  const deps = { ...appDeps, metrics: appDeps.metrics ?? createMetrics("main-api") };
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "extended");
-  const metrics = deps.metrics ?? createMetrics("main-api");
+  const { metrics } = deps;
   app.use(requestId());
   app.use(metrics.middleware());
   app.use(httpLogger(deps.logger));
@@ -54,9 +57,9 @@ export function createApp(deps: AppDeps): Express {
   // Identity and organization management. Each router sits behind its own authenticate, so an
   // unknown path elsewhere still answers 404.
   app.use("/api/v1/signup", signupRoutes(deps));
-  app.use("/api/v1/organizations", authenticate(deps), organizationRoutes(deps));
+  app.use("/api/v1/organizations", authenticate(deps), idempotent(deps), organizationRoutes(deps));
   app.use("/api/v1/me", authenticate(deps), meRoutes(deps));
-  app.use("/api/v1/settings/api-keys", authenticate(deps), apiKeyRoutes(deps, deps.outbox ?? createOutboxWorker(deps)));
+  app.use("/api/v1/settings/api-keys", authenticate(deps), idempotent(deps), apiKeyRoutes(deps, deps.outbox ?? createOutboxWorker(deps)));
   app.use(computeRoutes(deps));
 
   app.use(notFoundHandler(renderEnvelopeError));

@@ -20,6 +20,7 @@ import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderPricingError } from "./errors";
 import { healthRoutes } from "./health/routes";
+import { idempotent } from "./idempotency";
 import { accountRoutes } from "./auth/account-routes";
 import { internalRoutes } from "./internal/routes";
 import { databaseRoutes } from "./marketplace/database-routes";
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("query parser", "extended");
   const metrics = deps.metrics ?? createMetrics("pricing-api");
+  const computeCatalog = deps.computeCatalog ?? new ComputeCatalogStore();
   app.use(requestId());
   app.use(metrics.middleware());
   app.use(httpLogger(deps.logger));
@@ -52,20 +54,21 @@ export function createApp(deps: AppDeps): Express {
   app.use(["/v1/pricing/usage", "/v1/pricing/reports"], usageBody());
   app.use(jsonBody());
 
-  app.use(healthRoutes(deps.db));
+  app.use(healthRoutes(deps.db, computeCatalog));
   app.use(metrics.router());
   app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
   app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));
 
   // Each API router is mounted behind the key check, so an unknown path still answers 404.
   const authenticated = requireApiKey(deps.apiKeys);
+  const idem = idempotent(deps);
   app.use("/v1/pricing/account", authenticated, accountRoutes());
-  app.use("/v1/pricing/compute", authenticated, computeRoutes(deps.computeCatalog ?? new ComputeCatalogStore()));
-  app.use("/marketplace/providers/models", authenticated, modelRoutes(deps));
-  app.use("/marketplace/providers/databases", authenticated, databaseRoutes(deps));
+  app.use("/v1/pricing/compute", authenticated, idem, computeRoutes(computeCatalog));
+  app.use("/marketplace/providers/models", authenticated, idem, modelRoutes(deps));
+  app.use("/marketplace/providers/databases", authenticated, idem, databaseRoutes(deps));
   app.use("/v1/pricing/pins", authenticated, pinRoutes(deps));
-  app.use("/v1/pricing/reports", authenticated, reportRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
-  app.use("/v1/pricing/usage", authenticated, usageRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
+  app.use("/v1/pricing/reports", authenticated, idem, reportRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
+  app.use("/v1/pricing/usage", authenticated, idem, usageRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
 
   app.use(notFoundHandler(renderPricingError));
   app.use(errorHandler(renderPricingError, deps.logger));

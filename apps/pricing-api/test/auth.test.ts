@@ -92,6 +92,8 @@ describe("internal key endpoints", () => {
     const hash = hashApiKey(issued);
     const body = { account_id: "org_main", prefix: issued.slice(0, 11), name: "from main" };
     const put = () => request(ctx.app).put(`/internal/api-keys/${hash}`).set("Authorization", `Bearer ${token}`).send(body);
+    // A client that tries the key before the main API's outbox delivered it is not locked out after.
+    expectUnauthenticated(await whoami().set("X-API-Key", issued), /Unknown or revoked/);
     expect((await put()).status).toBe(201);
     expect((await put()).status).toBe(200);
     expect((await whoami().set("X-API-Key", issued).expect(200)).body.account_id).toBe("org_main");
@@ -109,6 +111,17 @@ describe("internal key endpoints", () => {
     await request(ctx.app).delete(`/internal/api-keys/not-a-hash`).set("Authorization", `Bearer ${token}`).expect(400);
   });
 
+  it("accepts a provisioned key at once even when it was tried (and refused) before it was delivered", async () => {
+    const issued = generateApiKey();
+    expectUnauthenticated(await whoami().set("X-API-Key", issued), /Unknown or revoked/);
+    await request(ctx.app)
+      .put(`/internal/api-keys/${hashApiKey(issued)}`)
+      .set("Authorization", `Bearer ${token}`)
+      .send({ account_id: "org_early", prefix: issued.slice(0, 11), name: "tried early" })
+      .expect(201);
+    expect((await whoami().set("X-API-Key", issued).expect(200)).body.account_id).toBe("org_early");
+  });
+
   it("rejects a malformed provisioning body without writing anything", async () => {
     const hash = hashApiKey(generateApiKey());
     const res = await request(ctx.app)
@@ -118,5 +131,16 @@ describe("internal key endpoints", () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/account_id/);
     expect(await ctx.prisma.apiKey.findUnique({ where: { keyHash: hash } })).toBeNull();
+  });
+});
+
+describe("key cache", () => {
+  it("stays bounded when flooded with made-up, well-formed keys", async () => {
+    const { ApiKeyStore } = await import("../src/auth/api-key-store");
+    const small = new ApiKeyStore(ctx.prisma, 20);
+    for (let i = 0; i < 45; i++) await small.verify(generateApiKey());
+    expect((small as unknown as { cache: Map<string, unknown> }).cache.size).toBeLessThanOrEqual(20);
+    // A real key still verifies after the flood.
+    expect(await small.verify(key)).toMatchObject({ accountId: "acct_a" });
   });
 });

@@ -3,8 +3,24 @@ export { requestId } from "./request-id";
 export { parseOr400, fieldErrors } from "./validate";
 export { createLogger, httpLogger, REDACTED_PATHS } from "./logger";
 export { jsonBody, notFoundHandler, errorHandler, JSON_BODY_LIMIT, type ErrorRenderer } from "./middlewares";
+export { isDatabaseUnavailable } from "./unavailable";
 export { serve, type ServeOptions } from "./serve";
 export { parseEnv, startFailure, ConfigError } from "./env";
 export { listRoutes, type RegisteredRoute } from "./routes";
 export { createMetrics, type Metrics } from "./metrics";
 export { rateLimits, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions } from "./protection";
+export {
+  idempotency,
+  canonicalJson,
+  requestFingerprint,
+  isReplayableStatus,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_TTL_SECONDS,
+  type IdempotencyOptions,
+  type IdempotencyStore,
+  type BeginResult,
+  type StoredResponse,
+} from "./idempotency";
+export { sqlIdempotencyStore, type SqlQuery, type SqlIdempotencyStoreOptions } from "./idempotency-sql-store";

@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import type { Logger } from "pino";
 import { HttpError } from "./http-error";
+import { isDatabaseUnavailable } from "./unavailable";
 
 /** Writes an HttpError in the API's own error shape. */
 export type ErrorRenderer = (req: Request, res: Response, error: HttpError) => void;
@@ -44,7 +45,10 @@ function toHttpError(err: unknown): HttpError | undefined {
   return undefined;
 }
 
-/** Turns every error into the API's shape; unexpected ones are logged and answered as a bare 500. */
+/**
+ * Turns every error into the API's shape: a lost database is a 503 `service_unavailable` (with
+ * Retry-After); anything else unexpected is logged and answered as a bare 500.
+ */
 export function errorHandler(render: ErrorRenderer, logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const known = toHttpError(err);
@@ -53,6 +57,11 @@ export function errorHandler(render: ErrorRenderer, logger: Logger): ErrorReques
       return;
     }
     if (known) return render(req, res, known);
+    if (isDatabaseUnavailable(err)) {
+      logger.warn({ err, requestId: req.id }, "database unavailable");
+      res.setHeader("Retry-After", "5");
+      return render(req, res, new HttpError(503, "service_unavailable", "The service cannot reach its database right now; retry shortly."));
+    }
     logger.error({ err, requestId: req.id }, "unhandled error");
     render(req, res, new HttpError(500, "internal_error", "Internal server error."));
   };

@@ -33,6 +33,11 @@ export function serve(options: ServeOptions): Promise<Server> {
     server.keepAliveTimeout = 5_000;
 
     let stopping = false;
+    // While stopping, every response closes its connection: a busy keep-alive client would otherwise
+    // keep sending requests on its open socket and hold the shutdown until the timeout.
+    server.prependListener("request", (_req, res) => {
+      if (stopping) res.setHeader("Connection", "close");
+    });
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
@@ -45,9 +50,11 @@ export function serve(options: ServeOptions): Promise<Server> {
       server.close(async () => {
         await options.onShutdown().catch((err) => logger.error({ err }, `${name}: error while closing`));
         logger.info(`${name} stopped`);
-        process.exit(0);
+        logger.flush(() => process.exit(0));
       });
       server.closeIdleConnections();
+      // Requests already in flight at the signal finish on keep-alive sockets: close those as they go idle.
+      setInterval(() => server.closeIdleConnections(), 100).unref();
     };
     process.on("SIGTERM", () => stop("SIGTERM"));
     process.on("SIGINT", () => stop("SIGINT"));

@@ -7,6 +7,22 @@ import { errorHandler, HttpError, jsonBody, notFoundHandler, parseOr400, request
 const render: ErrorRenderer = (_req, res, error) =>
   res.status(error.status).json({ code: error.code, message: error.message, errors: error.errors });
 
+const withProps = (message: string, props: Record<string, unknown>) => Object.assign(new Error(message), props);
+
+// The forms a lost database takes by the time it reaches a handler (node-postgres, PostgreSQL, Prisma).
+const databaseErrors: Record<string, unknown> = {
+  refused: withProps("connect ECONNREFUSED 127.0.0.1:5432", { code: "ECONNREFUSED" }),
+  terminated: new Error("Connection terminated unexpectedly"),
+  shutdown: withProps("terminating connection due to administrator command", { code: "57P01", severity: "FATAL" }),
+  prismaP1001: withProps("Can't reach database server at 127.0.0.1:5432", { name: "PrismaClientKnownRequestError", code: "P1001" }),
+  prismaP1017: withProps("Server has closed the connection.", { code: "P1017" }),
+  adapter: withProps("DriverAdapterError", { cause: { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 5432 } }),
+  adapterPostgres: withProps("DriverAdapterError", { cause: { kind: "postgres", code: "57P03", message: "the database system is starting up" } }),
+  prismaWrapped: withProps("Invalid `prisma.user.findMany()` invocation", { code: "P2010", meta: { driverAdapterError: { cause: { kind: "ConnectionClosed" } } } }),
+  unique: withProps("Unique constraint failed", { code: "P2002" }),
+  syntax: withProps("syntax error at or near SELECT", { code: "42601", severity: "ERROR" }),
+};
+
 function app() {
   const a = express();
   a.use(requestId());
@@ -20,6 +36,9 @@ function app() {
   });
   a.get("/teapot", () => {
     throw new HttpError(409, "already_there", "It is already there.");
+  });
+  a.get("/db/:form", (req) => {
+    throw databaseErrors[req.params.form as string];
   });
   a.use(notFoundHandler(render));
   a.use(errorHandler(render, pino({ level: "silent" })));
@@ -39,6 +58,18 @@ describe("http building blocks", () => {
     const res = await request(app()).get("/boom").expect(500);
     expect(res.body).toEqual({ code: "internal_error", message: "Internal server error." });
     expect(JSON.stringify(res.body)).not.toMatch(/SELECT|passwords|at line/);
+  });
+
+  it("answers a lost database with 503 service_unavailable and Retry-After, other database errors with 500", async () => {
+    for (const form of ["refused", "terminated", "shutdown", "prismaP1001", "prismaP1017", "adapter", "adapterPostgres", "prismaWrapped"]) {
+      const res = await request(app()).get(`/db/${form}`);
+      expect([form, res.status, res.body.code, res.headers["retry-after"]]).toEqual([form, 503, "service_unavailable", "5"]);
+      expect(JSON.stringify(res.body)).not.toMatch(/5432|ECONNREFUSED|prisma/i);
+    }
+    for (const form of ["unique", "syntax"]) {
+      const res = await request(app()).get(`/db/${form}`);
+      expect([form, res.status, res.body.code]).toEqual([form, 500, "internal_error"]);
+    }
   });
 
   it("renders HttpErrors, malformed JSON, oversized bodies and unknown routes in the given shape", async () => {

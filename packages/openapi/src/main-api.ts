@@ -34,6 +34,7 @@ const tenantScoped = (spec: Spec) =>
 export const mainApiPaths: ZodOpenApiPathsObject = {
   "/api/v1/signup/complete": {
     post: authed(["Sign-up"], {
+      idempotent: true,
       summary: "Create an organization, its default tenant and its owner for a verified identity",
       body: c.SignupCompleteRequest,
       responses: {
@@ -69,6 +70,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
       responses: { 200: ok("A page of users", c.UsersPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["Users"], {
+      idempotent: true,
       summary: "Invite a user by e-mail with a role and tenants (owner/admin)",
       path: OrgPath,
       body: c.InviteUserRequest,
@@ -119,6 +121,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
       responses: { 200: ok("A page of tenants", c.TenantsPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["Tenants"], {
+      idempotent: true,
       summary: manage("Create a tenant"),
       path: OrgPath,
       body: c.CreateTenantRequest,
@@ -145,6 +148,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
       responses: { 200: ok("A page of keys", c.ApiKeysPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["API keys"], {
+      idempotent: true,
       summary: manage("Create an API key acting with a role; the key is shown once and also works on the pricing API"),
       body: c.CreateApiKeyRequest,
       responses: { 201: ok("The key, with its secret", c.CreateApiKeyResponse), 400: envelopeError("Invalid request") },
@@ -173,6 +177,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/tenant/compute/recommendations/analyze": {
     post: tenantScoped({
+      idempotent: true,
       summary: "Run an analysis cycle for the tenant now (owner/admin)",
       responses: { 200: ok("Cycle finished", c.AnalyzeResponse) },
     }),
@@ -186,6 +191,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/tenant/compute/metrics": {
     post: tenantScoped({
+      idempotent: true,
       summary: "Send utilization samples (at most 10000); each also counts as a heartbeat",
       body: c.IngestMetricsRequest,
       responses: { 200: ok("Accepted", c.IngestMetricsResponse) },
@@ -193,6 +199,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/tenant/compute/heartbeats": {
     post: tenantScoped({
+      idempotent: true,
       summary: "Record heartbeats",
       body: c.HeartbeatsRequest,
       responses: { 200: ok("Recorded", c.HeartbeatsResponse) },

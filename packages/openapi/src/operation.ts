@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from "zod-openapi";
 
 export interface OperationSpec {
@@ -12,11 +12,47 @@ export interface OperationSpec {
   path?: z.ZodObject;
   headers?: z.ZodObject;
   /** Status → response body schema (or null for no body) and description. */
-  responses: Record<number, { description: string; schema?: z.ZodType | null; contentType?: string }>;
+  responses: Record<number, ResponseSpec>;
+  /** Accepts an optional `Idempotency-Key` header (POST operations): documents it and its 409/422 answers. */
+  idempotent?: boolean;
+}
+
+type ResponseSpec = { description: string; schema?: z.ZodType | null; contentType?: string };
+
+const IdempotencyKeyHeader = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .meta({
+    description:
+      "1-255 printable ASCII characters chosen by the client. The first completed response (status and body) is stored per caller " +
+      "and key for 24 hours and replayed, with `Idempotent-Replayed: true`, for a repeat with the same body; the same key with a " +
+      "different body is a 422, a repeat while the first is still running a 409. Requests that fail validation (400) or the server (5xx) are not stored.",
+  });
+
+/** The header parameter and the 409/422 answers of an idempotent operation, in the operation's own error shape (its 400's). */
+function withIdempotency(spec: OperationSpec): OperationSpec {
+  if (!spec.idempotent) return spec;
+  const headers = (spec.headers ?? z.object({})).extend({ "Idempotency-Key": IdempotencyKeyHeader });
+  const errorShape = spec.responses[400];
+  if (!errorShape) return { ...spec, headers };
+  const inUse = "A request with the same Idempotency-Key is still being processed (code `idempotency_key_in_use`)";
+  const conflict = spec.responses[409];
+  return {
+    ...spec,
+    headers,
+    responses: {
+      ...spec.responses,
+      409: conflict ? { ...conflict, description: `${conflict.description}; or: ${inUse}` } : { ...errorShape, description: inUse },
+      422: { ...errorShape, description: "The Idempotency-Key was already used for a different request (code `idempotency_key_reused`)" },
+    },
+  };
 }
 
 /** One OpenAPI operation from contract schemas. */
-export function operation(spec: OperationSpec): ZodOpenApiOperationObject {
+export function operation(input: OperationSpec): ZodOpenApiOperationObject {
+  const spec = withIdempotency(input);
   const responses: Record<string, ZodOpenApiResponsesObject[keyof ZodOpenApiResponsesObject]> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
     responses[status] = response.schema

@@ -21,6 +21,7 @@ const IdQuery = z.object({ id: c.ServiceId });
 export const pricingApiPaths: ZodOpenApiPathsObject = {
   "/marketplace/providers/models": {
     post: market(["Model prices"], {
+      idempotent: true,
       summary: "Register custom model token prices (versioned rows)",
       body: c.RegisterModelsRequest,
       responses: { 201: { description: "Stored entries", schema: c.RegisterModelsResponse }, 400: error("Invalid body"), 500: error("Server error") },
@@ -42,6 +43,7 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
   },
   "/marketplace/providers/databases": {
     post: market(["Database prices"], {
+      idempotent: true,
       summary: "Register custom managed-database rates (upsert on the natural key)",
       body: c.RegisterDatabasesRequest,
       responses: { 201: { description: "Stored entries", schema: c.RegisterDatabasesResponse }, 400: error("Invalid body"), 500: error("Server error") },
@@ -84,6 +86,7 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
   },
   "/v1/pricing/usage": {
     post: v1(["Usage"], {
+      idempotent: true,
       summary: "Price usage lines without storing them",
       body: c.UsageRequest,
       responses: { 200: { description: "Priced lines and totals", schema: c.UsageResponse }, 400: problem("Invalid request") },
@@ -91,6 +94,7 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
   },
   "/v1/pricing/reports": {
     post: v1(["Reports"], {
+      idempotent: true,
       summary: "Price and store a report",
       body: c.CreateReportRequest,
       responses: { 201: { description: "The stored report", schema: c.Report }, 400: problem("Invalid request") },
@@ -110,6 +114,7 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
   },
   "/v1/pricing/compute": {
     post: v1(["Compute prices"], {
+      idempotent: true,
       summary: "Price one instance type (catalog) or shape (estimate)",
       body: c.ComputePriceQuery,
       responses: {
@@ -121,6 +126,7 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
   },
   "/v1/pricing/compute/batch": {
     post: v1(["Compute prices"], {
+      idempotent: true,
       summary: "Price up to 1000 queries, results in request order",
       body: c.ComputeBatchRequest,
       responses: { 200: { description: "One price or problem per item", schema: c.ComputeBatchResponse }, 400: problem("Not {items: [1..1000 objects]}") },

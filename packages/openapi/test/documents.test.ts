@@ -33,3 +33,26 @@ describe("docs routes", () => {
     expect((await request(app).get("/docs/").expect(301)).headers.location).toBe("../docs");
   });
 });
+
+describe("idempotent operations", () => {
+  it.each([
+    ["main API", mainApiDocument, "/api/v1/organizations/{org_id}/tenants", "ErrorEnvelope"],
+    ["pricing API (/marketplace)", pricingApiDocument, "/marketplace/providers/models", "MarketplaceError"],
+    ["pricing API (/v1)", pricingApiDocument, "/v1/pricing/reports", "ProblemDocument"],
+  ] as const)("%s documents the optional Idempotency-Key header and its 422 in the API's error shape", (_name, build, path, errorSchema) => {
+    const post = build().paths?.[path]?.post as {
+      parameters: { name: string; in: string; required?: boolean; schema: { maxLength?: number } }[];
+      responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }>;
+    };
+    const header = post.parameters.find((p) => p.name === "Idempotency-Key");
+    expect(header).toMatchObject({ in: "header", schema: { maxLength: 255 } });
+    expect(header?.required).not.toBe(true);
+    expect(JSON.stringify(post.responses["422"])).toContain(`#/components/schemas/${errorSchema}`);
+    expect(post.responses["409"]).toBeDefined();
+  });
+
+  it("leaves other methods without the header", () => {
+    const patch = mainApiDocument().paths?.["/api/v1/organizations/{org_id}/tenants/{tenant_id}"]?.patch as { parameters?: { name: string }[] };
+    expect((patch.parameters ?? []).map((p) => p.name)).not.toContain("Idempotency-Key");
+  });
+});

@@ -11,18 +11,20 @@ import { conflict, HttpError, parseOr400 } from "@cloudcost/http";
 import type { z } from "zod";
 import type { AppDeps } from "../app";
 import { authenticate } from "../auth/middleware";
+import { idempotent } from "../http/idempotency";
 import { requireTenant } from "../tenancy/require-tenant";
 import { AnalysisBusyError, createAnalyzer, type Analyzer } from "./analysis";
 import { ingestMetrics, recordHeartbeats, upsertResources, type TenantRef } from "./inventory-service";
 import { createPricingClient, PricingUnavailableError } from "./pricing-client";
 import { resolvePricingKey } from "./pricing-key";
+import { instrumentAnalyzer, instrumentPricing } from "./instrumentation";
 import { DEFAULT_COMPUTE_SETTINGS, loadComputeSettings } from "./settings";
 import { listRecommendations, recommendationSummary } from "./summary";
 
 const analyzers = new WeakMap<AppDeps["prisma"], Analyzer>();
 
 /** One analyzer per app (its in-process guard and pricing cache are shared with the schedule). */
-export function analyzerFor(deps: Pick<AppDeps, "prisma" | "db" | "logger" | "config">): Analyzer {
+export function analyzerFor(deps: Pick<AppDeps, "prisma" | "db" | "logger" | "config" | "metrics">): Analyzer {
   let analyzer = analyzers.get(deps.prisma);
   if (!analyzer) {
     const pricingKey = resolvePricingKey(deps.config);
@@ -33,7 +35,9 @@ export function analyzerFor(deps: Pick<AppDeps, "prisma" | "db" | "logger" | "co
       timeoutMs: deps.config.pricingApiTimeoutMs,
       logger: deps.logger,
     });
-    analyzer = createAnalyzer({ prisma: deps.prisma, db: deps.db, logger: deps.logger, pricing });
+    const measured = deps.metrics ? instrumentPricing(pricing, deps.metrics) : pricing;
+    analyzer = createAnalyzer({ prisma: deps.prisma, db: deps.db, logger: deps.logger, pricing: measured });
+    if (deps.metrics) analyzer = instrumentAnalyzer(analyzer, deps.metrics);
     analyzers.set(deps.prisma, analyzer);
   }
   return analyzer;
@@ -56,6 +60,7 @@ const ok = (res: Response, message: string, data: unknown) => res.status(200).js
 export function computeRoutes(deps: AppDeps): Router {
   const router = Router();
   const auth = authenticate(deps);
+  const idem = idempotent(deps);
   const reader = requireTenant(deps);
   const writer = requireTenant(deps, { write: true });
   const manager = requireTenant(deps, { write: true, roles: ["owner", "admin"] });
@@ -66,18 +71,18 @@ export function computeRoutes(deps: AppDeps): Router {
     ok(res, `Upserted ${upserted} resources`, { upserted });
   });
 
-  router.post("/api/v1/tenant/compute/metrics", auth, validate(IngestMetricsRequest, "body"), writer, async (req, res) => {
+  router.post("/api/v1/tenant/compute/metrics", auth, idem, validate(IngestMetricsRequest, "body"), writer, async (req, res) => {
     const { samples } = res.locals.input as IngestMetricsRequest;
     const accepted = await ingestMetrics(deps.prisma, tenantOf(req), samples);
     ok(res, `Accepted ${accepted} samples`, { accepted });
   });
 
-  router.post("/api/v1/tenant/compute/heartbeats", auth, validate(HeartbeatsRequest, "body"), writer, async (req, res) => {
+  router.post("/api/v1/tenant/compute/heartbeats", auth, idem, validate(HeartbeatsRequest, "body"), writer, async (req, res) => {
     const accepted = await recordHeartbeats(deps.prisma, tenantOf(req), res.locals.input as HeartbeatsRequest);
     ok(res, `Recorded ${accepted} heartbeats`, { accepted });
   });
 
-  router.post("/api/v1/tenant/compute/recommendations/analyze", auth, manager, async (req, res) => {
+  router.post("/api/v1/tenant/compute/recommendations/analyze", auth, idem, manager, async (req, res) => {
     const tenant = tenantOf(req);
     try {
       const settings = await loadComputeSettings(deps.prisma, tenant.organizationId);

@@ -4,11 +4,12 @@ import { parseOr400, unauthenticated } from "@cloudcost/http";
 import type { AppDeps } from "../app";
 import { authenticate } from "../auth/middleware";
 import { sendData } from "../http/envelope";
+import { idempotent } from "../http/idempotency";
 import { completeSignup } from "./service";
 
 export function signupRoutes(deps: AppDeps): Router {
   const router = Router();
-  router.post("/complete", authenticate(deps, { allowIdentityOnly: true }), async (req, res) => {
+  router.post("/complete", authenticate(deps, { allowIdentityOnly: true }), idempotent(deps, "identity"), async (req, res) => {
     if (!req.identity) throw unauthenticated("Sign-up needs an identity-provider token, not an API key.");
     const body = parseOr400(SignupCompleteRequest, req.body, "request body");
     const data = await completeSignup(deps.prisma, req.identity, body);

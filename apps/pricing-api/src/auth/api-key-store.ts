@@ -9,6 +9,10 @@ export interface ApiKeyIdentity {
 }
 
 const CACHE_TTL_MS = 30_000;
+// An unknown key may be provisioned a moment later (the main API's outbox delivers within seconds,
+// possibly to another replica): remember a rejection only briefly.
+const UNKNOWN_KEY_TTL_MS = 1_000;
+const CACHE_MAX_ENTRIES = 10_000;
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
@@ -21,7 +25,15 @@ export class ApiKeyStore {
   private usedSince = new Map<string, { identity: ApiKeyIdentity; at: Date }>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly maxCacheEntries = CACHE_MAX_ENTRIES,
+  ) {}
+
+  private evictExpired(now: number): void {
+    for (const [hash, cached] of this.cache) if (cached.expires < now) this.cache.delete(hash);
+    if (this.cache.size >= this.maxCacheEntries) this.cache.clear();
+  }
 
   async verify(key: string): Promise<ApiKeyIdentity | null> {
     const hash = hashApiKey(key);
@@ -32,7 +44,10 @@ export class ApiKeyStore {
         where: { keyHash: hash },
         select: { accountId: true, id: true, revokedAt: true },
       });
-      entry = { identity: row && !row.revokedAt ? { accountId: row.accountId, keyId: row.id } : null, expires: now + CACHE_TTL_MS };
+      const identity = row && !row.revokedAt ? { accountId: row.accountId, keyId: row.id } : null;
+      entry = { identity, expires: now + (row ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) };
+      // Made-up keys (anyone can compute a valid checksum) must not grow the cache without bound.
+      if (this.cache.size >= this.maxCacheEntries) this.evictExpired(now);
       this.cache.set(hash, entry);
     }
     if (entry.identity) this.usedSince.set(hash, { identity: entry.identity, at: new Date(now) });
@@ -48,6 +63,8 @@ export class ApiKeyStore {
 
   /** Registers a key issued elsewhere (the main API) by its hash; repeating it is harmless. */
   async provision(input: { accountId: string; id?: string; keyHash: string; prefix: string; name?: string | null }) {
+    // A client may have tried the key before it was delivered: forget that cached "unknown" answer.
+    this.cache.delete(input.keyHash);
     const existing = await this.prisma.apiKey.findUnique({ where: { keyHash: input.keyHash } });
     if (existing) return { record: existing, created: false, conflict: existing.accountId !== input.accountId };
     const record = await this.insert({ ...input, id: input.id ?? newId("key") }).catch(async (err) => {
@@ -69,10 +86,12 @@ export class ApiKeyStore {
   }
 
   private async insert(data: { accountId: string; id: string; keyHash: string; prefix: string; name?: string | null }) {
-    return this.prisma.$transaction(async (tx) => {
+    const record = await this.prisma.$transaction(async (tx) => {
       await tx.account.upsert({ where: { id: data.accountId }, create: { id: data.accountId }, update: {} });
       return tx.apiKey.create({ data: { ...data, name: data.name ?? null } });
     });
+    this.cache.delete(data.keyHash); // a client may have tried the key before it arrived
+    return record;
   }
 
   /** Writes the pending last_used_at values (one statement per key, at most once a minute). */

@@ -1,0 +1,243 @@
+// Mixed load against both services as real processes (bench/reliability/stack.ts): summary reads,
+// compute price queries, model price registrations and metric ingest, each driven by its own
+// autocannon instance at once, while an analysis cycle is started every few seconds.
+//
+//   pnpm --filter @cloudcost/bench bench:mixed        (PGlite; BENCH_DATABASE_URL / TEST_DATABASE_URL: PostgreSQL)
+//
+// Knobs: LOAD_DURATION (60 s main run), LOAD_WARMUP (10 s, run before and after), LOAD_FLEET (1000
+// resources), LOAD_ANALYZE_EVERY_MS (5000), LOAD_ENFORCE_TARGETS=1 (a p99 over its target fails the run).
+// Hard checks (exit 1): no 5xx and no socket errors in any phase; each service's RSS after the run
+// (and a second warm-up) within 20% of its RSS after the first warm-up. Figures go to
+// bench/results/mixed-load.json.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { json, modelEntries, rssKiB, seedFleet, startStack, rid, type Stack } from "./stack";
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const DURATION = env("LOAD_DURATION", 60);
+const WARMUP = env("LOAD_WARMUP", 10);
+const FLEET = env("LOAD_FLEET", 1000);
+const ANALYZE_EVERY_MS = env("LOAD_ANALYZE_EVERY_MS", 5000);
+const ENFORCE = process.env.LOAD_ENFORCE_TARGETS === "1";
+const INGEST_BATCH = 1000;
+const REGISTER_BATCH = 10;
+const RSS_TOLERANCE = 0.2;
+// LOAD_ENFORCE_RSS=0 reports the memory check without failing the run (CI on a shared machine).
+const ENFORCE_RSS = process.env.LOAD_ENFORCE_RSS !== "0";
+
+/** p99 targets per request kind, derived from the issues' targets (see `basis`). */
+const KINDS = {
+  summary: { connections: 4, target_p99_ms: 50, basis: "summary p50 < 50 ms at 100k resources (here p99 at the fleet size)" },
+  compute_query: { connections: 4, target_p99_ms: 100, basis: "a 1000-item compute batch < 100 ms, so one query well within" },
+  model_registration: { connections: 1, target_p99_ms: 300, basis: `register 1000 model entries < 300 ms (here ${REGISTER_BATCH} entries, each a price change)` },
+  metric_ingest: { connections: 1, target_p99_ms: (INGEST_BATCH / 50_000) * 1000, basis: `ingest > 50k samples/s: a ${INGEST_BATCH}-sample batch in ${(INGEST_BATCH / 50_000) * 1000} ms` },
+} as const;
+type Kind = keyof typeof KINDS;
+
+function target(stack: Stack, kind: Kind): { url: string; headers: Record<string, string>; requests: autocannon.Request[] } {
+  const pricingHeaders = { "x-api-key": stack.pricingKey, "content-type": "application/json" };
+  const mainHeaders = { ...stack.owner.headers, "content-type": "application/json" };
+  switch (kind) {
+    case "summary":
+      return {
+        url: stack.main.url,
+        headers: stack.owner.headers,
+        requests: ["", "?provider=aws,gcp&active=true", "?region=us-east-1&region=eastus", "?resource_type=virtual_machine&architecture=x86_64"].map((q) => ({
+          method: "GET",
+          path: `/api/v1/tenant/compute/recommendations/summary${q}`,
+        })),
+      };
+    case "compute_query":
+      return {
+        url: stack.pricing.url,
+        headers: pricingHeaders,
+        requests: [
+          { provider: "aws", region: "us-east-1", instance_type: "m5.large" },
+          { provider: "gcp", region: "us-central1", instance_type: "n2-standard-4" },
+          { provider: "azure", region: "eastus", instance_type: "Standard_D2s_v5" },
+          { provider: "aws", region: "us-east-1", instance_type: "unknown-type", vm: { cpu_cores: 4, ram_gb: 16 } },
+        ].map((query) => ({ method: "POST", path: "/v1/pricing/compute", body: JSON.stringify(query) })),
+      };
+    case "model_registration": {
+      let n = 0;
+      return {
+        url: stack.pricing.url,
+        headers: pricingHeaders,
+        requests: [
+          {
+            method: "POST",
+            path: "/marketplace/providers/models",
+            // A new price each time: the open rows close and new versions open (the write path).
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ entries: modelEntries("load", REGISTER_BATCH, 0.1 + (++n % 1000) / 1000) }) }),
+          },
+        ],
+      };
+    }
+    case "metric_ingest": {
+      let n = 0;
+      return {
+        url: stack.main.url,
+        headers: mainHeaders,
+        requests: [
+          {
+            method: "POST",
+            path: "/api/v1/tenant/compute/metrics",
+            setupRequest: (req) => {
+              const base = Date.now() - 60_000 - (++n % 1000);
+              const samples = Array.from({ length: INGEST_BATCH }, (_, i) => ({
+                resource_id: rid((n * INGEST_BATCH + i) % FLEET),
+                timestamp: new Date(base - Math.floor((n * INGEST_BATCH + i) / FLEET) * 1000).toISOString(),
+                cpu_utilization: (i * 7) % 100,
+              }));
+              return { ...req, body: JSON.stringify({ samples }) };
+            },
+          },
+        ],
+      };
+    }
+  }
+}
+
+interface KindFigures {
+  requests: number;
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  status_counts: Record<string, number>;
+  errors: number;
+  timeouts: number;
+}
+
+async function phase(stack: Stack, seconds: number, label: string) {
+  const cannons = (Object.keys(KINDS) as Kind[]).map(async (kind) => {
+    const { url, headers, requests } = target(stack, kind);
+    const result = await autocannon({ url, headers, requests, connections: KINDS[kind].connections, duration: seconds, timeout: 30 });
+    const status_counts = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
+    const figures: KindFigures = {
+      requests: result.requests.total,
+      requests_per_s: Math.round(result.requests.average),
+      p50_ms: result.latency.p50,
+      p99_ms: result.latency.p99,
+      max_ms: result.latency.max,
+      status_counts,
+      errors: result.errors,
+      timeouts: result.timeouts,
+    };
+    return [kind, figures] as const;
+  });
+
+  // Analysis cycles meanwhile: one every ANALYZE_EVERY_MS (never two at once from here).
+  const analysis = { started: 0, status_counts: {} as Record<string, number>, durations_ms: [] as number[] };
+  const deadline = Date.now() + seconds * 1000;
+  const analyzer = (async () => {
+    while (Date.now() < deadline - 1000) {
+      const t0 = Date.now();
+      analysis.started++;
+      const res = await json(stack.main.url, "POST", "/api/v1/tenant/compute/recommendations/analyze", stack.owner.headers, undefined, 60_000);
+      analysis.status_counts[res.status] = (analysis.status_counts[res.status] ?? 0) + 1;
+      if (res.status === 200) analysis.durations_ms.push((res.body as { data: { duration_ms: number } }).data.duration_ms);
+      const wait = ANALYZE_EVERY_MS - (Date.now() - t0);
+      if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, deadline - Date.now()))));
+    }
+  })();
+  const kinds = Object.fromEntries(await Promise.all(cannons)) as Record<Kind, KindFigures>;
+  await analyzer;
+  const fivexx = Object.values(kinds).reduce((sum, k) => sum + Object.entries(k.status_counts).filter(([c]) => c.startsWith("5")).reduce((s, [, n]) => s + n, 0), 0) +
+    Object.entries(analysis.status_counts).filter(([c]) => c.startsWith("5") || c === "0").reduce((s, [, n]) => s + n, 0);
+  const errors = Object.values(kinds).reduce((sum, k) => sum + k.errors, 0);
+  console.log(`[${label}] ${seconds} s: ${Object.entries(kinds).map(([k, f]) => `${k} ${f.requests} req p99 ${f.p99_ms} ms`).join("; ")}; analysis ${JSON.stringify(analysis.status_counts)}; 5xx ${fivexx}, errors ${errors}`);
+  return { seconds, kinds, analysis, fivexx, errors };
+}
+
+const rss = (stack: Stack) => ({ main_api_kib: rssKiB(stack.main.process.pid), pricing_api_kib: rssKiB(stack.pricing.process.pid) });
+
+/** V8 heap in use (prom-client's gauge on /metrics): reported beside RSS, which also counts freed-but-kept pages. */
+async function heapUsedMiB(stack: Stack) {
+  const of = async (url: string) => {
+    const text = await fetch(`${url}/metrics`).then((r) => r.text()).catch(() => "");
+    const m = /^nodejs_heap_size_used_bytes\S* (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
+    return m ? Math.round(Number(m[1]) / 2 ** 20) : null;
+  };
+  return { main_api: await of(stack.main.url), pricing_api: await of(stack.pricing.url) };
+}
+
+async function main() {
+  const started = Date.now();
+  const stack = await startStack();
+  try {
+    console.log(`services up on ${stack.databaseKind} in ${((Date.now() - started) / 1000).toFixed(1)} s; seeding ${FLEET} resources...`);
+    await seedFleet(stack, FLEET);
+    const prices = await json(stack.pricing.url, "POST", "/marketplace/providers/models", { "x-api-key": stack.pricingKey }, { entries: modelEntries("seed", 100) });
+    if (prices.status !== 201) throw new Error(`model prices answered ${prices.status}`);
+    const first = await json(stack.main.url, "POST", "/api/v1/tenant/compute/recommendations/analyze", stack.owner.headers, undefined, 120_000);
+    if (first.status !== 200) throw new Error(`first analysis answered ${first.status}: ${JSON.stringify(first.body)}`);
+    const rssStart = rss(stack);
+
+    const warmup1 = await phase(stack, WARMUP, "warm-up");
+    const rssBefore = rss(stack);
+    const heapBefore = await heapUsedMiB(stack);
+    const run = await phase(stack, DURATION, "load");
+    const warmup2 = await phase(stack, WARMUP, "second warm-up");
+    const rssAfter = rss(stack);
+    const heapAfter = await heapUsedMiB(stack);
+
+    const growth = (after: number, before: number) => Number((after / before - 1).toFixed(3));
+    const checks: { name: string; pass: boolean; detail: string; hard: boolean }[] = [];
+    for (const p of [warmup1, run, warmup2]) {
+      checks.push({ name: `no 5xx (${p === run ? "load" : "warm-up"})`, pass: p.fivexx === 0, detail: `${p.fivexx} 5xx`, hard: true });
+      checks.push({ name: `no socket errors (${p === run ? "load" : "warm-up"})`, pass: p.errors === 0, detail: `${p.errors} errors`, hard: true });
+    }
+    for (const [service, key] of [["main-api", "main_api_kib"], ["pricing-api", "pricing_api_kib"]] as const) {
+      const g = growth(rssAfter[key], rssBefore[key]);
+      checks.push({ name: `${service} RSS within 20%`, pass: g <= RSS_TOLERANCE, detail: `${rssBefore[key]} -> ${rssAfter[key]} KiB (${(g * 100).toFixed(1)}%)`, hard: ENFORCE_RSS });
+    }
+    const p99: Record<string, unknown> = {};
+    for (const kind of Object.keys(KINDS) as Kind[]) {
+      const f = run.kinds[kind];
+      const within = f.p99_ms <= KINDS[kind].target_p99_ms;
+      p99[kind] = { p99_ms: f.p99_ms, target_p99_ms: KINDS[kind].target_p99_ms, within, basis: KINDS[kind].basis };
+      checks.push({ name: `${kind} p99 within target`, pass: within, detail: `${f.p99_ms} ms (target ${KINDS[kind].target_p99_ms} ms)`, hard: ENFORCE });
+    }
+    const analysisMax = Math.max(0, ...run.analysis.durations_ms);
+    checks.push({ name: "analysis cycles succeed under load", pass: (run.analysis.status_counts[200] ?? 0) > 0, detail: JSON.stringify(run.analysis.status_counts), hard: true });
+    checks.push({ name: "analysis cycle < 30 s", pass: analysisMax < 30_000, detail: `max ${analysisMax} ms for ${FLEET} resources`, hard: ENFORCE });
+
+    const results = {
+      benchmark: "mixed-load",
+      database: stack.databaseKind,
+      fleet: FLEET,
+      duration_s: DURATION,
+      warmup_s: WARMUP,
+      ingest_batch: INGEST_BATCH,
+      register_batch: REGISTER_BATCH,
+      analyze_every_ms: ANALYZE_EVERY_MS,
+      load: run,
+      p99,
+      analysis_ms: run.analysis.durations_ms,
+      rss_kib: { after_seed: rssStart, before: rssBefore, after: rssAfter, tolerance: RSS_TOLERANCE },
+      heap_used_mib: { before: heapBefore, after: heapAfter },
+      warmups: [warmup1, warmup2],
+      checks,
+      passed: checks.every((c) => c.pass || !c.hard),
+      machine: { cpus: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, load_average: os.loadavg().map((n) => Number(n.toFixed(2))) },
+      total_seconds: Math.round((Date.now() - started) / 1000),
+      at: new Date().toISOString(),
+    };
+    fs.mkdirSync(path.join(__dirname, "../results"), { recursive: true });
+    fs.writeFileSync(path.join(__dirname, "../results/mixed-load.json"), `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`heap used (MiB) before ${JSON.stringify(heapBefore)}, after ${JSON.stringify(heapAfter)}`);
+    for (const c of checks) console.log(`${c.pass ? "PASS" : c.hard ? "FAIL" : "OVER"} ${c.name}: ${c.detail}`);
+    console.log(`mixed load ${results.passed ? "PASS" : "FAIL"} (${results.total_seconds} s, ${stack.databaseKind}); written to bench/results/mixed-load.json`);
+    if (!results.passed) process.exitCode = 1;
+  } finally {
+    await stack.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

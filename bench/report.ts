@@ -1,0 +1,133 @@
+// Reads bench/results/*.json (written by each benchmark) and writes bench/results/latest.md: one
+// table of figures with their baseline (where one is defined), ratio and target, and the machine.
+//   pnpm bench        (runs every benchmark, then this)
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const dir = path.join(__dirname, "results");
+const read = <T>(name: string): T | undefined => {
+  const file = path.join(dir, `${name}.json`);
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as T) : undefined;
+};
+
+type Row = { benchmark: string; figure: string; baseline: string; ratio: string; target: string; met: boolean | undefined };
+const rows: Row[] = [];
+const add = (benchmark: string, figure: string, target: string, met: boolean | undefined, baseline = "—", ratio = "—") => rows.push({ benchmark, figure, baseline, ratio, target, met });
+const ms = (n: number) => `${n} ms`;
+
+interface Compute {
+  compute_query: { requests_per_s: number; p99_ms: number };
+  bare_route: { requests_per_s: number };
+  ratio: number;
+  batch_1000: { median_ms: number };
+  duration_s: number;
+}
+const compute = read<Compute>("compute-query");
+if (compute) {
+  add(
+    "compute price query (POST /v1/pricing/compute)",
+    `${Math.round(compute.compute_query.requests_per_s)} req/s (p99 ${compute.compute_query.p99_ms} ms)`,
+    "≥ 60% of the bare route",
+    compute.ratio >= 0.6,
+    `bare Express route ${Math.round(compute.bare_route.requests_per_s)} req/s`,
+    `${(compute.ratio * 100).toFixed(0)}%`,
+  );
+  add("compute batch of 1000 items (median)", ms(compute.batch_1000.median_ms), "< 100 ms", compute.batch_1000.median_ms < 100);
+}
+
+interface Marketplace {
+  register_1000_models: { median_ms: number; median_cpu_ms: number };
+  price_10000_usage_lines: { median_ms: number; median_cpu_ms: number };
+  runs: number;
+}
+const market = read<Marketplace>("marketplace");
+if (market) {
+  const r = market.register_1000_models;
+  const u = market.price_10000_usage_lines;
+  add("register 1000 model entries (median)", `${ms(r.median_ms)} (CPU ${r.median_cpu_ms} ms)`, "< 300 ms", r.median_ms < 300);
+  add("price 10000 usage lines (median)", `${ms(u.median_ms)} (CPU ${u.median_cpu_ms} ms)`, "< 500 ms", u.median_ms < 500);
+}
+
+interface Rightsizing {
+  database: string;
+  resources: number;
+  summary_resources: number;
+  ingest: { samples_per_second: number };
+  analysis: { resources: number; seconds: number; bare_stats_sql_seconds: number };
+  summary: Record<string, { resources: number; http: { p50_ms: number; p99_ms: number }; bare_sql: { p50_ms: number }; ratio_p50: number }>;
+}
+const rs = read<Rightsizing>("rightsizing");
+if (rs) {
+  add(`metric ingest over HTTP (${rs.database})`, `${rs.ingest.samples_per_second.toLocaleString("en")} samples/s`, "> 50,000 samples/s", rs.ingest.samples_per_second > 50_000);
+  add(
+    `analysis cycle, ${rs.analysis.resources.toLocaleString("en")} resources`,
+    `${rs.analysis.seconds} s`,
+    rs.analysis.resources >= 10_000 ? "< 30 s" : "< 30 s at 10k",
+    rs.analysis.seconds < 30,
+    `stats SQL alone ${rs.analysis.bare_stats_sql_seconds} s`,
+    `${(rs.analysis.seconds / Math.max(rs.analysis.bare_stats_sql_seconds, 0.01)).toFixed(1)}×`,
+  );
+  for (const [key, s] of Object.entries(rs.summary)) {
+    const big = s.resources >= 100_000;
+    add(
+      `summary p50, ${s.resources.toLocaleString("en")} resources, ${key.endsWith("no_filters") ? "no filters" : "filters"}`,
+      `${ms(s.http.p50_ms)} (p99 ${s.http.p99_ms} ms)`,
+      big ? "p50 < 50 ms and ≤ 2× SQL" : "≤ 2× SQL",
+      (big ? s.http.p50_ms < 50 : true) && s.ratio_p50 <= 2,
+      `bare SQL p50 ${ms(s.bare_sql.p50_ms)}`,
+      `${s.ratio_p50}×`,
+    );
+  }
+}
+
+interface Mixed {
+  database: string;
+  fleet: number;
+  duration_s: number;
+  load: { kinds: Record<string, { requests: number; requests_per_s: number; p50_ms: number; p99_ms: number }>; fivexx: number; analysis: { status_counts: Record<string, number> } };
+  p99: Record<string, { p99_ms: number; target_p99_ms: number; within: boolean; basis: string }>;
+  analysis_ms: number[];
+  rss_kib: { before: Record<string, number>; after: Record<string, number>; tolerance: number };
+  passed: boolean;
+}
+const mixed = read<Mixed>("mixed-load");
+if (mixed) {
+  const where = `mixed load ${mixed.duration_s} s, ${mixed.fleet} resources, ${mixed.database}`;
+  for (const [kind, p] of Object.entries(mixed.p99)) {
+    const k = mixed.load.kinds[kind];
+    add(`${where}: ${kind.replace("_", " ")} p99`, `${ms(p.p99_ms)} (p50 ${k.p50_ms} ms, ${k.requests_per_s} req/s)`, `< ${p.target_p99_ms} ms (${p.basis})`, p.within);
+  }
+  add(`${where}: 5xx answers`, String(mixed.load.fivexx), "0", mixed.load.fivexx === 0);
+  const cycles = mixed.analysis_ms;
+  add(`${where}: analysis cycles`, `${cycles.length} (max ${Math.max(0, ...cycles)} ms)`, "< 30 s each", cycles.length > 0 && Math.max(...cycles) < 30_000);
+  for (const [service, key] of [["main API", "main_api_kib"], ["pricing API", "pricing_api_kib"]]) {
+    const before = mixed.rss_kib.before[key];
+    const after = mixed.rss_kib.after[key];
+    const growth = after / before - 1;
+    add(`${where}: ${service} RSS`, `${Math.round(after / 1024)} MiB after`, "within 20% of before", growth <= mixed.rss_kib.tolerance, `${Math.round(before / 1024)} MiB after warm-up`, `${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%`);
+  }
+}
+
+const faults = read<{ database: string; checks: { pass: boolean }[]; passed: boolean; scenarios: string[] }>("faults");
+
+const load = os.loadavg().map((n) => n.toFixed(2)).join(" ");
+const lines = [
+  "# Benchmark report",
+  "",
+  `Written by \`bench/report.ts\` at ${new Date().toISOString()} from \`bench/results/*.json\`. Reproduce with \`pnpm install && pnpm build && pnpm bench\``,
+  "(size knobs in each benchmark's header comment; `BENCH_DATABASE_URL=postgresql://…` runs the right-sizing and mixed-load benchmarks on PostgreSQL).",
+  "",
+  `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB memory, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${load} (1/5/15 min) when the report was written.`,
+  "Figures from a shared or loaded machine are noisy: compare ratios to their baselines rather than absolute times.",
+  "",
+  "| benchmark | figure | baseline | ratio | target | met |",
+  "|---|---|---|---|---|---|",
+  ...rows.map((r) => `| ${r.benchmark} | ${r.figure} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met === undefined ? "—" : r.met ? "yes" : "**no**"} |`),
+  "",
+];
+if (faults) lines.push(`Last fault run (${faults.scenarios.join(", ")}, ${faults.database}): ${faults.checks.filter((c) => c.pass).length} of ${faults.checks.length} checks passed (\`pnpm --filter @cloudcost/bench faults\`; \`.ci/reliability.sh\` runs them with a short mixed load).`, "");
+const missing = ["compute-query", "marketplace", "rightsizing", "mixed-load"].filter((name) => !read(name));
+if (missing.length) lines.push(`Not run: ${missing.join(", ")}.`, "");
+fs.writeFileSync(path.join(dir, "latest.md"), lines.join("\n"));
+console.log(lines.join("\n"));

@@ -1,0 +1,30 @@
+// `pnpm bench`: every benchmark in turn (each writes bench/results/<name>.json), then report.ts
+// writes bench/results/latest.md. Sizes default to a run of about ten minutes; every knob can be
+// overridden from the environment. A failed benchmark is reported and makes the exit status 1,
+// the others still run.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const BENCHMARKS: [string, string, Record<string, string>][] = [
+  ["compute-query", "compute-query.ts", { BENCH_DURATION: "10" }],
+  ["marketplace", "marketplace.ts", { BENCH_RUNS: "10" }],
+  ["rightsizing", "rightsizing.ts", { BENCH_HTTP_BATCHES: "10", BENCH_SUMMARY_CALLS: "100" }],
+  ["mixed-load", "reliability/mixed-load.ts", { LOAD_DURATION: "60", LOAD_WARMUP: "10" }],
+];
+const only = process.env.BENCH_ONLY?.split(",");
+const results = path.join(__dirname, "results");
+fs.mkdirSync(results, { recursive: true });
+let failed = 0;
+const tsx = path.join(__dirname, "node_modules/.bin/tsx");
+for (const [name, file, defaults] of BENCHMARKS) {
+  if (only && !only.includes(name)) continue;
+  fs.rmSync(path.join(results, `${name}.json`), { force: true }); // never report a stale figure
+  const started = Date.now();
+  console.log(`\n== ${name} ==`);
+  const run = spawnSync(tsx, [file], { cwd: __dirname, stdio: "inherit", env: { ...defaults, ...process.env }, timeout: 15 * 60_000 });
+  console.log(`== ${name}: ${run.status === 0 ? "done" : `FAILED (${run.status ?? run.signal})`} in ${Math.round((Date.now() - started) / 1000)} s ==`);
+  if (run.status !== 0) failed++;
+}
+const report = spawnSync(tsx, ["report.ts"], { cwd: __dirname, stdio: "inherit" });
+process.exit(failed || report.status ? 1 : 0);

@@ -1,0 +1,5 @@
+import { removeTemplates } from "./templates";
+
+export default async function globalTeardown(): Promise<void> {
+  await removeTemplates();
+}

@@ -1,0 +1,161 @@
+import { createHash } from "node:crypto";
+import type { Request, RequestHandler, Response } from "express";
+import { badRequest, conflict, HttpError } from "./http-error";
+
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** How long a completed response is replayed. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** A claim still unfinished after this long belongs to a request that died with its process. */
+export const IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = 10 * 60;
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
+export interface StoredResponse {
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+export type BeginResult =
+  | { outcome: "new" }
+  | { outcome: "replay"; response: StoredResponse }
+  | { outcome: "mismatch" }
+  | { outcome: "in_progress" };
+
+/** Where keys are claimed and completed responses kept; one row per (scope, key). */
+export interface IdempotencyStore {
+  begin(scope: string, key: string, fingerprint: string): Promise<BeginResult>;
+  complete(scope: string, key: string, fingerprint: string, response: StoredResponse): Promise<void>;
+  /** Gives the key up so that a retry runs the operation again. */
+  release(scope: string, key: string, fingerprint: string): Promise<void>;
+}
+
+export interface IdempotencyOptions {
+  store: IdempotencyStore;
+  /** The caller the key belongs to (the middleware runs after authentication). */
+  scopeOf(req: Request): string;
+  /** Request parts outside method, path and body that make a different request (e.g. a tenant header). */
+  fingerprintExtra?(req: Request): string;
+  /** Reports a failure to store or release (the response itself is still sent). */
+  onStoreError?(err: unknown, req: Request): void;
+}
+
+/**
+ * Statuses that say the operation did not run, or may succeed when retried: these are not stored
+ * and free the key. 400 is a request that failed validation; 401 a credential problem; 409 a
+ * conflict with concurrent state (an analysis already running); 429 rate limiting; 5xx a failure.
+ */
+export const isReplayableStatus = (status: number) => status < 500 && ![400, 401, 408, 409, 429].includes(status);
+
+/** JSON with object keys sorted at every level, so that key order does not change a fingerprint. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return "";
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object" && (value as object).constructor === Object) {
+    const source = value as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(source)
+        .sort()
+        .map((k) => [k, sortKeys(source[k])]),
+    );
+  }
+  return value;
+}
+
+export function requestFingerprint(req: Request, extra = ""): string {
+  const path = req.originalUrl.split("?")[0];
+  return createHash("sha256")
+    .update(`${req.method}\n${path}\n${extra}\n${canonicalJson(req.body)}`)
+    .digest("hex");
+}
+
+/**
+ * `Idempotency-Key` on POST: the first completed response (status, content type, body) is kept
+ * per caller and key for 24 hours and replayed (with `Idempotent-Replayed: true`) for a repeat
+ * with the same request; the same key with a different request is a 422, while the first is still
+ * running a 409. Mount it after authentication, before the handlers.
+ */
+export function idempotency(options: IdempotencyOptions): RequestHandler {
+  const { store } = options;
+  return async (req, res, next) => {
+    if (req.method !== "POST") return next();
+    const key = req.get(IDEMPOTENCY_KEY_HEADER);
+    if (key === undefined) return next();
+    if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH || !PRINTABLE_ASCII.test(key)) {
+      throw badRequest(`The ${IDEMPOTENCY_KEY_HEADER} header must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`);
+    }
+    const scope = options.scopeOf(req);
+    const fingerprint = requestFingerprint(req, options.fingerprintExtra?.(req));
+    const begun = await store.begin(scope, key, fingerprint);
+    switch (begun.outcome) {
+      case "replay":
+        return replay(res, begun.response);
+      case "mismatch":
+        throw new HttpError(
+          422,
+          "idempotency_key_reused",
+          `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request; use a new key for a new request.`,
+        );
+      case "in_progress":
+        throw conflict(`A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry when it has finished.`, "idempotency_key_in_use");
+    }
+    captureResponse(res, async (response) => {
+      try {
+        if (isReplayableStatus(response.status)) await store.complete(scope, key, fingerprint, response);
+        else await store.release(scope, key, fingerprint);
+      } catch (err) {
+        options.onStoreError?.(err, req);
+      }
+    });
+    next();
+  };
+}
+
+function replay(res: Response, stored: StoredResponse): void {
+  res.status(stored.status).set(IDEMPOTENT_REPLAYED_HEADER, "true");
+  if (stored.contentType) res.set("Content-Type", stored.contentType);
+  res.end(stored.body);
+}
+
+/**
+ * Collects what the handler writes; before the last chunk leaves, `settle` stores it (so a retry
+ * that follows the response finds it). A client that disconnects early does not free the key: the
+ * handler still runs to its end() and its result is stored, so the client's retry gets a 409 and
+ * then the replay instead of a second execution. A response that never ends (a stream destroyed
+ * mid-way) leaves the claim to expire after the lock timeout.
+ */
+function captureResponse(res: Response, settle: (response: StoredResponse) => Promise<void>): void {
+  const chunks: Buffer[] = [];
+  let settled = false;
+  const collect = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8"));
+  };
+  const originalWrite = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const originalEnd = res.end.bind(res) as (...args: unknown[]) => Response;
+
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    collect(chunk, rest[0]);
+    return originalWrite(chunk, ...rest);
+  }) as Response["write"];
+
+  res.end = ((...args: unknown[]) => {
+    if (settled) return originalEnd(...args);
+    settled = true;
+    collect(args[0], args[1]);
+    const contentType = res.getHeader("Content-Type");
+    const response: StoredResponse = {
+      status: res.statusCode,
+      contentType: contentType === undefined ? null : String(contentType),
+      body: Buffer.concat(chunks).toString("utf8"),
+    };
+    void settle(response).then(() => originalEnd(...args));
+    return res;
+  }) as Response["end"];
+}

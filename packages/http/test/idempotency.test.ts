@@ -1,0 +1,140 @@
+import express from "express";
+import pino from "pino";
+import request from "supertest";
+import { z } from "zod";
+import {
+  canonicalJson,
+  errorHandler,
+  idempotency,
+  jsonBody,
+  parseOr400,
+  type BeginResult,
+  type ErrorRenderer,
+  type IdempotencyStore,
+  type StoredResponse,
+} from "../src";
+
+const render: ErrorRenderer = (_req, res, error) => res.status(error.status).json({ code: error.code, message: error.message });
+
+/** A store in memory with the same outcomes as the SQL one (the SQL store is tested in the apps). */
+function memoryStore() {
+  const rows = new Map<string, { fingerprint: string; response: StoredResponse | null }>();
+  const store: IdempotencyStore = {
+    async begin(scope, key, fingerprint): Promise<BeginResult> {
+      const row = rows.get(`${scope}|${key}`);
+      if (!row) {
+        rows.set(`${scope}|${key}`, { fingerprint, response: null });
+        return { outcome: "new" };
+      }
+      if (row.fingerprint !== fingerprint) return { outcome: "mismatch" };
+      return row.response ? { outcome: "replay", response: row.response } : { outcome: "in_progress" };
+    },
+    async complete(scope, key, _fingerprint, response) {
+      rows.get(`${scope}|${key}`)!.response = response;
+    },
+    async release(scope, key) {
+      rows.delete(`${scope}|${key}`);
+    },
+  };
+  return { store, rows };
+}
+
+function app(store: IdempotencyStore) {
+  let runs = 0;
+  let gate: Promise<void> = Promise.resolve();
+  const a = express();
+  a.use(jsonBody());
+  a.use(idempotency({ store, scopeOf: (req) => req.get("X-Caller") ?? "anonymous" }));
+  a.post("/items", async (req, res) => {
+    const body = parseOr400(z.object({ name: z.string(), fail: z.boolean().optional() }), req.body, "item");
+    await gate;
+    runs++;
+    if (body.fail) throw new Error("boom");
+    res.status(201).json({ name: body.name, run: runs });
+  });
+  a.put("/items", (_req, res) => {
+    runs++;
+    res.json({ run: runs });
+  });
+  a.use(errorHandler(render, pino({ level: "silent" })));
+  return {
+    app: a,
+    runs: () => runs,
+    hold() {
+      let open!: () => void;
+      gate = new Promise((resolve) => (open = resolve));
+      return () => open();
+    },
+  };
+}
+
+describe("idempotency middleware", () => {
+  it("stores the first response and replays it for the same key and body", async () => {
+    const { store, rows } = memoryStore();
+    const t = app(store);
+    const first = await request(t.app).post("/items").set("Idempotency-Key", "k1").send({ name: "a" }).expect(201);
+    expect(first.headers["idempotent-replayed"]).toBeUndefined();
+    const again = await request(t.app).post("/items").set("Idempotency-Key", "k1").send({ name: "a" }).expect(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(again.headers["content-type"]).toBe(first.headers["content-type"]);
+    expect(t.runs()).toBe(1);
+    expect(rows.size).toBe(1);
+  });
+
+  it("answers 422 for the same key with a different body, and keys are per caller", async () => {
+    const t = app(memoryStore().store);
+    await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "a" }).expect(201);
+    const reused = await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "b" }).expect(422);
+    expect(reused.body.code).toBe("idempotency_key_reused");
+    await request(t.app).post("/items").set("Idempotency-Key", "k").set("X-Caller", "other").send({ name: "b" }).expect(201);
+    expect(t.runs()).toBe(2);
+  });
+
+  it("does not store validation failures or server errors", async () => {
+    const { store, rows } = memoryStore();
+    const t = app(store);
+    await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: 1 }).expect(400);
+    expect(rows.size).toBe(0);
+    await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "x", fail: true }).expect(500);
+    expect(rows.size).toBe(0);
+    await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "x" }).expect(201);
+  });
+
+  it("validates the key: 1 to 255 printable ASCII characters", async () => {
+    const t = app(memoryStore().store);
+    const long = await request(t.app).post("/items").set("Idempotency-Key", "k".repeat(256)).send({ name: "a" }).expect(400);
+    expect(long.body.message).toMatch(/Idempotency-Key/);
+    await request(t.app).post("/items").set("Idempotency-Key", "").send({ name: "a" }).expect(400);
+    await request(t.app).post("/items").set("Idempotency-Key", "cl\u00e9").send({ name: "a" }).expect(400);
+    await request(t.app).post("/items").set("Idempotency-Key", "k".repeat(255)).send({ name: "a" }).expect(201);
+    expect(t.runs()).toBe(1);
+  });
+
+  it("ignores requests without the header and methods other than POST", async () => {
+    const { store, rows } = memoryStore();
+    const t = app(store);
+    await request(t.app).post("/items").send({ name: "a" }).expect(201);
+    await request(t.app).post("/items").send({ name: "a" }).expect(201);
+    await request(t.app).put("/items").set("Idempotency-Key", "k").send({}).expect(200);
+    await request(t.app).put("/items").set("Idempotency-Key", "k").send({}).expect(200);
+    expect([t.runs(), rows.size]).toEqual([4, 0]);
+  });
+
+  it("answers 409 while the first request with the key is still running", async () => {
+    const t = app(memoryStore().store);
+    const open = t.hold();
+    const first = request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "a" }).then((r) => r);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "a" });
+    open();
+    expect((await first).status).toBe(201);
+    expect([second.status, second.body.code]).toEqual([409, "idempotency_key_in_use"]);
+    expect(t.runs()).toBe(1);
+  });
+
+  it("fingerprints bodies independently of key order", () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, { y: 1, x: 0 }], c: null } })).toBe('{"a":{"c":null,"d":[2,{"x":0,"y":1}]},"b":1}');
+    expect(canonicalJson(undefined)).toBe("");
+  });
+});

@@ -1,0 +1,68 @@
+import { spawn } from "node:child_process";
+import http from "node:http";
+import path from "node:path";
+
+// serve() owns the process (it exits it), so it runs in a child: the built package (test depends on build).
+const SERVER = `
+  const express = require("express");
+  const pino = require("pino");
+  const { serve } = require(${JSON.stringify(path.join(__dirname, "../dist/serve.js"))});
+  const app = express();
+  app.get("/slow", (_req, res) => setTimeout(() => res.json({ ok: true }), 50));
+  serve({ name: "t", app, port: 0, host: "127.0.0.1", logger: pino({ level: "silent" }), shutdownTimeoutMs: 60000, onShutdown: async () => {} })
+    .then((server) => {
+      console.log("PORT " + server.address().port);
+      // Registered after serve()'s own handler, so it reports a shutdown already under way.
+      process.on("SIGTERM", () => console.log("STOPPING"));
+    });
+`;
+
+type Outcome = { at: "before" | "after"; status: number | string; connection?: string };
+
+describe("serve: graceful shutdown", () => {
+  it("closes busy keep-alive connections after SIGTERM (Connection: close), then exits 0", async () => {
+    const child = spawn(process.execPath, ["-e", SERVER], { cwd: __dirname, stdio: ["ignore", "pipe", "inherit"] });
+    let signalled = false;
+    const port = await new Promise<number>((resolve) =>
+      child.stdout!.on("data", (d) => {
+        const m = /PORT (\d+)/.exec(String(d));
+        if (m) resolve(Number(m[1]));
+        if (String(d).includes("STOPPING")) signalled = true;
+      }),
+    );
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+    const outcomes: Outcome[] = [];
+    const get = () =>
+      new Promise<Outcome>((resolve) => {
+        const at = signalled ? "after" : "before";
+        http
+          .get({ host: "127.0.0.1", port, path: "/slow", agent }, (res) => {
+            res.resume();
+            res.on("end", () => resolve({ at, status: res.statusCode!, connection: res.headers.connection }));
+          })
+          .on("error", (e) => resolve({ at, status: (e as NodeJS.ErrnoException).code ?? "error" }));
+      });
+    // Two clients, each at most 40 requests, stop once the server refuses them.
+    const client = async () => {
+      for (let i = 0; i < 40; i++) {
+        const outcome = await get();
+        outcomes.push(outcome);
+        if (outcome.status === "ECONNREFUSED") return;
+      }
+    };
+    const exit = new Promise((resolve) => child.once("exit", resolve));
+    const clients = [client(), client()];
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill("SIGTERM");
+    await Promise.all(clients);
+    agent.destroy();
+    expect(await exit).toBe(0);
+
+    const after = outcomes.filter((o) => o.at === "after");
+    expect(outcomes.filter((o) => o.at === "before" && o.status === 200).length).toBeGreaterThan(0);
+    // Every answer after the signal told the client to go; then the server refused new connections.
+    expect(after.filter((o) => o.status === 200).every((o) => o.connection === "close")).toBe(true);
+    expect(after.every((o) => o.status === 200 || o.status === "ECONNREFUSED" || o.status === "ECONNRESET")).toBe(true);
+    expect(after.filter((o) => o.status === "ECONNREFUSED").length).toBe(2);
+  }, 30_000);
+});
