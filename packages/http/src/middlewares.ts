@@ -37,6 +37,11 @@ function toHttpError(err: unknown): HttpError | undefined {
     case "request.aborted":
       return new HttpError(400, "request_aborted", "The request was aborted by the client.");
   }
+  // The router cannot percent-decode a path parameter (`%`, `%zz`, `%ff`): it throws a URIError
+  // with status 400 but without `expose`, which would otherwise end as a 500.
+  if (err instanceof URIError) {
+    return new HttpError(400, "malformed_path", "The request path is not valid percent-encoded UTF-8.");
+  }
   const status = e?.status ?? e?.statusCode;
   if (e?.expose && status && status >= 400 && status < 500) {
     return new HttpError(status, "invalid_request", (err as Error).message);

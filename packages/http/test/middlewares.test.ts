@@ -18,6 +18,9 @@ function app() {
   a.get("/boom", () => {
     throw new Error("SELECT secret FROM passwords failed at line 3");
   });
+  a.get("/things/:id", (req, res) => {
+    res.json({ id: req.params.id });
+  });
   a.get("/teapot", () => {
     throw new HttpError(409, "already_there", "It is already there.");
   });
@@ -33,6 +36,14 @@ describe("http building blocks", () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(["name", "count"]);
     expect(res.body.message).toMatch(/^Invalid item: name: .+; count: .+/);
     await request(app()).post("/items").send({ name: "a", count: 2 }).expect(201, { name: "a", count: 2 });
+  });
+
+  it("answers a path parameter that is not valid percent-encoding with a 400, not a 500", async () => {
+    for (const id of ["%", "%zz", "%ff", "%c0%af"]) {
+      const res = await request(app()).get(`/things/${id}`).expect(400);
+      expect(res.body).toEqual({ code: "malformed_path", message: "The request path is not valid percent-encoded UTF-8." });
+    }
+    await request(app()).get("/things/a%20b").expect(200, { id: "a b" });
   });
 
   it("answers an unexpected error with a bare 500 that leaks nothing", async () => {
