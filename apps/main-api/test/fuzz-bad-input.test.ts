@@ -231,7 +231,7 @@ describe("bad input on every route", () => {
     const before = await snapshotDatabase(ctx.db);
     await fc.assert(
       fc.asyncProperty(caseFor({ method, path, spec }, creds), async (c) => {
-        fc.pre(c.invalid || SAFE.has(method));
+        fc.pre(c.invalid || SAFE.has(method) || !!spec.readOnly);
         checkAnswer(c, await send(server, c));
       }),
       { numRuns: FUZZ_RUNS, reporter },

@@ -31,6 +31,8 @@ export interface RouteSpec {
   body?: { schema: z.ZodType; valid: unknown; input?: (body: unknown) => unknown };
   /** The query the route parses (unknown query parameters are ignored by the contract). */
   query?: { schema: z.ZodType; valid?: Record<string, string>; keys?: string[] };
+  /** Changes nothing even when valid (e.g. a POST that only computes): a valid case may answer 2xx. */
+  readOnly?: boolean;
   /** Tenant-scoped: X-Service-Tenant-ID must name a tenant in reach. */
   tenant?: { valid: string };
 }
