@@ -46,6 +46,13 @@ describe("http building blocks", () => {
     await request(app()).get("/things/a%20b").expect(200, { id: "a b" });
   });
 
+  it("refuses a body with a NUL escape (PostgreSQL text cannot hold it) with a 400, but not an escaped backslash", async () => {
+    const res = await request(app()).post("/items").set("Content-Type", "application/json").send('{"name":"a\\u0000b","count":1}').expect(400);
+    expect(res.body.code).toBe("invalid_request");
+    expect(res.body.message).toMatch(/NUL/);
+    await request(app()).post("/items").set("Content-Type", "application/json").send('{"name":"a\\\\u0000b","count":1}').expect(201, { name: "a\\u0000b", count: 1 });
+  });
+
   it("answers an unexpected error with a bare 500 that leaks nothing", async () => {
     const res = await request(app()).get("/boom").expect(500);
     expect(res.body).toEqual({ code: "internal_error", message: "Internal server error." });
