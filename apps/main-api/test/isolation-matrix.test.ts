@@ -151,7 +151,7 @@ function matrix(): Row[] {
   add("DELETE /api/v1/settings/api-keys/{id}", ["owner", "admin"], { params: { id: B.keyId }, status: 404, why: "another organization's key" });
   add("DELETE /api/v1/settings/api-keys/{id}", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
 
-  const compute: Array<[string, unknown?, "read" | "write" | "manage"?]> = [
+  const compute: Array<[string, unknown, "read" | "write" | "manage"]> = [
     ["PUT /api/v1/tenant/compute/resources", { resources: [{ resource_id: "intruder", name: "intruder" }] }, "write"],
     ["POST /api/v1/tenant/compute/metrics", { samples: [{ resource_id: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_utilization: 1 }] }, "write"],
     ["POST /api/v1/tenant/compute/heartbeats", { resource_ids: ["bravo-vm-one"] }, "write"],

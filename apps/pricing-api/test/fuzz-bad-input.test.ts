@@ -183,7 +183,7 @@ function checkAnswer(c: BuiltCase, res: request.Response): void {
 }
 
 const reporter = (out: fc.RunDetails<[BuiltCase]>) => {
-  if (out.failed) throw new Error(`after ${out.numRuns} runs (seed ${out.seed}, path ${out.counterexamplePath}): ${String((out.errorInstance as Error)?.message ?? out.error)}`);
+  if (out.failed) throw new Error(`after ${out.numRuns} runs (seed ${out.seed}, path ${out.counterexamplePath}): ${String((out.errorInstance as Error | undefined)?.message ?? "too many skipped or interrupted runs")}`);
 };
 
 test("every registered route has a fuzz entry", () => {

@@ -351,11 +351,11 @@ export function caseFor(target: FuzzTarget, credentials: Credentials): fc.Arbitr
           attack === "tenant"
             ? fc.oneof(
                 junkTenant.map((v) => ({ value: [v] as string[] | undefined })),
-                fc.constant({ value: undefined }),
-                fc.tuple(junkTenant, fc.boolean()).map(([v, first]) => ({ value: first ? [spec.tenant!.valid, v] : [v, spec.tenant!.valid] })),
-                fc.constant({ value: [spec.tenant!.valid, spec.tenant!.valid] }),
+                fc.constant({ value: undefined as string[] | undefined }),
+                fc.tuple(junkTenant, fc.boolean()).map(([v, first]) => ({ value: (first ? [spec.tenant!.valid, v] : [v, spec.tenant!.valid]) as string[] | undefined })),
+                fc.constant({ value: [spec.tenant!.valid, spec.tenant!.valid] as string[] | undefined }),
               )
-            : fc.constant({ value: spec.tenant ? [spec.tenant.valid] : undefined }),
+            : fc.constant({ value: (spec.tenant ? [spec.tenant.valid] : undefined) as string[] | undefined }),
         body: bodyArbitrary(target, attack),
         noise: noiseHeaders,
       })
