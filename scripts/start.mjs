@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // `pnpm start`: runs both services (already built by the start script), each on its own database,
-// waits until both are ready, and prints where they listen. Ctrl-C stops both cleanly.
+// waits until both are ready, loads the demo organization on a first run (scripts/demo/), and
+// prints where they listen. Ctrl-C stops both cleanly.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
+import { firstRun } from "./demo/load.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const mainPort = process.env.MAIN_API_PORT || "3000";
@@ -15,6 +18,10 @@ const env = {
   PRICING_API_PORT: pricingPort,
   PRICING_API_URL: process.env.PRICING_API_URL || `http://127.0.0.1:${pricingPort}`,
 };
+
+// Decided before the main API creates its embedded database: was it empty?
+const mainDataDir = path.resolve(root, process.env.MAIN_API_DATA_DIR || ".data/main-api");
+const freshMainDb = !process.env.MAIN_API_DATABASE_URL && !(fs.existsSync(mainDataDir) && fs.readdirSync(mainDataDir).length > 0);
 
 const services = [
   { name: "pricing-api", port: pricingPort, entry: "apps/pricing-api/dist/server.js" },
@@ -67,12 +74,15 @@ async function waitReady(service, deadline) {
 const started = Date.now();
 const ready = await Promise.all(services.map((s) => waitReady(s, Date.now() + 120_000)));
 if (ready.every(Boolean)) {
+  const mainUrl = `http://127.0.0.1:${mainPort}`;
+  const pricingUrl = `http://127.0.0.1:${pricingPort}`;
   console.log(`
 Both services are ready (${((Date.now() - started) / 1000).toFixed(1)} s):
-  main API     http://127.0.0.1:${mainPort}     (health: /healthz, readiness: /readyz)
-  pricing API  http://127.0.0.1:${pricingPort}     (health: /healthz, readiness: /readyz)
-Press Ctrl-C to stop both.
+  main API     ${mainUrl}     (docs: ${mainUrl}/docs; health: /healthz, readiness: /readyz)
+  pricing API  ${pricingUrl}     (docs: ${pricingUrl}/docs; health: /healthz, readiness: /readyz)
 `);
+  const demo = await firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, isStopping: () => stopping });
+  if (!stopping) console.log(`${demo ? `${demo}\n` : ""}Press Ctrl-C to stop both.\n`);
 } else if (!stopping) {
   console.error("The services did not become ready within 120 s; stopping.");
   stopAll(1);

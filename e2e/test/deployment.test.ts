@@ -437,3 +437,13 @@ describe("service health endpoints", () => {
     expect(source).toMatch(/\.get\("\/readyz"/);
   });
 });
+
+describe("README", () => {
+  it("documents every environment variable of both services", () => {
+    const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+    const missing = [...Object.keys(MainEnvSchema.shape), ...Object.keys(PricingEnvSchema.shape)].filter(
+      (name) => !readme.includes(`\`${name}\``) && !new RegExp(`\\b${name}\\b`).test(readme),
+    );
+    expect(missing).toEqual([]);
+  });
+});

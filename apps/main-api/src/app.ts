@@ -35,11 +35,13 @@ export interface AppDeps {
   outbox?: OutboxWorker;
 }
 
-export function createApp(deps: AppDeps): Express {
+export function createApp(appDeps: AppDeps): Express {
+  // One registry for the app and everything it builds (routes, analyzer), unless the caller gave one.
+  const deps = { ...appDeps, metrics: appDeps.metrics ?? createMetrics("main-api") };
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "extended");
-  const metrics = deps.metrics ?? createMetrics("main-api");
+  const { metrics } = deps;
   app.use(requestId());
   app.use(metrics.middleware());
   app.use(httpLogger(deps.logger));

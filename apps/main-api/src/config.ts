@@ -18,8 +18,8 @@ export const EnvSchema = z
     MAIN_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/main-api")),
     PRICING_API_PORT: port.default(3001),
     PRICING_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-    // A pricing API key (`bl_…`) for the main API's own account there; the operator creates it with
-    // `pnpm --silent pricing-key --account main-api`. Without it, analysis cycles price nothing.
+    // A pricing API key (`bl_…`) for the main API's analysis. Unset: a key derived from
+    // SERVICE_TOKEN_SECRET, registered with the pricing API on first use.
     PRICING_API_KEY: z.string().min(1).optional(),
     PRICING_API_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
     // Minutes between scheduled compute analysis cycles; 0 disables the schedule.

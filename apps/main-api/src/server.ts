@@ -1,5 +1,5 @@
 import { openMigratedDatabase } from "@cloudcost/db";
-import { createLogger, serve, startFailure } from "@cloudcost/http";
+import { createLogger, createMetrics, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
 import { startAnalysisSchedule } from "./compute/analysis";
 import { analyzerFor } from "./compute/routes";
@@ -13,11 +13,12 @@ async function main() {
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger });
   const prisma = createPrisma(db.adapter);
   const outbox = createOutboxWorker({ config, prisma, logger });
-  const app = createApp({ config, db, prisma, logger, outbox });
+  const metrics = createMetrics("main-api");
+  const app = createApp({ config, db, prisma, logger, outbox, metrics });
   outbox.start();
   outbox.kick(); // deliver whatever a previous run left undelivered
   if (!config.pricingApiKey) logger.info("PRICING_API_KEY is not set: the analysis uses a key derived from SERVICE_TOKEN_SECRET");
-  const schedule = startAnalysisSchedule({ prisma, logger }, analyzerFor({ config, db, prisma, logger }), config.analysisIntervalMinutes);
+  const schedule = startAnalysisSchedule({ prisma, logger }, analyzerFor({ config, db, prisma, logger, metrics }), config.analysisIntervalMinutes);
   await serve({
     name: "main-api",
     app,

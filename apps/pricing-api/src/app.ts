@@ -45,6 +45,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("query parser", "extended");
   const metrics = deps.metrics ?? createMetrics("pricing-api");
+  const computeCatalog = deps.computeCatalog ?? new ComputeCatalogStore();
   app.use(requestId());
   app.use(metrics.middleware());
   app.use(httpLogger(deps.logger));
@@ -52,7 +53,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(["/v1/pricing/usage", "/v1/pricing/reports"], usageBody());
   app.use(jsonBody());
 
-  app.use(healthRoutes(deps.db));
+  app.use(healthRoutes(deps.db, computeCatalog));
   app.use(metrics.router());
   app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
   app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));
@@ -60,7 +61,7 @@ export function createApp(deps: AppDeps): Express {
   // Each API router is mounted behind the key check, so an unknown path still answers 404.
   const authenticated = requireApiKey(deps.apiKeys);
   app.use("/v1/pricing/account", authenticated, accountRoutes());
-  app.use("/v1/pricing/compute", authenticated, computeRoutes(deps.computeCatalog ?? new ComputeCatalogStore()));
+  app.use("/v1/pricing/compute", authenticated, computeRoutes(computeCatalog));
   app.use("/marketplace/providers/models", authenticated, modelRoutes(deps));
   app.use("/marketplace/providers/databases", authenticated, databaseRoutes(deps));
   app.use("/v1/pricing/pins", authenticated, pinRoutes(deps));

@@ -17,24 +17,10 @@ async function main() {
   const apiKeys = new ApiKeyStore(prisma);
   apiKeys.startUsageFlush();
   const computeCatalog = new ComputeCatalogStore();
-  const started = performance.now();
-  const seed = await loadSeedCatalog({ db, prisma });
-  const seeded = performance.now();
-  const catalog = await refreshCatalogStore({ db, prisma }, computeCatalog);
-  logger.info(
-    {
-      version: catalog.version,
-      rows: catalog.size,
-      seed_replaced: seed.replaced,
-      seed_ms: Math.round(seeded - started),
-      cache_ms: Math.round(performance.now() - seeded),
-    },
-    seed.replaced ? "compute catalog loaded from the seed" : "compute catalog up to date",
-  );
-  const stopWatching = watchCatalogVersion({ db, prisma }, computeCatalog, config.computeCatalogRefreshMs, (err) =>
-    logger.error({ err }, "compute catalog refresh failed"),
-  );
   const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret, computeCatalog });
+  let stopWatching = () => undefined as void;
+  // Listening first lets /healthz answer while the catalog loads; /readyz says 503 until it is loaded.
+  let catalogLoad: Promise<void> = Promise.resolve();
   await serve({
     name: "pricing-api",
     app,
@@ -43,12 +29,33 @@ async function main() {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onShutdown: async () => {
+      await catalogLoad.catch(() => undefined);
       await apiKeys.stop();
       stopWatching();
       await prisma.$disconnect();
       await db.close();
     },
   });
+  catalogLoad = (async () => {
+    const started = performance.now();
+    const seed = await loadSeedCatalog({ db, prisma });
+    const seeded = performance.now();
+    const catalog = await refreshCatalogStore({ db, prisma }, computeCatalog);
+    logger.info(
+      {
+        version: catalog.version,
+        rows: catalog.size,
+        seed_replaced: seed.replaced,
+        seed_ms: Math.round(seeded - started),
+        cache_ms: Math.round(performance.now() - seeded),
+      },
+      seed.replaced ? "compute catalog loaded from the seed" : "compute catalog up to date",
+    );
+    stopWatching = watchCatalogVersion({ db, prisma }, computeCatalog, config.computeCatalogRefreshMs, (err) =>
+      logger.error({ err }, "compute catalog refresh failed"),
+    );
+  })();
+  await catalogLoad;
 }
 
 main().catch((err) => startFailure("pricing-api", err));

@@ -109,6 +109,17 @@ describe("internal key endpoints", () => {
     await request(ctx.app).delete(`/internal/api-keys/not-a-hash`).set("Authorization", `Bearer ${token}`).expect(400);
   });
 
+  it("accepts a provisioned key at once even when it was tried (and refused) before it was delivered", async () => {
+    const issued = generateApiKey();
+    expectUnauthenticated(await whoami().set("X-API-Key", issued), /Unknown or revoked/);
+    await request(ctx.app)
+      .put(`/internal/api-keys/${hashApiKey(issued)}`)
+      .set("Authorization", `Bearer ${token}`)
+      .send({ account_id: "org_early", prefix: issued.slice(0, 11), name: "tried early" })
+      .expect(201);
+    expect((await whoami().set("X-API-Key", issued).expect(200)).body.account_id).toBe("org_early");
+  });
+
   it("rejects a malformed provisioning body without writing anything", async () => {
     const hash = hashApiKey(generateApiKey());
     const res = await request(ctx.app)

@@ -1,4 +1,5 @@
 import request from "supertest";
+import { refreshCatalogStore } from "../src/compute/catalog-loader";
 import { createTestContext, type TestContext } from "./helpers/context";
 
 let ctx: TestContext;
@@ -10,8 +11,21 @@ afterAll(async () => {
 });
 
 describe("pricing-api foundation", () => {
-  it("answers GET /healthz and GET /readyz", async () => {
+  it("answers GET /healthz at once, and GET /readyz with 503 until the compute catalog is loaded", async () => {
     expect((await request(ctx.app).get("/healthz").expect(200)).body).toEqual({ status: "ok", service: "pricing-api" });
+    expect(ctx.computeCatalog.loaded).toBe(false);
+    expect((await request(ctx.app).get("/readyz").expect(503)).body).toEqual({ error: "not ready: compute catalog not loaded yet" });
+    await refreshCatalogStore({ db: ctx.db, prisma: ctx.prisma }, ctx.computeCatalog);
+    expect((await request(ctx.app).get("/readyz").expect(200)).body).toEqual({ status: "ready" });
+    // without the migrations table (as before the migrations ran) it is not ready either
+    await ctx.db.sql.query("ALTER TABLE _prisma_migrations RENAME TO _prisma_migrations_hidden");
+    try {
+      expect((await request(ctx.app).get("/readyz").expect(503)).body).toEqual({
+        error: "not ready: database unreachable or migrations not applied",
+      });
+    } finally {
+      await ctx.db.sql.query("ALTER TABLE _prisma_migrations_hidden RENAME TO _prisma_migrations");
+    }
     expect((await request(ctx.app).get("/readyz").expect(200)).body).toEqual({ status: "ready" });
   });
 

@@ -12,17 +12,28 @@ export const REDACTED_PATHS = [
   "*.password",
 ];
 
+/**
+ * Structured logs to stdout. Writes are asynchronous (sonic-boom) so a request never waits on the
+ * terminal or a log collector; `serve` flushes on shutdown.
+ */
 export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } });
+  return pino(
+    { name, level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
+    pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 /** One structured line per request: request id, method, route, status and latency. */
+const PROBES = new Set(["/healthz", "/readyz"]);
+
 export function httpLogger(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
     genReqId: (req) => req.id,
     customProps: (req) => ({ requestId: req.id }),
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+    // Health probes (polled every few seconds, 503 while starting) only at debug level.
+    customLogLevel: (req, res, err) =>
+      PROBES.has(req.url ?? "") ? "debug" : err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
     serializers: {
       // Headers are not logged at all: credentials (Authorization, X-API-Key, cookies) never reach
       // the logs, and the hot path skips serialising them.

@@ -45,7 +45,7 @@ export function serve(options: ServeOptions): Promise<Server> {
       server.close(async () => {
         await options.onShutdown().catch((err) => logger.error({ err }, `${name}: error while closing`));
         logger.info(`${name} stopped`);
-        process.exit(0);
+        logger.flush(() => process.exit(0));
       });
       server.closeIdleConnections();
     };

@@ -30,3 +30,25 @@ describe("request logging", () => {
     expect(typeof entry.responseTime).toBe("number");
   });
 });
+
+describe("health probe logging", () => {
+  it("logs /healthz and /readyz at debug level, even a 503, and other 5xx at error", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = express().use(requestId()).use(httpLogger(pino({ level: "debug" }, sink)));
+    app.get("/readyz", (_req, res) => res.status(503).json({ error: "not ready" }));
+    app.get("/boom", (_req, res) => res.status(503).json({ error: "down" }));
+    await request(app).get("/readyz").expect(503);
+    await request(app).get("/boom").expect(503);
+    const levels = lines.map((line) => JSON.parse(line)).map((e) => [e.req.url, e.level]);
+    expect(levels).toEqual([
+      ["/readyz", 20],
+      ["/boom", 50],
+    ]);
+  });
+});

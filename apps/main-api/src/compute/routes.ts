@@ -16,13 +16,14 @@ import { AnalysisBusyError, createAnalyzer, type Analyzer } from "./analysis";
 import { ingestMetrics, recordHeartbeats, upsertResources, type TenantRef } from "./inventory-service";
 import { createPricingClient, PricingUnavailableError } from "./pricing-client";
 import { resolvePricingKey } from "./pricing-key";
+import { instrumentAnalyzer, instrumentPricing } from "./instrumentation";
 import { loadComputeSettings } from "./settings";
 import { listRecommendations, recommendationSummary } from "./summary";
 
 const analyzers = new WeakMap<AppDeps["prisma"], Analyzer>();
 
 /** One analyzer per app (its in-process guard and pricing cache are shared with the schedule). */
-export function analyzerFor(deps: Pick<AppDeps, "prisma" | "db" | "logger" | "config">): Analyzer {
+export function analyzerFor(deps: Pick<AppDeps, "prisma" | "db" | "logger" | "config" | "metrics">): Analyzer {
   let analyzer = analyzers.get(deps.prisma);
   if (!analyzer) {
     const pricingKey = resolvePricingKey(deps.config);
@@ -33,7 +34,9 @@ export function analyzerFor(deps: Pick<AppDeps, "prisma" | "db" | "logger" | "co
       timeoutMs: deps.config.pricingApiTimeoutMs,
       logger: deps.logger,
     });
-    analyzer = createAnalyzer({ prisma: deps.prisma, db: deps.db, logger: deps.logger, pricing });
+    const measured = deps.metrics ? instrumentPricing(pricing, deps.metrics) : pricing;
+    analyzer = createAnalyzer({ prisma: deps.prisma, db: deps.db, logger: deps.logger, pricing: measured });
+    if (deps.metrics) analyzer = instrumentAnalyzer(analyzer, deps.metrics);
     analyzers.set(deps.prisma, analyzer);
   }
   return analyzer;

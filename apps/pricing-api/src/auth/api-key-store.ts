@@ -48,6 +48,8 @@ export class ApiKeyStore {
 
   /** Registers a key issued elsewhere (the main API) by its hash; repeating it is harmless. */
   async provision(input: { accountId: string; id?: string; keyHash: string; prefix: string; name?: string | null }) {
+    // A client may have tried the key before it was delivered: forget that cached "unknown" answer.
+    this.cache.delete(input.keyHash);
     const existing = await this.prisma.apiKey.findUnique({ where: { keyHash: input.keyHash } });
     if (existing) return { record: existing, created: false, conflict: existing.accountId !== input.accountId };
     const record = await this.insert({ ...input, id: input.id ?? newId("key") }).catch(async (err) => {

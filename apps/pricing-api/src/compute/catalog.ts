@@ -106,16 +106,25 @@ export class ComputeCatalog {
 /** Holds the current catalog; `swap` replaces it atomically for every later request. */
 export class ComputeCatalogStore {
   private catalog: ComputeCatalog;
+  private built: boolean;
 
-  constructor(initial: ComputeCatalog = ComputeCatalog.empty()) {
-    this.catalog = initial;
+  /** Without `initial` the store is empty and not loaded until the first `swap`. */
+  constructor(initial?: ComputeCatalog) {
+    this.catalog = initial ?? ComputeCatalog.empty();
+    this.built = initial !== undefined;
   }
 
   get current(): ComputeCatalog {
     return this.catalog;
   }
 
+  /** true once a catalog was built from the database (readiness: see health/routes.ts). */
+  get loaded(): boolean {
+    return this.built;
+  }
+
   swap(next: ComputeCatalog): void {
     this.catalog = next;
+    this.built = true;
   }
 }

@@ -1,0 +1,205 @@
+// Loads the demo organization through the services' public HTTP APIs (the paths a customer uses),
+// or refreshes the credentials of one loaded before. Used by scripts/start.mjs.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
+
+const run = promisify(execFile);
+export const DEMO_EMAIL = "demo-owner@example.com";
+const PRICES = JSON.parse(fs.readFileSync(new URL("./prices.json", import.meta.url), "utf8"));
+
+export class DemoError extends Error {}
+
+/** A small JSON client: throws DemoError naming the request on any non-2xx answer. */
+export function client(base, headers) {
+  return async (method, url, body, extra = {}) => {
+    const res = await fetch(base + url, {
+      method,
+      headers: { ...headers, ...extra, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    const json = text ? JSON.parse(text) : null;
+    if (!res.ok) throw new DemoError(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
+    return json?.status === "success" ? json.data : json;
+  };
+}
+
+/** A token of the development issuer for the demo owner (the CLI the README documents). */
+export async function devToken(root, env, email = DEMO_EMAIL) {
+  const { stdout } = await run(process.execPath, [path.join(root, "apps/main-api/dist/cli/dev-token.js"), "--email", email], { cwd: root, env });
+  return stdout.trim();
+}
+
+/** Resolves once the pricing API accepts `key` (the main API delivers new keys through its outbox). */
+export async function waitForPricingKey(pricingUrl, key, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${pricingUrl}/v1/pricing/account`, { headers: { "X-API-Key": key } }).catch(() => null);
+    if (res?.ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new DemoError(`the pricing API did not accept the demo API key within ${timeoutMs / 1000} s`);
+}
+
+async function loadTenant(main, tenantId, spec, now, log) {
+  const headers = { "X-Service-Tenant-ID": tenantId };
+  const { resources, pending } = demoFleet(spec);
+  const strip = (list) => list.map(({ profile, ...r }) => r);
+  await main("PUT", "/api/v1/tenant/compute/resources", { resources: strip(resources) }, headers);
+  let samples = 0;
+  for (const batch of batches(demoSamples(resources, now))) {
+    await main("POST", "/api/v1/tenant/compute/metrics", { samples: batch }, headers);
+    samples += batch.length;
+  }
+  const analysis = await main("POST", "/api/v1/tenant/compute/recommendations/analyze", undefined, headers);
+  // Registered after the analysis: pending until the next cycle (scheduled hourly, or analyze again).
+  await main("PUT", "/api/v1/tenant/compute/resources", { resources: strip(pending) }, headers);
+  for (const batch of batches(demoSamples(pending, now, 13))) await main("POST", "/api/v1/tenant/compute/metrics", { samples: batch }, headers);
+  const all = [...resources, ...pending].map((r) => r.resource_id);
+  await main("POST", "/api/v1/tenant/compute/heartbeats", { resource_ids: all }, headers);
+  log(`  ${spec.name}: ${all.length} resources, ${samples} samples, analysis of ${analysis.analyzed_resources} resources in ${analysis.duration_ms} ms`);
+  return { resources: all.length, samples };
+}
+
+async function loadPrices(pricing) {
+  const entries = PRICES.models.flatMap(({ buckets, ...model }) =>
+    Object.entries(buckets).map(([token_bucket, unit_price_per_mtok]) => ({ ...model, token_bucket, unit_price_per_mtok })),
+  );
+  const models = await pricing("POST", "/marketplace/providers/models", { entries });
+  const databases = await pricing("POST", "/marketplace/providers/databases", { entries: PRICES.databases });
+  const database = databases.entries[0];
+  await pricing("PUT", "/v1/pricing/pins/database/orders-db", { pricing_id: database.id });
+  const model = models.entries.find((e) => e.model_id === PRICES.models[0].model_id && e.token_bucket === "input");
+  return { model_pricing_id: model.id, model_id: model.model_id, database_pricing_id: database.id, pinned_resource: "orders-db" };
+}
+
+/**
+ * Creates the demo organization (owner DEMO_EMAIL), its two tenants, fleet, utilization, analysis,
+ * API key and custom prices. Returns what the marker file records.
+ */
+export async function loadDemo({ root, env, mainUrl, pricingUrl, log }) {
+  const token = await devToken(root, env);
+  const main = client(mainUrl, { Authorization: `Bearer ${token}` });
+  const signup = await main("POST", "/api/v1/signup/complete", {
+    company_name: "Demo Corp",
+    first_name: "Dana",
+    last_name: "Demo",
+    job_title: "Head of Platform",
+  });
+  const org = signup.organization.id;
+  const production = await main("PATCH", `/api/v1/organizations/${org}/tenants/${signup.default_tenant.id}`, { name: TENANTS[0].name });
+  const staging = await main("POST", `/api/v1/organizations/${org}/tenants`, { name: TENANTS[1].name });
+  const apiKey = await main("POST", "/api/v1/settings/api-keys", { name: "demo (pnpm start)", role: "admin" });
+  const keyReady = waitForPricingKey(pricingUrl, apiKey.key);
+  keyReady.catch(() => undefined);
+
+  const now = Date.now();
+  for (const [tenant, spec] of [[production, TENANTS[0]], [staging, TENANTS[1]]]) await loadTenant(main, tenant.id, spec, now, log);
+
+  await keyReady;
+  const prices = await loadPrices(client(pricingUrl, { "X-API-Key": apiKey.key }));
+  return {
+    organization_id: org,
+    user_id: signup.owner.id,
+    email: DEMO_EMAIL,
+    tenants: { production: production.id, staging: staging.id },
+    api_key: apiKey.key,
+    api_key_id: apiKey.id,
+    ...prices,
+  };
+}
+
+/**
+ * For a demo loaded before: a fresh token, and the recorded API key if it still works (else a new
+ * one). null when the demo organization is gone (another database).
+ */
+export async function refreshDemo(marker, { root, env, mainUrl, pricingUrl }) {
+  const token = await devToken(root, env);
+  const main = client(mainUrl, { Authorization: `Bearer ${token}` });
+  const me = await main("GET", "/api/v1/me").catch(() => null);
+  if (me?.organization?.id !== marker.organization_id) return null;
+  const works = await fetch(`${pricingUrl}/v1/pricing/account`, { headers: { "X-API-Key": marker.api_key } }).then((r) => r.ok, () => false);
+  if (!works) {
+    const apiKey = await main("POST", "/api/v1/settings/api-keys", { name: "demo (pnpm start)", role: "admin" });
+    await waitForPricingKey(pricingUrl, apiKey.key);
+    marker = { ...marker, api_key: apiKey.key, api_key_id: apiKey.id };
+  }
+  return { marker, token };
+}
+
+export function readMarker(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+export function writeMarker(file, marker) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(marker, null, 2) + "\n", { mode: 0o600 });
+}
+
+/** What `pnpm start` prints after the demo is ready: credentials and three requests to paste. */
+export function demoInstructions({ marker, token, mainUrl, pricingUrl, labelPrefix }) {
+  const t = marker.tenants.production;
+  return `Demo organization "Demo Corp" (${marker.organization_id}), owner ${marker.email}:
+  tenants      Production ${t}, Staging ${marker.tenants.staging}
+  model price  ${marker.model_id} (${marker.model_pricing_id}); database price ${marker.database_pricing_id} pinned to ${marker.pinned_resource}
+
+Credentials (paste into your shell; the token expires in 1 hour: pnpm --silent dev-token --email ${marker.email}):
+export TOKEN='${token}'
+export KEY='${marker.api_key}'
+
+# 1. Right-sizing summary of the Production tenant (main API, bearer token)
+curl -s "${mainUrl}/api/v1/tenant/compute/recommendations/summary" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+
+# 2. Price 1.2M input + 20k output tokens of ${marker.model_id} (pricing API, the same organization's API key)
+curl -s -X POST ${pricingUrl}/v1/pricing/usage -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"usage":[{"resource_id":"chat-bot","kind":"model","timestamp":"'"$(date -u +%FT%TZ)"'","labels":{"${labelPrefix}/pricing-id.model":"${marker.model_pricing_id}"},"quantities":{"input":1200000,"output":20000}}]}'
+
+# 3. On-demand price of an m5.xlarge in us-east-1 from the compute catalog
+curl -s -X POST ${pricingUrl}/v1/pricing/compute -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"provider":"aws","region":"us-east-1","instance_type":"m5.xlarge"}'
+`;
+}
+
+/**
+ * The first-run step of `pnpm start`: load the demo when the main API's embedded database was
+ * empty (or DEMO=1), reprint it when loaded before, skip it with DEMO=0 or a MAIN_API_DATABASE_URL.
+ * Returns the text to print (never throws: the services keep running without the demo).
+ */
+export async function firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, isStopping }) {
+  const demo = env.DEMO;
+  if (demo === "0") return "";
+  if (env.MAIN_API_DATABASE_URL && demo !== "1") return "";
+  const markerFile = path.join(root, ".data", "demo.json");
+  const ctx = { root, env, mainUrl, pricingUrl };
+  const labelPrefix = env.LABEL_PREFIX || "costs.example.com";
+  try {
+    const marker = readMarker(markerFile);
+    if (marker) {
+      const refreshed = await refreshDemo(marker, ctx);
+      if (refreshed) {
+        writeMarker(markerFile, refreshed.marker);
+        return demoInstructions({ ...refreshed, mainUrl, pricingUrl, labelPrefix });
+      }
+    }
+    if (!freshMainDb && demo !== "1") {
+      return "The main API's database is not empty, so no demo organization was loaded (DEMO=1 pnpm start loads one).\n";
+    }
+    console.log("Loading the demo organization (two tenants, 312 resources, 14 days of hourly utilization)...\n");
+    const started = Date.now();
+    const lines = [];
+    const loaded = await loadDemo({ ...ctx, log: (line) => lines.push(line) });
+    writeMarker(markerFile, loaded);
+    const token = await devToken(root, env);
+    return `Demo loaded in ${((Date.now() - started) / 1000).toFixed(1)} s:\n${lines.join("\n")}\n\n` +
+      demoInstructions({ marker: loaded, token, mainUrl, pricingUrl, labelPrefix });
+  } catch (err) {
+    if (isStopping()) return "";
+    return `The demo organization could not be loaded (${err instanceof Error ? err.message : String(err)}).\n` +
+      "The services keep running. To start over with an empty database: stop, remove .data/, pnpm start.\n";
+  }
+}
