@@ -264,7 +264,8 @@ const junkParam = fc.oneof(
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }).map(encodeURIComponent),
   controlString.map((s) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, ""))),
   fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
-);
+  // An empty segment is another route (`/tenants/` is the list), not a junk parameter.
+).filter((raw) => raw.length > 0);
 
 function decodeParam(raw: string): string | undefined {
   try {
