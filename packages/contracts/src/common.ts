@@ -73,7 +73,8 @@ export function queryArray<T extends z.ZodType<unknown, string>>(item: T): Query
 export const queryBoolean = z.stringbool({ truthy: ["true"], falsy: ["false"], case: "insensitive" });
 
 /** Identity / natural-key text of pricing entries; bounded so it can be indexed. */
-export const KeyText = z.string().max(256);
+// PostgreSQL text cannot hold NUL (a query filter with one would fail in the database: a 500).
+export const KeyText = z.string().max(256).regex(/^[^\u0000]*$/, "must not contain NUL characters");
 
 /** Free-form JSON object (`raw_pricing_data`, `tags`). */
 export const FreeObject = z.record(z.string(), z.unknown());

@@ -91,7 +91,14 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       throw badRequest(`The ${IDEMPOTENCY_KEY_HEADER} header must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`);
     }
     const scope = options.scopeOf(req);
-    const fingerprint = requestFingerprint(req, options.fingerprintExtra?.(req));
+    let fingerprint: string;
+    try {
+      fingerprint = requestFingerprint(req, options.fingerprintExtra?.(req));
+    } catch {
+      // A body too deeply nested to serialise cannot be valid for any route: let validation answer
+      // its 400; nothing is stored for it.
+      return next();
+    }
     const begun = await store.begin(scope, key, fingerprint);
     switch (begun.outcome) {
       case "replay":

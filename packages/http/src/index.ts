@@ -2,7 +2,7 @@ export * from "./http-error";
 export { requestId } from "./request-id";
 export { parseOr400, fieldErrors } from "./validate";
 export { createLogger, httpLogger, REDACTED_PATHS } from "./logger";
-export { jsonBody, notFoundHandler, errorHandler, JSON_BODY_LIMIT, type ErrorRenderer } from "./middlewares";
+export { jsonBody, rejectNulEscapes, notFoundHandler, errorHandler, JSON_BODY_LIMIT, type ErrorRenderer } from "./middlewares";
 export { isDatabaseUnavailable } from "./unavailable";
 export { serve, type ServeOptions } from "./serve";
 export { parseEnv, startFailure, ConfigError } from "./env";

@@ -8,9 +8,24 @@ export type ErrorRenderer = (req: Request, res: Response, error: HttpError) => v
 
 export const JSON_BODY_LIMIT = "1mb";
 
+const NUL_IN_BODY = "String values in the request body must not contain NUL (\\u0000) characters.";
+
+/**
+ * body-parser `verify`: PostgreSQL text cannot hold NUL, so a body with a `\u0000` escape would
+ * pass validation and fail in the database (a 500). Rejected here, once for every route: an escape
+ * is real when an odd number of backslashes leads up to `u0000`.
+ */
+export function rejectNulEscapes(_req: unknown, _res: unknown, buf: Buffer): void {
+  for (let at = buf.indexOf("u0000"); at !== -1; at = buf.indexOf("u0000", at + 5)) {
+    let slashes = 0;
+    while (at - slashes - 1 >= 0 && buf[at - slashes - 1] === 0x5c) slashes += 1;
+    if (slashes % 2 === 1) throw new Error(NUL_IN_BODY);
+  }
+}
+
 /** JSON bodies up to 1 MiB; parse failures reach the error handler as 400/413/415. */
 export function jsonBody(): RequestHandler {
-  return express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] });
+  return express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"], verify: rejectNulEscapes });
 }
 
 export function notFoundHandler(render: ErrorRenderer): RequestHandler {
@@ -35,8 +50,15 @@ function toHttpError(err: unknown): HttpError | undefined {
     case "encoding.unsupported":
     case "charset.unsupported":
       return new HttpError(415, "unsupported_media_type", "The request body encoding or charset is not supported.");
+    case "entity.verify.failed":
+      return new HttpError(400, "invalid_request", NUL_IN_BODY);
     case "request.aborted":
       return new HttpError(400, "request_aborted", "The request was aborted by the client.");
+  }
+  // The router cannot percent-decode a path parameter (`%`, `%zz`, `%ff`): it throws a URIError
+  // with status 400 but without `expose`, which would otherwise end as a 500.
+  if (err instanceof URIError) {
+    return new HttpError(400, "malformed_path", "The request path is not valid percent-encoded UTF-8.");
   }
   const status = e?.status ?? e?.statusCode;
   if (e?.expose && status && status >= 400 && status < 500) {

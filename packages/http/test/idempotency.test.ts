@@ -138,3 +138,30 @@ describe("idempotency middleware", () => {
     expect(canonicalJson(undefined)).toBe("");
   });
 });
+
+describe("idempotency and absurd bodies", () => {
+  it("leaves a body too deeply nested to fingerprint to the route's validation (400, not 500)", async () => {
+    const express = (await import("express")).default;
+    const pino = (await import("pino")).default;
+    const { errorHandler, idempotency, jsonBody, parseOr400 } = await import("../src");
+    const { z } = await import("zod");
+    const stored: string[] = [];
+    const store = {
+      begin: async (_s: string, key: string) => {
+        stored.push(key);
+        return { outcome: "new" as const };
+      },
+      complete: async () => undefined,
+      release: async () => undefined,
+    };
+    const app = express()
+      .use(jsonBody())
+      .use(idempotency({ store: store as never, scopeOf: () => "s" }))
+      .post("/x", (req, res) => res.status(201).json(parseOr400(z.object({ a: z.string() }), req.body)))
+      .use(errorHandler((_req, res, e) => res.status(e.status).json({ error: e.message }), pino({ level: "silent" })));
+    const deep = "[".repeat(20000) + "]".repeat(20000);
+    const res = await request(app).post("/x").set("Idempotency-Key", "k1").set("Content-Type", "application/json").send(`{"a":${deep}}`);
+    expect(res.status).toBe(400);
+    expect(stored).toEqual([]);
+  });
+});

@@ -34,6 +34,9 @@ function app() {
   a.get("/boom", () => {
     throw new Error("SELECT secret FROM passwords failed at line 3");
   });
+  a.get("/things/:id", (req, res) => {
+    res.json({ id: req.params.id });
+  });
   a.get("/teapot", () => {
     throw new HttpError(409, "already_there", "It is already there.");
   });
@@ -52,6 +55,21 @@ describe("http building blocks", () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(["name", "count"]);
     expect(res.body.message).toMatch(/^Invalid item: name: .+; count: .+/);
     await request(app()).post("/items").send({ name: "a", count: 2 }).expect(201, { name: "a", count: 2 });
+  });
+
+  it("answers a path parameter that is not valid percent-encoding with a 400, not a 500", async () => {
+    for (const id of ["%", "%zz", "%ff", "%c0%af"]) {
+      const res = await request(app()).get(`/things/${id}`).expect(400);
+      expect(res.body).toEqual({ code: "malformed_path", message: "The request path is not valid percent-encoded UTF-8." });
+    }
+    await request(app()).get("/things/a%20b").expect(200, { id: "a b" });
+  });
+
+  it("refuses a body with a NUL escape (PostgreSQL text cannot hold it) with a 400, but not an escaped backslash", async () => {
+    const res = await request(app()).post("/items").set("Content-Type", "application/json").send('{"name":"a\\u0000b","count":1}').expect(400);
+    expect(res.body.code).toBe("invalid_request");
+    expect(res.body.message).toMatch(/NUL/);
+    await request(app()).post("/items").set("Content-Type", "application/json").send('{"name":"a\\\\u0000b","count":1}').expect(201, { name: "a\\u0000b", count: 1 });
   });
 
   it("answers an unexpected error with a bare 500 that leaks nothing", async () => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Express } from "express";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
 import { createApp } from "../../src/app";
@@ -27,7 +27,7 @@ export interface TestContext {
  * with a development issuer whose key lives in a temporary directory. The pricing API URL points at
  * a closed port unless a test passes PRICING_API_URL.
  */
-export async function createTestContext(env: NodeJS.ProcessEnv = {}): Promise<TestContext> {
+export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { logger?: Logger } = {}): Promise<TestContext> {
   const db = await createTestDatabase(MIGRATIONS_DIR);
   const prisma = createPrisma(db.adapter);
   const issuerDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-dev-issuer-"));
@@ -40,7 +40,7 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}): Promise<Te
     SERVICE_TOKEN_SECRET: TEST_SERVICE_TOKEN_SECRET,
     ...env,
   });
-  const logger = pino({ level: "silent" });
+  const logger = options.logger ?? pino({ level: "silent" });
   const outbox = createOutboxWorker({ config, prisma, logger });
   const app = createApp({ config, db, prisma, logger, outbox });
   return {

@@ -1,5 +1,5 @@
 import type { Express } from "express";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
 import { createApp } from "../../src/app";
@@ -24,6 +24,8 @@ export interface TestContext {
 export interface TestContextOptions {
   /** Load the committed compute catalog seed (~20k rows) as the server does at start. */
   computeCatalog?: boolean;
+  /** The app's logger (default: silent). */
+  logger?: Logger;
 }
 
 /** The real app on a fresh, migrated database of its own (PGlite, or TEST_DATABASE_URL's server). */
@@ -37,7 +39,7 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: Te
   }
   const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", ...env });
   const apiKeys = new ApiKeyStore(prisma);
-  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }), apiKeys, serviceSecret: TEST_SERVICE_SECRET, computeCatalog });
+  const app = createApp({ config, db, prisma, logger: options.logger ?? pino({ level: "silent" }), apiKeys, serviceSecret: TEST_SERVICE_SECRET, computeCatalog });
   return {
     app,
     prisma,

@@ -111,7 +111,8 @@ export const HeartbeatsResponse = z
   .meta({ id: "HeartbeatsResponse", description: "Number of heartbeats recorded." });
 export type HeartbeatsResponse = z.infer<typeof HeartbeatsResponse>;
 
-const Filter = queryArray(z.string().max(256)).optional();
+// PostgreSQL text cannot hold NUL: a filter value with one would fail the query (a 500), so it is a 400.
+const Filter = queryArray(z.string().max(256).regex(/^[^\u0000]*$/, "must not contain NUL characters")).optional();
 
 export const SummaryQuery = z
   .object({

@@ -1,0 +1,249 @@
+// Bad input, property-based: every route of the main API answers every invalid request with a 4xx
+// in the envelope error shape, never a 5xx, and leaves the database exactly as it was.
+// Cases per route: FUZZ_RUNS (default 100; `pnpm test:fuzz` runs 2000).
+import type http from "node:http";
+import fc from "fast-check";
+import {
+  ApiKeyPathParams,
+  CreateApiKeyRequest,
+  CreateTenantRequest,
+  ErrorEnvelope,
+  HeartbeatsRequest,
+  IngestMetricsRequest,
+  InviteUserRequest,
+  ListTenantsQuery,
+  OrganizationPathParams,
+  PaginationQuery,
+  RecommendationsQuery,
+  SignupCompleteRequest,
+  SummaryQuery,
+  TenantPathParams,
+  UpdateOrganizationRequest,
+  UpdateSettingsRequest,
+  UpdateTenantRequest,
+  UpdateUserRequest,
+  UpsertResourcesRequest,
+  UserPathParams,
+} from "@cloudcost/contracts";
+import { listRoutes } from "@cloudcost/http";
+import request from "supertest";
+import { createTestContext, type TestContext } from "./helpers/context";
+import {
+  caseFor,
+  describeCase,
+  expectEveryRouteCovered,
+  FUZZ_RUNS,
+  FUZZ_SEED_OPTION,
+  listen,
+  routeKey,
+  send,
+  snapshotDatabase,
+  STACK_OR_SQL,
+  textOf,
+  urlOf,
+  type BuiltCase,
+  type Credentials,
+  type RouteSpec,
+} from "./helpers/fuzz";
+import { addUser, mintToken, signUp, uniqueEmail } from "./helpers/identity";
+
+let ctx: TestContext;
+let server: http.Server;
+let table: Record<string, RouteSpec>;
+let credentials: Credentials;
+let signupCredentials: Credentials;
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  server = await listen(ctx.app);
+  const owner = await signUp(ctx, { company: "Fuzz Org" });
+  const org = owner.organization.id;
+  const tenant = owner.tenant.id;
+  const member = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "member", tenantIds: [tenant] });
+  const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const adminKey = await request(server).post("/api/v1/settings/api-keys").set(auth(owner.token)).send({ name: "fuzz admin", role: "admin" });
+  const victimKey = await request(server).post("/api/v1/settings/api-keys").set(auth(owner.token)).send({ name: "fuzz victim", role: "viewer", tenant_ids: [tenant] });
+  expect([adminKey.status, victimKey.status]).toEqual([201, 201]);
+  const resource = { resource_id: "vm-1", name: "vm one", resource_type: "virtual_machine", provider: "aws", region: "us-east-1", instance_type: "m5.large", cpu_cores: 2, ram_gb: 8 };
+  const put = await request(server).put("/api/v1/tenant/compute/resources").set(auth(owner.token)).set("X-Service-Tenant-ID", tenant).send({ resources: [resource] });
+  expect(put.status).toBe(200);
+  // Every credential is used once before the snapshots (an invited user's identity is linked on first use).
+  const freshIdentity = await mintToken(ctx, { email: uniqueEmail("fresh") });
+  for (const token of [owner.token, member.token, adminKey.body.data.key]) expect((await request(server).get("/api/v1/me").set(auth(token))).status).toBe(200);
+
+  const garbage = fc.oneof(
+    fc.constant({}),
+    fc.constantFrom(
+      "Bearer",
+      "Bearer ",
+      "Basic dXNlcjpwYXNz",
+      `Bearer ${owner.token.slice(0, -4)}AAAA`,
+      `Bearer ${owner.token.split(".").slice(0, 2).join(".")}.`,
+      `bearer ${owner.token} extra`,
+      `Bearer bl_${"A".repeat(42)}`,
+      `Bearer ${adminKey.body.data.key.slice(0, -1)}x`,
+      `Bearer ${victimKey.body.data.key}x`,
+      "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
+    ).map((v) => ({ Authorization: v })),
+    fc.stringMatching(/^[A-Za-z0-9]{42}$/).map((body) => ({ Authorization: `Bearer bl_${body}` })),
+    fc.string({ unit: "grapheme-ascii", maxLength: 200 }).map((v) => ({ Authorization: `Bearer ${v.replace(/[^\x21-\x7e]/g, "x") || "x"}` })),
+    // The main API reads only Authorization: a key in X-API-Key is no credential here.
+    fc.constant({ "X-API-Key": adminKey.body.data.key as string }),
+  );
+  const expired = await mintToken(ctx, { email: owner.email, ttlSeconds: -3600 });
+  credentials = {
+    valid: [auth(owner.token), auth(adminKey.body.data.key)],
+    garbage: fc.oneof(garbage, fc.constant(auth(expired))),
+  };
+  signupCredentials = { valid: [auth(freshIdentity)], garbage: credentials.garbage };
+
+  const now = new Date().toISOString();
+  const orgParams = { valid: { org_id: org }, schema: OrganizationPathParams };
+  const pagination = { schema: PaginationQuery, keys: ["limit", "cursor"] };
+  const tenantHeader = { valid: tenant };
+  const publicGet: RouteSpec = { auth: "none" };
+  table = {
+    "GET /healthz": publicGet,
+    "GET /readyz": publicGet,
+    "GET /metrics": publicGet,
+    "GET /openapi.json": publicGet,
+    "GET /docs": publicGet,
+    "GET /docs/assets/docs-init.js": publicGet,
+    "GET /.well-known/jwks.json": publicGet,
+    "POST /api/v1/signup/complete": {
+      auth: "credential",
+      body: { schema: SignupCompleteRequest, valid: { company_name: "Fuzz Two", first_name: "Ada", last_name: "L", job_title: "CTO", slug: "fuzz-two" } },
+    },
+    "GET /api/v1/organizations/{org_id}": { auth: "credential", params: orgParams },
+    "PATCH /api/v1/organizations/{org_id}": { auth: "credential", params: orgParams, body: { schema: UpdateOrganizationRequest, valid: { name: "Renamed", slug: "renamed-org" } } },
+    "GET /api/v1/organizations/{org_id}/settings": { auth: "credential", params: orgParams },
+    "PATCH /api/v1/organizations/{org_id}/settings": {
+      auth: "credential",
+      params: orgParams,
+      body: { schema: UpdateSettingsRequest, valid: { default_currency: "EUR", rightsizing: { lookback_days: 7, cpu_target_percent: 60, memory_target_percent: 70 }, active_window_minutes: 30 } },
+    },
+    "GET /api/v1/organizations/{org_id}/tenants": { auth: "credential", params: orgParams, query: { schema: ListTenantsQuery, keys: ["limit", "cursor", "include_archived"] } },
+    "POST /api/v1/organizations/{org_id}/tenants": { auth: "credential", params: orgParams, body: { schema: CreateTenantRequest, valid: { name: "Second" } } },
+    "GET /api/v1/organizations/{org_id}/tenants/{tenant_id}": { auth: "credential", params: { valid: { org_id: org, tenant_id: tenant }, schema: TenantPathParams } },
+    "PATCH /api/v1/organizations/{org_id}/tenants/{tenant_id}": {
+      auth: "credential",
+      params: { valid: { org_id: org, tenant_id: tenant }, schema: TenantPathParams },
+      body: { schema: UpdateTenantRequest, valid: { name: "Renamed tenant", archived: false } },
+    },
+    "GET /api/v1/organizations/{org_id}/users": { auth: "credential", params: orgParams, query: pagination },
+    "POST /api/v1/organizations/{org_id}/users": {
+      auth: "credential",
+      params: orgParams,
+      body: { schema: InviteUserRequest, valid: { email: "new@example.com", role: "member", tenant_ids: [tenant], name: "New", job_title: "Dev" } },
+    },
+    "GET /api/v1/organizations/{org_id}/users/{id}": { auth: "credential", params: { valid: { org_id: org, id: member.user.id }, schema: UserPathParams } },
+    "PATCH /api/v1/organizations/{org_id}/users/{id}": {
+      auth: "credential",
+      params: { valid: { org_id: org, id: member.user.id }, schema: UserPathParams },
+      body: { schema: UpdateUserRequest, valid: { role: "viewer", tenant_ids: [tenant], active: true, name: "Renamed", job_title: null } },
+    },
+    "GET /api/v1/me": { auth: "credential" },
+    "GET /api/v1/settings/api-keys": { auth: "credential", query: pagination },
+    "POST /api/v1/settings/api-keys": { auth: "credential", body: { schema: CreateApiKeyRequest, valid: { name: "k", role: "member", tenant_ids: [tenant] } } },
+    "DELETE /api/v1/settings/api-keys/{id}": { auth: "credential", params: { valid: { id: victimKey.body.data.id }, schema: ApiKeyPathParams } },
+    "PUT /api/v1/tenant/compute/resources": {
+      auth: "credential",
+      tenant: tenantHeader,
+      body: { schema: UpsertResourcesRequest, valid: { resources: [{ ...resource, availability_zone: "us-east-1a", architecture: "x86_64", operating_system: "linux", labels: { team: "a" } }] } },
+    },
+    "POST /api/v1/tenant/compute/metrics": {
+      auth: "credential",
+      tenant: tenantHeader,
+      body: { schema: IngestMetricsRequest, valid: { samples: [{ resource_id: "vm-1", timestamp: now, cpu_utilization: 12.5, memory_utilization: 40 }] } },
+    },
+    "POST /api/v1/tenant/compute/heartbeats": { auth: "credential", tenant: tenantHeader, body: { schema: HeartbeatsRequest, valid: { resource_ids: ["vm-1"], timestamp: now } } },
+    "POST /api/v1/tenant/compute/recommendations/analyze": { auth: "credential", tenant: tenantHeader },
+    "GET /api/v1/tenant/compute/recommendations/summary": {
+      auth: "credential",
+      tenant: tenantHeader,
+      query: { schema: SummaryQuery, keys: ["resource_type", "provider", "region", "availability_zone", "instance_type", "architecture", "operating_system", "active"] },
+    },
+    "GET /api/v1/tenant/compute/recommendations": {
+      auth: "credential",
+      tenant: tenantHeader,
+      query: { schema: RecommendationsQuery, keys: ["resource_type", "provider", "region", "active", "action", "limit", "cursor"] },
+    },
+  };
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await ctx?.close();
+});
+
+function checkAnswer(c: BuiltCase, res: request.Response): void {
+  const text = textOf(res);
+  const problems: string[] = [];
+  if (res.status >= 500) problems.push("5xx");
+  if (c.invalid && (res.status < 400 || res.status >= 500)) problems.push("invalid request not answered 4xx");
+  if (res.status >= 400) {
+    if (!/^application\/json\b/.test(res.headers["content-type"] ?? "")) problems.push(`content-type ${res.headers["content-type"]}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      problems.push("error body is not JSON");
+    }
+    if (body !== undefined && !ErrorEnvelope.safeParse(body).success) problems.push("error body is not the envelope");
+    if (STACK_OR_SQL.test(text)) problems.push("stack trace or SQL in the error body");
+  }
+  if (problems.length) throw new Error(`${problems.join(", ")}: ${res.status} ${text.slice(0, 500)}\ncase: ${describeCase(c)}`);
+}
+
+const reporter = (out: fc.RunDetails<[BuiltCase]>) => {
+  if (out.failed) throw new Error(`after ${out.numRuns} runs (seed ${out.seed}, path ${out.counterexamplePath}): ${String((out.errorInstance as Error | undefined)?.message ?? "too many skipped or interrupted runs")}`);
+};
+
+test("every registered route has a fuzz entry", () => {
+  expectEveryRouteCovered(listRoutes(ctx.app), table);
+});
+
+describe("bad input on every route", () => {
+  // Routes are read at collection time (the table itself needs the context, built in beforeAll).
+  const routes = [
+    "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
+    "POST /api/v1/signup/complete",
+    "GET /api/v1/organizations/{org_id}", "PATCH /api/v1/organizations/{org_id}",
+    "GET /api/v1/organizations/{org_id}/settings", "PATCH /api/v1/organizations/{org_id}/settings",
+    "GET /api/v1/organizations/{org_id}/tenants", "POST /api/v1/organizations/{org_id}/tenants",
+    "GET /api/v1/organizations/{org_id}/tenants/{tenant_id}", "PATCH /api/v1/organizations/{org_id}/tenants/{tenant_id}",
+    "GET /api/v1/organizations/{org_id}/users", "POST /api/v1/organizations/{org_id}/users",
+    "GET /api/v1/organizations/{org_id}/users/{id}", "PATCH /api/v1/organizations/{org_id}/users/{id}",
+    "GET /api/v1/me", "GET /api/v1/settings/api-keys", "POST /api/v1/settings/api-keys", "DELETE /api/v1/settings/api-keys/{id}",
+    "PUT /api/v1/tenant/compute/resources", "POST /api/v1/tenant/compute/metrics", "POST /api/v1/tenant/compute/heartbeats",
+    "POST /api/v1/tenant/compute/recommendations/analyze", "GET /api/v1/tenant/compute/recommendations/summary", "GET /api/v1/tenant/compute/recommendations",
+  ];
+
+  test("the list below is every registered route", () => {
+    expect([...routes].sort()).toEqual(listRoutes(ctx.app).map(routeKey).sort());
+  });
+
+  test.each(routes)("%s", async (key) => {
+    const spec = table[key];
+    const [method, path] = key.split(" ");
+    const creds = key === "POST /api/v1/signup/complete" ? signupCredentials : credentials;
+    const before = await snapshotDatabase(ctx.db);
+    await fc.assert(
+      fc.asyncProperty(caseFor({ method, path, spec }, creds), async (c) => {
+        fc.pre(c.invalid || SAFE.has(method) || !!spec.readOnly);
+        checkAnswer(c, await send(server, c));
+      }),
+      { numRuns: FUZZ_RUNS, reporter, ...FUZZ_SEED_OPTION },
+    );
+    expect(await snapshotDatabase(ctx.db)).toEqual(before);
+  });
+});
+
+test("a 20 KB header is refused before the app (431) and changes nothing", async () => {
+  const before = await snapshotDatabase(ctx.db);
+  const res = await fetch(`${urlOf(server)}/api/v1/me`, { headers: { "X-Service-Tenant-ID": "t".repeat(20 * 1024) } });
+  expect(res.status).toBe(431);
+  expect(await snapshotDatabase(ctx.db)).toEqual(before);
+});

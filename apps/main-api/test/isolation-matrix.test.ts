@@ -1,0 +1,260 @@
+// Isolation matrix: two organizations with two tenants each, users of every role and API keys of
+// every key role. Every organization- or tenant-scoped route is called across organizations, across
+// tenants and with too low a role, and answers the decided status (decisions §2: 403 for an
+// organization or tenant outside the caller's reach, also a nonexistent one; 404 for a user or key
+// that is not in the caller's organization) in the envelope, with no data of the other organization
+// in the body, the headers, or the log lines of the request. Markers are names (bodies only; log
+// lines carry URLs, so ids are no markers).
+import type http from "node:http";
+import { ErrorEnvelope } from "@cloudcost/contracts";
+import { listRoutes } from "@cloudcost/http";
+import request from "supertest";
+import { createTestContext, type TestContext } from "./helpers/context";
+import { listen, routeKey } from "./helpers/fuzz";
+import { addUser, signUp } from "./helpers/identity";
+import { capturingLogger } from "./helpers/log-capture";
+
+let ctx: TestContext;
+let server: http.Server;
+const log = capturingLogger();
+
+/** What one organization holds, with its distinctive names. */
+interface Side {
+  org: string;
+  tenant1: string;
+  tenant2: string;
+  /** Bearer credentials by caller name. */
+  callers: Record<Caller, string>;
+  userId: string;
+  /** The owner's user id (another user than any non-manager caller). */
+  ownerUserId: string;
+  keyId: string;
+  markers: string[];
+}
+type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer";
+const CALLERS: Caller[] = ["owner", "admin", "member", "viewer", "keyAdmin", "keyMember", "keyViewer"];
+const MANAGERS: Caller[] = ["owner", "admin", "keyAdmin"];
+const NON_MANAGERS: Caller[] = ["member", "viewer", "keyMember", "keyViewer"];
+const READ_ONLY: Caller[] = ["viewer", "keyViewer"];
+const USERS_ONLY = new Set<Caller>(["owner", "admin", "member", "viewer"]);
+
+let A: Side;
+let B: Side;
+
+async function buildSide(tag: string): Promise<Side> {
+  const mark = (what: string) => `${tag}-${what}-MARKER`;
+  const owner = await signUp(ctx, { company: mark("company") });
+  const org = owner.organization.id;
+  const tenant1 = owner.tenant.id;
+  const auth = { Authorization: `Bearer ${owner.token}` };
+  const t2 = await request(server).post(`/api/v1/organizations/${org}/tenants`).set(auth).send({ name: mark("tenant-two") });
+  const renamed = await request(server).patch(`/api/v1/organizations/${org}/tenants/${tenant1}`).set(auth).send({ name: mark("tenant-one") });
+  expect([t2.status, renamed.status]).toEqual([201, 200]);
+  const tenant2 = t2.body.data.id as string;
+  const admin = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "admin", email: `${tag.toLowerCase()}-admin@example.com` });
+  const member = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "member", tenantIds: [tenant1], email: `${tag.toLowerCase()}-member@example.com` });
+  const viewer = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "viewer", tenantIds: [tenant1], email: `${tag.toLowerCase()}-viewer@example.com` });
+  const named = await request(server).patch(`/api/v1/organizations/${org}/users/${member.user.id}`).set(auth).send({ name: mark("member-name"), job_title: mark("job") });
+  expect(named.status).toBe(200);
+  const key = async (role: string, tenantIds?: string[]) => {
+    const res = await request(server).post("/api/v1/settings/api-keys").set(auth).send({ name: mark(`${role}-key`), role, tenant_ids: tenantIds });
+    expect(res.status).toBe(201);
+    return res.body.data as { id: string; key: string };
+  };
+  const keyAdmin = await key("admin");
+  const keyMember = await key("member", [tenant1]);
+  const keyViewer = await key("viewer", [tenant1]);
+  for (const [tenant, which] of [[tenant1, "one"], [tenant2, "two"]]) {
+    const put = await request(server)
+      .put("/api/v1/tenant/compute/resources")
+      .set(auth)
+      .set("X-Service-Tenant-ID", tenant)
+      .send({ resources: [{ resource_id: `${tag.toLowerCase()}-vm-${which}`, name: mark(`vm-${which}`), provider: "aws", region: "us-east-1", instance_type: mark(`type-${which}`), labels: { team: mark(`label-${which}`) } }] });
+    expect(put.status).toBe(200);
+  }
+  const callers: Record<Caller, string> = {
+    owner: owner.token,
+    admin: admin.token,
+    member: member.token,
+    viewer: viewer.token,
+    keyAdmin: keyAdmin.key,
+    keyMember: keyMember.key,
+    keyViewer: keyViewer.key,
+  };
+  return { org, tenant1, tenant2, callers, userId: member.user.id, ownerUserId: owner.owner.id, keyId: keyMember.id, markers: [tag] };
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({}, { logger: log.logger });
+  server = await listen(ctx.app);
+  A = await buildSide("ALPHA");
+  B = await buildSide("BRAVO");
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await ctx?.close();
+});
+
+interface Row {
+  route: string;
+  caller: Caller;
+  /** Path parameters, tenant header and body, given the caller's side (A) and the other side (B). */
+  params?: Record<string, string>;
+  tenant?: string;
+  body?: unknown;
+  query?: string;
+  status: number;
+  why: string;
+}
+
+const NONEXISTENT_ORG = "org_00000000000000000000000000";
+const NONEXISTENT_TENANT = "ten_00000000000000000000000000";
+
+/** Every row of the matrix: callers of organization A against B, nonexistent ids and too low roles. */
+function matrix(): Row[] {
+  const rows: Row[] = [];
+  const add = (route: string, callers: Caller[], rest: Omit<Row, "route" | "caller">) => callers.forEach((caller) => rows.push({ route, caller, ...rest }));
+  const orgRoutes: Array<[string, unknown?, Caller[]?]> = [
+    ["GET /api/v1/organizations/{org_id}"],
+    ["PATCH /api/v1/organizations/{org_id}", { name: "Hijacked" }],
+    ["GET /api/v1/organizations/{org_id}/settings"],
+    ["PATCH /api/v1/organizations/{org_id}/settings", { active_window_minutes: 30 }],
+    ["GET /api/v1/organizations/{org_id}/tenants"],
+    ["POST /api/v1/organizations/{org_id}/tenants", { name: "Intruder" }],
+    ["GET /api/v1/organizations/{org_id}/users"],
+    ["POST /api/v1/organizations/{org_id}/users", { email: "intruder@example.com", role: "viewer" }],
+  ];
+  for (const [route, body] of orgRoutes) {
+    add(route, CALLERS, { params: { org_id: B.org }, body, status: 403, why: "another organization" });
+    add(route, CALLERS, { params: { org_id: NONEXISTENT_ORG }, body, status: 403, why: "nonexistent organization" });
+    if (!route.startsWith("GET")) add(route, NON_MANAGERS, { params: { org_id: A.org }, body, status: 403, why: "role too low" });
+  }
+  for (const [route, body] of [["GET /api/v1/organizations/{org_id}/tenants/{tenant_id}"], ["PATCH /api/v1/organizations/{org_id}/tenants/{tenant_id}", { name: "Hijacked" }]] as Array<[string, unknown?]>) {
+    add(route, CALLERS, { params: { org_id: B.org, tenant_id: B.tenant1 }, body, status: 403, why: "another organization's tenant" });
+    add(route, CALLERS, { params: { org_id: A.org, tenant_id: B.tenant1 }, body, status: 403, why: "another organization's tenant under the own organization" });
+    add(route, CALLERS, { params: { org_id: A.org, tenant_id: NONEXISTENT_TENANT }, body, status: 403, why: "nonexistent tenant" });
+    if (route.startsWith("GET")) add(route, NON_MANAGERS, { params: { org_id: A.org, tenant_id: A.tenant2 }, status: 403, why: "tenant out of reach" });
+    else add(route, NON_MANAGERS, { params: { org_id: A.org, tenant_id: A.tenant1 }, body, status: 403, why: "role too low" });
+  }
+  for (const [route, body] of [["GET /api/v1/organizations/{org_id}/users/{id}"], ["PATCH /api/v1/organizations/{org_id}/users/{id}", { name: "Hijacked" }]] as Array<[string, unknown?]>) {
+    add(route, CALLERS, { params: { org_id: B.org, id: B.userId }, body, status: 403, why: "another organization" });
+    add(route, CALLERS, { params: { org_id: NONEXISTENT_ORG, id: B.userId }, body, status: 403, why: "nonexistent organization" });
+    if (route.startsWith("GET")) add(route, CALLERS, { params: { org_id: A.org, id: B.userId }, status: 404, why: "user of another organization under the own organization" });
+    else {
+      add(route, MANAGERS, { params: { org_id: A.org, id: B.userId }, body, status: 404, why: "user of another organization under the own organization" });
+      add(route, NON_MANAGERS, { params: { org_id: A.org, id: A.ownerUserId }, body, status: 403, why: "role too low (another user)" });
+    }
+  }
+  add("GET /api/v1/settings/api-keys", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { status: 403, why: "role too low / keys cannot manage keys" });
+  add("POST /api/v1/settings/api-keys", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { body: { name: "k", role: "viewer" }, status: 403, why: "role too low / keys cannot manage keys" });
+  add("DELETE /api/v1/settings/api-keys/{id}", ["owner", "admin"], { params: { id: B.keyId }, status: 404, why: "another organization's key" });
+  add("DELETE /api/v1/settings/api-keys/{id}", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
+
+  const compute: Array<[string, unknown, "read" | "write" | "manage"]> = [
+    ["PUT /api/v1/tenant/compute/resources", { resources: [{ resource_id: "intruder", name: "intruder" }] }, "write"],
+    ["POST /api/v1/tenant/compute/metrics", { samples: [{ resource_id: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_utilization: 1 }] }, "write"],
+    ["POST /api/v1/tenant/compute/heartbeats", { resource_ids: ["bravo-vm-one"] }, "write"],
+    ["POST /api/v1/tenant/compute/recommendations/analyze", undefined, "manage"],
+    ["GET /api/v1/tenant/compute/recommendations/summary", undefined, "read"],
+    ["GET /api/v1/tenant/compute/recommendations", undefined, "read"],
+  ];
+  for (const [route, body, kind] of compute) {
+    add(route, CALLERS, { tenant: B.tenant1, body, status: 403, why: "another organization's tenant" });
+    add(route, CALLERS, { tenant: B.tenant2, body, status: 403, why: "another organization's tenant" });
+    add(route, CALLERS, { tenant: NONEXISTENT_TENANT, body, status: 403, why: "nonexistent tenant" });
+    add(route, NON_MANAGERS, { tenant: A.tenant2, body, status: 403, why: "tenant out of reach" });
+    if (kind === "write") add(route, READ_ONLY, { tenant: A.tenant1, body, status: 403, why: "viewers change nothing" });
+    if (kind === "manage") add(route, NON_MANAGERS, { tenant: A.tenant1, body, status: 403, why: "analysis is for owners and admins" });
+  }
+  return rows;
+}
+
+/** Routes outside any organization or tenant (public, sign-up, the caller itself). */
+const UNSCOPED = new Set([
+  "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
+  "POST /api/v1/signup/complete", "GET /api/v1/me",
+]);
+
+async function call(row: Row, side: Side): Promise<{ res: request.Response; logs: string }> {
+  let path = row.route.split(" ")[1];
+  for (const [name, value] of Object.entries(row.params ?? {})) path = path.replace(`{${name}}`, value);
+  const method = row.route.split(" ")[0].toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+  log.lines.length = 0;
+  let req = request(server)[method](path + (row.query ?? "")).set("Authorization", `Bearer ${side.callers[row.caller]}`);
+  if (row.tenant) req = req.set("X-Service-Tenant-ID", row.tenant);
+  const res = await (row.body === undefined ? req : req.send(row.body as object));
+  await new Promise((resolve) => setImmediate(resolve));
+  return { res, logs: log.lines.join("") };
+}
+
+function leaks(text: string, other: Side): string[] {
+  return other.markers.filter((m) => text.includes(m));
+}
+
+test("every organization- or tenant-scoped route is in the matrix", () => {
+  const covered = new Set(matrix().map((r) => r.route));
+  const scoped = listRoutes(ctx.app).map(routeKey).filter((k) => !UNSCOPED.has(k));
+  expect(scoped.filter((k) => !covered.has(k))).toEqual([]);
+  expect([...covered].filter((k) => !scoped.includes(k))).toEqual([]);
+});
+
+test("positive control: the markers do show up where the caller may see them", async () => {
+  const { res, logs } = await call({ route: "GET /api/v1/tenant/compute/recommendations", caller: "owner", tenant: B.tenant1, status: 200, why: "" }, B);
+  expect(res.status).toBe(200);
+  expect(leaks(res.text, B)).toEqual(["BRAVO"]);
+  expect(logs).toContain("/api/v1/tenant/compute/recommendations");
+  const users = await call({ route: "GET /api/v1/organizations/{org_id}/users", caller: "owner", params: { org_id: A.org }, status: 200, why: "" }, A);
+  expect(users.res.text).toContain("ALPHA-member-name-MARKER");
+});
+
+test("cross-organization, cross-tenant and too-low-role calls answer the decided status and leak nothing", async () => {
+  const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`);
+  const failures: string[] = [];
+  const rows = matrix();
+  // Both directions: A's callers against B, and B's callers against A (ids swapped).
+  for (const [self, other] of [[A, B], [B, A]] as Array<[Side, Side]>) {
+    const swap = (v: string) =>
+      ({ [B.org]: other.org, [B.tenant1]: other.tenant1, [B.tenant2]: other.tenant2, [B.userId]: other.userId, [B.keyId]: other.keyId, [A.org]: self.org, [A.tenant1]: self.tenant1, [A.tenant2]: self.tenant2, [A.userId]: self.userId, [A.ownerUserId]: self.ownerUserId })[v] ?? v;
+    for (const row of rows) {
+      const mapped: Row = { ...row, params: row.params && Object.fromEntries(Object.entries(row.params).map(([k, v]) => [k, swap(v)])), tenant: row.tenant && swap(row.tenant) };
+      const { res, logs } = await call(mapped, self);
+      const label = `${self.markers[0]} ${row.caller} ${row.route} ${JSON.stringify(mapped.params ?? {})} tenant=${mapped.tenant ?? "-"} (${row.why})`;
+      if (res.status !== row.status) failures.push(`${label}: ${res.status} (expected ${row.status}) ${res.text.slice(0, 200)}`);
+      if (!ErrorEnvelope.safeParse(res.body).success) failures.push(`${label}: body is not the error envelope: ${res.text.slice(0, 200)}`);
+      const bodyLeaks = leaks(res.text + JSON.stringify(res.headers), other);
+      if (bodyLeaks.length) failures.push(`${label}: response carries ${bodyLeaks.join(", ")}`);
+      const logLeaks = leaks(logs, other);
+      if (logLeaks.length) failures.push(`${label}: log lines carry ${logLeaks.join(", ")}`);
+    }
+  }
+  expect(failures).toEqual([]);
+  const after = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`);
+  expect(after).toEqual(before);
+});
+
+test("lists show only the caller's own organization", async () => {
+  const failures: string[] = [];
+  for (const [self, other] of [[A, B], [B, A]] as Array<[Side, Side]>) {
+    for (const caller of CALLERS) {
+      const reads: Row[] = [
+        { route: "GET /api/v1/me", caller, status: 200, why: "" },
+        { route: "GET /api/v1/organizations/{org_id}/users", caller, params: { org_id: self.org }, status: 200, why: "" },
+        { route: "GET /api/v1/organizations/{org_id}/tenants", caller, params: { org_id: self.org }, query: "?include_archived=true", status: 200, why: "" },
+        { route: "GET /api/v1/tenant/compute/recommendations", caller, tenant: self.tenant1, status: 200, why: "" },
+        { route: "GET /api/v1/tenant/compute/recommendations/summary", caller, tenant: self.tenant1, status: 200, why: "" },
+        ...(USERS_ONLY.has(caller) && MANAGERS.includes(caller) ? [{ route: "GET /api/v1/settings/api-keys", caller, status: 200, why: "" }] : []),
+      ];
+      for (const row of reads) {
+        const { res, logs } = await call(row, self);
+        const label = `${self.markers[0]} ${caller} ${row.route}`;
+        if (res.status !== 200) failures.push(`${label}: ${res.status} ${res.text.slice(0, 200)}`);
+        // (The summary carries counts only while nothing was analyzed: no names to look for.)
+        if (!row.route.endsWith("/summary") && !res.text.includes(self.markers[0])) failures.push(`${label}: own data missing`);
+        const found = leaks(res.text + JSON.stringify(res.headers) + logs, other);
+        if (found.length) failures.push(`${label}: carries ${found.join(", ")}`);
+      }
+    }
+  }
+  expect(failures).toEqual([]);
+});

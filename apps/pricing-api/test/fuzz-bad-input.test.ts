@@ -1,0 +1,217 @@
+// Bad input, property-based: every route of the pricing API answers every invalid request with a 4xx
+// in its own error shape ({error} outside /v1, an RFC 9457 problem document on /v1), never a 5xx,
+// and leaves the database exactly as it was.
+// Cases per route: FUZZ_RUNS (default 100; `pnpm test:fuzz` runs 2000).
+import type http from "node:http";
+import fc from "fast-check";
+import {
+  ComputeBatchRequest,
+  ComputePriceQuery,
+  CreateAccountKeyRequest,
+  CreateReportRequest,
+  DatabaseListQuery,
+  DeleteByIdQuery,
+  InstanceTypesQuery,
+  KeyHash,
+  MarketplaceError,
+  ModelListQuery,
+  PinListQuery,
+  PinPathParams,
+  PinRequest,
+  ProblemDocument,
+  ProvisionApiKeyRequest,
+  RegisterDatabasesRequest,
+  RegisterModelsRequest,
+  ReportPathParams,
+  ServiceId,
+  UsageRequest,
+} from "@cloudcost/contracts";
+import { hashApiKey, signServiceToken } from "@cloudcost/credentials";
+import { listRoutes } from "@cloudcost/http";
+import request from "supertest";
+import { z } from "zod";
+import { createTestContext, TEST_SERVICE_SECRET, type TestContext } from "./helpers/context";
+import {
+  caseFor,
+  describeCase,
+  expectEveryRouteCovered,
+  FUZZ_RUNS,
+  FUZZ_SEED_OPTION,
+  listen,
+  routeKey,
+  send,
+  snapshotDatabase,
+  STACK_OR_SQL,
+  textOf,
+  urlOf,
+  type BuiltCase,
+  type Credentials,
+  type RouteSpec,
+} from "./helpers/fuzz";
+import { createApiKey } from "./helpers/keys";
+
+let ctx: TestContext;
+let server: http.Server;
+let table: Record<string, RouteSpec>;
+let apiKeyCredentials: Credentials;
+let serviceCredentials: Credentials;
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+const ROUTES = [
+  "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
+  "POST /internal/accounts/{accountId}/api-keys", "PUT /internal/api-keys/{keyHash}", "DELETE /internal/api-keys/{keyHash}",
+  "GET /v1/pricing/account",
+  "POST /v1/pricing/compute", "POST /v1/pricing/compute/batch", "GET /v1/pricing/compute/instance-types",
+  "POST /marketplace/providers/models", "GET /marketplace/providers/models", "DELETE /marketplace/providers/models",
+  "POST /marketplace/providers/databases", "GET /marketplace/providers/databases", "DELETE /marketplace/providers/databases",
+  "GET /v1/pricing/pins", "PUT /v1/pricing/pins/{kind}/{resource_id}", "DELETE /v1/pricing/pins/{kind}/{resource_id}",
+  "POST /v1/pricing/reports", "GET /v1/pricing/reports/{id}", "DELETE /v1/pricing/reports/{id}",
+  "POST /v1/pricing/usage",
+];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  server = await listen(ctx.app);
+  const key = await createApiKey(ctx, "acct_fuzz");
+  const revoked = await createApiKey(ctx, "acct_fuzz");
+  await ctx.apiKeys.revokeByHash(hashApiKey(revoked));
+  const auth = { "X-API-Key": key };
+  const model = { provider: "openai", model: "gpt-fuzz", token_bucket: "input", unit_price_per_mtok: 1.25, currency: "USD", tags: { team: "a" }, raw_pricing_data: { sku: "x" } };
+  const database = { provider: "aws", service: "rds", region: "us-east-1", engine: "postgres", instance_type: "db.m5.large", cost_per_hour: 0.171, cost_per_storage_gb_hour: 0.000158 };
+  const models = await request(server).post("/marketplace/providers/models").set(auth).send({ entries: [model, { ...model, model: "gpt-victim" }] });
+  const databases = await request(server).post("/marketplace/providers/databases").set(auth).send({ entries: [database, { ...database, engine: "mysql" }] });
+  expect([models.status, databases.status]).toEqual([201, 201]);
+  const dbId = databases.body.entries[0].id as string;
+  const pin = await request(server).put("/v1/pricing/pins/database/db-1").set(auth).send({ pricing_id: dbId });
+  const line = { resource_id: "db-1", kind: "database", timestamp: new Date().toISOString(), labels: { "costs.example.com/pricing-id.database": dbId }, quantities: { hours: 2, storage_gb_hours: 100 } };
+  const report = await request(server).post("/v1/pricing/reports").set(auth).send({ name: "fuzz report", usage: [line] });
+  expect([pin.status, report.status]).toEqual([200, 201]);
+
+  const garbageKey = fc.oneof(
+    fc.constant({}),
+    fc.constantFrom(`bl_${"A".repeat(42)}`, key.slice(0, -1) + (key.endsWith("a") ? "b" : "a"), revoked, key + "x", "bl_", "", " ", key.toLowerCase()).map((v) => ({ "X-API-Key": v })),
+    fc.constantFrom("Bearer", "Bearer ", `Basic ${key}`, `Bearer ${revoked}`, `Bearer bl_${"9".repeat(42)}`).map((v) => ({ Authorization: v })),
+    fc.stringMatching(/^[A-Za-z0-9]{42}$/).map((body) => ({ "X-API-Key": `bl_${body}` })),
+    fc.string({ unit: "grapheme-ascii", maxLength: 200 }).map((v) => ({ "X-API-Key": v.replace(/[^\x20-\x7e]/g, "x") })),
+  );
+  apiKeyCredentials = { valid: [auth, { Authorization: `Bearer ${key}` }, { "x-api-key": key }], garbage: garbageKey };
+  const serviceToken = await signServiceToken(TEST_SERVICE_SECRET);
+  const otherSecret = await signServiceToken(new TextEncoder().encode("another-secret-".repeat(4)));
+  serviceCredentials = {
+    valid: [{ Authorization: `Bearer ${serviceToken}` }],
+    garbage: fc.oneof(
+      fc.constant({}),
+      fc.constantFrom(`Bearer ${otherSecret}`, `Bearer ${serviceToken.slice(0, -3)}abc`, `Bearer ${key}`, "Bearer", `Basic ${serviceToken}`).map((v) => ({ Authorization: v })),
+      fc.constant({ "X-API-Key": key }),
+    ),
+  };
+
+  const publicGet: RouteSpec = { auth: "none" };
+  const entryId = { schema: DeleteByIdQuery, keys: ["id"] };
+  const hash = hashApiKey(key);
+  table = {
+    "GET /healthz": publicGet,
+    "GET /readyz": publicGet,
+    "GET /metrics": publicGet,
+    "GET /openapi.json": publicGet,
+    "GET /docs": publicGet,
+    "GET /docs/assets/docs-init.js": publicGet,
+    "POST /internal/accounts/{accountId}/api-keys": {
+      auth: "credential",
+      params: { valid: { accountId: "acct_fuzz" }, schema: z.object({ accountId: ServiceId }), free: ["accountId"] },
+      body: { schema: CreateAccountKeyRequest, valid: { name: "ops key" }, input: (b) => b ?? {} },
+    },
+    "PUT /internal/api-keys/{keyHash}": {
+      auth: "credential",
+      params: { valid: { keyHash: "a".repeat(64) }, schema: z.object({ keyHash: KeyHash }), free: ["keyHash"] },
+      body: { schema: ProvisionApiKeyRequest, valid: { account_id: "acct_fuzz", id: "key_fuzz", prefix: "bl_abcdef", name: "provisioned" } },
+    },
+    "DELETE /internal/api-keys/{keyHash}": { auth: "credential", params: { valid: { keyHash: hash }, schema: z.object({ keyHash: KeyHash }) } },
+    "GET /v1/pricing/account": { auth: "credential" },
+    "POST /v1/pricing/compute": { auth: "credential", readOnly: true, body: { schema: ComputePriceQuery, valid: { provider: "aws", region: "us-east-1", instance_type: "m5.large", vm: { cpu_cores: 2, ram_gb: 8 }, operating_system: "linux", usage_type: "on_demand", service: "compute" } } },
+    "POST /v1/pricing/compute/batch": { auth: "credential", readOnly: true, body: { schema: ComputeBatchRequest, valid: { items: [{ provider: "aws", region: "us-east-1", instance_type: "m5.large" }, { provider: "gcp", region: "x", vm: { cpu_cores: 1, ram_gb: 1 } }] } } },
+    "GET /v1/pricing/compute/instance-types": { auth: "credential", query: { schema: InstanceTypesQuery, valid: { provider: "aws", region: "us-east-1" } } },
+    "POST /marketplace/providers/models": { auth: "credential", body: { schema: RegisterModelsRequest, valid: { entries: [{ ...model, unit_price_per_mtok: 2.5, modalities_input: ["text"], context_limit: 128000, open_weights: false, effective_from: new Date(Date.now() + 86_400_000).toISOString() }] } } },
+    "GET /marketplace/providers/models": { auth: "credential", query: { schema: ModelListQuery } },
+    "DELETE /marketplace/providers/models": { auth: "credential", query: { ...entryId, valid: { id: models.body.entries[1].id } } },
+    "POST /marketplace/providers/databases": { auth: "credential", body: { schema: RegisterDatabasesRequest, valid: { entries: [{ ...database, cost_per_hour: 0.2, min_iops: 100, max_iops: 1000, period_billing_hours: 730, tags: { a: "b" } }] } } },
+    "GET /marketplace/providers/databases": { auth: "credential", query: { schema: DatabaseListQuery } },
+    "DELETE /marketplace/providers/databases": { auth: "credential", query: { ...entryId, valid: { id: databases.body.entries[1].id } } },
+    "GET /v1/pricing/pins": { auth: "credential", query: { schema: PinListQuery } },
+    "PUT /v1/pricing/pins/{kind}/{resource_id}": {
+      auth: "credential",
+      params: { valid: { kind: "database", resource_id: "db-2" }, schema: PinPathParams, free: ["kind", "resource_id"] },
+      body: { schema: PinRequest, valid: { pricing_id: dbId } },
+    },
+    "DELETE /v1/pricing/pins/{kind}/{resource_id}": { auth: "credential", params: { valid: { kind: "database", resource_id: "db-1" }, schema: PinPathParams } },
+    "POST /v1/pricing/reports": { auth: "credential", body: { schema: CreateReportRequest, valid: { name: "another", usage: [line, { ...line, resource_id: "m-1", kind: "model", labels: {}, quantities: { input: 1000 } }] } } },
+    "GET /v1/pricing/reports/{id}": { auth: "credential", params: { valid: { id: report.body.id }, schema: ReportPathParams } },
+    "DELETE /v1/pricing/reports/{id}": { auth: "credential", params: { valid: { id: report.body.id }, schema: ReportPathParams } },
+    "POST /v1/pricing/usage": { auth: "credential", readOnly: true, body: { schema: UsageRequest, valid: { usage: [line, { ...line, resource_id: "m-1", kind: "model", labels: {}, quantities: { input: 1000 } }] } } },
+  };
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await ctx?.close();
+});
+
+/** The pricing API's error shape for the request path: problem documents on /v1, {error} elsewhere. */
+function checkAnswer(c: BuiltCase, res: request.Response): void {
+  const text = textOf(res);
+  const problems: string[] = [];
+  if (res.status >= 500) problems.push("5xx");
+  if (c.invalid && (res.status < 400 || res.status >= 500)) problems.push("invalid request not answered 4xx");
+  if (res.status >= 400) {
+    const v1 = c.url.startsWith("/v1/");
+    const type = res.headers["content-type"] ?? "";
+    if (!(v1 ? /^application\/problem\+json\b/ : /^application\/json\b/).test(type)) problems.push(`content-type ${type}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      problems.push("error body is not JSON");
+    }
+    if (body !== undefined) {
+      const parsed = (v1 ? ProblemDocument : MarketplaceError).safeParse(body);
+      if (!parsed.success) problems.push(`error body is not a ${v1 ? "problem document" : "{error}"}`);
+      else if (v1 && (body as { status: number }).status !== res.status) problems.push("problem status differs from the HTTP status");
+    }
+    if (STACK_OR_SQL.test(text)) problems.push("stack trace or SQL in the error body");
+  }
+  if (problems.length) throw new Error(`${problems.join(", ")}: ${res.status} ${text.slice(0, 500)}\ncase: ${describeCase(c)}`);
+}
+
+const reporter = (out: fc.RunDetails<[BuiltCase]>) => {
+  if (out.failed) throw new Error(`after ${out.numRuns} runs (seed ${out.seed}, path ${out.counterexamplePath}): ${String((out.errorInstance as Error | undefined)?.message ?? "too many skipped or interrupted runs")}`);
+};
+
+test("every registered route has a fuzz entry", () => {
+  expectEveryRouteCovered(listRoutes(ctx.app), table);
+  expect([...ROUTES].sort()).toEqual(listRoutes(ctx.app).map(routeKey).sort());
+});
+
+describe("bad input on every route", () => {
+  test.each(ROUTES)("%s", async (key) => {
+    const spec = table[key];
+    const [method, path] = key.split(" ");
+    const creds = path.startsWith("/internal/") ? serviceCredentials : apiKeyCredentials;
+    const before = await snapshotDatabase(ctx.db);
+    await fc.assert(
+      fc.asyncProperty(caseFor({ method, path, spec }, creds), async (c) => {
+        fc.pre(c.invalid || SAFE.has(method) || !!spec.readOnly);
+        checkAnswer(c, await send(server, c));
+      }),
+      { numRuns: FUZZ_RUNS, reporter, ...FUZZ_SEED_OPTION },
+    );
+    expect(await snapshotDatabase(ctx.db)).toEqual(before);
+  });
+});
+
+test("a 20 KB header is refused before the app (431) and changes nothing", async () => {
+  const before = await snapshotDatabase(ctx.db);
+  const res = await fetch(`${urlOf(server)}/v1/pricing/account`, { headers: { "X-API-Key": "k".repeat(20 * 1024) } });
+  expect(res.status).toBe(431);
+  expect(await snapshotDatabase(ctx.db)).toEqual(before);
+});

@@ -1,0 +1,155 @@
+// Isolation matrix of the pricing API: two accounts, each with model and database entries, a pin
+// and a report. Every account-scoped route is called by one account with the other's ids and
+// answers as decided (decisions §3: another account's id is not found, 404), in the path's error
+// shape, with none of the other account's markers (model names, sources, report names: body
+// values only, never in URLs) in the body, the headers or the log lines of the request.
+import type http from "node:http";
+import { MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
+import { listRoutes } from "@cloudcost/http";
+import request from "supertest";
+import { createTestContext, type TestContext } from "./helpers/context";
+import { listen, routeKey } from "./helpers/fuzz";
+import { createApiKey } from "./helpers/keys";
+import { capturingLogger } from "./helpers/log-capture";
+
+let ctx: TestContext;
+let server: http.Server;
+const log = capturingLogger();
+
+interface Account {
+  tag: string;
+  key: string;
+  modelId: string;
+  databaseId: string;
+  reportId: string;
+  pinnedResource: string;
+}
+let P: Account;
+let Q: Account;
+
+async function buildAccount(tag: string): Promise<Account> {
+  const key = await createApiKey(ctx, `acct_${tag.toLowerCase()}`);
+  const auth = { "X-API-Key": key };
+  const mark = (what: string) => `${tag}-${what}-MARKER`;
+  const models = await request(server)
+    .post("/marketplace/providers/models")
+    .set(auth)
+    .send({ entries: [{ provider: "openai", model: mark("model"), token_bucket: "input", unit_price_per_mtok: 3, source: mark("source"), tags: { t: mark("tag") } }] });
+  const databases = await request(server)
+    .post("/marketplace/providers/databases")
+    .set(auth)
+    .send({ entries: [{ provider: "aws", service: "rds", region: "us-east-1", engine: mark("engine"), cost_per_hour: 0.5 }] });
+  expect([models.status, databases.status]).toEqual([201, 201]);
+  const databaseId = databases.body.entries[0].id as string;
+  const pinnedResource = `${tag.toLowerCase()}-db`;
+  const pin = await request(server).put(`/v1/pricing/pins/database/${pinnedResource}`).set(auth).send({ pricing_id: databaseId });
+  const report = await request(server)
+    .post("/v1/pricing/reports")
+    .set(auth)
+    .send({ name: mark("report"), usage: [{ resource_id: mark("resource"), kind: "database", timestamp: new Date().toISOString(), labels: { "costs.example.com/pricing-id.database": databaseId }, quantities: { hours: 1 } }] });
+  expect([pin.status, report.status]).toEqual([200, 201]);
+  return { tag, key, modelId: models.body.entries[0].id, databaseId, reportId: report.body.id, pinnedResource };
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({}, { logger: log.logger });
+  server = await listen(ctx.app);
+  P = await buildAccount("PAPA");
+  Q = await buildAccount("QUEBEC");
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await ctx?.close();
+});
+
+interface Row {
+  route: string;
+  /** Path with the other account's ids filled in, plus query and body. */
+  url: (other: Account) => string;
+  body?: (other: Account) => unknown;
+  status: number;
+}
+
+const usageLine = (other: Account, kind: "model" | "database") => ({
+  resource_id: "probe",
+  kind,
+  timestamp: new Date().toISOString(),
+  labels: { [`costs.example.com/pricing-id.${kind}`]: kind === "model" ? other.modelId : other.databaseId },
+  quantities: kind === "model" ? { input: 1_000_000 } : { hours: 10 },
+});
+
+const MATRIX: Row[] = [
+  { route: "GET /v1/pricing/account", url: () => "/v1/pricing/account", status: 200 },
+  { route: "GET /marketplace/providers/models", url: () => "/marketplace/providers/models?include_closed=true", status: 200 },
+  { route: "GET /marketplace/providers/models", url: () => "/marketplace/providers/models?provider=openai&token_bucket=input", status: 200 },
+  { route: "POST /marketplace/providers/models", url: () => "/marketplace/providers/models", body: (o) => ({ entries: [{ provider: "openai", model: "probe", token_bucket: "input", unit_price_per_mtok: 1, model_id: o.modelId }] }), status: 201 },
+  { route: "DELETE /marketplace/providers/models", url: (o) => `/marketplace/providers/models?id=${o.modelId}`, status: 404 },
+  { route: "GET /marketplace/providers/databases", url: () => "/marketplace/providers/databases", status: 200 },
+  { route: "POST /marketplace/providers/databases", url: () => "/marketplace/providers/databases", body: () => ({ entries: [{ provider: "aws", service: "rds", region: "us-east-1", cost_per_hour: 0.5 }] }), status: 201 },
+  { route: "DELETE /marketplace/providers/databases", url: (o) => `/marketplace/providers/databases?id=${o.databaseId}`, status: 404 },
+  { route: "GET /v1/pricing/pins", url: (o) => `/v1/pricing/pins?pricing_id=${o.databaseId}`, status: 200 },
+  { route: "GET /v1/pricing/pins", url: () => "/v1/pricing/pins", status: 200 },
+  { route: "PUT /v1/pricing/pins/{kind}/{resource_id}", url: (o) => `/v1/pricing/pins/database/${o.pinnedResource}`, body: (o) => ({ pricing_id: o.databaseId }), status: 404 },
+  { route: "PUT /v1/pricing/pins/{kind}/{resource_id}", url: () => "/v1/pricing/pins/model/probe", body: (o) => ({ pricing_id: o.modelId }), status: 404 },
+  { route: "DELETE /v1/pricing/pins/{kind}/{resource_id}", url: (o) => `/v1/pricing/pins/database/${o.pinnedResource}`, status: 404 },
+  { route: "GET /v1/pricing/reports/{id}", url: (o) => `/v1/pricing/reports/${o.reportId}`, status: 404 },
+  { route: "DELETE /v1/pricing/reports/{id}", url: (o) => `/v1/pricing/reports/${o.reportId}`, status: 404 },
+  { route: "POST /v1/pricing/reports", url: () => "/v1/pricing/reports", body: (o) => ({ name: "probe", usage: [usageLine(o, "model"), usageLine(o, "database")] }), status: 201 },
+  { route: "POST /v1/pricing/usage", url: () => "/v1/pricing/usage", body: (o) => ({ usage: [usageLine(o, "model"), usageLine(o, "database")] }), status: 200 },
+];
+
+/** Routes without account data: public, service-token internal ones, and the shared compute catalog. */
+const UNSCOPED = new Set([
+  "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
+  "POST /internal/accounts/{accountId}/api-keys", "PUT /internal/api-keys/{keyHash}", "DELETE /internal/api-keys/{keyHash}",
+  "POST /v1/pricing/compute", "POST /v1/pricing/compute/batch", "GET /v1/pricing/compute/instance-types",
+]);
+
+test("every account-scoped route is in the matrix", () => {
+  const covered = new Set(MATRIX.map((r) => r.route));
+  const scoped = listRoutes(ctx.app).map(routeKey).filter((k) => !UNSCOPED.has(k));
+  expect(scoped.filter((k) => !covered.has(k))).toEqual([]);
+  expect([...covered].filter((k) => !scoped.includes(k))).toEqual([]);
+});
+
+test("positive control: an account sees its own markers", async () => {
+  const res = await request(server).get("/marketplace/providers/models").set("X-API-Key", P.key);
+  expect(res.text).toContain("PAPA-model-MARKER");
+  const report = await request(server).get(`/v1/pricing/reports/${P.reportId}`).set("Authorization", `Bearer ${P.key}`);
+  expect(report.text).toContain("PAPA-report-MARKER");
+});
+
+test("another account's ids are not found, and nothing of the other account leaks", async () => {
+  const failures: string[] = [];
+  for (const [self, other] of [[P, Q], [Q, P]] as Array<[Account, Account]>) {
+    for (const row of MATRIX) {
+      const url = row.url(other);
+      const method = row.route.split(" ")[0].toLowerCase() as "get" | "post" | "put" | "delete";
+      log.lines.length = 0;
+      const req = request(server)[method](url).set("X-API-Key", self.key);
+      const res = await (row.body ? req.send(row.body(other) as object) : req);
+      await new Promise((resolve) => setImmediate(resolve));
+      const label = `${self.tag} ${row.route} ${url}`;
+      if (res.status !== row.status) failures.push(`${label}: ${res.status} (expected ${row.status}) ${res.text.slice(0, 200)}`);
+      if (res.status >= 400) {
+        const schema = url.startsWith("/v1/") ? ProblemDocument : MarketplaceError;
+        if (!schema.safeParse(res.body).success) failures.push(`${label}: error body not in the path's shape: ${res.text.slice(0, 200)}`);
+      }
+      const text = res.text + JSON.stringify(res.headers);
+      if (text.includes(other.tag)) failures.push(`${label}: response carries ${other.tag} data: ${res.text.slice(0, 300)}`);
+      if (res.status < 400 && row.body && /\/usage|\/reports/.test(url) && /"resolved":true/.test(res.text)) failures.push(`${label}: priced with another account's entry`);
+      if (log.lines.join("").includes(other.tag)) failures.push(`${label}: log lines carry ${other.tag}`);
+    }
+  }
+  expect(failures).toEqual([]);
+  // The other account's rows are all still there and open.
+  for (const account of [P, Q]) {
+    const models = await request(server).get("/marketplace/providers/models").set("X-API-Key", account.key);
+    expect(models.body.entries.map((e: { id: string }) => e.id)).toContain(account.modelId);
+    const report = await request(server).get(`/v1/pricing/reports/${account.reportId}`).set("X-API-Key", account.key);
+    expect(report.status).toBe(200);
+    const pins = await request(server).get("/v1/pricing/pins").set("X-API-Key", account.key);
+    expect(pins.body.pins.map((p: { resource_id: string }) => p.resource_id)).toContain(account.pinnedResource);
+  }
+});
