@@ -24,6 +24,7 @@ module.exports = function preset({ rootDir, ...overrides }) {
       "^@cloudcost/db/testing$": path.join(root, "packages/db/src/testing/index.ts"),
       "^@cloudcost/credentials$": path.join(root, "packages/credentials/src/index.ts"),
       "^@cloudcost/openapi$": path.join(root, "packages/openapi/src/index.ts"),
+      "^@cloudcost/testing$": path.join(root, "packages/testing/src/index.ts"),
       "^@cloudcost/http$": path.join(root, "packages/http/src/index.ts"),
       "^(\\.{1,2}/.*)\\.js$": "$1",
     },

@@ -44,7 +44,7 @@ import {
   type BuiltCase,
   type Credentials,
   type RouteSpec,
-} from "./helpers/fuzz";
+} from "@cloudcost/testing";
 import { addUser, mintToken, signUp, uniqueEmail } from "./helpers/identity";
 
 let ctx: TestContext;

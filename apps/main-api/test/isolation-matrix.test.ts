@@ -10,9 +10,9 @@ import { ErrorEnvelope } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
-import { listen, routeKey } from "./helpers/fuzz";
+import { listen, routeKey } from "@cloudcost/testing";
 import { addUser, signUp } from "./helpers/identity";
-import { capturingLogger } from "./helpers/log-capture";
+import { capturingLogger } from "@cloudcost/testing";
 
 let ctx: TestContext;
 let server: http.Server;

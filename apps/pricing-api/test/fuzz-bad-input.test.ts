@@ -47,7 +47,7 @@ import {
   type BuiltCase,
   type Credentials,
   type RouteSpec,
-} from "./helpers/fuzz";
+} from "@cloudcost/testing";
 import { createApiKey } from "./helpers/keys";
 
 let ctx: TestContext;

@@ -8,9 +8,9 @@ import { MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
-import { listen, routeKey } from "./helpers/fuzz";
+import { listen, routeKey } from "@cloudcost/testing";
 import { createApiKey } from "./helpers/keys";
-import { capturingLogger } from "./helpers/log-capture";
+import { capturingLogger } from "@cloudcost/testing";
 
 let ctx: TestContext;
 let server: http.Server;

@@ -1,0 +1,2 @@
+export * from "./fuzz";
+export * from "./log-capture";
