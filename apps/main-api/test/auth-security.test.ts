@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
@@ -30,7 +30,17 @@ afterAll(async () => {
 const whoAmI = (token: string) =>
   request(ctx.app).get(`/api/v1/organizations/${a.organization.id}/users/${a.owner.id}`).set("Authorization", `Bearer ${token}`);
 
-const foreignKey = generateKeyPairSync("ed25519").privateKey;
+// Keys are generated to PEM and re-imported: Node 20 can deadlock exporting a key that still shares
+// its data with the generation job (see src/auth/dev-issuer.ts).
+const pemPair = (type: "ed25519" | "ec") => {
+  const pair = generateKeyPairSync(type as "ec", {
+    ...(type === "ec" ? { namedCurve: "P-256" } : {}),
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  } as never) as unknown as { privateKey: string; publicKey: string };
+  return { privateKey: createPrivateKey(pair.privateKey), publicKey: createPublicKey(pair.publicKey) };
+};
+const foreignKey = pemPair("ed25519").privateKey;
 const devKey = () => loadDevIssuerKey(ctx.config.auth.devIssuerDir);
 
 function claims(overrides: Record<string, unknown> = {}) {
@@ -95,7 +105,7 @@ describe("bearer JWT verification", () => {
   });
 
   it("accepts tokens of a configured OpenID Connect provider through its remote JWKS, beside the dev issuer", async () => {
-    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const { privateKey, publicKey } = pemPair("ec");
     const jwk = { ...publicKey.export({ format: "jwk" }), kid: "idp-1", alg: "ES256", use: "sig" };
     const server = http.createServer((_req, res) => res.setHeader("content-type", "application/json").end(JSON.stringify({ keys: [jwk] })));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

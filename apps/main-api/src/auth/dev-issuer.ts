@@ -39,7 +39,13 @@ export function loadDevIssuerKey(dir: string): DevIssuerKey {
 
 function createKeyFile(dir: string, file: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const { privateKey } = generateKeyPairSync("ed25519");
+  // Generated straight to PKCS#8 and re-imported: exporting a key object that still shares its data
+  // with the generation job deadlocks Node 20 when GC collects the job mid-export.
+  const { privateKey: pem } = generateKeyPairSync("ed25519", {
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
+  const privateKey = createPrivateKey(pem);
   // Written completely under a private name, then linked into place: link fails when another
   // process won, and a reader never sees a half-written file.
   const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
