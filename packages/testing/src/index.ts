@@ -1,2 +1,3 @@
 export * from "./fuzz";
 export * from "./log-capture";
+export * from "./openapi-coverage";

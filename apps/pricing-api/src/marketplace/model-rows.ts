@@ -58,7 +58,14 @@ export function toModelEntry(row: ModelRow): ModelPricingEntry {
     currency: row.currency,
     effective_from: iso(row.effective_from)!,
     effective_to: iso(row.effective_to),
-    fetched_at: iso(row.fetched_at),
+    ...modelDetailsOf(row),
+  };
+}
+
+/** The fields of an entry that change in place (no new version): as returned, and as written back. */
+export function modelDetailsOf(row: ModelRow) {
+  return {
+    fetched_at: iso(row.fetched_at ?? null),
     sku_price_id: row.sku_price_id,
     source: row.source,
     source_url: row.source_url,

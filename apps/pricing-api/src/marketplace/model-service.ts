@@ -4,7 +4,7 @@ import { newId } from "@cloudcost/db";
 import { badRequest, notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import { inTransaction, keyIn, lockAll, storedAmount, type Sql } from "../store/sql";
-import { detailsDiffer, detailsOf, MODEL_COLUMNS, modelKeyOf, toModelEntry, type ModelRow } from "./model-rows";
+import { detailsDiffer, detailsOf, MODEL_COLUMNS, modelDetailsOf, modelKeyOf, toModelEntry, type ModelRow } from "./model-rows";
 
 const identityOf = (row: { model_key: string; token_bucket: string }) => `${row.model_key}|${row.token_bucket}`;
 const lockNameOf = (accountId: string, identity: string) => `model:${accountId}:${identity}`;
@@ -133,25 +133,9 @@ async function latestRows(tx: Sql, accountId: string, identities: string[]): Pro
   );
 }
 
-const detailsJson = (row: ModelRow) => ({
-  fetched_at: row.fetched_at?.toISOString() ?? null,
-  sku_price_id: row.sku_price_id,
-  source: row.source,
-  source_url: row.source_url,
-  context_limit: row.context_limit,
-  output_limit: row.output_limit,
-  modalities_input: row.modalities_input,
-  modalities_output: row.modalities_output,
-  open_weights: row.open_weights,
-  reasoning: row.reasoning,
-  structured_output: row.structured_output,
-  tool_call: row.tool_call,
-  raw_pricing_data: row.raw_pricing_data,
-  tags: row.tags,
-});
 
 async function updateRows(tx: Sql, accountId: string, rows: ModelRow[]): Promise<void> {
-  const payload = rows.map((row) => ({ id: row.id, effective_to: row.effective_to?.toISOString() ?? null, ...detailsJson(row) }));
+  const payload = rows.map((row) => ({ id: row.id, effective_to: row.effective_to?.toISOString() ?? null, ...modelDetailsOf(row) }));
   const assignments = DETAIL_NAMES.split(",")
     .map((name) => name.trim())
     .map((name) => `${name} = v.${name}`)
@@ -180,7 +164,7 @@ async function insertRows(tx: Sql, accountId: string, rows: ModelRow[]): Promise
     currency: row.currency,
     effective_from: row.effective_from.toISOString(),
     effective_to: row.effective_to?.toISOString() ?? null,
-    ...detailsJson(row),
+    ...modelDetailsOf(row),
   }));
   await tx.$queryRawUnsafe(
     `INSERT INTO model_prices (account_id, id, model_key, provider, publisher, host, model, model_id, region, token_bucket,
