@@ -54,21 +54,23 @@ export function createApp(deps: AppDeps): Express {
   app.use(["/v1/pricing/usage", "/v1/pricing/reports"], usageBody());
   app.use(jsonBody());
 
-  app.use(healthRoutes(deps.db, computeCatalog));
-  app.use(metrics.router());
-  app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
-  app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));
-
   // Each API router is mounted behind the key check, so an unknown path still answers 404.
   const authenticated = requireApiKey(deps.apiKeys);
   const idem = idempotent(deps);
-  app.use("/v1/pricing/account", authenticated, accountRoutes());
+  // The compute price query is the hot path (every right-sizing recommendation): matched first.
   app.use("/v1/pricing/compute", authenticated, idem, computeRoutes(computeCatalog));
+  app.use("/v1/pricing/account", authenticated, accountRoutes());
   app.use("/marketplace/providers/models", authenticated, idem, modelRoutes(deps));
   app.use("/marketplace/providers/databases", authenticated, idem, databaseRoutes(deps));
   app.use("/v1/pricing/pins", authenticated, pinRoutes(deps));
   app.use("/v1/pricing/reports", authenticated, idem, reportRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
   app.use("/v1/pricing/usage", authenticated, idem, usageRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
+
+  // After the API routers (their paths do not overlap), so an API request does not walk these.
+  app.use(healthRoutes(deps.db, computeCatalog));
+  app.use(metrics.router());
+  app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
+  app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));
 
   app.use(notFoundHandler(renderPricingError));
   app.use(errorHandler(renderPricingError, deps.logger));

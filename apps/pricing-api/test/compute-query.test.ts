@@ -60,6 +60,19 @@ describe("POST /v1/pricing/compute: catalog prices", () => {
       .toMatchObject({ price_per_hour: 0.09212, source: "catalog" });
   });
 
+  it("answers a repeated query with the same body, and echoes a non-default service (the per-row JSON is only for `compute`)", async () => {
+    const query = { provider: "aws", region: "us-east-1", instance_type: "m5.xlarge" };
+    const first = await compute(query).expect(200);
+    const again = await compute(query).expect(200);
+    expect(again.text).toBe(first.text);
+    expect(first.headers["content-type"]).toBe("application/json; charset=utf-8");
+    const ec2 = await compute({ ...query, service: "ec2" }).expect(200);
+    expect(ec2.body).toEqual({ ...first.body, service: "ec2" });
+    const windows = await compute({ ...query, operating_system: "windows" }).expect(200);
+    expect(windows.body).toMatchObject({ service: "compute", operating_system: "windows" });
+    expect(windows.body.price_per_hour).toBeGreaterThan(first.body.price_per_hour);
+  });
+
   it("prefers the catalog row over a given vm shape", async () => {
     const res = await compute({ provider: "aws", region: "us-east-1", instance_type: "m5.large", vm: { cpu_cores: 64, ram_gb: 512 } });
     expect(res.body).toMatchObject({ source: "catalog", price_per_hour: 0.096, cpu_cores: 2, ram_gb: 8 });

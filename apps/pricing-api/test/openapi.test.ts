@@ -23,8 +23,13 @@ describe("OpenAPI document", () => {
   it("serves /openapi.json, /docs and Prometheus /metrics", async () => {
     const doc = await request(ctx.app).get("/openapi.json").expect(200);
     expect(doc.body.openapi).toBe("3.1.0");
-    await request(ctx.app).get("/docs").expect(200).expect("content-type", /html/);
-    await request(ctx.app).get("/healthz").expect(200);
+    const docs = await request(ctx.app).get("/docs").expect(200).expect("content-type", /html/);
+    // The page may load its own scripts and styles; a JSON answer may load nothing at all.
+    expect(docs.headers["content-security-policy"]).toMatch(/script-src 'self'/);
+    const health = await request(ctx.app).get("/healthz").expect(200);
+    expect(health.headers["content-security-policy"]).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(health.headers["x-frame-options"]).toBe("DENY");
+    expect(health.headers["x-content-type-options"]).toBe("nosniff");
     const metrics = await request(ctx.app).get("/metrics").expect(200);
     expect(metrics.text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/healthz"[^}]*status="200"/);
   });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Request, RequestHandler, Response } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { badRequest, conflict, HttpError } from "./http-error";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
@@ -83,10 +83,15 @@ export function requestFingerprint(req: Request, extra = ""): string {
  */
 export function idempotency(options: IdempotencyOptions): RequestHandler {
   const { store } = options;
-  return async (req, res, next) => {
+  // Requests without the header (most of them) pass synchronously, without a promise.
+  return (req, res, next) => {
     if (req.method !== "POST") return next();
     const key = req.get(IDEMPOTENCY_KEY_HEADER);
     if (key === undefined) return next();
+    return withKey(req, res, next, key);
+  };
+
+  async function withKey(req: Request, res: Response, next: NextFunction, key: string): Promise<void> {
     if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH || !PRINTABLE_ASCII.test(key)) {
       throw badRequest(`The ${IDEMPOTENCY_KEY_HEADER} header must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`);
     }
@@ -121,7 +126,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       }
     });
     next();
-  };
+  }
 }
 
 function replay(res: Response, stored: StoredResponse): void {

@@ -8,7 +8,7 @@ export { serve, type ServeOptions } from "./serve";
 export { parseEnv, startFailure, ConfigError } from "./env";
 export { listRoutes, type RegisteredRoute } from "./routes";
 export { createMetrics, type Metrics } from "./metrics";
-export { rateLimits, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions } from "./protection";
+export { rateLimits, requestCredential, type RequestCredential, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions } from "./protection";
 export {
   idempotency,
   canonicalJson,

@@ -1,6 +1,14 @@
-import type { RequestHandler, Router } from "express";
+import type { Request, RequestHandler, Router } from "express";
 import express from "express";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+
+/** The matched route pattern (`/v1/pricing/compute/batch`), without a trailing slash; "unmatched" for 404s. */
+function routeLabel(req: Request): string {
+  const path = req.route?.path;
+  if (!path) return "unmatched";
+  const route = req.baseUrl + path;
+  return route.length > 1 && route.endsWith("/") ? route.slice(0, -1) : route;
+}
 
 /** A Prometheus registry per app (so two apps in one test process do not collide). */
 export function createMetrics(service: string) {
@@ -20,10 +28,7 @@ export function createMetrics(service: string) {
     middleware(): RequestHandler {
       return (req, res, next) => {
         const end = httpDuration.startTimer();
-        res.on("finish", () => {
-          const route = req.route?.path ? `${req.baseUrl}${req.route.path}`.replace(/(.)\/$/, "$1") : "unmatched";
-          end({ method: req.method, route, status: String(res.statusCode) });
-        });
+        res.once("finish", () => end({ method: req.method, route: routeLabel(req), status: String(res.statusCode) }));
         next();
       };
     },

@@ -52,3 +52,29 @@ describe("health probe logging", () => {
     ]);
   });
 });
+
+describe("aborted requests", () => {
+  it("logs a request whose client went away before the answer as aborted, at warn", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = express().use(requestId()).use(httpLogger(pino({ level: "info" }, sink)));
+    let answered!: () => void;
+    const handled = new Promise<void>((resolve) => (answered = resolve));
+    app.get("/slow", (_req, res) => setTimeout(() => (res.json({ late: true }), answered()), 200));
+    const server = app.listen(0);
+    const { port } = server.address() as import("node:net").AddressInfo;
+    const client = require("node:http").get({ port, path: "/slow", headers: { "x-request-id": "req-abort-1" } });
+    client.on("error", () => undefined);
+    setTimeout(() => client.destroy(), 50);
+    await handled;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    server.close();
+    const entry = lines.map((line) => JSON.parse(line)).find((e) => e.requestId === "req-abort-1");
+    expect(entry).toMatchObject({ level: 40, msg: "request aborted", req: { url: "/slow" } });
+  });
+});

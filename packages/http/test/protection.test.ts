@@ -2,6 +2,7 @@ import express from "express";
 import pino from "pino";
 import request from "supertest";
 import { errorHandler, protectionConfig, protections, type ErrorRenderer } from "../src";
+import { ipBucket } from "../src/rate-limit";
 
 const render: ErrorRenderer = (_req, res, error) => res.status(error.status).json({ error: error.message, code: error.code });
 
@@ -32,6 +33,28 @@ describe("protections", () => {
     await request(a).get("/x").set("X-API-Key", "bl_two").expect(200);
     await request(a).get("/x").expect(200);
     await request(a).get("/x").expect(200);
+  });
+
+  it("reports both limits in one RateLimit and RateLimit-Policy list, and a refusal carries Retry-After", async () => {
+    const a = app({ perCredential: 5, perIp: 2 });
+    const first = await request(a).get("/x").set("X-API-Key", "bl_one").expect(200);
+    expect(first.headers["ratelimit-policy"]).toBe('"ip";q=2;w=60, "credential";q=5;w=60');
+    expect(first.headers["ratelimit"]).toMatch(/^"ip";r=1;t=(59|60), "credential";r=4;t=(59|60)$/);
+    await request(a).get("/x").set("X-API-Key", "bl_one").expect(200);
+    const limited = await request(a).get("/x").set("X-API-Key", "bl_one").expect(429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(59);
+    expect(limited.headers["ratelimit"]).toMatch(/^"ip";r=0;/);
+    expect(limited.body.error).toMatch(/from this address/);
+  });
+
+  it("counts IPv6 clients by their /64 prefix and IPv4-mapped addresses as IPv4", () => {
+    expect(ipBucket("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(ipBucket("2001:db8:1:2:bbbb:cccc:dddd:eeee")).toBe("2001:db8:1:2::/64");
+    expect(ipBucket("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(ipBucket("::1")).toBe("0:0:0:0::/64");
+    expect(ipBucket("::ffff:10.1.2.3")).toBe("10.1.2.3");
+    expect(ipBucket("10.1.2.3")).toBe("10.1.2.3");
+    expect(ipBucket(undefined)).toBe("unknown");
   });
 
   it("limits per IP", async () => {

@@ -21,6 +21,14 @@ function page(title: string): string {
 `;
 }
 
+/**
+ * The API's own responses carry a `default-src 'none'` policy (JSON is never rendered); the
+ * reference page loads its script, styles and images from this service, and the document by XHR.
+ */
+export const DOCS_PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
 // Relative URLs: the page works behind a gateway that serves the service under a path prefix.
 const INIT = `window.ui = SwaggerUIBundle({
   url: "openapi.json",
@@ -44,6 +52,7 @@ export function apiDocsRouter(document: object, title: string): Router {
   router.get("/docs", (req, res) => {
     // The page's relative URLs resolve against `/docs`'s parent: send `/docs/` there.
     if (req.originalUrl.split("?")[0].endsWith("/")) return res.redirect(301, "../docs");
+    res.setHeader("Content-Security-Policy", DOCS_PAGE_CSP);
     res.type("html").send(page(title));
   });
   router.get("/docs/assets/docs-init.js", (_req, res) => {

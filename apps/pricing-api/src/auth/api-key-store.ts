@@ -22,7 +22,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export class ApiKeyStore {
   private cache = new Map<string, { identity: ApiKeyIdentity | null; expires: number }>();
-  private usedSince = new Map<string, { identity: ApiKeyIdentity; at: Date }>();
+  private usedSince = new Map<string, { identity: ApiKeyIdentity; at: number }>();
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -35,23 +35,43 @@ export class ApiKeyStore {
     if (this.cache.size >= this.maxCacheEntries) this.cache.clear();
   }
 
+  /**
+   * The identity of a key the cache already holds (null: known to be unknown or revoked), or
+   * undefined when it must be looked up: lets the hot path skip a promise per request.
+   */
+  cached(keyHash: string, now = Date.now()): ApiKeyIdentity | null | undefined {
+    const entry = this.cache.get(keyHash);
+    if (!entry || entry.expires < now) return undefined;
+    if (entry.identity) this.markUsed(keyHash, entry.identity, now);
+    return entry.identity;
+  }
+
   async verify(key: string): Promise<ApiKeyIdentity | null> {
     const hash = hashApiKey(key);
     const now = Date.now();
-    let entry = this.cache.get(hash);
-    if (!entry || entry.expires < now) {
-      const row = await this.prisma.apiKey.findUnique({
-        where: { keyHash: hash },
-        select: { accountId: true, id: true, revokedAt: true },
-      });
-      const identity = row && !row.revokedAt ? { accountId: row.accountId, keyId: row.id } : null;
-      entry = { identity, expires: now + (row ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) };
-      // Made-up keys (anyone can compute a valid checksum) must not grow the cache without bound.
-      if (this.cache.size >= this.maxCacheEntries) this.evictExpired(now);
-      this.cache.set(hash, entry);
-    }
-    if (entry.identity) this.usedSince.set(hash, { identity: entry.identity, at: new Date(now) });
-    return entry.identity;
+    const hit = this.cached(hash, now);
+    if (hit !== undefined) return hit;
+    return this.lookup(hash, now);
+  }
+
+  /** Reads the key from the database and caches the answer. */
+  async lookup(keyHash: string, now = Date.now()): Promise<ApiKeyIdentity | null> {
+    const row = await this.prisma.apiKey.findUnique({
+      where: { keyHash },
+      select: { accountId: true, id: true, revokedAt: true },
+    });
+    const identity = row && !row.revokedAt ? { accountId: row.accountId, keyId: row.id } : null;
+    // Made-up keys (anyone can compute a valid checksum) must not grow the cache without bound.
+    if (this.cache.size >= this.maxCacheEntries) this.evictExpired(now);
+    this.cache.set(keyHash, { identity, expires: now + (row ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) });
+    if (identity) this.markUsed(keyHash, identity, now);
+    return identity;
+  }
+
+  private markUsed(keyHash: string, identity: ApiKeyIdentity, now: number): void {
+    const used = this.usedSince.get(keyHash);
+    if (used) used.at = now;
+    else this.usedSince.set(keyHash, { identity, at: now });
   }
 
   /** Creates a key for `accountId` (creating the account on first use); returns the plaintext once. */
@@ -100,7 +120,7 @@ export class ApiKeyStore {
     this.usedSince.clear();
     for (const { identity, at } of pending) {
       await this.prisma.apiKey
-        .updateMany({ where: { accountId: identity.accountId, id: identity.keyId }, data: { lastUsedAt: at } })
+        .updateMany({ where: { accountId: identity.accountId, id: identity.keyId }, data: { lastUsedAt: new Date(at) } })
         .catch(() => undefined);
     }
   }

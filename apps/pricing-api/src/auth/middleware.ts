@@ -1,6 +1,6 @@
-import type { RequestHandler } from "express";
-import { apiKeyFromHeaders, isWellFormedApiKey } from "@cloudcost/credentials";
-import { unauthenticated } from "@cloudcost/http";
+import type { NextFunction, Request, RequestHandler } from "express";
+import { apiKeyFromHeaders, hashApiKey, isWellFormedApiKey } from "@cloudcost/credentials";
+import { requestCredential, unauthenticated } from "@cloudcost/http";
 import type { ApiKeyIdentity, ApiKeyStore } from "./api-key-store";
 
 declare module "http" {
@@ -12,15 +12,23 @@ declare module "http" {
 
 /** Requires a valid `bl_` key in `X-API-Key` or `Authorization: Bearer`; sets `req.auth`. */
 export function requireApiKey(store: ApiKeyStore): RequestHandler {
-  return async (req, _res, next) => {
+  const settle = (req: Request, next: NextFunction, identity: ApiKeyIdentity | null) => {
+    if (!identity) return next(unauthenticated("Unknown or revoked API key."));
+    req.auth = identity;
+    next();
+  };
+  return (req, _res, next) => {
     const key = apiKeyFromHeaders(req.headers);
     if (!key) return next(unauthenticated("Missing API key: send it in the X-API-Key header or as Authorization: Bearer bl_..."));
     // Format and checksum first: a mistyped or made-up key costs no database read.
     if (!isWellFormedApiKey(key)) return next(unauthenticated("Malformed API key: expected bl_ followed by 42 letters and digits."));
-    const identity = await store.verify(key);
-    if (!identity) return next(unauthenticated("Unknown or revoked API key."));
-    req.auth = identity;
-    next();
+    // The rate limiter hashed the same credential already (once per request).
+    const credential = requestCredential(req);
+    const hash = credential?.token === key ? credential.hash : hashApiKey(key);
+    // A cached key is answered synchronously (no promise on the hot path); others are looked up.
+    const cached = store.cached(hash);
+    if (cached !== undefined) return settle(req, next, cached);
+    store.lookup(hash).then((identity) => settle(req, next, identity), next);
   };
 }
 

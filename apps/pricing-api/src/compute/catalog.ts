@@ -22,6 +22,8 @@ export interface IndexedRow {
   cpuCores: number;
   ramGb: number;
   listing: InstanceTypeRow;
+  /** The JSON answer for the default service, serialised on first use (compute/service.ts). */
+  answerJson?: string;
 }
 
 const SEP = "\u0000";

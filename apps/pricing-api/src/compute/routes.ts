@@ -5,13 +5,12 @@ import {
   InstanceTypesQuery,
   type ComputeBatchResponse,
   type ComputeBatchResult,
-  type ComputePrice,
   type InstanceTypesResponse,
 } from "@cloudcost/contracts";
 import { HttpError, parseOr400 } from "@cloudcost/http";
 import { problemDocument } from "../errors";
 import type { ComputeCatalogStore } from "./catalog";
-import { listInstanceTypes, priceCompute } from "./service";
+import { listInstanceTypes, priceCompute, priceComputeJson } from "./service";
 
 function priceItem(req: Request, store: ComputeCatalogStore, index: number, item: unknown): ComputeBatchResult {
   try {
@@ -28,8 +27,7 @@ export function computeRoutes(store: ComputeCatalogStore): Router {
 
   router.post("/", (req, res) => {
     const query = parseOr400(ComputePriceQuery, req.body, "compute price query");
-    const body: ComputePrice = priceCompute(store.current, query);
-    res.json(body);
+    res.type("application/json").send(priceComputeJson(store.current, query));
   });
 
   router.post("/batch", (req, res) => {

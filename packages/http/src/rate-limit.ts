@@ -1,0 +1,153 @@
+import { createHash } from "node:crypto";
+import { isIPv6 } from "node:net";
+import type { Request, RequestHandler, Response } from "express";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { HttpError } from "./http-error";
+
+export interface RateLimitOptions {
+  windowMs: number;
+  /** Requests per window per credential (API key or bearer token); 0 turns the limit off. */
+  perCredential: number;
+  /** Requests per window per client IP; 0 turns the limit off. */
+  perIp: number;
+}
+
+const CREDENTIAL = Symbol("credential");
+
+export interface RequestCredential {
+  /** The API key from `X-API-Key`, else the token of `Authorization: Bearer`, else that header whole. */
+  token: string;
+  /** Lower-case hex SHA-256 of `token` (the form API keys are stored and looked up in). */
+  hash: string;
+}
+
+/**
+ * The credential a request carries, hashed once per request: the rate limiter counts by the hash
+ * (its memory never holds a secret) and authentication can look a key up by the same hash.
+ */
+export function requestCredential(req: Request): RequestCredential | undefined {
+  const memo = req as Request & { [CREDENTIAL]?: RequestCredential | null };
+  const known = memo[CREDENTIAL];
+  if (known !== undefined) return known ?? undefined;
+  const header = req.headers["x-api-key"];
+  let token = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!token) {
+    const auth = req.headers.authorization?.trim();
+    token = auth && /^bearer\s/i.test(auth) ? auth.slice(7).trim() : auth;
+  }
+  const credential = token ? { token, hash: createHash("sha256").update(token, "utf8").digest("hex") } : null;
+  memo[CREDENTIAL] = credential;
+  return credential ?? undefined;
+}
+
+const credentialOf = (req: Request) => requestCredential(req)?.hash;
+
+/**
+ * The client address a limit counts: IPv4 as is; IPv6 by its /64 prefix, the block one subscriber
+ * usually holds (counting single IPv6 addresses would let one client rotate through 2^64 of them).
+ */
+export function ipBucket(ip: string | undefined): string {
+  if (!ip) return "unknown";
+  if (!ip.includes(":")) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (!isIPv6(ip)) return ip;
+  const [head, tail = ""] = ip.split("::");
+  const left = head ? head.split(":") : [];
+  const right = ip.includes("::") && tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+}
+
+interface Limit {
+  name: "ip" | "credential";
+  points: number;
+  limiter: RateLimiterMemory;
+  /** `"name";q=..;w=..`, the policy item of the RateLimit-Policy header (fixed per limit). */
+  policy: string;
+  what: string;
+  keyOf(req: Request): string | undefined;
+}
+
+interface Applied {
+  item: Limit;
+  consumed: Promise<RateLimiterRes>;
+}
+
+const windowSeconds = (windowMs: number) => Math.max(1, Math.ceil(windowMs / 1000));
+
+function limit(name: Limit["name"], points: number, windowMs: number, what: string, keyOf: Limit["keyOf"]): Limit {
+  const duration = windowSeconds(windowMs);
+  return {
+    name,
+    points,
+    limiter: new RateLimiterMemory({ points, duration }),
+    policy: `"${name}";q=${points};w=${duration}`,
+    what,
+    keyOf,
+  };
+}
+
+function tooMany(res: Response, item: Limit, state: RateLimiterRes): HttpError {
+  res.setHeader("Retry-After", String(Math.max(1, Math.ceil(state.msBeforeNext / 1000))));
+  return new HttpError(429, "rate_limited", `Too many requests ${item.what}; retry after the time in the RateLimit header.`);
+}
+
+/**
+ * Per-IP and per-credential fixed-window limits (rate-limiter-flexible's in-process store: each
+ * replica counts its own), reported in the IETF `RateLimit` / `RateLimit-Policy` headers (draft 8,
+ * one list item per limit); a 429 carries Retry-After and is rendered in the API's own shape.
+ * One middleware for both limits: it runs on every request.
+ */
+export function rateLimits(options: RateLimitOptions): RequestHandler[] {
+  const limits: Limit[] = [];
+  if (options.perIp > 0) limits.push(limit("ip", options.perIp, options.windowMs, "from this address", (req) => ipBucket(req.ip)));
+  if (options.perCredential > 0) limits.push(limit("credential", options.perCredential, options.windowMs, "for this credential", credentialOf));
+  if (limits.length === 0) return [];
+
+  // The RateLimit-Policy value per combination of applied limits (an anonymous request has no
+  // credential limit), built once.
+  const policies = new Map<string, string>();
+  const policyOf = (applied: Applied[]) => {
+    const names = applied.map((a) => a.item.name).join();
+    let policy = policies.get(names);
+    if (policy === undefined) policies.set(names, (policy = applied.map((a) => a.item.policy).join(", ")));
+    return policy;
+  };
+
+  async function settle(applied: Applied[], res: Response): Promise<HttpError | undefined> {
+    const states: string[] = [];
+    let refused: HttpError | undefined;
+    let failure: unknown;
+    for (const { item, consumed } of applied) {
+      let state: unknown;
+      try {
+        state = await consumed;
+      } catch (reason) {
+        state = reason; // rate-limiter-flexible rejects with the state when the limit is exceeded
+      }
+      if (!(state instanceof RateLimiterRes)) {
+        failure ??= state ?? new Error("rate limit store failed"); // the store failed, not the client
+        continue;
+      }
+      states.push(`"${item.name}";r=${state.remainingPoints};t=${Math.max(0, Math.ceil(state.msBeforeNext / 1000))}`);
+      if (state.remainingPoints === 0 && state.consumedPoints > item.points) refused ??= tooMany(res, item, state);
+    }
+    if (failure !== undefined) throw failure;
+    res.setHeader("RateLimit-Policy", policyOf(applied));
+    res.setHeader("RateLimit", states.join(", "));
+    return refused;
+  }
+
+  return [
+    (req, res, next) => {
+      const applied: Applied[] = [];
+      for (const item of limits) {
+        const key = item.keyOf(req);
+        if (key !== undefined) applied.push({ item, consumed: item.limiter.consume(key) });
+      }
+      if (applied.length === 0) return next();
+      settle(applied, res).then(next, next);
+    },
+  ];
+}
