@@ -1,6 +1,7 @@
 import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, createMetrics, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
+import { envelopeClientErrorBody } from "./errors";
 import { startAnalysisSchedule } from "./compute/analysis";
 import { analyzerFor } from "./compute/routes";
 import { loadConfig } from "./config";
@@ -26,6 +27,7 @@ async function main() {
     host: config.host,
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
+    clientErrorBody: envelopeClientErrorBody,
     onShutdown: async () => {
       await outbox.stop();
       await schedule.stop();

@@ -25,8 +25,10 @@ import {
   UpsertResourcesRequest,
   UserPathParams,
 } from "@cloudcost/contracts";
-import { listRoutes } from "@cloudcost/http";
+import { answerClientErrors, listRoutes } from "@cloudcost/http";
+import pino from "pino";
 import request from "supertest";
+import { envelopeClientErrorBody } from "../src/errors";
 import { createTestContext, type TestContext } from "./helpers/context";
 import {
   caseFor,
@@ -58,6 +60,8 @@ const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 beforeAll(async () => {
   ctx = await createTestContext();
   server = await listen(ctx.app);
+  // What serve() installs: requests the HTTP parser refuses are answered in the API's own shape.
+  answerClientErrors(server, { logger: pino({ level: "silent" }), body: envelopeClientErrorBody });
   const owner = await signUp(ctx, { company: "Fuzz Org" });
   const org = owner.organization.id;
   const tenant = owner.tenant.id;
@@ -241,9 +245,10 @@ describe("bad input on every route", () => {
   });
 });
 
-test("a 20 KB header is refused before the app (431) and changes nothing", async () => {
+test("a 20 KB header is refused before the app (431, in the envelope) and changes nothing", async () => {
   const before = await snapshotDatabase(ctx.db);
   const res = await fetch(`${urlOf(server)}/api/v1/me`, { headers: { "X-Service-Tenant-ID": "t".repeat(20 * 1024) } });
   expect(res.status).toBe(431);
+  expect(await res.json()).toEqual({ status: "error", message: expect.stringMatching(/headers are larger than the 16 KiB/) });
   expect(await snapshotDatabase(ctx.db)).toEqual(before);
 });

@@ -1,22 +1,28 @@
 import type { MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
 import type { Request } from "express";
-import { statusTitle, type ErrorRenderer, type HttpError } from "@cloudcost/http";
+import { statusTitle, type ClientErrorBody, type ErrorRenderer, type HttpError } from "@cloudcost/http";
 
 export const problemType = (code: string) => `urn:cloudcost:problem:${code}`;
 
 /** The RFC 9457 problem document of an error (also embedded per item in batch answers). */
 export function problemDocument(req: Request, error: HttpError): ProblemDocument {
+  return problemOf(req.originalUrl.split("?")[0], error, req.id);
+}
+
+function problemOf(instance: string, error: HttpError, requestId: string): ProblemDocument {
   return {
     type: problemType(error.code),
     title: statusTitle(error.status),
     status: error.status,
     detail: error.message,
-    instance: req.originalUrl.split("?")[0],
+    instance,
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
-    request_id: req.id,
+    request_id: requestId,
   };
 }
+
+const isV1 = (path: string) => path.startsWith("/v1/") || path === "/v1";
 
 /** `/v1/...` answers RFC 9457 problem documents. */
 export const renderProblem: ErrorRenderer = (req, res, error) => {
@@ -31,4 +37,11 @@ export const renderMarketplaceError: ErrorRenderer = (_req, res, error) => {
 };
 
 export const renderPricingError: ErrorRenderer = (req, res, error) =>
-  (req.path.startsWith("/v1/") || req.path === "/v1" ? renderProblem : renderMarketplaceError)(req, res, error);
+  (isV1(req.path) ? renderProblem : renderMarketplaceError)(req, res, error);
+
+/** The same shapes for a request Node's HTTP parser refused (a 431, say), chosen by its path. */
+export const pricingClientErrorBody: ClientErrorBody = (path, error, requestId) => {
+  if (isV1(path)) return { contentType: "application/problem+json", body: JSON.stringify(problemOf(path, error, requestId)) };
+  const body: MarketplaceError = { error: error.message };
+  return { contentType: "application/json; charset=utf-8", body: JSON.stringify(body) };
+};

@@ -2,6 +2,7 @@ import { loadServiceSecret } from "@cloudcost/credentials";
 import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
+import { pricingClientErrorBody } from "./errors";
 import { ApiKeyStore } from "./auth/api-key-store";
 import { ComputeCatalogStore } from "./compute/catalog";
 import { loadSeedCatalog, refreshCatalogStore, watchCatalogVersion } from "./compute/catalog-loader";
@@ -28,6 +29,7 @@ async function main() {
     host: config.host,
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
+    clientErrorBody: pricingClientErrorBody,
     onShutdown: async () => {
       await catalogLoad.catch(() => undefined);
       await apiKeys.stop();

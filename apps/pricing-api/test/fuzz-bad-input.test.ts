@@ -27,9 +27,11 @@ import {
   UsageRequest,
 } from "@cloudcost/contracts";
 import { hashApiKey, signServiceToken } from "@cloudcost/credentials";
-import { listRoutes } from "@cloudcost/http";
+import { answerClientErrors, listRoutes } from "@cloudcost/http";
+import pino from "pino";
 import request from "supertest";
 import { z } from "zod";
+import { pricingClientErrorBody } from "../src/errors";
 import { createTestContext, TEST_SERVICE_SECRET, type TestContext } from "./helpers/context";
 import {
   caseFor,
@@ -73,6 +75,8 @@ const ROUTES = [
 beforeAll(async () => {
   ctx = await createTestContext();
   server = await listen(ctx.app);
+  // What serve() installs: requests the HTTP parser refuses are answered in the API's own shape.
+  answerClientErrors(server, { logger: pino({ level: "silent" }), body: pricingClientErrorBody });
   const key = await createApiKey(ctx, "acct_fuzz");
   const revoked = await createApiKey(ctx, "acct_fuzz");
   await ctx.apiKeys.revokeByHash(hashApiKey(revoked));
@@ -209,9 +213,14 @@ describe("bad input on every route", () => {
   });
 });
 
-test("a 20 KB header is refused before the app (431) and changes nothing", async () => {
+test("a 20 KB header is refused before the app (431, in the path's error shape) and changes nothing", async () => {
   const before = await snapshotDatabase(ctx.db);
   const res = await fetch(`${urlOf(server)}/v1/pricing/account`, { headers: { "X-API-Key": "k".repeat(20 * 1024) } });
   expect(res.status).toBe(431);
+  expect(res.headers.get("content-type")).toBe("application/problem+json");
+  expect(ProblemDocument.parse(await res.json())).toMatchObject({ status: 431, code: "headers_too_large", instance: "/v1/pricing/account" });
+  const marketplace = await fetch(`${urlOf(server)}/marketplace/providers/models`, { headers: { "X-API-Key": "k".repeat(20 * 1024) } });
+  expect(marketplace.status).toBe(431);
+  expect(await marketplace.json()).toEqual({ error: expect.stringMatching(/headers are larger than/) });
   expect(await snapshotDatabase(ctx.db)).toEqual(before);
 });

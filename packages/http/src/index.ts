@@ -5,6 +5,7 @@ export { createLogger, httpLogger, REDACTED_PATHS } from "./logger";
 export { jsonBody, rejectNulEscapes, notFoundHandler, errorHandler, JSON_BODY_LIMIT, type ErrorRenderer } from "./middlewares";
 export { isDatabaseUnavailable } from "./unavailable";
 export { serve, type ServeOptions } from "./serve";
+export { answerClientErrors, requestLinePath, type ClientErrorBody } from "./client-error";
 export { parseEnv, startFailure, ConfigError } from "./env";
 export { listRoutes, type RegisteredRoute } from "./routes";
 export { createMetrics, type Metrics } from "./metrics";

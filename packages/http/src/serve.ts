@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { Express } from "express";
 import type { Logger } from "pino";
+import { answerClientErrors, type ClientErrorBody } from "./client-error";
 
 export interface ServeOptions {
   name: string;
@@ -9,6 +10,8 @@ export interface ServeOptions {
   host: string;
   logger: Logger;
   shutdownTimeoutMs: number;
+  /** The error body for requests Node's parser refuses before Express sees them (see client-error.ts). */
+  clientErrorBody: ClientErrorBody;
   /** Closes what the service opened (database, timers) after the last request finished. */
   onShutdown: () => Promise<void>;
 }
@@ -27,6 +30,7 @@ export function serve(options: ServeOptions): Promise<Server> {
       logger.info({ url: `http://${host}:${port}` }, `${name} listening`);
       resolve(server);
     });
+    answerClientErrors(server, { logger, body: options.clientErrorBody });
     // Slow clients must not hold sockets forever.
     server.headersTimeout = 15_000;
     server.requestTimeout = 60_000;

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 
 // serve() owns the process (it exits it), so it runs in a child: the built package (test depends on build).
@@ -9,7 +10,8 @@ const SERVER = `
   const { serve } = require(${JSON.stringify(path.join(__dirname, "../dist/serve.js"))});
   const app = express();
   app.get("/slow", (_req, res) => setTimeout(() => res.json({ ok: true }), 50));
-  serve({ name: "t", app, port: 0, host: "127.0.0.1", logger: pino({ level: "silent" }), shutdownTimeoutMs: 60000, onShutdown: async () => {} })
+  serve({ name: "t", app, port: 0, host: "127.0.0.1", logger: pino({ level: "silent" }), shutdownTimeoutMs: 60000, onShutdown: async () => {},
+    clientErrorBody: (path, error, requestId) => ({ contentType: "application/json", body: JSON.stringify({ path, code: error.code, requestId }) }) })
     .then((server) => {
       console.log("PORT " + server.address().port);
       // Registered after serve()'s own handler, so it reports a shutdown already under way.
@@ -64,5 +66,40 @@ describe("serve: graceful shutdown", () => {
     expect(after.filter((o) => o.status === 200).every((o) => o.connection === "close")).toBe(true);
     expect(after.every((o) => o.status === 200 || o.status === "ECONNREFUSED" || o.status === "ECONNRESET")).toBe(true);
     expect(after.filter((o) => o.status === "ECONNREFUSED").length).toBe(2);
+  }, 30_000);
+});
+
+describe("serve: requests the HTTP parser refuses", () => {
+  const raw = (port: number, request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, "127.0.0.1", () => socket.end(request));
+      let answer = "";
+      socket.on("data", (d) => (answer += String(d)));
+      socket.on("end", () => resolve(answer));
+      socket.on("error", reject);
+    });
+
+  it("answers an oversized header (431) and a malformed request line (400) in the service's shape, naming the path", async () => {
+    const child = spawn(process.execPath, ["-e", SERVER], { cwd: __dirname, stdio: ["ignore", "pipe", "inherit"] });
+    const port = await new Promise<number>((resolve) =>
+      child.stdout!.on("data", (d) => {
+        const m = /PORT (\d+)/.exec(String(d));
+        if (m) resolve(Number(m[1]));
+      }),
+    );
+    try {
+      const big = await raw(port, `GET /v1/things?x=1 HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(20 * 1024)}\r\n\r\n`);
+      expect(big).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+      expect(big).toMatch(/\r\nConnection: close\r\n/);
+      const body = JSON.parse(big.split("\r\n\r\n")[1]);
+      expect(body).toEqual({ path: "/v1/things", code: "headers_too_large", requestId: expect.any(String) });
+      expect(big).toContain(`X-Request-Id: ${body.requestId}`);
+
+      const bad = await raw(port, "NOT HTTP AT ALL\r\n\r\n");
+      expect(bad).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(bad.split("\r\n\r\n")[1])).toMatchObject({ path: "/", code: "malformed_request" });
+    } finally {
+      child.kill("SIGTERM");
+    }
   }, 30_000);
 });
