@@ -15,6 +15,8 @@ declare module "autocannon" {
       body?: string;
       requests?: Request[];
       connections?: number;
+      /** Requests per second over all connections together (open-loop pacing). */
+      overallRate?: number;
       duration?: number;
       timeout?: number;
       workers?: number;

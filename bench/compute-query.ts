@@ -99,7 +99,7 @@ async function main() {
   console.log(`driving each target for ${DURATION} s (after ${WARMUP} s of warm-up) with ${CONNECTIONS} connections...`);
   // Both targets are warmed up (JIT, caches), then measured in alternating halves so that a slow
   // patch of this shared machine weighs on both alike.
-  const targets = [
+  const targets: { url: string; headers: Record<string, string> }[] = [
     { url: `${pricing.url}/v1/pricing/compute`, headers: { "x-api-key": key } },
     { url: `${bare.url}/v1/pricing/compute`, headers: {} },
   ];
