@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, waitFor } from "./ports";
+import { freePort, waitForChild } from "./ports";
 import { adminClient, createDatabase, databaseUrl as serverDatabaseUrl, templateFor } from "./templates";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -72,7 +72,7 @@ export async function startService(
       for (const stream of [child.stdout, child.stderr]) stream?.on("data", (chunk) => service.logs.push(String(chunk)));
       service.process = child;
       try {
-        await waitFor(`${service.url}/readyz`, 90_000);
+        await waitForChild(`${service.url}/readyz`, child, 90_000);
       } catch (err) {
         child.kill("SIGKILL");
         throw new Error(`${name} did not become ready: ${(err as Error).message}\n${service.logs.join("").slice(-4000)}`);

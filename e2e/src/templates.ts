@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
-import { freePort, waitFor } from "./ports";
+import { freePort, waitForChild } from "./ports";
 
 // A fresh service spends most of its start on initdb, migrations and (pricing API) loading the
 // compute catalog seed. The first start of each service in a run prepares that once, as a stopped
@@ -55,7 +55,7 @@ async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Starts the service once on an empty database, lets it migrate (and seed), and stops it. */
-async function prepare(name: ServiceName, env: NodeJS.ProcessEnv): Promise<void> {
+async function prepare(name: ServiceName, env: NodeJS.ProcessEnv, attempt = 1): Promise<void> {
   const port = await freePort();
   const upper = name === "main-api" ? "MAIN_API" : "PRICING_API";
   const child = spawn(process.execPath, [path.join(ROOT, `apps/${name}/dist/server.js`)], {
@@ -69,19 +69,24 @@ async function prepare(name: ServiceName, env: NodeJS.ProcessEnv): Promise<void>
       [`${upper}_HOST`]: "127.0.0.1",
       ...env,
     },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  // Both streams, so that a failure names what the service said (its log lines go to stdout).
+  let output = "";
+  for (const stream of [child.stdout, child.stderr]) stream?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)));
   try {
-    await waitFor(`http://127.0.0.1:${port}/readyz`, 180_000);
+    await waitForChild(`http://127.0.0.1:${port}/readyz`, child, 180_000);
   } catch (err) {
     child.kill("SIGKILL");
-    throw new Error(`preparing the ${name} template failed: ${(err as Error).message}\n${stderr}`);
+    await exited;
+    // Another process took the port between freePort() and the service's listen: pick another.
+    if (/EADDRINUSE/.test(output) && attempt < 3) return prepare(name, env, attempt + 1);
+    throw new Error(`preparing the ${name} template failed: ${(err as Error).message}\n${output}`);
   }
   child.kill("SIGTERM");
-  if ((await exited) !== 0) throw new Error(`the ${name} template did not stop cleanly\n${stderr}`);
+  const exit = await exited;
+  if (exit !== "code 0") throw new Error(`the ${name} template did not stop cleanly (${exit})\n${output}`);
 }
 
 /**
