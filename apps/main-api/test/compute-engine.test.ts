@@ -92,6 +92,18 @@ describe("right-sizing rule (decisions.md §4)", () => {
     expect(tied.action).toBe("NOOP");
   });
 
+  it("between equally cheap candidates picks the first instance type in byte order, whatever the catalog order", () => {
+    const cheapTwins = [row("m6i.xlarge", 4, 16, 0.15), row("m6a.xlarge", 4, 16, 0.15), row("m7.xlarge", 4, 16, 0.15)];
+    for (const order of [cheapTwins, [...cheapTwins].reverse()]) {
+      const d = decide(current("m5.xlarge"), stats(40, 60, 50), targets, { currentHourly: 0.192, catalog: [...catalog, ...order] });
+      expect(d).toMatchObject({ action: "DOWNSIZE", recommendedInstanceType: "m6a.xlarge" });
+      expect(d.savings.toFixed(2)).toBe("30.66");
+      const big = decide(current("m5.2xlarge", 8, 32), stats(30, 60, 30), targets, { currentHourly: 0.384, catalog: order });
+      expect(big).toMatchObject({ action: "DOWNSIZE", recommendedInstanceType: "m6a.xlarge" });
+      expect(big.savings.toFixed(2)).toBe("170.82");
+    }
+  });
+
   it("burstable candidates only for burstable current types; GPU types only with the same GPU count", () => {
     expect(isBurstable({ instance_type: "Standard_B2s" })).toBe(true);
     expect(isBurstable({ instance_type: "e2-small" })).toBe(true);

@@ -117,10 +117,21 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
         instanceType: row.instance_type!,
       })),
     );
+    // One filtered catalog per (catalog, architecture), shared by every resource it applies to.
+    const byArchitecture = new Map<string, PricingView["catalog"]>();
+    const catalogOf = (row: StatsRow) => {
+      const key = `${keyString(catalogKeyOf(row))}\u0000${row.architecture ?? ""}`;
+      let catalog = byArchitecture.get(key);
+      if (!catalog) {
+        const all = catalogs.get(keyString(catalogKeyOf(row)))!;
+        catalog = row.architecture ? all.filter((c) => c.architecture === row.architecture) : all;
+        byArchitecture.set(key, catalog);
+      }
+      return catalog;
+    };
     const views = new Map<string, PricingView>();
     priced.forEach((row, i) => {
-      const catalog = catalogs.get(keyString(catalogKeyOf(row)))!;
-      views.set(row.resource_id, { currentHourly: prices[i]?.price_per_hour ?? null, catalog: catalog.filter((c) => !row.architecture || c.architecture === row.architecture) });
+      views.set(row.resource_id, { currentHourly: prices[i]?.price_per_hour ?? null, catalog: catalogOf(row) });
     });
 
     const targets = { cpuTargetPercent: settings.cpuTargetPercent, memoryTargetPercent: settings.memoryTargetPercent };

@@ -60,6 +60,31 @@ const BURSTABLE = /^(t2|t3|t3a|t4g)\.|^(standard_)?b\d|^e2-(micro|small|medium)$
 export const isBurstable = (row: { instance_type: string; burstable?: boolean }) =>
   row.burstable === true || BURSTABLE.test(row.instance_type);
 
+interface PricedRow {
+  row: InstanceTypeRow;
+  hourly: Decimal;
+  burstable: boolean;
+}
+
+const byPrice = new WeakMap<InstanceTypeRow[], PricedRow[]>();
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A catalog sorted by hourly price, then instance type, built once per catalog array: a cycle
+ * decides every resource of a region against the same catalog, and scanning it unsorted (a decimal
+ * per row per resource) held the event loop for 1-2 s per 1000 resources.
+ */
+function inPriceOrder(catalog: InstanceTypeRow[]): PricedRow[] {
+  let sorted = byPrice.get(catalog);
+  if (!sorted) {
+    sorted = catalog
+      .map((row) => ({ row, hourly: new Decimal(row.price_per_hour), burstable: isBurstable(row) }))
+      .sort((a, b) => a.hourly.comparedTo(b.hourly) || byteOrder(a.row.instance_type, b.row.instance_type));
+    byPrice.set(catalog, sorted);
+  }
+  return sorted;
+}
+
 /** The right-sizing rule of decisions.md §4 for one resource. */
 export function decide(current: CurrentShape, stats: UsageStats | null, targets: Targets, pricing: PricingView | null): Decision {
   const noRecommendation: Decision = {
@@ -91,23 +116,21 @@ export function decide(current: CurrentShape, stats: UsageStats | null, targets:
 
   const currentBurstable = isBurstable(currentRow ?? { instance_type: current.instanceType });
   const currentGpus = currentRow?.gpu_count ?? 0;
-  const candidates = pricing.catalog.filter(
-    (row) =>
-      row.instance_type !== current.instanceType &&
-      fits(row.cpu_cores, row.ram_gb) &&
-      (currentBurstable || !isBurstable(row)) &&
-      row.gpu_count === currentGpus,
-  );
   const currentFits = fits(cores, ram);
 
-  // Cheapest wins; a tie goes to the current type, then to the smaller name in byte order.
-  let winner: { type: string; hourly: Decimal } | null = currentFits ? { type: current.instanceType, hourly: currentHourly } : null;
-  for (const row of candidates) {
-    const hourly = new Decimal(row.price_per_hour);
-    const better =
-      !winner || hourly.lt(winner.hourly) || (hourly.eq(winner.hourly) && winner.type !== current.instanceType && row.instance_type < winner.type);
-    if (better) winner = { type: row.instance_type, hourly };
+  // The cheapest fitting candidate (ties: instance type, ascending): the catalog in price order,
+  // first match. A candidate replaces the current type only when strictly cheaper.
+  let cheapest: PricedRow | undefined;
+  for (const candidate of inPriceOrder(pricing.catalog)) {
+    const row = candidate.row;
+    if (row.instance_type === current.instanceType || row.gpu_count !== currentGpus) continue;
+    if (candidate.burstable && !currentBurstable) continue;
+    if (!fits(row.cpu_cores, row.ram_gb)) continue;
+    cheapest = candidate;
+    break;
   }
+  let winner: { type: string; hourly: Decimal } | null = currentFits ? { type: current.instanceType, hourly: currentHourly } : null;
+  if (cheapest && (!winner || cheapest.hourly.lt(winner.hourly))) winner = { type: cheapest.row.instance_type, hourly: cheapest.hourly };
   if (!winner) return withCost;
 
   const recommendedMonthly = monthly(winner.hourly);
