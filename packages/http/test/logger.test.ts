@@ -4,15 +4,21 @@ import pino from "pino";
 import request from "supertest";
 import { httpLogger, REDACTED_PATHS, requestId } from "../src";
 
+/** A log destination that keeps each written line. */
+function captureLines() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe("request logging", () => {
   it("logs request id, method, route, status and latency, and never a credential", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = captureLines();
     const logger = pino({ redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, sink);
     const app = express().use(requestId()).use(httpLogger(logger));
     app.get("/things/:id", (_req, res) => res.json({ ok: true }));
@@ -33,13 +39,7 @@ describe("request logging", () => {
 
 describe("health probe logging", () => {
   it("logs /healthz and /readyz at debug level, even a 503, and other 5xx at error", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = captureLines();
     const app = express().use(requestId()).use(httpLogger(pino({ level: "debug" }, sink)));
     app.get("/readyz", (_req, res) => res.status(503).json({ error: "not ready" }));
     app.get("/boom", (_req, res) => res.status(503).json({ error: "down" }));
@@ -55,13 +55,7 @@ describe("health probe logging", () => {
 
 describe("aborted requests", () => {
   it("logs a request whose client went away before the answer as aborted, at warn", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = captureLines();
     const app = express().use(requestId()).use(httpLogger(pino({ level: "info" }, sink)));
     let answered!: () => void;
     const handled = new Promise<void>((resolve) => (answered = resolve));
