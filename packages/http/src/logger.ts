@@ -1,5 +1,6 @@
 import pino, { type Logger } from "pino";
 import type { RequestHandler } from "express";
+import { matchedRoute } from "./routes";
 
 export const REDACTED_PATHS = [
   "req.headers.authorization",
@@ -54,7 +55,7 @@ export function httpLogger(logger: Logger): RequestHandler {
           requestId: req.id,
           req: { id: req.id, method: req.method, url: req.originalUrl, userAgent: req.headers["user-agent"] },
           res: { statusCode: res.statusCode },
-          route: req.route?.path ? `${req.baseUrl}${req.route.path}` : undefined,
+          route: matchedRoute(req),
           responseTime: Math.round(performance.now() - started),
         },
         aborted ? "request aborted" : "request completed",

@@ -1,14 +1,7 @@
-import type { Request, RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import express from "express";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
-
-/** The matched route pattern (`/v1/pricing/compute/batch`), without a trailing slash; "unmatched" for 404s. */
-function routeLabel(req: Request): string {
-  const path = req.route?.path;
-  if (!path) return "unmatched";
-  const route = req.baseUrl + path;
-  return route.length > 1 && route.endsWith("/") ? route.slice(0, -1) : route;
-}
+import { matchedRoute } from "./routes";
 
 /** A Prometheus registry per app (so two apps in one test process do not collide). */
 export function createMetrics(service: string) {
@@ -28,7 +21,7 @@ export function createMetrics(service: string) {
     middleware(): RequestHandler {
       return (req, res, next) => {
         const end = httpDuration.startTimer();
-        res.once("finish", () => end({ method: req.method, route: routeLabel(req), status: String(res.statusCode) }));
+        res.once("finish", () => end({ method: req.method, route: matchedRoute(req) ?? "unmatched", status: String(res.statusCode) }));
         next();
       };
     },

@@ -1,4 +1,4 @@
-import type { Express } from "express";
+import type { Express, Request } from "express";
 
 interface Layer {
   name: string;
@@ -35,4 +35,12 @@ export function listRoutes(app: Express): RegisteredRoute[] {
 function toOpenApi(path: string): string {
   const clean = path.length > 1 ? path.replace(/\/$/, "") : path;
   return clean.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}
+
+/** The route pattern a request matched (`/v1/pricing/compute/batch`), without a trailing slash; undefined for 404s. */
+export function matchedRoute(req: Request): string | undefined {
+  const path = req.route?.path;
+  if (!path) return undefined;
+  const route = req.baseUrl + path;
+  return route.length > 1 && route.endsWith("/") ? route.slice(0, -1) : route;
 }

@@ -22,6 +22,7 @@ describe("request logging", () => {
     const logger = pino({ redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, sink);
     const app = express().use(requestId()).use(httpLogger(logger));
     app.get("/things/:id", (_req, res) => res.json({ ok: true }));
+    app.use("/mounted", express.Router().post("/", (_req, res) => res.json({ ok: true })));
     await request(app)
       .get("/things/42")
       .set("X-Request-Id", "req-log-1")
@@ -34,6 +35,9 @@ describe("request logging", () => {
     const entry = JSON.parse(lines.at(-1)!);
     expect(entry).toMatchObject({ requestId: "req-log-1", route: "/things/:id", res: { statusCode: 200 }, req: { method: "GET" } });
     expect(typeof entry.responseTime).toBe("number");
+    // A router's root route is logged as its mount path, the same label the metrics use.
+    await request(app).post("/mounted").expect(200);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ route: "/mounted" });
   });
 });
 
