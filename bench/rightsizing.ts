@@ -20,7 +20,7 @@ import pino from "pino";
 import { openMigratedDatabase, type Database } from "@cloudcost/db";
 import { createApp } from "../apps/main-api/src/app";
 import { loadConfig } from "../apps/main-api/src/config";
-import { createPrisma, MIGRATIONS_DIR } from "../apps/main-api/src/db";
+import { createPrisma, MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 import { recommendationSummary } from "../apps/main-api/src/compute/summary";
 import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
 import { benchCredentials } from "./bench-identity";
@@ -55,7 +55,7 @@ async function openBenchDatabase(): Promise<{ db: Database; drop: () => Promise<
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-"));
-    const db = await openMigratedDatabase({ dataDir, migrationsDir: MIGRATIONS_DIR, logger });
+    const db = await openMigratedDatabase({ dataDir, migrationsDir: MIGRATIONS_DIR, logger, sessionSettings: SESSION_SETTINGS });
     return { db, kind: "pglite", drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `cloudcost_bench_${Date.now().toString(36)}`;
@@ -67,7 +67,7 @@ async function openBenchDatabase(): Promise<{ db: Database; drop: () => Promise<
   await admin(`CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({ url: url.toString(), dataDir: "", migrationsDir: MIGRATIONS_DIR, logger, poolSize: 10 });
+  const db = await openMigratedDatabase({ url: url.toString(), dataDir: "", migrationsDir: MIGRATIONS_DIR, logger, poolSize: 10, sessionSettings: SESSION_SETTINGS });
   return { db, kind: "postgres", drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
 }
 

@@ -5,13 +5,13 @@ import { envelopeClientErrorBody } from "./errors";
 import { startAnalysisSchedule } from "./compute/analysis";
 import { analyzerFor } from "./compute/routes";
 import { loadConfig } from "./config";
-import { createPrisma, MIGRATIONS_DIR } from "./db";
+import { createPrisma, MIGRATIONS_DIR, SESSION_SETTINGS } from "./db";
 import { createOutboxWorker } from "./outbox";
 
 async function main() {
   const config = loadConfig();
   const logger = createLogger("main-api", config.logLevel);
-  const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger });
+  const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger, sessionSettings: SESSION_SETTINGS });
   const prisma = createPrisma(db.adapter);
   const outbox = createOutboxWorker({ config, prisma, logger });
   const metrics = createMetrics("main-api");

@@ -34,8 +34,10 @@ describe("timestamps", () => {
     expect(accept(Timestamp, "2026-11-21T23:47:22+01:00")).toBe("2026-11-21T22:47:22.000Z");
     expect(accept(Timestamp, "2026-11-21T22:47:22.123Z")).toBe("2026-11-21T22:47:22.123Z");
     expect(accept(Timestamp, "2026-11-21T17:17:22.123456-05:30")).toBe("2026-11-21T22:47:22.123Z");
+    expect(accept(Timestamp, "2024-02-29T23:59:59.999Z")).toBe("2024-02-29T23:59:59.999Z");
+    expect(accept(Timestamp, "2026-11-21T22:47:22.12Z")).toBe("2026-11-21T22:47:22.120Z");
   });
-  it.each(["2026-11-21", "2026-11-21 22:47:22Z", "2026-02-30T00:00:00Z", "yesterday", 1763765242123])(
+  it.each(["2026-11-21", "2026-11-21 22:47:22Z", "2026-02-30T00:00:00Z", "2026-02-29T00:00:00.000Z", "2026-11-21T24:00:00.000Z", "yesterday", 1763765242123])(
     "rejects %j",
     (value) => {
       reject(Timestamp, value);

@@ -25,11 +25,40 @@ export interface OpenDatabaseOptions {
   /** An already open PGlite (tests restore one from a template). */
   pglite?: PGlite;
   poolSize?: number;
+  /**
+   * Planner and run-time settings for every session this database opens (`SET name = value`), such
+   * as `random_page_cost`: on PostgreSQL sent as startup options of each pooled connection (no extra
+   * round trip), on PGlite set once on its single session.
+   */
+  sessionSettings?: SessionSettings;
+}
+
+export type SessionSettings = Record<string, string | number>;
+
+const SETTING_NAME = /^[a-z_][a-z0-9_.]*$/;
+const SETTING_VALUE = /^[A-Za-z0-9_.:-]+$/;
+
+function checkedSettings(settings: SessionSettings = {}): [string, string][] {
+  return Object.entries(settings).map(([name, value]) => {
+    const text = String(value);
+    if (!SETTING_NAME.test(name) || !SETTING_VALUE.test(text)) throw new Error(`Invalid session setting ${name}=${text}`);
+    return [name, text];
+  });
+}
+
+/** The URL with `-c name=value` appended to its `options` parameter (the URL's own options are kept). */
+function withStartupOptions(url: string, settings: [string, string][]): string {
+  if (!settings.length) return url;
+  const parsed = new URL(url);
+  const options = [parsed.searchParams.get("options"), ...settings.map(([name, value]) => `-c ${name}=${value}`)].filter(Boolean).join(" ");
+  parsed.searchParams.set("options", options);
+  return parsed.toString();
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const settings = checkedSettings(options.sessionSettings);
   if (options.url) {
-    const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new Pool({ connectionString: withStartupOptions(options.url, settings), max: options.poolSize ?? 10 });
     // An idle client losing its server (a restart) must not crash the process.
     pool.on("error", () => undefined);
     return {
@@ -40,16 +69,24 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       close: () => pool.end(),
     };
   }
-  if (options.pglite) return wrapPglite(options.pglite, "embedded PGlite (in memory)", async () => undefined);
+  if (options.pglite) {
+    await applySettings(options.pglite, settings);
+    return wrapPglite(options.pglite, "embedded PGlite (in memory)", async () => undefined);
+  }
   if (!options.dataDir) throw new Error("openDatabase needs either a url or a dataDir");
   const release = lockDataDir(options.dataDir);
   try {
     const pglite = await openPglite(options.dataDir);
+    await applySettings(pglite, settings);
     return wrapPglite(pglite, `embedded PGlite at ${options.dataDir}`, async () => release());
   } catch (err) {
     release();
     throw err;
   }
+}
+
+async function applySettings(pglite: PGlite, settings: [string, string][]) {
+  for (const [name, value] of settings) await pglite.query(`SELECT set_config($1, $2, false)`, [name, value]);
 }
 
 function wrapPglite(pglite: PGlite, description: string, afterClose: () => Promise<void>): Database {

@@ -1,4 +1,4 @@
-export { openDatabase, type Database, type OpenDatabaseOptions, type DriverAdapterFactory } from "./database";
+export { openDatabase, type Database, type OpenDatabaseOptions, type DriverAdapterFactory, type SessionSettings } from "./database";
 export { migrate, migrationsApplied, readMigrations, MigrationError, PRISMA_MIGRATE_LOCK_ID } from "./migrate";
 export { lockDataDir, DataDirLockedError } from "./datadir-lock";
 export { redactUrl } from "./postgres";

@@ -1,4 +1,4 @@
-import { openDatabase, type Database } from "./database";
+import { openDatabase, type Database, type SessionSettings } from "./database";
 import { migrate } from "./migrate";
 
 interface InfoLogger {
@@ -12,8 +12,9 @@ export async function openMigratedDatabase(options: {
   migrationsDir: string;
   logger: InfoLogger;
   poolSize?: number;
+  sessionSettings?: SessionSettings;
 }): Promise<Database> {
-  const db = await openDatabase({ url: options.url, dataDir: options.dataDir, poolSize: options.poolSize });
+  const db = await openDatabase({ url: options.url, dataDir: options.dataDir, poolSize: options.poolSize, sessionSettings: options.sessionSettings });
   try {
     const { applied } = await migrate(db.sql, options.migrationsDir);
     options.logger.info({ database: db.description, applied }, applied.length ? "migrations applied" : "database up to date");

@@ -7,7 +7,7 @@ import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
 import { createApp } from "../../src/app";
 import { loadConfig, type Config } from "../../src/config";
-import { createPrisma, MIGRATIONS_DIR, type Prisma } from "../../src/db";
+import { createPrisma, MIGRATIONS_DIR, SESSION_SETTINGS, type Prisma } from "../../src/db";
 import { createOutboxWorker, type OutboxWorker } from "../../src/outbox";
 
 export const TEST_SERVICE_TOKEN_SECRET = "test-service-secret-".repeat(3);
@@ -28,7 +28,7 @@ export interface TestContext {
  * a closed port unless a test passes PRICING_API_URL.
  */
 export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { logger?: Logger } = {}): Promise<TestContext> {
-  const db = await createTestDatabase(MIGRATIONS_DIR);
+  const db = await createTestDatabase(MIGRATIONS_DIR, SESSION_SETTINGS);
   const prisma = createPrisma(db.adapter);
   const issuerDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-dev-issuer-"));
   const config = loadConfig({

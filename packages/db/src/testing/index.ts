@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
-import { openDatabase, type Database } from "../database";
+import { openDatabase, type Database, type SessionSettings } from "../database";
 import { migrate, readMigrations } from "../migrate";
 import { openPglite, pgliteSqlClient } from "../pglite";
 
@@ -12,9 +12,9 @@ import { openPglite, pgliteSqlClient } from "../pglite";
  * database on the server named by TEST_DATABASE_URL (created from a migrated template database and
  * dropped by `close()`). Templates are keyed by a hash of the migrations, so they never go stale.
  */
-export async function createTestDatabase(migrationsDir: string): Promise<Database> {
+export async function createTestDatabase(migrationsDir: string, sessionSettings?: SessionSettings): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  return serverUrl ? createServerDatabase(serverUrl, migrationsDir) : createPgliteDatabase(migrationsDir);
+  return serverUrl ? createServerDatabase(serverUrl, migrationsDir, sessionSettings) : createPgliteDatabase(migrationsDir, sessionSettings);
 }
 
 /** Builds the template once (Jest globalSetup); createTestDatabase also builds it when missing. */
@@ -47,11 +47,11 @@ async function ensurePgliteTemplate(migrationsDir: string): Promise<string> {
   return dir;
 }
 
-async function createPgliteDatabase(migrationsDir: string): Promise<Database> {
+async function createPgliteDatabase(migrationsDir: string, sessionSettings?: SessionSettings): Promise<Database> {
   const template = await ensurePgliteTemplate(migrationsDir);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-test-db-"));
   fs.cpSync(template, dir, { recursive: true });
-  const db = await openDatabase({ pglite: await openPglite(dir) });
+  const db = await openDatabase({ pglite: await openPglite(dir), sessionSettings });
   return {
     ...db,
     description: `test database at ${dir}`,
@@ -103,7 +103,7 @@ async function ensureServerTemplate(serverUrl: string, migrationsDir: string): P
   return name;
 }
 
-async function createServerDatabase(serverUrl: string, migrationsDir: string): Promise<Database> {
+async function createServerDatabase(serverUrl: string, migrationsDir: string, sessionSettings?: SessionSettings): Promise<Database> {
   const template = await ensureServerTemplate(serverUrl, migrationsDir);
   const name = `cloudcost_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   await admin(serverUrl, async (client) => {
@@ -114,7 +114,7 @@ async function createServerDatabase(serverUrl: string, migrationsDir: string): P
       await client.query("SELECT pg_advisory_unlock(hashtext($1))", [template]);
     }
   });
-  const db = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 5 });
+  const db = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 5, sessionSettings });
   return {
     ...db,
     description: `test database ${name}`,
