@@ -1,6 +1,7 @@
 // Mixed load against both services as real processes (bench/reliability/stack.ts): summary reads,
-// compute price queries, model price registrations and metric ingest, each driven by its own
-// autocannon instance at once, while an analysis cycle is started every few seconds.
+// compute price queries, model price registrations and metric ingest, each offered at its own fixed
+// rate at once (open loop, evenly spaced: ./open-loop.ts says why not autocannon's rate limit), while
+// an analysis cycle is started every few seconds. Latencies count from when a request was due.
 //
 //   pnpm --filter @cloudcost/bench bench:mixed        (PGlite; BENCH_DATABASE_URL / TEST_DATABASE_URL: PostgreSQL)
 //
@@ -13,7 +14,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
+import { openLoop, percentile, type PlannedRequest } from "./open-loop";
 import { json, modelEntries, rssKiB, seedFleet, startStack, rid, type Stack } from "./stack";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -40,8 +41,8 @@ const ENFORCE_RSS = process.env.LOAD_ENFORCE_RSS === "1";
 const SNAPSHOT_ENV = { NODE_OPTIONS: "--heapsnapshot-signal=SIGUSR2" };
 
 /**
- * Per request kind: its connections, the request rate it is offered (autocannon's overallRate, all
- * connections together), and its p99 target, derived from the issues' targets (see `basis`). The
+ * Per request kind: its connections (most requests in flight at once), the request rate it is
+ * offered (evenly spaced), and its p99 target, derived from the issues' targets (see `basis`). The
  * rates are fixed, below what this machine saturates at: a closed loop at full speed only measures
  * queueing (p99 ~ connections / throughput), not how long a request takes.
  */
@@ -52,70 +53,61 @@ const KINDS = {
   metric_ingest: { connections: 2, rate: 10, target_p99_ms: (INGEST_BATCH / 50_000) * 1000, basis: `ingest > 50k samples/s: a ${INGEST_BATCH}-sample batch in ${(INGEST_BATCH / 50_000) * 1000} ms` },
 } as const;
 type Kind = keyof typeof KINDS;
+// LOAD_KINDS=summary,metric_ingest drives only those kinds (to tell their effects on each other apart).
+const ACTIVE = (process.env.LOAD_KINDS?.split(",") ?? Object.keys(KINDS)) as Kind[];
+for (const k of ACTIVE) if (!(k in KINDS)) throw new Error(`LOAD_KINDS: unknown kind ${k} (known: ${Object.keys(KINDS).join(", ")})`);
 
-function target(stack: Stack, kind: Kind): { url: string; headers: Record<string, string>; requests: autocannon.Request[] } {
+/** The k-th request of a kind; bodies that cost real work to build are built before the phase. */
+function target(stack: Stack, kind: Kind, seconds: number): { url: string; headers: Record<string, string>; request: (k: number) => PlannedRequest } {
   const pricingHeaders = { "x-api-key": stack.pricingKey, "content-type": "application/json" };
   const mainHeaders = { ...stack.owner.headers, "content-type": "application/json" };
   switch (kind) {
-    case "summary":
-      return {
-        url: stack.main.url,
-        headers: stack.owner.headers,
-        requests: ["", "?provider=aws,gcp&active=true", "?region=us-east-1&region=eastus", "?resource_type=virtual_machine&architecture=x86_64"].map((q) => ({
-          method: "GET",
-          path: `/api/v1/tenant/compute/recommendations/summary${q}`,
-        })),
-      };
-    case "compute_query":
-      return {
-        url: stack.pricing.url,
-        headers: pricingHeaders,
-        requests: [
-          { provider: "aws", region: "us-east-1", instance_type: "m5.large" },
-          { provider: "gcp", region: "us-central1", instance_type: "n2-standard-4" },
-          { provider: "azure", region: "eastus", instance_type: "Standard_D2s_v5" },
-          { provider: "aws", region: "us-east-1", instance_type: "unknown-type", vm: { cpu_cores: 4, ram_gb: 16 } },
-        ].map((query) => ({ method: "POST", path: "/v1/pricing/compute", body: JSON.stringify(query) })),
-      };
-    case "model_registration": {
-      let n = 0;
-      return {
-        url: stack.pricing.url,
-        headers: pricingHeaders,
-        requests: [
-          {
-            method: "POST",
-            path: "/marketplace/providers/models",
-            // A new price each time: the open rows close and new versions open (the write path).
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ entries: modelEntries("load", REGISTER_BATCH, 0.1 + (++n % 1000) / 1000) }) }),
-          },
-        ],
-      };
+    case "summary": {
+      const paths = ["", "?provider=aws,gcp&active=true", "?region=us-east-1&region=eastus", "?resource_type=virtual_machine&architecture=x86_64"].map(
+        (q) => `/api/v1/tenant/compute/recommendations/summary${q}`,
+      );
+      return { url: stack.main.url, headers: stack.owner.headers, request: (k) => ({ method: "GET", path: paths[k % paths.length] }) };
     }
-    case "metric_ingest": {
-      let n = 0;
+    case "compute_query": {
+      const bodies = [
+        { provider: "aws", region: "us-east-1", instance_type: "m5.large" },
+        { provider: "gcp", region: "us-central1", instance_type: "n2-standard-4" },
+        { provider: "azure", region: "eastus", instance_type: "Standard_D2s_v5" },
+        { provider: "aws", region: "us-east-1", instance_type: "unknown-type", vm: { cpu_cores: 4, ram_gb: 16 } },
+      ].map((query) => JSON.stringify(query));
+      return { url: stack.pricing.url, headers: pricingHeaders, request: (k) => ({ method: "POST", path: "/v1/pricing/compute", body: bodies[k % bodies.length] }) };
+    }
+    case "model_registration":
+      // A new price each time: the open rows close and new versions open (the write path).
       return {
-        url: stack.main.url,
-        headers: mainHeaders,
-        requests: [
-          {
-            method: "POST",
-            path: "/api/v1/tenant/compute/metrics",
-            setupRequest: (req) => {
-              const base = Date.now() - 60_000 - (++n % 1000);
-              const samples = Array.from({ length: INGEST_BATCH }, (_, i) => ({
-                resource_id: rid((n * INGEST_BATCH + i) % FLEET),
-                timestamp: new Date(base - Math.floor((n * INGEST_BATCH + i) / FLEET) * 1000).toISOString(),
-                cpu_utilization: (i * 7) % 100,
-              }));
-              return { ...req, body: JSON.stringify({ samples }) };
-            },
-          },
-        ],
+        url: stack.pricing.url,
+        headers: pricingHeaders,
+        request: (k) => ({
+          method: "POST",
+          path: "/marketplace/providers/models",
+          body: JSON.stringify({ entries: modelEntries("load", REGISTER_BATCH, 0.1 + (((registrations += 1) % 1000) / 1000)) }),
+        }),
       };
+    case "metric_ingest": {
+      // One sample per resource per request, each request a second further back than the previous
+      // one (new rows, never a conflict); built up front so the client spends no time on them meanwhile.
+      const count = Math.ceil(KINDS.metric_ingest.rate * LOAD_SCALE * seconds);
+      const bodies = Array.from({ length: count }, () => {
+        const n = ++ingests;
+        const base = Date.now() - 60_000 - (n % 1000);
+        const samples = Array.from({ length: INGEST_BATCH }, (_, i) => ({
+          resource_id: rid((n * INGEST_BATCH + i) % FLEET),
+          timestamp: new Date(base - Math.floor((n * INGEST_BATCH + i) / FLEET) * 1000).toISOString(),
+          cpu_utilization: (i * 7) % 100,
+        }));
+        return JSON.stringify({ samples });
+      });
+      return { url: stack.main.url, headers: mainHeaders, request: (k) => ({ method: "POST", path: "/api/v1/tenant/compute/metrics", body: bodies[k % bodies.length] }) };
     }
   }
 }
+let registrations = 0;
+let ingests = 0;
 
 interface KindFigures {
   requests: number;
@@ -128,19 +120,20 @@ interface KindFigures {
   timeouts: number;
 }
 
+const ms = (n: number) => Number(n.toFixed(1));
+
 async function phase(stack: Stack, seconds: number, label: string) {
-  const cannons = (Object.keys(KINDS) as Kind[]).map(async (kind) => {
-    const { url, headers, requests } = target(stack, kind);
+  const targets = ACTIVE.map((kind) => [kind, target(stack, kind, seconds)] as const);
+  const cannons = targets.map(async ([kind, { url, headers, request }]) => {
     const { connections, rate } = KINDS[kind];
-    const result = await autocannon({ url, headers, requests, connections, overallRate: rate * LOAD_SCALE, duration: seconds, timeout: 30 });
-    const status_counts = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
+    const result = await openLoop({ url, headers, request, connections, rate: rate * LOAD_SCALE, seconds, timeoutMs: 30_000 });
     const figures: KindFigures = {
-      requests: result.requests.total,
-      requests_per_s: Math.round(result.requests.average),
-      p50_ms: result.latency.p50,
-      p99_ms: result.latency.p99,
-      max_ms: result.latency.max,
-      status_counts,
+      requests: result.requests,
+      requests_per_s: result.requests_per_s,
+      p50_ms: ms(percentile(result.latencies_ms, 0.5)),
+      p99_ms: ms(percentile(result.latencies_ms, 0.99)),
+      max_ms: ms(result.latencies_ms.at(-1) ?? 0),
+      status_counts: result.status_counts,
       errors: result.errors,
       timeouts: result.timeouts,
     };
@@ -248,7 +241,7 @@ async function main() {
       checks.push({ name: `${service} live heap within 20% (leak check)`, pass: g <= RSS_TOLERANCE, detail: `heap snapshot ${liveBefore[key]} -> ${liveAfter[key]} MiB (${(g * 100).toFixed(1)}%)`, hard: true });
     }
     const p99: Record<string, unknown> = {};
-    for (const kind of Object.keys(KINDS) as Kind[]) {
+    for (const kind of ACTIVE) {
       const f = run.kinds[kind];
       const within = f.p99_ms <= KINDS[kind].target_p99_ms;
       p99[kind] = { p99_ms: f.p99_ms, target_p99_ms: KINDS[kind].target_p99_ms, within, basis: KINDS[kind].basis };
@@ -274,7 +267,7 @@ async function main() {
       heap_used_mib: { before: heapBefore, after: heapAfter },
       live_heap_mib: { before: liveBefore, after: liveAfter, tolerance: RSS_TOLERANCE },
       load_scale: LOAD_SCALE,
-      rates_per_s: Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, KINDS[k].rate * LOAD_SCALE])),
+      rates_per_s: Object.fromEntries(ACTIVE.map((k) => [k, KINDS[k].rate * LOAD_SCALE])),
       warmups: [...warmups1, warmup2],
       checks,
       passed: checks.every((c) => c.pass || !c.hard),
