@@ -66,6 +66,14 @@ describe("right-sizing rule (decisions.md §4)", () => {
     expect(decide(current("m5.xlarge"), stats(30, 50, 40), targets, priced(0.192)).recommendedInstanceType).toBe("m5.large");
   });
 
+  it("fits exactly at the boundary and not a hair above it (exact decimals, not doubles)", () => {
+    // 4 vCPU × 35 % / 70 % = 2 vCPU and 16 GB × 40 % / 80 % = 8 GB: m5.large (2, 8) fits exactly.
+    expect(decide(current("m5.xlarge"), stats(35, 50, 40), targets, priced(0.192)).recommendedInstanceType).toBe("m5.large");
+    // A billionth of a percent more needs more than 2 vCPU or 8 GB: the next cheapest fitting type.
+    expect(decide(current("m5.xlarge"), stats(35.000000001, 50, 40), targets, priced(0.192)).recommendedInstanceType).toBe("c5.xlarge");
+    expect(decide(current("m5.xlarge"), stats(35, 50, 40.000000001), targets, priced(0.192)).recommendedInstanceType).toBe("r5.large");
+  });
+
   it("uses the resource's own cpu_cores/ram_gb before the catalog row", () => {
     // need 8 × 30 / 70 = 3.43 vCPU and 32 × 40 / 80 = 16 GB: m5.xlarge.
     expect(decide(current("custom.type", 8, 32), stats(30, 50, 40), targets, priced(0.4))).toMatchObject({

@@ -85,6 +85,19 @@ function inPriceOrder(catalog: InstanceTypeRow[]): PricedRow[] {
   return sorted;
 }
 
+const typeIndex = new WeakMap<InstanceTypeRow[], Map<string, InstanceTypeRow>>();
+
+/** A catalog's rows by instance type (the first row of a type wins, as Array.find did). */
+function byType(catalog: InstanceTypeRow[]): Map<string, InstanceTypeRow> {
+  let index = typeIndex.get(catalog);
+  if (!index) {
+    index = new Map();
+    for (const row of catalog) if (!index.has(row.instance_type)) index.set(row.instance_type, row);
+    typeIndex.set(catalog, index);
+  }
+  return index;
+}
+
 /** The right-sizing rule of decisions.md §4 for one resource. */
 export function decide(current: CurrentShape, stats: UsageStats | null, targets: Targets, pricing: PricingView | null): Decision {
   const noRecommendation: Decision = {
@@ -104,7 +117,7 @@ export function decide(current: CurrentShape, stats: UsageStats | null, targets:
     return { ...withCost, action: "TERMINATE", recommendedInstanceType: "", recommendedMonthly: ZERO, savings: currentMonthly };
   }
 
-  const currentRow = pricing.catalog.find((row) => row.instance_type === current.instanceType);
+  const currentRow = byType(pricing.catalog).get(current.instanceType);
   const cores = current.cpuCores ?? currentRow?.cpu_cores;
   const ram = current.ramGb ?? currentRow?.ram_gb;
   if (cores === undefined || ram === undefined) return withCost;
@@ -112,7 +125,13 @@ export function decide(current: CurrentShape, stats: UsageStats | null, targets:
   const neededCpu = new Decimal(cores).times(stats.cpuP95).dividedBy(targets.cpuTargetPercent);
   const neededRam =
     stats.memoryP95 === null ? new Decimal(ram) : new Decimal(ram).times(stats.memoryP95).dividedBy(targets.memoryTargetPercent);
-  const fits = (cpu: number, mem: number) => neededCpu.lte(cpu) && neededRam.lte(mem);
+  const cpuNeed = neededCpu.toNumber();
+  const ramNeed = neededRam.toNumber();
+  // Decided on doubles unless within a hair of the boundary, where the exact decimals decide
+  // (decimal.js copies its argument on every comparison: the scan over a catalog paid for that).
+  const atMost = (need: number, exact: Decimal, have: number) =>
+    Math.abs(need - have) > 1e-9 * Math.max(1, Math.abs(have)) ? need < have : exact.lte(have);
+  const fits = (cpu: number, mem: number) => atMost(cpuNeed, neededCpu, cpu) && atMost(ramNeed, neededRam, mem);
 
   const currentBurstable = isBurstable(currentRow ?? { instance_type: current.instanceType });
   const currentGpus = currentRow?.gpu_count ?? 0;
