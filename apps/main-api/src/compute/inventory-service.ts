@@ -65,11 +65,19 @@ function assertNotFuture(timestamps: string[], field: string) {
   if (index >= 0) throw badRequest(`Invalid request: ${field.replace("#", String(index))}: timestamp is in the future`);
 }
 
-/** Heartbeat = the latest of the stored one and `ts` per resource (a late sample never moves it back). */
+/**
+ * Heartbeat = the latest of the stored one and `ts` per resource (a late sample never moves it back);
+ * rows locked in resource_id order, as in INGEST_SQL, so concurrent bumps cannot deadlock.
+ */
 const BUMP_HEARTBEATS = `
-  UPDATE compute_resources r SET last_heartbeat_at = v.ts
-  FROM (SELECT id, max(t) AS ts FROM unnest($2::text[], $3::timestamptz[]) AS u(id, t) GROUP BY id) v
-  WHERE r.tenant_id = $1 AND r.resource_id = v.id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < v.ts)`;
+  WITH locked AS (
+    SELECT r.resource_id, v.ts FROM compute_resources r
+    JOIN (SELECT id, max(t) AS ts FROM unnest($2::text[], $3::timestamptz[]) AS u(id, t) GROUP BY id) v ON r.resource_id = v.id
+    WHERE r.tenant_id = $1 AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < v.ts)
+    ORDER BY r.resource_id COLLATE "C"
+    FOR UPDATE OF r)
+  UPDATE compute_resources r SET last_heartbeat_at = l.ts FROM locked l
+  WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts)`;
 
 /**
  * Samples and heartbeats in one statement (one round trip, atomic): the unknown-resource check,
@@ -86,11 +94,17 @@ export const INGEST_SQL = `
     SELECT $1, v.resource_id, v.ts, v.cpu, v.mem FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
     ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
       SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization),
+  -- Rows to bump are locked in resource_id order first: two ingests moving the same resources'
+  -- heartbeats forward otherwise lock them in join order and can deadlock (one answered 500).
+  locked AS (
+    SELECT r.resource_id, h.ts FROM compute_resources r
+    JOIN (SELECT resource_id, max(ts) AS ts FROM v GROUP BY resource_id) h ON r.resource_id = h.resource_id
+    WHERE NOT EXISTS (SELECT 1 FROM missing) AND r.tenant_id = $1 AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < h.ts)
+    ORDER BY r.resource_id COLLATE "C"
+    FOR UPDATE OF r),
   bumped AS (
-    UPDATE compute_resources r SET last_heartbeat_at = h.ts
-    FROM (SELECT resource_id, max(ts) AS ts FROM v GROUP BY resource_id) h
-    WHERE NOT EXISTS (SELECT 1 FROM missing) AND r.tenant_id = $1 AND r.resource_id = h.resource_id
-      AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < h.ts)),
+    UPDATE compute_resources r SET last_heartbeat_at = l.ts FROM locked l
+    WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts)),
   -- A sample in a day that ended more than 30 minutes ago makes that day's roll-up stale (rollups.ts).
   late AS (
     INSERT INTO compute_sample_day_status AS s (tenant_id, day)
