@@ -61,6 +61,10 @@ type Kind = keyof typeof KINDS;
 const ACTIVE = (process.env.LOAD_KINDS?.split(",") ?? Object.keys(KINDS)) as Kind[];
 for (const k of ACTIVE) if (!(k in KINDS)) throw new Error(`LOAD_KINDS: unknown kind ${k} (known: ${Object.keys(KINDS).join(", ")})`);
 
+// Counters across phases: every registration a new price, every ingest batch new timestamps.
+let registrations = 0;
+let ingests = 0;
+
 /** The k-th request of a kind; bodies that cost real work to build are built before the phase. */
 function target(stack: Stack, kind: Kind, seconds: number): { url: string; headers: Record<string, string>; request: (k: number) => PlannedRequest } {
   const pricingHeaders = { "x-api-key": stack.pricingKey, "content-type": "application/json" };
@@ -114,8 +118,6 @@ function target(stack: Stack, kind: Kind, seconds: number): { url: string; heade
     }
   }
 }
-let registrations = 0;
-let ingests = 0;
 
 interface KindFigures {
   requests: number;

@@ -59,16 +59,25 @@ const STATS_SQL = `
   FROM compute_resources r LEFT JOIN s ON s.resource_id = r.resource_id
   WHERE r.tenant_id = $1`;
 
+// The rows are locked in resource_id order first, as ingest and heartbeats lock the rows they bump
+// (inventory-service.ts): writers of the same rows in different orders can deadlock.
 const WRITE_SQL = `
+  WITH v AS (
+    SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[],
+                         $10::float8[], $11::float8[], $12::float8[], $13::int[], $14::timestamptz[], $15::timestamptz[])
+      AS v(resource_id, action, current_type, recommended_type, current_cost, recommended_cost, savings,
+           cpu_p95, cpu_max, memory_p95, samples, window_start, window_end)),
+  locked AS (
+    SELECT r.resource_id FROM compute_resources r JOIN v ON r.resource_id = v.resource_id
+    WHERE r.tenant_id = $1
+    ORDER BY r.resource_id COLLATE "C"
+    FOR UPDATE OF r)
   UPDATE compute_resources r SET
     action = v.action, current_instance_type = v.current_type, recommended_instance_type = v.recommended_type,
     current_monthly_cost_usd = v.current_cost, recommended_monthly_cost_usd = v.recommended_cost,
     savings_monthly_usd = v.savings, cpu_p95 = v.cpu_p95, cpu_max = v.cpu_max, memory_p95 = v.memory_p95,
     sample_count = v.samples, window_start = v.window_start, window_end = v.window_end, analyzed_at = $2
-  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[],
-              $10::float8[], $11::float8[], $12::float8[], $13::int[], $14::timestamptz[], $15::timestamptz[])
-    AS v(resource_id, action, current_type, recommended_type, current_cost, recommended_cost, savings,
-         cpu_p95, cpu_max, memory_p95, samples, window_start, window_end)
+  FROM v JOIN locked l ON l.resource_id = v.resource_id
   WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id`;
 
 function toStats(row: StatsRow): UsageStats | null {
