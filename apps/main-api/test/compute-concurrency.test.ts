@@ -77,3 +77,20 @@ describe("concurrent writes to the same resources", () => {
     expect(newest[0].n).toBe(RESOURCES);
   });
 });
+
+describe("heartbeat storage", () => {
+  it("keeps last_heartbeat_at out of every index, so a heartbeat bump can be a HOT update", async () => {
+    // Every metric batch moves the heartbeat of each resource it names; an indexed heartbeat made each
+    // bump write an entry in every index of the table (ingest of current samples: p50 ~6x slower).
+    const rows = await ctx.prisma.$queryRawUnsafe<{ index: string }[]>(
+      `SELECT i.indexrelid::regclass::text AS index
+       FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+       WHERE i.indrelid = 'compute_resources'::regclass AND a.attname = 'last_heartbeat_at'`,
+    );
+    expect(rows).toEqual([]);
+    const options = await ctx.prisma.$queryRawUnsafe<{ options: string[] | null }[]>(
+      `SELECT reloptions AS options FROM pg_class WHERE oid = 'compute_resources'::regclass`,
+    );
+    expect(options[0].options).toContain("fillfactor=85");
+  });
+});

@@ -70,6 +70,8 @@ const ACTION_KEYS = {
  * - top ten: the first ten qualifying entries of the partial index
  *   manual_compute_resources_top_savers_cover_idx (filters checked on the index tuple), then the
  *   display columns of just those ten rows.
+ * The `active` filter is the exception: the heartbeat is kept out of the indexes (so that bumping
+ * it is a HOT update), and is read from the table rows (100k resources, filters: p50 56 ms either way).
  */
 export async function recommendationSummary(
   prisma: Prisma,
