@@ -8,7 +8,7 @@
 // Knobs: LOAD_DURATION (60 s main run), LOAD_WARMUP (10 s phases: before, repeated until RSS settles,
 // and once after), LOAD_FLEET (1000 resources), LOAD_SCALE (1: the request rates in KINDS),
 // LOAD_ANALYZE_EVERY_MS (5000; 0: no cycles during the phases), LOAD_ENFORCE_TARGETS=1 (a p99 over its target fails the run),
-// LOAD_KINDS (a comma list of kinds), LOAD_CURRENT_SAMPLES=1 (ingest moves heartbeats forward).
+// LOAD_KINDS (a comma list of kinds), LOAD_CURRENT_SAMPLES=0 (ingest never moves heartbeats forward).
 // Hard checks (exit 1): no 5xx and no socket errors in any phase; each service's RSS after the run
 // (and a second warm-up) within 20% of its RSS after the warm-up. Figures go to
 // bench/results/mixed-load.json.
@@ -25,9 +25,9 @@ const FLEET = env("LOAD_FLEET", 1000);
 const ANALYZE_EVERY_MS = env("LOAD_ANALYZE_EVERY_MS", 5000);
 const ENFORCE = process.env.LOAD_ENFORCE_TARGETS === "1";
 const INGEST_BATCH = 1000;
-// LOAD_CURRENT_SAMPLES=1: every batch carries newer timestamps than the last, as live agents send, so
-// each one also moves every resource's heartbeat forward (default: further back each time, no bumps).
-const CURRENT_SAMPLES = process.env.LOAD_CURRENT_SAMPLES === "1";
+// Every batch carries newer timestamps than the last, as live agents send, so each one also moves
+// every resource's heartbeat forward; LOAD_CURRENT_SAMPLES=0 sends each further back instead (no bumps).
+const CURRENT_SAMPLES = process.env.LOAD_CURRENT_SAMPLES !== "0";
 // LOAD_SCALE multiplies every kind's request rate (2 doubles the load).
 const LOAD_SCALE = env("LOAD_SCALE", 1);
 // Warm-up phases are repeated (at most this many) until neither service's RSS grew by more than
@@ -97,8 +97,9 @@ function target(stack: Stack, kind: Kind, seconds: number): { url: string; heade
         }),
       };
     case "metric_ingest": {
-      // One sample per resource per request, each request a second further back than the previous
-      // one, or later than the previous one with LOAD_CURRENT_SAMPLES (new rows, never a conflict); built up front so the client spends no time on them meanwhile.
+      // One sample per resource per request, each request later than the previous one (or, with
+      // LOAD_CURRENT_SAMPLES=0, a second further back): new rows, never a conflict. Built up front so
+      // the client spends no time on them meanwhile.
       const count = Math.ceil(KINDS.metric_ingest.rate * LOAD_SCALE * seconds);
       // Current samples: request j of the phase is due at (phase start + j x spacing) or later, so a
       // second before that is always in the past and always newer than the previous request's.
