@@ -41,6 +41,7 @@ export function createApp(appDeps: AppDeps): Express {
   const deps = { ...appDeps, metrics: appDeps.metrics ?? createMetrics("main-api") };
   const app = express();
   app.disable("x-powered-by");
+  app.set("trust proxy", deps.config.protection.trustProxy);
   app.set("query parser", "extended");
   const { metrics } = deps;
   app.use(requestId());

@@ -44,6 +44,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
+  app.set("trust proxy", deps.config.protection.trustProxy);
   app.set("query parser", "extended");
   const metrics = deps.metrics ?? createMetrics("pricing-api");
   const computeCatalog = deps.computeCatalog ?? new ComputeCatalogStore();

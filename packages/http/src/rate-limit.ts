@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { Request, RequestHandler, Response } from "express";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
@@ -35,7 +35,7 @@ export function requestCredential(req: Request): RequestCredential | undefined {
     const auth = req.headers.authorization?.trim();
     token = auth && /^bearer\s/i.test(auth) ? auth.slice(7).trim() : auth;
   }
-  const credential = token ? { token, hash: createHash("sha256").update(token, "utf8").digest("hex") } : null;
+  const credential = token ? { token, hash: hash("sha256", token, "hex") } : null;
   memo[CREDENTIAL] = credential;
   return credential ?? undefined;
 }

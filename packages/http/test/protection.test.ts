@@ -1,19 +1,22 @@
 import express from "express";
 import pino from "pino";
 import request from "supertest";
-import { errorHandler, protectionConfig, protections, type ErrorRenderer } from "../src";
+import { z } from "zod";
+import { errorHandler, protectionConfig, protections, ProtectionEnv, type ErrorRenderer, type TrustProxy } from "../src";
 import { ipBucket } from "../src/rate-limit";
 
 const render: ErrorRenderer = (_req, res, error) => res.status(error.status).json({ error: error.message, code: error.code });
 
-function app(env: { perCredential: number; perIp: number; cors?: string[] }) {
+function app(env: { perCredential: number; perIp: number; cors?: string[]; trustProxy?: TrustProxy }) {
   const config = protectionConfig({
     RATE_LIMIT_WINDOW_MS: 60_000,
     RATE_LIMIT_PER_CREDENTIAL: env.perCredential,
     RATE_LIMIT_PER_IP: env.perIp,
     CORS_ORIGINS: env.cors ?? [],
+    TRUST_PROXY: env.trustProxy,
   });
   const a = express();
+  a.set("trust proxy", config.trustProxy);
   a.use(protections(config));
   a.get("/x", (_req, res) => res.json({ ok: true }));
   a.use(errorHandler(render, pino({ level: "silent" })));
@@ -63,10 +66,42 @@ describe("protections", () => {
     expect((await request(a).get("/x").set("Authorization", "Bearer x").expect(429)).body.error).toMatch(/from this address/);
   });
 
+  it("counts the client behind a trusted proxy by X-Forwarded-For, and ignores the header otherwise", async () => {
+    const behindGateway = app({ perCredential: 0, perIp: 1, trustProxy: 1 });
+    await request(behindGateway).get("/x").set("X-Forwarded-For", "203.0.113.7").expect(200);
+    await request(behindGateway).get("/x").set("X-Forwarded-For", "203.0.113.8").expect(200);
+    await request(behindGateway).get("/x").set("X-Forwarded-For", "203.0.113.7").expect(429);
+    // Only the last hop counts: a client cannot prepend an address of its choosing.
+    await request(behindGateway).get("/x").set("X-Forwarded-For", "198.51.100.1, 203.0.113.8").expect(429);
+    const direct = app({ perCredential: 0, perIp: 1 });
+    await request(direct).get("/x").set("X-Forwarded-For", "203.0.113.7").expect(200);
+    await request(direct).get("/x").set("X-Forwarded-For", "203.0.113.8").expect(429);
+  });
+
+  it("reads TRUST_PROXY as off, a hop count or a list of proxy addresses", () => {
+    const parse = (value?: string) => z.object({ TRUST_PROXY: ProtectionEnv.TRUST_PROXY }).safeParse({ TRUST_PROXY: value });
+    expect(parse().data?.TRUST_PROXY).toBe(false);
+    expect(parse("false").data?.TRUST_PROXY).toBe(false);
+    expect(parse("1").data?.TRUST_PROXY).toBe(1);
+    expect(parse("loopback, 10.0.0.0/8,::1").data?.TRUST_PROXY).toEqual(["loopback", "10.0.0.0/8", "::1"]);
+    expect(parse("true").success).toBe(false);
+    expect(parse("gateway.internal").error?.issues[0].message).toMatch(/got gateway.internal/);
+  });
+
   it("sets security headers and leaves CORS off unless configured", async () => {
     const off = await request(app({ perCredential: 0, perIp: 0 })).get("/x").set("Origin", "https://evil.example").expect(200);
-    expect(off.headers["x-content-type-options"]).toBe("nosniff");
-    expect(off.headers["strict-transport-security"]).toBeDefined();
+    expect(off.headers).toMatchObject({
+      "content-security-policy": "default-src 'none';frame-ancestors 'none'",
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-resource-policy": "same-site",
+      "referrer-policy": "no-referrer",
+      "strict-transport-security": "max-age=31536000; includeSubDomains",
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "x-permitted-cross-domain-policies": "none",
+    });
+    expect(off.headers["x-powered-by"]).toBeUndefined();
+    expect(off.headers["x-xss-protection"]).toBeUndefined();
     expect(off.headers["access-control-allow-origin"]).toBeUndefined();
     const on = await request(app({ perCredential: 0, perIp: 0, cors: ["https://app.example"] }))
       .get("/x")

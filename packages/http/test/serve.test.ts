@@ -65,7 +65,9 @@ describe("serve: graceful shutdown", () => {
     // Every answer after the signal told the client to go; then the server refused new connections.
     expect(after.filter((o) => o.status === 200).every((o) => o.connection === "close")).toBe(true);
     expect(after.every((o) => o.status === 200 || o.status === "ECONNREFUSED" || o.status === "ECONNRESET")).toBe(true);
-    expect(after.filter((o) => o.status === "ECONNREFUSED").length).toBe(2);
+    // Each client ends on a refusal; counted over all outcomes, since "after" is judged by when the
+    // child's STOPPING line arrived, which a loaded machine can deliver after the refusal itself.
+    expect(outcomes.filter((o) => o.status === "ECONNREFUSED").length).toBe(2);
   }, 30_000);
 });
 

@@ -20,14 +20,15 @@ export function requireApiKey(store: ApiKeyStore): RequestHandler {
   return (req, _res, next) => {
     const key = apiKeyFromHeaders(req.headers);
     if (!key) return next(unauthenticated("Missing API key: send it in the X-API-Key header or as Authorization: Bearer bl_..."));
-    // Format and checksum first: a mistyped or made-up key costs no database read.
-    if (!isWellFormedApiKey(key)) return next(unauthenticated("Malformed API key: expected bl_ followed by 42 letters and digits."));
     // The rate limiter hashed the same credential already (once per request).
     const credential = requestCredential(req);
     const hash = credential?.token === key ? credential.hash : hashApiKey(key);
-    // A cached key is answered synchronously (no promise on the hot path); others are looked up.
+    // A cached key is answered synchronously (no promise on the hot path). Only well-formed keys
+    // are ever looked up, so the cache holds none that would fail the format check.
     const cached = store.cached(hash);
     if (cached !== undefined) return settle(req, next, cached);
+    // Format and checksum before a lookup: a mistyped or made-up key costs no database read.
+    if (!isWellFormedApiKey(key)) return next(unauthenticated("Malformed API key: expected bl_ followed by 42 letters and digits."));
     store.lookup(hash).then((identity) => settle(req, next, identity), next);
   };
 }
