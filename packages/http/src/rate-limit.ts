@@ -42,6 +42,12 @@ export function requestCredential(req: Request): RequestCredential | undefined {
 
 const credentialOf = (req: Request) => requestCredential(req)?.hash;
 
+/** `req.ip`, read straight from the socket when no proxy is trusted (Express would parse X-Forwarded-For to discard it). */
+const clientAddress = (req: Request) => {
+  const trusted: unknown = req.app.get("trust proxy");
+  return trusted === false || trusted === 0 ? req.socket.remoteAddress : req.ip;
+};
+
 /**
  * The client address a limit counts: IPv4 as is; IPv6 by its /64 prefix, the block one subscriber
  * usually holds (counting single IPv6 addresses would let one client rotate through 2^64 of them).
@@ -101,7 +107,7 @@ function tooMany(res: Response, item: Limit, state: RateLimiterRes): HttpError {
  */
 export function rateLimits(options: RateLimitOptions): RequestHandler[] {
   const limits: Limit[] = [];
-  if (options.perIp > 0) limits.push(limit("ip", options.perIp, options.windowMs, "from this address", (req) => ipBucket(req.ip)));
+  if (options.perIp > 0) limits.push(limit("ip", options.perIp, options.windowMs, "from this address", (req) => ipBucket(clientAddress(req))));
   if (options.perCredential > 0) limits.push(limit("credential", options.perCredential, options.windowMs, "for this credential", credentialOf));
   if (limits.length === 0) return [];
 
@@ -115,25 +121,19 @@ export function rateLimits(options: RateLimitOptions): RequestHandler[] {
     return policy;
   };
 
+  /** Reads every limit's state (one tick for all), sets the headers; the refusal or store failure, if any. */
   async function settle(applied: Applied[], res: Response): Promise<HttpError | undefined> {
+    const outcomes = await Promise.allSettled(applied.map((a) => a.consumed));
     const states: string[] = [];
     let refused: HttpError | undefined;
-    let failure: unknown;
-    for (const { item, consumed } of applied) {
-      let state: unknown;
-      try {
-        state = await consumed;
-      } catch (reason) {
-        state = reason; // rate-limiter-flexible rejects with the state when the limit is exceeded
-      }
-      if (!(state instanceof RateLimiterRes)) {
-        failure ??= state ?? new Error("rate limit store failed"); // the store failed, not the client
-        continue;
-      }
+    for (const [i, outcome] of outcomes.entries()) {
+      const { item } = applied[i];
+      // rate-limiter-flexible rejects with the state when the limit is exceeded
+      const state: unknown = outcome.status === "fulfilled" ? outcome.value : outcome.reason;
+      if (!(state instanceof RateLimiterRes)) throw state ?? new Error("rate limit store failed"); // the store failed, not the client
       states.push(`"${item.name}";r=${state.remainingPoints};t=${Math.max(0, Math.ceil(state.msBeforeNext / 1000))}`);
       if (state.remainingPoints === 0 && state.consumedPoints > item.points) refused ??= tooMany(res, item, state);
     }
-    if (failure !== undefined) throw failure;
     res.setHeader("RateLimit-Policy", policyOf(applied));
     res.setHeader("RateLimit", states.join(", "));
     return refused;
