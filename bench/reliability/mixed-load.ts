@@ -42,7 +42,8 @@ const RSS_TOLERANCE = 0.2;
 // and keeps it, so RSS rises to a plateau with no object retained (measured on the pricing API:
 // RSS 269 -> 423 MiB while its snapshot stayed at 56-75 MiB, flat across registrations and listings).
 const ENFORCE_RSS = process.env.LOAD_ENFORCE_RSS === "1";
-const SNAPSHOT_ENV = { NODE_OPTIONS: "--heapsnapshot-signal=SIGUSR2" };
+// BENCH_SERVICE_NODE_OPTIONS adds options to the services (e.g. `--require` a profiler hook).
+const SNAPSHOT_ENV = { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 ${process.env.BENCH_SERVICE_NODE_OPTIONS ?? ""}`.trim() };
 
 /**
  * Per request kind: its connections (most requests in flight at once), the request rate it is

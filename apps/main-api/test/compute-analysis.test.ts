@@ -22,7 +22,7 @@ const analyzerFor = (baseUrl: string, apiKey: string | null = stub.apiKey, timeo
     pricing: createPricingClient({ baseUrl, apiKey: apiKey ?? undefined, logger, timeoutMs }),
   });
 const upsert = (resources: unknown[]) => upsertResources(ctx.prisma, tenant, UpsertResourcesRequest.parse({ resources }).resources);
-const ingest = (samples: unknown[]) => ingestMetrics(ctx.prisma, tenant, IngestMetricsRequest.parse({ samples }).samples);
+const ingest = (samples: unknown[]) => ingestMetrics(ctx.db.sql, tenant, IngestMetricsRequest.parse({ samples }).samples);
 const summary = () => recommendationSummary(ctx.prisma, tenant.id, { resource_type: "virtual_machine" }, 15);
 const items = async () =>
   Object.fromEntries(
@@ -156,7 +156,7 @@ describe("analysis cycle", () => {
     const cpu = (i: number) => (i * 37) % 101;
     const memory = (i: number) => (i * 53) % 97;
     const samples = samplesFor("roll", 4 * 72, 20, cpu, memory);
-    const send = (batch: unknown[]) => ingestMetrics(ctx.prisma, other, IngestMetricsRequest.parse({ samples: batch }).samples);
+    const send = (batch: unknown[]) => ingestMetrics(ctx.db.sql, other, IngestMetricsRequest.parse({ samples: batch }).samples);
     await send(samples);
     const nearestRank = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1];
     const statsOf = async () => {

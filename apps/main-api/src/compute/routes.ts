@@ -73,7 +73,7 @@ export function computeRoutes(deps: AppDeps): Router {
 
   router.post("/api/v1/tenant/compute/metrics", auth, idem, validate(IngestMetricsRequest, "body"), writer, async (req, res) => {
     const { samples } = res.locals.input as IngestMetricsRequest;
-    const accepted = await ingestMetrics(deps.prisma, tenantOf(req), samples);
+    const accepted = await ingestMetrics(deps.db.sql, tenantOf(req), samples);
     ok(res, `Accepted ${accepted} samples`, { accepted });
   });
 
