@@ -100,6 +100,21 @@ const catalogKeyOf = (row: StatsRow): CatalogKey => ({
 });
 const keyString = (key: CatalogKey) => [key.provider, key.region, key.operatingSystem, key.architecture ?? "*"].join("\u0000");
 
+/**
+ * One filtered catalog per (catalog, architecture), kept as long as the catalog array itself (the
+ * pricing client caches those): the same array each cycle, so rightsizing's price-sorted copy of
+ * it (also keyed by the array) is built once, not re-sorted with decimals every cycle.
+ */
+const filteredCatalogs = new WeakMap<PricingView["catalog"], Map<string, PricingView["catalog"]>>();
+function ofArchitecture(all: PricingView["catalog"], architecture: Architecture | null): PricingView["catalog"] {
+  if (!architecture) return all;
+  let byArchitecture = filteredCatalogs.get(all);
+  if (!byArchitecture) filteredCatalogs.set(all, (byArchitecture = new Map()));
+  let catalog = byArchitecture.get(architecture);
+  if (!catalog) byArchitecture.set(architecture, (catalog = all.filter((c) => c.architecture === architecture)));
+  return catalog;
+}
+
 const DECIDE_SLICE = 100;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -111,7 +126,10 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     const window = rollupWindow(new Date(started - settings.lookbackDays * 86_400_000), new Date(started));
     await dropExpired(deps.prisma, tenant.id, window);
     await rollUpSettledDays(deps.prisma, tenant.id, window);
-    const rows = await deps.prisma.$queryRawUnsafe<StatsRow[]>(STATS_SQL, ...windowStatsParams(tenant.id, window));
+    // The fleet-sized statements go through the driver: Prisma's raw-query layer converts every
+    // row and every array element into objects of its own, and under load the garbage of that
+    // (one row and 13 array elements per resource) showed as the cycle's longest event-loop stalls.
+    const rows = await deps.db.sql.query<StatsRow>(STATS_SQL, windowStatsParams(tenant.id, window));
     const stats = rows.map(toStats);
 
     // Only resources past rule 1 with a known provider, region and type need prices.
@@ -129,18 +147,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
         instanceType: row.instance_type!,
       })),
     );
-    // One filtered catalog per (catalog, architecture), shared by every resource it applies to.
-    const byArchitecture = new Map<string, PricingView["catalog"]>();
-    const catalogOf = (row: StatsRow) => {
-      const key = `${keyString(catalogKeyOf(row))}\u0000${row.architecture ?? ""}`;
-      let catalog = byArchitecture.get(key);
-      if (!catalog) {
-        const all = catalogs.get(keyString(catalogKeyOf(row)))!;
-        catalog = row.architecture ? all.filter((c) => c.architecture === row.architecture) : all;
-        byArchitecture.set(key, catalog);
-      }
-      return catalog;
-    };
+    const catalogOf = (row: StatsRow) => ofArchitecture(catalogs.get(keyString(catalogKeyOf(row)))!, row.architecture);
     const views = new Map<string, PricingView>();
     priced.forEach((row, i) => {
       views.set(row.resource_id, { currentHourly: prices[i]?.price_per_hour ?? null, catalog: catalogOf(row) });
@@ -160,8 +167,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       }
     }
     const money = (d: (x: Decision) => { toFixed(n: number): string } | null) => decisions.map((x) => d(x)?.toFixed(2) ?? null);
-    await deps.prisma.$executeRawUnsafe(
-      WRITE_SQL,
+    await deps.db.sql.query(WRITE_SQL, [
       tenant.id,
       new Date(),
       rows.map((r) => r.resource_id),
@@ -177,7 +183,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       stats.map((s) => s?.samples ?? null),
       stats.map((s) => s?.windowStart ?? null),
       stats.map((s) => s?.windowEnd ?? null),
-    );
+    ]);
     return { analyzedResources: rows.length, durationMs: Date.now() - started };
   }
 
