@@ -8,7 +8,8 @@
 // Knobs: LOAD_DURATION (60 s main run), LOAD_WARMUP (10 s phases: before, repeated until RSS settles,
 // and once after), LOAD_FLEET (1000 resources), LOAD_SCALE (1: the request rates in KINDS),
 // LOAD_ANALYZE_EVERY_MS (5000; 0: no cycles during the phases), LOAD_ENFORCE_TARGETS=1 (a p99 over its target fails the run),
-// LOAD_KINDS (a comma list of kinds), LOAD_CURRENT_SAMPLES=0 (ingest never moves heartbeats forward).
+// LOAD_KINDS (a comma list of kinds), LOAD_CURRENT_SAMPLES=0 (ingest never moves heartbeats forward),
+// BENCH_SERVICE_NODE_OPTIONS (added to the services' NODE_OPTIONS, e.g. `--require` a profiler hook).
 // Hard checks (exit 1): no 5xx and no socket errors in any phase; each service's RSS after the run
 // (and a second warm-up) within 20% of its RSS after the warm-up. Figures go to
 // bench/results/mixed-load.json.
