@@ -4,7 +4,7 @@ import express, { type RequestHandler } from "express";
 export const JSON_BODY_LIMIT = "1mb";
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
-const NUL_IN_BODY = "String values in the request body must not contain NUL (\\u0000) characters.";
+export const NUL_IN_BODY = "String values in the request body must not contain NUL (\\u0000) characters.";
 
 /**
  * body-parser `verify`: PostgreSQL text cannot hold NUL, so a body with a `\u0000` escape would
@@ -18,8 +18,6 @@ export function rejectNulEscapes(_req: unknown, _res: unknown, buf: Buffer): voi
     if (slashes % 2 === 1) throw Object.assign(new Error(NUL_IN_BODY), { type: "entity.verify.failed" });
   }
 }
-
-export { NUL_IN_BODY };
 
 /**
  * The body of a plain JSON request when Node has already received all of it: a `Content-Length`
