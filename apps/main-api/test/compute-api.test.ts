@@ -318,3 +318,44 @@ describe("inventory validation", () => {
     expect(hb.body.data).toEqual({ accepted: 1 });
   });
 });
+
+describe("heartbeat slack (heartbeat.ts)", () => {
+  it("moves the stored heartbeat only past the slack, and still answers `active` exactly at the window's edge", async () => {
+    const c = await signUp(ctx, { email: "owner@slack.test", company: "Slack Co" });
+    const as = (method: "get" | "put" | "post", path: string) => api(method, path, c.token, c.tenant.id);
+    await as("put", "/api/v1/tenant/compute/resources").send({ resources: [vm("edge-in", "m5.large"), vm("edge-out", "m5.large")] }).expect(200);
+    const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toISOString();
+    // The default window is 15 minutes (900 s). First samples outside it move the stored heartbeats;
+    // the second ones are 45 s newer (inside the 60 s slack), so the stored value stays where it was.
+    const sample = (id: string, ts: string) => ({ resource_id: id, timestamp: ts, cpu_utilization: 5 });
+    const firstIn = at(930);
+    const firstOut = at(1005);
+    await as("post", "/api/v1/tenant/compute/metrics").send({ samples: [sample("edge-in", firstIn), sample("edge-out", firstOut)] }).expect(200);
+    await as("post", "/api/v1/tenant/compute/metrics").send({ samples: [sample("edge-in", at(885)), sample("edge-out", at(960))] }).expect(200);
+    const stored = await ctx.prisma.$queryRawUnsafe<{ resource_id: string; at: string }[]>(
+      `SELECT resource_id, to_char(last_heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+       FROM compute_resources WHERE tenant_id = $1 ORDER BY resource_id`,
+      c.tenant.id,
+    );
+    expect(stored).toEqual([
+      { resource_id: "edge-in", at: firstIn },
+      { resource_id: "edge-out", at: firstOut },
+    ]);
+    // edge-in's newest sample (885 s ago) is inside the window though its stored heartbeat is not;
+    // edge-out's newest (960 s ago) is outside.
+    const list = await as("get", `${LIST}?limit=10`).expect(200);
+    const active = Object.fromEntries(RecommendationsPage.parse(list.body.data).items.map((i) => [i.resource_id, i.active]));
+    expect(active).toEqual({ "edge-in": true, "edge-out": false });
+    expect((await summaryOf("?active=true", c.tenant.id, c.token)).total_resources).toBe(1);
+    expect((await summaryOf("?active=false", c.tenant.id, c.token)).total_resources).toBe(1);
+    // A sample past the slack moves the stored heartbeat.
+    const latest = at(10);
+    await as("post", "/api/v1/tenant/compute/metrics").send({ samples: [sample("edge-out", latest)] }).expect(200);
+    const [moved] = await ctx.prisma.$queryRawUnsafe<{ at: string }[]>(
+      `SELECT to_char(last_heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM compute_resources WHERE tenant_id = $1 AND resource_id = 'edge-out'`,
+      c.tenant.id,
+    );
+    expect(moved.at).toBe(latest);
+    expect((await summaryOf("?active=true", c.tenant.id, c.token)).total_resources).toBe(2);
+  });
+});
