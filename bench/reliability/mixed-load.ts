@@ -9,7 +9,8 @@
 // and once after), LOAD_FLEET (1000 resources), LOAD_SCALE (1: the request rates in KINDS),
 // LOAD_ANALYZE_EVERY_MS (5000; 0: no cycles during the phases), LOAD_ENFORCE_TARGETS=1 (a p99 over its target fails the run),
 // LOAD_KINDS (a comma list of kinds), LOAD_CURRENT_SAMPLES=0 (ingest never moves heartbeats forward),
-// BENCH_SERVICE_NODE_OPTIONS (added to the services' NODE_OPTIONS, e.g. `--require` a profiler hook).
+// BENCH_SERVICE_NODE_OPTIONS (added to the services' NODE_OPTIONS, e.g. `--require` a profiler hook),
+// LOAD_TRACE=1 (every answer's due time and latency, and every cycle's span, to bench/results/mixed-load-trace.json).
 // Hard checks (exit 1): no 5xx and no socket errors in any phase; each service's RSS after the run
 // (and a second warm-up) within 20% of its RSS after the warm-up. Figures go to
 // bench/results/mixed-load.json.
@@ -25,6 +26,8 @@ const WARMUP = env("LOAD_WARMUP", 10);
 const FLEET = env("LOAD_FLEET", 1000);
 const ANALYZE_EVERY_MS = env("LOAD_ANALYZE_EVERY_MS", 5000);
 const ENFORCE = process.env.LOAD_ENFORCE_TARGETS === "1";
+const TRACE = process.env.LOAD_TRACE === "1";
+const traces: Record<string, Record<string, [number, number][]>> = {};
 const INGEST_BATCH = 1000;
 // Every batch carries newer timestamps than the last, as live agents send, so each one also moves
 // every resource's heartbeat forward; LOAD_CURRENT_SAMPLES=0 sends each further back instead (no bumps).
@@ -128,33 +131,32 @@ interface KindFigures {
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
+  /** The same answers split by whether they were due while an analysis cycle ran. */
+  during_cycles: { requests: number; p50_ms: number; p99_ms: number };
+  outside_cycles: { requests: number; p50_ms: number; p99_ms: number };
   status_counts: Record<string, number>;
   errors: number;
   timeouts: number;
 }
 
 const ms = (n: number) => Number(n.toFixed(1));
+const sortedSplit = (trace: [number, number][], inside: (due: number) => boolean) => {
+  const split = (keep: boolean) => trace.filter(([due]) => inside(due) === keep).map(([, latency]) => latency).sort((a, b) => a - b);
+  const figures = (values: number[]) => ({ requests: values.length, p50_ms: ms(percentile(values, 0.5)), p99_ms: ms(percentile(values, 0.99)) });
+  return { during_cycles: figures(split(true)), outside_cycles: figures(split(false)) };
+};
 
 async function phase(stack: Stack, seconds: number, label: string) {
+  const phaseStart = Date.now();
   const targets = ACTIVE.map((kind) => [kind, target(stack, kind, seconds)] as const);
   const cannons = targets.map(async ([kind, { url, headers, request }]) => {
     const { connections, rate } = KINDS[kind];
-    const result = await openLoop({ url, headers, request, connections, rate: rate * LOAD_SCALE, seconds, timeoutMs: 30_000 });
-    const figures: KindFigures = {
-      requests: result.requests,
-      requests_per_s: result.requests_per_s,
-      p50_ms: ms(percentile(result.latencies_ms, 0.5)),
-      p99_ms: ms(percentile(result.latencies_ms, 0.99)),
-      max_ms: ms(result.latencies_ms.at(-1) ?? 0),
-      status_counts: result.status_counts,
-      errors: result.errors,
-      timeouts: result.timeouts,
-    };
-    return [kind, figures] as const;
+    return [kind, await openLoop({ url, headers, request, connections, rate: rate * LOAD_SCALE, seconds, timeoutMs: 30_000 })] as const;
   });
 
   // Analysis cycles meanwhile: one every ANALYZE_EVERY_MS (never two at once from here).
   const analysis = { started: 0, status_counts: {} as Record<string, number>, durations_ms: [] as number[] };
+  const spans: [number, number][] = [];
   const deadline = Date.now() + seconds * 1000;
   const analyzer = (async () => {
     while (ANALYZE_EVERY_MS > 0 && Date.now() < deadline - 1000) {
@@ -163,16 +165,36 @@ async function phase(stack: Stack, seconds: number, label: string) {
       const res = await json(stack.main.url, "POST", "/api/v1/tenant/compute/recommendations/analyze", stack.owner.headers, undefined, 60_000);
       analysis.status_counts[res.status] = (analysis.status_counts[res.status] ?? 0) + 1;
       if (res.status === 200) analysis.durations_ms.push((res.body as { data: { duration_ms: number } }).data.duration_ms);
+      spans.push([t0 - phaseStart, Date.now() - phaseStart]);
       const wait = ANALYZE_EVERY_MS - (Date.now() - t0);
       if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, deadline - Date.now()))));
     }
   })();
-  const kinds = Object.fromEntries(await Promise.all(cannons)) as Record<Kind, KindFigures>;
+  const results = await Promise.all(cannons);
   await analyzer;
+  const duringCycle = (due: number) => spans.some(([from, to]) => due >= from && due <= to);
+  const kinds = Object.fromEntries(
+    results.map(([kind, result]) => {
+      const figures: KindFigures = {
+        requests: result.requests,
+        requests_per_s: result.requests_per_s,
+        p50_ms: ms(percentile(result.latencies_ms, 0.5)),
+        p99_ms: ms(percentile(result.latencies_ms, 0.99)),
+        max_ms: ms(result.latencies_ms.at(-1) ?? 0),
+        ...sortedSplit(result.trace, duringCycle),
+        status_counts: result.status_counts,
+        errors: result.errors,
+        timeouts: result.timeouts,
+      };
+      return [kind, figures];
+    }),
+  ) as Record<Kind, KindFigures>;
+  if (TRACE) traces[label] = { ...Object.fromEntries(results.map(([kind, result]) => [kind, result.trace])), analysis: spans };
   const fivexx = Object.values(kinds).reduce((sum, k) => sum + Object.entries(k.status_counts).filter(([c]) => c.startsWith("5")).reduce((s, [, n]) => s + n, 0), 0) +
     Object.entries(analysis.status_counts).filter(([c]) => c.startsWith("5") || c === "0").reduce((s, [, n]) => s + n, 0);
   const errors = Object.values(kinds).reduce((sum, k) => sum + k.errors, 0);
-  console.log(`[${label}] ${seconds} s: ${Object.entries(kinds).map(([k, f]) => `${k} ${f.requests} req p99 ${f.p99_ms} ms`).join("; ")}; analysis ${JSON.stringify(analysis.status_counts)}; 5xx ${fivexx}, errors ${errors}`);
+  const split = (f: KindFigures) => (spans.length ? ` (during cycles ${f.during_cycles.p99_ms}, outside ${f.outside_cycles.p99_ms})` : "");
+  console.log(`[${label}] ${seconds} s: ${Object.entries(kinds).map(([k, f]) => `${k} ${f.requests} req p99 ${f.p99_ms} ms${split(f)}`).join("; ")}; analysis ${JSON.stringify(analysis.status_counts)}; 5xx ${fivexx}, errors ${errors}`);
   return { seconds, kinds, analysis, fivexx, errors };
 }
 
@@ -290,6 +312,7 @@ async function main() {
     };
     fs.mkdirSync(path.join(__dirname, "../results"), { recursive: true });
     fs.writeFileSync(path.join(__dirname, "../results/mixed-load.json"), `${JSON.stringify(results, null, 2)}\n`);
+    if (TRACE) fs.writeFileSync(path.join(__dirname, "../results/mixed-load-trace.json"), JSON.stringify(traces));
     console.log(`heap used (MiB) before ${JSON.stringify(heapBefore)}, after ${JSON.stringify(heapAfter)}`);
     for (const c of checks) console.log(`${c.pass ? "PASS" : c.hard ? "FAIL" : "OVER"} ${c.name}: ${c.detail}`);
     console.log(`mixed load ${results.passed ? "PASS" : "FAIL"} (${results.total_seconds} s, ${stack.databaseKind}); written to bench/results/mixed-load.json`);

@@ -37,6 +37,8 @@ export interface OpenLoopResult {
   status_counts: Record<string, number>;
   errors: number;
   timeouts: number;
+  /** [due time in ms since the start, latency in ms] of every answer, in order of answer. */
+  trace: [number, number][];
 }
 
 /** Nearest-rank percentile of ascending values. */
@@ -50,7 +52,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
   const base = new URL(options.url);
   const total = Math.floor(options.rate * options.seconds);
   const interval = 1000 / options.rate;
-  const result: OpenLoopResult = { requests: 0, requests_per_s: 0, latencies_ms: [], status_counts: {}, errors: 0, timeouts: 0 };
+  const result: OpenLoopResult = { requests: 0, requests_per_s: 0, latencies_ms: [], status_counts: {}, errors: 0, timeouts: 0, trace: [] };
   const inFlight: Promise<void>[] = [];
   const started = performance.now();
 
@@ -64,6 +66,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
         res.resume();
         res.on("end", () => {
           result.latencies_ms.push(performance.now() - due);
+          result.trace.push([Math.round(due - started), Number((performance.now() - due).toFixed(1))]);
           result.status_counts[res.statusCode ?? 0] = (result.status_counts[res.statusCode ?? 0] ?? 0) + 1;
           resolve();
         });
