@@ -2,6 +2,6 @@ export { openDatabase, type Database, type OpenDatabaseOptions, type DriverAdapt
 export { migrate, migrationsApplied, readMigrations, MigrationError, PRISMA_MIGRATE_LOCK_ID } from "./migrate";
 export { lockDataDir, DataDirLockedError } from "./datadir-lock";
 export { redactUrl } from "./postgres";
-export type { SqlClient, SqlSession } from "./sql-client";
+export type { QueryOptions, SqlClient, SqlSession } from "./sql-client";
 export { openMigratedDatabase } from "./open-migrated";
 export { newId } from "./ids";

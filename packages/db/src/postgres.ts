@@ -1,8 +1,10 @@
 import { Pool } from "pg";
-import type { SqlClient, SqlSession } from "./sql-client";
+import type { QueryOptions, SqlClient, SqlSession } from "./sql-client";
+
+const config = (sql: string, params: unknown[], options?: QueryOptions) => ({ text: sql, values: params, ...(options?.name ? { name: options.name } : {}) });
 
 export function postgresSqlClient(pool: Pool): SqlClient {
-  const query = async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
+  const query = async <T>(sql: string, params: unknown[] = [], options?: QueryOptions) => (await pool.query(config(sql, params, options))).rows as T[];
   return {
     query,
     async exec(sql: string) {
@@ -11,7 +13,7 @@ export function postgresSqlClient(pool: Pool): SqlClient {
     async withSession(fn) {
       const client = await pool.connect();
       const session: SqlSession = {
-        query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+        query: async <T>(sql: string, params: unknown[] = [], options?: QueryOptions) => (await client.query(config(sql, params, options))).rows as T[],
         exec: async (sql: string) => {
           await client.query(sql);
         },

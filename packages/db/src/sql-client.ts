@@ -1,6 +1,15 @@
 /** The small SQL surface the migration runner, readiness checks and tests need, on either driver. */
+export interface QueryOptions {
+  /**
+   * Prepares the statement once per connection under this name (PostgreSQL; PGlite ignores it), so
+   * a statement sent many times with the same text is parsed and planned once, not per call (after
+   * five executions PostgreSQL keeps a generic plan when it is no costlier). One name, one text.
+   */
+  name?: string;
+}
+
 export interface SqlSession {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs a script of several statements (no parameters). */
   exec(sql: string): Promise<void>;
 }

@@ -183,7 +183,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       stats.map((s) => s?.samples ?? null),
       stats.map((s) => s?.windowStart ?? null),
       stats.map((s) => s?.windowEnd ?? null),
-    ]);
+    ], { name: "compute_write_results" });
     return { analyzedResources: rows.length, durationMs: Date.now() - started };
   }
 

@@ -124,7 +124,8 @@ export const INGEST_SQL = `
 /**
  * Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent.
  * Sent through the driver directly: Prisma's raw-query layer walks every element of the four
- * 1000-element array parameters (~5 ms of CPU per batch against ~2.3 ms, measured).
+ * 1000-element array parameters (~5 ms of CPU per batch against ~2.3 ms, measured); and prepared
+ * by name, since planning the statement took ~4 ms of every batch.
  */
 export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, samples: MetricSample[]): Promise<number> {
   assertNotFuture(
@@ -141,7 +142,7 @@ export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, samples: 
     rows.map((s) => s.timestamp),
     rows.map((s) => s.cpu_utilization),
     rows.map((s) => s.memory_utilization ?? null),
-  ]);
+  ], { name: "compute_ingest" });
   if (unknown.length) throw unknownResources(unknown);
   return samples.length;
 }
