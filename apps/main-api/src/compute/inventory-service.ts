@@ -125,7 +125,7 @@ export const INGEST_SQL = `
  * Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent.
  * Sent through the driver directly: Prisma's raw-query layer walks every element of the four
  * 1000-element array parameters (~5 ms of CPU per batch against ~2.3 ms, measured); and prepared
- * by name, since planning the statement took ~4 ms of every batch.
+ * by name: parsing and planning it took ~1.7 of the ~18 ms a 1000-sample batch spends in the database.
  */
 export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, samples: MetricSample[]): Promise<number> {
   assertNotFuture(
