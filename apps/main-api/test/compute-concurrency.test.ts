@@ -3,7 +3,6 @@ import { shaped, vm } from "./helpers/compute-fleet";
 import { startPricingStub, type PricingStub } from "./helpers/compute-pricing-stub";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
-import { HEARTBEAT_SLACK_SECONDS } from "../src/compute/heartbeat";
 
 // Concurrent writers of the same resources' rows: every one succeeds and the newest heartbeat wins,
 // whatever order they finish in. On PGlite (one connection) they run one after the other; on
@@ -55,9 +54,7 @@ describe("concurrent writes to the same resources", () => {
     // Each writer moves every resource's heartbeat forward, in its own order; several rounds, since
     // every update moves the rows and so changes the order a scan meets them in.
     const now = Date.now();
-    // Steps longer than the heartbeat slack (heartbeat.ts): every newer batch moves the stored heartbeats.
-    const step = (HEARTBEAT_SLACK_SECONDS + 1) * 1000;
-    const at = (round: number, w: number) => new Date(now - 120_000 - ROUNDS * WRITERS * step + (round * WRITERS + w) * step).toISOString();
+    const at = (round: number, w: number) => new Date(now - 120_000 + (round * WRITERS + w) * 1000).toISOString();
     for (let round = 0; round < ROUNDS; round++) {
       const ingests = Array.from({ length: WRITERS }, (_, w) =>
         as(request(ctx.app).post("/api/v1/tenant/compute/metrics")).send({

@@ -2,7 +2,6 @@ import { badRequest } from "@cloudcost/http";
 import type { ComputeResourceData, HeartbeatsRequest, MetricSample } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
 import type { Prisma } from "../db";
-import { HEARTBEAT_SLACK_SECONDS } from "./heartbeat";
 
 export interface TenantRef {
   id: string;
@@ -85,13 +84,7 @@ const BUMP_HEARTBEATS = `
  * Samples and heartbeats in one statement (one round trip, atomic): the unknown-resource check,
  * the multi-row insert from unnest arrays, the heartbeat bump and the stale marks of settled days'
  * roll-ups all read the same snapshot, and nothing is written when any resource is unknown.
- *
- * A sample moves the stored heartbeat only when it is more than HEARTBEAT_SLACK_SECONDS newer
- * (heartbeat.ts says why that stays exact): an agent sending every few seconds then updates its
- * resource's row about once a minute instead of with every batch.
  */
-const SLACK = `interval '${HEARTBEAT_SLACK_SECONDS} seconds'`;
-
 export const INGEST_SQL = `
   WITH v AS (SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::float8[], $5::float8[]) AS v(resource_id, ts, cpu, mem)),
   missing AS (
@@ -107,12 +100,12 @@ export const INGEST_SQL = `
   locked AS (
     SELECT r.resource_id, h.ts FROM compute_resources r
     JOIN (SELECT resource_id, max(ts) AS ts FROM v GROUP BY resource_id) h ON r.resource_id = h.resource_id
-    WHERE NOT EXISTS (SELECT 1 FROM missing) AND r.tenant_id = $1 AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < h.ts - ${SLACK})
+    WHERE NOT EXISTS (SELECT 1 FROM missing) AND r.tenant_id = $1 AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < h.ts)
     ORDER BY r.resource_id COLLATE "C"
     FOR UPDATE OF r),
   bumped AS (
     UPDATE compute_resources r SET last_heartbeat_at = l.ts FROM locked l
-    WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts - ${SLACK})),
+    WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts)),
   -- A sample in a day that ended more than 30 minutes ago makes that day's roll-up stale (rollups.ts).
   late AS (
     INSERT INTO compute_sample_day_status AS s (tenant_id, day)

@@ -86,18 +86,9 @@ export async function rollUpSettledDays(prisma: Prisma, tenantId: string, window
   return stale.length;
 }
 
-/**
- * Retention: raw samples before `since` that the stored heartbeat already accounts for (a sample
- * newer than it may be the resource's last heartbeat: heartbeat.ts), and roll-ups of days that
- * start before `since`.
- */
+/** Retention: raw samples before `since`, and roll-ups of days that start before it. */
 export async function dropExpired(prisma: Prisma, tenantId: string, window: RollupWindow): Promise<void> {
-  await prisma.$executeRawUnsafe(
-    `DELETE FROM compute_samples s USING compute_resources r
-     WHERE s.tenant_id = $1 AND s.ts < $2 AND r.tenant_id = $1 AND r.resource_id = s.resource_id AND s.ts <= r.last_heartbeat_at`,
-    tenantId,
-    window.since,
-  );
+  await prisma.$executeRawUnsafe("DELETE FROM compute_samples WHERE tenant_id = $1 AND ts < $2", tenantId, window.since);
   await prisma.$executeRawUnsafe("DELETE FROM compute_sample_days WHERE tenant_id = $1 AND day < $2::date", tenantId, isoDay(window.firstDay));
   await prisma.$executeRawUnsafe("DELETE FROM compute_sample_day_status WHERE tenant_id = $1 AND day < $2::date", tenantId, isoDay(window.firstDay));
 }

@@ -8,7 +8,6 @@ import type {
   SummaryQuery,
 } from "@cloudcost/contracts";
 import type { Prisma } from "../db";
-import { activeSql } from "./heartbeat";
 
 const ARRAY_FILTERS = [
   ["provider", "provider"],
@@ -35,8 +34,8 @@ function filters(tenantId: string, query: SummaryQuery, activeWindowMinutes: num
   }
   if (query.active !== undefined) {
     params.push(activeWindowMinutes);
-    const active = activeSql(`$${params.length}`);
-    conditions.push(query.active ? active : `NOT ${active}`);
+    const fresh = `last_heartbeat_at > now() - make_interval(mins => $${params.length}::int)`;
+    conditions.push(query.active ? fresh : `(last_heartbeat_at IS NULL OR NOT (${fresh}))`);
   }
   return { params, where: conditions.join(" AND ") };
 }
@@ -186,7 +185,7 @@ export async function listRecommendations(
   const rows = await prisma.$queryRawUnsafe<ItemRow[]>(
     `SELECT resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
        operating_system, cpu_cores, ram_gb, labels,
-       ${activeSql(`$${params.length - 1}`)} AS active,
+       COALESCE(last_heartbeat_at > now() - make_interval(mins => $${params.length - 1}::int), false) AS active,
        action, current_instance_type, recommended_instance_type,
        current_monthly_cost_usd::text AS current_monthly_cost_usd,
        recommended_monthly_cost_usd::text AS recommended_monthly_cost_usd,
