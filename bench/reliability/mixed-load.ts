@@ -140,7 +140,7 @@ interface KindFigures {
 }
 
 const ms = (n: number) => Number(n.toFixed(1));
-const sortedSplit = (trace: [number, number][], inside: (due: number) => boolean) => {
+const splitByCycles = (trace: [number, number][], inside: (due: number) => boolean) => {
   const split = (keep: boolean) => trace.filter(([due]) => inside(due) === keep).map(([, latency]) => latency).sort((a, b) => a - b);
   const figures = (values: number[]) => ({ requests: values.length, p50_ms: ms(percentile(values, 0.5)), p99_ms: ms(percentile(values, 0.99)) });
   return { during_cycles: figures(split(true)), outside_cycles: figures(split(false)) };
@@ -181,7 +181,7 @@ async function phase(stack: Stack, seconds: number, label: string) {
         p50_ms: ms(percentile(result.latencies_ms, 0.5)),
         p99_ms: ms(percentile(result.latencies_ms, 0.99)),
         max_ms: ms(result.latencies_ms.at(-1) ?? 0),
-        ...sortedSplit(result.trace, duringCycle),
+        ...splitByCycles(result.trace, duringCycle),
         status_counts: result.status_counts,
         errors: result.errors,
         timeouts: result.timeouts,

@@ -90,8 +90,8 @@ export async function rollUpSettledDays(prisma: Prisma, tenantId: string, window
  * Retention: raw samples before `since`, and roll-ups of days that start before it. The samples go
  * resource by resource (ingest only stores samples of known resources): `tenant_id = $1 AND ts < $2`
  * alone cannot use the (tenant_id, resource_id, ts) key past its first column and read every sample
- * of the tenant each cycle (626k samples: 199 ms), where one key range per resource reads only the
- * expired ones (24 ms for 1000 resources with nothing to delete).
+ * of the tenant each cycle (626k samples, nothing to delete: 200-240 ms), where one key range per
+ * resource reads only the expired ones (1000 resources: 45 ms).
  */
 export async function dropExpired(prisma: Prisma, tenantId: string, window: RollupWindow): Promise<void> {
   await prisma.$executeRawUnsafe(
