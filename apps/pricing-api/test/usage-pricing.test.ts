@@ -86,6 +86,33 @@ describe("POST /v1/pricing/usage", () => {
     ]);
   });
 
+  it("prices each line's sibling bucket with the version in effect at that line's time", async () => {
+    const versioned = (entry: Parameters<typeof modelEntry>[0]) => modelEntry({ model: "Versioned", ...entry });
+    const [named] = (
+      await a
+        .post("/marketplace/providers/models", {
+          entries: [
+            versioned({ unit_price_per_mtok: 0.1, effective_from: "2026-01-01T00:00:00Z" }),
+            versioned({ token_bucket: "output", unit_price_per_mtok: 1, effective_from: "2026-01-01T00:00:00Z" }),
+          ],
+        })
+        .expect(201)
+    ).body.entries;
+    for (const [price, from] of [
+      [2, "2026-03-01T00:00:00Z"],
+      [3, "2026-05-01T00:00:00Z"],
+    ] as const) {
+      await a.post("/marketplace/providers/models", { entries: [versioned({ token_bucket: "output", unit_price_per_mtok: price, effective_from: from })] }).expect(201);
+    }
+    const outputPrices = async (...times: string[]) =>
+      (await price(times.map((t) => modelLine(named.id, { input: 1_000_000, output: 1_000_000 }, t))).expect(200)).body.lines.map(
+        (l: { unit_prices: { output: number } | null }) => l.unit_prices?.output,
+      );
+    expect(await outputPrices("2026-02-01T00:00:00Z", "2026-04-01T00:00:00Z", "2026-06-01T00:00:00Z")).toEqual([1, 2, 3]);
+    expect(await outputPrices("2026-03-01T00:00:00Z")).toEqual([2]);
+    expect(await outputPrices("2026-02-28T23:59:59.999Z", "2026-05-01T00:00:00Z")).toEqual([1, 3]);
+  });
+
   it("gives every reason code, with cost null and no silent zero", async () => {
     const res = await price([
       databaseLine(undefined, { hours: 1 }),
