@@ -103,8 +103,8 @@ async function main() {
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${msg}`);
 
   try {
-    const fleet = await benchCredentials({ app, prisma, db, config });
-    const other = await benchCredentials({ app, prisma, db, config }, fleet);
+    const fleet = await benchCredentials({ app, config });
+    const other = await benchCredentials({ app, config });
     const call = async (method: string, url: string, tenantId: string, body?: unknown) => {
       const response = await fetch(base + url, {
         method,
