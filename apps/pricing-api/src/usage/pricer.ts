@@ -182,7 +182,7 @@ function priceDatabase(entry: DatabaseRates | undefined, line: UsageLine): LineP
   return { currency: entry.currency, unit_prices: unitPrices, cost };
 }
 
-/** Earliest and latest timestamp of the lines (ISO strings in epoch milliseconds). */
+/** Earliest and latest timestamp of the lines. */
 function timeSpan(lines: UsageLine[]): { from: Date; to: Date } {
   let from = Infinity;
   let to = -Infinity;
@@ -198,17 +198,19 @@ function timeSpan(lines: UsageLine[]): { from: Date; to: Date } {
  * The named rows, and the versions of their models in effect somewhere in [span.from, span.to]:
  * a line at t prices a sibling bucket with the version where effective_from <= t < effective_to,
  * so no other version can matter. Every version of the family instead grew the answer with each
- * price change (15 changes of 1000 entries: 10000 lines priced in 394 -> 1002 ms, measured).
+ * price change (15 changes of 1000 entries: 10000 lines priced in 394 -> 1002 ms, measured). Two
+ * halves joined by UNION (not OR) so that each can use its index: the primary key, and
+ * (account_id, model_key, token_bucket, effective_from).
  */
 async function loadModelFamilies(sql: Sql, accountId: string, ids: string[], span: { from: Date; to: Date }): Promise<PricingModelRow[]> {
   if (ids.length === 0) return [];
   return sql.$queryRawUnsafe<PricingModelRow[]>(
     `WITH named AS (SELECT jsonb_array_elements_text($2::jsonb) AS id)
+     SELECT ${MODEL_PRICING_COLUMNS} FROM model_prices WHERE account_id = $1 AND id IN (SELECT id FROM named)
+     UNION
      SELECT ${MODEL_PRICING_COLUMNS} FROM model_prices
-      WHERE account_id = $1
-        AND (id IN (SELECT id FROM named)
-             OR (model_key IN (SELECT model_key FROM model_prices WHERE account_id = $1 AND id IN (SELECT id FROM named))
-                 AND effective_from <= $4 AND (effective_to IS NULL OR effective_to > $3)))`,
+      WHERE account_id = $1 AND effective_from <= $4 AND (effective_to IS NULL OR effective_to > $3)
+        AND model_key IN (SELECT model_key FROM model_prices WHERE account_id = $1 AND id IN (SELECT id FROM named))`,
     accountId,
     JSON.stringify(ids),
     span.from,
