@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
 import type { Architecture, OperatingSystem } from "@cloudcost/contracts";
-import type { Database } from "@cloudcost/db";
+import type { Database, SqlSession } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { TenantRef } from "./inventory-service";
 import { PricingUnavailableError, type CatalogKey, type PricingClient } from "./pricing-client";
-import { dropExpired, rollUpSettledDays, rollupWindow, WINDOW_STATS, windowStatsParams } from "./rollups";
+import { dropExpired, rollUpSettledDays, rollUpTail, rollupWindow, WINDOW_STATS, windowStatsParams } from "./rollups";
 import { decide, hasEnoughSignal, type Decision, type PricingView, type UsageStats } from "./rightsizing";
 import { loadComputeSettings, type ComputeSettings } from "./settings";
 
@@ -26,7 +26,11 @@ interface AnalyzerDeps {
   db: Database;
   logger: Logger;
   pricing: PricingClient;
+  /** How far behind the cycle's start the tail ends (rollups.ts); samples sent later than this after their timestamp make it stale. */
+  tailMarginMs?: number;
 }
+
+export const DEFAULT_TAIL_MARGIN_MS = 10_000;
 
 // Advisory lock keyspace of compute analysis ("comp"); the second key is hashtext(tenant id).
 const LOCK_CLASS = 0x636f6d70;
@@ -48,7 +52,7 @@ interface StatsRow {
   memory_p95: number | null;
 }
 
-// Nearest-rank p95 over daily roll-ups plus the raw samples of the window's edges (rollups.ts);
+// Nearest-rank p95 over the day and tail roll-ups plus the raw samples of the window's edges (rollups.ts);
 // only one row per resource comes back to Node.
 const STATS_SQL = `
   WITH s AS (${WINDOW_STATS})
@@ -121,15 +125,18 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
   const running = new Set<string>();
 
-  async function cycle(tenant: TenantRef, settings: ComputeSettings): Promise<CycleResult> {
+  const tailMarginMs = deps.tailMarginMs ?? DEFAULT_TAIL_MARGIN_MS;
+
+  async function cycle(session: SqlSession, tenant: TenantRef, settings: ComputeSettings): Promise<CycleResult> {
     const started = Date.now();
     const window = rollupWindow(new Date(started - settings.lookbackDays * 86_400_000), new Date(started));
     await dropExpired(deps.prisma, tenant.id, window);
     await rollUpSettledDays(deps.prisma, tenant.id, window);
+    const tailCut = await rollUpTail(session, tenant.id, window, new Date(started - tailMarginMs));
     // The fleet-sized statements go through the driver: Prisma's raw-query layer converts every
     // row and every array element into objects of its own, and under load the garbage of that
     // (one row and 13 array elements per resource) showed as the cycle's longest event-loop stalls.
-    const rows = await deps.db.sql.query<StatsRow>(STATS_SQL, windowStatsParams(tenant.id, window));
+    const rows = await deps.db.sql.query<StatsRow>(STATS_SQL, windowStatsParams(tenant.id, window, tailCut));
     const stats = rows.map(toStats);
 
     // Only resources past rule 1 with a known provider, region and type need prices.
@@ -200,7 +207,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
           ]);
           if (!locked) throw new AnalysisBusyError("an analysis cycle of this tenant is already running");
           try {
-            return await cycle(tenant, settings);
+            return await cycle(session, tenant, settings);
           } catch (err) {
             if (err instanceof PricingUnavailableError) {
               deps.logger.warn({ tenantId: tenant.id, reason: err.message }, "compute analysis not run: pricing API unavailable; previous results kept");

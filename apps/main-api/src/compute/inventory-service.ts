@@ -14,9 +14,11 @@ const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 /** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
 export async function upsertResources(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
   const col = <T>(pick: (r: ComputeResourceData) => T) => resources.map(pick);
-  // One statement: all or nothing, and concurrent upserts of one id cannot duplicate it.
+  // One statement: all or nothing, and concurrent upserts of one id cannot duplicate it. The tenant's
+  // roll-up status row is created with its first resource, so it exists before any sample (rollups.ts).
   return prisma.$executeRawUnsafe(
-    `INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
+    `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING)
+     INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
        availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels)
      SELECT $1, $2, v.* FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
        $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[])
@@ -106,11 +108,20 @@ export const INGEST_SQL = `
   bumped AS (
     UPDATE compute_resources r SET last_heartbeat_at = l.ts FROM locked l
     WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts)),
-  -- A sample in a day that ended more than 30 minutes ago makes that day's roll-up stale (rollups.ts).
+  -- The tail's fence, share-locked until commit: a cycle moves it only once no ingest holds the lock,
+  -- so every sample is either committed before the cycle reads up to the new fence or checked against it.
+  tail AS MATERIALIZED (SELECT from_day, cut FROM compute_sample_tail_status WHERE tenant_id = $1 FOR SHARE),
+  -- A sample in a day that ended more than 30 minutes ago makes that day's roll-up stale, and one
+  -- behind the tail's fence makes the tail stale, through the status of its first day (rollups.ts).
   late AS (
     INSERT INTO compute_sample_day_status AS s (tenant_id, day)
-    SELECT DISTINCT $1, (v.ts AT TIME ZONE 'UTC')::date FROM v
-    WHERE NOT EXISTS (SELECT 1 FROM missing) AND (v.ts AT TIME ZONE 'UTC')::date < ((now() - interval '30 minutes') AT TIME ZONE 'UTC')::date
+    SELECT DISTINCT $1, d FROM (
+      SELECT (v.ts AT TIME ZONE 'UTC')::date AS d FROM v
+      WHERE (v.ts AT TIME ZONE 'UTC')::date < ((now() - interval '30 minutes') AT TIME ZONE 'UTC')::date
+      UNION ALL
+      SELECT t.from_day FROM tail t
+      WHERE EXISTS (SELECT 1 FROM v WHERE v.ts >= t.from_day::timestamp AT TIME ZONE 'UTC' AND v.ts < t.cut)) x
+    WHERE NOT EXISTS (SELECT 1 FROM missing)
     ON CONFLICT (tenant_id, day) DO UPDATE SET version = s.version + 1)
   SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
 

@@ -1,3 +1,4 @@
+import type { SqlSession } from "@cloudcost/db";
 import type { Prisma } from "../db";
 
 /**
@@ -86,6 +87,119 @@ export async function rollUpSettledDays(prisma: Prisma, tenantId: string, window
   return stale.length;
 }
 
+/** Samples of the tenant's resources in [from, to), read as one key range per resource. */
+const RAW_RANGE = (from: string, to: string) => `
+    SELECT s.resource_id, s.ts, s.cpu_utilization AS cpu, s.memory_utilization AS mem
+    FROM compute_resources r
+    JOIN compute_samples s ON s.tenant_id = $1 AND s.resource_id = r.resource_id AND s.ts >= ${from} AND s.ts < ${to}
+    WHERE r.tenant_id = $1`;
+
+const ROLLUP_COLUMNS = "resource_id, samples, first_ts, last_ts, cpu_max, cpu_buckets, cpu_counts, memory_buckets, memory_counts";
+
+/** The sparse histogram of one column over the previous tail rows ($4: extending) plus new raw samples. */
+const MERGED_HISTOGRAM = (column: "cpu" | "memory", raw: string) => `
+    SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts FROM (
+      SELECT resource_id, b, sum(n)::int AS n FROM (
+        SELECT o.resource_id, u.b, u.n FROM old o, unnest(o.${column}_buckets, o.${column}_counts) AS u(b, n)
+        UNION ALL SELECT resource_id, floor(${raw})::smallint, 1 FROM raw WHERE ${raw} IS NOT NULL) h
+      GROUP BY 1, 2) h
+    GROUP BY resource_id`;
+
+/**
+ * Builds ($4 false: from the raw samples of [$2, $3) alone, rows of resources without any deleted)
+ * or extends ($4 true: previous rows plus the samples of [$2, $3); only resources with new samples
+ * are rewritten) the tail roll-up, and records what it now covers: [$5 from_day, $3) at version $6.
+ */
+const ROLL_UP_TAIL = `
+  WITH raw AS (${RAW_RANGE("$2", "$3")}),
+  old AS (
+    SELECT t.* FROM compute_sample_tail t
+    WHERE t.tenant_id = $1 AND $4 AND t.resource_id IN (SELECT resource_id FROM raw)),
+  totals AS (
+    SELECT resource_id, sum(samples)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts, max(cpu_max) AS cpu_max
+    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max FROM old UNION ALL SELECT resource_id, 1, ts, ts, cpu FROM raw) x
+    GROUP BY resource_id),
+  cpu AS (${MERGED_HISTOGRAM("cpu", "cpu")}),
+  mem AS (${MERGED_HISTOGRAM("memory", "mem")}),
+  cleared AS (DELETE FROM compute_sample_tail WHERE tenant_id = $1 AND NOT $4 AND resource_id NOT IN (SELECT resource_id FROM totals)),
+  status AS (UPDATE compute_sample_tail_status SET from_day = $5::date, rolled_cut = $3, rolled_version = $6 WHERE tenant_id = $1)
+  INSERT INTO compute_sample_tail AS t (tenant_id, ${ROLLUP_COLUMNS})
+  SELECT $1, t.resource_id, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts
+  FROM totals t JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)
+  ON CONFLICT (tenant_id, resource_id) DO UPDATE SET samples = excluded.samples, first_ts = excluded.first_ts,
+    last_ts = excluded.last_ts, cpu_max = excluded.cpu_max, cpu_buckets = excluded.cpu_buckets, cpu_counts = excluded.cpu_counts,
+    memory_buckets = excluded.memory_buckets, memory_counts = excluded.memory_counts`;
+
+interface TailStatus {
+  from_day: string | null;
+  cut: Date | null;
+  rolled_cut: Date | null;
+  rolled_version: number | null;
+}
+
+/** How long a cycle waits for in-flight ingests to let go of the fence before it keeps the tail as it is. */
+const FENCE_WAIT = "2s";
+
+/**
+ * The tail: the window's unsettled part, [endDay, cut), rolled up per resource and extended each
+ * cycle by the samples since the previous cut only, so a cycle's cost follows what arrived since the
+ * last one, not the whole unsettled day (which the statistics otherwise re-read every cycle).
+ *
+ * - The fence: ingest share-locks the tenant's status row and marks the tail stale (a version bump of
+ *   its first day's status, as for day roll-ups) when a sample lands before `cut`. A cycle first
+ *   moves `cut` to `target`; that update waits until no ingest holds the lock, so every sample
+ *   before the new cut is committed by the time the cycle reads it, or was checked against it.
+ * - Rebuilt from the raw samples when it starts on another day than the window's endDay, when a late
+ *   or re-sent sample made it stale, or when there is none; extended otherwise. A rebuild needs no
+ *   new fence: everything before the old one is committed or marked.
+ * - When the fence cannot be moved within FENCE_WAIT (ingest holding it without a gap), the cycle
+ *   uses the tail as it is and reads the raw samples from where it ends.
+ *
+ * Returns where the tail ends (endDay when there is none): the raw samples are read from there.
+ */
+export async function rollUpTail(session: SqlSession, tenantId: string, window: RollupWindow, target: Date): Promise<Date> {
+  const endDay = isoDay(window.endDay);
+  const [{ version }] = await session.query<{ version: number }>(
+    "SELECT COALESCE((SELECT version FROM compute_sample_day_status WHERE tenant_id = $1 AND day = $2::date), 0) AS version",
+    [tenantId, endDay],
+  );
+  const status = await moveFence(session, tenantId, target);
+  if (!status) return window.endDay;
+  const stale = status.from_day !== endDay || status.rolled_version !== version || status.rolled_cut === null;
+  const cut = status.cut ?? status.rolled_cut;
+  if (stale) {
+    if (!cut || cut <= window.endDay) return window.endDay;
+    await session.query(ROLL_UP_TAIL, [tenantId, window.endDay, cut, false, endDay, version]);
+    return cut;
+  }
+  if (cut! > status.rolled_cut!) await session.query(ROLL_UP_TAIL, [tenantId, status.rolled_cut, cut, true, endDay, version]);
+  return cut!;
+}
+
+/** The status row after moving its fence forward to `target` (never back), or as it is when the lock wait ran out. */
+async function moveFence(session: SqlSession, tenantId: string, target: Date): Promise<TailStatus | null> {
+  const columns = "to_char(from_day, 'YYYY-MM-DD') AS from_day, cut, rolled_cut, rolled_version";
+  await session.query("BEGIN");
+  try {
+    await session.query(`SET LOCAL lock_timeout = '${FENCE_WAIT}'`);
+    const [moved] = await session.query<TailStatus>(
+      `UPDATE compute_sample_tail_status SET cut = GREATEST(cut, $2) WHERE tenant_id = $1 RETURNING ${columns}`,
+      [tenantId, target],
+    );
+    await session.query("COMMIT");
+    if (moved) return moved;
+    // Only a tenant whose resources predate its status row (none after the migration that adds it).
+    await session.query("INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING", [tenantId]);
+    return null;
+  } catch (err) {
+    await session.query("ROLLBACK");
+    if ((err as { code?: string }).code !== "55P03") throw err;
+    // The fence stays where the last cycle left it: everything before it is committed or marked late.
+    const [current] = await session.query<TailStatus>(`SELECT ${columns} FROM compute_sample_tail_status WHERE tenant_id = $1`, [tenantId]);
+    return current ?? null;
+  }
+}
+
 /**
  * Retention: raw samples before `since`, and roll-ups of days that start before it. The samples go
  * resource by resource (ingest only stores samples of known resources): `tenant_id = $1 AND ts < $2`
@@ -106,9 +220,10 @@ export async function dropExpired(prisma: Prisma, tenantId: string, window: Roll
 
 /**
  * Per resource: samples, first/last sample, exact CPU maximum, and nearest-rank p95 of CPU and
- * memory (rank ceil(0.95 n) of the merged whole-percent histograms) over the roll-ups of
- * [firstDay, endDay) plus the raw samples of the rest of the window.
- * Parameters: $1 tenant, $2 since, $3 firstDay, $4 endDay (timestamps), $5 firstDay, $6 endDay (dates).
+ * memory (rank ceil(0.95 n) of the merged whole-percent histograms) over the day roll-ups of
+ * [firstDay, endDay), the tail roll-up of [endDay, tailCut) and the raw samples of the rest of the
+ * window ([since, firstDay) and from tailCut on; tailCut = endDay when there is no tail).
+ * Parameters: $1 tenant, $2 since, $3 firstDay, $4 endDay (timestamps), $5 firstDay, $6 endDay (dates), $7 tailCut.
  */
 const HISTOGRAM_P95 = (source: string) => `
   SELECT resource_id, min(b) AS p95 FROM (
@@ -119,9 +234,11 @@ const HISTOGRAM_P95 = (source: string) => `
 
 export const WINDOW_STATS = `
   WITH raw AS (
-    SELECT resource_id, ts, cpu_utilization AS cpu, memory_utilization AS mem FROM compute_samples
-    WHERE tenant_id = $1 AND ts >= $2 AND (ts < $3 OR ts >= $4)),
-  days AS (SELECT * FROM compute_sample_days WHERE tenant_id = $1 AND day >= $5::date AND day < $6::date),
+    ${RAW_RANGE("$2", "$3")}
+    UNION ALL ${RAW_RANGE("$7", "'infinity'")}),
+  days AS (
+    SELECT ${ROLLUP_COLUMNS} FROM compute_sample_days WHERE tenant_id = $1 AND day >= $5::date AND day < $6::date
+    UNION ALL SELECT ${ROLLUP_COLUMNS} FROM compute_sample_tail WHERE tenant_id = $1 AND $7::timestamptz > $4::timestamptz),
   totals AS (
     SELECT resource_id, sum(samples)::int AS samples, min(first_ts) AS window_start, max(last_ts) AS window_end, max(cpu_max) AS cpu_max
     FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max FROM days
@@ -136,11 +253,12 @@ export const WINDOW_STATS = `
   SELECT t.resource_id, t.samples, t.window_start, t.window_end, c.p95 AS cpu_p95, t.cpu_max, m.p95 AS memory_p95
   FROM totals t LEFT JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)`;
 
-export const windowStatsParams = (tenantId: string, w: RollupWindow) => [
+export const windowStatsParams = (tenantId: string, w: RollupWindow, tailCut: Date) => [
   tenantId,
   w.since,
   w.firstDay,
   w.endDay,
   isoDay(w.firstDay),
   isoDay(w.endDay),
+  tailCut,
 ];
