@@ -24,6 +24,9 @@ export const EnvSchema = z
     PRICING_API_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
     // Minutes between scheduled compute analysis cycles; 0 disables the schedule.
     ANALYSIS_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(60),
+    // How far behind a cycle's start its rolled-up tail ends (compute/rollups.ts): a sample that
+    // arrives later than this after its timestamp makes the next cycle rebuild the tail.
+    ANALYSIS_TAIL_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
     AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
     AUTH_ISSUER: z.string().min(1).optional(),
@@ -65,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     pricingApiKey: e.PRICING_API_KEY,
     pricingApiTimeoutMs: e.PRICING_API_TIMEOUT_MS,
     analysisIntervalMinutes: e.ANALYSIS_INTERVAL_MINUTES,
+    analysisTailMarginMs: e.ANALYSIS_TAIL_MARGIN_SECONDS * 1000,
     /** Shared with the pricing API; unset: generated once under `.data/` for local use. */
     serviceTokenSecret: e.SERVICE_TOKEN_SECRET,
     dataRoot: path.join(REPO_ROOT, ".data"),

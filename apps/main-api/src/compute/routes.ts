@@ -36,7 +36,13 @@ export function analyzerFor(deps: Pick<AppDeps, "prisma" | "db" | "logger" | "co
       logger: deps.logger,
     });
     const measured = deps.metrics ? instrumentPricing(pricing, deps.metrics) : pricing;
-    analyzer = createAnalyzer({ prisma: deps.prisma, db: deps.db, logger: deps.logger, pricing: measured });
+    analyzer = createAnalyzer({
+      prisma: deps.prisma,
+      db: deps.db,
+      logger: deps.logger,
+      pricing: measured,
+      tailMarginMs: deps.config.analysisTailMarginMs,
+    });
     if (deps.metrics) analyzer = instrumentAnalyzer(analyzer, deps.metrics);
     analyzers.set(deps.prisma, analyzer);
   }
