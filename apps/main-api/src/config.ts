@@ -24,9 +24,10 @@ export const EnvSchema = z
     PRICING_API_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
     // Minutes between scheduled compute analysis cycles; 0 disables the schedule.
     ANALYSIS_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(60),
-    // How far behind a cycle's start its rolled-up tail ends (compute/rollups.ts): a sample that
-    // arrives later than this after its timestamp makes the next cycle rebuild the tail.
-    ANALYSIS_TAIL_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+    // How far behind a cycle's start its rolled-up tail ends (compute/rollups.ts): each cycle re-reads
+    // the raw samples after it, and a sample that arrives later than this after its timestamp is
+    // written twice (queued for the next cycle).
+    ANALYSIS_TAIL_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
     AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
     AUTH_ISSUER: z.string().min(1).optional(),

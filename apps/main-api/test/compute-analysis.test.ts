@@ -198,7 +198,7 @@ describe("analysis cycle", () => {
     stats = await statsOf();
     expect(stats).toMatchObject({ samples: after.length, cpu_p95: nearestRank(after.map((s) => s.cpu_utilization)), cpu_max: 100 });
   });
-  it("extends the tail roll-up with the samples since the last cycle only, and rebuilds it after a re-sent or late sample", async () => {
+  it("extends the tail roll-up with the samples since the last cycle and the late ones only, and rebuilds it after a re-sent sample", async () => {
     const other = { id: "ten_tail", organizationId: "org_analysis" };
     await upsertResources(ctx.prisma, other, UpsertResourcesRequest.parse({ resources: [vm("busy", "m5.large"), vm("quiet", "m5.large")] }).resources);
     const send = (batch: unknown[]) => ingestMetrics(ctx.db.sql, other, IngestMetricsRequest.parse({ samples: batch }).samples);
@@ -257,10 +257,22 @@ describe("analysis cycle", () => {
     expectStats((await stats()).busy, all);
     expectStats((await stats()).quiet, quiet);
 
-    // A new sample behind the fence (late) is counted from the next cycle on.
+    // A new sample behind the fence (a delayed agent) is queued and added by the next cycle, which
+    // extends the tail rather than rebuilding it (a maximum planted again stays).
+    await ctx.prisma.$executeRawUnsafe("UPDATE compute_sample_tail SET cpu_max = 77 WHERE tenant_id = $1 AND resource_id = 'quiet'", other.id);
     await send([sample("quiet", start + 5_000, 39)]);
     await cycle();
-    expectStats((await stats()).quiet, [...quiet, sample("quiet", start + 5_000, 39)]);
+    const withLate = [...quiet, sample("quiet", start + 5_000, 39)];
+    expect((await stats()).quiet).toMatchObject({ samples: 31, cpu_p95: nearestRank(withLate.map((s) => s.cpu_utilization)), cpu_max: 77 });
+    expect(await tailRows()).toEqual([{ resource_id: "busy", samples: 50 }, { resource_id: "quiet", samples: 31 }]);
+    const queued = () => ctx.prisma.$queryRawUnsafe<{ n: number }[]>("SELECT count(*)::int AS n FROM compute_sample_tail_late WHERE tenant_id = $1", other.id);
+    expect(await queued()).toEqual([{ n: 0 }]);
+
+    // Counted once across further cycles, and a rebuild (a re-send) agrees with the extended tail.
+    await cycle();
+    await send([{ ...quiet[0] }]);
+    await cycle();
+    expectStats((await stats()).quiet, withLate);
     expect(await tailRows()).toEqual([{ resource_id: "busy", samples: 50 }, { resource_id: "quiet", samples: 31 }]);
   });
   // Two connections at once: PostgreSQL only (CI runs the suites against the server as well).

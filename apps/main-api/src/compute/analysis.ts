@@ -26,11 +26,11 @@ interface AnalyzerDeps {
   db: Database;
   logger: Logger;
   pricing: PricingClient;
-  /** How far behind the cycle's start the tail ends (rollups.ts); samples sent later than this after their timestamp make it stale. */
+  /** How far behind the cycle's start the tail ends (rollups.ts; config ANALYSIS_TAIL_MARGIN_SECONDS). */
   tailMarginMs?: number;
 }
 
-export const DEFAULT_TAIL_MARGIN_MS = 10_000;
+export const DEFAULT_TAIL_MARGIN_MS = 5_000;
 
 // Advisory lock keyspace of compute analysis ("comp"); the second key is hashtext(tenant id).
 const LOCK_CLASS = 0x636f6d70;

@@ -84,8 +84,8 @@ const BUMP_HEARTBEATS = `
 
 /**
  * Samples and heartbeats in one statement (one round trip, atomic): the unknown-resource check,
- * the multi-row insert from unnest arrays, the heartbeat bump and the stale marks of settled days'
- * roll-ups all read the same snapshot, and nothing is written when any resource is unknown.
+ * the multi-row insert from unnest arrays, the heartbeat bump, the samples queued for the tail and
+ * the stale marks of roll-ups all read the same snapshot, and nothing is written when any resource is unknown.
  */
 export const INGEST_SQL = `
   WITH v AS (SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::float8[], $5::float8[]) AS v(resource_id, ts, cpu, mem)),
@@ -96,7 +96,8 @@ export const INGEST_SQL = `
     INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
     SELECT $1, v.resource_id, v.ts, v.cpu, v.mem FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
     ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
-      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization),
+      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization
+    RETURNING resource_id, ts, cpu_utilization, memory_utilization, (xmax = 0) AS inserted),
   -- Rows to bump are locked in resource_id order first: two ingests moving the same resources'
   -- heartbeats forward otherwise lock them in join order and can deadlock (one answered 500).
   locked AS (
@@ -111,16 +112,23 @@ export const INGEST_SQL = `
   -- The tail's fence, share-locked until commit: a cycle moves it only once no ingest holds the lock,
   -- so every sample is either committed before the cycle reads up to the new fence or checked against it.
   tail AS MATERIALIZED (SELECT from_day, cut FROM compute_sample_tail_status WHERE tenant_id = $1 FOR SHARE),
+  behind AS (
+    SELECT s.* FROM stored s, tail t WHERE s.ts >= t.from_day::timestamp AT TIME ZONE 'UTC' AND s.ts < t.cut),
+  -- New samples behind the fence wait for the next cycle to add them to the tail (rollups.ts).
+  queued AS (
+    INSERT INTO compute_sample_tail_late AS q (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
+    SELECT $1, resource_id, ts, cpu_utilization, memory_utilization FROM behind WHERE inserted
+    ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
+      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization),
   -- A sample in a day that ended more than 30 minutes ago makes that day's roll-up stale, and one
-  -- behind the tail's fence makes the tail stale, through the status of its first day (rollups.ts).
+  -- re-sent behind the tail's fence makes the tail stale, through the status of its first day.
   late AS (
     INSERT INTO compute_sample_day_status AS s (tenant_id, day)
     SELECT DISTINCT $1, d FROM (
       SELECT (v.ts AT TIME ZONE 'UTC')::date AS d FROM v
       WHERE (v.ts AT TIME ZONE 'UTC')::date < ((now() - interval '30 minutes') AT TIME ZONE 'UTC')::date
       UNION ALL
-      SELECT t.from_day FROM tail t
-      WHERE EXISTS (SELECT 1 FROM v WHERE v.ts >= t.from_day::timestamp AT TIME ZONE 'UTC' AND v.ts < t.cut)) x
+      SELECT t.from_day FROM tail t WHERE EXISTS (SELECT 1 FROM behind WHERE NOT inserted)) x
     WHERE NOT EXISTS (SELECT 1 FROM missing)
     ON CONFLICT (tenant_id, day) DO UPDATE SET version = s.version + 1)
   SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;

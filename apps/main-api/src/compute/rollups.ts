@@ -107,11 +107,16 @@ const MERGED_HISTOGRAM = (column: "cpu" | "memory", raw: string) => `
 
 /**
  * Builds ($4 false: from the raw samples of [$2, $3) alone, rows of resources without any deleted)
- * or extends ($4 true: previous rows plus the samples of [$2, $3); only resources with new samples
- * are rewritten) the tail roll-up, and records what it now covers: [$5 from_day, $3) at version $6.
+ * or extends ($4 true: previous rows plus the samples of [$2, $3) and the queued late samples before
+ * $2; only resources with new samples are rewritten) the tail roll-up, and records what it now
+ * covers: [$5 from_day, $3) at version $6. Queued samples are taken in the same snapshot as the raw
+ * ones: those from $2 on are among the raw samples already, and a rebuild reads them all.
  */
 const ROLL_UP_TAIL = `
-  WITH raw AS (${RAW_RANGE("$2", "$3")}),
+  WITH queued AS (DELETE FROM compute_sample_tail_late WHERE tenant_id = $1 RETURNING resource_id, ts, cpu_utilization, memory_utilization),
+  raw AS (
+    ${RAW_RANGE("$2", "$3")}
+    UNION ALL SELECT resource_id, ts, cpu_utilization, memory_utilization FROM queued WHERE $4 AND ts < $2),
   old AS (
     SELECT t.* FROM compute_sample_tail t
     WHERE t.tenant_id = $1 AND $4 AND t.resource_id IN (SELECT resource_id FROM raw)),
@@ -145,13 +150,15 @@ const FENCE_WAIT = "2s";
  * cycle by the samples since the previous cut only, so a cycle's cost follows what arrived since the
  * last one, not the whole unsettled day (which the statistics otherwise re-read every cycle).
  *
- * - The fence: ingest share-locks the tenant's status row and marks the tail stale (a version bump of
- *   its first day's status, as for day roll-ups) when a sample lands before `cut`. A cycle first
- *   moves `cut` to `target`; that update waits until no ingest holds the lock, so every sample
- *   before the new cut is committed by the time the cycle reads it, or was checked against it.
- * - Rebuilt from the raw samples when it starts on another day than the window's endDay, when a late
- *   or re-sent sample made it stale, or when there is none; extended otherwise. A rebuild needs no
- *   new fence: everything before the old one is committed or marked.
+ * - The fence: ingest share-locks the tenant's status row and checks its samples against `cut`. A
+ *   new sample behind it (a delayed agent) is queued in compute_sample_tail_late for the next
+ *   extension; a re-sent one (its old value is in the tail) marks the tail stale, through a version
+ *   bump of its first day's status, as for day roll-ups. A cycle first moves `cut` to `target`; that
+ *   update waits until no ingest holds the lock, so every sample before the new cut is committed by
+ *   the time the cycle reads it, or was checked against it.
+ * - Rebuilt from the raw samples when it starts on another day than the window's endDay, when a
+ *   re-sent sample made it stale, or when there is none; extended otherwise. A rebuild needs no new
+ *   fence: everything before the old one is committed, queued or marked.
  * - When the fence cannot be moved within FENCE_WAIT (ingest holding it without a gap), the cycle
  *   uses the tail as it is and reads the raw samples from where it ends.
  *

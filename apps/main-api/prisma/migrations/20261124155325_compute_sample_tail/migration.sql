@@ -15,6 +15,17 @@ CREATE TABLE "compute_sample_tail" (
 );
 
 -- CreateTable
+CREATE TABLE "compute_sample_tail_late" (
+    "tenant_id" TEXT NOT NULL,
+    "resource_id" TEXT NOT NULL,
+    "ts" TIMESTAMPTZ(3) NOT NULL,
+    "cpu_utilization" DOUBLE PRECISION NOT NULL,
+    "memory_utilization" DOUBLE PRECISION,
+
+    CONSTRAINT "compute_sample_tail_late_pkey" PRIMARY KEY ("tenant_id","resource_id","ts")
+);
+
+-- CreateTable
 CREATE TABLE "compute_sample_tail_status" (
     "tenant_id" TEXT NOT NULL,
     "from_day" DATE,
