@@ -136,6 +136,7 @@ interface KindFigures {
   outside_cycles: { requests: number; p50_ms: number; p99_ms: number };
   status_counts: Record<string, number>;
   errors: number;
+  error_codes: Record<string, number>;
   timeouts: number;
 }
 
@@ -184,6 +185,7 @@ async function phase(stack: Stack, seconds: number, label: string) {
         ...splitByCycles(result.trace, duringCycle),
         status_counts: result.status_counts,
         errors: result.errors,
+        error_codes: result.error_codes,
         timeouts: result.timeouts,
       };
       return [kind, figures];
@@ -193,8 +195,9 @@ async function phase(stack: Stack, seconds: number, label: string) {
   const fivexx = Object.values(kinds).reduce((sum, k) => sum + Object.entries(k.status_counts).filter(([c]) => c.startsWith("5")).reduce((s, [, n]) => s + n, 0), 0) +
     Object.entries(analysis.status_counts).filter(([c]) => c.startsWith("5") || c === "0").reduce((s, [, n]) => s + n, 0);
   const errors = Object.values(kinds).reduce((sum, k) => sum + k.errors, 0);
+  const codes = Object.entries(kinds).filter(([, f]) => f.errors).map(([k, f]) => `${k} ${JSON.stringify(f.error_codes)}`);
   const split = (f: KindFigures) => (spans.length ? ` (during cycles ${f.during_cycles.p99_ms}, outside ${f.outside_cycles.p99_ms})` : "");
-  console.log(`[${label}] ${seconds} s: ${Object.entries(kinds).map(([k, f]) => `${k} ${f.requests} req p99 ${f.p99_ms} ms${split(f)}`).join("; ")}; analysis ${JSON.stringify(analysis.status_counts)}; 5xx ${fivexx}, errors ${errors}`);
+  console.log(`[${label}] ${seconds} s: ${Object.entries(kinds).map(([k, f]) => `${k} ${f.requests} req p99 ${f.p99_ms} ms${split(f)}`).join("; ")}; analysis ${JSON.stringify(analysis.status_counts)}; 5xx ${fivexx}, errors ${errors}${codes.length ? ` (${codes.join("; ")})` : ""}`);
   return { seconds, kinds, analysis, fivexx, errors };
 }
 

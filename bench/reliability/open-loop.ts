@@ -36,6 +36,8 @@ export interface OpenLoopResult {
   latencies_ms: number[];
   status_counts: Record<string, number>;
   errors: number;
+  /** Socket errors by code (ECONNRESET ...), with whether the request went out on a reused keep-alive socket. */
+  error_codes: Record<string, number>;
   timeouts: number;
   /** [due time in ms since the start, latency in ms] of every answer, in order of answer. */
   trace: [number, number][];
@@ -48,11 +50,19 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  // FIFO: every connection stays in rotation. The default (LIFO) leaves the spare ones idle past the
+  // services' 5 s keep-alive timeout, and reusing one just as the service closes it is a socket error
+  // of the client's making (ECONNRESET on a reused socket), which the hard checks would count.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections, scheduling: "fifo" });
   const base = new URL(options.url);
   const total = Math.floor(options.rate * options.seconds);
   const interval = 1000 / options.rate;
-  const result: OpenLoopResult = { requests: 0, requests_per_s: 0, latencies_ms: [], status_counts: {}, errors: 0, timeouts: 0, trace: [] };
+  const result: OpenLoopResult = { requests: 0, requests_per_s: 0, latencies_ms: [], status_counts: {}, errors: 0, error_codes: {}, timeouts: 0, trace: [] };
+  const failed = (err: NodeJS.ErrnoException, reused: boolean) => {
+    result.errors++;
+    const code = `${err.code ?? err.message}${reused ? " (reused socket)" : ""}`;
+    result.error_codes[code] = (result.error_codes[code] ?? 0) + 1;
+  };
   const inFlight: Promise<void>[] = [];
   const started = performance.now();
 
@@ -70,8 +80,8 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
           result.status_counts[res.statusCode ?? 0] = (result.status_counts[res.statusCode ?? 0] ?? 0) + 1;
           resolve();
         });
-        res.on("error", () => {
-          result.errors++;
+        res.on("error", (err) => {
+          failed(err, req.reusedSocket);
           resolve();
         });
       });
@@ -80,8 +90,8 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
         result.timeouts++;
         req.destroy(new Error("timeout"));
       });
-      req.on("error", () => {
-        if (!timedOut) result.errors++;
+      req.on("error", (err) => {
+        if (!timedOut) failed(err, req.reusedSocket);
         resolve();
       });
       req.end(planned.body);
