@@ -30,7 +30,7 @@ const services = [
 
 let stopping = false;
 const children = services.map((service) => {
-  const child = spawn(process.execPath, [path.join(root, service.entry)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--single-threaded-gc", path.join(root, service.entry)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   for (const stream of [child.stdout, child.stderr]) {
     readline.createInterface({ input: stream }).on("line", (line) => console.log(`[${service.name}] ${line}`));
   }

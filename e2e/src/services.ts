@@ -64,7 +64,8 @@ export async function startService(
     logs: [],
     process: undefined as unknown as ChildProcess,
     async start() {
-      const child = spawn(process.execPath, [path.join(ROOT, `apps/${name}/dist/server.js`)], {
+      // As the images and `pnpm start` run them (one GC thread: README, Deploying).
+      const child = spawn(process.execPath, ["--single-threaded-gc", path.join(ROOT, `apps/${name}/dist/server.js`)], {
         cwd: dataDir,
         env: serviceEnv,
         stdio: ["ignore", "pipe", "pipe"],
