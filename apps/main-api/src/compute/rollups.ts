@@ -201,7 +201,7 @@ async function moveFence(session: SqlSession, tenantId: string, target: Date): P
   } catch (err) {
     await session.query("ROLLBACK");
     if ((err as { code?: string }).code !== "55P03") throw err;
-    // The fence stays where the last cycle left it: everything before it is committed or marked late.
+    // The fence stays where the last cycle left it: everything before it is committed, queued or marked.
     const [current] = await session.query<TailStatus>(`SELECT ${columns} FROM compute_sample_tail_status WHERE tenant_id = $1`, [tenantId]);
     return current ?? null;
   }
