@@ -20,7 +20,7 @@ type ServiceName = keyof typeof SERVICES;
 const NAMES = Object.keys(SERVICES) as ServiceName[];
 
 /** Variables every Node image may carry that the services do not read through their schema. */
-const RUNTIME_ONLY = new Set(["NODE_ENV"]);
+const RUNTIME_ONLY = new Set(["NODE_ENV", "LD_PRELOAD"]);
 /** Schema keys whose values are credentials: in Kubernetes they must come from a Secret. */
 const isSecretKey = (key: string) => /(_DATABASE_URL|SECRET|_KEY)$/.test(key);
 
@@ -140,6 +140,15 @@ describe.each(NAMES)("%s Dockerfile", (service) => {
     expect(path.posix.resolve(dist!.dest, "../prisma/migrations")).toBe(path.posix.join(prisma!.dest, "migrations"));
     expect(path.posix.resolve(workdir, "dist/server.js")).toBe(path.posix.join(dist!.dest, "server.js"));
     expect(fs.existsSync(path.join(ROOT, `apps/${service}/prisma/migrations`))).toBe(true);
+  });
+
+  it("preloads jemalloc, installed in the runtime stage, at the path it links it to", () => {
+    const env = dockerEnv(runtime);
+    expect(env.LD_PRELOAD).toBe("/usr/local/lib/libjemalloc.so.2");
+    const install = all("RUN").map((r) => r.args).find((args) => args.includes("libjemalloc2"));
+    expect(install).toBeDefined();
+    expect(install).toContain("ln -s");
+    expect(install).toContain(env.LD_PRELOAD);
   });
 
   it("exposes the configured port, sets only known variables, and health-checks /healthz without curl", () => {
