@@ -1,7 +1,7 @@
 import pino from "pino";
 import { IngestMetricsRequest, UpsertResourcesRequest } from "@cloudcost/contracts";
 import { AnalysisBusyError, createAnalyzer, type Analyzer } from "../src/compute/analysis";
-import { INGEST_SQL, ingestMetrics, upsertResources } from "../src/compute/inventory-service";
+import { INGEST_SQL, ingestMetrics, sampleBatch, upsertResources } from "../src/compute/inventory-service";
 import { createPricingClient, PricingUnavailableError } from "../src/compute/pricing-client";
 import { DEFAULT_COMPUTE_SETTINGS } from "../src/compute/settings";
 import { listRecommendations, recommendationSummary } from "../src/compute/summary";
@@ -22,7 +22,7 @@ const analyzerFor = (baseUrl: string, apiKey: string | null = stub.apiKey, timeo
     pricing: createPricingClient({ baseUrl, apiKey: apiKey ?? undefined, logger, timeoutMs }),
   });
 const upsert = (resources: unknown[]) => upsertResources(ctx.prisma, tenant, UpsertResourcesRequest.parse({ resources }).resources);
-const ingest = (samples: unknown[]) => ingestMetrics(ctx.db.sql, tenant, IngestMetricsRequest.parse({ samples }).samples);
+const ingest = (samples: unknown[]) => ingestMetrics(ctx.db.sql, tenant, sampleBatch(IngestMetricsRequest.parse({ samples }).samples));
 const summary = () => recommendationSummary(ctx.prisma, tenant.id, { resource_type: "virtual_machine" }, 15);
 const items = async () =>
   Object.fromEntries(
@@ -156,7 +156,7 @@ describe("analysis cycle", () => {
     const cpu = (i: number) => (i * 37) % 101;
     const memory = (i: number) => (i * 53) % 97;
     const samples = samplesFor("roll", 4 * 72, 20, cpu, memory);
-    const send = (batch: unknown[]) => ingestMetrics(ctx.db.sql, other, IngestMetricsRequest.parse({ samples: batch }).samples);
+    const send = (batch: unknown[]) => ingestMetrics(ctx.db.sql, other, sampleBatch(IngestMetricsRequest.parse({ samples: batch }).samples));
     await send(samples);
     const nearestRank = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1];
     const statsOf = async () => {
@@ -201,7 +201,7 @@ describe("analysis cycle", () => {
   it("extends the tail roll-up with the samples since the last cycle and the late ones only, and rebuilds it after a re-sent sample", async () => {
     const other = { id: "ten_tail", organizationId: "org_analysis" };
     await upsertResources(ctx.prisma, other, UpsertResourcesRequest.parse({ resources: [vm("busy", "m5.large"), vm("quiet", "m5.large")] }).resources);
-    const send = (batch: unknown[]) => ingestMetrics(ctx.db.sql, other, IngestMetricsRequest.parse({ samples: batch }).samples);
+    const send = (batch: unknown[]) => ingestMetrics(ctx.db.sql, other, sampleBatch(IngestMetricsRequest.parse({ samples: batch }).samples));
     // Margin 0: the tail ends where each cycle starts, so samples sent just before it are in it.
     const tailAnalyzer = createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, pricing: createPricingClient({ baseUrl: stub.url, apiKey: stub.apiKey, logger, timeoutMs: 300 }), tailMarginMs: 0 });
     const cycle = async () => {
@@ -284,7 +284,7 @@ describe("analysis cycle", () => {
       (await ctx.prisma.$queryRawUnsafe<{ samples: number }[]>("SELECT samples FROM compute_sample_tail WHERE tenant_id = $1", other.id))[0]?.samples;
     const cut = async () =>
       (await ctx.prisma.$queryRawUnsafe<{ cut: Date }[]>("SELECT cut FROM compute_sample_tail_status WHERE tenant_id = $1", other.id))[0].cut;
-    await ingestMetrics(ctx.db.sql, other, IngestMetricsRequest.parse({ samples: samplesFor("f", 12, 1, (i) => i) }).samples);
+    await ingestMetrics(ctx.db.sql, other, sampleBatch(IngestMetricsRequest.parse({ samples: samplesFor("f", 12, 1, (i) => i) }).samples));
     await tailAnalyzer.analyzeTenant(other, DEFAULT_COMPUTE_SETTINGS);
     expect(await samplesInTail()).toBe(12);
 

@@ -317,4 +317,27 @@ describe("inventory validation", () => {
     const hb = await api("post", "/api/v1/tenant/compute/heartbeats", memberToken).send({ resource_ids: ["pending-hb", "pending-hb"] }).expect(200);
     expect(hb.body.data).toEqual({ accepted: 1 });
   });
+
+  it("stores samples of ids that an array literal would misread, values and offsets exactly as sent", async () => {
+    // Quotes, backslashes, separators, braces, blanks, the word NULL and non-ASCII text: each must
+    // reach its own resource (the batch travels as PostgreSQL array literals, inventory-service.ts).
+    const ids = ['q"uote', "back\\slash", "a,b", "{brace}", " padded ", "NULL", "", "zürich-✓"].map((id) => `lit-${id}`);
+    await api("put", "/api/v1/tenant/compute/resources").send({ resources: ids.map((id) => vm(id, "m5.large")) }).expect(200);
+    const at = Date.now() - 120_000;
+    const samples = ids.flatMap((id, i) => [
+      { resource_id: id, timestamp: new Date(at - i * 1000).toISOString(), cpu_utilization: i + 0.25, memory_utilization: 1e-7 * (i + 1) },
+      // Another offset and second precision: normalised to the same kind of UTC instant.
+      { resource_id: id, timestamp: new Date(at - i * 1000 - 60_000).toISOString().replace(/\.\d{3}Z$/, "+00:00"), cpu_utilization: 100 },
+    ]);
+    await api("post", metrics).send({ samples }).expect(200);
+    const rows = await ctx.prisma.$queryRawUnsafe<{ id: string; ts: Date; cpu: number; mem: number | null }[]>(
+      `SELECT resource_id AS id, ts, cpu_utilization AS cpu, memory_utilization AS mem FROM compute_samples
+       WHERE tenant_id = $1 AND resource_id LIKE 'lit-%' ORDER BY resource_id COLLATE "C", ts`,
+      owner.tenant,
+    );
+    const expected = samples
+      .map((s) => ({ id: s.resource_id, ts: new Date(s.timestamp), cpu: s.cpu_utilization, mem: s.memory_utilization ?? null }))
+      .sort((a, b) => (a.id === b.id ? a.ts.getTime() - b.ts.getTime() : a.id < b.id ? -1 : 1));
+    expect(rows).toEqual(expected);
+  });
 });

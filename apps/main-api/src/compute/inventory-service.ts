@@ -134,12 +134,24 @@ export const INGEST_SQL = `
   SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
 
 /**
- * Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent.
- * Sent through the driver directly: Prisma's raw-query layer walks every element of the four
- * 1000-element array parameters (~5 ms of CPU per batch against ~2.3 ms, measured); and prepared
- * by name: parsing and planning it took ~1.7 of the ~18 ms a 1000-sample batch spends in the database.
+ * A validated batch as the four PostgreSQL array literals INGEST_SQL takes, built before the
+ * database round trip so that the request's parsed body (two objects and three strings a sample)
+ * can be dropped while the statement runs: every young-generation collection meanwhile copied it
+ * (main API scavenges of 20-60 ms under a mixed load). Joined here rather than by the driver, whose
+ * per-element string concatenation allocated ~0.8 MB per 1000-sample batch (heap profile).
  */
-export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, samples: MetricSample[]): Promise<number> {
+export interface SampleBatch {
+  count: number;
+  resourceIds: string;
+  timestamps: string;
+  cpu: string;
+  memory: string;
+}
+
+// Inside double quotes an array element only needs `"` and `\` escaped.
+const arrayElement = (text: string) => `"${text.replace(/["\\]/g, "\\$&")}"`;
+
+export function sampleBatch(samples: MetricSample[]): SampleBatch {
   assertNotFuture(
     samples.map((s) => s.timestamp),
     "samples.#.timestamp",
@@ -148,15 +160,29 @@ export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, samples: 
   const latest = new Map<string, MetricSample>();
   for (const s of samples) latest.set(`${s.resource_id}\u0000${s.timestamp}`, s);
   const rows = latest.size === samples.length ? samples : [...latest.values()];
-  const unknown = await sql.query<{ id: string }>(INGEST_SQL, [
-    tenant.id,
-    rows.map((s) => s.resource_id),
-    rows.map((s) => s.timestamp),
-    rows.map((s) => s.cpu_utilization),
-    rows.map((s) => s.memory_utilization ?? null),
-  ], { name: "compute_ingest" });
+  return {
+    count: samples.length,
+    resourceIds: `{${rows.map((s) => arrayElement(s.resource_id)).join(",")}}`,
+    // Timestamps come out of the contract normalised (2026-11-24T19:36:25.000Z) and numbers as
+    // JavaScript writes them: neither holds a character an array literal would need quoted.
+    timestamps: `{${rows.map((s) => s.timestamp).join(",")}}`,
+    cpu: `{${rows.map((s) => s.cpu_utilization).join(",")}}`,
+    memory: `{${rows.map((s) => s.memory_utilization ?? "NULL").join(",")}}`,
+  };
+}
+
+/**
+ * Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent.
+ * Sent through the driver directly: Prisma's raw-query layer walks every element of array
+ * parameters (~5 ms of CPU per batch against ~2.3 ms, measured); and prepared by name: parsing and
+ * planning it took ~1.7 of the ~18 ms a 1000-sample batch spends in the database.
+ */
+export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, batch: SampleBatch): Promise<number> {
+  const unknown = await sql.query<{ id: string }>(INGEST_SQL, [tenant.id, batch.resourceIds, batch.timestamps, batch.cpu, batch.memory], {
+    name: "compute_ingest",
+  });
   if (unknown.length) throw unknownResources(unknown);
-  return samples.length;
+  return batch.count;
 }
 
 export async function recordHeartbeats(prisma: Prisma, tenant: TenantRef, body: HeartbeatsRequest): Promise<number> {
