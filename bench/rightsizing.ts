@@ -257,11 +257,10 @@ async function main() {
     const bare = (tenantId: string, filters: boolean) => () =>
       recommendationSummary(
         prisma,
-        tenantId,
+        { id: tenantId, organizationId: tenantId === other.tenantId ? other.organizationId : fleet.organizationId },
         filters
           ? { resource_type: "virtual_machine", provider: ["aws", "gcp"], region: ["us-east-1", "us-central1", "eu-west-1"], architecture: ["x86_64"], active: true }
           : { resource_type: "virtual_machine" },
-        15,
       );
     const summary: Record<string, unknown> = {};
     for (const [label, tenantId, size] of [

@@ -155,7 +155,7 @@ describe("requireTenant", () => {
   // A tenant-scoped route as the compute routes use it.
   function tenantApp(options: RequireTenantOptions) {
     const app = express();
-    app.get("/scoped", authenticate(ctx), requireTenant(ctx, options), (req, res) => {
+    app.get("/scoped", authenticate(ctx), requireTenant(options), (req, res) => {
       res.json({ message: "ok", status: "success", data: req.tenant });
     });
     app.use(errorHandler(renderEnvelopeError, pino({ level: "silent" })));
@@ -202,5 +202,21 @@ describe("requireTenant", () => {
     await call({ write: true }, admin.token, other.id).expect(200);
     expectError(await call({ roles: ["owner", "admin"] }, member.token, a.tenant.id), 403, /role owner or admin/);
     await call({ roles: ["owner", "admin"] }, admin.token, a.tenant.id).expect(200);
+  });
+
+  it("gives API keys the same answers: their tenants only, no archived, unknown or foreign tenant", async () => {
+    const key = async (role: string, tenantIds: string[]) =>
+      (await request(ctx.app).post("/api/v1/settings/api-keys").set("Authorization", `Bearer ${a.token}`).send({ name: `k-${role}`, role, tenant_ids: tenantIds }).expect(201)).body.data.key as string;
+    const member = await key("member", [a.tenant.id]);
+    const admin = await key("admin", []);
+    const sibling = await ctx.prisma.tenant.create({ data: { organizationId: a.organization.id, id: "ten_sibling_1", name: "Sibling" } });
+    const archived = await ctx.prisma.tenant.create({ data: { organizationId: a.organization.id, id: "ten_archived_2", name: "Gone", archivedAt: new Date() } });
+
+    const res = await call({ write: true }, member, a.tenant.id).expect(200);
+    expect(res.body.data).toEqual({ id: a.tenant.id, organizationId: a.organization.id });
+    expectError(await call({}, member, sibling.id), 403, /not available/);
+    await call({}, admin, sibling.id).expect(200);
+    for (const tenantId of [archived.id, b.tenant.id, "ten_DOESNOTEXIST"]) expectError(await call({}, admin, tenantId), 403, /not available/);
+    expectError(await call({}, member, "ten$bad"), 400, /Malformed/);
   });
 });

@@ -23,10 +23,10 @@ const analyzerFor = (baseUrl: string, apiKey: string | null = stub.apiKey, timeo
   });
 const upsert = (resources: unknown[]) => upsertResources(ctx.prisma, tenant, UpsertResourcesRequest.parse({ resources }).resources);
 const ingest = (samples: unknown[]) => ingestMetrics(ctx.db.sql, tenant, sampleBatch(IngestMetricsRequest.parse({ samples }).samples));
-const summary = () => recommendationSummary(ctx.prisma, tenant.id, { resource_type: "virtual_machine" }, 15);
+const summary = () => recommendationSummary(ctx.prisma, tenant, { resource_type: "virtual_machine" });
 const items = async () =>
   Object.fromEntries(
-    (await listRecommendations(ctx.prisma, tenant.id, { resource_type: "virtual_machine", limit: 500 }, 15)).items.map((i) => [i.resource_id, i]),
+    (await listRecommendations(ctx.prisma, tenant, { resource_type: "virtual_machine", limit: 500 })).items.map((i) => [i.resource_id, i]),
   );
 
 beforeAll(async () => {
@@ -83,7 +83,7 @@ describe("analysis cycle", () => {
     expect(byId.p95.stats).toMatchObject({ cpu_p95: 19, cpu_max: 20, memory_p95: null, samples: 20 });
     expect(byId.p95.stats!.window_end).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(byId.light.stats).toMatchObject({ cpu_p95: 20, cpu_max: 35, memory_p95: 30, samples: 48 });
-    const nodes = await listRecommendations(ctx.prisma, tenant.id, { resource_type: "kubernetes_node", limit: 10 }, 15);
+    const nodes = await listRecommendations(ctx.prisma, tenant, { resource_type: "kubernetes_node", limit: 10 });
     // need 4 × 10/70 vCPU and 16 GB (no memory samples) → r5.large (2/16) at 0.126 vs 0.192.
     expect(nodes.items[0]).toMatchObject({ resource_id: "node", action: "DOWNSIZE", recommended_instance_type: "r5.large", savings_monthly_usd: 48.18 });
   });
@@ -160,7 +160,7 @@ describe("analysis cycle", () => {
     await send(samples);
     const nearestRank = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1];
     const statsOf = async () => {
-      const page = await listRecommendations(ctx.prisma, other.id, { resource_type: "virtual_machine", limit: 10 }, 15);
+      const page = await listRecommendations(ctx.prisma, other, { resource_type: "virtual_machine", limit: 10 });
       return page.items[0].stats;
     };
     const settings = { ...DEFAULT_COMPUTE_SETTINGS, lookbackDays: 3 };
@@ -213,7 +213,7 @@ describe("analysis cycle", () => {
     const nearestRank = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1];
     const stats = async () =>
       Object.fromEntries(
-        (await listRecommendations(ctx.prisma, other.id, { resource_type: "virtual_machine", limit: 10 }, 15)).items.map((i) => [i.resource_id, i.stats]),
+        (await listRecommendations(ctx.prisma, other, { resource_type: "virtual_machine", limit: 10 })).items.map((i) => [i.resource_id, i.stats]),
       );
     const tailRows = () =>
       ctx.prisma.$queryRawUnsafe<{ resource_id: string; samples: number }[]>(

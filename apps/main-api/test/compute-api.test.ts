@@ -341,3 +341,28 @@ describe("inventory validation", () => {
     expect(rows).toEqual(expected);
   });
 });
+
+describe("the organization's active window", () => {
+  it("decides `active` in the summary filter and the list, and follows a settings change", async () => {
+    const org = await signUp(ctx, { email: "window-owner@example.com" });
+    const as = (r: request.Test) => r.set("Authorization", `Bearer ${org.token}`).set("X-Service-Tenant-ID", org.tenant.id);
+    await as(request(ctx.app).put("/api/v1/tenant/compute/resources")).send({ resources: [vm("w-20", "m5.large"), vm("w-05", "m5.large")] }).expect(200);
+    for (const [id, minutes] of [["w-20", 20], ["w-05", 5]] as const) {
+      await as(request(ctx.app).post("/api/v1/tenant/compute/heartbeats"))
+        .send({ resource_ids: [id], timestamp: new Date(Date.now() - minutes * 60_000).toISOString() })
+        .expect(200);
+    }
+    const totals = async () => {
+      const count = async (active: boolean) => (await as(request(ctx.app).get(`${SUMMARY}?active=${active}`)).expect(200)).body.data.total_resources;
+      const items = (await as(request(ctx.app).get(LIST)).expect(200)).body.data.items as { resource_id: string; active: boolean }[];
+      return { active: await count(true), inactive: await count(false), listed: Object.fromEntries(items.map((i) => [i.resource_id, i.active])) };
+    };
+    expect(await totals()).toEqual({ active: 1, inactive: 1, listed: { "w-05": true, "w-20": false } });
+    await request(ctx.app)
+      .patch(`/api/v1/organizations/${org.organization.id}/settings`)
+      .set("Authorization", `Bearer ${org.token}`)
+      .send({ active_window_minutes: 30 })
+      .expect(200);
+    expect(await totals()).toEqual({ active: 2, inactive: 0, listed: { "w-05": true, "w-20": true } });
+  });
+});

@@ -2,23 +2,46 @@ import { hashApiKey, isWellFormedApiKey } from "@cloudcost/credentials";
 import { unauthenticated } from "@cloudcost/http";
 import type { Logger } from "pino";
 import type { Prisma } from "../db";
-import type { Principal } from "./principal";
+import type { Principal, TenantProbe } from "./principal";
 
 const TOUCH_INTERVAL_MS = 60_000;
 // Per process: when each key's last_used_at was last written, so a busy key costs one write a minute.
 const lastTouched = new Map<string, number>();
 
-/** The principal of a `bl_` key, or a 401 for a malformed, unknown or revoked one. */
-export async function authenticateApiKey(prisma: Prisma, logger: Logger, key: string): Promise<Principal> {
+interface KeyRow {
+  organization_id: string;
+  id: string;
+  role: Principal["role"];
+  tenant_ids: string[];
+  revoked: boolean;
+  tenant_open: boolean | null;
+}
+
+/**
+ * The principal of a `bl_` key (with the probe of `tenantId`, as for tokens: principal.ts), or a
+ * 401 for a malformed, unknown or revoked one.
+ */
+export async function authenticateApiKey(
+  prisma: Prisma,
+  logger: Logger,
+  key: string,
+  tenantId: string | null = null,
+): Promise<{ principal: Principal; tenant?: TenantProbe }> {
   // Format and checksum first: a mistyped or made-up key costs no database read.
   if (!isWellFormedApiKey(key)) throw unauthenticated("Malformed API key: expected bl_ followed by 42 letters and digits.");
-  const row = await prisma.apiKey.findUnique({
-    where: { keyHash: hashApiKey(key) },
-    select: { organizationId: true, id: true, role: true, tenantIds: true, revokedAt: true },
-  });
-  if (!row || row.revokedAt) throw unauthenticated("Unknown or revoked API key.");
-  touch(prisma, logger, row.organizationId, row.id);
-  return { kind: "api_key", organizationId: row.organizationId, userId: null, role: row.role, tenantIds: row.tenantIds, apiKeyId: row.id };
+  const [row] = await prisma.$queryRawUnsafe<KeyRow[]>(
+    `SELECT k.organization_id, k.id, k.role::text AS role, k.tenant_ids, k.revoked_at IS NOT NULL AS revoked,
+       (SELECT t.archived_at IS NULL FROM tenants t WHERE t.organization_id = k.organization_id AND t.id = $2::text) AS tenant_open
+     FROM api_keys k WHERE k.key_hash = $1`,
+    hashApiKey(key),
+    tenantId,
+  );
+  if (!row || row.revoked) throw unauthenticated("Unknown or revoked API key.");
+  touch(prisma, logger, row.organization_id, row.id);
+  return {
+    principal: { kind: "api_key", organizationId: row.organization_id, userId: null, role: row.role, tenantIds: row.tenant_ids, apiKeyId: row.id },
+    ...(tenantId === null ? {} : { tenant: { id: tenantId, open: row.tenant_open } }),
+  };
 }
 
 /** Records use in the background (never awaited on the request path), at most once a minute per key. */

@@ -2,7 +2,8 @@ import type { Request, RequestHandler } from "express";
 import { forbidden, unauthenticated } from "@cloudcost/http";
 import type { AppDeps } from "../app";
 import { authenticateApiKey } from "./api-key-auth";
-import { resolveIdentity, type Principal, type Role } from "./principal";
+import { resolveIdentity, type Principal, type Role, type TenantProbe } from "./principal";
+import { namedTenantId } from "../tenancy/tenant-header";
 import { verifyIdentityToken, type VerifiedIdentity } from "./token-verifier";
 
 export type { Principal, Role };
@@ -14,6 +15,8 @@ declare global {
       principal?: Principal;
       /** The verified identity-provider token, when the caller used one (not an API key). */
       identity?: VerifiedIdentity;
+      /** The named tenant as found with the caller (read by `requireTenant`). */
+      tenantProbe?: TenantProbe;
     }
   }
 }
@@ -39,17 +42,20 @@ export function authenticate(deps: AuthDeps, options: AuthenticateOptions = {}):
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthenticated("The Authorization header must be 'Bearer <token or bl_ API key>'.");
     const credential = match[1];
+    const tenantId = namedTenantId(req) ?? null;
 
     if (credential.startsWith("bl_")) {
-      req.principal = await authenticateApiKey(deps.prisma, deps.logger, credential);
+      ({ principal: req.principal, tenant: req.tenantProbe } = await authenticateApiKey(deps.prisma, deps.logger, credential, tenantId));
       return next();
     }
 
     const identity = await verifyIdentityToken(deps.config.auth, credential);
     req.identity = identity;
-    const resolved = await resolveIdentity(deps.prisma, identity);
-    if (resolved.principal) req.principal = resolved.principal;
-    else if (!options.allowIdentityOnly) {
+    const resolved = await resolveIdentity(deps.prisma, identity, tenantId);
+    if (resolved.principal) {
+      req.principal = resolved.principal;
+      req.tenantProbe = resolved.tenant;
+    } else if (!options.allowIdentityOnly) {
       throw forbidden(
         resolved.reason === "deactivated"
           ? "Your user has been deactivated in its organization."

@@ -16,8 +16,18 @@ export interface Principal {
   apiKeyId: string | null;
 }
 
+/**
+ * The tenant a request names (X-Service-Tenant-ID), looked up within the caller's organization in
+ * the statement that finds the caller: `open` is null when the organization has no such tenant,
+ * false when it is archived. It saves tenant-scoped routes a round trip (tenancy/require-tenant.ts).
+ */
+export interface TenantProbe {
+  id: string;
+  open: boolean | null;
+}
+
 export type IdentityResolution =
-  | { principal: Principal }
+  | { principal: Principal; tenant?: TenantProbe }
   | { principal: null; reason: "no_organization" | "deactivated" };
 
 interface LinkedUserRow {
@@ -26,16 +36,18 @@ interface LinkedUserRow {
   role: Role;
   active: boolean;
   tenant_ids: string[];
+  tenant_open: boolean | null;
 }
 
 /**
- * The user linked to (issuer, subject) with its tenant ids, in one statement: every request made
- * with a token runs it, so it costs one round trip (Prisma's include took three).
+ * The user linked to (issuer, subject) with its tenant ids and the probe of `tenantId`, in one
+ * statement: every request made with a token runs it, so it costs one round trip (Prisma's include took three).
  */
-async function linkedUser(prisma: Prisma, identity: VerifiedIdentity): Promise<LinkedUserRow | undefined> {
+async function linkedUser(prisma: Prisma, identity: VerifiedIdentity, tenantId: string | null): Promise<LinkedUserRow | undefined> {
   const rows = await prisma.$queryRawUnsafe<LinkedUserRow[]>(
     `SELECT u.organization_id, u.id, u.role::text AS role, u.active,
-       COALESCE(array_agg(ut.tenant_id ORDER BY ut.tenant_id COLLATE "C") FILTER (WHERE ut.tenant_id IS NOT NULL), '{}') AS tenant_ids
+       COALESCE(array_agg(ut.tenant_id ORDER BY ut.tenant_id COLLATE "C") FILTER (WHERE ut.tenant_id IS NOT NULL), '{}') AS tenant_ids,
+       (SELECT t.archived_at IS NULL FROM tenants t WHERE t.organization_id = u.organization_id AND t.id = $3::text) AS tenant_open
      FROM identities i
      JOIN users u ON u.organization_id = i.organization_id AND u.id = i.user_id
      LEFT JOIN user_tenants ut ON ut.organization_id = u.organization_id AND ut.user_id = u.id
@@ -43,6 +55,7 @@ async function linkedUser(prisma: Prisma, identity: VerifiedIdentity): Promise<L
      GROUP BY u.organization_id, u.id`,
     identity.issuer,
     identity.subject,
+    tenantId,
   );
   return rows[0];
 }
@@ -52,8 +65,8 @@ async function linkedUser(prisma: Prisma, identity: VerifiedIdentity): Promise<L
  * invitation for its verified e-mail; the unique index on (organization, user) makes a concurrent
  * second link a no-op.
  */
-export async function resolveIdentity(prisma: Prisma, identity: VerifiedIdentity): Promise<IdentityResolution> {
-  let user = await linkedUser(prisma, identity);
+export async function resolveIdentity(prisma: Prisma, identity: VerifiedIdentity, tenantId: string | null = null): Promise<IdentityResolution> {
+  let user = await linkedUser(prisma, identity, tenantId);
   if (!user && identity.emailVerified && identity.email) {
     const invited = await prisma.user.findFirst({
       where: { email: identity.email, active: true, identity: null },
@@ -65,7 +78,7 @@ export async function resolveIdentity(prisma: Prisma, identity: VerifiedIdentity
         data: [{ id: newId("idn"), issuer: identity.issuer, subject: identity.subject, organizationId: invited.organizationId, userId: invited.id }],
         skipDuplicates: true,
       });
-      user = await linkedUser(prisma, identity);
+      user = await linkedUser(prisma, identity, tenantId);
     }
   }
   if (!user) return { principal: null, reason: "no_organization" };
@@ -79,6 +92,7 @@ export async function resolveIdentity(prisma: Prisma, identity: VerifiedIdentity
       tenantIds: user.tenant_ids,
       apiKeyId: null,
     },
+    ...(tenantId === null ? {} : { tenant: { id: tenantId, open: user.tenant_open } }),
   };
 }
 

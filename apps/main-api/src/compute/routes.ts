@@ -18,7 +18,7 @@ import { ingestMetrics, recordHeartbeats, sampleBatch, upsertResources, type Ten
 import { createPricingClient, PricingUnavailableError } from "./pricing-client";
 import { resolvePricingKey } from "./pricing-key";
 import { instrumentAnalyzer, instrumentPricing } from "./instrumentation";
-import { DEFAULT_COMPUTE_SETTINGS, loadComputeSettings } from "./settings";
+import { loadComputeSettings } from "./settings";
 import { listRecommendations, recommendationSummary } from "./summary";
 
 const analyzers = new WeakMap<AppDeps["prisma"], Analyzer>();
@@ -67,9 +67,9 @@ export function computeRoutes(deps: AppDeps): Router {
   const router = Router();
   const auth = authenticate(deps);
   const idem = idempotent(deps);
-  const reader = requireTenant(deps);
-  const writer = requireTenant(deps, { write: true });
-  const manager = requireTenant(deps, { write: true, roles: ["owner", "admin"] });
+  const reader = requireTenant();
+  const writer = requireTenant({ write: true });
+  const manager = requireTenant({ write: true, roles: ["owner", "admin"] });
 
   router.put("/api/v1/tenant/compute/resources", auth, validate(UpsertResourcesRequest, "body"), writer, async (req, res) => {
     const { resources } = res.locals.input as UpsertResourcesRequest;
@@ -108,19 +108,12 @@ export function computeRoutes(deps: AppDeps): Router {
   });
 
   router.get("/api/v1/tenant/compute/recommendations/summary", auth, validate(SummaryQuery, "query"), reader, async (req, res) => {
-    const tenant = tenantOf(req);
-    const query = res.locals.input as SummaryQuery;
-    // The active window only matters to the `active` filter: no settings round trip without it.
-    const activeWindowMinutes =
-      query.active === undefined ? DEFAULT_COMPUTE_SETTINGS.activeWindowMinutes : (await loadComputeSettings(deps.prisma, tenant.organizationId)).activeWindowMinutes;
-    const summary = await recommendationSummary(deps.prisma, tenant.id, query, activeWindowMinutes);
+    const summary = await recommendationSummary(deps.prisma, tenantOf(req), res.locals.input as SummaryQuery);
     ok(res, "Compute recommendation summary", summary);
   });
 
   router.get("/api/v1/tenant/compute/recommendations", auth, validate(RecommendationsQuery, "query"), reader, async (req, res) => {
-    const tenant = tenantOf(req);
-    const settings = await loadComputeSettings(deps.prisma, tenant.organizationId);
-    const page = await listRecommendations(deps.prisma, tenant.id, res.locals.input as RecommendationsQuery, settings.activeWindowMinutes);
+    const page = await listRecommendations(deps.prisma, tenantOf(req), res.locals.input as RecommendationsQuery);
     ok(res, `${page.items.length} recommendations`, page);
   });
 

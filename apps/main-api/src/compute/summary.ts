@@ -8,6 +8,8 @@ import type {
   SummaryQuery,
 } from "@cloudcost/contracts";
 import type { Prisma } from "../db";
+import type { TenantRef } from "./inventory-service";
+import { DEFAULT_COMPUTE_SETTINGS } from "./settings";
 
 const ARRAY_FILTERS = [
   ["provider", "provider"],
@@ -21,9 +23,16 @@ const ARRAY_FILTERS = [
 const ACTIONABLE = `('DOWNSIZE', 'UPSIZE', 'TERMINATE')`;
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/**
+ * The organization's active window, read by the statement that needs it: the `active` filter and
+ * column cost no settings round trip. $n is the organization id.
+ */
+const activeWindow = (n: number) =>
+  `make_interval(mins => COALESCE((SELECT active_window_minutes FROM organization_settings WHERE organization_id = $${n}), ${DEFAULT_COMPUTE_SETTINGS.activeWindowMinutes}))`;
+
 /** WHERE clause of the summary filters; every query is scoped by tenant first. */
-function filters(tenantId: string, query: SummaryQuery, activeWindowMinutes: number) {
-  const params: unknown[] = [tenantId, query.resource_type];
+function filters(tenant: TenantRef, query: SummaryQuery) {
+  const params: unknown[] = [tenant.id, query.resource_type];
   const conditions = ["tenant_id = $1", "resource_type = $2"];
   for (const [field, column] of ARRAY_FILTERS) {
     const values = query[field];
@@ -33,8 +42,8 @@ function filters(tenantId: string, query: SummaryQuery, activeWindowMinutes: num
     }
   }
   if (query.active !== undefined) {
-    params.push(activeWindowMinutes);
-    const fresh = `last_heartbeat_at > now() - make_interval(mins => $${params.length}::int)`;
+    params.push(tenant.organizationId);
+    const fresh = `last_heartbeat_at > now() - ${activeWindow(params.length)}`;
     conditions.push(query.active ? fresh : `(last_heartbeat_at IS NULL OR NOT (${fresh}))`);
   }
   return { params, where: conditions.join(" AND ") };
@@ -73,13 +82,8 @@ const ACTION_KEYS = {
  * The `active` filter is the exception: the heartbeat is kept out of the indexes (so that bumping
  * it is a HOT update), and is read from the table rows (100k resources, filters: p50 56 ms either way).
  */
-export async function recommendationSummary(
-  prisma: Prisma,
-  tenantId: string,
-  query: SummaryQuery,
-  activeWindowMinutes: number,
-): Promise<RecommendationSummary> {
-  const { params, where } = filters(tenantId, query, activeWindowMinutes);
+export async function recommendationSummary(prisma: Prisma, tenant: TenantRef, query: SummaryQuery): Promise<RecommendationSummary> {
+  const { params, where } = filters(tenant, query);
   // Two statements at once on two pooled connections: one round trip on the request's path. The
   // plans rely on the session settings of db.ts (SSD costs: the covering indexes win).
   const [groups, top] = await Promise.all([
@@ -163,14 +167,9 @@ type ItemRow = Omit<
 const money = (value: string | null) => (value === null ? null : new Decimal(value).toNumber());
 
 /** A page of per-resource results in resource_id byte order (keyset pagination). */
-export async function listRecommendations(
-  prisma: Prisma,
-  tenantId: string,
-  query: RecommendationsQuery,
-  activeWindowMinutes: number,
-): Promise<RecommendationsPage> {
+export async function listRecommendations(prisma: Prisma, tenant: TenantRef, query: RecommendationsQuery): Promise<RecommendationsPage> {
   const after = decodeCursor(query.cursor);
-  const { params, where } = filters(tenantId, query, activeWindowMinutes);
+  const { params, where } = filters(tenant, query);
   const conditions = [where];
   if (query.action && query.action.length) {
     const actions = query.action.filter((a) => a !== "PENDING");
@@ -181,11 +180,11 @@ export async function listRecommendations(
     params.push(after);
     conditions.push(`resource_id COLLATE "C" > $${params.length}`);
   }
-  params.push(activeWindowMinutes, query.limit + 1);
+  params.push(tenant.organizationId, query.limit + 1);
   const rows = await prisma.$queryRawUnsafe<ItemRow[]>(
     `SELECT resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
        operating_system, cpu_cores, ram_gb, labels,
-       COALESCE(last_heartbeat_at > now() - make_interval(mins => $${params.length - 1}::int), false) AS active,
+       COALESCE(last_heartbeat_at > now() - ${activeWindow(params.length - 1)}, false) AS active,
        action, current_instance_type, recommended_instance_type,
        current_monthly_cost_usd::text AS current_monthly_cost_usd,
        recommended_monthly_cost_usd::text AS recommended_monthly_cost_usd,

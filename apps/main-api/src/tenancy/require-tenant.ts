@@ -1,9 +1,9 @@
 import type { RequestHandler } from "express";
 import { ServiceId } from "@cloudcost/contracts";
 import { badRequest, forbidden } from "@cloudcost/http";
-import type { AppDeps } from "../app";
 import { principalOf } from "../auth/middleware";
 import { isManager, type Role } from "../auth/principal";
+import { tenantHeaderValue } from "./tenant-header";
 
 declare global {
   namespace Express {
@@ -21,17 +21,14 @@ export interface RequireTenantOptions {
   roles?: Role[];
 }
 
-const HEADER = "x-service-tenant-id";
-
 /**
  * Selects the tenant of a tenant-scoped route from `X-Service-Tenant-ID` (behind `authenticate`).
  * 400 when the header is missing, empty or malformed; 403 when the tenant does not exist, is
  * archived, belongs to another organization or is out of the caller's reach, or the role is too low.
  */
-export function requireTenant(deps: Pick<AppDeps, "prisma">, options: RequireTenantOptions = {}): RequestHandler {
-  return async (req, _res, next) => {
-    const raw = req.headers[HEADER];
-    const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+export function requireTenant(options: RequireTenantOptions = {}): RequestHandler {
+  return (req, _res, next) => {
+    const value = tenantHeaderValue(req);
     if (!value) throw badRequest("Missing X-Service-Tenant-ID header: send the id of the tenant to act on.");
     if (!ServiceId.safeParse(value).success) throw badRequest("Malformed X-Service-Tenant-ID header: expected a tenant id (1-64 characters of A-Z a-z 0-9 _ -).");
 
@@ -41,14 +38,13 @@ export function requireTenant(deps: Pick<AppDeps, "prisma">, options: RequireTen
     }
     if (options.write && principal.role === "viewer") throw forbidden("Viewers cannot change anything.");
 
-    const tenant = await deps.prisma.tenant.findUnique({
-      where: { organizationId_id: { organizationId: principal.organizationId, id: value } },
-      select: { id: true, organizationId: true, archivedAt: true },
-    });
+    // Looked up by `authenticate` with the caller, in the same statement.
+    if (req.tenantProbe?.id !== value) throw new Error("authenticate did not look up the tenant before requireTenant");
+    const { open } = req.tenantProbe;
     const inReach = isManager(principal.role) || principal.tenantIds.includes(value);
     // Unknown, other organization's, archived and out-of-reach tenants answer alike: ids cannot be probed.
-    if (!tenant || tenant.archivedAt || !inReach) throw forbidden(`Tenant ${value} is not available to the caller.`);
-    req.tenant = { id: tenant.id, organizationId: tenant.organizationId };
+    if (!open || !inReach) throw forbidden(`Tenant ${value} is not available to the caller.`);
+    req.tenant = { id: value, organizationId: principal.organizationId };
     next();
   };
 }
