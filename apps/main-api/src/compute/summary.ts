@@ -73,38 +73,37 @@ const ACTION_KEYS = {
 } as const;
 
 /**
- * Two queries over narrow covering indexes, nothing per resource in Node:
+ * One statement over narrow covering indexes, nothing per resource in Node:
  * - counts and savings: an index-only scan of manual_compute_resources_summary_idx grouped by
- *   action (at most six rows back), savings summed as integer cents (savings_cents, generated);
+ *   action (at most six rows), savings summed as integer cents (savings_cents, generated);
  * - top ten: the first ten qualifying entries of the partial index
  *   manual_compute_resources_top_savers_cover_idx (filters checked on the index tuple), then the
  *   display columns of just those ten rows.
- * The `active` filter is the exception: the heartbeat is kept out of the indexes (so that bumping
- * it is a HOT update), and is read from the table rows (100k resources, filters: p50 56 ms either way).
+ * Both come back as JSON arrays in one row: one round trip and one connection per summary (two
+ * statements on two connections at once cost a second wake-up of the database and of this process).
+ * The `active` filter is the exception to index-only: the heartbeat is kept out of the indexes (so
+ * that bumping it is a HOT update), and is read from the table rows (100k resources, filters: p50 56 ms either way).
  */
 export async function recommendationSummary(prisma: Prisma, tenant: TenantRef, query: SummaryQuery): Promise<RecommendationSummary> {
   const { params, where } = filters(tenant, query);
-  // Two statements at once on two pooled connections: one round trip on the request's path. The
-  // plans rely on the session settings of db.ts (SSD costs: the covering indexes win).
-  const [groups, top] = await Promise.all([
-    prisma.$queryRawUnsafe<CountsRow[]>(
-      `SELECT action, count(*)::int AS n, sum(savings_cents)::text AS cents
-       FROM compute_resources WHERE ${where} GROUP BY action`,
-      ...params,
-    ),
-    prisma.$queryRawUnsafe<TopRow[]>(
-      `WITH top AS (
-         SELECT resource_id, savings_monthly_usd FROM compute_resources
-         WHERE ${where} AND action IN ${ACTIONABLE} AND savings_monthly_usd > 0
-         ORDER BY savings_monthly_usd DESC, resource_id COLLATE "C"
-         LIMIT 10)
+  // The plans rely on the session settings of db.ts (SSD costs: the covering indexes win).
+  const [{ groups, top }] = await prisma.$queryRawUnsafe<{ groups: CountsRow[]; top: TopRow[] }[]>(
+    `WITH groups AS (
+       SELECT action, count(*)::int AS n, sum(savings_cents)::text AS cents
+       FROM compute_resources WHERE ${where} GROUP BY action),
+     top AS (
+       SELECT resource_id, savings_monthly_usd FROM compute_resources
+       WHERE ${where} AND action IN ${ACTIONABLE} AND savings_monthly_usd > 0
+       ORDER BY savings_monthly_usd DESC, resource_id COLLATE "C"
+       LIMIT 10),
+     shown AS (
        SELECT r.resource_id, COALESCE(r.name, r.resource_id) AS name, r.resource_type, r.current_instance_type,
-         r.recommended_instance_type, r.savings_monthly_usd::text AS savings
-       FROM top JOIN compute_resources r ON r.tenant_id = $1 AND r.resource_id = top.resource_id
-       ORDER BY top.savings_monthly_usd DESC, top.resource_id COLLATE "C"`,
-      ...params,
-    ),
-  ]);
+         r.recommended_instance_type, r.savings_monthly_usd::text AS savings, top.savings_monthly_usd AS rank
+       FROM top JOIN compute_resources r ON r.tenant_id = $1 AND r.resource_id = top.resource_id)
+     SELECT (SELECT COALESCE(json_agg(g), '[]') FROM groups g) AS groups,
+       (SELECT COALESCE(json_agg(s ORDER BY s.rank DESC, s.resource_id COLLATE "C"), '[]') FROM shown s) AS top`,
+    ...params,
+  );
   const counts = { downsize: 0, upsize: 0, terminate: 0, noop: 0, no_recommendation: 0, pending: 0 };
   let cents = new Decimal(0);
   for (const group of groups) {
