@@ -7,6 +7,11 @@ import { adminClient, createDatabase, databaseUrl as serverDatabaseUrl, template
 
 const ROOT = path.resolve(__dirname, "../..");
 
+// As the images run them: jemalloc preloaded when the machine has it (README, Deploying).
+const JEMALLOC = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
+  .map((dir) => path.join(dir, "libjemalloc.so.2"))
+  .find((file) => fs.existsSync(file));
+
 export interface Service {
   name: string;
   url: string;
@@ -45,6 +50,7 @@ export async function startService(
     [`${upper}_PORT`]: String(port),
     [`${upper}_HOST`]: "127.0.0.1",
     [`${upper}_DATA_DIR`]: path.join(dataDir, "db"),
+    ...(JEMALLOC ? { LD_PRELOAD: JEMALLOC } : {}),
     ...env,
   };
   const template = await templateFor(name);
