@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openLoop, percentile, type PlannedRequest } from "./open-loop";
-import { json, modelEntries, rssKiB, seedFleet, startStack, rid, type Stack } from "./stack";
+import { analyzeDatabases, json, modelEntries, rssKiB, seedFleet, startStack, rid, type Stack } from "./stack";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const DURATION = env("LOAD_DURATION", 60);
@@ -28,7 +28,9 @@ const ANALYZE_EVERY_MS = env("LOAD_ANALYZE_EVERY_MS", 5000);
 const ENFORCE = process.env.LOAD_ENFORCE_TARGETS === "1";
 const TRACE = process.env.LOAD_TRACE === "1";
 const traces: Record<string, Record<string, [number, number][]>> = {};
-const INGEST_BATCH = 1000;
+const INGEST_BATCH = env("LOAD_INGEST_BATCH", 1000);
+// The offered sample rate stays 10,000 samples/s whatever the batch size.
+const INGEST_RATE = 10_000 / INGEST_BATCH;
 // Every batch carries newer timestamps than the last, as live agents send, so each one also moves
 // every resource's heartbeat forward; LOAD_CURRENT_SAMPLES=0 sends each further back instead (no bumps).
 const CURRENT_SAMPLES = process.env.LOAD_CURRENT_SAMPLES !== "0";
@@ -59,7 +61,7 @@ const KINDS = {
   summary: { connections: 4, rate: 20, target_p99_ms: 50, basis: "summary p50 < 50 ms at 100k resources (here p99 at the fleet size)" },
   compute_query: { connections: 4, rate: 200, target_p99_ms: 100, basis: "a 1000-item compute batch < 100 ms, so one query well within" },
   model_registration: { connections: 1, rate: 4, target_p99_ms: 300, basis: `register 1000 model entries < 300 ms (here ${REGISTER_BATCH} entries, each a price change)` },
-  metric_ingest: { connections: 2, rate: 10, target_p99_ms: (INGEST_BATCH / 50_000) * 1000, basis: `ingest > 50k samples/s: a ${INGEST_BATCH}-sample batch in ${(INGEST_BATCH / 50_000) * 1000} ms` },
+  metric_ingest: { connections: 2, rate: INGEST_RATE, target_p99_ms: (INGEST_BATCH / 50_000) * 1000, basis: `ingest > 50k samples/s: a ${INGEST_BATCH}-sample batch in ${(INGEST_BATCH / 50_000) * 1000} ms` },
 } as const;
 type Kind = keyof typeof KINDS;
 // LOAD_KINDS=summary,metric_ingest drives only those kinds (to tell their effects on each other apart).
@@ -110,12 +112,13 @@ function target(stack: Stack, kind: Kind, seconds: number): { url: string; heade
       // second before that is always in the past and always newer than the previous request's.
       const built = Date.now();
       const spacing = 1000 / (KINDS.metric_ingest.rate * LOAD_SCALE);
+      const perResource = Math.ceil(INGEST_BATCH / FLEET);
       const bodies = Array.from({ length: count }, (_, j) => {
         const n = ++ingests;
         const base = Date.now() - 60_000 - (n % 1000);
         const samples = Array.from({ length: INGEST_BATCH }, (_, i) => ({
           resource_id: rid((n * INGEST_BATCH + i) % FLEET),
-          timestamp: new Date(CURRENT_SAMPLES ? built - 1000 + j * spacing : base - Math.floor((n * INGEST_BATCH + i) / FLEET) * 1000).toISOString(),
+          timestamp: new Date(CURRENT_SAMPLES ? built - 1000 + j * spacing - Math.floor(i / FLEET) * (spacing / perResource) : base - Math.floor((n * INGEST_BATCH + i) / FLEET) * 1000).toISOString(),
           cpu_utilization: (i * 7) % 100,
         }));
         return JSON.stringify({ samples });
@@ -244,6 +247,7 @@ async function main() {
     if (prices.status !== 201) throw new Error(`model prices answered ${prices.status}`);
     const first = await json(stack.main.url, "POST", "/api/v1/tenant/compute/recommendations/analyze", stack.owner.headers, undefined, 120_000);
     if (first.status !== 200) throw new Error(`first analysis answered ${first.status}: ${JSON.stringify(first.body)}`);
+    await analyzeDatabases(stack);
     const rssStart = rss(stack);
 
     const warmups1: Awaited<ReturnType<typeof phase>>[] = [];

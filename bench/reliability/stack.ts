@@ -184,6 +184,24 @@ export async function seedFleet(stack: Stack, count: number, hours = 26, prefix 
   await flush();
 }
 
+/**
+ * Planner statistics of both services' databases, as after a bulk load anywhere: the run must not
+ * depend on whether (and when) autovacuum gets to the freshly seeded tables; the CI machine's
+ * PostgreSQL runs with autovacuum off. PGlite needs nothing (its tables are small and planned alike).
+ */
+export async function analyzeDatabases(stack: Stack): Promise<void> {
+  for (const url of [stack.main.databaseUrl, stack.pricing.databaseUrl]) {
+    if (!url) continue;
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query("ANALYZE");
+    } finally {
+      await client.end();
+    }
+  }
+}
+
 export function modelEntries(tag: string, count: number, price = 0.15) {
   const buckets = ["input", "output", "cache_read", "cache_write"];
   return Array.from({ length: count }, (_, i) => ({
