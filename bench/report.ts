@@ -91,7 +91,7 @@ interface Mixed {
     fivexx: number;
     analysis: { status_counts: Record<string, number> };
   };
-  p99: Record<string, { p99_ms: number; target_p99_ms: number; within: boolean; basis: string }>;
+  p99: Record<string, { p99_ms: number; target_p99_ms: number; within: boolean; basis: string; empty_server_p99_ms?: number }>;
   analysis_ms: number[];
   rss_kib: { before: Record<string, number>; after: Record<string, number>; tolerance: number };
   live_heap_mib?: { before: Record<string, number>; after: Record<string, number>; tolerance: number };
@@ -106,7 +106,16 @@ if (mixed) {
   for (const [kind, p] of Object.entries(mixed.p99)) {
     const k = mixed.load.kinds[kind];
     const split = k.during_cycles && k.outside_cycles ? `; p99 during cycles ${k.during_cycles.p99_ms} ms, outside ${k.outside_cycles.p99_ms} ms` : "";
-    add(`${where}: ${kind.replace("_", " ")} p99`, `${ms(p.p99_ms)} (p50 ${k.p50_ms} ms, ${k.requests_per_s} req/s${split})`, `< ${p.target_p99_ms} ms (${p.basis})`, p.within);
+    // The baseline is the machine's floor in the same run: an empty server's p99 (reliability/canary.ts).
+    const floor = p.empty_server_p99_ms;
+    add(
+      `${where}: ${kind.replace("_", " ")} p99`,
+      `${ms(p.p99_ms)} (p50 ${k.p50_ms} ms, ${k.requests_per_s} req/s${split})`,
+      `< ${p.target_p99_ms} ms (${p.basis})`,
+      p.within,
+      floor == null ? "—" : `empty server on the same machine meanwhile: p99 ${ms(floor)}`,
+      floor == null ? "—" : `${(p.p99_ms / Math.max(floor, 0.1)).toFixed(1)}×`,
+    );
   }
   add(`${where}: 5xx answers`, String(mixed.load.fivexx), "0", mixed.load.fivexx === 0);
   const cycles = mixed.analysis_ms;

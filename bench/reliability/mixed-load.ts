@@ -10,14 +10,17 @@
 // LOAD_ANALYZE_EVERY_MS (5000; 0: no cycles during the phases), LOAD_ENFORCE_TARGETS=1 (a p99 over its target fails the run),
 // LOAD_KINDS (a comma list of kinds), LOAD_CURRENT_SAMPLES=0 (ingest never moves heartbeats forward),
 // BENCH_SERVICE_NODE_OPTIONS (added to the services' NODE_OPTIONS, e.g. `--require` a profiler hook),
-// LOAD_TRACE=1 (every answer's due time and latency, and every cycle's span, to bench/results/mixed-load-trace.json).
+// LOAD_TRACE=1 (every answer's due time and latency, and every cycle's span, to bench/results/mixed-load-trace.json),
+// LOAD_CANARY_RATE (20 req/s to an empty server, ./canary.ts: the machine's latency floor in the same run; 0: none).
 // Hard checks (exit 1): no 5xx and no socket errors in any phase; each service's RSS after the run
 // (and a second warm-up) within 20% of its RSS after the warm-up. Figures go to
 // bench/results/mixed-load.json.
 import fs from "node:fs";
 import os from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
-import { openLoop, percentile, type PlannedRequest } from "./open-loop";
+import { startCanary, type Canary } from "./canary";
+import { openLoop, percentile, type OpenLoopResult, type PlannedRequest } from "./open-loop";
 import { analyzeDatabases, json, modelEntries, rssKiB, seedFleet, startStack, rid, type Stack } from "./stack";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -27,6 +30,7 @@ const FLEET = env("LOAD_FLEET", 1000);
 const ANALYZE_EVERY_MS = env("LOAD_ANALYZE_EVERY_MS", 5000);
 const ENFORCE = process.env.LOAD_ENFORCE_TARGETS === "1";
 const TRACE = process.env.LOAD_TRACE === "1";
+const CANARY_RATE = env("LOAD_CANARY_RATE", 20);
 const traces: Record<string, Record<string, [number, number][]>> = {};
 const INGEST_BATCH = env("LOAD_INGEST_BATCH", 1000);
 // The offered sample rate stays 10,000 samples/s whatever the batch size.
@@ -144,15 +148,29 @@ interface KindFigures {
 }
 
 const ms = (n: number) => Number(n.toFixed(1));
+const latencyFigures = (result: OpenLoopResult, duringCycle: (due: number) => boolean) => ({
+  requests: result.requests,
+  requests_per_s: result.requests_per_s,
+  p50_ms: ms(percentile(result.latencies_ms, 0.5)),
+  p99_ms: ms(percentile(result.latencies_ms, 0.99)),
+  max_ms: ms(result.latencies_ms.at(-1) ?? 0),
+  ...splitByCycles(result.trace, duringCycle),
+});
 const splitByCycles = (trace: [number, number][], inside: (due: number) => boolean) => {
   const split = (keep: boolean) => trace.filter(([due]) => inside(due) === keep).map(([, latency]) => latency).sort((a, b) => a - b);
   const figures = (values: number[]) => ({ requests: values.length, p50_ms: ms(percentile(values, 0.5)), p99_ms: ms(percentile(values, 0.99)) });
   return { during_cycles: figures(split(true)), outside_cycles: figures(split(false)) };
 };
 
-async function phase(stack: Stack, seconds: number, label: string) {
-  const phaseStart = Date.now();
+async function phase(stack: Stack, canary: Canary, seconds: number, label: string) {
   const targets = ACTIVE.map((kind) => [kind, target(stack, kind, seconds)] as const);
+  // Started once the bodies are built (synchronous work that would delay the first requests of all),
+  // and the origin of the cycles' spans as of the requests' due times.
+  const phaseStart = Date.now();
+  // The client's own event-loop delay: a late client delays every kind's answers alike.
+  const clientDelay = monitorEventLoopDelay({ resolution: 10 });
+  clientDelay.enable();
+  const floor = CANARY_RATE > 0 ? openLoop({ url: canary.url, headers: {}, request: () => ({ method: "GET", path: "/" }), connections: 2, rate: CANARY_RATE, seconds, timeoutMs: 30_000 }) : undefined;
   const cannons = targets.map(async ([kind, { url, headers, request }]) => {
     const { connections, rate } = KINDS[kind];
     return [kind, await openLoop({ url, headers, request, connections, rate: rate * LOAD_SCALE, seconds, timeoutMs: 30_000 })] as const;
@@ -177,15 +195,14 @@ async function phase(stack: Stack, seconds: number, label: string) {
   const results = await Promise.all(cannons);
   await analyzer;
   const duringCycle = (due: number) => spans.some(([from, to]) => due >= from && due <= to);
+  const canaryResult = await floor;
+  clientDelay.disable();
+  const client_loop_delay_ms = { p99: ms(clientDelay.percentile(99) / 1e6), max: ms(clientDelay.max / 1e6) };
+  const canaryFigures = canaryResult && { ...latencyFigures(canaryResult, duringCycle), errors: canaryResult.errors };
   const kinds = Object.fromEntries(
     results.map(([kind, result]) => {
       const figures: KindFigures = {
-        requests: result.requests,
-        requests_per_s: result.requests_per_s,
-        p50_ms: ms(percentile(result.latencies_ms, 0.5)),
-        p99_ms: ms(percentile(result.latencies_ms, 0.99)),
-        max_ms: ms(result.latencies_ms.at(-1) ?? 0),
-        ...splitByCycles(result.trace, duringCycle),
+        ...latencyFigures(result, duringCycle),
         status_counts: result.status_counts,
         errors: result.errors,
         error_codes: result.error_codes,
@@ -194,14 +211,14 @@ async function phase(stack: Stack, seconds: number, label: string) {
       return [kind, figures];
     }),
   ) as Record<Kind, KindFigures>;
-  if (TRACE) traces[label] = { ...Object.fromEntries(results.map(([kind, result]) => [kind, result.trace])), analysis: spans };
+  if (TRACE) traces[label] = { ...Object.fromEntries(results.map(([kind, result]) => [kind, result.trace])), ...(canaryResult && { canary: canaryResult.trace }), analysis: spans };
   const fivexx = Object.values(kinds).reduce((sum, k) => sum + Object.entries(k.status_counts).filter(([c]) => c.startsWith("5")).reduce((s, [, n]) => s + n, 0), 0) +
     Object.entries(analysis.status_counts).filter(([c]) => c.startsWith("5") || c === "0").reduce((s, [, n]) => s + n, 0);
   const errors = Object.values(kinds).reduce((sum, k) => sum + k.errors, 0);
   const codes = Object.entries(kinds).filter(([, f]) => f.errors).map(([k, f]) => `${k} ${JSON.stringify(f.error_codes)}`);
-  const split = (f: KindFigures) => (spans.length ? ` (during cycles ${f.during_cycles.p99_ms}, outside ${f.outside_cycles.p99_ms})` : "");
-  console.log(`[${label}] ${seconds} s: ${Object.entries(kinds).map(([k, f]) => `${k} ${f.requests} req p99 ${f.p99_ms} ms${split(f)}`).join("; ")}; analysis ${JSON.stringify(analysis.status_counts)}; 5xx ${fivexx}, errors ${errors}${codes.length ? ` (${codes.join("; ")})` : ""}`);
-  return { seconds, kinds, analysis, fivexx, errors };
+  const split = (f: Pick<KindFigures, "during_cycles" | "outside_cycles">) => (spans.length ? ` (during cycles ${f.during_cycles.p99_ms}, outside ${f.outside_cycles.p99_ms})` : "");
+  console.log(`[${label}] ${seconds} s: ${Object.entries(kinds).map(([k, f]) => `${k} ${f.requests} req p99 ${f.p99_ms} ms${split(f)}`).join("; ")}${canaryFigures ? `; empty server p99 ${canaryFigures.p99_ms} ms${split(canaryFigures)}` : ""}; client loop delay p99 ${client_loop_delay_ms.p99} ms, max ${client_loop_delay_ms.max} ms; analysis ${JSON.stringify(analysis.status_counts)}; 5xx ${fivexx}, errors ${errors}${codes.length ? ` (${codes.join("; ")})` : ""}`);
+  return { seconds, kinds, canary: canaryFigures, client_loop_delay_ms, analysis, fivexx, errors };
 }
 
 const rss = (stack: Stack) => ({ main_api_kib: rssKiB(stack.main.process.pid), pricing_api_kib: rssKiB(stack.pricing.process.pid) });
@@ -240,6 +257,10 @@ const liveHeaps = async (stack: Stack) => ({ main_api: await liveHeapMiB(stack.m
 async function main() {
   const started = Date.now();
   const stack = await startStack({ main: SNAPSHOT_ENV, pricing: SNAPSHOT_ENV });
+  const canary = await startCanary().catch(async (err) => {
+    await stack.close();
+    throw err;
+  });
   try {
     console.log(`services up on ${stack.databaseKind} in ${((Date.now() - started) / 1000).toFixed(1)} s; seeding ${FLEET} resources...`);
     await seedFleet(stack, FLEET);
@@ -254,7 +275,7 @@ async function main() {
     let rssBefore = rss(stack);
     for (let i = 0; i < WARMUP_MAX_PHASES; i++) {
       const previous = rssBefore;
-      warmups1.push(await phase(stack, WARMUP, `warm-up ${i + 1}`));
+      warmups1.push(await phase(stack, canary, WARMUP, `warm-up ${i + 1}`));
       rssBefore = rss(stack);
       const settled = rssBefore.main_api_kib <= previous.main_api_kib * (1 + WARM_GROWTH) && rssBefore.pricing_api_kib <= previous.pricing_api_kib * (1 + WARM_GROWTH);
       console.log(`RSS after warm-up ${i + 1}: main ${rssBefore.main_api_kib} KiB, pricing ${rssBefore.pricing_api_kib} KiB${settled ? " (settled)" : ""}`);
@@ -262,8 +283,8 @@ async function main() {
     }
     const heapBefore = await heapUsedMiB(stack);
     const liveBefore = await liveHeaps(stack);
-    const run = await phase(stack, DURATION, "load");
-    const warmup2 = await phase(stack, WARMUP, "second warm-up");
+    const run = await phase(stack, canary, DURATION, "load");
+    const warmup2 = await phase(stack, canary, WARMUP, "second warm-up");
     const rssAfter = rss(stack);
     const heapAfter = await heapUsedMiB(stack);
     const liveAfter = await liveHeaps(stack);
@@ -286,7 +307,7 @@ async function main() {
     for (const kind of ACTIVE) {
       const f = run.kinds[kind];
       const within = f.p99_ms <= KINDS[kind].target_p99_ms;
-      p99[kind] = { p99_ms: f.p99_ms, target_p99_ms: KINDS[kind].target_p99_ms, within, basis: KINDS[kind].basis };
+      p99[kind] = { p99_ms: f.p99_ms, target_p99_ms: KINDS[kind].target_p99_ms, within, basis: KINDS[kind].basis, empty_server_p99_ms: run.canary?.p99_ms };
       checks.push({ name: `${kind} p99 within target`, pass: within, detail: `${f.p99_ms} ms (target ${KINDS[kind].target_p99_ms} ms)`, hard: ENFORCE });
     }
     const analysisMax = Math.max(0, ...run.analysis.durations_ms);
@@ -325,6 +346,7 @@ async function main() {
     console.log(`mixed load ${results.passed ? "PASS" : "FAIL"} (${results.total_seconds} s, ${stack.databaseKind}); written to bench/results/mixed-load.json`);
     if (!results.passed) process.exitCode = 1;
   } finally {
+    await canary.close();
     await stack.close();
   }
 }
