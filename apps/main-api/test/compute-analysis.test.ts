@@ -320,4 +320,53 @@ describe("analysis cycle", () => {
     await tailAnalyzer.analyzeTenant(other, DEFAULT_COMPUTE_SETTINGS);
     expect(await samplesInTail()).toBe(14);
   }, 20_000);
+
+  // Ingests that overlap without a gap (many agents of one tenant) used to starve the cycle: each
+  // joined the share lock on the fence's row while the cycle's update waited, so the fence only moved
+  // once they stopped. Now new ingests queue behind the waiting cycle.
+  (process.env.TEST_DATABASE_URL ? it : it.skip)("moves the fence while ingests keep overlapping, without waiting for a gap between them", async () => {
+    const busy = { id: "ten_overlap", organizationId: "org_analysis" };
+    await upsertResources(ctx.prisma, busy, UpsertResourcesRequest.parse({ resources: [vm("o1", "m5.large"), vm("o2", "m5.large")] }).resources);
+    const tailAnalyzer = createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, pricing: createPricingClient({ baseUrl: stub.url, apiKey: stub.apiKey, logger, timeoutMs: 300 }), tailMarginMs: 0 });
+    const cut = async () =>
+      (await ctx.prisma.$queryRawUnsafe<{ cut: Date }[]>("SELECT cut FROM compute_sample_tail_status WHERE tenant_id = $1", busy.id))[0].cut;
+    await ingestMetrics(ctx.db.sql, busy, sampleBatch(IngestMetricsRequest.parse({ samples: samplesFor("o1", 12, 1, (i) => i) }).samples));
+    await tailAnalyzer.analyzeTenant(busy, DEFAULT_COMPUTE_SETTINGS);
+    const before = await cut();
+
+    // Two sessions hand the fence over: each ingests (its own resource) in a transaction that stays
+    // open until the other has started its next one, 100 ms later, so one always holds the fence.
+    const rounds = 12;
+    let round = 0;
+    let movedInRound: number | null = null;
+    let doneInRound: number | null = null;
+    await ctx.db.sql.withSession((first) =>
+      ctx.db.sql.withSession(async (second) => {
+        const open = async (session: typeof first, resource: string) => {
+          await session.query("BEGIN");
+          await session.query(INGEST_SQL, [busy.id, [resource], [new Date().toISOString()], [50], [null]]);
+        };
+        let [holder, next] = [{ session: first, resource: "o1" }, { session: second, resource: "o2" }];
+        await open(holder.session, holder.resource);
+        const cycle = tailAnalyzer.analyzeTenant(busy, DEFAULT_COMPUTE_SETTINGS).then(() => {
+          doneInRound = round;
+        });
+        for (; round < rounds; round++) {
+          const opening = open(next.session, next.resource);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          await holder.session.query("COMMIT");
+          await opening;
+          [holder, next] = [next, holder];
+          if (movedInRound === null && (await cut()) > before) movedInRound = round;
+        }
+        await holder.session.query("COMMIT");
+        await cycle;
+      }),
+    );
+    // The fence moved, and the whole cycle (the tail's status row, the results) ended, while they overlapped.
+    expect(movedInRound).not.toBeNull();
+    expect(doneInRound).not.toBeNull();
+    expect(doneInRound!).toBeLessThan(rounds);
+    expect(await cut()).not.toEqual(before);
+  }, 20_000);
 });

@@ -2,6 +2,7 @@ import { badRequest } from "@cloudcost/http";
 import type { ComputeResourceData, HeartbeatsRequest, MetricSample } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
 import type { Prisma } from "../db";
+import { FENCE_LOCK_CLASS } from "./rollups";
 
 export interface TenantRef {
   id: string;
@@ -111,7 +112,9 @@ export const INGEST_SQL = `
     WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts)),
   -- The tail's fence, share-locked until commit: a cycle moves it only once no ingest holds the lock,
   -- so every sample is either committed before the cycle reads up to the new fence or checked against it.
-  tail AS MATERIALIZED (SELECT from_day, cut FROM compute_sample_tail_status WHERE tenant_id = $1 FOR SHARE),
+  -- The fence's advisory lock first (rollups.ts, FENCE_LOCK_CLASS): the row is locked only once it is held.
+  fence AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${FENCE_LOCK_CLASS}, hashtext($1)) AS held),
+  tail AS MATERIALIZED (SELECT s.from_day, s.cut FROM fence, compute_sample_tail_status s WHERE s.tenant_id = $1 FOR SHARE OF s),
   behind AS (
     SELECT s.* FROM stored s, tail t WHERE s.ts >= t.from_day::timestamp AT TIME ZONE 'UTC' AND s.ts < t.cut),
   -- New samples behind the fence wait for the next cycle to add them to the tail (rollups.ts).

@@ -108,9 +108,9 @@ const MERGED_HISTOGRAM = (column: "cpu" | "memory", raw: string) => `
 /**
  * Builds ($4 false: from the raw samples of [$2, $3) alone, rows of resources without any deleted)
  * or extends ($4 true: previous rows plus the samples of [$2, $3) and the queued late samples before
- * $2; only resources with new samples are rewritten) the tail roll-up, and records what it now
- * covers: [$5 from_day, $3) at version $6. Queued samples are taken in the same snapshot as the raw
- * ones: those from $2 on are among the raw samples already, and a rebuild reads them all.
+ * $2; only resources with new samples are rewritten) the tail roll-up. Queued samples are taken in
+ * the same snapshot as the raw ones: those from $2 on are among the raw samples already, and a
+ * rebuild reads them all. What the tail now covers is recorded in the same transaction (rollUp).
  */
 const ROLL_UP_TAIL = `
   WITH queued AS (DELETE FROM compute_sample_tail_late WHERE tenant_id = $1 RETURNING resource_id, ts, cpu_utilization, memory_utilization),
@@ -126,8 +126,7 @@ const ROLL_UP_TAIL = `
     GROUP BY resource_id),
   cpu AS (${MERGED_HISTOGRAM("cpu", "cpu")}),
   mem AS (${MERGED_HISTOGRAM("memory", "mem")}),
-  cleared AS (DELETE FROM compute_sample_tail WHERE tenant_id = $1 AND NOT $4 AND resource_id NOT IN (SELECT resource_id FROM totals)),
-  status AS (UPDATE compute_sample_tail_status SET from_day = $5::date, rolled_cut = $3, rolled_version = $6 WHERE tenant_id = $1)
+  cleared AS (DELETE FROM compute_sample_tail WHERE tenant_id = $1 AND NOT $4 AND resource_id NOT IN (SELECT resource_id FROM totals))
   INSERT INTO compute_sample_tail AS t (tenant_id, ${ROLLUP_COLUMNS})
   SELECT $1, t.resource_id, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts
   FROM totals t JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)
@@ -146,15 +145,27 @@ interface TailStatus {
 const FENCE_WAIT = "2s";
 
 /**
+ * Advisory lock keyspace of the tail's fence ("fenc"; the second key is hashtext(tenant id)): ingest
+ * takes it shared (INGEST_SQL), a cycle exclusive while it moves the fence. The row lock alone let a
+ * cycle starve: share lockers join a share-locked row without queueing behind a waiting writer, so
+ * overlapping ingests kept the cycle's UPDATE waiting from one to the next (each wait under
+ * lock_timeout), 39 s in a probe and for as long as the overlap lasts. PostgreSQL's lock manager
+ * queues a shared request behind a waiting exclusive one: the cycle waits for the ingests in flight
+ * only, and new ones wait for its short transaction.
+ */
+export const FENCE_LOCK_CLASS = 0x66656e63;
+
+/**
  * The tail: the window's unsettled part, [endDay, cut), rolled up per resource and extended each
  * cycle by the samples since the previous cut only, so a cycle's cost follows what arrived since the
  * last one, not the whole unsettled day (which the statistics otherwise re-read every cycle).
  *
- * - The fence: ingest share-locks the tenant's status row and checks its samples against `cut`. A
+ * - The fence: ingest share-locks the tenant's status row (after the fence's advisory lock, shared)
+ *   and checks its samples against `cut`. A
  *   new sample behind it (a delayed agent) is queued in compute_sample_tail_late for the next
  *   extension; a re-sent one (its old value is in the tail) marks the tail stale, through a version
- *   bump of its first day's status, as for day roll-ups. A cycle first moves `cut` to `target`; that
- *   update waits until no ingest holds the lock, so every sample before the new cut is committed by
+ *   bump of its first day's status, as for day roll-ups. A cycle first moves `cut` to `target` under
+ *   the advisory lock taken exclusive, which waits until no ingest holds it, so every sample before the new cut is committed by
  *   the time the cycle reads it, or was checked against it.
  * - Rebuilt from the raw samples when it starts on another day than the window's endDay, when a
  *   re-sent sample made it stale, or when there is none; extended otherwise. A rebuild needs no new
@@ -176,11 +187,39 @@ export async function rollUpTail(session: SqlSession, tenantId: string, window: 
   const cut = status.cut ?? status.rolled_cut;
   if (stale) {
     if (!cut || cut <= window.endDay) return window.endDay;
-    await session.query(ROLL_UP_TAIL, [tenantId, window.endDay, cut, false, endDay, version]);
+    await rollUp(session, tenantId, { from: window.endDay, cut, extending: false, endDay, version });
     return cut;
   }
-  if (cut! > status.rolled_cut!) await session.query(ROLL_UP_TAIL, [tenantId, status.rolled_cut, cut, true, endDay, version]);
+  if (cut! > status.rolled_cut!) await rollUp(session, tenantId, { from: status.rolled_cut!, cut: cut!, extending: true, endDay, version });
   return cut!;
+}
+
+/**
+ * ROLL_UP_TAIL and the status row that records what the tail then covers ([endDay, cut) at the day
+ * status version read before), in one transaction. The row is updated under the fence's advisory
+ * lock, taken once the roll-up is written: the update waits for the ingests in flight only, and new
+ * ones wait for the few milliseconds until the commit, not for the roll-up.
+ */
+async function rollUp(
+  session: SqlSession,
+  tenantId: string,
+  tail: { from: Date; cut: Date; extending: boolean; endDay: string; version: number },
+): Promise<void> {
+  await session.query("BEGIN");
+  try {
+    await session.query(ROLL_UP_TAIL, [tenantId, tail.from, tail.cut, tail.extending]);
+    await session.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [FENCE_LOCK_CLASS, tenantId]);
+    await session.query("UPDATE compute_sample_tail_status SET from_day = $2::date, rolled_cut = $3, rolled_version = $4 WHERE tenant_id = $1", [
+      tenantId,
+      tail.endDay,
+      tail.cut,
+      tail.version,
+    ]);
+    await session.query("COMMIT");
+  } catch (err) {
+    await session.query("ROLLBACK");
+    throw err;
+  }
 }
 
 /** The status row after moving its fence forward to `target` (never back), or as it is when the lock wait ran out. */
@@ -189,6 +228,7 @@ async function moveFence(session: SqlSession, tenantId: string, target: Date): P
   await session.query("BEGIN");
   try {
     await session.query(`SET LOCAL lock_timeout = '${FENCE_WAIT}'`);
+    await session.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [FENCE_LOCK_CLASS, tenantId]);
     const [moved] = await session.query<TailStatus>(
       `UPDATE compute_sample_tail_status SET cut = GREATEST(cut, $2) WHERE tenant_id = $1 RETURNING ${columns}`,
       [tenantId, target],
