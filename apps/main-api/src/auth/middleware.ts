@@ -29,7 +29,7 @@ export interface AuthenticateOptions {
   allowIdentityOnly?: boolean;
 }
 
-type AuthDeps = Pick<AppDeps, "config" | "prisma" | "logger">;
+type AuthDeps = Pick<AppDeps, "config" | "prisma" | "db" | "logger">;
 
 /**
  * `Authorization: Bearer <JWT | bl_ key>` → `req.principal` (and `req.identity` for JWTs).
@@ -51,7 +51,7 @@ export function authenticate(deps: AuthDeps, options: AuthenticateOptions = {}):
 
     const identity = await verifyIdentityToken(deps.config.auth, credential);
     req.identity = identity;
-    const resolved = await resolveIdentity(deps.prisma, identity, tenantId);
+    const resolved = await resolveIdentity(deps.prisma, deps.db.sql, identity, tenantId);
     if (resolved.principal) {
       req.principal = resolved.principal;
       req.tenantProbe = resolved.tenant;
