@@ -1,5 +1,6 @@
 import { hashApiKey, isWellFormedApiKey } from "@cloudcost/credentials";
 import { unauthenticated } from "@cloudcost/http";
+import type { SqlClient } from "@cloudcost/db";
 import type { Logger } from "pino";
 import type { Prisma } from "../db";
 import type { Principal, TenantProbe } from "./principal";
@@ -23,18 +24,20 @@ interface KeyRow {
  */
 export async function authenticateApiKey(
   prisma: Prisma,
+  sql: SqlClient,
   logger: Logger,
   key: string,
   tenantId: string | null = null,
 ): Promise<{ principal: Principal; tenant?: TenantProbe }> {
   // Format and checksum first: a mistyped or made-up key costs no database read.
   if (!isWellFormedApiKey(key)) throw unauthenticated("Malformed API key: expected bl_ followed by 42 letters and digits.");
-  const [row] = await prisma.$queryRawUnsafe<KeyRow[]>(
+  // Through the driver, prepared by name, as the token caller's lookup (principal.ts).
+  const [row] = await sql.query<KeyRow>(
     `SELECT k.organization_id, k.id, k.role::text AS role, k.tenant_ids, k.revoked_at IS NOT NULL AS revoked,
        (SELECT t.archived_at IS NULL FROM tenants t WHERE t.organization_id = k.organization_id AND t.id = $2::text) AS tenant_open
      FROM api_keys k WHERE k.key_hash = $1`,
-    hashApiKey(key),
-    tenantId,
+    [hashApiKey(key), tenantId],
+    { name: "auth_api_key" },
   );
   if (!row || row.revoked) throw unauthenticated("Unknown or revoked API key.");
   touch(prisma, logger, row.organization_id, row.id);

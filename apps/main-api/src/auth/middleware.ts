@@ -45,7 +45,7 @@ export function authenticate(deps: AuthDeps, options: AuthenticateOptions = {}):
     const tenantId = namedTenantId(req) ?? null;
 
     if (credential.startsWith("bl_")) {
-      ({ principal: req.principal, tenant: req.tenantProbe } = await authenticateApiKey(deps.prisma, deps.logger, credential, tenantId));
+      ({ principal: req.principal, tenant: req.tenantProbe } = await authenticateApiKey(deps.prisma, deps.db.sql, deps.logger, credential, tenantId));
       return next();
     }
 
