@@ -29,6 +29,10 @@ module.exports = function preset({ rootDir, ...overrides }) {
       "^(\\.{1,2}/.*)\\.js$": "$1",
     },
     testTimeout: 30000,
+    // In CI a handle a failed test leaves open must not hold the run until the job's time limit
+    // (it once did: a timed-out test's server kept its Jest worker, and turbo, alive for 90 minutes).
+    // Locally Jest still waits and names the leak.
+    forceExit: Boolean(process.env.CI),
     ...overrides,
   };
 };

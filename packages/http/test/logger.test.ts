@@ -61,18 +61,30 @@ describe("aborted requests", () => {
   it("logs a request whose client went away before the answer as aborted, at warn", async () => {
     const { lines, sink } = captureLines();
     const app = express().use(requestId()).use(httpLogger(pino({ level: "info" }, sink)));
+    // Event-driven, no fixed delays: the client goes away only once the handler holds the request,
+    // and the handler answers only once the server has seen the connection close.
+    let arrived!: () => void;
+    const inHandler = new Promise<void>((resolve) => (arrived = resolve));
     let answered!: () => void;
     const handled = new Promise<void>((resolve) => (answered = resolve));
-    app.get("/slow", (_req, res) => setTimeout(() => (res.json({ late: true }), answered()), 200));
+    app.get("/slow", (_req, res) => {
+      res.on("close", () => setImmediate(() => (res.json({ late: true }), answered())));
+      arrived();
+    });
     const server = app.listen(0);
-    const { port } = server.address() as import("node:net").AddressInfo;
-    const client = require("node:http").get({ port, path: "/slow", headers: { "x-request-id": "req-abort-1" } });
-    client.on("error", () => undefined);
-    setTimeout(() => client.destroy(), 50);
-    await handled;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    server.close();
-    const entry = lines.map((line) => JSON.parse(line)).find((e) => e.requestId === "req-abort-1");
-    expect(entry).toMatchObject({ level: 40, msg: "request aborted", req: { url: "/slow" } });
+    try {
+      await new Promise<void>((resolve) => server.once("listening", resolve));
+      const { port } = server.address() as import("node:net").AddressInfo;
+      const client = require("node:http").get({ port, path: "/slow", headers: { "x-request-id": "req-abort-1" } });
+      client.on("error", () => undefined);
+      await inHandler;
+      client.destroy();
+      await handled;
+      const entry = lines.map((line) => JSON.parse(line)).find((e) => e.requestId === "req-abort-1");
+      expect(entry).toMatchObject({ level: 40, msg: "request aborted", req: { url: "/slow" } });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
