@@ -41,18 +41,45 @@ export function rollupWindow(since: Date, now: Date): RollupWindow {
   return { since, firstDay, endDay };
 }
 
+const ROLLUP_COLUMNS = "resource_id, samples, first_ts, last_ts, cpu_max, cpu_buckets, cpu_counts, memory_buckets, memory_counts";
+
+/**
+ * The samples of the tenant's resources in the given [from, to) ranges, grouped per resource and
+ * (CPU, memory) bucket pair: count, first and last timestamp, exact CPU maximum. Read as one key range
+ * per resource and range, grouped per resource inside the lateral join: grouped once, where the
+ * totals and both histograms each re-read the raw rows before (a 5-second tail extension under the
+ * mixed load is ~50k samples, materialized and spilled to a temporary file); and in a lateral join so
+ * that each resource's range is read through the key whatever the planner estimates (a probe without
+ * db.ts's session settings planned the grouped form over a plain join as a parallel sequential scan of
+ * the whole samples table, every tenant's). Rows are not unique per key: consumers sum `n`.
+ */
+const BUCKETED = (ranges: [from: string, to: string][]) => `
+    SELECT r.resource_id, x.cpu_b, x.mem_b, x.n, x.first_ts, x.last_ts, x.cpu_max
+    FROM compute_resources r CROSS JOIN LATERAL (
+      SELECT floor(cpu_utilization)::smallint AS cpu_b, floor(memory_utilization)::smallint AS mem_b, count(*)::int AS n,
+             min(ts) AS first_ts, max(ts) AS last_ts, max(cpu_utilization) AS cpu_max
+      FROM (${ranges
+        .map(
+          ([from, to]) =>
+            `SELECT ts, cpu_utilization, memory_utilization FROM compute_samples s WHERE s.tenant_id = $1 AND s.resource_id = r.resource_id AND s.ts >= ${from} AND s.ts < ${to}`,
+        )
+        .join(" UNION ALL ")}) s
+      GROUP BY 1, 2) x
+    WHERE r.tenant_id = $1`;
+
+const bucketedRow = (source: string) =>
+  `SELECT resource_id, floor(cpu_utilization)::smallint, floor(memory_utilization)::smallint, 1, ts, ts, cpu_utilization FROM ${source}`;
+
 const ROLL_UP_DAY = `
-  WITH raw AS (
-    SELECT resource_id, ts, cpu_utilization AS cpu, memory_utilization AS mem FROM compute_samples
-    WHERE tenant_id = $1 AND ts >= $2::date::timestamp AT TIME ZONE 'UTC' AND ts < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'),
+  WITH raw AS (${BUCKETED([["$2::date::timestamp AT TIME ZONE 'UTC'", "($2::date + 1)::timestamp AT TIME ZONE 'UTC'"]])}),
   totals AS (
-    SELECT resource_id, count(*)::int AS samples, min(ts) AS first_ts, max(ts) AS last_ts, max(cpu) AS cpu_max FROM raw GROUP BY resource_id),
+    SELECT resource_id, sum(n)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts, max(cpu_max) AS cpu_max FROM raw GROUP BY resource_id),
   cpu AS (
     SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts
-    FROM (SELECT resource_id, floor(cpu)::smallint AS b, count(*)::int AS n FROM raw GROUP BY 1, 2) h GROUP BY resource_id),
+    FROM (SELECT resource_id, cpu_b AS b, sum(n)::int AS n FROM raw GROUP BY 1, 2) h GROUP BY resource_id),
   mem AS (
     SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts
-    FROM (SELECT resource_id, floor(mem)::smallint AS b, count(*)::int AS n FROM raw WHERE mem IS NOT NULL GROUP BY 1, 2) h GROUP BY resource_id),
+    FROM (SELECT resource_id, mem_b AS b, sum(n)::int AS n FROM raw WHERE mem_b IS NOT NULL GROUP BY 1, 2) h GROUP BY resource_id),
   cleared AS (DELETE FROM compute_sample_days WHERE tenant_id = $1 AND day = $2::date AND resource_id NOT IN (SELECT resource_id FROM totals)),
   status AS (
     INSERT INTO compute_sample_day_status AS s (tenant_id, day, version, rolled_version)
@@ -87,21 +114,12 @@ export async function rollUpSettledDays(prisma: Prisma, tenantId: string, window
   return stale.length;
 }
 
-/** Samples of the tenant's resources in [from, to), read as one key range per resource. */
-const RAW_RANGE = (from: string, to: string) => `
-    SELECT s.resource_id, s.ts, s.cpu_utilization AS cpu, s.memory_utilization AS mem
-    FROM compute_resources r
-    JOIN compute_samples s ON s.tenant_id = $1 AND s.resource_id = r.resource_id AND s.ts >= ${from} AND s.ts < ${to}
-    WHERE r.tenant_id = $1`;
-
-const ROLLUP_COLUMNS = "resource_id, samples, first_ts, last_ts, cpu_max, cpu_buckets, cpu_counts, memory_buckets, memory_counts";
-
-/** The sparse histogram of one column over the previous tail rows ($4: extending) plus new raw samples. */
-const MERGED_HISTOGRAM = (column: "cpu" | "memory", raw: string) => `
+/** The sparse histogram of one column over the previous tail rows ($4: extending) plus the new bucketed samples. */
+const MERGED_HISTOGRAM = (column: "cpu" | "memory", bucket: "cpu_b" | "mem_b") => `
     SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts FROM (
       SELECT resource_id, b, sum(n)::int AS n FROM (
         SELECT o.resource_id, u.b, u.n FROM old o, unnest(o.${column}_buckets, o.${column}_counts) AS u(b, n)
-        UNION ALL SELECT resource_id, floor(${raw})::smallint, 1 FROM raw WHERE ${raw} IS NOT NULL) h
+        UNION ALL SELECT resource_id, ${bucket}, n FROM raw WHERE ${bucket} IS NOT NULL) h
       GROUP BY 1, 2) h
     GROUP BY resource_id`;
 
@@ -115,17 +133,17 @@ const MERGED_HISTOGRAM = (column: "cpu" | "memory", raw: string) => `
 const ROLL_UP_TAIL = `
   WITH queued AS (DELETE FROM compute_sample_tail_late WHERE tenant_id = $1 RETURNING resource_id, ts, cpu_utilization, memory_utilization),
   raw AS (
-    ${RAW_RANGE("$2", "$3")}
-    UNION ALL SELECT resource_id, ts, cpu_utilization, memory_utilization FROM queued WHERE $4 AND ts < $2),
+    ${BUCKETED([["$2", "$3"]])}
+    UNION ALL ${bucketedRow("queued WHERE $4 AND ts < $2")}),
   old AS (
     SELECT t.* FROM compute_sample_tail t
     WHERE t.tenant_id = $1 AND $4 AND t.resource_id IN (SELECT resource_id FROM raw)),
   totals AS (
     SELECT resource_id, sum(samples)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts, max(cpu_max) AS cpu_max
-    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max FROM old UNION ALL SELECT resource_id, 1, ts, ts, cpu FROM raw) x
+    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max FROM old UNION ALL SELECT resource_id, n, first_ts, last_ts, cpu_max FROM raw) x
     GROUP BY resource_id),
-  cpu AS (${MERGED_HISTOGRAM("cpu", "cpu")}),
-  mem AS (${MERGED_HISTOGRAM("memory", "mem")}),
+  cpu AS (${MERGED_HISTOGRAM("cpu", "cpu_b")}),
+  mem AS (${MERGED_HISTOGRAM("memory", "mem_b")}),
   cleared AS (DELETE FROM compute_sample_tail WHERE tenant_id = $1 AND NOT $4 AND resource_id NOT IN (SELECT resource_id FROM totals))
   INSERT INTO compute_sample_tail AS t (tenant_id, ${ROLLUP_COLUMNS})
   SELECT $1, t.resource_id, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts
@@ -280,23 +298,24 @@ const HISTOGRAM_P95 = (source: string) => `
   WHERE below >= ceil(0.95 * total) GROUP BY resource_id`;
 
 export const WINDOW_STATS = `
-  WITH raw AS (
-    ${RAW_RANGE("$2", "$3")}
-    UNION ALL ${RAW_RANGE("$7", "'infinity'")}),
+  WITH raw AS (${BUCKETED([
+    ["$2", "$3"],
+    ["$7", "'infinity'"],
+  ])}),
   days AS (
     SELECT ${ROLLUP_COLUMNS} FROM compute_sample_days WHERE tenant_id = $1 AND day >= $5::date AND day < $6::date
     UNION ALL SELECT ${ROLLUP_COLUMNS} FROM compute_sample_tail WHERE tenant_id = $1 AND $7::timestamptz > $4::timestamptz),
   totals AS (
     SELECT resource_id, sum(samples)::int AS samples, min(first_ts) AS window_start, max(last_ts) AS window_end, max(cpu_max) AS cpu_max
     FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max FROM days
-          UNION ALL SELECT resource_id, 1, ts, ts, cpu FROM raw) x
+          UNION ALL SELECT resource_id, n, first_ts, last_ts, cpu_max FROM raw) x
     GROUP BY resource_id),
   cpu AS (${HISTOGRAM_P95(`
     SELECT resource_id, u.b::int AS b, u.n::bigint AS n FROM days, unnest(days.cpu_buckets, days.cpu_counts) AS u(b, n)
-    UNION ALL SELECT resource_id, floor(cpu)::int, 1 FROM raw`)}),
+    UNION ALL SELECT resource_id, cpu_b, n FROM raw`)}),
   mem AS (${HISTOGRAM_P95(`
     SELECT resource_id, u.b::int AS b, u.n::bigint AS n FROM days, unnest(days.memory_buckets, days.memory_counts) AS u(b, n)
-    UNION ALL SELECT resource_id, floor(mem)::int, 1 FROM raw WHERE mem IS NOT NULL`)})
+    UNION ALL SELECT resource_id, mem_b, n FROM raw WHERE mem_b IS NOT NULL`)})
   SELECT t.resource_id, t.samples, t.window_start, t.window_end, c.p95 AS cpu_p95, t.cpu_max, m.p95 AS memory_p95
   FROM totals t LEFT JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)`;
 
