@@ -6,9 +6,11 @@ import { signUp } from "./helpers/identity";
 
 // Concurrent writers of the same resources' rows: every one succeeds and the newest heartbeat wins,
 // whatever order they finish in. On PGlite (one connection) they run one after the other; on
-// PostgreSQL (CI's second run) they interleave. The deadlock the writers' ordered locks prevent needs
-// two statements with different plans (seen under the mixed load after statistics changed), which this
-// test does not force: `LOAD_CURRENT_SAMPLES=1` of the mixed load reproduced it.
+// PostgreSQL (CI's second run) they interleave. Two inventory upserts in their own orders deadlocked
+// here (one 500 in each of two runs, before the upsert wrote in resource_id order), and so did re-sent
+// metric batches (a 500 in two of three runs, before ingest wrote its samples in key order). The deadlock of the
+// heartbeat bumps needs two statements with different plans (seen under the mixed load after
+// statistics changed), which this test does not force: `LOAD_CURRENT_SAMPLES=1` of the mixed load reproduced it.
 let ctx: TestContext;
 let stub: PricingStub;
 beforeAll(async () => {
@@ -38,7 +40,7 @@ function shuffled<T>(values: T[], seed: number): T[] {
 }
 
 describe("concurrent writes to the same resources", () => {
-  it("ingests, heartbeats and an analysis cycle at once all succeed and leave the newest heartbeat", async () => {
+  it("ingests, re-sent batches, heartbeats, inventory upserts and an analysis cycle at once all succeed and leave the newest heartbeat", async () => {
     const owner = await signUp(ctx, { email: "concurrency-owner@example.com" });
     const as = (r: request.Test) => r.set("Authorization", `Bearer ${owner.token}`).set("X-Service-Tenant-ID", owner.tenant.id);
     await as(request(ctx.app).put("/api/v1/tenant/compute/resources"))
@@ -64,8 +66,18 @@ describe("concurrent writes to the same resources", () => {
       const heartbeats = Array.from({ length: 2 }, (_, h) =>
         as(request(ctx.app).post("/api/v1/tenant/compute/heartbeats")).send({ resource_ids: shuffled(ids, 1000 + round * 2 + h), timestamp: at(round, h) }),
       );
+      // Writer 0's batch re-sent twice meanwhile (an agent retrying), each copy in an order of its own.
+      const resends = Array.from({ length: 2 }, (_, c) =>
+        as(request(ctx.app).post("/api/v1/tenant/compute/metrics")).send({
+          samples: shuffled(ids, 3000 + round * 2 + c).map((id) => ({ resource_id: id, timestamp: at(round, 0), cpu_utilization: 20 })),
+        }),
+      );
+      // Inventory upserts of the same rows (attributes unchanged), each in an order of its own.
+      const upserts = Array.from({ length: 2 }, (_, u) =>
+        as(request(ctx.app).put("/api/v1/tenant/compute/resources")).send({ resources: shuffled(ids, 2000 + round * 2 + u).map((id) => vm(id, "m5.xlarge")) }),
+      );
       const analysis = as(request(ctx.app).post("/api/v1/tenant/compute/recommendations/analyze"));
-      const answers = await Promise.all([...ingests, ...heartbeats, analysis]);
+      const answers = await Promise.all([...ingests, ...resends, ...heartbeats, ...upserts, analysis]);
       expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
     }
 

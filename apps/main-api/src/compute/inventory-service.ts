@@ -15,7 +15,9 @@ const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 /** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
 export async function upsertResources(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
   const col = <T>(pick: (r: ComputeResourceData) => T) => resources.map(pick);
-  // One statement: all or nothing, and concurrent upserts of one id cannot duplicate it. The tenant's
+  // One statement: all or nothing, and concurrent upserts of one id cannot duplicate it. Rows are
+  // written in resource_id order, the order every other writer of them locks in: two upserts of the
+  // same resources in their own orders deadlocked (one answered 500). The tenant's
   // roll-up status row is created with its first resource, so it exists before any sample (rollups.ts).
   return prisma.$executeRawUnsafe(
     `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING)
@@ -25,6 +27,7 @@ export async function upsertResources(prisma: Prisma, tenant: TenantRef, resourc
        $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[])
        AS v(resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
             operating_system, cpu_cores, ram_gb, labels)
+     ORDER BY v.resource_id COLLATE "C"
      ON CONFLICT (tenant_id, resource_id) DO UPDATE SET
        name = excluded.name, resource_type = excluded.resource_type, provider = excluded.provider,
        region = excluded.region, availability_zone = excluded.availability_zone, instance_type = excluded.instance_type,
@@ -93,9 +96,12 @@ export const INGEST_SQL = `
   missing AS (
     SELECT DISTINCT v.resource_id AS id FROM v
     WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id)),
+  -- Every write in key order (resource_id, then time): two ingests of the same samples in their own
+  -- orders (an agent re-sending a batch while the first copy runs) otherwise deadlocked (one answered 500).
   stored AS (
     INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
     SELECT $1, v.resource_id, v.ts, v.cpu, v.mem FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
+    ORDER BY v.resource_id COLLATE "C", v.ts
     ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
       SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization
     RETURNING resource_id, ts, cpu_utilization, memory_utilization, (xmax = 0) AS inserted),
@@ -121,6 +127,7 @@ export const INGEST_SQL = `
   queued AS (
     INSERT INTO compute_sample_tail_late AS q (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
     SELECT $1, resource_id, ts, cpu_utilization, memory_utilization FROM behind WHERE inserted
+    ORDER BY resource_id COLLATE "C", ts
     ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
       SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization),
   -- A sample in a day that ended more than 30 minutes ago makes that day's roll-up stale, and one
@@ -133,6 +140,7 @@ export const INGEST_SQL = `
       UNION ALL
       SELECT t.from_day FROM tail t WHERE EXISTS (SELECT 1 FROM behind WHERE NOT inserted)) x
     WHERE NOT EXISTS (SELECT 1 FROM missing)
+    ORDER BY 2
     ON CONFLICT (tenant_id, day) DO UPDATE SET version = s.version + 1)
   SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
 
