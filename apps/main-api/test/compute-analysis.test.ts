@@ -134,18 +134,33 @@ describe("analysis cycle", () => {
     await expect(first).resolves.toMatchObject({ analyzedResources: 10 });
   });
 
-  it("drops samples older than the lookback window", async () => {
-    await ctx.prisma.$executeRawUnsafe(
-      `INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization) VALUES ($1, 'idle', now() - interval '15 days', 99)`,
-      tenant.id,
-    );
-    await analyzer.analyzeTenant(tenant, DEFAULT_COMPUTE_SETTINGS);
-    const [{ n }] = await ctx.prisma.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM compute_samples WHERE tenant_id = $1 AND ts < now() - interval '14 days'`,
-      tenant.id,
-    );
-    expect(n).toBe(0);
+  it("drops samples older than the lookback window, at most every retentionEveryMs per tenant", async () => {
+    const expired = async () => {
+      const [{ n }] = await ctx.prisma.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM compute_samples WHERE tenant_id = $1 AND ts < now() - interval '14 days'`,
+        tenant.id,
+      );
+      return n;
+    };
+    const plant = (daysAgo: number) =>
+      ctx.prisma.$executeRawUnsafe(
+        `INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization) VALUES ($1, 'idle', now() - $2 * interval '1 day', 99)`,
+        tenant.id,
+        daysAgo,
+      );
+    // A process's first cycle of a tenant drops what expired; its next ones within the interval do not.
+    const fresh = analyzerFor(stub.url);
+    await plant(15);
+    await fresh.analyzeTenant(tenant, DEFAULT_COMPUTE_SETTINGS);
+    expect(await expired()).toBe(0);
+    await plant(16);
+    await fresh.analyzeTenant(tenant, DEFAULT_COMPUTE_SETTINGS);
+    expect(await expired()).toBe(1);
+    // Kept samples outside the window change no result: the idle resource stays idle despite a 99 % sample.
     expect((await items()).idle.action).toBe("TERMINATE");
+    const eager = createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, pricing: createPricingClient({ baseUrl: stub.url, apiKey: stub.apiKey, logger, timeoutMs: 300 }), retentionEveryMs: 0 });
+    await eager.analyzeTenant(tenant, DEFAULT_COMPUTE_SETTINGS);
+    expect(await expired()).toBe(0);
   });
 
   it("computes p95 from daily roll-ups equal to the nearest-rank p95 of integer samples, and rebuilds a day a sample is re-sent to", async () => {
