@@ -16,6 +16,8 @@ const pricingPort = process.env.PRICING_API_PORT || "3001";
 const jemalloc = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
   .map((dir) => path.join(dir, "libjemalloc.so.2"))
   .find((file) => fs.existsSync(file));
+// And with each service's Node.js flags (infra/node-flags.json).
+const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "infra/node-flags.json"), "utf8"));
 const env = {
   ...(jemalloc ? { LD_PRELOAD: jemalloc } : {}),
   ...process.env,
@@ -35,7 +37,7 @@ const services = [
 
 let stopping = false;
 const children = services.map((service) => {
-  const child = spawn(process.execPath, ["--single-threaded-gc", path.join(root, service.entry)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeFlags[service.name], path.join(root, service.entry)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   for (const stream of [child.stdout, child.stderr]) {
     readline.createInterface({ input: stream }).on("line", (line) => console.log(`[${service.name}] ${line}`));
   }

@@ -11,6 +11,8 @@ const ROOT = path.resolve(__dirname, "../..");
 const JEMALLOC = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
   .map((dir) => path.join(dir, "libjemalloc.so.2"))
   .find((file) => fs.existsSync(file));
+// As the images run them: each service's Node.js flags (infra/node-flags.json; README, Deploying).
+const NODE_FLAGS: Record<"main-api" | "pricing-api", string[]> = JSON.parse(fs.readFileSync(path.join(ROOT, "infra/node-flags.json"), "utf8"));
 
 export interface Service {
   name: string;
@@ -70,8 +72,7 @@ export async function startService(
     logs: [],
     process: undefined as unknown as ChildProcess,
     async start() {
-      // As the images and `pnpm start` run them (one GC thread: README, Deploying).
-      const child = spawn(process.execPath, ["--single-threaded-gc", path.join(ROOT, `apps/${name}/dist/server.js`)], {
+      const child = spawn(process.execPath, [...NODE_FLAGS[name], path.join(ROOT, `apps/${name}/dist/server.js`)], {
         cwd: dataDir,
         env: serviceEnv,
         stdio: ["ignore", "pipe", "pipe"],

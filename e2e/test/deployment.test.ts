@@ -125,8 +125,12 @@ describe.each(NAMES)("%s Dockerfile", (service) => {
     }
   });
 
-  it("runs dist/server.js as a non-root user with the migrations next to dist/", () => {
-    expect(JSON.parse(all("CMD").at(-1)!.args)).toEqual(["node", "--single-threaded-gc", "dist/server.js"]);
+  it("runs dist/server.js with the service's Node.js flags, as a non-root user, with the migrations next to dist/", () => {
+    // infra/node-flags.json: also read by `pnpm start` and the end-to-end stack; the app's start script repeats them.
+    const flags: string[] = JSON.parse(read("infra/node-flags.json"))[service];
+    expect(flags).toContain("--single-threaded-gc");
+    expect(JSON.parse(all("CMD").at(-1)!.args)).toEqual(["node", ...flags, "dist/server.js"]);
+    expect(JSON.parse(read(`apps/${service}/package.json`)).scripts.start).toBe(["node", ...flags, "dist/server.js"].join(" "));
     const user = all("USER").at(-1)?.args;
     expect(user).toBeDefined();
     expect(["root", "0"]).not.toContain(user!.split(":")[0]);

@@ -67,4 +67,5 @@ EXPOSE 3001
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PRICING_API_PORT || 3001) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # One GC thread: parallel GC helpers compete for the few cores a service gets (README, Deploying).
+# Kept equal to infra/node-flags.json.
 CMD ["node", "--single-threaded-gc", "dist/server.js"]
