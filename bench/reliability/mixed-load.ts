@@ -69,8 +69,6 @@ const KINDS = {
   model_registration: { connections: 1, rate: 4, target_p99_ms: 300, basis: `register 1000 model entries < 300 ms (here ${REGISTER_BATCH} entries, each a price change)` },
   // Held to the target of the request size the issue measured, as the two kinds above: #6 measures
   // ingest in batches of 10,000 (the largest a request may carry), > 50k samples/s = 200 ms a batch.
-  // (Until session 10 this scaled the target down to the batch sent, 20 ms for 1000 samples: a
-  // stricter reading than any other kind got, which a request's fixed cost alone came close to.)
   metric_ingest: { connections: 2, rate: INGEST_RATE, target_p99_ms: 200, basis: `ingest > 50k samples/s in batches of 10,000: a batch in 200 ms (here ${INGEST_BATCH} samples)` },
 } as const;
 type Kind = keyof typeof KINDS;
