@@ -42,11 +42,13 @@ function memoryStore() {
 function app(store: IdempotencyStore) {
   let runs = 0;
   let gate: Promise<void> = Promise.resolve();
+  let reached = () => undefined as void;
   const a = express();
   a.use(jsonBody());
   a.use(idempotency({ store, scopeOf: (req) => req.get("X-Caller") ?? "anonymous" }));
   a.post("/items", async (req, res) => {
     const body = parseOr400(z.object({ name: z.string(), fail: z.boolean().optional() }), req.body, "item");
+    reached();
     await gate;
     runs++;
     if (body.fail) throw new Error("boom");
@@ -60,10 +62,12 @@ function app(store: IdempotencyStore) {
   return {
     app: a,
     runs: () => runs,
+    /** Holds the next requests at the gate: `held` resolves once one is there, `open` lets them go on. */
     hold() {
       let open!: () => void;
       gate = new Promise((resolve) => (open = resolve));
-      return () => open();
+      const held = new Promise<void>((resolve) => (reached = resolve));
+      return { open: () => open(), held };
     },
   };
 }
@@ -123,9 +127,9 @@ describe("idempotency middleware", () => {
 
   it("answers 409 while the first request with the key is still running", async () => {
     const t = app(memoryStore().store);
-    const open = t.hold();
+    const { open, held } = t.hold();
     const first = request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "a" }).then((r) => r);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await held;
     const second = await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "a" });
     open();
     expect((await first).status).toBe(201);
