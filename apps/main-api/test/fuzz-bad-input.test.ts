@@ -87,7 +87,8 @@ beforeAll(async () => {
       `Bearer ${owner.token.split(".").slice(0, 2).join(".")}.`,
       `bearer ${owner.token} extra`,
       `Bearer bl_${"A".repeat(42)}`,
-      `Bearer ${adminKey.body.data.key.slice(0, -1)}x`,
+      // The key with its last character changed (to a different one: a key may end in "x" already).
+      `Bearer ${adminKey.body.data.key.slice(0, -1)}${adminKey.body.data.key.endsWith("x") ? "y" : "x"}`,
       `Bearer ${victimKey.body.data.key}x`,
       "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
     ).map((v) => ({ Authorization: v })),
