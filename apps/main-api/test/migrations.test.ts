@@ -1,6 +1,11 @@
 import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { migrate, readMigrations } from "@cloudcost/db";
+import { createTestDatabase } from "@cloudcost/db/testing";
+import { MIGRATIONS_DIR } from "../src/db";
 
 const root = path.resolve(__dirname, "..");
 
@@ -11,4 +16,59 @@ describe("migrations", () => {
     const result = await promisify(execFile)(process.execPath, args, { cwd: root }).catch((err) => err);
     expect(result.stdout).toContain("Migrations and schema agree");
   }, 60_000);
+
+  it("20261125050000_compute_resources_layout keeps every row, value, index and constraint of compute_resources", async () => {
+    const layout = "20261125050000_compute_resources_layout";
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-migrations-before-"));
+    for (const { name } of readMigrations(MIGRATIONS_DIR).filter((m) => m.name < layout)) {
+      fs.cpSync(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
+    }
+    const db = await createTestDatabase(before);
+    try {
+      await db.sql.query(
+        `INSERT INTO compute_resources (tenant_id, organization_id, resource_id, name, resource_type, provider, region, availability_zone,
+           instance_type, architecture, operating_system, cpu_cores, ram_gb, labels, last_heartbeat_at, action, current_instance_type,
+           recommended_instance_type, current_monthly_cost_usd, recommended_monthly_cost_usd, savings_monthly_usd, cpu_p95, cpu_max,
+           memory_p95, sample_count, window_start, window_end, analyzed_at, created_at, updated_at)
+         VALUES ('ten_a', 'org_a', 'vm-1', 'web 1', 'virtual_machine', 'aws', 'us-east-1', 'us-east-1a', 'm5.xlarge', 'x86_64', 'linux',
+           4, 16, '{"team": "web", "env": "prod"}', '2026-11-25T01:02:03.456Z', 'DOWNSIZE', 'm5.xlarge', 'm5.large', 140.16, 70.08, 70.08,
+           12.5, 40.25, 33.5, 2016, '2026-11-11T00:00:00.000Z', '2026-11-25T00:00:00.000Z', '2026-11-25T01:00:00.000Z',
+           '2026-11-01T00:00:00.000Z', '2026-11-02T00:00:00.000Z'),
+           ('ten_b', 'org_b', 'node-1', NULL, 'kubernetes_node', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, '{}', NULL, NULL, NULL,
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, '2026-11-03T00:00:00.000Z', '2026-11-04T00:00:00.000Z')`,
+      );
+      const rows = () => db.sql.query<{ row: Record<string, unknown> }>(`SELECT to_jsonb(r) AS row FROM compute_resources r ORDER BY tenant_id, resource_id`);
+      const definitions = () =>
+        db.sql.query<{ name: string; definition: string }>(
+          `SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE tablename = 'compute_resources'
+           UNION ALL SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
+             WHERE conrelid = 'compute_resources'::regclass AND contype <> 'n' -- PostgreSQL 18 lists NOT NULL here: compared below
+           UNION ALL SELECT attname, concat_ws(' ', format_type(atttypid, atttypmod), CASE WHEN attnotnull THEN 'NOT NULL' END,
+               CASE attgenerated WHEN 's' THEN 'GENERATED' END, pg_get_expr(adbin, adrelid))
+             FROM pg_attribute LEFT JOIN pg_attrdef ON adrelid = attrelid AND adnum = attnum
+             WHERE attrelid = 'compute_resources'::regclass AND attnum > 0 AND NOT attisdropped
+           ORDER BY 1, 2`,
+        );
+      const oldRows = await rows();
+      const oldDefinitions = await definitions();
+      expect(oldRows.map((r) => r.row.savings_cents)).toEqual([7008, null]);
+
+      expect((await migrate(db.sql, MIGRATIONS_DIR)).applied).toContain(layout);
+
+      expect(await rows()).toEqual(oldRows);
+      expect(await definitions()).toEqual(oldDefinitions);
+      const columns = await db.sql.query<{ attname: string }>(
+        `SELECT attname FROM pg_attribute WHERE attrelid = 'compute_resources'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum LIMIT 4`,
+      );
+      expect(columns.map((c) => c.attname)).toEqual(["tenant_id", "resource_type", "action", "last_heartbeat_at"]);
+      const [{ options }] = await db.sql.query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE relname = 'compute_resources'`);
+      expect(options).toEqual(["fillfactor=85"]);
+      // The generated column still follows the savings.
+      await db.sql.query(`UPDATE compute_resources SET savings_monthly_usd = 1.25 WHERE tenant_id = 'ten_b'`);
+      expect((await rows())[1].row.savings_cents).toBe(125);
+    } finally {
+      await db.close();
+      fs.rmSync(before, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

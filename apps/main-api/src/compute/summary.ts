@@ -24,11 +24,13 @@ const ACTIONABLE = `('DOWNSIZE', 'UPSIZE', 'TERMINATE')`;
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The organization's active window, read by the statement that needs it: the `active` filter and
- * column cost no settings round trip. $n is the organization id.
+ * The oldest heartbeat that still counts as active, read by the statement that needs it: the
+ * `active` filter and column cost no settings round trip. A scalar subquery, so it is computed once
+ * per statement (an initplan) rather than once per row as a bare expression of now() would be.
+ * $n is the organization id.
  */
-const activeWindow = (n: number) =>
-  `make_interval(mins => COALESCE((SELECT active_window_minutes FROM organization_settings WHERE organization_id = $${n}), ${DEFAULT_COMPUTE_SETTINGS.activeWindowMinutes}))`;
+const activeSince = (n: number) =>
+  `(SELECT now() - make_interval(mins => COALESCE((SELECT active_window_minutes FROM organization_settings WHERE organization_id = $${n}), ${DEFAULT_COMPUTE_SETTINGS.activeWindowMinutes})))`;
 
 /** WHERE clause of the summary filters; every query is scoped by tenant first. */
 function filters(tenant: TenantRef, query: SummaryQuery) {
@@ -43,7 +45,7 @@ function filters(tenant: TenantRef, query: SummaryQuery) {
   }
   if (query.active !== undefined) {
     params.push(tenant.organizationId);
-    const fresh = `last_heartbeat_at > now() - ${activeWindow(params.length)}`;
+    const fresh = `last_heartbeat_at > ${activeSince(params.length)}`;
     conditions.push(query.active ? fresh : `(last_heartbeat_at IS NULL OR NOT (${fresh}))`);
   }
   return { params, where: conditions.join(" AND ") };
@@ -82,7 +84,8 @@ const ACTION_KEYS = {
  * Both come back as JSON arrays in one row: one round trip and one connection per summary (two
  * statements on two connections at once cost a second wake-up of the database and of this process).
  * The `active` filter is the exception to index-only: the heartbeat is kept out of the indexes (so
- * that bumping it is a HOT update), and is read from the table rows (100k resources, filters: p50 56 ms either way).
+ * that bumping it is a HOT update), and is read from the table rows, whose leading columns are the
+ * ones read here (migration 20261125050000_compute_resources_layout).
  */
 export async function recommendationSummary(prisma: Prisma, tenant: TenantRef, query: SummaryQuery): Promise<RecommendationSummary> {
   const { params, where } = filters(tenant, query);
@@ -183,7 +186,7 @@ export async function listRecommendations(prisma: Prisma, tenant: TenantRef, que
   const rows = await prisma.$queryRawUnsafe<ItemRow[]>(
     `SELECT resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
        operating_system, cpu_cores, ram_gb, labels,
-       COALESCE(last_heartbeat_at > now() - ${activeWindow(params.length - 1)}, false) AS active,
+       COALESCE(last_heartbeat_at > ${activeSince(params.length - 1)}, false) AS active,
        action, current_instance_type, recommended_instance_type,
        current_monthly_cost_usd::text AS current_monthly_cost_usd,
        recommended_monthly_cost_usd::text AS recommended_monthly_cost_usd,
