@@ -17,25 +17,23 @@ declare global {
       identity?: VerifiedIdentity;
       /** The named tenant as found with the caller (read by `requireTenant`). */
       tenantProbe?: TenantProbe;
+      /** Why a verified identity acts as no principal (answered by `principalOf`, after validation). */
+      principalRefusal?: PrincipalRefusal;
     }
   }
 }
 
-export interface AuthenticateOptions {
-  /**
-   * Let a valid identity token through without an organization (sign-up). Without it, a caller
-   * with no active user in any organization gets a 403.
-   */
-  allowIdentityOnly?: boolean;
-}
+type PrincipalRefusal = "no_organization" | "deactivated";
 
 type AuthDeps = Pick<AppDeps, "config" | "prisma" | "db" | "logger">;
 
 /**
  * `Authorization: Bearer <JWT | bl_ key>` → `req.principal` (and `req.identity` for JWTs).
- * Missing, malformed, expired or unknown credentials: 401.
+ * Missing, malformed, expired or unknown credentials: 401. A verified identity without an active
+ * user is let through with `req.principalRefusal`: its 403 comes from `principalOf`, which routes
+ * call after validating the request (a malformed request is a 400 whoever sends it).
  */
-export function authenticate(deps: AuthDeps, options: AuthenticateOptions = {}): RequestHandler {
+export function authenticate(deps: AuthDeps): RequestHandler {
   return async (req, _res, next) => {
     const header = req.headers.authorization;
     if (!header) throw unauthenticated("Missing Authorization header: send 'Authorization: Bearer <token or bl_ API key>'.");
@@ -55,21 +53,21 @@ export function authenticate(deps: AuthDeps, options: AuthenticateOptions = {}):
     if (resolved.principal) {
       req.principal = resolved.principal;
       req.tenantProbe = resolved.tenant;
-    } else if (!options.allowIdentityOnly) {
-      throw forbidden(
-        resolved.reason === "deactivated"
-          ? "Your user has been deactivated in its organization."
-          : "This identity does not belong to any organization yet: complete sign-up (POST /api/v1/signup/complete) or ask for an invitation.",
-      );
+    } else {
+      req.principalRefusal = resolved.reason;
     }
     next();
   };
 }
 
-/** The caller of a route behind `authenticate`. */
+/** The caller of a route behind `authenticate`: 403 for an identity without an active user. */
 export function principalOf(req: Request): Principal {
-  if (!req.principal) throw unauthenticated("Authentication is required.");
-  return req.principal;
+  if (req.principal) return req.principal;
+  if (req.principalRefusal === "deactivated") throw forbidden("Your user has been deactivated in its organization.");
+  if (req.principalRefusal === "no_organization") {
+    throw forbidden("This identity does not belong to any organization yet: complete sign-up (POST /api/v1/signup/complete) or ask for an invitation.");
+  }
+  throw unauthenticated("Authentication is required.");
 }
 
 /** 403 unless the caller has one of `roles`. */

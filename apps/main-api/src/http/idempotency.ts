@@ -4,15 +4,21 @@ import type { AppDeps } from "../app";
 
 const stores = new WeakMap<AppDeps["db"], IdempotencyStore>();
 
-/** Keys belong to the caller: the organization and the user or API key within it. */
-const principalScope = (req: Request) => {
+/**
+ * Keys belong to the caller: the organization and the user or API key within it. An identity
+ * without a user keys by the identity (its request is refused later, after validation).
+ */
+const principalScope = (req: Request): string => {
   const p = req.principal;
-  if (!p) throw unauthenticated("Authentication is required.");
-  return `org:${p.organizationId}|${p.userId ? `usr:${p.userId}` : `key:${p.apiKeyId}`}`;
+  if (p) return `org:${p.organizationId}|${p.userId ? `usr:${p.userId}` : `key:${p.apiKeyId}`}`;
+  if (req.identity) return identityOnlyScope(req.identity);
+  throw unauthenticated("Authentication is required.");
 };
 
+const identityOnlyScope = (identity: NonNullable<Request["identity"]>) => `idn:${identity.issuer}|${identity.subject}`;
+
 /** Sign-up keys belong to the identity: after the first completion it resolves to a user, and a repeat must still replay. */
-const identityScope = (req: Request) => (req.identity ? `idn:${req.identity.issuer}|${req.identity.subject}` : principalScope(req));
+const identityScope = (req: Request) => (req.identity ? identityOnlyScope(req.identity) : principalScope(req));
 
 /**
  * `Idempotency-Key` handling on the main API's POST operations (mount after `authenticate`). The

@@ -9,7 +9,7 @@ import { completeSignup } from "./service";
 
 export function signupRoutes(deps: AppDeps): Router {
   const router = Router();
-  router.post("/complete", authenticate(deps, { allowIdentityOnly: true }), idempotent(deps, "identity"), async (req, res) => {
+  router.post("/complete", authenticate(deps), idempotent(deps, "identity"), async (req, res) => {
     if (!req.identity) throw unauthenticated("Sign-up needs an identity-provider token, not an API key.");
     const body = parseOr400(SignupCompleteRequest, req.body, "request body");
     const data = await completeSignup(deps.prisma, req.identity, body);
