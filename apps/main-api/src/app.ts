@@ -1,69 +1,33 @@
-import express, { type Express } from "express";
-import type { Logger } from "pino";
-import type { Database } from "@cloudcost/db";
-import {
-  createMetrics,
-  errorHandler,
-  httpLogger,
-  jsonBody,
-  notFoundHandler,
-  protections,
-  requestId,
-  type Metrics,
-} from "@cloudcost/http";
+import type { Express } from "express";
+import { serviceApp } from "@cloudcost/http";
 import { apiDocsRouter, mainApiDocument } from "@cloudcost/openapi";
-import type { Config } from "./config";
-import type { Prisma } from "./db";
-import { renderEnvelopeError } from "./errors";
-import { computeRoutes } from "./compute/routes";
-import { healthRoutes } from "./health/routes";
+import { apiKeyRoutes } from "./api-keys/routes";
 import { jwksRoutes } from "./auth/jwks-routes";
 import { authenticate } from "./auth/middleware";
+import { computeRoutes } from "./compute/routes";
+import type { AppDeps } from "./deps";
+import { renderEnvelopeError } from "./errors";
+import { healthRoutes } from "./health/routes";
 import { idempotent } from "./http/idempotency";
-import { signupRoutes } from "./signup/routes";
-import { apiKeyRoutes } from "./api-keys/routes";
 import { meRoutes } from "./organizations/me-routes";
 import { organizationRoutes } from "./organizations/routes";
-import { createOutboxWorker, type OutboxWorker } from "./outbox";
+import { signupRoutes } from "./signup/routes";
 
-export interface AppDeps {
-  config: Config;
-  db: Database;
-  prisma: Prisma;
-  logger: Logger;
-  metrics?: Metrics;
-  /** Delivers outbox messages (pricing API key sync); built here when not given, started by the server. */
-  outbox?: OutboxWorker;
-}
-
-export function createApp(appDeps: AppDeps): Express {
-  // One registry for the app and everything it builds (routes, analyzer), unless the caller gave one.
-  const deps = { ...appDeps, metrics: appDeps.metrics ?? createMetrics("main-api") };
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", deps.config.protection.trustProxy);
-  app.set("query parser", "extended");
+/** The main API's Express app over `deps` (built once by compose.ts). */
+export function createApp(deps: AppDeps): Express {
   const { metrics } = deps;
-  app.use(requestId());
-  app.use(metrics.middleware());
-  app.use(httpLogger(deps.logger));
-  app.use(protections(deps.config.protection));
-  app.use(jsonBody());
+  return serviceApp({ logger: deps.logger, metrics, protection: deps.config.protection, renderError: renderEnvelopeError }, (app) => {
+    app.use(healthRoutes(deps.db));
+    app.use(metrics.router());
+    app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
+    app.use(jwksRoutes(deps.devIssuerKey));
 
-  app.use(healthRoutes(deps.db));
-  app.use(metrics.router());
-  app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
-  app.use(jwksRoutes(deps.config.auth));
-
-  // Identity and organization management. Each router sits behind its own authenticate, so an
-  // unknown path elsewhere still answers 404.
-  app.use("/api/v1/signup", signupRoutes(deps));
-  app.use("/api/v1/organizations", authenticate(deps), idempotent(deps), organizationRoutes(deps));
-  app.use("/api/v1/me", authenticate(deps), meRoutes(deps));
-  app.use("/api/v1/settings/api-keys", authenticate(deps), idempotent(deps), apiKeyRoutes(deps, deps.outbox ?? createOutboxWorker(deps)));
-  app.use(computeRoutes(deps));
-
-  app.use(notFoundHandler(renderEnvelopeError));
-  app.use(errorHandler(renderEnvelopeError, deps.logger));
-  return app;
+    // Identity and organization management. Each router sits behind its own authenticate, so an
+    // unknown path elsewhere still answers 404.
+    app.use("/api/v1/signup", signupRoutes(deps));
+    app.use("/api/v1/organizations", authenticate(deps), idempotent(deps), organizationRoutes(deps));
+    app.use("/api/v1/me", authenticate(deps), meRoutes(deps));
+    app.use("/api/v1/settings/api-keys", authenticate(deps), idempotent(deps), apiKeyRoutes(deps));
+    app.use(computeRoutes(deps));
+  });
 }

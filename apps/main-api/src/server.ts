@@ -1,25 +1,23 @@
 import { openMigratedDatabase } from "@cloudcost/db";
-import { createLogger, createMetrics, serve, startFailure } from "@cloudcost/http";
+import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
-import { envelopeClientErrorBody } from "./errors";
+import { buildDeps } from "./compose";
 import { startAnalysisSchedule } from "./compute/analysis";
-import { analyzerFor } from "./compute/routes";
 import { loadConfig } from "./config";
-import { createPrisma, MIGRATIONS_DIR, SESSION_SETTINGS } from "./db";
-import { createOutboxWorker } from "./outbox";
+import { MIGRATIONS_DIR, SESSION_SETTINGS } from "./db";
+import { envelopeClientErrorBody } from "./errors";
 
 async function main() {
   const config = loadConfig();
   const logger = createLogger("main-api", config.logLevel);
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger, sessionSettings: SESSION_SETTINGS });
-  const prisma = createPrisma(db.adapter);
-  const outbox = createOutboxWorker({ config, prisma, logger });
-  const metrics = createMetrics("main-api");
-  const app = createApp({ config, db, prisma, logger, outbox, metrics });
+  const deps = buildDeps({ config, db, logger });
+  const { prisma, outbox } = deps;
+  const app = createApp(deps);
   outbox.start();
   outbox.kick(); // deliver whatever a previous run left undelivered
   if (!config.pricingApiKey) logger.info("PRICING_API_KEY is not set: the analysis uses a key derived from SERVICE_TOKEN_SECRET");
-  const schedule = startAnalysisSchedule({ prisma, logger }, analyzerFor({ config, db, prisma, logger, metrics }), config.analysisIntervalMinutes);
+  const schedule = startAnalysisSchedule({ prisma, logger }, deps.analyzer, config.analysisIntervalMinutes);
   await serve({
     name: "main-api",
     app,

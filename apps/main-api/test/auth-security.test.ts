@@ -7,6 +7,7 @@ import pino from "pino";
 import request from "supertest";
 import { errorHandler } from "@cloudcost/http";
 import { createApp } from "../src/app";
+import { buildDeps } from "../src/compose";
 import { DEV_AUDIENCE, DEV_ISSUER, loadDevIssuerKey } from "../src/auth/dev-issuer";
 import { authenticate } from "../src/auth/middleware";
 import { loadConfig } from "../src/config";
@@ -109,6 +110,7 @@ describe("bearer JWT verification", () => {
     const jwk = { ...publicKey.export({ format: "jwk" }), kid: "idp-1", alg: "ES256", use: "sig" };
     const server = http.createServer((_req, res) => res.setHeader("content-type", "application/json").end(JSON.stringify({ keys: [jwk] })));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    let deps: ReturnType<typeof buildDeps> | undefined;
     try {
       const { port } = server.address() as AddressInfo;
       const config = loadConfig({
@@ -120,7 +122,8 @@ describe("bearer JWT verification", () => {
         MAIN_API_DEV_ISSUER_DIR: ctx.config.auth.devIssuerDir,
         SERVICE_TOKEN_SECRET: ctx.config.serviceTokenSecret,
       });
-      const app = createApp({ config, db: ctx.db, prisma: ctx.prisma, logger: pino({ level: "silent" }) });
+      deps = buildDeps({ config, db: ctx.db, logger: pino({ level: "silent" }) });
+      const app = createApp(deps);
       const idp = (audience = "cloudcost") =>
         new SignJWT({ email: uniqueEmail("idp"), email_verified: true })
           .setProtectedHeader({ alg: "ES256", kid: "idp-1" })
@@ -139,6 +142,7 @@ describe("bearer JWT verification", () => {
       expectError(await signup(await idp("other")), 401, /'aud'/);
     } finally {
       server.close();
+      await deps?.prisma.$disconnect();
     }
   });
 
@@ -155,7 +159,7 @@ describe("requireTenant", () => {
   // A tenant-scoped route as the compute routes use it.
   function tenantApp(options: RequireTenantOptions) {
     const app = express();
-    app.get("/scoped", authenticate(ctx), requireTenant(options), (req, res) => {
+    app.get("/scoped", authenticate(ctx.deps), requireTenant(options), (req, res) => {
       res.json({ message: "ok", status: "success", data: req.tenant });
     });
     app.use(errorHandler(renderEnvelopeError, pino({ level: "silent" })));

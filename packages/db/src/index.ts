@@ -4,4 +4,5 @@ export { lockDataDir, DataDirLockedError } from "./datadir-lock";
 export { redactUrl } from "./postgres";
 export type { QueryOptions, SqlClient, SqlSession } from "./sql-client";
 export { openMigratedDatabase } from "./open-migrated";
+export { migrateDatabase } from "./migrate-command";
 export { newId } from "./ids";

@@ -9,6 +9,7 @@ export { serve, type ServeOptions } from "./serve";
 export { answerClientErrors, requestLinePath, type ClientErrorBody } from "./client-error";
 export { parseEnv, startFailure, ConfigError } from "./env";
 export { listRoutes, type RegisteredRoute } from "./routes";
+export { serviceApp, type ServiceAppOptions } from "./service-app";
 export { createMetrics, type Metrics } from "./metrics";
 export { rateLimits, requestCredential, type RequestCredential, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions, type TrustProxy } from "./protection";
 export {

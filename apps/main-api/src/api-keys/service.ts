@@ -9,6 +9,7 @@ import { decodeCursor, toPage } from "../http/pagination";
 import { enqueue } from "../outbox/repository";
 import { PROVISION_TOPIC, REVOKE_TOPIC, type ApiKeySyncPayload } from "../outbox/pricing-api-keys";
 import { assertLiveTenants } from "../tenants/validate";
+import { assertKeyManager } from "./access";
 import { TRANSACTION_OPTIONS } from "../transactions";
 
 const toApiKey = (row: ApiKey): ApiKeyBody => ({
@@ -29,6 +30,7 @@ const syncPayload = (row: ApiKey): ApiKeySyncPayload => ({ key_hash: row.keyHash
  * outbox message that provisions it in the pricing API.
  */
 export async function createApiKey(prisma: Prisma, caller: Principal, body: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
+  assertKeyManager(caller);
   const organizationId = caller.organizationId;
   const key = generateApiKey();
   const row = await prisma.$transaction(async (tx) => {
@@ -52,7 +54,9 @@ export async function createApiKey(prisma: Prisma, caller: Principal, body: Crea
   return { ...toApiKey(row), key };
 }
 
-export async function listApiKeys(prisma: Prisma, organizationId: string, query: PaginationQuery) {
+export async function listApiKeys(prisma: Prisma, caller: Principal, query: PaginationQuery) {
+  assertKeyManager(caller);
+  const { organizationId } = caller;
   const after = decodeCursor(query.cursor);
   const rows = await prisma.apiKey.findMany({
     where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
@@ -63,7 +67,9 @@ export async function listApiKeys(prisma: Prisma, organizationId: string, query:
 }
 
 /** Revokes a key at once here and, through the outbox, in the pricing API. Revoking twice is harmless. */
-export async function revokeApiKey(prisma: Prisma, organizationId: string, id: string): Promise<ApiKeyBody> {
+export async function revokeApiKey(prisma: Prisma, caller: Principal, id: string): Promise<ApiKeyBody> {
+  assertKeyManager(caller);
+  const { organizationId } = caller;
   return prisma.$transaction(async (tx) => {
     const where = { organizationId_id: { organizationId, id } };
     const current = await tx.apiKey.findUnique({ where });

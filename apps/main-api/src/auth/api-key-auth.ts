@@ -1,13 +1,8 @@
 import { hashApiKey, isWellFormedApiKey } from "@cloudcost/credentials";
 import { unauthenticated } from "@cloudcost/http";
 import type { SqlClient } from "@cloudcost/db";
-import type { Logger } from "pino";
-import type { Prisma } from "../db";
+import type { KeyUseRecorder } from "./key-use";
 import type { Principal, TenantProbe } from "./principal";
-
-const TOUCH_INTERVAL_MS = 60_000;
-// Per process: when each key's last_used_at was last written, so a busy key costs one write a minute.
-const lastTouched = new Map<string, number>();
 
 interface KeyRow {
   organization_id: string;
@@ -23,9 +18,8 @@ interface KeyRow {
  * 401 for a malformed, unknown or revoked one.
  */
 export async function authenticateApiKey(
-  prisma: Prisma,
   sql: SqlClient,
-  logger: Logger,
+  keyUse: KeyUseRecorder,
   key: string,
   tenantId: string | null = null,
 ): Promise<{ principal: Principal; tenant?: TenantProbe }> {
@@ -40,24 +34,9 @@ export async function authenticateApiKey(
     { name: "auth_api_key" },
   );
   if (!row || row.revoked) throw unauthenticated("Unknown or revoked API key.");
-  touch(prisma, logger, row.organization_id, row.id);
+  keyUse.touch(row.organization_id, row.id);
   return {
     principal: { kind: "api_key", organizationId: row.organization_id, userId: null, role: row.role, tenantIds: row.tenant_ids, apiKeyId: row.id },
     ...(tenantId === null ? {} : { tenant: { id: tenantId, open: row.tenant_open } }),
   };
-}
-
-/** Records use in the background (never awaited on the request path), at most once a minute per key. */
-function touch(prisma: Prisma, logger: Logger, organizationId: string, id: string): void {
-  const now = Date.now();
-  if (now - (lastTouched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
-  lastTouched.set(id, now);
-  const cutoff = new Date(now - TOUCH_INTERVAL_MS);
-  prisma.apiKey
-    .updateMany({
-      // The condition keeps replicas to one write a minute as well.
-      where: { organizationId, id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: cutoff } }] },
-      data: { lastUsedAt: new Date(now) },
-    })
-    .catch((err: unknown) => logger.warn({ err }, "could not record API key use"));
 }

@@ -19,12 +19,11 @@ export interface DevIssuerKey {
   publicJwk: JWK;
 }
 
-const loaded = new Map<string, DevIssuerKey>();
-
-/** Reads the key pair from `dir`, creating it atomically on first use (concurrent first starts agree). */
+/**
+ * Reads the key pair from `dir`, creating it atomically on first use (concurrent first starts
+ * agree). The service loads it once, in its composition root.
+ */
 export function loadDevIssuerKey(dir: string): DevIssuerKey {
-  const cached = loaded.get(dir);
-  if (cached) return cached;
   const file = path.join(dir, KEY_FILE);
   if (!fs.existsSync(file)) createKeyFile(dir, file);
   const jwk = JSON.parse(fs.readFileSync(file, "utf8")) as JWK;
@@ -32,9 +31,7 @@ export function loadDevIssuerKey(dir: string): DevIssuerKey {
   const publicKey = createPublicKey(privateKey);
   const publicJwk = publicKey.export({ format: "jwk" }) as JWK;
   const kid = createHash("sha256").update(String(publicJwk.x)).digest("base64url").slice(0, 16);
-  const key: DevIssuerKey = { kid, privateKey, publicKey, publicJwk: { ...publicJwk, kid, alg: "EdDSA", use: "sig" } };
-  loaded.set(dir, key);
-  return key;
+  return { kid, privateKey, publicKey, publicJwk: { ...publicJwk, kid, alg: "EdDSA", use: "sig" } };
 }
 
 function createKeyFile(dir: string, file: string): void {

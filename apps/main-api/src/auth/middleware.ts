@@ -1,10 +1,10 @@
 import type { Request, RequestHandler } from "express";
 import { forbidden, unauthenticated } from "@cloudcost/http";
-import type { AppDeps } from "../app";
+import type { AuthDeps } from "../deps";
 import { authenticateApiKey } from "./api-key-auth";
 import { resolveIdentity, type Principal, type Role, type TenantProbe } from "./principal";
 import { namedTenantId } from "../tenancy/tenant-header";
-import { verifyIdentityToken, type VerifiedIdentity } from "./token-verifier";
+import type { VerifiedIdentity } from "./token-verifier";
 
 export type { Principal, Role };
 
@@ -25,8 +25,6 @@ declare global {
 
 type PrincipalRefusal = "no_organization" | "deactivated";
 
-type AuthDeps = Pick<AppDeps, "config" | "prisma" | "db" | "logger">;
-
 /**
  * `Authorization: Bearer <JWT | bl_ key>` → `req.principal` (and `req.identity` for JWTs).
  * Missing, malformed, expired or unknown credentials: 401. A verified identity without an active
@@ -43,11 +41,11 @@ export function authenticate(deps: AuthDeps): RequestHandler {
     const tenantId = namedTenantId(req) ?? null;
 
     if (credential.startsWith("bl_")) {
-      ({ principal: req.principal, tenant: req.tenantProbe } = await authenticateApiKey(deps.prisma, deps.db.sql, deps.logger, credential, tenantId));
+      ({ principal: req.principal, tenant: req.tenantProbe } = await authenticateApiKey(deps.db.sql, deps.keyUse, credential, tenantId));
       return next();
     }
 
-    const identity = await verifyIdentityToken(deps.config.auth, credential);
+    const identity = await deps.tokens.verify(credential);
     req.identity = identity;
     const resolved = await resolveIdentity(deps.prisma, deps.db.sql, identity, tenantId);
     if (resolved.principal) {

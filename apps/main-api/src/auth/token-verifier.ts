@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from "jose";
 import { unauthenticated } from "@cloudcost/http";
 import type { Config } from "../config";
-import { DEV_AUDIENCE, DEV_ISSUER, loadDevIssuerKey } from "./dev-issuer";
+import { DEV_AUDIENCE, DEV_ISSUER, type DevIssuerKey } from "./dev-issuer";
 
 /** Who a verified identity-provider token says the caller is. */
 export interface VerifiedIdentity {
@@ -14,16 +14,24 @@ export interface VerifiedIdentity {
 const CLOCK_TOLERANCE_SECONDS = 30;
 const MAX_CLAIM_LENGTH = 255;
 
-// One JWKS client per URL for the whole process: jose caches the keys and refetches on an unknown kid.
-const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
-function remoteKeySet(url: string) {
-  let set = remoteKeySets.get(url);
-  if (!set) remoteKeySets.set(url, (set = createRemoteJWKSet(new URL(url))));
-  return set;
+export interface TokenVerifier {
+  /** Verifies a bearer JWT from the configured provider or the development issuer; throws a 401 otherwise. */
+  verify(token: string): Promise<VerifiedIdentity>;
 }
 
-/** Verifies a bearer JWT from the configured provider or the development issuer; throws a 401 otherwise. */
-export async function verifyIdentityToken(auth: Config["auth"], token: string): Promise<VerifiedIdentity> {
+interface IssuerKeys {
+  devIssuer?: DevIssuerKey;
+  /** The provider's JWKS client: jose caches the keys and refetches on an unknown kid. */
+  provider?: ReturnType<typeof createRemoteJWKSet>;
+}
+
+/** One verifier per app, holding the issuers' keys (built once by the composition root). */
+export function createTokenVerifier(auth: Config["auth"], devIssuerKey: DevIssuerKey | undefined): TokenVerifier {
+  const keys: IssuerKeys = { devIssuer: devIssuerKey, provider: auth.provider ? createRemoteJWKSet(new URL(auth.provider.jwksUrl)) : undefined };
+  return { verify: (token) => verifyIdentityToken(auth, keys, token) };
+}
+
+async function verifyIdentityToken(auth: Config["auth"], keys: IssuerKeys, token: string): Promise<VerifiedIdentity> {
   let issuer: unknown;
   try {
     issuer = decodeJwt(token).iss;
@@ -32,16 +40,15 @@ export async function verifyIdentityToken(auth: Config["auth"], token: string): 
   }
   let payload: JWTPayload;
   try {
-    if (auth.devIssuer && issuer === DEV_ISSUER) {
-      const key = loadDevIssuerKey(auth.devIssuerDir);
-      ({ payload } = await jwtVerify(token, key.publicKey, {
+    if (auth.devIssuer && keys.devIssuer && issuer === DEV_ISSUER) {
+      ({ payload } = await jwtVerify(token, keys.devIssuer.publicKey, {
         issuer: DEV_ISSUER,
         audience: DEV_AUDIENCE,
         algorithms: ["EdDSA"],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
       }));
-    } else if (auth.provider && issuer === auth.provider.issuer) {
-      ({ payload } = await jwtVerify(token, remoteKeySet(auth.provider.jwksUrl), {
+    } else if (auth.provider && keys.provider && issuer === auth.provider.issuer) {
+      ({ payload } = await jwtVerify(token, keys.provider, {
         issuer: auth.provider.issuer,
         audience: auth.provider.audience,
         algorithms: auth.algorithms,

@@ -1,4 +1,4 @@
-import { openMigratedDatabase } from "@cloudcost/db";
+import { migrateDatabase } from "@cloudcost/db";
 import { createLogger, startFailure } from "@cloudcost/http";
 import { loadConfig } from "../config";
 import { MIGRATIONS_DIR } from "../db";
@@ -6,13 +6,8 @@ import { MIGRATIONS_DIR } from "../db";
 // `pnpm db:migrate`: applies pending migrations without starting the service.
 async function main() {
   const config = loadConfig();
-  const db = await openMigratedDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    migrationsDir: MIGRATIONS_DIR,
-    logger: createLogger("main-api-migrate", config.logLevel),
-  });
-  await db.close();
+  const logger = createLogger("main-api-migrate", config.logLevel);
+  await migrateDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger });
 }
 
 main().catch((err) => startFailure("main-api migrations", err));

@@ -1,8 +1,6 @@
 import type { Request, RequestHandler } from "express";
-import { idempotency, sqlIdempotencyStore, unauthenticated, type IdempotencyStore } from "@cloudcost/http";
-import type { AppDeps } from "../app";
-
-const stores = new WeakMap<AppDeps["db"], IdempotencyStore>();
+import { idempotency, unauthenticated } from "@cloudcost/http";
+import type { AppDeps } from "../deps";
 
 /**
  * Keys belong to the caller: the organization and the user or API key within it. An identity
@@ -24,11 +22,9 @@ const identityScope = (req: Request) => (req.identity ? identityOnlyScope(req.id
  * `Idempotency-Key` handling on the main API's POST operations (mount after `authenticate`). The
  * tenant header is part of the request: the same key and body for another tenant is a different request.
  */
-export function idempotent(deps: Pick<AppDeps, "db" | "logger">, scope: "principal" | "identity" = "principal"): RequestHandler {
-  let store = stores.get(deps.db);
-  if (!store) stores.set(deps.db, (store = sqlIdempotencyStore(deps.db.sql)));
+export function idempotent(deps: Pick<AppDeps, "idempotencyStore" | "logger">, scope: "principal" | "identity" = "principal"): RequestHandler {
   return idempotency({
-    store,
+    store: deps.idempotencyStore,
     scopeOf: scope === "identity" ? identityScope : principalScope,
     fingerprintExtra: (req) => req.get("X-Service-Tenant-ID") ?? "",
     onStoreError: (err, req) => deps.logger.error({ err, requestId: req.id }, "idempotency key not stored or released"),

@@ -8,15 +8,13 @@ import {
   UpdateSettingsRequest,
   UpdateTenantRequest,
 } from "@cloudcost/contracts";
-import { conflict, forbidden, parseOr400 } from "@cloudcost/http";
-import type { AppDeps } from "../app";
+import { parseOr400 } from "@cloudcost/http";
+import { principalOf } from "../auth/middleware";
+import type { AppDeps } from "../deps";
 import { sendData } from "../http/envelope";
-import { loadOrganizationSettings, updateOrganizationSettings } from "../settings/repository";
 import { createTenant, getTenant, listTenants, updateTenant } from "../tenants/service";
-import { isUniqueViolation } from "../transactions";
 import { userRoutes } from "../users/routes";
-import { managerOf, memberOf } from "./access";
-import { toOrganization } from "./serialize";
+import { getOrganization, getSettings, updateOrganization, updateSettings } from "./service";
 
 /** `/api/v1/organizations/:org_id/...` (behind authenticate): the organization, settings, tenants and users. */
 export function organizationRoutes(deps: AppDeps): Router {
@@ -25,63 +23,47 @@ export function organizationRoutes(deps: AppDeps): Router {
 
   router.get("/:org_id", async (req, res) => {
     const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
-    memberOf(req, org_id);
-    const row = await prisma.organization.findUnique({ where: { id: org_id } });
-    if (!row) throw forbidden(`The caller is not a member of organization ${org_id}.`);
-    sendData(res, toOrganization(row), "Organization found.");
+    sendData(res, await getOrganization(prisma, principalOf(req), org_id), "Organization found.");
   });
 
   router.patch("/:org_id", async (req, res) => {
     const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
     const body = parseOr400(UpdateOrganizationRequest, req.body, "request body");
-    managerOf(req, org_id);
-    try {
-      const row = await prisma.organization.update({ where: { id: org_id }, data: { name: body.name, slug: body.slug } });
-      sendData(res, toOrganization(row), "Organization updated.");
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`The slug '${body.slug}' is already taken.`);
-      throw err;
-    }
+    sendData(res, await updateOrganization(prisma, principalOf(req), org_id, body), "Organization updated.");
   });
 
   router.get("/:org_id/settings", async (req, res) => {
     const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
-    memberOf(req, org_id);
-    sendData(res, await loadOrganizationSettings(prisma, org_id), "Organization settings.");
+    sendData(res, await getSettings(prisma, principalOf(req), org_id), "Organization settings.");
   });
 
   router.patch("/:org_id/settings", async (req, res) => {
     const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
     const body = parseOr400(UpdateSettingsRequest, req.body, "request body");
-    managerOf(req, org_id);
-    sendData(res, await updateOrganizationSettings(prisma, org_id, body), "Organization settings updated.");
+    sendData(res, await updateSettings(prisma, principalOf(req), org_id, body), "Organization settings updated.");
   });
 
   router.get("/:org_id/tenants", async (req, res) => {
     const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
     const query = parseOr400(ListTenantsQuery, req.query, "query");
-    const caller = memberOf(req, org_id);
-    sendData(res, await listTenants(prisma, caller, query), "Tenants of the organization.");
+    sendData(res, await listTenants(prisma, principalOf(req), org_id, query), "Tenants of the organization.");
   });
 
   router.post("/:org_id/tenants", async (req, res) => {
     const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
     const body = parseOr400(CreateTenantRequest, req.body, "request body");
-    managerOf(req, org_id);
-    sendData(res, await createTenant(prisma, org_id, body), "Tenant created.", 201);
+    sendData(res, await createTenant(prisma, principalOf(req), org_id, body), "Tenant created.", 201);
   });
 
   router.get("/:org_id/tenants/:tenant_id", async (req, res) => {
     const { org_id, tenant_id } = parseOr400(TenantPathParams, req.params, "path");
-    const caller = memberOf(req, org_id);
-    sendData(res, await getTenant(prisma, caller, tenant_id), "Tenant found.");
+    sendData(res, await getTenant(prisma, principalOf(req), org_id, tenant_id), "Tenant found.");
   });
 
   router.patch("/:org_id/tenants/:tenant_id", async (req, res) => {
     const { org_id, tenant_id } = parseOr400(TenantPathParams, req.params, "path");
     const body = parseOr400(UpdateTenantRequest, req.body, "request body");
-    managerOf(req, org_id);
-    sendData(res, await updateTenant(prisma, org_id, tenant_id, body), "Tenant updated.");
+    sendData(res, await updateTenant(prisma, principalOf(req), org_id, tenant_id, body), "Tenant updated.");
   });
 
   router.use("/:org_id/users", userRoutes(deps));

@@ -1,8 +1,8 @@
 import { Router } from "express";
 import { SignupCompleteRequest } from "@cloudcost/contracts";
 import { parseOr400, unauthenticated } from "@cloudcost/http";
-import type { AppDeps } from "../app";
 import { authenticate } from "../auth/middleware";
+import type { AppDeps } from "../deps";
 import { sendData } from "../http/envelope";
 import { idempotent } from "../http/idempotency";
 import { completeSignup } from "./service";

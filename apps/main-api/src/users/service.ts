@@ -1,22 +1,25 @@
 import type { InviteUserRequest, PaginationQuery, UpdateUserRequest, User as UserBody } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
 import { conflict, forbidden, notFound } from "@cloudcost/http";
-import type { Principal } from "../auth/principal";
+import { isManager, type Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
+import { assertManager, assertMember } from "../organizations/access";
 import { toUser, withTenantIds } from "../organizations/serialize";
 import { assertLiveTenants } from "../tenants/validate";
 import { isUniqueViolation, TRANSACTION_OPTIONS, type Tx } from "../transactions";
 
 const userNotFound = (id: string) => notFound(`User ${id} is not in this organization.`);
 
-export async function getUser(prisma: Prisma, organizationId: string, id: string): Promise<UserBody> {
+export async function getUser(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<UserBody> {
+  assertMember(caller, organizationId);
   const row = await prisma.user.findUnique({ where: { organizationId_id: { organizationId, id } }, include: withTenantIds });
   if (!row) throw userNotFound(id);
   return toUser(row);
 }
 
-export async function listUsers(prisma: Prisma, organizationId: string, query: PaginationQuery) {
+export async function listUsers(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
+  assertMember(caller, organizationId);
   const after = decodeCursor(query.cursor);
   const rows = await prisma.user.findMany({
     where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
@@ -28,8 +31,8 @@ export async function listUsers(prisma: Prisma, organizationId: string, query: P
 }
 
 /** Adds a user by e-mail; the first sign-in with that verified e-mail links the identity. */
-export async function inviteUser(prisma: Prisma, caller: Principal, body: InviteUserRequest): Promise<UserBody> {
-  const organizationId = caller.organizationId;
+export async function inviteUser(prisma: Prisma, caller: Principal, organizationId: string, body: InviteUserRequest): Promise<UserBody> {
+  assertManager(caller, organizationId);
   if (body.role === "owner" && caller.role !== "owner") throw forbidden("Only owners can add owners.");
   const email = body.email.toLowerCase();
   try {
@@ -60,8 +63,13 @@ export async function inviteUser(prisma: Prisma, caller: Principal, body: Invite
  * the last active owner can be neither demoted nor deactivated (the organization row is locked so
  * two concurrent demotions cannot both pass the check).
  */
-export async function updateUser(prisma: Prisma, caller: Principal, id: string, body: UpdateUserRequest): Promise<UserBody> {
-  const organizationId = caller.organizationId;
+export async function updateUser(prisma: Prisma, caller: Principal, organizationId: string, id: string, body: UpdateUserRequest): Promise<UserBody> {
+  assertMember(caller, organizationId);
+  // Everyone but viewers may edit their own name and job title; everything else is for managers.
+  const ownProfileOnly = caller.userId === id && body.role === undefined && body.tenant_ids === undefined && body.active === undefined;
+  if (!isManager(caller.role) && !(ownProfileOnly && caller.role !== "viewer")) {
+    throw forbidden(`Only owners and admins can change users; the caller is ${caller.role}.`);
+  }
   return prisma.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const current = await tx.user.findUnique({ where: { organizationId_id: { organizationId, id } } });

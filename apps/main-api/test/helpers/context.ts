@@ -6,9 +6,11 @@ import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
 import { createApp } from "../../src/app";
+import { buildDeps } from "../../src/compose";
 import { loadConfig, type Config } from "../../src/config";
-import { createPrisma, MIGRATIONS_DIR, SESSION_SETTINGS, type Prisma } from "../../src/db";
-import { createOutboxWorker, type OutboxWorker } from "../../src/outbox";
+import { MIGRATIONS_DIR, SESSION_SETTINGS, type Prisma } from "../../src/db";
+import type { AppDeps } from "../../src/deps";
+import type { OutboxWorker } from "../../src/outbox";
 
 export const TEST_SERVICE_TOKEN_SECRET = "test-service-secret-".repeat(3);
 
@@ -17,6 +19,8 @@ export interface TestContext {
   prisma: Prisma;
   db: Database;
   config: Config;
+  /** Everything the app was built from (as server.ts builds it). */
+  deps: AppDeps;
   /** Not started: tests call `drain()`, or `start()` with a short OUTBOX_POLL_MS. */
   outbox: OutboxWorker;
   close(): Promise<void>;
@@ -29,7 +33,6 @@ export interface TestContext {
  */
 export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { logger?: Logger } = {}): Promise<TestContext> {
   const db = await createTestDatabase(MIGRATIONS_DIR, SESSION_SETTINGS);
-  const prisma = createPrisma(db.adapter);
   const issuerDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-dev-issuer-"));
   const config = loadConfig({
     LOG_LEVEL: "silent",
@@ -41,13 +44,15 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { 
     ...env,
   });
   const logger = options.logger ?? pino({ level: "silent" });
-  const outbox = createOutboxWorker({ config, prisma, logger });
-  const app = createApp({ config, db, prisma, logger, outbox });
+  const deps = buildDeps({ config, db, logger });
+  const { prisma, outbox } = deps;
+  const app = createApp(deps);
   return {
     app,
     prisma,
     db,
     config,
+    deps,
     outbox,
     async close() {
       await outbox.stop();

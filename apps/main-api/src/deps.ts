@@ -1,0 +1,33 @@
+import type { Logger } from "pino";
+import type { Database } from "@cloudcost/db";
+import type { IdempotencyStore, Metrics } from "@cloudcost/http";
+import type { DevIssuerKey } from "./auth/dev-issuer";
+import type { KeyUseRecorder } from "./auth/key-use";
+import type { TokenVerifier } from "./auth/token-verifier";
+import type { Analyzer } from "./compute/analysis";
+import type { Config } from "./config";
+import type { Prisma } from "./db";
+import type { OutboxWorker } from "./outbox";
+
+/** Everything the main API is built from, made once by `buildDeps` (compose.ts) and handed down. */
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  prisma: Prisma;
+  logger: Logger;
+  metrics: Metrics;
+  /** Verifies bearer tokens of the configured provider and the development issuer. */
+  tokens: TokenVerifier;
+  /** Records API key use, at most once a minute per key. */
+  keyUse: KeyUseRecorder;
+  /** The development issuer's key pair; absent when the development issuer is off. */
+  devIssuerKey?: DevIssuerKey;
+  idempotencyStore: IdempotencyStore;
+  /** The one analyzer of the process: its in-process guard and pricing cache are shared by the routes and the schedule. */
+  analyzer: Analyzer;
+  /** Delivers outbox messages (pricing API key sync); started by the server, drained by tests. */
+  outbox: OutboxWorker;
+}
+
+/** What `authenticate` needs. */
+export type AuthDeps = Pick<AppDeps, "prisma" | "db" | "tokens" | "keyUse">;

@@ -1,0 +1,51 @@
+import type { Me, Organization as OrganizationBody, OrganizationSettings, UpdateOrganizationRequest, UpdateSettingsRequest } from "@cloudcost/contracts";
+import { conflict, forbidden } from "@cloudcost/http";
+import type { Principal } from "../auth/principal";
+import type { Prisma } from "../db";
+import { loadOrganizationSettings, updateOrganizationSettings } from "../settings/repository";
+import { isUniqueViolation } from "../transactions";
+import { assertManager, assertMember } from "./access";
+import { toOrganization, toUser, withTenantIds } from "./serialize";
+
+export async function getOrganization(prisma: Prisma, caller: Principal, organizationId: string): Promise<OrganizationBody> {
+  assertMember(caller, organizationId);
+  const row = await prisma.organization.findUnique({ where: { id: organizationId } });
+  if (!row) throw forbidden(`The caller is not a member of organization ${organizationId}.`);
+  return toOrganization(row);
+}
+
+export async function updateOrganization(prisma: Prisma, caller: Principal, organizationId: string, body: UpdateOrganizationRequest): Promise<OrganizationBody> {
+  assertManager(caller, organizationId);
+  try {
+    return toOrganization(await prisma.organization.update({ where: { id: organizationId }, data: { name: body.name, slug: body.slug } }));
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`The slug '${body.slug}' is already taken.`);
+    throw err;
+  }
+}
+
+export async function getSettings(prisma: Prisma, caller: Principal, organizationId: string): Promise<OrganizationSettings> {
+  assertMember(caller, organizationId);
+  return loadOrganizationSettings(prisma, organizationId);
+}
+
+export async function updateSettings(prisma: Prisma, caller: Principal, organizationId: string, body: UpdateSettingsRequest): Promise<OrganizationSettings> {
+  assertManager(caller, organizationId);
+  return updateOrganizationSettings(prisma, organizationId, body);
+}
+
+/** Who the caller is: its organization, its user (none for an API key), role and tenants. */
+export async function describeCaller(prisma: Prisma, caller: Principal): Promise<Me> {
+  const { organizationId } = caller;
+  const [organization, user] = await Promise.all([
+    prisma.organization.findUniqueOrThrow({ where: { id: organizationId } }),
+    caller.userId ? prisma.user.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: caller.userId } }, include: withTenantIds }) : null,
+  ]);
+  return {
+    organization: toOrganization(organization),
+    user: user ? toUser(user) : null,
+    role: caller.role,
+    tenant_ids: caller.tenantIds,
+    api_key_id: caller.apiKeyId,
+  };
+}
