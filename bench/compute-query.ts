@@ -13,11 +13,10 @@ import express from "express";
 import pino from "pino";
 import { openMigratedDatabase } from "@cloudcost/db";
 import { createApp } from "../apps/pricing-api/src/app";
-import { ApiKeyStore } from "../apps/pricing-api/src/auth/api-key-store";
-import { ComputeCatalogStore } from "../apps/pricing-api/src/compute/catalog";
+import { buildDeps } from "../apps/pricing-api/src/compose";
 import { loadSeedCatalog, refreshCatalogStore } from "../apps/pricing-api/src/compute/catalog-loader";
 import { loadConfig } from "../apps/pricing-api/src/config";
-import { createPrisma, MIGRATIONS_DIR } from "../apps/pricing-api/src/db";
+import { MIGRATIONS_DIR } from "../apps/pricing-api/src/db";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONNECTIONS = 10;
@@ -63,15 +62,6 @@ async function main() {
   const logger = pino({ level: "silent" });
   const t0 = performance.now();
   const db = await openMigratedDatabase({ dataDir: path.join(dir, "db"), migrationsDir: MIGRATIONS_DIR, logger });
-  const prisma = createPrisma(db.adapter);
-  const t1 = performance.now();
-  await loadSeedCatalog({ db, prisma });
-  const t2 = performance.now();
-  const computeCatalog = new ComputeCatalogStore();
-  await refreshCatalogStore({ db, prisma }, computeCatalog);
-  const t3 = performance.now();
-  const apiKeys = new ApiKeyStore(prisma);
-  const key = (await apiKeys.create("acct_bench", "bench")).key;
   // The production middleware, rate limits included (set high enough never to answer 429 here, so
   // their cost is measured, not their refusals); only request logging is silenced.
   const config = loadConfig({
@@ -80,7 +70,15 @@ async function main() {
     RATE_LIMIT_PER_IP: "1000000000",
     RATE_LIMIT_PER_CREDENTIAL: "1000000000",
   });
-  const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret: randomBytes(32), computeCatalog });
+  const deps = buildDeps({ config, db, logger, serviceSecret: randomBytes(32) });
+  const { prisma, apiKeys, computeCatalog } = deps;
+  const t1 = performance.now();
+  await loadSeedCatalog({ db, prisma });
+  const t2 = performance.now();
+  await refreshCatalogStore({ db, prisma }, computeCatalog);
+  const t3 = performance.now();
+  const key = (await apiKeys.create("acct_bench", "bench")).key;
+  const app = createApp(deps);
   const pricing = await listen(app);
 
   const sample = await fetch(`${pricing.url}/v1/pricing/compute`, {

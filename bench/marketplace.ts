@@ -10,9 +10,9 @@ import { performance } from "node:perf_hooks";
 import pino from "pino";
 import { openMigratedDatabase } from "@cloudcost/db";
 import { createApp } from "../apps/pricing-api/src/app";
-import { ApiKeyStore } from "../apps/pricing-api/src/auth/api-key-store";
+import { buildDeps } from "../apps/pricing-api/src/compose";
 import { loadConfig } from "../apps/pricing-api/src/config";
-import { createPrisma, MIGRATIONS_DIR } from "../apps/pricing-api/src/db";
+import { MIGRATIONS_DIR } from "../apps/pricing-api/src/db";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const ENTRIES = 1000;
@@ -31,10 +31,10 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-"));
   const logger = pino({ level: "silent" });
   const db = await openMigratedDatabase({ dataDir, migrationsDir: MIGRATIONS_DIR, logger });
-  const prisma = createPrisma(db.adapter);
-  const apiKeys = new ApiKeyStore(prisma);
   const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_DATA_DIR: dataDir, RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0" });
-  const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret: new TextEncoder().encode("bench-secret-".repeat(4)) });
+  const deps = buildDeps({ config, db, logger, serviceSecret: new TextEncoder().encode("bench-secret-".repeat(4)) });
+  const { apiKeys, prisma } = deps;
+  const app = createApp(deps);
   const server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -20,8 +20,9 @@ import { Client } from "pg";
 import pino from "pino";
 import { openMigratedDatabase, type Database } from "@cloudcost/db";
 import { createApp } from "../apps/main-api/src/app";
+import { buildDeps } from "../apps/main-api/src/compose";
 import { loadConfig } from "../apps/main-api/src/config";
-import { createPrisma, MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
+import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 import { recommendationSummary } from "../apps/main-api/src/compute/summary";
 import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
 import { benchCredentials } from "./bench-identity";
@@ -93,9 +94,10 @@ async function main() {
   const started = Date.now();
   const { db, drop, kind } = await openBenchDatabase();
   const stub = await startPricingStub();
-  const prisma = createPrisma(db.adapter);
   const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_URL: stub.url, PRICING_API_KEY: stub.apiKey, ANALYSIS_INTERVAL_MINUTES: "0", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0" });
-  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }) });
+  const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
+  const { prisma } = deps;
+  const app = createApp(deps);
   const server = app.listen(0, "127.0.0.1");
   server.keepAliveTimeout = 600_000; // the client's pooled socket must survive minutes of SQL between calls
   await new Promise((resolve) => server.once("listening", resolve));

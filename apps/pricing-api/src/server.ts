@@ -1,24 +1,20 @@
-import { loadServiceSecret } from "@cloudcost/credentials";
 import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
-import { pricingClientErrorBody } from "./errors";
-import { ApiKeyStore } from "./auth/api-key-store";
-import { ComputeCatalogStore } from "./compute/catalog";
+import { buildDeps } from "./compose";
 import { loadSeedCatalog, refreshCatalogStore, watchCatalogVersion } from "./compute/catalog-loader";
 import { loadConfig } from "./config";
-import { createPrisma, MIGRATIONS_DIR } from "./db";
+import { MIGRATIONS_DIR } from "./db";
+import { pricingClientErrorBody } from "./errors";
 
 async function main() {
   const config = loadConfig();
   const logger = createLogger("pricing-api", config.logLevel);
-  const serviceSecret = loadServiceSecret(config.serviceTokenSecret, config.dataRoot);
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger });
-  const prisma = createPrisma(db.adapter);
-  const apiKeys = new ApiKeyStore(prisma);
+  const deps = buildDeps({ config, db, logger });
+  const { prisma, apiKeys, computeCatalog } = deps;
   apiKeys.startUsageFlush();
-  const computeCatalog = new ComputeCatalogStore();
-  const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret, computeCatalog });
+  const app = createApp(deps);
   let stopWatching = () => undefined as void;
   // Listening first lets /healthz answer while the catalog loads; /readyz says 503 until it is loaded.
   let catalogLoad: Promise<void> = Promise.resolve();

@@ -6,9 +6,8 @@ import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
 // The real pricing API, in process, on its own test database.
 import { createApp } from "../../../pricing-api/src/app";
-import { ApiKeyStore } from "../../../pricing-api/src/auth/api-key-store";
+import { buildDeps } from "../../../pricing-api/src/compose";
 import { loadConfig } from "../../../pricing-api/src/config";
-import { createPrisma } from "../../../pricing-api/src/db";
 
 export interface RunningPricingApi {
   url: string;
@@ -19,10 +18,10 @@ export interface RunningPricingApi {
 
 export async function startPricingApi(serviceSecret: string): Promise<RunningPricingApi> {
   const db: Database = await createTestDatabase(path.resolve(__dirname, "../../../pricing-api/prisma/migrations"));
-  const prisma = createPrisma(db.adapter);
-  const apiKeys = new ApiKeyStore(prisma);
   const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", SERVICE_TOKEN_SECRET: serviceSecret });
-  const app = createApp({ config, db, prisma, logger: pino({ level: "silent" }), apiKeys, serviceSecret: new TextEncoder().encode(serviceSecret) });
+  const deps = buildDeps({ config, db, logger: pino({ level: "silent" }), serviceSecret: new TextEncoder().encode(serviceSecret) });
+  const { prisma, apiKeys } = deps;
+  const app = createApp(deps);
   const state = { down: false };
   const server = http.createServer((req, res) => {
     if (state.down) {

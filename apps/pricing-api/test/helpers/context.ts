@@ -3,11 +3,13 @@ import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
 import { createApp } from "../../src/app";
-import { ApiKeyStore } from "../../src/auth/api-key-store";
-import { ComputeCatalogStore } from "../../src/compute/catalog";
+import type { ApiKeyStore } from "../../src/auth/api-key-store";
+import { buildDeps } from "../../src/compose";
+import type { ComputeCatalogStore } from "../../src/compute/catalog";
 import { loadSeedCatalog, refreshCatalogStore } from "../../src/compute/catalog-loader";
 import { loadConfig, type Config } from "../../src/config";
-import { createPrisma, MIGRATIONS_DIR, type Prisma } from "../../src/db";
+import { MIGRATIONS_DIR, type Prisma } from "../../src/db";
+import type { AppDeps } from "../../src/deps";
 
 export const TEST_SERVICE_SECRET = new TextEncoder().encode("test-service-secret-".repeat(3));
 
@@ -16,6 +18,8 @@ export interface TestContext {
   prisma: Prisma;
   db: Database;
   config: Config;
+  /** Everything the app was built from (as server.ts builds it). */
+  deps: AppDeps;
   apiKeys: ApiKeyStore;
   computeCatalog: ComputeCatalogStore;
   close(): Promise<void>;
@@ -31,20 +35,20 @@ export interface TestContextOptions {
 /** The real app on a fresh, migrated database of its own (PGlite, or TEST_DATABASE_URL's server). */
 export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: TestContextOptions = {}): Promise<TestContext> {
   const db = await createTestDatabase(MIGRATIONS_DIR);
-  const prisma = createPrisma(db.adapter);
-  const computeCatalog = new ComputeCatalogStore();
+  const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", ...env });
+  const deps = buildDeps({ config, db, logger: options.logger ?? pino({ level: "silent" }), serviceSecret: TEST_SERVICE_SECRET });
+  const { prisma, apiKeys, computeCatalog } = deps;
   if (options.computeCatalog) {
     await loadSeedCatalog({ db, prisma });
     await refreshCatalogStore({ db, prisma }, computeCatalog);
   }
-  const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", ...env });
-  const apiKeys = new ApiKeyStore(prisma);
-  const app = createApp({ config, db, prisma, logger: options.logger ?? pino({ level: "silent" }), apiKeys, serviceSecret: TEST_SERVICE_SECRET, computeCatalog });
+  const app = createApp(deps);
   return {
     app,
     prisma,
     db,
     config,
+    deps,
     apiKeys,
     computeCatalog,
     async close() {

@@ -1,0 +1,40 @@
+import type { Logger } from "pino";
+import { loadServiceSecret } from "@cloudcost/credentials";
+import type { Database } from "@cloudcost/db";
+import { createMetrics, sqlIdempotencyStore, type Metrics } from "@cloudcost/http";
+import { ApiKeyStore } from "./auth/api-key-store";
+import { ComputeCatalogStore } from "./compute/catalog";
+import type { Config } from "./config";
+import { createPrisma } from "./db";
+import type { AppDeps } from "./deps";
+
+export interface Infrastructure {
+  config: Config;
+  /** An open, migrated database (the server's, or a test's own). */
+  db: Database;
+  logger: Logger;
+  /** Default: the configured SERVICE_TOKEN_SECRET, or the one generated under `.data/`. */
+  serviceSecret?: Uint8Array;
+  /** Default: a registry of the app's own. */
+  metrics?: Metrics;
+}
+
+/**
+ * The pricing API's composition root: builds every long-lived object once (used by server.ts and
+ * the test helpers alike). Nothing is started here: the server starts the key usage flush and
+ * loads the compute catalog.
+ */
+export function buildDeps({ config, db, logger, serviceSecret, metrics = createMetrics("pricing-api") }: Infrastructure): AppDeps {
+  const prisma = createPrisma(db.adapter);
+  return {
+    config,
+    db,
+    prisma,
+    logger,
+    metrics,
+    apiKeys: new ApiKeyStore(prisma),
+    serviceSecret: serviceSecret ?? loadServiceSecret(config.serviceTokenSecret, config.dataRoot),
+    computeCatalog: new ComputeCatalogStore(),
+    idempotencyStore: sqlIdempotencyStore(db.sql),
+  };
+}

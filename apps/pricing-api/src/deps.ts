@@ -1,0 +1,22 @@
+import type { Logger } from "pino";
+import type { Database } from "@cloudcost/db";
+import type { IdempotencyStore, Metrics } from "@cloudcost/http";
+import type { ApiKeyStore } from "./auth/api-key-store";
+import type { ComputeCatalogStore } from "./compute/catalog";
+import type { Config } from "./config";
+import type { Prisma } from "./db";
+
+/** Everything the pricing API is built from, made once by `buildDeps` (compose.ts) and handed down. */
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  prisma: Prisma;
+  logger: Logger;
+  metrics: Metrics;
+  apiKeys: ApiKeyStore;
+  /** The secret the main API signs service tokens with. */
+  serviceSecret: Uint8Array;
+  /** The in-process compute catalog (empty until loaded: see compute/catalog-loader.ts). */
+  computeCatalog: ComputeCatalogStore;
+  idempotencyStore: IdempotencyStore;
+}
