@@ -6,3 +6,4 @@ export type { QueryOptions, SqlClient, SqlSession } from "./sql-client";
 export { openMigratedDatabase } from "./open-migrated";
 export { migrateDatabase } from "./migrate-command";
 export { newId } from "./ids";
+export { TRANSACTION_OPTIONS, isUniqueViolation, isForeignKeyViolation, isSerializationFailure } from "./transactions";

@@ -1,6 +1,6 @@
 import type { ApiKey as ApiKeyBody, CreateApiKeyRequest, CreateApiKeyResponse, PaginationQuery } from "@cloudcost/contracts";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@cloudcost/credentials";
-import { newId } from "@cloudcost/db";
+import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { notFound } from "@cloudcost/http";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
@@ -10,7 +10,6 @@ import { enqueue } from "../outbox/repository";
 import { PROVISION_TOPIC, REVOKE_TOPIC, type ApiKeySyncPayload } from "../outbox/pricing-api-keys";
 import { assertLiveTenants } from "../tenants/validate";
 import { assertKeyManager } from "./access";
-import { TRANSACTION_OPTIONS } from "../transactions";
 
 const toApiKey = (row: ApiKey): ApiKeyBody => ({
   id: row.id,

@@ -1,5 +1,5 @@
 import Decimal from "decimal.js";
-import { badRequest } from "@cloudcost/http";
+import { CustomerId } from "@cloudcost/contracts";
 import type {
   RecommendationItem,
   RecommendationSummary,
@@ -8,6 +8,7 @@ import type {
   SummaryQuery,
 } from "@cloudcost/contracts";
 import type { Prisma } from "../db";
+import { decodeCursor, encodeCursor } from "../http/pagination";
 import type { TenantRef } from "./inventory-service";
 import { DEFAULT_COMPUTE_SETTINGS } from "./settings";
 
@@ -138,19 +139,6 @@ export async function recommendationSummary(prisma: Prisma, tenant: TenantRef, q
   };
 }
 
-function decodeCursor(cursor: string | undefined): string | null {
-  if (cursor === undefined) return null;
-  try {
-    const decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { after?: unknown };
-    if (typeof decoded.after === "string") return decoded.after;
-  } catch {
-    // fall through
-  }
-  throw badRequest("Invalid cursor: pass the next_cursor of a previous page unchanged");
-}
-
-const encodeCursor = (resourceId: string) => Buffer.from(JSON.stringify({ after: resourceId })).toString("base64url");
-
 type ItemRow = Omit<
   RecommendationItem,
   "current_monthly_cost_usd" | "recommended_monthly_cost_usd" | "savings_monthly_usd" | "stats"
@@ -170,7 +158,7 @@ const money = (value: string | null) => (value === null ? null : new Decimal(val
 
 /** A page of per-resource results in resource_id byte order (keyset pagination). */
 export async function listRecommendations(prisma: Prisma, tenant: TenantRef, query: RecommendationsQuery): Promise<RecommendationsPage> {
-  const after = decodeCursor(query.cursor);
+  const after = decodeCursor(query.cursor, CustomerId);
   const { params, where } = filters(tenant, query);
   const conditions = [where];
   if (query.action && query.action.length) {
@@ -178,7 +166,7 @@ export async function listRecommendations(prisma: Prisma, tenant: TenantRef, que
     params.push(actions);
     conditions.push(`(action = ANY($${params.length}::text[])${query.action.includes("PENDING") ? " OR action IS NULL" : ""})`);
   }
-  if (after !== null) {
+  if (after !== undefined) {
     params.push(after);
     conditions.push(`resource_id COLLATE "C" > $${params.length}`);
   }

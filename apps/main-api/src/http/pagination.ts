@@ -1,18 +1,26 @@
+import { ServiceId } from "@cloudcost/contracts";
 import { badRequest } from "@cloudcost/http";
+import type { z } from "zod";
 
 /**
- * Opaque cursors: base64url of the last item's id. Lists are ordered by id (time-ordered ids), so
- * "after this id" is stable while items are added.
+ * Opaque cursors: base64url of `{"after": <last item's key>}`. Lists are ordered by that key (ids
+ * are time-ordered), so "after this key" is stable while items are added.
  */
-export function encodeCursor(lastId: string): string {
-  return Buffer.from(JSON.stringify({ after: lastId }), "utf8").toString("base64url");
+export function encodeCursor(lastKey: string): string {
+  return Buffer.from(JSON.stringify({ after: lastKey }), "utf8").toString("base64url");
 }
 
-export function decodeCursor(cursor: string | undefined): string | undefined {
+/**
+ * The key a cursor points after, checked against the schema of the list's key (a service id by
+ * default; a customer's resource id for the compute lists): a cursor no page could have produced
+ * is a 400, never a query.
+ */
+export function decodeCursor(cursor: string | undefined, key: z.ZodType<string> = ServiceId): string | undefined {
   if (cursor === undefined) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { after?: unknown };
-    if (typeof parsed.after === "string" && parsed.after.length > 0 && parsed.after.length <= 64) return parsed.after;
+    const after = key.safeParse(parsed?.after);
+    if (after.success) return after.data;
   } catch {
     // fall through
   }

@@ -1,9 +1,9 @@
 import type { Me, Organization as OrganizationBody, OrganizationSettings, UpdateOrganizationRequest, UpdateSettingsRequest } from "@cloudcost/contracts";
+import { isUniqueViolation } from "@cloudcost/db";
 import { conflict, forbidden } from "@cloudcost/http";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { loadOrganizationSettings, updateOrganizationSettings } from "../settings/repository";
-import { isUniqueViolation } from "../transactions";
 import { assertManager, assertMember } from "./access";
 import { toOrganization, toUser, withTenantIds } from "./serialize";
 

@@ -1,10 +1,10 @@
 import type { SignupCompleteRequest, SignupCompleteResponse } from "@cloudcost/contracts";
-import { newId } from "@cloudcost/db";
+import { isUniqueViolation, newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { conflict, forbidden } from "@cloudcost/http";
 import type { VerifiedIdentity } from "../auth/token-verifier";
 import type { Prisma } from "../db";
 import { toOrganization, toTenant, toUser, withTenantIds } from "../organizations/serialize";
-import { isUniqueViolation, TRANSACTION_OPTIONS, type Tx } from "../transactions";
+import type { Tx } from "../transactions";
 import { slugCandidates, slugify } from "./slug";
 
 const DEFAULT_TENANT_NAME = "Default";

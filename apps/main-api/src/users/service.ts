@@ -1,5 +1,5 @@
 import type { InviteUserRequest, PaginationQuery, UpdateUserRequest, User as UserBody } from "@cloudcost/contracts";
-import { newId } from "@cloudcost/db";
+import { isUniqueViolation, newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { conflict, forbidden, notFound } from "@cloudcost/http";
 import { isManager, type Principal } from "../auth/principal";
 import type { Prisma } from "../db";
@@ -7,7 +7,7 @@ import { decodeCursor, toPage } from "../http/pagination";
 import { assertManager, assertMember } from "../organizations/access";
 import { toUser, withTenantIds } from "../organizations/serialize";
 import { assertLiveTenants } from "../tenants/validate";
-import { isUniqueViolation, TRANSACTION_OPTIONS, type Tx } from "../transactions";
+import type { Tx } from "../transactions";
 
 const userNotFound = (id: string) => notFound(`User ${id} is not in this organization.`);
 

@@ -5,10 +5,10 @@ import {
   type DatabasePricingEntry,
   type DatabasePricingEntryData,
 } from "@cloudcost/contracts";
-import { newId } from "@cloudcost/db";
+import { isForeignKeyViolation, newId } from "@cloudcost/db";
 import { conflict, notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
-import { inTransaction, isForeignKeyViolation, keyIn } from "../store/sql";
+import { inTransaction, keyIn } from "../store/sql";
 import { DATABASE_COLUMNS, databaseKeyHash, toDatabaseEntry, type DatabaseRow } from "./database-rows";
 
 const KEY_TEXT_FIELDS = ["provider", "service", "region", ...DATABASE_OPTIONAL_KEY_FIELDS] as const;

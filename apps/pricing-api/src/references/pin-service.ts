@@ -1,7 +1,8 @@
 import type { Pin, PinKind } from "@cloudcost/contracts";
+import { isForeignKeyViolation } from "@cloudcost/db";
 import { notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
-import { inTransaction, isForeignKeyViolation, iso } from "../store/sql";
+import { inTransaction, iso } from "../store/sql";
 
 interface PinRow {
   kind: PinKind;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import Decimal from "decimal.js";
+import { isSerializationFailure, isUniqueViolation, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import type { Prisma } from "../db";
 
 /** What the stores need from Prisma: the client itself or an interactive transaction. */
@@ -7,41 +8,16 @@ export interface Sql {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
 }
 
-/**
- * Interactive transaction options: PGlite has a single connection, so concurrent requests queue
- * for it; the defaults (2 s wait, 5 s run) would turn a burst of writes into 500s.
- */
-export const TX_OPTIONS = { maxWait: 30_000, timeout: 60_000 } as const;
-
 /** Runs `fn` in a transaction, retrying a few times when a concurrent writer won a unique race. */
 export async function inTransaction<T>(prisma: Prisma, fn: (tx: Sql) => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await prisma.$transaction((tx) => fn(tx), TX_OPTIONS);
+      return await prisma.$transaction((tx) => fn(tx), TRANSACTION_OPTIONS);
     } catch (err) {
       if (attempt >= attempts || !(isUniqueViolation(err) || isSerializationFailure(err))) throw err;
     }
   }
 }
-
-function errorText(err: unknown): string {
-  if (!err || typeof err !== "object") return String(err);
-  const seen = new Set<unknown>();
-  // Driver adapter errors nest the PostgreSQL code in meta/cause objects; search them all.
-  const replacer = (_key: string, value: unknown) => {
-    if (value && typeof value === "object") {
-      if (seen.has(value)) return undefined;
-      seen.add(value);
-    }
-    return value;
-  };
-  const e = err as { message?: string; code?: string };
-  return `${e.code ?? ""} ${e.message ?? ""} ${JSON.stringify(err, replacer)}`;
-}
-
-export const isUniqueViolation = (err: unknown) => /23505|UniqueConstraintViolation|P2002/.test(errorText(err));
-export const isForeignKeyViolation = (err: unknown) => /23503|ForeignKeyConstraintViolation|P2003/.test(errorText(err));
-const isSerializationFailure = (err: unknown) => /40001|40P01|TransactionWriteConflict/.test(errorText(err));
 
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
