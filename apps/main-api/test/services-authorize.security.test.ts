@@ -1,0 +1,84 @@
+// Services own authorization: called directly, without any route or middleware, each refuses a
+// caller of another organization or with too low a role (the routes only parse and pass the caller).
+import { HttpError } from "@cloudcost/http";
+import { listApiKeys } from "../src/api-keys/service";
+import type { Principal } from "../src/auth/principal";
+import { describeCaller, getOrganization, updateOrganization, updateSettings } from "../src/organizations/service";
+import { createTenant, getTenant, listTenants, updateTenant } from "../src/tenants/service";
+import { getUser, inviteUser, listUsers, updateUser } from "../src/users/service";
+import { createTestContext, type TestContext } from "./helpers/context";
+import { addUser, signUp, type SignedUp } from "./helpers/identity";
+
+let ctx: TestContext;
+let a: SignedUp;
+let b: SignedUp;
+let member: Principal;
+let viewer: Principal;
+let ownerA: Principal;
+
+const principal = (organizationId: string, userId: string, role: Principal["role"], kind: Principal["kind"] = "user"): Principal => ({
+  kind,
+  organizationId,
+  userId: kind === "user" ? userId : null,
+  role,
+  tenantIds: [],
+  apiKeyId: kind === "api_key" ? "key_test" : null,
+});
+
+const refused = async (work: Promise<unknown>) => {
+  const err = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(HttpError);
+  expect((err as HttpError).status).toBe(403);
+};
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  a = await signUp(ctx, { company: "Service Org A" });
+  b = await signUp(ctx, { company: "Service Org B" });
+  const m = await addUser(ctx, { orgId: a.organization.id, ownerToken: a.token, role: "member" });
+  const v = await addUser(ctx, { orgId: a.organization.id, ownerToken: a.token, role: "viewer" });
+  ownerA = principal(a.organization.id, a.owner.id, "owner");
+  member = principal(a.organization.id, m.user.id, "member");
+  viewer = principal(a.organization.id, v.user.id, "viewer");
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+it("refuses a caller of another organization in every organization service", async () => {
+  const org = b.organization.id;
+  await refused(getOrganization(ctx.prisma, ownerA, org));
+  await refused(updateOrganization(ctx.prisma, ownerA, org, { name: "taken" }));
+  await refused(updateSettings(ctx.prisma, ownerA, org, { default_currency: "EUR" }));
+  await refused(listTenants(ctx.prisma, ownerA, org, { limit: 10 }));
+  await refused(getTenant(ctx.prisma, ownerA, org, b.tenant.id));
+  await refused(createTenant(ctx.prisma, ownerA, org, { name: "x" }));
+  await refused(updateTenant(ctx.prisma, ownerA, org, b.tenant.id, { name: "x" }));
+  await refused(listUsers(ctx.prisma, ownerA, org, { limit: 10 }));
+  await refused(getUser(ctx.prisma, ownerA, org, b.owner.id));
+  await refused(inviteUser(ctx.prisma, ownerA, org, { email: "x@example.com", role: "member" }));
+  await refused(updateUser(ctx.prisma, ownerA, org, b.owner.id, { name: "x" }));
+  expect(await getOrganization(ctx.prisma, ownerA, a.organization.id)).toEqual(a.organization);
+});
+
+it("lets members edit only their own profile, viewers nothing, managers everyone", async () => {
+  const org = a.organization.id;
+  await refused(updateUser(ctx.prisma, member, org, a.owner.id, { name: "x" }));
+  await refused(updateUser(ctx.prisma, member, org, member.userId!, { role: "admin" }));
+  await refused(updateUser(ctx.prisma, viewer, org, viewer.userId!, { name: "x" }));
+  expect(await updateUser(ctx.prisma, member, org, member.userId!, { name: "Own Name" })).toMatchObject({ name: "Own Name" });
+  expect(await updateUser(ctx.prisma, ownerA, org, viewer.userId!, { job_title: "Auditor" })).toMatchObject({ job_title: "Auditor" });
+});
+
+it("keeps management to owners and admins signed in as users", async () => {
+  const org = a.organization.id;
+  await refused(updateOrganization(ctx.prisma, member, org, { name: "x" }));
+  await refused(createTenant(ctx.prisma, member, org, { name: "x" }));
+  await refused(inviteUser(ctx.prisma, member, org, { email: "y@example.com", role: "member" }));
+  await refused(listApiKeys(ctx.prisma, member, { limit: 10 }));
+  await refused(listApiKeys(ctx.prisma, principal(org, "", "admin", "api_key"), { limit: 10 }));
+  expect((await describeCaller(ctx.prisma, member)).user?.id).toBe(member.userId);
+});
