@@ -124,3 +124,18 @@ test("the example of the report: a 65-character user id answers 400 naming the i
     .set("Authorization", `Bearer ${callers["no organization"]}`);
   expectError(res, 400, /id/);
 });
+
+test("an Idempotency-Key of a caller without an organization stores nothing, whatever the request", async () => {
+  const count = async () => (await ctx.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM idempotency_keys"))[0].n;
+  const before = await count();
+  const post = (body: unknown) =>
+    request(ctx.app)
+      .post(`/api/v1/organizations/${WELL_FORMED_ID}/tenants`)
+      .set("Authorization", `Bearer ${callers["no organization"]}`)
+      .set("Idempotency-Key", "order-key-1")
+      .send(body as object);
+  expectError(await post([]), 400);
+  expectError(await post({ name: "Tenant" }), 403, /does not belong to any organization/);
+  expectError(await post({ name: "Tenant" }), 403, /does not belong to any organization/);
+  expect(await count()).toBe(before);
+});

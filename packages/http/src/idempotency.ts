@@ -34,8 +34,11 @@ export interface IdempotencyStore {
 
 export interface IdempotencyOptions {
   store: IdempotencyStore;
-  /** The caller the key belongs to (the middleware runs after authentication). */
-  scopeOf(req: Request): string;
+  /**
+   * The caller the key belongs to (the middleware runs after authentication); undefined for a
+   * request the route will refuse whatever it holds: it passes on and nothing is stored.
+   */
+  scopeOf(req: Request): string | undefined;
   /** Request parts outside method, path and body that make a different request (e.g. a tenant header). */
   fingerprintExtra?(req: Request): string;
   /** Reports a failure to store or release (the response itself is still sent). */
@@ -96,6 +99,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       throw badRequest(`The ${IDEMPOTENCY_KEY_HEADER} header must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`);
     }
     const scope = options.scopeOf(req);
+    if (scope === undefined) return next();
     let fingerprint: string;
     try {
       fingerprint = requestFingerprint(req, options.fingerprintExtra?.(req));

@@ -4,19 +4,17 @@ import type { AppDeps } from "../deps";
 
 /**
  * Keys belong to the caller: the organization and the user or API key within it. An identity
- * without a user keys by the identity (its request is refused later, after validation).
+ * without an active user has none: the route refuses it after validation, and nothing is stored.
  */
-const principalScope = (req: Request): string => {
+const principalScope = (req: Request): string | undefined => {
   const p = req.principal;
   if (p) return `org:${p.organizationId}|${p.userId ? `usr:${p.userId}` : `key:${p.apiKeyId}`}`;
-  if (req.identity) return identityOnlyScope(req.identity);
+  if (req.principalRefusal) return undefined;
   throw unauthenticated("Authentication is required.");
 };
 
-const identityOnlyScope = (identity: NonNullable<Request["identity"]>) => `idn:${identity.issuer}|${identity.subject}`;
-
 /** Sign-up keys belong to the identity: after the first completion it resolves to a user, and a repeat must still replay. */
-const identityScope = (req: Request) => (req.identity ? identityOnlyScope(req.identity) : principalScope(req));
+const identityScope = (req: Request) => (req.identity ? `idn:${req.identity.issuer}|${req.identity.subject}` : principalScope(req));
 
 /**
  * `Idempotency-Key` handling on the main API's POST operations (mount after `authenticate`). The
