@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from "express";
 import { forbidden, unauthenticated } from "@cloudcost/http";
 import type { AuthDeps } from "../deps";
 import { authenticateApiKey } from "./api-key-auth";
-import { resolveIdentity, type Principal, type Role, type TenantProbe } from "./principal";
+import { resolveIdentity, type IdentityResolution, type Principal, type Role, type TenantProbe } from "./principal";
 import { namedTenantId } from "../tenancy/tenant-header";
 import type { VerifiedIdentity } from "./token-verifier";
 
@@ -23,7 +23,7 @@ declare global {
   }
 }
 
-type PrincipalRefusal = "no_organization" | "deactivated";
+type PrincipalRefusal = Extract<IdentityResolution, { principal: null }>["reason"];
 
 /**
  * `Authorization: Bearer <JWT | bl_ key>` → `req.principal` (and `req.identity` for JWTs).
