@@ -21,6 +21,7 @@ import { jwksRoutes } from "./auth/jwks-routes";
 import { authenticate } from "./auth/middleware";
 import { idempotent } from "./http/idempotency";
 import { signupRoutes } from "./signup/routes";
+import { receivedInvitationRoutes } from "./invitations/routes";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { meRoutes } from "./organizations/me-routes";
 import { organizationRoutes } from "./organizations/routes";
@@ -59,6 +60,7 @@ export function createApp(appDeps: AppDeps): Express {
   // unknown path elsewhere still answers 404.
   app.use("/api/v1/signup", signupRoutes(deps));
   app.use("/api/v1/organizations", authenticate(deps), idempotent(deps), organizationRoutes(deps));
+  app.use("/api/v1/invitations", authenticate(deps, { allowIdentityOnly: true }), idempotent(deps, "identity"), receivedInvitationRoutes(deps));
   app.use("/api/v1/me", authenticate(deps), meRoutes(deps));
   app.use("/api/v1/settings/api-keys", authenticate(deps), idempotent(deps), apiKeyRoutes(deps, deps.outbox ?? createOutboxWorker(deps)));
   app.use(computeRoutes(deps));

@@ -51,7 +51,7 @@ export function authenticate(deps: AuthDeps, options: AuthenticateOptions = {}):
 
     const identity = await verifyIdentityToken(deps.config.auth, credential);
     req.identity = identity;
-    const resolved = await resolveIdentity(deps.prisma, deps.db.sql, identity, tenantId);
+    const resolved = await resolveIdentity(deps.db.sql, identity, tenantId);
     if (resolved.principal) {
       req.principal = resolved.principal;
       req.tenantProbe = resolved.tenant;
@@ -59,7 +59,7 @@ export function authenticate(deps: AuthDeps, options: AuthenticateOptions = {}):
       throw forbidden(
         resolved.reason === "deactivated"
           ? "Your user has been deactivated in its organization."
-          : "This identity does not belong to any organization yet: complete sign-up (POST /api/v1/signup/complete) or ask for an invitation.",
+          : "This identity does not belong to any organization yet: complete sign-up (POST /api/v1/signup/complete) or accept an invitation (GET /api/v1/invitations).",
       );
     }
     next();

@@ -3,9 +3,10 @@ import type { Me } from "@cloudcost/contracts";
 import type { AppDeps } from "../app";
 import { principalOf } from "../auth/middleware";
 import { sendData } from "../http/envelope";
+import { leaveOrganization } from "./leave";
 import { toOrganization, toUser, withTenantIds } from "./serialize";
 
-/** `GET /api/v1/me`: who the caller is (how a client finds its organization id after sign-in). */
+/** `GET /api/v1/me`: who the caller is (how a client finds its organization id after sign-in); `POST /api/v1/me/leave`. */
 export function meRoutes(deps: AppDeps): Router {
   const router = Router();
   router.get("/", async (req, res) => {
@@ -25,6 +26,9 @@ export function meRoutes(deps: AppDeps): Router {
       api_key_id: principal.apiKeyId,
     };
     sendData(res, me, "The authenticated caller.");
+  });
+  router.post("/leave", async (req, res) => {
+    sendData(res, await leaveOrganization(deps.prisma, principalOf(req)), "You left the organization: your user there is deactivated.");
   });
   return router;
 }

@@ -14,11 +14,12 @@ import { sendData } from "../http/envelope";
 import { loadOrganizationSettings, updateOrganizationSettings } from "../settings/repository";
 import { createTenant, getTenant, listTenants, updateTenant } from "../tenants/service";
 import { isUniqueViolation } from "../transactions";
+import { invitationRoutes } from "../invitations/routes";
 import { userRoutes } from "../users/routes";
 import { managerOf, memberOf } from "./access";
 import { toOrganization } from "./serialize";
 
-/** `/api/v1/organizations/:org_id/...` (behind authenticate): the organization, settings, tenants and users. */
+/** `/api/v1/organizations/:org_id/...` (behind authenticate): the organization, settings, tenants, users and invitations. */
 export function organizationRoutes(deps: AppDeps): Router {
   const router = Router();
   const { prisma } = deps;
@@ -85,5 +86,6 @@ export function organizationRoutes(deps: AppDeps): Router {
   });
 
   router.use("/:org_id/users", userRoutes(deps));
+  router.use("/:org_id/invitations", invitationRoutes(deps));
   return router;
 }

@@ -5,7 +5,8 @@ import type { AppDeps } from "../app";
 import { isManager } from "../auth/principal";
 import { sendData } from "../http/envelope";
 import { managerOf, memberOf } from "../organizations/access";
-import { getUser, inviteUser, listUsers, updateUser } from "./service";
+import { createInvitation, INVITATION_SENT } from "../invitations/service";
+import { getUser, listUsers, updateUser } from "./service";
 
 /** `/api/v1/organizations/:org_id/users` (behind authenticate). */
 export function userRoutes(deps: AppDeps): Router {
@@ -22,7 +23,7 @@ export function userRoutes(deps: AppDeps): Router {
     const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
     const body = parseOr400(InviteUserRequest, req.body, "request body");
     const caller = managerOf(req, org_id);
-    sendData(res, await inviteUser(deps.prisma, caller, body), "User invited: the first sign-in with this verified e-mail links it.", 201);
+    sendData(res, await createInvitation(deps.prisma, caller, body), INVITATION_SENT, 201);
   });
 
   router.get("/:id", async (req, res) => {

@@ -1,12 +1,11 @@
-import type { InviteUserRequest, PaginationQuery, UpdateUserRequest, User as UserBody } from "@cloudcost/contracts";
-import { newId } from "@cloudcost/db";
+import type { PaginationQuery, UpdateUserRequest, User as UserBody } from "@cloudcost/contracts";
 import { conflict, forbidden, notFound } from "@cloudcost/http";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
 import { toUser, withTenantIds } from "../organizations/serialize";
 import { assertLiveTenants } from "../tenants/validate";
-import { isUniqueViolation, TRANSACTION_OPTIONS, type Tx } from "../transactions";
+import { TRANSACTION_OPTIONS, type Tx } from "../transactions";
 
 const userNotFound = (id: string) => notFound(`User ${id} is not in this organization.`);
 
@@ -25,34 +24,6 @@ export async function listUsers(prisma: Prisma, organizationId: string, query: P
     include: withTenantIds,
   });
   return toPage(rows, query.limit, toUser);
-}
-
-/** Adds a user by e-mail; the first sign-in with that verified e-mail links the identity. */
-export async function inviteUser(prisma: Prisma, caller: Principal, body: InviteUserRequest): Promise<UserBody> {
-  const organizationId = caller.organizationId;
-  if (body.role === "owner" && caller.role !== "owner") throw forbidden("Only owners can add owners.");
-  const email = body.email.toLowerCase();
-  try {
-    return await prisma.$transaction(async (tx) => {
-      const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
-      const row = await tx.user.create({
-        data: {
-          organizationId,
-          id: newId("usr"),
-          email,
-          name: body.name ?? email.split("@")[0],
-          role: body.role,
-          jobTitle: body.job_title || null,
-          tenants: { create: tenantIds.map((tenantId) => ({ tenantId })) },
-        },
-        include: withTenantIds,
-      });
-      return toUser(row);
-    }, TRANSACTION_OPTIONS);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`A user with e-mail ${email} already exists in this organization.`);
-    throw err;
-  }
 }
 
 /**
