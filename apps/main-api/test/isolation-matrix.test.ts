@@ -4,14 +4,15 @@
 // organization or tenant outside the caller's reach, also a nonexistent one; 404 for a user or key
 // that is not in the caller's organization) in the envelope, with no data of the other organization
 // in the body, the headers, or the log lines of the request. Markers are names (bodies only; log
-// lines carry URLs, so ids are no markers).
+// lines carry URLs, so ids are no markers). The lifecycle dimension: an identity with a pending
+// invitation and one that left the organization reach nothing of it.
 import type http from "node:http";
 import { ErrorEnvelope } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { listen, routeKey } from "@cloudcost/testing";
-import { addUser, signUp } from "./helpers/identity";
+import { addUser, mintToken, signUp } from "./helpers/identity";
 import { capturingLogger } from "@cloudcost/testing";
 
 let ctx: TestContext;
@@ -24,19 +25,26 @@ interface Side {
   tenant1: string;
   tenant2: string;
   /** Bearer credentials by caller name. */
-  callers: Record<Caller, string>;
+  callers: Record<Caller | Lifecycle, string>;
   userId: string;
   /** The owner's user id (another user than any non-manager caller). */
   ownerUserId: string;
   keyId: string;
+  /** A pending invitation (of the `pending` identity). */
+  invitationId: string;
   markers: string[];
 }
 type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer";
+/** Identities that once had or were offered a place in the organization: invited and not yet accepted, or left. */
+type Lifecycle = "pending" | "left";
+const LIFECYCLE: Lifecycle[] = ["pending", "left"];
 const CALLERS: Caller[] = ["owner", "admin", "member", "viewer", "keyAdmin", "keyMember", "keyViewer"];
 const MANAGERS: Caller[] = ["owner", "admin", "keyAdmin"];
 const NON_MANAGERS: Caller[] = ["member", "viewer", "keyMember", "keyViewer"];
 const READ_ONLY: Caller[] = ["viewer", "keyViewer"];
+const NON_KEYS: Caller[] = ["owner", "admin", "member", "viewer"];
 const USERS_ONLY = new Set<Caller>(["owner", "admin", "member", "viewer"]);
+const KEYS: Caller[] = ["keyAdmin", "keyMember", "keyViewer"];
 
 let A: Side;
 let B: Side;
@@ -61,6 +69,11 @@ async function buildSide(tag: string): Promise<Side> {
     expect(res.status).toBe(201);
     return res.body.data as { id: string; key: string };
   };
+  const leaver = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "admin", email: `${tag.toLowerCase()}-left@example.com` });
+  expect((await request(server).post("/api/v1/me/leave").set("Authorization", `Bearer ${leaver.token}`)).status).toBe(200);
+  const pendingEmail = `${tag.toLowerCase()}-pending@example.com`;
+  const invitation = await request(server).post(`/api/v1/organizations/${org}/invitations`).set(auth).send({ email: pendingEmail, role: "admin", name: mark("pending-name") });
+  expect(invitation.status).toBe(201);
   const keyAdmin = await key("admin");
   const keyMember = await key("member", [tenant1]);
   const keyViewer = await key("viewer", [tenant1]);
@@ -80,8 +93,10 @@ async function buildSide(tag: string): Promise<Side> {
     keyAdmin: keyAdmin.key,
     keyMember: keyMember.key,
     keyViewer: keyViewer.key,
+    pending: await mintToken(ctx, { email: pendingEmail }),
+    left: leaver.token,
   };
-  return { org, tenant1, tenant2, callers, userId: member.user.id, ownerUserId: owner.owner.id, keyId: keyMember.id, markers: [tag] };
+  return { org, tenant1, tenant2, callers, userId: member.user.id, ownerUserId: owner.owner.id, keyId: keyMember.id, invitationId: invitation.body.data.id, markers: [tag] };
 }
 
 beforeAll(async () => {
@@ -98,7 +113,7 @@ afterAll(async () => {
 
 interface Row {
   route: string;
-  caller: Caller;
+  caller: Caller | Lifecycle;
   /** Path parameters, tenant header and body, given the caller's side (A) and the other side (B). */
   params?: Record<string, string>;
   tenant?: string;
@@ -124,12 +139,30 @@ function matrix(): Row[] {
     ["POST /api/v1/organizations/{org_id}/tenants", { name: "Intruder" }],
     ["GET /api/v1/organizations/{org_id}/users"],
     ["POST /api/v1/organizations/{org_id}/users", { email: "intruder@example.com", role: "viewer" }],
+    ["GET /api/v1/organizations/{org_id}/invitations"],
+    ["POST /api/v1/organizations/{org_id}/invitations", { email: "intruder@example.com", role: "viewer" }],
   ];
   for (const [route, body] of orgRoutes) {
     add(route, CALLERS, { params: { org_id: B.org }, body, status: 403, why: "another organization" });
     add(route, CALLERS, { params: { org_id: NONEXISTENT_ORG }, body, status: 403, why: "nonexistent organization" });
-    if (!route.startsWith("GET")) add(route, NON_MANAGERS, { params: { org_id: A.org }, body, status: 403, why: "role too low" });
+    if (!route.startsWith("GET") || route.endsWith("/invitations")) add(route, NON_MANAGERS, { params: { org_id: A.org }, body, status: 403, why: "role too low" });
   }
+  for (const route of ["POST /api/v1/organizations/{org_id}/users", "POST /api/v1/organizations/{org_id}/invitations"]) {
+    for (const role of ["admin", "owner"]) {
+      add(route, ["keyAdmin"], { params: { org_id: A.org }, body: { email: `promoted-${role}@example.com`, role }, status: 403, why: `keys cannot invite an ${role}` });
+    }
+  }
+  const revoke = "DELETE /api/v1/organizations/{org_id}/invitations/{id}";
+  add(revoke, CALLERS, { params: { org_id: B.org, id: B.invitationId }, status: 403, why: "another organization" });
+  add(revoke, CALLERS, { params: { org_id: NONEXISTENT_ORG, id: B.invitationId }, status: 403, why: "nonexistent organization" });
+  add(revoke, MANAGERS, { params: { org_id: A.org, id: B.invitationId }, status: 404, why: "invitation of another organization under the own organization" });
+  add(revoke, NON_MANAGERS, { params: { org_id: A.org, id: A.invitationId }, status: 403, why: "role too low" });
+  for (const route of ["POST /api/v1/invitations/{id}/accept", "POST /api/v1/invitations/{id}/decline"]) {
+    add(route, NON_KEYS, { params: { id: B.invitationId }, status: 404, why: "someone else's invitation" });
+    add(route, KEYS, { params: { id: B.invitationId }, status: 403, why: "keys cannot answer invitations" });
+  }
+  add("GET /api/v1/invitations", KEYS, { status: 403, why: "keys have no invitations" });
+  add("POST /api/v1/me/leave", KEYS, { status: 403, why: "keys cannot leave" });
   for (const [route, body] of [["GET /api/v1/organizations/{org_id}/tenants/{tenant_id}"], ["PATCH /api/v1/organizations/{org_id}/tenants/{tenant_id}", { name: "Hijacked" }]] as Array<[string, unknown?]>) {
     add(route, CALLERS, { params: { org_id: B.org, tenant_id: B.tenant1 }, body, status: 403, why: "another organization's tenant" });
     add(route, CALLERS, { params: { org_id: A.org, tenant_id: B.tenant1 }, body, status: 403, why: "another organization's tenant under the own organization" });
@@ -215,7 +248,7 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
   // Both directions: A's callers against B, and B's callers against A (ids swapped).
   for (const [self, other] of [[A, B], [B, A]] as Array<[Side, Side]>) {
     const swap = (v: string) =>
-      ({ [B.org]: other.org, [B.tenant1]: other.tenant1, [B.tenant2]: other.tenant2, [B.userId]: other.userId, [B.keyId]: other.keyId, [A.org]: self.org, [A.tenant1]: self.tenant1, [A.tenant2]: self.tenant2, [A.userId]: self.userId, [A.ownerUserId]: self.ownerUserId })[v] ?? v;
+      ({ [B.org]: other.org, [B.tenant1]: other.tenant1, [B.tenant2]: other.tenant2, [B.userId]: other.userId, [B.keyId]: other.keyId, [B.invitationId]: other.invitationId, [A.org]: self.org, [A.tenant1]: self.tenant1, [A.tenant2]: self.tenant2, [A.userId]: self.userId, [A.ownerUserId]: self.ownerUserId, [A.invitationId]: self.invitationId })[v] ?? v;
     for (const row of rows) {
       const mapped: Row = { ...row, params: row.params && Object.fromEntries(Object.entries(row.params).map(([k, v]) => [k, swap(v)])), tenant: row.tenant && swap(row.tenant) };
       const { res, logs } = await call(mapped, self);
@@ -233,6 +266,47 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
   expect(after).toEqual(before);
 });
 
+/**
+ * Every organization- or tenant-scoped route with the caller's own side's ids: what an owner could
+ * reach. The lifecycle callers reach none of it.
+ */
+function ownReach(side: Side, caller: Lifecycle): Row[] {
+  const routes = [...new Set(matrix().map((r) => r.route))].filter((route) => !route.includes(" /api/v1/invitations"));
+  return [...routes, "GET /api/v1/me"].map((route) => {
+    const params: Record<string, string> = { org_id: side.org, tenant_id: side.tenant1 };
+    if (route.includes("/users/{id}")) params.id = side.userId;
+    else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
+    else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
+    const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
+    return { route, caller, params, body, tenant: route.includes("/tenant/compute/") ? side.tenant1 : undefined, status: 403, why: caller === "pending" ? "invited, not accepted" : "left the organization" };
+  });
+}
+
+test("lifecycle: an identity with a pending invitation and one that left the organization reach nothing of it", async () => {
+  const count = () => ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users WHERE active) + (SELECT count(*) FROM identities) + (SELECT count(*) FROM api_keys) + (SELECT count(*) FROM invitations WHERE accepted_at IS NULL AND revoked_at IS NULL) AS n`);
+  const before = await count();
+  const failures: string[] = [];
+  for (const self of [A, B]) {
+    for (const caller of LIFECYCLE) {
+      for (const row of ownReach(self, caller)) {
+        const { res, logs } = await call(row, self);
+        const label = `${self.markers[0]} ${caller} ${row.route} (${row.why})`;
+        if (res.status !== 403) failures.push(`${label}: ${res.status} (expected 403) ${res.text.slice(0, 200)}`);
+        if (!ErrorEnvelope.safeParse(res.body).success) failures.push(`${label}: body is not the error envelope: ${res.text.slice(0, 200)}`);
+        const found = leaks(res.text + JSON.stringify(res.headers) + logs, self);
+        if (found.length) failures.push(`${label}: carries ${found.join(", ")}`);
+      }
+    }
+    // The identity that left sees no invitation; the invited one sees only its invitation (the organization's name).
+    const left = await call({ route: "GET /api/v1/invitations", caller: "left", status: 200, why: "" }, self);
+    if (left.res.status !== 200 || left.res.body.data.items.length !== 0) failures.push(`${self.markers[0]} left GET /api/v1/invitations: ${left.res.text.slice(0, 200)}`);
+    const pending = await call({ route: "GET /api/v1/invitations", caller: "pending", status: 200, why: "" }, self);
+    expect(pending.res.body.data.items.map((i: { id: string }) => i.id)).toEqual([self.invitationId]);
+  }
+  expect(failures).toEqual([]);
+  expect(await count()).toEqual(before);
+});
+
 test("lists show only the caller's own organization", async () => {
   const failures: string[] = [];
   for (const [self, other] of [[A, B], [B, A]] as Array<[Side, Side]>) {
@@ -244,6 +318,7 @@ test("lists show only the caller's own organization", async () => {
         { route: "GET /api/v1/tenant/compute/recommendations", caller, tenant: self.tenant1, status: 200, why: "" },
         { route: "GET /api/v1/tenant/compute/recommendations/summary", caller, tenant: self.tenant1, status: 200, why: "" },
         ...(USERS_ONLY.has(caller) && MANAGERS.includes(caller) ? [{ route: "GET /api/v1/settings/api-keys", caller, status: 200, why: "" }] : []),
+        ...(MANAGERS.includes(caller) ? [{ route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" }] : []),
       ];
       for (const row of reads) {
         const { res, logs } = await call(row, self);
