@@ -278,3 +278,18 @@ describe("leaving an organization", () => {
     expect((await me(member.token).expect(200)).body.data.organization.id).toBe(b.organization.id);
   });
 });
+
+describe("sign-up after deactivation", () => {
+  it("an identity whose user was deactivated may sign up anew (it belongs to no organization any more)", async () => {
+    const org = await signUp(ctx, { company: "Offboarding" });
+    const member = await addUser(ctx, { orgId: org.organization.id, ownerToken: org.token, role: "member" });
+    await request(ctx.app)
+      .patch(`/api/v1/organizations/${org.organization.id}/users/${member.user.id}`)
+      .set("Authorization", `Bearer ${org.token}`)
+      .send({ active: false })
+      .expect(200);
+    const res = await api("post", "/signup/complete", member.token).send({ company_name: "Fresh Start", first_name: "F", last_name: "S" }).expect(201);
+    expect((await me(member.token).expect(200)).body.data.organization.id).toBe(res.body.data.organization.id);
+    expectError(await api("post", "/signup/complete", member.token).send({ company_name: "Again", first_name: "F", last_name: "S" }), 409, /already belongs/);
+  });
+});
