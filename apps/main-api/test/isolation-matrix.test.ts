@@ -85,7 +85,7 @@ async function buildSide(tag: string): Promise<Side> {
       .send({ resources: [{ resource_id: `${tag.toLowerCase()}-vm-${which}`, name: mark(`vm-${which}`), provider: "aws", region: "us-east-1", instance_type: mark(`type-${which}`), labels: { team: mark(`label-${which}`) } }] });
     expect(put.status).toBe(200);
   }
-  const callers: Record<Caller, string> = {
+  const callers: Record<Caller | Lifecycle, string> = {
     owner: owner.token,
     admin: admin.token,
     member: member.token,
