@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
-import { EnvSchema as MainEnvSchema } from "../../apps/main-api/src/config";
+import { EnvSchema as MainEnvSchema, loadConfig as loadMainConfig } from "../../apps/main-api/src/config";
 import { EnvSchema as PricingEnvSchema } from "../../apps/pricing-api/src/config";
 
 // Static checks of the deployment files (Dockerfiles, compose, Kubernetes) against the services'
@@ -439,6 +439,35 @@ describe("kubernetes", () => {
         expect(ing.metadata.annotations?.["nginx.ingress.kubernetes.io/proxy-body-size"]).toBe(gatewayLimit);
       }
     });
+  });
+});
+
+describe("main API token issuer in the deployment files", () => {
+  // The images set NODE_ENV=production: the configuration each deployment gives the main API must
+  // load there, with the development issuer only where it is enabled on purpose (compose's demo).
+  it("kubernetes configures an OpenID Connect provider and never the development issuer", () => {
+    const container = find("Deployment", "main-api").spec.template.spec.containers[0];
+    const env = Object.assign({}, ...container.envFrom.map((e: any) => find("ConfigMap", e.configMapRef.name).data));
+    for (const e of container.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
+    expect(env.MAIN_API_DEV_ISSUER).toBeUndefined();
+    const config = loadMainConfig({ ...env, NODE_ENV: "production" });
+    expect(config.auth.provider).toBeDefined();
+    expect(config.auth.devIssuer).toBe(false);
+  });
+
+  it("compose enables the development issuer explicitly for the local demo, and the AUTH_* variables replace it", () => {
+    const env = compose.services["main-api"].environment!;
+    const interpolate = (vars: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [k, v.replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_, name: string, fallback = "") => vars[name] ?? fallback)]),
+      );
+    const demo = loadMainConfig({ ...interpolate({}), SERVICE_TOKEN_SECRET: "s".repeat(40), NODE_ENV: "production" });
+    expect(demo.auth.devIssuer).toBe(true);
+    expect(demo.auth.devIssuerWarning).toBeDefined();
+    const provider = { AUTH_JWKS_URL: "https://idp.example.com/jwks.json", AUTH_ISSUER: "https://idp.example.com/", AUTH_AUDIENCE: "cloudcost" };
+    const real = loadMainConfig({ ...interpolate({ ...provider, MAIN_API_DEV_ISSUER: "false" }), SERVICE_TOKEN_SECRET: "s".repeat(40), NODE_ENV: "production" });
+    expect(real.auth.devIssuer).toBe(false);
+    expect(real.auth.provider?.jwksUrl).toBe(provider.AUTH_JWKS_URL);
   });
 });
 
