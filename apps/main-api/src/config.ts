@@ -100,7 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     outbox: { pollMs: e.OUTBOX_POLL_MS, backoffBaseMs: e.OUTBOX_BACKOFF_BASE_MS, backoffMaxMs: e.OUTBOX_BACKOFF_MAX_MS },
     logLevel: e.LOG_LEVEL,
-    protection: protectionConfig(e),
+    // The main API authenticates `Authorization` only: that is the credential its limit counts.
+    protection: protectionConfig(e, ["authorization"]),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { parseEnv, protectionConfig, ProtectionEnv } from "@cloudcost/http";
+import { API_KEY_OR_BEARER, parseEnv, protectionConfig, ProtectionEnv } from "@cloudcost/http";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -33,7 +33,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     serviceTokenSecret: e.SERVICE_TOKEN_SECRET,
     dataRoot: path.join(REPO_ROOT, ".data"),
     logLevel: e.LOG_LEVEL,
-    protection: protectionConfig(e),
+    protection: protectionConfig(e, API_KEY_OR_BEARER),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     computeCatalogRefreshMs: e.COMPUTE_CATALOG_REFRESH_MS,
   };

@@ -10,7 +10,7 @@ export { answerClientErrors, requestLinePath, type ClientErrorBody } from "./cli
 export { parseEnv, startFailure, ConfigError } from "./env";
 export { listRoutes, type RegisteredRoute } from "./routes";
 export { createMetrics, type Metrics } from "./metrics";
-export { rateLimits, requestCredential, type RequestCredential, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions, type TrustProxy } from "./protection";
+export { rateLimits, requestCredential, API_KEY_OR_BEARER, type CredentialHeader, type RequestCredential, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions, type TrustProxy } from "./protection";
 export {
   idempotency,
   canonicalJson,
