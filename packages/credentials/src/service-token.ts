@@ -18,7 +18,7 @@ export function loadServiceSecret(configured: string | undefined, dataRoot: stri
     return new TextEncoder().encode(configured);
   }
   const file = path.join(dataRoot, "service-token.secret");
-  fs.mkdirSync(dataRoot, { recursive: true });
+  fs.mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
   try {
     fs.writeFileSync(file, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
   } catch (err) {
