@@ -1,5 +1,6 @@
+import { generateApiKey, hashApiKey, signServiceToken } from "@cloudcost/credentials";
 import request from "supertest";
-import { createTestContext, type TestContext } from "./helpers/context";
+import { createTestContext, TEST_SERVICE_SECRET, type TestContext } from "./helpers/context";
 import { createApiKey } from "./helpers/keys";
 
 // Security issue #22: inputs at the edge of the pricing API.
@@ -60,5 +61,54 @@ describe("deeply nested free-form objects (issue #22, finding 9)", () => {
       .set("X-API-Key", key)
       .send({ entries: [model({ model: "gpt-y", raw_pricing_data: JSON.parse(nested(32)) })] });
     expect(deep.status).toBe(400);
+  });
+});
+
+describe("service tokens on the internal endpoints (issue #22, finding 12)", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  const provision = (hash: string) => ({ method: "PUT", path: `/internal/api-keys/${hash}` });
+  const body = (key: string) => ({ account_id: "org_main", prefix: key.slice(0, 11), name: "from main" });
+
+  it("accepts a token once: a replay of a captured token is a 401", async () => {
+    const key = generateApiKey();
+    const target = provision(hashApiKey(key));
+    const token = await signServiceToken(TEST_SERVICE_SECRET, target);
+    const send = () => request(ctx.app).put(target.path).set("Authorization", `Bearer ${token}`).send(body(key));
+    expect((await send()).status).toBe(201);
+    const replay = await send();
+    expect(replay.status).toBe(401);
+    expect(replay.body).toEqual({ error: expect.stringMatching(/service token/) });
+  });
+
+  it("refuses a token signed for another method or path (401), and accepts a fresh one for the request", async () => {
+    const key = generateApiKey();
+    const target = provision(hashApiKey(key));
+    const forDelete = await signServiceToken(TEST_SERVICE_SECRET, { method: "DELETE", path: target.path });
+    const forOtherKey = await signServiceToken(TEST_SERVICE_SECRET, provision("0".repeat(64)));
+    const forAccounts = await signServiceToken(TEST_SERVICE_SECRET, { method: "POST", path: "/internal/accounts/acct_x/api-keys" });
+    for (const token of [forDelete, forOtherKey, forAccounts]) {
+      const res = await request(ctx.app).put(target.path).set("Authorization", `Bearer ${token}`).send(body(key));
+      expect(res.status).toBe(401);
+    }
+    const ok = await request(ctx.app).put(target.path).set("Authorization", `Bearer ${await signServiceToken(TEST_SERVICE_SECRET, target)}`).send(body(key));
+    expect(ok.status).toBe(201);
+    // The token refused on the wrong path was not used up: it still works where it was meant for.
+    const accounts = await request(ctx.app).post("/internal/accounts/acct_x/api-keys").set("Authorization", `Bearer ${forAccounts}`).send({});
+    expect(accounts.status).toBe(201);
+  });
+
+  it("remembers a token's id until it expires and prunes expired ids", async () => {
+    const key = generateApiKey();
+    const target = provision(hashApiKey(key));
+    await ctx.prisma.serviceTokenJti.create({ data: { jti: "expired-one", expiresAt: new Date(Date.now() - 1000) } });
+    await request(ctx.app).put(target.path).set("Authorization", `Bearer ${await signServiceToken(TEST_SERVICE_SECRET, target)}`).send(body(key)).expect(201);
+    const rows = await ctx.prisma.serviceTokenJti.findMany();
+    expect(rows.map((r) => r.jti)).not.toContain("expired-one");
+    for (const row of rows) expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now());
   });
 });
