@@ -347,7 +347,7 @@ describe("kubernetes", () => {
 
     it("listens on the configured port and probes /healthz (liveness) and /readyz (readiness)", () => {
       const port = configuredPort(service);
-      expect(container.ports.map((p: any) => p.containerPort)).toEqual([port]);
+      expect(container.ports.find((p: any) => p.name === "http")?.containerPort).toBe(port);
       const portKey = `${SERVICES[service].prefix}_PORT`;
       expect(Number(configEnv[portKey] ?? port)).toBe(port);
       expect(container.readinessProbe.httpGet.path).toBe("/readyz");
@@ -361,6 +361,23 @@ describe("kubernetes", () => {
       expect(svc.spec.ports[0].port).toBe(port);
       expect(resolvePort(svc.spec.ports[0].targetPort ?? svc.spec.ports[0].port)).toBe(port);
       for (const [k, v] of Object.entries(svc.spec.selector)) expect(deployment.spec.template.metadata.labels[k]).toBe(v);
+    });
+
+    it("serves /metrics on its own port, scraped by Prometheus from the pod and exposed by no Service or Ingress", () => {
+      const key = `${SERVICES[service].prefix}_METRICS_PORT`;
+      const parsed = SERVICES[service].shape[key].safeParse(configEnv[key]);
+      expect(parsed.success).toBe(true);
+      const metricsPort = parsed.data as number;
+      expect(metricsPort).toBeGreaterThan(0);
+      expect(metricsPort).not.toBe(configuredPort(service));
+      expect(container.ports.map((p: any) => p.containerPort).sort()).toEqual([configuredPort(service), metricsPort].sort());
+      expect(deployment.spec.template.metadata.annotations).toMatchObject({
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": String(metricsPort),
+        "prometheus.io/path": "/metrics",
+      });
+      const exposed = objects.filter((o) => o.kind === "Service").flatMap((o) => o.spec.ports.map((p: any) => resolvePort(p.targetPort ?? p.port)));
+      expect(exposed).not.toContain(metricsPort);
     });
   });
 
@@ -424,6 +441,14 @@ describe("kubernetes", () => {
       expect(route("/pricing")).toEqual({ ...pricing, path: "/" });
       expect(route("/pricingx")).toBeUndefined();
       expect(route("/healthz")).toBeUndefined();
+    });
+
+    it("routes neither the pricing API's internal endpoints nor metrics (issue #22, finding 10)", () => {
+      for (const p of ["/pricing/internal/api-keys/abc", "/pricing/internal", "/pricing/internal/", "/pricing/metrics", "/pricing/metrics/", "/metrics"]) {
+        expect({ p, route: route(p) }).toEqual({ p, route: undefined });
+      }
+      expect(route("/pricing/internals-guide")).toEqual({ ...pricing, path: "/internals-guide" });
+      expect(route("/pricing/v1/pricing/usage")).toEqual({ ...pricing, path: "/v1/pricing/usage" });
     });
 
     it("targets existing Services on their ports and limits body size", () => {

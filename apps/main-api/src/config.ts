@@ -16,6 +16,8 @@ export const EnvSchema = z
     NODE_ENV: z.string().optional(),
     MAIN_API_PORT: port.default(3000),
     MAIN_API_HOST: z.string().min(1).default("127.0.0.1"),
+    // Prometheus' /metrics, on a port of its own that the gateway and ingress never route (0: off).
+    MAIN_API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
     MAIN_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     MAIN_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/main-api")),
     PRICING_API_PORT: port.default(3001),
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     port: e.MAIN_API_PORT,
     host: e.MAIN_API_HOST,
+    metricsPort: e.MAIN_API_METRICS_PORT,
     databaseUrl: e.MAIN_API_DATABASE_URL,
     dataDir: e.MAIN_API_DATA_DIR,
     pricingApiUrl: e.PRICING_API_URL ?? `http://127.0.0.1:${e.PRICING_API_PORT}`,

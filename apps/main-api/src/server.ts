@@ -29,6 +29,7 @@ async function main() {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     clientErrorBody: envelopeClientErrorBody,
+    metrics: { app: metrics.app(), port: config.metricsPort },
     onShutdown: async () => {
       await outbox.stop();
       await schedule.stop();

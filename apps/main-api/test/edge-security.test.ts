@@ -51,3 +51,21 @@ describe("deeply nested JSON bodies (issue #22, finding 9)", () => {
     expect(res.body).toEqual({ message: expect.stringMatching(/nested more than 64 levels/), status: "error" });
   });
 });
+
+describe("metrics (issue #22, finding 10)", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it("labels requests by route pattern, never by the organization or user ids in the path, and serves them off the API port", async () => {
+    const { token, organization, owner } = await signUp(ctx);
+    await request(ctx.app).get(`/api/v1/organizations/${organization.id}/users/${owner.id}`).set("Authorization", `Bearer ${token}`).expect(200);
+    await request(ctx.app).get("/metrics").expect(404);
+    const text = (await request(ctx.metrics.app()).get("/metrics").expect(200)).text;
+    expect(text).toContain('route="/api/v1/organizations/:org_id/users/:id"');
+    expect(text).not.toContain(organization.id);
+    expect(text).not.toContain(owner.id);
+  });
+});

@@ -70,7 +70,6 @@ export function createApp(deps: AppDeps): Express {
 
   // After the API routers (their paths do not overlap), so an API request does not walk these.
   app.use(healthRoutes(deps.db, computeCatalog));
-  app.use(metrics.router());
   app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
   app.use("/internal", internalRoutes(deps.apiKeys, { secret: deps.serviceSecret, jtis: serviceTokenJtis(deps.db.sql) }));
 

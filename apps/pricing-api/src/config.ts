@@ -7,6 +7,8 @@ const REPO_ROOT = path.resolve(__dirname, "../../..");
 export const EnvSchema = z.object({
   PRICING_API_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
   PRICING_API_HOST: z.string().min(1).default("127.0.0.1"),
+  // Prometheus' /metrics, on a port of its own that the gateway and ingress never route (0: off).
+  PRICING_API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
   PRICING_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PRICING_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/pricing-api")),
   SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
@@ -26,6 +28,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     port: e.PRICING_API_PORT,
     host: e.PRICING_API_HOST,
+    metricsPort: e.PRICING_API_METRICS_PORT,
     databaseUrl: e.PRICING_API_DATABASE_URL,
     dataDir: e.PRICING_API_DATA_DIR,
     labelPrefix: e.LABEL_PREFIX,

@@ -76,7 +76,7 @@ async function snapshot() {
 }
 
 const ROUTES = [
-  "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
+  "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
   "POST /internal/accounts/{accountId}/api-keys", "PUT /internal/api-keys/{keyHash}", "DELETE /internal/api-keys/{keyHash}",
   "GET /v1/pricing/account",
   "POST /v1/pricing/compute", "POST /v1/pricing/compute/batch", "GET /v1/pricing/compute/instance-types",
@@ -137,7 +137,6 @@ beforeAll(async () => {
   table = {
     "GET /healthz": publicGet,
     "GET /readyz": publicGet,
-    "GET /metrics": publicGet,
     "GET /openapi.json": publicGet,
     "GET /docs": publicGet,
     "GET /docs/assets/docs-init.js": publicGet,
