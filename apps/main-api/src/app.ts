@@ -52,7 +52,6 @@ export function createApp(appDeps: AppDeps): Express {
   app.use(jsonBody());
 
   app.use(healthRoutes(deps.db));
-  app.use(metrics.router());
   app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
   app.use(jwksRoutes(deps.config.auth));
 

@@ -11,6 +11,7 @@ import { createOutboxWorker } from "./outbox";
 async function main() {
   const config = loadConfig();
   const logger = createLogger("main-api", config.logLevel);
+  if (config.auth.devIssuerWarning) logger.warn(config.auth.devIssuerWarning);
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger, sessionSettings: SESSION_SETTINGS });
   const prisma = createPrisma(db.adapter);
   const outbox = createOutboxWorker({ config, prisma, logger });
@@ -28,6 +29,7 @@ async function main() {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     clientErrorBody: envelopeClientErrorBody,
+    metrics: { app: metrics.app(), port: config.metricsPort },
     onShutdown: async () => {
       await outbox.stop();
       await schedule.stop();

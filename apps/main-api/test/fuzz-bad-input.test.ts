@@ -120,7 +120,6 @@ beforeAll(async () => {
   table = {
     "GET /healthz": publicGet,
     "GET /readyz": publicGet,
-    "GET /metrics": publicGet,
     "GET /openapi.json": publicGet,
     "GET /docs": publicGet,
     "GET /docs/assets/docs-init.js": publicGet,
@@ -235,7 +234,7 @@ test("every registered route has a fuzz entry", () => {
 describe("bad input on every route", () => {
   // Routes are read at collection time (the table itself needs the context, built in beforeAll).
   const routes = [
-    "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
+    "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
     "POST /api/v1/signup/complete",
     "GET /api/v1/organizations/{org_id}", "PATCH /api/v1/organizations/{org_id}",
     "GET /api/v1/organizations/{org_id}/settings", "PATCH /api/v1/organizations/{org_id}/settings",

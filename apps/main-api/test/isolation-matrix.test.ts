@@ -205,7 +205,7 @@ function matrix(): Row[] {
 
 /** Routes outside any organization or tenant (public, sign-up, the caller itself). */
 const UNSCOPED = new Set([
-  "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
+  "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
   "POST /api/v1/signup/complete", "GET /api/v1/me",
 ]);
 

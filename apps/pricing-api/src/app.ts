@@ -23,6 +23,7 @@ import { healthRoutes } from "./health/routes";
 import { idempotent } from "./idempotency";
 import { accountRoutes } from "./auth/account-routes";
 import { internalRoutes } from "./internal/routes";
+import { serviceTokenJtis } from "./internal/service-token";
 import { databaseRoutes } from "./marketplace/database-routes";
 import { modelRoutes } from "./marketplace/model-routes";
 import { pinRoutes, reportRoutes } from "./references/routes";
@@ -69,9 +70,8 @@ export function createApp(deps: AppDeps): Express {
 
   // After the API routers (their paths do not overlap), so an API request does not walk these.
   app.use(healthRoutes(deps.db, computeCatalog));
-  app.use(metrics.router());
   app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
-  app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));
+  app.use("/internal", internalRoutes(deps.apiKeys, { secret: deps.serviceSecret, jtis: serviceTokenJtis(deps.db.sql) }));
 
   app.use(notFoundHandler(renderPricingError));
   app.use(errorHandler(renderPricingError, deps.logger));

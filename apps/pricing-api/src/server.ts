@@ -1,6 +1,6 @@
 import { loadServiceSecret } from "@cloudcost/credentials";
 import { openMigratedDatabase } from "@cloudcost/db";
-import { createLogger, serve, startFailure } from "@cloudcost/http";
+import { createLogger, createMetrics, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
 import { pricingClientErrorBody } from "./errors";
 import { ApiKeyStore } from "./auth/api-key-store";
@@ -18,7 +18,8 @@ async function main() {
   const apiKeys = new ApiKeyStore(prisma);
   apiKeys.startUsageFlush();
   const computeCatalog = new ComputeCatalogStore();
-  const app = createApp({ config, db, prisma, logger, apiKeys, serviceSecret, computeCatalog });
+  const metrics = createMetrics("pricing-api");
+  const app = createApp({ config, db, prisma, logger, metrics, apiKeys, serviceSecret, computeCatalog });
   let stopWatching = () => undefined as void;
   // Listening first lets /healthz answer while the catalog loads; /readyz says 503 until it is loaded.
   let catalogLoad: Promise<void> = Promise.resolve();
@@ -30,6 +31,7 @@ async function main() {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     clientErrorBody: pricingClientErrorBody,
+    metrics: { app: metrics.app(), port: config.metricsPort },
     onShutdown: async () => {
       await catalogLoad.catch(() => undefined);
       await apiKeys.stop();

@@ -101,7 +101,7 @@ const MATRIX: Row[] = [
 
 /** Routes without account data: public, service-token internal ones, and the shared compute catalog. */
 const UNSCOPED = new Set([
-  "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
+  "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
   "POST /internal/accounts/{accountId}/api-keys", "PUT /internal/api-keys/{keyHash}", "DELETE /internal/api-keys/{keyHash}",
   "POST /v1/pricing/compute", "POST /v1/pricing/compute/batch", "GET /v1/pricing/compute/instance-types",
 ]);

@@ -3,14 +3,14 @@ export { requestId } from "./request-id";
 export { parseOr400, fieldErrors } from "./validate";
 export { createLogger, httpLogger, REDACTED_PATHS } from "./logger";
 export { notFoundHandler, errorHandler, type ErrorRenderer } from "./middlewares";
-export { jsonBody, rejectNulEscapes, JSON_BODY_LIMIT } from "./json-body";
+export { jsonBody, rejectNulEscapes, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
 export { isDatabaseUnavailable } from "./unavailable";
 export { serve, type ServeOptions } from "./serve";
 export { answerClientErrors, requestLinePath, type ClientErrorBody } from "./client-error";
 export { parseEnv, startFailure, ConfigError } from "./env";
 export { listRoutes, type RegisteredRoute } from "./routes";
 export { createMetrics, type Metrics } from "./metrics";
-export { rateLimits, requestCredential, type RequestCredential, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions, type TrustProxy } from "./protection";
+export { rateLimits, requestCredential, API_KEY_OR_BEARER, type CredentialHeader, type RequestCredential, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions, type TrustProxy } from "./protection";
 export {
   idempotency,
   canonicalJson,

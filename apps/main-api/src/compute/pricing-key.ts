@@ -22,9 +22,10 @@ export function resolvePricingKey(config: Config): PricingKey {
   return {
     key,
     async provision() {
-      const res = await fetch(`${config.pricingApiUrl.replace(/\/$/, "")}/internal/api-keys/${hashApiKey(key)}`, {
+      const path = `/internal/api-keys/${hashApiKey(key)}`;
+      const res = await fetch(`${config.pricingApiUrl.replace(/\/$/, "")}${path}`, {
         method: "PUT",
-        headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(secret)}` },
+        headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(secret, { method: "PUT", path })}` },
         body: JSON.stringify({ account_id: SYSTEM_PRICING_ACCOUNT, prefix: apiKeyDisplayPrefix(key), name: "main API analysis" }),
         signal: AbortSignal.timeout(config.pricingApiTimeoutMs),
       });

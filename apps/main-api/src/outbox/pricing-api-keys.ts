@@ -17,9 +17,11 @@ const TIMEOUT_MS = 10_000;
  */
 export function pricingApiKeyHandlers(pricingApiUrl: string, serviceSecret: Uint8Array): Record<string, OutboxHandler> {
   const call = async (method: "PUT" | "DELETE", keyHash: string, body: unknown, accepted: number[]) => {
-    const res = await fetch(`${pricingApiUrl.replace(/\/$/, "")}/internal/api-keys/${keyHash}`, {
+    // A token per attempt, signed for exactly this request (the pricing API accepts each once).
+    const path = `/internal/api-keys/${keyHash}`;
+    const res = await fetch(`${pricingApiUrl.replace(/\/$/, "")}${path}`, {
       method,
-      headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(serviceSecret)}` },
+      headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(serviceSecret, { method, path })}` },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

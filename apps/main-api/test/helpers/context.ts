@@ -5,6 +5,7 @@ import type { Express } from "express";
 import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
+import { createMetrics, type Metrics } from "@cloudcost/http";
 import { createApp } from "../../src/app";
 import { loadConfig, type Config } from "../../src/config";
 import { createPrisma, MIGRATIONS_DIR, SESSION_SETTINGS, type Prisma } from "../../src/db";
@@ -17,6 +18,8 @@ export interface TestContext {
   prisma: Prisma;
   db: Database;
   config: Config;
+  /** The app's registry (served on the metrics port, not by `app`: `request(metrics.app())`). */
+  metrics: Metrics;
   /** Not started: tests call `drain()`, or `start()` with a short OUTBOX_POLL_MS. */
   outbox: OutboxWorker;
   close(): Promise<void>;
@@ -42,9 +45,11 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { 
   });
   const logger = options.logger ?? pino({ level: "silent" });
   const outbox = createOutboxWorker({ config, prisma, logger });
-  const app = createApp({ config, db, prisma, logger, outbox });
+  const metrics = createMetrics("main-api");
+  const app = createApp({ config, db, prisma, logger, outbox, metrics });
   return {
     app,
+    metrics,
     prisma,
     db,
     config,

@@ -2,6 +2,7 @@ import type { Express } from "express";
 import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
+import { createMetrics, type Metrics } from "@cloudcost/http";
 import { createApp } from "../../src/app";
 import { ApiKeyStore } from "../../src/auth/api-key-store";
 import { ComputeCatalogStore } from "../../src/compute/catalog";
@@ -16,6 +17,8 @@ export interface TestContext {
   prisma: Prisma;
   db: Database;
   config: Config;
+  /** The app's registry (served on the metrics port, not by `app`: `request(metrics.app())`). */
+  metrics: Metrics;
   apiKeys: ApiKeyStore;
   computeCatalog: ComputeCatalogStore;
   close(): Promise<void>;
@@ -39,9 +42,11 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: Te
   }
   const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", ...env });
   const apiKeys = new ApiKeyStore(prisma);
-  const app = createApp({ config, db, prisma, logger: options.logger ?? pino({ level: "silent" }), apiKeys, serviceSecret: TEST_SERVICE_SECRET, computeCatalog });
+  const metrics = createMetrics("pricing-api");
+  const app = createApp({ config, db, prisma, logger: options.logger ?? pino({ level: "silent" }), metrics, apiKeys, serviceSecret: TEST_SERVICE_SECRET, computeCatalog });
   return {
     app,
+    metrics,
     prisma,
     db,
     config,
