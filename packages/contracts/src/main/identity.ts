@@ -167,6 +167,12 @@ export const ApiKeyRole = z
   .meta({ id: "ApiKeyRole", description: "Role an API key acts with; `owner` is not allowed." });
 export type ApiKeyRole = z.infer<typeof ApiKeyRole>;
 
+export const ApiKeyCreator = z.object({ user_id: ServiceId, name: z.string() }).meta({
+  id: "ApiKeyCreator",
+  description: "The user who created a key: the key acts with at most this user's current role, and stops working while the user is deactivated.",
+});
+export type ApiKeyCreator = z.infer<typeof ApiKeyCreator>;
+
 export const ApiKey = z
   .object({
     id: ServiceId,
@@ -174,6 +180,7 @@ export const ApiKey = z
     role: Role,
     tenant_ids: z.array(ServiceId).optional(),
     prefix: z.string(),
+    created_by: ApiKeyCreator.nullable(),
     created_at: TimestampOutput,
     last_used_at: TimestampOutput.nullable(),
     revoked_at: TimestampOutput.nullable(),
