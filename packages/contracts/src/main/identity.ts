@@ -185,7 +185,10 @@ export const ApiKey = z
     last_used_at: TimestampOutput.nullable(),
     revoked_at: TimestampOutput.nullable(),
   })
-  .meta({ id: "ApiKey", description: "An API key; only its display prefix is ever returned after creation." });
+  .meta({
+    id: "ApiKey",
+    description: "An API key; only its display prefix is ever returned after creation. It acts with at most the current role of its creator (`created_by`).",
+  });
 export type ApiKey = z.infer<typeof ApiKey>;
 
 export const CreateApiKeyRequest = z
