@@ -1,8 +1,11 @@
 // Keys over time (issue 22, findings 2, 4, 6 and 7): a key acts with at most its creator's current
 // role on both APIs, a replayed creation never returns the secret, and a key cannot promote anyone
 // to admin or change a manager.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { ApiKeysPage, SuccessEnvelope } from "@cloudcost/contracts";
 import request from "supertest";
+import { pricingApiKeyHandlers, PROVISION_TOPIC } from "../src/outbox/pricing-api-keys";
 import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
 import { addUser, expectError, signUp, type SignedUp } from "./helpers/identity";
 import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
@@ -169,5 +172,24 @@ describe("a key cannot promote anyone to admin or change a manager", () => {
     await patchUser(keyAdmin.key, member.user.id, { role: "viewer", name: "Still fine" }).expect(200);
     const user = await ctx.prisma.user.findUniqueOrThrow({ where: { organizationId_id: { organizationId: a.organization.id, id: admin.user.id } } });
     expect(user).toMatchObject({ role: "admin", active: true });
+  });
+});
+
+describe("key sync", () => {
+  it("is not confirmed by a pricing API that answers without storing the role (an older version): it is retried", async () => {
+    const older = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: "key_1", account_id: "org_1", name: null, prefix: "bl_abc", created_at: new Date().toISOString(), revoked_at: null }));
+    });
+    await new Promise<void>((resolve) => older.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(older.address() as AddressInfo).port}`;
+      const handler = pricingApiKeyHandlers(url, new TextEncoder().encode(TEST_SERVICE_TOKEN_SECRET))[PROVISION_TOPIC];
+      const payload = { key_hash: "a".repeat(64), id: "key_1", prefix: "bl_abc", name: null, role: "viewer", suspended: false };
+      await expect(handler(payload, "org_1")).rejects.toThrow(/did not store the key's role/);
+    } finally {
+      older.closeAllConnections();
+      await new Promise((resolve) => older.close(resolve));
+    }
   });
 });

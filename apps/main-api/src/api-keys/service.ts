@@ -1,15 +1,15 @@
 import type { ApiKey as ApiKeyBody, CreateApiKeyRequest, CreateApiKeyResponse, PaginationQuery } from "@cloudcost/contracts";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@cloudcost/credentials";
 import { newId } from "@cloudcost/db";
-import { notFound } from "@cloudcost/http";
-import type { Principal } from "../auth/principal";
+import { forbidden, notFound } from "@cloudcost/http";
+import { isManager, type Principal, type Role } from "../auth/principal";
 import type { Prisma } from "../db";
 import type { ApiKey } from "../generated/prisma/client";
 import { decodeCursor, toPage } from "../http/pagination";
 import { enqueue } from "../outbox/repository";
 import { PROVISION_TOPIC, REVOKE_TOPIC } from "../outbox/pricing-api-keys";
 import { assertLiveTenants } from "../tenants/validate";
-import { TRANSACTION_OPTIONS } from "../transactions";
+import { TRANSACTION_OPTIONS, type Tx } from "../transactions";
 import { keySyncPayload } from "./sync";
 
 const withCreator = { creator: { select: { id: true, name: true } } } as const;
@@ -35,6 +35,7 @@ export async function createApiKey(prisma: Prisma, caller: Principal, body: Crea
   const organizationId = caller.organizationId;
   const key = generateApiKey();
   const row = await prisma.$transaction(async (tx) => {
+    const creator = await lockCreator(tx, organizationId, caller.userId);
     // Admin keys reach every tenant, like admins; member and viewer keys only the listed ones.
     const tenantIds = body.role === "admin" ? [] : await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
     const created = await tx.apiKey.create({
@@ -50,11 +51,25 @@ export async function createApiKey(prisma: Prisma, caller: Principal, body: Crea
       },
       include: withCreator,
     });
-    const payload = keySyncPayload(created, { role: caller.role, active: true });
+    const payload = keySyncPayload(created, creator);
     await enqueue(tx, { organizationId, topic: PROVISION_TOPIC, aggregateId: created.id, payload });
     return created;
   }, TRANSACTION_OPTIONS);
   return { ...toApiKey(row), key };
+}
+
+/**
+ * The creating user as it is now, its row share-locked until the key is committed: a concurrent
+ * change of the user's role or active state (users/service.ts updateUser) then either happens
+ * first and is seen here, or waits and re-syncs the new key with the user's other keys.
+ */
+async function lockCreator(tx: Tx, organizationId: string, userId: string | null): Promise<{ role: Role; active: boolean }> {
+  const [creator] = userId
+    ? await tx.$queryRaw<Array<{ role: Role; active: boolean }>>`
+        SELECT role::text AS role, active FROM users WHERE organization_id = ${organizationId} AND id = ${userId} FOR SHARE`
+    : [];
+  if (!creator?.active || !isManager(creator.role)) throw forbidden("Only active owners and admins create API keys.");
+  return creator;
 }
 
 export async function listApiKeys(prisma: Prisma, organizationId: string, query: PaginationQuery) {

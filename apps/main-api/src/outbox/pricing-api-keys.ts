@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PricingApiKey } from "@cloudcost/contracts";
 import { signServiceToken } from "@cloudcost/credentials";
 import type { OutboxHandler } from "./worker";
 
@@ -37,12 +38,17 @@ export function pricingApiKeyHandlers(pricingApiUrl: string, serviceSecret: Uint
     });
     const text = await res.text().catch(() => "");
     if (!accepted.includes(res.status)) throw new Error(`pricing API answered ${res.status} to ${method}: ${text.slice(0, 200)}`);
+    return text;
   };
   return {
     [PROVISION_TOPIC]: async (payload, organizationId) => {
       const key = ApiKeySyncPayload.parse(payload);
       const state = { account_id: organizationId, id: key.id, prefix: key.prefix, name: key.name, role: key.role, suspended: key.suspended };
-      await call("PUT", key.key_hash, state, [200, 201]);
+      const stored = PricingApiKey.safeParse(JSON.parse((await call("PUT", key.key_hash, state, [200, 201])) || "null"));
+      // A pricing API that predates key roles answers without them and ignores them: retry until it
+      // is upgraded rather than leave the key with more rights than it has here.
+      const held = stored.success && (key.role === undefined || stored.data.role === key.role) && (key.suspended === undefined || stored.data.suspended === key.suspended);
+      if (!held) throw new Error(`pricing API did not store the key's role and suspension (an older version?)`);
     },
     [REVOKE_TOPIC]: async (payload) => {
       const key = ApiKeySyncPayload.parse(payload);
