@@ -1,9 +1,9 @@
+import type { ApiKeyRole } from "@cloudcost/contracts";
 import { hashApiKey, isWellFormedApiKey } from "@cloudcost/credentials";
 import { unauthenticated } from "@cloudcost/http";
 import type { SqlClient } from "@cloudcost/db";
 import type { Logger } from "pino";
 import type { Prisma } from "../db";
-import type { ApiKeyRole } from "@cloudcost/contracts";
 import { effectiveKeyRole, keyTenantReach } from "../api-keys/effective-role";
 import type { Principal, Role, TenantProbe } from "./principal";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PricingApiKey } from "@cloudcost/contracts";
+import { PricingApiKey, PricingKeyRole } from "@cloudcost/contracts";
 import { signServiceToken } from "@cloudcost/credentials";
 import type { OutboxHandler } from "./worker";
 
@@ -17,7 +17,7 @@ export const ApiKeySyncPayload = z.object({
   id: z.string(),
   prefix: z.string(),
   name: z.string().nullable(),
-  role: z.enum(["viewer", "member", "admin"]).optional(),
+  role: PricingKeyRole.optional(),
   suspended: z.boolean().optional(),
 });
 export type ApiKeySyncPayload = z.infer<typeof ApiKeySyncPayload>;
@@ -26,7 +26,8 @@ const TIMEOUT_MS = 10_000;
 
 /**
  * Handlers that mirror main-API keys into the pricing API's internal endpoints (account = the
- * organization). Provisioning (also a later change of a key's role or suspension) is confirmed by 200/201, revocation by 200/404.
+ * organization). Provisioning (also a later change of a key's role or suspension) is confirmed by
+ * 200/201 with the stored role and suspension echoed, revocation by 200/404.
  */
 export function pricingApiKeyHandlers(pricingApiUrl: string, serviceSecret: Uint8Array): Record<string, OutboxHandler> {
   const call = async (method: "PUT" | "DELETE", keyHash: string, body: unknown, accepted: number[]) => {

@@ -1,7 +1,7 @@
+import type { PricingKeyRole } from "@cloudcost/contracts";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@cloudcost/credentials";
 import { newId } from "@cloudcost/db";
 import type { Prisma } from "../db";
-import type { PricingKeyRole } from "@cloudcost/contracts";
 import type { ApiKey } from "../generated/prisma/client";
 
 export interface ApiKeyIdentity {
