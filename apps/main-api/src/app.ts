@@ -22,7 +22,7 @@ import { authenticate } from "./auth/middleware";
 import { idempotent } from "./http/idempotency";
 import { signupRoutes } from "./signup/routes";
 import { receivedInvitationRoutes } from "./invitations/routes";
-import { apiKeyRoutes } from "./api-keys/routes";
+import { apiKeyRoutes, keyCreationReplay } from "./api-keys/routes";
 import { meRoutes } from "./organizations/me-routes";
 import { organizationRoutes } from "./organizations/routes";
 import { createOutboxWorker, type OutboxWorker } from "./outbox";
@@ -33,13 +33,14 @@ export interface AppDeps {
   prisma: Prisma;
   logger: Logger;
   metrics?: Metrics;
-  /** Delivers outbox messages (pricing API key sync); built here when not given, started by the server. */
+  /** Delivers outbox messages (pricing API key sync); built here when not given, started by the server (routes only kick it). */
   outbox?: OutboxWorker;
 }
 
 export function createApp(appDeps: AppDeps): Express {
   // One registry for the app and everything it builds (routes, analyzer), unless the caller gave one.
-  const deps = { ...appDeps, metrics: appDeps.metrics ?? createMetrics("main-api") };
+  // One outbox worker for every route that writes messages (key changes, user changes).
+  const deps = { ...appDeps, metrics: appDeps.metrics ?? createMetrics("main-api"), outbox: appDeps.outbox ?? createOutboxWorker(appDeps) };
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", deps.config.protection.trustProxy);
@@ -61,7 +62,7 @@ export function createApp(appDeps: AppDeps): Express {
   app.use("/api/v1/organizations", authenticate(deps), idempotent(deps), organizationRoutes(deps));
   app.use("/api/v1/invitations", authenticate(deps, { allowIdentityOnly: true }), idempotent(deps, "identity"), receivedInvitationRoutes(deps));
   app.use("/api/v1/me", authenticate(deps), meRoutes(deps));
-  app.use("/api/v1/settings/api-keys", authenticate(deps), idempotent(deps), apiKeyRoutes(deps, deps.outbox ?? createOutboxWorker(deps)));
+  app.use("/api/v1/settings/api-keys", authenticate(deps), idempotent(deps, "principal", { secretResponse: keyCreationReplay }), apiKeyRoutes(deps, deps.outbox));
   app.use(computeRoutes(deps));
 
   app.use(notFoundHandler(renderEnvelopeError));

@@ -5,7 +5,9 @@
 // that is not in the caller's organization) in the envelope, with no data of the other organization
 // in the body, the headers, or the log lines of the request. Markers are names (bodies only; log
 // lines carry URLs, so ids are no markers). The lifecycle dimension: an identity with a pending
-// invitation and one that left the organization reach nothing of it.
+// invitation and one that left the organization reach nothing of it; the admin key of an admin since
+// demoted to member acts as a member (of the creator's tenants), the admin key of a deactivated admin
+// is a 401 everywhere, also in its own organization.
 import type http from "node:http";
 import { ErrorEnvelope } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
@@ -26,6 +28,8 @@ interface Side {
   tenant2: string;
   /** Bearer credentials by caller name. */
   callers: Record<Caller | Lifecycle, string>;
+  /** The admin key of an admin deactivated since. */
+  keyOfDeactivatedAdmin: string;
   userId: string;
   /** The owner's user id (another user than any non-manager caller). */
   ownerUserId: string;
@@ -34,17 +38,17 @@ interface Side {
   invitationId: string;
   markers: string[];
 }
-type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer";
+type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer" | "keyOfDemotedAdmin";
 /** Identities that once had or were offered a place in the organization: invited and not yet accepted, or left. */
 type Lifecycle = "pending" | "left";
 const LIFECYCLE: Lifecycle[] = ["pending", "left"];
-const CALLERS: Caller[] = ["owner", "admin", "member", "viewer", "keyAdmin", "keyMember", "keyViewer"];
+const CALLERS: Caller[] = ["owner", "admin", "member", "viewer", "keyAdmin", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
 const MANAGERS: Caller[] = ["owner", "admin", "keyAdmin"];
-const NON_MANAGERS: Caller[] = ["member", "viewer", "keyMember", "keyViewer"];
+const NON_MANAGERS: Caller[] = ["member", "viewer", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
 const READ_ONLY: Caller[] = ["viewer", "keyViewer"];
 const NON_KEYS: Caller[] = ["owner", "admin", "member", "viewer"];
 const USERS_ONLY = new Set<Caller>(["owner", "admin", "member", "viewer"]);
-const KEYS: Caller[] = ["keyAdmin", "keyMember", "keyViewer"];
+const KEYS: Caller[] = ["keyAdmin", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
 
 let A: Side;
 let B: Side;
@@ -77,6 +81,18 @@ async function buildSide(tag: string): Promise<Side> {
   const keyAdmin = await key("admin");
   const keyMember = await key("member", [tenant1]);
   const keyViewer = await key("viewer", [tenant1]);
+  // Two more admins, each with an admin key; then one is demoted to member (of tenant one), the other deactivated.
+  const adminKeyOf = async (who: string) => {
+    const user = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "admin", tenantIds: [tenant1], email: `${tag.toLowerCase()}-${who}@example.com` });
+    const res = await request(server).post("/api/v1/settings/api-keys").set({ Authorization: `Bearer ${user.token}` }).send({ name: mark(`${who}-key`), role: "admin" });
+    expect(res.status).toBe(201);
+    return { user: user.user, key: res.body.data.key as string };
+  };
+  const demoted = await adminKeyOf("demoted-admin");
+  const deactivated = await adminKeyOf("deactivated-admin");
+  const demote = await request(server).patch(`/api/v1/organizations/${org}/users/${demoted.user.id}`).set(auth).send({ role: "member" });
+  const deactivate = await request(server).patch(`/api/v1/organizations/${org}/users/${deactivated.user.id}`).set(auth).send({ active: false });
+  expect([demote.status, deactivate.status]).toEqual([200, 200]);
   for (const [tenant, which] of [[tenant1, "one"], [tenant2, "two"]]) {
     const put = await request(server)
       .put("/api/v1/tenant/compute/resources")
@@ -93,10 +109,22 @@ async function buildSide(tag: string): Promise<Side> {
     keyAdmin: keyAdmin.key,
     keyMember: keyMember.key,
     keyViewer: keyViewer.key,
+    keyOfDemotedAdmin: demoted.key,
     pending: await mintToken(ctx, { email: pendingEmail }),
     left: leaver.token,
   };
-  return { org, tenant1, tenant2, callers, userId: member.user.id, ownerUserId: owner.owner.id, keyId: keyMember.id, invitationId: invitation.body.data.id, markers: [tag] };
+  return {
+    org,
+    tenant1,
+    tenant2,
+    callers,
+    keyOfDeactivatedAdmin: deactivated.key,
+    userId: member.user.id,
+    ownerUserId: owner.owner.id,
+    keyId: keyMember.id,
+    invitationId: invitation.body.data.id,
+    markers: [tag],
+  };
 }
 
 beforeAll(async () => {
@@ -179,10 +207,11 @@ function matrix(): Row[] {
       add(route, NON_MANAGERS, { params: { org_id: A.org, id: A.ownerUserId }, body, status: 403, why: "role too low (another user)" });
     }
   }
-  add("GET /api/v1/settings/api-keys", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { status: 403, why: "role too low / keys cannot manage keys" });
-  add("POST /api/v1/settings/api-keys", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { body: { name: "k", role: "viewer" }, status: 403, why: "role too low / keys cannot manage keys" });
+  const KEY_MANAGEMENT_REFUSED: Caller[] = ["member", "viewer", "keyAdmin", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
+  add("GET /api/v1/settings/api-keys", KEY_MANAGEMENT_REFUSED, { status: 403, why: "role too low / keys cannot manage keys" });
+  add("POST /api/v1/settings/api-keys", KEY_MANAGEMENT_REFUSED, { body: { name: "k", role: "viewer" }, status: 403, why: "role too low / keys cannot manage keys" });
   add("DELETE /api/v1/settings/api-keys/{id}", ["owner", "admin"], { params: { id: B.keyId }, status: 404, why: "another organization's key" });
-  add("DELETE /api/v1/settings/api-keys/{id}", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
+  add("DELETE /api/v1/settings/api-keys/{id}", KEY_MANAGEMENT_REFUSED, { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
 
   const compute: Array<[string, unknown, "read" | "write" | "manage"]> = [
     ["PUT /api/v1/tenant/compute/resources", { resources: [{ resource_id: "intruder", name: "intruder" }] }, "write"],
@@ -209,12 +238,12 @@ const UNSCOPED = new Set([
   "POST /api/v1/signup/complete", "GET /api/v1/me",
 ]);
 
-async function call(row: Row, side: Side): Promise<{ res: request.Response; logs: string }> {
+async function call(row: Row, side: Side, credential = side.callers[row.caller]): Promise<{ res: request.Response; logs: string }> {
   let path = row.route.split(" ")[1];
   for (const [name, value] of Object.entries(row.params ?? {})) path = path.replace(`{${name}}`, value);
   const method = row.route.split(" ")[0].toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
   log.lines.length = 0;
-  let req = request(server)[method](path + (row.query ?? "")).set("Authorization", `Bearer ${side.callers[row.caller]}`);
+  let req = request(server)[method](path + (row.query ?? "")).set("Authorization", `Bearer ${credential}`);
   if (row.tenant) req = req.set("X-Service-Tenant-ID", row.tenant);
   const res = await (row.body === undefined ? req : req.send(row.body as object));
   await new Promise((resolve) => setImmediate(resolve));
@@ -332,4 +361,26 @@ test("lists show only the caller's own organization", async () => {
     }
   }
   expect(failures).toEqual([]);
+});
+
+test("the admin key of a deactivated admin is refused (401) on every route, also within its own organization", async () => {
+  const failures: string[] = [];
+  const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) + (SELECT count(*) FROM api_keys) AS n`);
+  const firstRowOf = new Map<string, Row>();
+  for (const row of matrix()) if (!firstRowOf.has(row.route)) firstRowOf.set(row.route, row);
+  const rows: Row[] = [{ route: "GET /api/v1/me", caller: "owner", status: 401, why: "" }, ...firstRowOf.values()];
+  for (const side of [A, B]) {
+    const own = { org_id: side.org, tenant_id: side.tenant1, id: side.userId };
+    for (const row of rows) {
+      const probe: Row = { ...row, params: row.params && Object.fromEntries(Object.keys(row.params).map((k) => [k, own[k as keyof typeof own] ?? side.keyId])), tenant: row.tenant && side.tenant1 };
+      if (row.route.startsWith("DELETE /api/v1/settings/api-keys")) probe.params = { id: side.keyId };
+      const { res } = await call(probe, side, side.keyOfDeactivatedAdmin);
+      const label = `${side.markers[0]} keyOfDeactivatedAdmin ${row.route}`;
+      if (res.status !== 401) failures.push(`${label}: ${res.status} ${res.text.slice(0, 200)}`);
+      if (!ErrorEnvelope.safeParse(res.body).success) failures.push(`${label}: body is not the error envelope: ${res.text.slice(0, 200)}`);
+    }
+  }
+  expect(failures).toEqual([]);
+  const after = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) + (SELECT count(*) FROM api_keys) AS n`);
+  expect(after).toEqual(before);
 });

@@ -165,6 +165,7 @@ describe("API keys", () => {
     name: "CI",
     role: "admin",
     prefix: "bl_3f9a",
+    created_by: { user_id: "usr_01JD8X3ZK2", name: "Ada Lovelace" },
     created_at: "2026-11-21T22:47:22.123Z",
     last_used_at: null,
     revoked_at: null,
@@ -179,6 +180,9 @@ describe("API keys", () => {
     reject(CreateApiKeyResponse, { ...key, key: "sk_live_123" }, ["key"]);
     const { revoked_at: _omitted, ...withoutRevokedAt } = key;
     reject(ApiKey, withoutRevokedAt, ["revoked_at"]);
+    const { created_by: _creator, ...withoutCreator } = key;
+    reject(ApiKey, withoutCreator, ["created_by"]);
+    accept(ApiKey, { ...key, created_by: null });
     reject(CreateApiKeyRequest, { name: "", role: "member" }, ["name"]);
     reject(CreateApiKeyRequest, { name: "x".repeat(201), role: "member" }, ["name"]);
     reject(CreateApiKeyRequest, { name: "CI", role: "god" }, ["role"]);

@@ -20,6 +20,8 @@ export {
   IDEMPOTENT_REPLAYED_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_TTL_SECONDS,
+  SECRET_NOT_REPLAYED_CODE,
+  SECRET_WITHHELD_CONTENT_TYPE,
   type IdempotencyOptions,
   type IdempotencyStore,
   type BeginResult,

@@ -23,7 +23,7 @@ const authed = (tags: string[], spec: Spec) =>
     security: ["bearer"],
     responses: {
       ...spec.responses,
-      401: envelopeError("Missing, malformed, expired or unknown credentials"),
+      401: envelopeError("Missing, malformed, expired or unknown credentials, or an API key whose creator is deactivated"),
       403: envelopeError("Authenticated but not allowed"),
     },
   });
@@ -54,7 +54,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
       responses: { 200: ok("The user", c.User), 400: envelopeError("Malformed id"), 404: envelopeError("No such user in the organization") },
     }),
     patch: authed(["Users"], {
-      summary: "Change a user's role, tenants, name or job title; deactivate or reactivate (owner/admin)",
+      summary: "Change a user's role, tenants, name or job title; deactivate or reactivate (owner/admin; an API key changes no admin or owner and makes no one admin or owner)",
       path: c.UserPathParams,
       body: c.UpdateUserRequest,
       responses: {
@@ -229,12 +229,16 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
       idempotent: true,
       summary: manage("Create an API key acting with a role; the key is shown once and also works on the pricing API"),
       body: c.CreateApiKeyRequest,
-      responses: { 201: ok("The key, with its secret", c.CreateApiKeyResponse), 400: envelopeError("Invalid request") },
+      responses: {
+        201: ok("The key, with its secret", c.CreateApiKeyResponse),
+        400: envelopeError("Invalid request"),
+        409: envelopeError("A repeat with the same Idempotency-Key: the key was created and is shown only once, never replayed (code `idempotency_secret_not_replayed`)"),
+      },
     }),
   },
   "/api/v1/settings/api-keys/{id}": {
     delete: authed(["API keys"], {
-      summary: manage("Revoke an API key (here and on the pricing API)"),
+      summary: manage("Revoke an API key of the organization, whoever created it (here and on the pricing API)"),
       path: c.ApiKeyPathParams,
       responses: { 200: ok("The revoked key", c.ApiKey), 400: envelopeError("Malformed id"), 404: envelopeError("No such key") },
     }),

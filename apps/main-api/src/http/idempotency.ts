@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from "express";
-import { idempotency, sqlIdempotencyStore, unauthenticated, type IdempotencyStore } from "@cloudcost/http";
+import { idempotency, sqlIdempotencyStore, unauthenticated, type IdempotencyOptions, type IdempotencyStore } from "@cloudcost/http";
 import type { AppDeps } from "../app";
 
 const stores = new WeakMap<AppDeps["db"], IdempotencyStore>();
@@ -17,8 +17,13 @@ const identityScope = (req: Request) => (req.identity ? `idn:${req.identity.issu
 /**
  * `Idempotency-Key` handling on the main API's POST operations (mount after `authenticate`). The
  * tenant header is part of the request: the same key and body for another tenant is a different request.
+ * Routes whose response holds a secret declare `secretResponse`: their replay is a 409, never the secret.
  */
-export function idempotent(deps: Pick<AppDeps, "db" | "logger">, scope: "principal" | "identity" = "principal"): RequestHandler {
+export function idempotent(
+  deps: Pick<AppDeps, "db" | "logger">,
+  scope: "principal" | "identity" = "principal",
+  options: Pick<IdempotencyOptions, "secretResponse"> = {},
+): RequestHandler {
   let store = stores.get(deps.db);
   if (!store) stores.set(deps.db, (store = sqlIdempotencyStore(deps.db.sql)));
   return idempotency({
@@ -26,5 +31,6 @@ export function idempotent(deps: Pick<AppDeps, "db" | "logger">, scope: "princip
     scopeOf: scope === "identity" ? identityScope : principalScope,
     fingerprintExtra: (req) => req.get("X-Service-Tenant-ID") ?? "",
     onStoreError: (err, req) => deps.logger.error({ err, requestId: req.id }, "idempotency key not stored or released"),
+    ...options,
   });
 }

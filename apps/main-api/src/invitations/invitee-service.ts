@@ -5,6 +5,7 @@ import type { VerifiedIdentity } from "../auth/token-verifier";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
 import { toUser, withTenantIds } from "../organizations/serialize";
+import { syncCreatorKeys } from "../api-keys/sync";
 import { isUniqueViolation, TRANSACTION_OPTIONS, type Tx } from "../transactions";
 import { inviterNames, OPEN, toReceivedInvitation } from "./serialize";
 
@@ -74,6 +75,8 @@ export async function acceptInvitation(prisma: Prisma, identity: VerifiedIdentit
           data: { ...profile, active: true, name: invitation.name ?? former.name },
         });
         userId = former.id;
+        // Keys the former user created act again with the role just granted (pricing API too).
+        await syncCreatorKeys(tx, organizationId, userId);
       } else {
         userId = newId("usr");
         await tx.user.create({ data: { ...profile, organizationId, id: userId, email, name: invitation.name ?? email.split("@")[0] } });

@@ -53,7 +53,9 @@ export function receivedInvitationRoutes(deps: AppDeps): Router {
 
   router.post("/:id/accept", async (req, res) => {
     const { id } = parseOr400(ReceivedInvitationPathParams, req.params, "path");
-    sendData(res, await acceptInvitation(deps.prisma, identityOf(req), id), "Invitation accepted: you are now a user of the organization.");
+    const user = await acceptInvitation(deps.prisma, identityOf(req), id);
+    deps.outbox?.kick(); // a returning user's keys are re-synced to the pricing API
+    sendData(res, user, "Invitation accepted: you are now a user of the organization.");
   });
 
   router.post("/:id/decline", async (req, res) => {

@@ -28,7 +28,9 @@ export function meRoutes(deps: AppDeps): Router {
     sendData(res, me, "The authenticated caller.");
   });
   router.post("/leave", async (req, res) => {
-    sendData(res, await leaveOrganization(deps.prisma, principalOf(req)), "You left the organization: your user there is deactivated.");
+    const left = await leaveOrganization(deps.prisma, principalOf(req));
+    deps.outbox?.kick(); // the caller's keys, suspended, reach the pricing API now
+    sendData(res, left, "You left the organization: your user there is deactivated.");
   });
   return router;
 }

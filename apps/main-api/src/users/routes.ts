@@ -41,7 +41,9 @@ export function userRoutes(deps: AppDeps): Router {
     if (!isManager(caller.role) && !(ownProfileOnly && caller.role !== "viewer")) {
       throw forbidden(`Only owners and admins can change users; the caller is ${caller.role}.`);
     }
-    sendData(res, await updateUser(deps.prisma, caller, id, body), "User updated.");
+    const updated = await updateUser(deps.prisma, caller, id, body);
+    deps.outbox?.kick(); // a change of role or active state re-synced the user's keys to the pricing API
+    sendData(res, updated, "User updated.");
   });
 
   return router;

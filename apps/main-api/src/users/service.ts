@@ -1,6 +1,7 @@
 import type { PaginationQuery, UpdateUserRequest, User as UserBody } from "@cloudcost/contracts";
 import { conflict, forbidden, notFound } from "@cloudcost/http";
-import type { Principal } from "../auth/principal";
+import { syncCreatorKeys } from "../api-keys/sync";
+import { isManager, type Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
 import { toUser, withTenantIds } from "../organizations/serialize";
@@ -29,7 +30,10 @@ export async function listUsers(prisma: Prisma, organizationId: string, query: P
 /**
  * Changes role, tenants, active state, name or job title. Owners are changed only by owners, and
  * the last active owner can be neither demoted nor deactivated (the organization row is locked so
- * two concurrent demotions cannot both pass the check).
+ * two concurrent demotions cannot both pass the check). An API key promotes no one to admin or
+ * owner and changes no admin or owner (a key must not outgrow the people who manage it). A change
+ * of role or active state re-syncs the user's keys to the pricing API in the same transaction:
+ * kick the outbox after this returns.
  */
 export async function updateUser(prisma: Prisma, caller: Principal, id: string, body: UpdateUserRequest): Promise<UserBody> {
   const organizationId = caller.organizationId;
@@ -37,6 +41,9 @@ export async function updateUser(prisma: Prisma, caller: Principal, id: string, 
     await lockOrganization(tx, organizationId);
     const current = await tx.user.findUnique({ where: { organizationId_id: { organizationId, id } } });
     if (!current) throw userNotFound(id);
+    if (caller.kind === "api_key" && (isManager(current.role) || (body.role !== undefined && isManager(body.role)))) {
+      throw forbidden("An API key cannot change admins or owners, nor make anyone an admin or owner: sign in as an owner or admin.");
+    }
     if (caller.role !== "owner" && (current.role === "owner" || body.role === "owner")) {
       throw forbidden("Only owners can change owners or make someone an owner.");
     }
@@ -60,6 +67,7 @@ export async function updateUser(prisma: Prisma, caller: Principal, id: string, 
       },
       include: withTenantIds,
     });
+    if (row.role !== current.role || row.active !== current.active) await syncCreatorKeys(tx, organizationId, id);
     return toUser(row);
   }, TRANSACTION_OPTIONS);
 }

@@ -17,6 +17,8 @@ const toBody = (row: ApiKey): PricingApiKey => ({
   account_id: row.accountId,
   name: row.name,
   prefix: row.prefix,
+  role: row.role,
+  suspended: row.suspended,
   created_at: row.createdAt.toISOString(),
   revoked_at: row.revokedAt?.toISOString() ?? null,
 });
@@ -37,7 +39,15 @@ export function internalRoutes(store: ApiKeyStore, serviceTokens: ServiceTokenCh
   router.put("/api-keys/:keyHash", async (req, res) => {
     const keyHash = parseOr400(KeyHash, req.params.keyHash, "key hash");
     const body = parseOr400(ProvisionApiKeyRequest, req.body, "request body");
-    const result = await store.provision({ accountId: body.account_id, id: body.id, keyHash, prefix: body.prefix, name: body.name });
+    const result = await store.provision({
+      accountId: body.account_id,
+      id: body.id,
+      keyHash,
+      prefix: body.prefix,
+      name: body.name,
+      role: body.role,
+      suspended: body.suspended,
+    });
     if (result.conflict) throw conflict("This key is already registered to another account.");
     res.status(result.created ? 201 : 200).json(toBody(result.record));
   });

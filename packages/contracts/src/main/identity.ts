@@ -231,6 +231,12 @@ export const ApiKeyRole = z
   .meta({ id: "ApiKeyRole", description: "Role an API key acts with; `owner` is not allowed." });
 export type ApiKeyRole = z.infer<typeof ApiKeyRole>;
 
+export const ApiKeyCreator = z.object({ user_id: ServiceId, name: z.string() }).meta({
+  id: "ApiKeyCreator",
+  description: "The user who created a key: the key acts with at most this user's current role, and stops working while the user is deactivated.",
+});
+export type ApiKeyCreator = z.infer<typeof ApiKeyCreator>;
+
 export const ApiKey = z
   .object({
     id: ServiceId,
@@ -238,11 +244,15 @@ export const ApiKey = z
     role: Role,
     tenant_ids: z.array(ServiceId).optional(),
     prefix: z.string(),
+    created_by: ApiKeyCreator.nullable(),
     created_at: TimestampOutput,
     last_used_at: TimestampOutput.nullable(),
     revoked_at: TimestampOutput.nullable(),
   })
-  .meta({ id: "ApiKey", description: "An API key; only its display prefix is ever returned after creation." });
+  .meta({
+    id: "ApiKey",
+    description: "An API key; only its display prefix is ever returned after creation. It acts with at most the current role of its creator (`created_by`).",
+  });
 export type ApiKey = z.infer<typeof ApiKey>;
 
 export const CreateApiKeyRequest = z
