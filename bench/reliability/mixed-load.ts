@@ -227,14 +227,14 @@ async function phase(stack: Stack, canary: Canary, seconds: number, label: strin
 
 const rss = (stack: Stack) => ({ main_api_kib: rssKiB(stack.main.process.pid), pricing_api_kib: rssKiB(stack.pricing.process.pid) });
 
-/** V8 heap in use (prom-client's gauge on /metrics): reported beside RSS, which also counts freed-but-kept pages. */
+/** V8 heap in use (prom-client's gauge on the metrics listener): reported beside RSS, which also counts freed-but-kept pages. */
 async function heapUsedMiB(stack: Stack) {
-  const of = async (url: string) => {
-    const text = await fetch(`${url}/metrics`).then((r) => r.text()).catch(() => "");
+  const of = async (metricsUrl: string) => {
+    const text = await fetch(metricsUrl).then((r) => r.text()).catch(() => "");
     const m = /^nodejs_heap_size_used_bytes\S* (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
     return m ? Math.round(Number(m[1]) / 2 ** 20) : null;
   };
-  return { main_api: await of(stack.main.url), pricing_api: await of(stack.pricing.url) };
+  return { main_api: await of(stack.main.metricsUrl), pricing_api: await of(stack.pricing.metricsUrl) };
 }
 
 /** Size of a heap snapshot (taken after a full GC, so live objects only) of one service, in MiB. */

@@ -18,6 +18,8 @@ export interface Service {
   name: string;
   url: string;
   port: number;
+  /** Prometheus' /metrics, on the service's separate metrics listener. */
+  metricsUrl: string;
   env: NodeJS.ProcessEnv;
   /** Working directory of the process; the embedded database lives in `${dataDir}/db`. */
   dataDir: string;
@@ -44,6 +46,7 @@ export async function startService(
   options: { port?: number } = {},
 ): Promise<Service> {
   const port = options.port ?? (await freePort());
+  const metricsPort = await freePort();
   const upper = name === "main-api" ? "MAIN_API" : "PRICING_API";
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-${name}-`));
   const serviceEnv: NodeJS.ProcessEnv = {
@@ -51,6 +54,7 @@ export async function startService(
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "info",
     [`${upper}_PORT`]: String(port),
     [`${upper}_HOST`]: "127.0.0.1",
+    [`${upper}_METRICS_PORT`]: String(metricsPort),
     [`${upper}_DATA_DIR`]: path.join(dataDir, "db"),
     ...(JEMALLOC ? { LD_PRELOAD: JEMALLOC } : {}),
     ...env,
@@ -66,6 +70,7 @@ export async function startService(
     name,
     port,
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     env: serviceEnv,
     dataDir,
     databaseUrl,

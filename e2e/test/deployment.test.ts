@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
-import { EnvSchema as MainEnvSchema } from "../../apps/main-api/src/config";
+import { EnvSchema as MainEnvSchema, loadConfig as loadMainConfig } from "../../apps/main-api/src/config";
 import { EnvSchema as PricingEnvSchema } from "../../apps/pricing-api/src/config";
 
 // Static checks of the deployment files (Dockerfiles, compose, Kubernetes) against the services'
@@ -347,7 +347,7 @@ describe("kubernetes", () => {
 
     it("listens on the configured port and probes /healthz (liveness) and /readyz (readiness)", () => {
       const port = configuredPort(service);
-      expect(container.ports.map((p: any) => p.containerPort)).toEqual([port]);
+      expect(container.ports.find((p: any) => p.name === "http")?.containerPort).toBe(port);
       const portKey = `${SERVICES[service].prefix}_PORT`;
       expect(Number(configEnv[portKey] ?? port)).toBe(port);
       expect(container.readinessProbe.httpGet.path).toBe("/readyz");
@@ -361,6 +361,23 @@ describe("kubernetes", () => {
       expect(svc.spec.ports[0].port).toBe(port);
       expect(resolvePort(svc.spec.ports[0].targetPort ?? svc.spec.ports[0].port)).toBe(port);
       for (const [k, v] of Object.entries(svc.spec.selector)) expect(deployment.spec.template.metadata.labels[k]).toBe(v);
+    });
+
+    it("serves /metrics on its own port, scraped by Prometheus from the pod and exposed by no Service or Ingress", () => {
+      const key = `${SERVICES[service].prefix}_METRICS_PORT`;
+      const parsed = SERVICES[service].shape[key].safeParse(configEnv[key]);
+      expect(parsed.success).toBe(true);
+      const metricsPort = parsed.data as number;
+      expect(metricsPort).toBeGreaterThan(0);
+      expect(metricsPort).not.toBe(configuredPort(service));
+      expect(container.ports.map((p: any) => p.containerPort).sort()).toEqual([configuredPort(service), metricsPort].sort());
+      expect(deployment.spec.template.metadata.annotations).toMatchObject({
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": String(metricsPort),
+        "prometheus.io/path": "/metrics",
+      });
+      const exposed = objects.filter((o) => o.kind === "Service").flatMap((o) => o.spec.ports.map((p: any) => resolvePort(p.targetPort ?? p.port)));
+      expect(exposed).not.toContain(metricsPort);
     });
   });
 
@@ -426,6 +443,14 @@ describe("kubernetes", () => {
       expect(route("/healthz")).toBeUndefined();
     });
 
+    it("routes neither the pricing API's internal endpoints nor metrics (issue #22, finding 10)", () => {
+      for (const p of ["/pricing/internal/api-keys/abc", "/pricing/internal", "/pricing/internal/", "/pricing/metrics", "/pricing/metrics/", "/metrics"]) {
+        expect({ p, route: route(p) }).toEqual({ p, route: undefined });
+      }
+      expect(route("/pricing/internals-guide")).toEqual({ ...pricing, path: "/internals-guide" });
+      expect(route("/pricing/v1/pricing/usage")).toEqual({ ...pricing, path: "/v1/pricing/usage" });
+    });
+
     it("targets existing Services on their ports and limits body size", () => {
       for (const r of routes) {
         expect(find("Service", r.backend.name).spec.ports.map((p: any) => p.port)).toContain(r.backend.port.number);
@@ -439,6 +464,35 @@ describe("kubernetes", () => {
         expect(ing.metadata.annotations?.["nginx.ingress.kubernetes.io/proxy-body-size"]).toBe(gatewayLimit);
       }
     });
+  });
+});
+
+describe("main API token issuer in the deployment files", () => {
+  // The images set NODE_ENV=production: the configuration each deployment gives the main API must
+  // load there, with the development issuer only where it is enabled on purpose (compose's demo).
+  it("kubernetes configures an OpenID Connect provider and never the development issuer", () => {
+    const container = find("Deployment", "main-api").spec.template.spec.containers[0];
+    const env = Object.assign({}, ...container.envFrom.map((e: any) => find("ConfigMap", e.configMapRef.name).data));
+    for (const e of container.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
+    expect(env.MAIN_API_DEV_ISSUER).toBeUndefined();
+    const config = loadMainConfig({ ...env, NODE_ENV: "production" });
+    expect(config.auth.provider).toBeDefined();
+    expect(config.auth.devIssuer).toBe(false);
+  });
+
+  it("compose enables the development issuer explicitly for the local demo, and the AUTH_* variables replace it", () => {
+    const env = compose.services["main-api"].environment!;
+    const interpolate = (vars: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [k, v.replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_, name: string, fallback = "") => vars[name] ?? fallback)]),
+      );
+    const demo = loadMainConfig({ ...interpolate({}), SERVICE_TOKEN_SECRET: "s".repeat(40), NODE_ENV: "production" });
+    expect(demo.auth.devIssuer).toBe(true);
+    expect(demo.auth.devIssuerWarning).toBeDefined();
+    const provider = { AUTH_JWKS_URL: "https://idp.example.com/jwks.json", AUTH_ISSUER: "https://idp.example.com/", AUTH_AUDIENCE: "cloudcost" };
+    const real = loadMainConfig({ ...interpolate({ ...provider, MAIN_API_DEV_ISSUER: "false" }), SERVICE_TOKEN_SECRET: "s".repeat(40), NODE_ENV: "production" });
+    expect(real.auth.devIssuer).toBe(false);
+    expect(real.auth.provider?.jwksUrl).toBe(provider.AUTH_JWKS_URL);
   });
 });
 

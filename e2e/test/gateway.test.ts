@@ -61,6 +61,34 @@ describeIfNginx("gateway", () => {
     });
   });
 
+  it("never forwards the pricing API's internal endpoints or metrics, whatever the spelling (issue #22, finding 10)", async () => {
+    const before = pricing.seen.length;
+    const paths = [
+      "/pricing/internal/api-keys/abc",
+      "/pricing/internal",
+      "/pricing/INTERNAL/accounts/a/api-keys",
+      "/pricing//internal/api-keys/abc",
+      "/pricing/%69nternal/api-keys/abc",
+      "/pricing/v1/../internal/api-keys/abc",
+      "/pricing/metrics",
+      "/pricing/Metrics",
+      "/pricing/metrics/",
+      "/metrics",
+      "/api/../metrics",
+    ];
+    for (const p of paths) {
+      for (const method of ["GET", "PUT", "POST", "DELETE"]) {
+        const res = await fetch(`${gateway.url}${p}`, { method, body: method === "GET" ? undefined : "{}" });
+        expect({ p, method, status: res.status }).toEqual({ p, method, status: 404 });
+        expect(res.headers.get("x-request-id")).toBeTruthy();
+        await res.body?.cancel();
+      }
+    }
+    expect(pricing.seen.slice(before)).toEqual([]);
+    // Paths that merely start alike still reach the pricing API.
+    expect(await (await fetch(`${gateway.url}/pricing/internals-guide`)).json()).toEqual({ upstream: "pricing", url: "/internals-guide" });
+  });
+
   it("passes the client's X-Request-Id through, and makes one when absent", async () => {
     await fetch(`${gateway.url}/api/v1/x`, { headers: { "X-Request-Id": "client-chosen-1" } });
     expect(main.seen.at(-1)?.requestId).toBe("client-chosen-1");

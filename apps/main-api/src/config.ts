@@ -12,8 +12,12 @@ const ALLOWED_ALGORITHMS = ["EdDSA", "ES256", "ES384", "ES512", "RS256", "RS384"
 
 export const EnvSchema = z
   .object({
+    // The images set `production`: then a token issuer must be configured explicitly.
+    NODE_ENV: z.string().optional(),
     MAIN_API_PORT: port.default(3000),
     MAIN_API_HOST: z.string().min(1).default("127.0.0.1"),
+    // Prometheus' /metrics, on a port of its own that the gateway and ingress never route (0: off).
+    MAIN_API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
     MAIN_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     MAIN_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/main-api")),
     PRICING_API_PORT: port.default(3001),
@@ -50,7 +54,13 @@ export const EnvSchema = z
     if (e.AUTH_JWKS_URL && (!e.AUTH_ISSUER || !e.AUTH_AUDIENCE)) {
       ctx.addIssue({ code: "custom", path: ["AUTH_ISSUER"], message: "AUTH_ISSUER and AUTH_AUDIENCE are required with AUTH_JWKS_URL" });
     }
-    if (!e.AUTH_JWKS_URL && e.MAIN_API_DEV_ISSUER === false) {
+    if (e.NODE_ENV === "production" && !e.AUTH_JWKS_URL && e.MAIN_API_DEV_ISSUER !== true) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_JWKS_URL"],
+        message: "required in production (with AUTH_ISSUER and AUTH_AUDIENCE); MAIN_API_DEV_ISSUER=true runs the development issuer instead, for a local demo only",
+      });
+    } else if (!e.AUTH_JWKS_URL && e.MAIN_API_DEV_ISSUER === false) {
       ctx.addIssue({ code: "custom", path: ["MAIN_API_DEV_ISSUER"], message: "no token issuer left: set AUTH_JWKS_URL or enable the dev issuer" });
     }
   });
@@ -60,9 +70,14 @@ export type Config = ReturnType<typeof loadConfig>;
 /** Parses the environment once; a bad value names the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const e = parseEnv(EnvSchema, env, "main-api");
+  const production = e.NODE_ENV === "production";
+  // Outside production the development issuer is on unless a real provider is configured; in
+  // production only MAIN_API_DEV_ISSUER=true turns it on (anyone with its key mints any identity).
+  const devIssuer = e.MAIN_API_DEV_ISSUER ?? (!production && !e.AUTH_JWKS_URL);
   return {
     port: e.MAIN_API_PORT,
     host: e.MAIN_API_HOST,
+    metricsPort: e.MAIN_API_METRICS_PORT,
     databaseUrl: e.MAIN_API_DATABASE_URL,
     dataDir: e.MAIN_API_DATA_DIR,
     pricingApiUrl: e.PRICING_API_URL ?? `http://127.0.0.1:${e.PRICING_API_PORT}`,
@@ -77,13 +92,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       /** The OpenID Connect provider; absent when only the development issuer is used. */
       provider: e.AUTH_JWKS_URL ? { jwksUrl: e.AUTH_JWKS_URL, issuer: e.AUTH_ISSUER!, audience: e.AUTH_AUDIENCE! } : undefined,
       algorithms: e.AUTH_ALGORITHMS,
-      /** On by default unless a real provider is configured; MAIN_API_DEV_ISSUER=true adds it beside one. */
-      devIssuer: e.MAIN_API_DEV_ISSUER ?? !e.AUTH_JWKS_URL,
+      /** See `devIssuer` above; MAIN_API_DEV_ISSUER=true adds it beside a real provider. */
+      devIssuer,
+      /** Logged at every start when the development issuer runs in production. */
+      devIssuerWarning:
+        production && devIssuer
+          ? "MAIN_API_DEV_ISSUER=true: the development issuer runs in production; anyone who reads its key can mint a verified token for any e-mail"
+          : undefined,
       devIssuerDir: e.MAIN_API_DEV_ISSUER_DIR,
     },
     outbox: { pollMs: e.OUTBOX_POLL_MS, backoffBaseMs: e.OUTBOX_BACKOFF_BASE_MS, backoffMaxMs: e.OUTBOX_BACKOFF_MAX_MS },
     logLevel: e.LOG_LEVEL,
-    protection: protectionConfig(e),
+    // The main API authenticates `Authorization` only: that is the credential its limit counts.
+    protection: protectionConfig(e, ["authorization"]),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

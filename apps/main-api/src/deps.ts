@@ -30,4 +30,4 @@ export interface AppDeps {
 }
 
 /** What `authenticate` needs. */
-export type AuthDeps = Pick<AppDeps, "prisma" | "db" | "tokens" | "keyUse">;
+export type AuthDeps = Pick<AppDeps, "db" | "tokens" | "keyUse">;

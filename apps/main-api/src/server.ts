@@ -10,6 +10,7 @@ import { envelopeClientErrorBody } from "./errors";
 async function main() {
   const config = loadConfig();
   const logger = createLogger("main-api", config.logLevel);
+  if (config.auth.devIssuerWarning) logger.warn(config.auth.devIssuerWarning);
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger, sessionSettings: SESSION_SETTINGS });
   const deps = buildDeps({ config, db, logger });
   const { prisma, outbox } = deps;
@@ -26,6 +27,7 @@ async function main() {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     clientErrorBody: envelopeClientErrorBody,
+    metrics: { app: deps.metrics.app(), port: config.metricsPort },
     onShutdown: async () => {
       await outbox.stop();
       await schedule.stop();

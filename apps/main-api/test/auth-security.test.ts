@@ -130,6 +130,7 @@ describe("bearer JWT verification", () => {
           .setIssuer("https://idp.example")
           .setAudience(audience)
           .setSubject("idp-user-1")
+          .setIssuedAt()
           .setExpirationTime("5m")
           .sign(privateKey);
       const signup = (token: string) =>

@@ -33,7 +33,7 @@ describe("compute metrics", () => {
     stub.mode = "error500";
     await as(request(ctx.app).post("/api/v1/tenant/compute/recommendations/analyze")).expect(503);
 
-    const text = (await request(ctx.app).get("/metrics").expect(200)).text;
+    const text = (await request(ctx.metrics.app()).get("/metrics").expect(200)).text;
     expect(line(text, "compute_analysis_cycle_duration_seconds_count", 'outcome="ok"')).toBe(1);
     expect(line(text, "compute_analysis_cycle_duration_seconds_count", 'outcome="pricing_unavailable"')).toBe(1);
     expect(line(text, "pricing_client_calls_total", 'outcome="ok"')).toBeGreaterThanOrEqual(1);

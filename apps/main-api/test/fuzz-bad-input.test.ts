@@ -10,10 +10,12 @@ import {
   ErrorEnvelope,
   HeartbeatsRequest,
   IngestMetricsRequest,
+  InvitationPathParams,
   InviteUserRequest,
   ListTenantsQuery,
   OrganizationPathParams,
   PaginationQuery,
+  ReceivedInvitationPathParams,
   RecommendationsQuery,
   SignupCompleteRequest,
   SummaryQuery,
@@ -54,6 +56,7 @@ let server: http.Server;
 let table: Record<string, RouteSpec>;
 let credentials: Credentials;
 let signupCredentials: Credentials;
+let inviteeCredentials: Credentials;
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -73,9 +76,13 @@ beforeAll(async () => {
   const resource = { resource_id: "vm-1", name: "vm one", resource_type: "virtual_machine", provider: "aws", region: "us-east-1", instance_type: "m5.large", cpu_cores: 2, ram_gb: 8 };
   const put = await request(server).put("/api/v1/tenant/compute/resources").set(auth(owner.token)).set("X-Service-Tenant-ID", tenant).send({ resources: [resource] });
   expect(put.status).toBe(200);
-  // Every credential is used once before the snapshots (an invited user's identity is linked on first use).
+  // Every credential is used once before the snapshots.
   const freshIdentity = await mintToken(ctx, { email: uniqueEmail("fresh") });
   for (const token of [owner.token, member.token, adminKey.body.data.key]) expect((await request(server).get("/api/v1/me").set(auth(token))).status).toBe(200);
+  const inviteeEmail = uniqueEmail("invitee");
+  const invitation = await request(server).post(`/api/v1/organizations/${org}/invitations`).set(auth(owner.token)).send({ email: inviteeEmail, role: "viewer" });
+  expect(invitation.status).toBe(201);
+  const invitee = await mintToken(ctx, { email: inviteeEmail });
 
   const garbage = fc.oneof(
     fc.constant({}),
@@ -103,6 +110,7 @@ beforeAll(async () => {
     garbage: fc.oneof(garbage, fc.constant(auth(expired))),
   };
   signupCredentials = { valid: [auth(freshIdentity)], garbage: credentials.garbage };
+  inviteeCredentials = { valid: [auth(invitee)], garbage: credentials.garbage };
 
   const now = new Date().toISOString();
   const orgParams = { valid: { org_id: org }, schema: OrganizationPathParams };
@@ -112,7 +120,6 @@ beforeAll(async () => {
   table = {
     "GET /healthz": publicGet,
     "GET /readyz": publicGet,
-    "GET /metrics": publicGet,
     "GET /openapi.json": publicGet,
     "GET /docs": publicGet,
     "GET /docs/assets/docs-init.js": publicGet,
@@ -149,7 +156,21 @@ beforeAll(async () => {
       params: { valid: { org_id: org, id: member.user.id }, schema: UserPathParams },
       body: { schema: UpdateUserRequest, valid: { role: "viewer", tenant_ids: [tenant], active: true, name: "Renamed", job_title: null } },
     },
+    "GET /api/v1/organizations/{org_id}/invitations": { auth: "credential", params: orgParams, query: pagination },
+    "POST /api/v1/organizations/{org_id}/invitations": {
+      auth: "credential",
+      params: orgParams,
+      body: { schema: InviteUserRequest, valid: { email: "invited@example.com", role: "member", tenant_ids: [tenant], name: "Invited", job_title: "Dev" } },
+    },
+    "DELETE /api/v1/organizations/{org_id}/invitations/{id}": {
+      auth: "credential",
+      params: { valid: { org_id: org, id: invitation.body.data.id }, schema: InvitationPathParams },
+    },
+    "GET /api/v1/invitations": { auth: "credential", query: pagination },
+    "POST /api/v1/invitations/{id}/accept": { auth: "credential", params: { valid: { id: invitation.body.data.id }, schema: ReceivedInvitationPathParams } },
+    "POST /api/v1/invitations/{id}/decline": { auth: "credential", params: { valid: { id: invitation.body.data.id }, schema: ReceivedInvitationPathParams } },
     "GET /api/v1/me": { auth: "credential" },
+    "POST /api/v1/me/leave": { auth: "credential" },
     "GET /api/v1/settings/api-keys": { auth: "credential", query: pagination },
     "POST /api/v1/settings/api-keys": { auth: "credential", body: { schema: CreateApiKeyRequest, valid: { name: "k", role: "member", tenant_ids: [tenant] } } },
     "DELETE /api/v1/settings/api-keys/{id}": { auth: "credential", params: { valid: { id: victimKey.body.data.id }, schema: ApiKeyPathParams } },
@@ -213,7 +234,7 @@ test("every registered route has a fuzz entry", () => {
 describe("bad input on every route", () => {
   // Routes are read at collection time (the table itself needs the context, built in beforeAll).
   const routes = [
-    "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
+    "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
     "POST /api/v1/signup/complete",
     "GET /api/v1/organizations/{org_id}", "PATCH /api/v1/organizations/{org_id}",
     "GET /api/v1/organizations/{org_id}/settings", "PATCH /api/v1/organizations/{org_id}/settings",
@@ -221,7 +242,10 @@ describe("bad input on every route", () => {
     "GET /api/v1/organizations/{org_id}/tenants/{tenant_id}", "PATCH /api/v1/organizations/{org_id}/tenants/{tenant_id}",
     "GET /api/v1/organizations/{org_id}/users", "POST /api/v1/organizations/{org_id}/users",
     "GET /api/v1/organizations/{org_id}/users/{id}", "PATCH /api/v1/organizations/{org_id}/users/{id}",
-    "GET /api/v1/me", "GET /api/v1/settings/api-keys", "POST /api/v1/settings/api-keys", "DELETE /api/v1/settings/api-keys/{id}",
+    "GET /api/v1/organizations/{org_id}/invitations", "POST /api/v1/organizations/{org_id}/invitations",
+    "DELETE /api/v1/organizations/{org_id}/invitations/{id}",
+    "GET /api/v1/invitations", "POST /api/v1/invitations/{id}/accept", "POST /api/v1/invitations/{id}/decline",
+    "GET /api/v1/me", "POST /api/v1/me/leave", "GET /api/v1/settings/api-keys", "POST /api/v1/settings/api-keys", "DELETE /api/v1/settings/api-keys/{id}",
     "PUT /api/v1/tenant/compute/resources", "POST /api/v1/tenant/compute/metrics", "POST /api/v1/tenant/compute/heartbeats",
     "POST /api/v1/tenant/compute/recommendations/analyze", "GET /api/v1/tenant/compute/recommendations/summary", "GET /api/v1/tenant/compute/recommendations",
   ];
@@ -233,7 +257,7 @@ describe("bad input on every route", () => {
   test.each(routes)("%s", async (key) => {
     const spec = table[key];
     const [method, path] = key.split(" ");
-    const creds = key === "POST /api/v1/signup/complete" ? signupCredentials : credentials;
+    const creds = key === "POST /api/v1/signup/complete" ? signupCredentials : key.includes(" /api/v1/invitations") ? inviteeCredentials : credentials;
     const before = await snapshotDatabase(ctx.db);
     await fc.assert(
       fc.asyncProperty(caseFor({ method, path, spec }, creds), async (c) => {

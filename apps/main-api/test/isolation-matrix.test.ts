@@ -4,14 +4,17 @@
 // organization or tenant outside the caller's reach, also a nonexistent one; 404 for a user or key
 // that is not in the caller's organization) in the envelope, with no data of the other organization
 // in the body, the headers, or the log lines of the request. Markers are names (bodies only; log
-// lines carry URLs, so ids are no markers).
+// lines carry URLs, so ids are no markers). The lifecycle dimension: an identity with a pending
+// invitation and one that left the organization reach nothing of it; the admin key of an admin since
+// demoted to member acts as a member (of the creator's tenants), the admin key of a deactivated admin
+// is a 401 everywhere, also in its own organization.
 import type http from "node:http";
 import { ErrorEnvelope } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { listen, routeKey } from "@cloudcost/testing";
-import { addUser, signUp } from "./helpers/identity";
+import { addUser, mintToken, signUp } from "./helpers/identity";
 import { capturingLogger } from "@cloudcost/testing";
 
 let ctx: TestContext;
@@ -24,19 +27,28 @@ interface Side {
   tenant1: string;
   tenant2: string;
   /** Bearer credentials by caller name. */
-  callers: Record<Caller, string>;
+  callers: Record<Caller | Lifecycle, string>;
+  /** The admin key of an admin deactivated since. */
+  keyOfDeactivatedAdmin: string;
   userId: string;
   /** The owner's user id (another user than any non-manager caller). */
   ownerUserId: string;
   keyId: string;
+  /** A pending invitation (of the `pending` identity). */
+  invitationId: string;
   markers: string[];
 }
-type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer";
-const CALLERS: Caller[] = ["owner", "admin", "member", "viewer", "keyAdmin", "keyMember", "keyViewer"];
+type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer" | "keyOfDemotedAdmin";
+/** Identities that once had or were offered a place in the organization: invited and not yet accepted, or left. */
+type Lifecycle = "pending" | "left";
+const LIFECYCLE: Lifecycle[] = ["pending", "left"];
+const CALLERS: Caller[] = ["owner", "admin", "member", "viewer", "keyAdmin", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
 const MANAGERS: Caller[] = ["owner", "admin", "keyAdmin"];
-const NON_MANAGERS: Caller[] = ["member", "viewer", "keyMember", "keyViewer"];
+const NON_MANAGERS: Caller[] = ["member", "viewer", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
 const READ_ONLY: Caller[] = ["viewer", "keyViewer"];
+const NON_KEYS: Caller[] = ["owner", "admin", "member", "viewer"];
 const USERS_ONLY = new Set<Caller>(["owner", "admin", "member", "viewer"]);
+const KEYS: Caller[] = ["keyAdmin", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
 
 let A: Side;
 let B: Side;
@@ -61,9 +73,26 @@ async function buildSide(tag: string): Promise<Side> {
     expect(res.status).toBe(201);
     return res.body.data as { id: string; key: string };
   };
+  const leaver = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "admin", email: `${tag.toLowerCase()}-left@example.com` });
+  expect((await request(server).post("/api/v1/me/leave").set("Authorization", `Bearer ${leaver.token}`)).status).toBe(200);
+  const pendingEmail = `${tag.toLowerCase()}-pending@example.com`;
+  const invitation = await request(server).post(`/api/v1/organizations/${org}/invitations`).set(auth).send({ email: pendingEmail, role: "admin", name: mark("pending-name") });
+  expect(invitation.status).toBe(201);
   const keyAdmin = await key("admin");
   const keyMember = await key("member", [tenant1]);
   const keyViewer = await key("viewer", [tenant1]);
+  // Two more admins, each with an admin key; then one is demoted to member (of tenant one), the other deactivated.
+  const adminKeyOf = async (who: string) => {
+    const user = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "admin", tenantIds: [tenant1], email: `${tag.toLowerCase()}-${who}@example.com` });
+    const res = await request(server).post("/api/v1/settings/api-keys").set({ Authorization: `Bearer ${user.token}` }).send({ name: mark(`${who}-key`), role: "admin" });
+    expect(res.status).toBe(201);
+    return { user: user.user, key: res.body.data.key as string };
+  };
+  const demoted = await adminKeyOf("demoted-admin");
+  const deactivated = await adminKeyOf("deactivated-admin");
+  const demote = await request(server).patch(`/api/v1/organizations/${org}/users/${demoted.user.id}`).set(auth).send({ role: "member" });
+  const deactivate = await request(server).patch(`/api/v1/organizations/${org}/users/${deactivated.user.id}`).set(auth).send({ active: false });
+  expect([demote.status, deactivate.status]).toEqual([200, 200]);
   for (const [tenant, which] of [[tenant1, "one"], [tenant2, "two"]]) {
     const put = await request(server)
       .put("/api/v1/tenant/compute/resources")
@@ -72,7 +101,7 @@ async function buildSide(tag: string): Promise<Side> {
       .send({ resources: [{ resource_id: `${tag.toLowerCase()}-vm-${which}`, name: mark(`vm-${which}`), provider: "aws", region: "us-east-1", instance_type: mark(`type-${which}`), labels: { team: mark(`label-${which}`) } }] });
     expect(put.status).toBe(200);
   }
-  const callers: Record<Caller, string> = {
+  const callers: Record<Caller | Lifecycle, string> = {
     owner: owner.token,
     admin: admin.token,
     member: member.token,
@@ -80,8 +109,22 @@ async function buildSide(tag: string): Promise<Side> {
     keyAdmin: keyAdmin.key,
     keyMember: keyMember.key,
     keyViewer: keyViewer.key,
+    keyOfDemotedAdmin: demoted.key,
+    pending: await mintToken(ctx, { email: pendingEmail }),
+    left: leaver.token,
   };
-  return { org, tenant1, tenant2, callers, userId: member.user.id, ownerUserId: owner.owner.id, keyId: keyMember.id, markers: [tag] };
+  return {
+    org,
+    tenant1,
+    tenant2,
+    callers,
+    keyOfDeactivatedAdmin: deactivated.key,
+    userId: member.user.id,
+    ownerUserId: owner.owner.id,
+    keyId: keyMember.id,
+    invitationId: invitation.body.data.id,
+    markers: [tag],
+  };
 }
 
 beforeAll(async () => {
@@ -98,7 +141,7 @@ afterAll(async () => {
 
 interface Row {
   route: string;
-  caller: Caller;
+  caller: Caller | Lifecycle;
   /** Path parameters, tenant header and body, given the caller's side (A) and the other side (B). */
   params?: Record<string, string>;
   tenant?: string;
@@ -124,12 +167,30 @@ function matrix(): Row[] {
     ["POST /api/v1/organizations/{org_id}/tenants", { name: "Intruder" }],
     ["GET /api/v1/organizations/{org_id}/users"],
     ["POST /api/v1/organizations/{org_id}/users", { email: "intruder@example.com", role: "viewer" }],
+    ["GET /api/v1/organizations/{org_id}/invitations"],
+    ["POST /api/v1/organizations/{org_id}/invitations", { email: "intruder@example.com", role: "viewer" }],
   ];
   for (const [route, body] of orgRoutes) {
     add(route, CALLERS, { params: { org_id: B.org }, body, status: 403, why: "another organization" });
     add(route, CALLERS, { params: { org_id: NONEXISTENT_ORG }, body, status: 403, why: "nonexistent organization" });
-    if (!route.startsWith("GET")) add(route, NON_MANAGERS, { params: { org_id: A.org }, body, status: 403, why: "role too low" });
+    if (!route.startsWith("GET") || route.endsWith("/invitations")) add(route, NON_MANAGERS, { params: { org_id: A.org }, body, status: 403, why: "role too low" });
   }
+  for (const route of ["POST /api/v1/organizations/{org_id}/users", "POST /api/v1/organizations/{org_id}/invitations"]) {
+    for (const role of ["admin", "owner"]) {
+      add(route, ["keyAdmin"], { params: { org_id: A.org }, body: { email: `promoted-${role}@example.com`, role }, status: 403, why: `keys cannot invite an ${role}` });
+    }
+  }
+  const revoke = "DELETE /api/v1/organizations/{org_id}/invitations/{id}";
+  add(revoke, CALLERS, { params: { org_id: B.org, id: B.invitationId }, status: 403, why: "another organization" });
+  add(revoke, CALLERS, { params: { org_id: NONEXISTENT_ORG, id: B.invitationId }, status: 403, why: "nonexistent organization" });
+  add(revoke, MANAGERS, { params: { org_id: A.org, id: B.invitationId }, status: 404, why: "invitation of another organization under the own organization" });
+  add(revoke, NON_MANAGERS, { params: { org_id: A.org, id: A.invitationId }, status: 403, why: "role too low" });
+  for (const route of ["POST /api/v1/invitations/{id}/accept", "POST /api/v1/invitations/{id}/decline"]) {
+    add(route, NON_KEYS, { params: { id: B.invitationId }, status: 404, why: "someone else's invitation" });
+    add(route, KEYS, { params: { id: B.invitationId }, status: 403, why: "keys cannot answer invitations" });
+  }
+  add("GET /api/v1/invitations", KEYS, { status: 403, why: "keys have no invitations" });
+  add("POST /api/v1/me/leave", KEYS, { status: 403, why: "keys cannot leave" });
   for (const [route, body] of [["GET /api/v1/organizations/{org_id}/tenants/{tenant_id}"], ["PATCH /api/v1/organizations/{org_id}/tenants/{tenant_id}", { name: "Hijacked" }]] as Array<[string, unknown?]>) {
     add(route, CALLERS, { params: { org_id: B.org, tenant_id: B.tenant1 }, body, status: 403, why: "another organization's tenant" });
     add(route, CALLERS, { params: { org_id: A.org, tenant_id: B.tenant1 }, body, status: 403, why: "another organization's tenant under the own organization" });
@@ -146,10 +207,11 @@ function matrix(): Row[] {
       add(route, NON_MANAGERS, { params: { org_id: A.org, id: A.ownerUserId }, body, status: 403, why: "role too low (another user)" });
     }
   }
-  add("GET /api/v1/settings/api-keys", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { status: 403, why: "role too low / keys cannot manage keys" });
-  add("POST /api/v1/settings/api-keys", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { body: { name: "k", role: "viewer" }, status: 403, why: "role too low / keys cannot manage keys" });
+  const KEY_MANAGEMENT_REFUSED: Caller[] = ["member", "viewer", "keyAdmin", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
+  add("GET /api/v1/settings/api-keys", KEY_MANAGEMENT_REFUSED, { status: 403, why: "role too low / keys cannot manage keys" });
+  add("POST /api/v1/settings/api-keys", KEY_MANAGEMENT_REFUSED, { body: { name: "k", role: "viewer" }, status: 403, why: "role too low / keys cannot manage keys" });
   add("DELETE /api/v1/settings/api-keys/{id}", ["owner", "admin"], { params: { id: B.keyId }, status: 404, why: "another organization's key" });
-  add("DELETE /api/v1/settings/api-keys/{id}", ["member", "viewer", "keyAdmin", "keyMember", "keyViewer"], { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
+  add("DELETE /api/v1/settings/api-keys/{id}", KEY_MANAGEMENT_REFUSED, { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
 
   const compute: Array<[string, unknown, "read" | "write" | "manage"]> = [
     ["PUT /api/v1/tenant/compute/resources", { resources: [{ resource_id: "intruder", name: "intruder" }] }, "write"],
@@ -172,16 +234,16 @@ function matrix(): Row[] {
 
 /** Routes outside any organization or tenant (public, sign-up, the caller itself). */
 const UNSCOPED = new Set([
-  "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
+  "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
   "POST /api/v1/signup/complete", "GET /api/v1/me",
 ]);
 
-async function call(row: Row, side: Side): Promise<{ res: request.Response; logs: string }> {
+async function call(row: Row, side: Side, credential = side.callers[row.caller]): Promise<{ res: request.Response; logs: string }> {
   let path = row.route.split(" ")[1];
   for (const [name, value] of Object.entries(row.params ?? {})) path = path.replace(`{${name}}`, value);
   const method = row.route.split(" ")[0].toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
   log.lines.length = 0;
-  let req = request(server)[method](path + (row.query ?? "")).set("Authorization", `Bearer ${side.callers[row.caller]}`);
+  let req = request(server)[method](path + (row.query ?? "")).set("Authorization", `Bearer ${credential}`);
   if (row.tenant) req = req.set("X-Service-Tenant-ID", row.tenant);
   const res = await (row.body === undefined ? req : req.send(row.body as object));
   await new Promise((resolve) => setImmediate(resolve));
@@ -215,7 +277,7 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
   // Both directions: A's callers against B, and B's callers against A (ids swapped).
   for (const [self, other] of [[A, B], [B, A]] as Array<[Side, Side]>) {
     const swap = (v: string) =>
-      ({ [B.org]: other.org, [B.tenant1]: other.tenant1, [B.tenant2]: other.tenant2, [B.userId]: other.userId, [B.keyId]: other.keyId, [A.org]: self.org, [A.tenant1]: self.tenant1, [A.tenant2]: self.tenant2, [A.userId]: self.userId, [A.ownerUserId]: self.ownerUserId })[v] ?? v;
+      ({ [B.org]: other.org, [B.tenant1]: other.tenant1, [B.tenant2]: other.tenant2, [B.userId]: other.userId, [B.keyId]: other.keyId, [B.invitationId]: other.invitationId, [A.org]: self.org, [A.tenant1]: self.tenant1, [A.tenant2]: self.tenant2, [A.userId]: self.userId, [A.ownerUserId]: self.ownerUserId, [A.invitationId]: self.invitationId })[v] ?? v;
     for (const row of rows) {
       const mapped: Row = { ...row, params: row.params && Object.fromEntries(Object.entries(row.params).map(([k, v]) => [k, swap(v)])), tenant: row.tenant && swap(row.tenant) };
       const { res, logs } = await call(mapped, self);
@@ -233,6 +295,47 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
   expect(after).toEqual(before);
 });
 
+/**
+ * Every organization- or tenant-scoped route with the caller's own side's ids: what an owner could
+ * reach. The lifecycle callers reach none of it.
+ */
+function ownReach(side: Side, caller: Lifecycle): Row[] {
+  const routes = [...new Set(matrix().map((r) => r.route))].filter((route) => !route.includes(" /api/v1/invitations"));
+  return [...routes, "GET /api/v1/me"].map((route) => {
+    const params: Record<string, string> = { org_id: side.org, tenant_id: side.tenant1 };
+    if (route.includes("/users/{id}")) params.id = side.userId;
+    else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
+    else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
+    const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
+    return { route, caller, params, body, tenant: route.includes("/tenant/compute/") ? side.tenant1 : undefined, status: 403, why: caller === "pending" ? "invited, not accepted" : "left the organization" };
+  });
+}
+
+test("lifecycle: an identity with a pending invitation and one that left the organization reach nothing of it", async () => {
+  const count = () => ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users WHERE active) + (SELECT count(*) FROM identities) + (SELECT count(*) FROM api_keys) + (SELECT count(*) FROM invitations WHERE accepted_at IS NULL AND revoked_at IS NULL) AS n`);
+  const before = await count();
+  const failures: string[] = [];
+  for (const self of [A, B]) {
+    for (const caller of LIFECYCLE) {
+      for (const row of ownReach(self, caller)) {
+        const { res, logs } = await call(row, self);
+        const label = `${self.markers[0]} ${caller} ${row.route} (${row.why})`;
+        if (res.status !== 403) failures.push(`${label}: ${res.status} (expected 403) ${res.text.slice(0, 200)}`);
+        if (!ErrorEnvelope.safeParse(res.body).success) failures.push(`${label}: body is not the error envelope: ${res.text.slice(0, 200)}`);
+        const found = leaks(res.text + JSON.stringify(res.headers) + logs, self);
+        if (found.length) failures.push(`${label}: carries ${found.join(", ")}`);
+      }
+    }
+    // The identity that left sees no invitation; the invited one sees only its invitation (the organization's name).
+    const left = await call({ route: "GET /api/v1/invitations", caller: "left", status: 200, why: "" }, self);
+    if (left.res.status !== 200 || left.res.body.data.items.length !== 0) failures.push(`${self.markers[0]} left GET /api/v1/invitations: ${left.res.text.slice(0, 200)}`);
+    const pending = await call({ route: "GET /api/v1/invitations", caller: "pending", status: 200, why: "" }, self);
+    expect(pending.res.body.data.items.map((i: { id: string }) => i.id)).toEqual([self.invitationId]);
+  }
+  expect(failures).toEqual([]);
+  expect(await count()).toEqual(before);
+});
+
 test("lists show only the caller's own organization", async () => {
   const failures: string[] = [];
   for (const [self, other] of [[A, B], [B, A]] as Array<[Side, Side]>) {
@@ -244,6 +347,7 @@ test("lists show only the caller's own organization", async () => {
         { route: "GET /api/v1/tenant/compute/recommendations", caller, tenant: self.tenant1, status: 200, why: "" },
         { route: "GET /api/v1/tenant/compute/recommendations/summary", caller, tenant: self.tenant1, status: 200, why: "" },
         ...(USERS_ONLY.has(caller) && MANAGERS.includes(caller) ? [{ route: "GET /api/v1/settings/api-keys", caller, status: 200, why: "" }] : []),
+        ...(MANAGERS.includes(caller) ? [{ route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" }] : []),
       ];
       for (const row of reads) {
         const { res, logs } = await call(row, self);
@@ -257,4 +361,26 @@ test("lists show only the caller's own organization", async () => {
     }
   }
   expect(failures).toEqual([]);
+});
+
+test("the admin key of a deactivated admin is refused (401) on every route, also within its own organization", async () => {
+  const failures: string[] = [];
+  const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) + (SELECT count(*) FROM api_keys) AS n`);
+  const firstRowOf = new Map<string, Row>();
+  for (const row of matrix()) if (!firstRowOf.has(row.route)) firstRowOf.set(row.route, row);
+  const rows: Row[] = [{ route: "GET /api/v1/me", caller: "owner", status: 401, why: "" }, ...firstRowOf.values()];
+  for (const side of [A, B]) {
+    const own = { org_id: side.org, tenant_id: side.tenant1, id: side.userId };
+    for (const row of rows) {
+      const probe: Row = { ...row, params: row.params && Object.fromEntries(Object.keys(row.params).map((k) => [k, own[k as keyof typeof own] ?? side.keyId])), tenant: row.tenant && side.tenant1 };
+      if (row.route.startsWith("DELETE /api/v1/settings/api-keys")) probe.params = { id: side.keyId };
+      const { res } = await call(probe, side, side.keyOfDeactivatedAdmin);
+      const label = `${side.markers[0]} keyOfDeactivatedAdmin ${row.route}`;
+      if (res.status !== 401) failures.push(`${label}: ${res.status} ${res.text.slice(0, 200)}`);
+      if (!ErrorEnvelope.safeParse(res.body).success) failures.push(`${label}: body is not the error envelope: ${res.text.slice(0, 200)}`);
+    }
+  }
+  expect(failures).toEqual([]);
+  const after = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) + (SELECT count(*) FROM api_keys) AS n`);
+  expect(after).toEqual(before);
 });

@@ -125,10 +125,10 @@ describe("users", () => {
     expect(second.body.data.items[0].id > first.body.data.items[0].id).toBe(true);
   });
 
-  it("are invited with a role and tenants; duplicates and unknown tenants are refused", async () => {
+  it("are invited with a role and tenants; a second pending invitation and unknown tenants are refused", async () => {
     const email = `dup-${Date.now()}@example.com`;
     await api("post", `${org()}/users`, a.token).send({ email, role: "member", tenant_ids: [a.tenant.id] }).expect(201);
-    expectError(await api("post", `${org()}/users`, a.token).send({ email: email.toUpperCase(), role: "viewer" }), 409, /already exists/);
+    expectError(await api("post", `${org()}/users`, a.token).send({ email: email.toUpperCase(), role: "viewer" }), 409, /pending invitation/);
     expectError(await api("post", `${org()}/users`, a.token).send({ email: "x@example.com", role: "member", tenant_ids: [b.tenant.id] }), 400, /not a tenant/);
     expectError(await api("post", `${org()}/users`, a.token).send({ email: "not-an-email", role: "member" }), 400, /email/);
     expectError(await api("post", `${org()}/users`, a.token).send({ email: "y@example.com", role: "god" }), 400, /role/);

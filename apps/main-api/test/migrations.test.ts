@@ -71,4 +71,48 @@ describe("migrations", () => {
       fs.rmSync(before, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("20261125100000_invitations moves never-linked users (the old invitations) into invitations and keeps members", async () => {
+    const target = "20261125100000_invitations";
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-migrations-before-"));
+    for (const { name } of readMigrations(MIGRATIONS_DIR).filter((m) => m.name < target)) {
+      fs.cpSync(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
+    }
+    const db = await createTestDatabase(before);
+    try {
+      await db.sql.query(`INSERT INTO organizations (id, name, slug) VALUES ('org_a', 'A', 'a')`);
+      await db.sql.query(`INSERT INTO tenants (organization_id, id, name) VALUES ('org_a', 'ten_1', 'One'), ('org_a', 'ten_2', 'Two')`);
+      await db.sql.query(
+        `INSERT INTO users (organization_id, id, email, name, role, active, job_title, joined_at, updated_at) VALUES
+           ('org_a', 'usr_OWNER', 'owner@a.example', 'Owner', 'owner', true, NULL, '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z'),
+           ('org_a', 'usr_INVITED', 'bob@a.example', 'Bob', 'member', true, 'SRE', '2026-11-20T00:00:00Z', '2026-11-20T00:00:00Z'),
+           ('org_a', 'usr_WITHDRAWN', 'eve@a.example', 'eve', 'viewer', false, NULL, '2026-11-21T00:00:00Z', '2026-11-22T00:00:00Z')`,
+      );
+      await db.sql.query(`INSERT INTO user_tenants (organization_id, user_id, tenant_id) VALUES ('org_a', 'usr_OWNER', 'ten_1'), ('org_a', 'usr_INVITED', 'ten_2'), ('org_a', 'usr_INVITED', 'ten_1')`);
+      await db.sql.query(`INSERT INTO identities (id, issuer, subject, organization_id, user_id) VALUES ('idn_1', 'iss', 'sub', 'org_a', 'usr_OWNER')`);
+
+      expect((await migrate(db.sql, MIGRATIONS_DIR)).applied).toContain(target);
+
+      const users = await db.sql.query<{ id: string }>(`SELECT id FROM users ORDER BY id`);
+      expect(users.map((u) => u.id)).toEqual(["usr_OWNER"]);
+      const tenants = await db.sql.query<{ user_id: string }>(`SELECT user_id FROM user_tenants`);
+      expect(tenants.map((t) => t.user_id)).toEqual(["usr_OWNER"]);
+      const invitations = await db.sql.query<Record<string, unknown>>(
+        `SELECT id, email, role::text AS role, tenant_ids, name, job_title, created_at, expires_at > now() + interval '6 days' AS open_a_week,
+           revoked_at, accepted_at FROM invitations ORDER BY id`,
+      );
+      expect(invitations).toEqual([
+        { id: "inv_INVITED", email: "bob@a.example", role: "member", tenant_ids: ["ten_1", "ten_2"], name: "Bob", job_title: "SRE", created_at: new Date("2026-11-20T00:00:00Z"), open_a_week: true, revoked_at: null, accepted_at: null },
+        { id: "inv_WITHDRAWN", email: "eve@a.example", role: "viewer", tenant_ids: [], name: "eve", job_title: null, created_at: new Date("2026-11-21T00:00:00Z"), open_a_week: true, revoked_at: new Date("2026-11-22T00:00:00Z"), accepted_at: null },
+      ]);
+      // One open invitation per organization and e-mail, enforced by the database.
+      await expect(
+        db.sql.query(`INSERT INTO invitations (organization_id, id, email, role, expires_at) VALUES ('org_a', 'inv_X', 'bob@a.example', 'viewer', now())`),
+      ).rejects.toThrow(/manual_invitations_pending_email/);
+      await db.sql.query(`INSERT INTO invitations (organization_id, id, email, role, expires_at) VALUES ('org_a', 'inv_Y', 'eve@a.example', 'viewer', now())`);
+    } finally {
+      await db.close();
+      fs.rmSync(before, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -5,7 +5,8 @@ import { listApiKeys } from "../src/api-keys/service";
 import type { Principal } from "../src/auth/principal";
 import { describeCaller, getOrganization, updateOrganization, updateSettings } from "../src/organizations/service";
 import { createTenant, getTenant, listTenants, updateTenant } from "../src/tenants/service";
-import { getUser, inviteUser, listUsers, updateUser } from "../src/users/service";
+import { createInvitation, listInvitations, revokeInvitation } from "../src/invitations/service";
+import { getUser, listUsers, updateUser } from "../src/users/service";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, signUp, type SignedUp } from "./helpers/identity";
 
@@ -59,7 +60,9 @@ it("refuses a caller of another organization in every organization service", asy
   await refused(updateTenant(ctx.prisma, ownerA, org, b.tenant.id, { name: "x" }));
   await refused(listUsers(ctx.prisma, ownerA, org, { limit: 10 }));
   await refused(getUser(ctx.prisma, ownerA, org, b.owner.id));
-  await refused(inviteUser(ctx.prisma, ownerA, org, { email: "x@example.com", role: "member" }));
+  await refused(createInvitation(ctx.prisma, ownerA, org, { email: "x@example.com", role: "member" }));
+  await refused(listInvitations(ctx.prisma, ownerA, org, { limit: 10 }));
+  await refused(revokeInvitation(ctx.prisma, ownerA, org, "inv_0"));
   await refused(updateUser(ctx.prisma, ownerA, org, b.owner.id, { name: "x" }));
   expect(await getOrganization(ctx.prisma, ownerA, a.organization.id)).toEqual(a.organization);
 });
@@ -77,7 +80,8 @@ it("keeps management to owners and admins signed in as users", async () => {
   const org = a.organization.id;
   await refused(updateOrganization(ctx.prisma, member, org, { name: "x" }));
   await refused(createTenant(ctx.prisma, member, org, { name: "x" }));
-  await refused(inviteUser(ctx.prisma, member, org, { email: "y@example.com", role: "member" }));
+  await refused(createInvitation(ctx.prisma, member, org, { email: "y@example.com", role: "member" }));
+  await refused(listInvitations(ctx.prisma, member, org, { limit: 10 }));
   await refused(listApiKeys(ctx.prisma, member, { limit: 10 }));
   await refused(listApiKeys(ctx.prisma, principal(org, "", "admin", "api_key"), { limit: 10 }));
   expect((await describeCaller(ctx.prisma, member)).user?.id).toBe(member.userId);

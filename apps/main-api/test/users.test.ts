@@ -63,23 +63,26 @@ describe("GET /api/v1/organizations/{org_id}/users/{id}", () => {
   });
 });
 
-describe("invitations", () => {
-  it("links an invited user on the first request with the verified e-mail, case-insensitively", async () => {
+describe("invitations through POST .../users", () => {
+  it("create a pending invitation that links nothing until the invitee accepts it, case-insensitively", async () => {
     const email = uniqueEmail("Invitee");
     const res = await request(ctx.app)
       .post(`/api/v1/organizations/${a.organization.id}/users`)
       .set("Authorization", `Bearer ${a.token}`)
       .send({ email: email.toUpperCase(), role: "member", tenant_ids: [a.tenant.id] })
       .expect(201);
-    expect(res.body.data).toMatchObject({ email: email.toLowerCase(), role: "member", tenant_ids: [a.tenant.id] });
+    expect(res.body.data).toMatchObject({ email: email.toLowerCase(), role: "member", tenant_ids: [a.tenant.id], status: "pending" });
 
-    // An unverified token for the address does not claim the invitation.
-    const unverified = await mintToken(ctx, { email, verified: false, sub: "other-sub" });
-    expectError(await getUser(unverified, a.organization.id, res.body.data.id), 403);
-
+    // A request with the invited, verified e-mail does not join the organization by itself.
     const token = await mintToken(ctx, { email });
-    await getUser(token, a.organization.id, res.body.data.id).expect(200);
-    const link = await ctx.prisma.identity.findFirstOrThrow({ where: { organizationId: a.organization.id, userId: res.body.data.id } });
+    expectError(await getUser(token, a.organization.id, a.owner.id), 403, /does not belong to any organization/);
+    // An unverified token for the address cannot accept it.
+    const unverified = await mintToken(ctx, { email, verified: false, sub: "other-sub" });
+    expectError(await request(ctx.app).post(`/api/v1/invitations/${res.body.data.id}/accept`).set("Authorization", `Bearer ${unverified}`), 403, /not verified/);
+
+    const accepted = await request(ctx.app).post(`/api/v1/invitations/${res.body.data.id}/accept`).set("Authorization", `Bearer ${token}`).expect(200);
+    await getUser(token, a.organization.id, accepted.body.data.id).expect(200);
+    const link = await ctx.prisma.identity.findFirstOrThrow({ where: { organizationId: a.organization.id, userId: accepted.body.data.id } });
     expect(link.issuer).toBe("cloudcost-dev-issuer");
     // Later tokens of the same identity reuse the link; sign-up is then refused.
     const signup = await request(ctx.app)

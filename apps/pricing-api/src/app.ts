@@ -15,7 +15,7 @@ import { pinRoutes, reportRoutes } from "./references/routes";
 import { usageBody } from "./usage/body";
 import { usageRoutes } from "./usage/routes";
 
-/** The pricing API's Express app over `deps` (built once by compose.ts). */
+/** The pricing API's Express app over `deps` (built once by compose.ts). Metrics are served by serve() on a port of their own. */
 export function createApp(deps: AppDeps): Express {
   const { metrics, computeCatalog } = deps;
   const options = {
@@ -40,8 +40,7 @@ export function createApp(deps: AppDeps): Express {
 
     // After the API routers (their paths do not overlap), so an API request does not walk these.
     app.use(healthRoutes(deps.db, computeCatalog));
-    app.use(metrics.router());
     app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
-    app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));
+    app.use("/internal", internalRoutes(deps.apiKeys, { secret: deps.serviceSecret, jtis: deps.serviceTokenJtis }));
   });
 }

@@ -7,6 +7,7 @@ import { ComputeCatalogStore } from "./compute/catalog";
 import type { Config } from "./config";
 import { createPrisma } from "./db";
 import type { AppDeps } from "./deps";
+import { serviceTokenJtis } from "./internal/service-token";
 
 export interface Infrastructure {
   config: Config;
@@ -34,6 +35,7 @@ export function buildDeps({ config, db, logger, serviceSecret, metrics = createM
     metrics,
     apiKeys: new ApiKeyStore(prisma),
     serviceSecret: serviceSecret ?? loadServiceSecret(config.serviceTokenSecret, config.dataRoot),
+    serviceTokenJtis: serviceTokenJtis(db.sql),
     computeCatalog: new ComputeCatalogStore(),
     idempotencyStore: sqlIdempotencyStore(db.sql),
   };

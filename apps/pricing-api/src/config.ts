@@ -1,12 +1,14 @@
 import path from "node:path";
 import { z } from "zod";
-import { parseEnv, protectionConfig, ProtectionEnv } from "@cloudcost/http";
+import { API_KEY_OR_BEARER, parseEnv, protectionConfig, ProtectionEnv } from "@cloudcost/http";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
 export const EnvSchema = z.object({
   PRICING_API_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
   PRICING_API_HOST: z.string().min(1).default("127.0.0.1"),
+  // Prometheus' /metrics, on a port of its own that the gateway and ingress never route (0: off).
+  PRICING_API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
   PRICING_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PRICING_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/pricing-api")),
   SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
@@ -26,6 +28,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     port: e.PRICING_API_PORT,
     host: e.PRICING_API_HOST,
+    metricsPort: e.PRICING_API_METRICS_PORT,
     databaseUrl: e.PRICING_API_DATABASE_URL,
     dataDir: e.PRICING_API_DATA_DIR,
     labelPrefix: e.LABEL_PREFIX,
@@ -33,7 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     serviceTokenSecret: e.SERVICE_TOKEN_SECRET,
     dataRoot: path.join(REPO_ROOT, ".data"),
     logLevel: e.LOG_LEVEL,
-    protection: protectionConfig(e),
+    protection: protectionConfig(e, API_KEY_OR_BEARER),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     computeCatalogRefreshMs: e.COMPUTE_CATALOG_REFRESH_MS,
   };

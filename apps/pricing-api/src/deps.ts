@@ -5,6 +5,7 @@ import type { ApiKeyStore } from "./auth/api-key-store";
 import type { ComputeCatalogStore } from "./compute/catalog";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
+import type { ServiceTokenJtis } from "./internal/service-token";
 
 /** Everything the pricing API is built from, made once by `buildDeps` (compose.ts) and handed down. */
 export interface AppDeps {
@@ -16,6 +17,8 @@ export interface AppDeps {
   apiKeys: ApiKeyStore;
   /** The secret the main API signs service tokens with. */
   serviceSecret: Uint8Array;
+  /** The ids of service tokens already used (a replayed token is refused). */
+  serviceTokenJtis: ServiceTokenJtis;
   /** The in-process compute catalog (empty until loaded: see compute/catalog-loader.ts). */
   computeCatalog: ComputeCatalogStore;
   idempotencyStore: IdempotencyStore;

@@ -26,6 +26,7 @@ async function main() {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     clientErrorBody: pricingClientErrorBody,
+    metrics: { app: deps.metrics.app(), port: config.metricsPort },
     onShutdown: async () => {
       await catalogLoad.catch(() => undefined);
       await apiKeys.stop();

@@ -62,16 +62,14 @@ describe("pricing API keys", () => {
 });
 
 describe("internal key endpoints", () => {
-  let token: string;
-  beforeAll(async () => {
-    token = await signServiceToken(TEST_SERVICE_SECRET);
-  });
+  /** A service token for one request (each is accepted once, for its method and path only). */
+  const tokenFor = (method: string, path: string) => signServiceToken(TEST_SERVICE_SECRET, { method, path });
 
   it("refuses calls without a valid service token", async () => {
     const res = await request(ctx.app).post("/internal/accounts/acct_b/api-keys").send({});
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: "A valid service token is required for internal endpoints." });
-    const forged = await signServiceToken(new TextEncoder().encode("x".repeat(40)));
+    const forged = await signServiceToken(new TextEncoder().encode("x".repeat(40)), { method: "POST", path: "/internal/accounts/acct_b/api-keys" });
     await request(ctx.app).post("/internal/accounts/acct_b/api-keys").set("Authorization", `Bearer ${forged}`).send({}).expect(401);
     await request(ctx.app).post("/internal/accounts/acct_b/api-keys").set("Authorization", `Bearer ${key}`).send({}).expect(401);
   });
@@ -79,7 +77,7 @@ describe("internal key endpoints", () => {
   it("creates a key for an account (shown once) that then works", async () => {
     const res = await request(ctx.app)
       .post("/internal/accounts/acct_b/api-keys")
-      .set("Authorization", `Bearer ${token}`)
+      .set("Authorization", `Bearer ${await tokenFor("POST", "/internal/accounts/acct_b/api-keys")}`)
       .send({ name: "ci" })
       .expect(201);
     expect(res.body).toMatchObject({ account_id: "acct_b", name: "ci", revoked_at: null, key: expect.stringMatching(/^bl_/) });
@@ -91,7 +89,7 @@ describe("internal key endpoints", () => {
     const issued = generateApiKey();
     const hash = hashApiKey(issued);
     const body = { account_id: "org_main", prefix: issued.slice(0, 11), name: "from main" };
-    const put = () => request(ctx.app).put(`/internal/api-keys/${hash}`).set("Authorization", `Bearer ${token}`).send(body);
+    const put = async () => request(ctx.app).put(`/internal/api-keys/${hash}`).set("Authorization", `Bearer ${await tokenFor("PUT", `/internal/api-keys/${hash}`)}`).send(body);
     // A client that tries the key before the main API's outbox delivered it is not locked out after.
     expectUnauthenticated(await whoami().set("X-API-Key", issued), /Unknown or revoked/);
     expect((await put()).status).toBe(201);
@@ -100,15 +98,15 @@ describe("internal key endpoints", () => {
 
     const clash = await request(ctx.app)
       .put(`/internal/api-keys/${hash}`)
-      .set("Authorization", `Bearer ${token}`)
+      .set("Authorization", `Bearer ${await tokenFor("PUT", `/internal/api-keys/${hash}`)}`)
       .send({ ...body, account_id: "org_other" });
     expect(clash.status).toBe(409);
 
-    const revoked = await request(ctx.app).delete(`/internal/api-keys/${hash}`).set("Authorization", `Bearer ${token}`).expect(200);
+    const revoked = await request(ctx.app).delete(`/internal/api-keys/${hash}`).set("Authorization", `Bearer ${await tokenFor("DELETE", `/internal/api-keys/${hash}`)}`).expect(200);
     expect(revoked.body.revoked_at).toEqual(expect.any(String));
     expectUnauthenticated(await whoami().set("X-API-Key", issued), /Unknown or revoked/);
-    await request(ctx.app).delete(`/internal/api-keys/${"0".repeat(64)}`).set("Authorization", `Bearer ${token}`).expect(404);
-    await request(ctx.app).delete(`/internal/api-keys/not-a-hash`).set("Authorization", `Bearer ${token}`).expect(400);
+    await request(ctx.app).delete(`/internal/api-keys/${"0".repeat(64)}`).set("Authorization", `Bearer ${await tokenFor("DELETE", `/internal/api-keys/${"0".repeat(64)}`)}`).expect(404);
+    await request(ctx.app).delete(`/internal/api-keys/not-a-hash`).set("Authorization", `Bearer ${await tokenFor("DELETE", `/internal/api-keys/not-a-hash`)}`).expect(400);
   });
 
   it("accepts a provisioned key at once even when it was tried (and refused) before it was delivered", async () => {
@@ -116,7 +114,7 @@ describe("internal key endpoints", () => {
     expectUnauthenticated(await whoami().set("X-API-Key", issued), /Unknown or revoked/);
     await request(ctx.app)
       .put(`/internal/api-keys/${hashApiKey(issued)}`)
-      .set("Authorization", `Bearer ${token}`)
+      .set("Authorization", `Bearer ${await tokenFor("PUT", `/internal/api-keys/${hashApiKey(issued)}`)}`)
       .send({ account_id: "org_early", prefix: issued.slice(0, 11), name: "tried early" })
       .expect(201);
     expect((await whoami().set("X-API-Key", issued).expect(200)).body.account_id).toBe("org_early");
@@ -126,7 +124,7 @@ describe("internal key endpoints", () => {
     const hash = hashApiKey(generateApiKey());
     const res = await request(ctx.app)
       .put(`/internal/api-keys/${hash}`)
-      .set("Authorization", `Bearer ${token}`)
+      .set("Authorization", `Bearer ${await tokenFor("PUT", `/internal/api-keys/${hash}`)}`)
       .send({ account_id: "bad id with spaces", prefix: "zz" });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/account_id/);

@@ -2,14 +2,16 @@
 // and a report. Every account-scoped route is called by one account with the other's ids and
 // answers as decided (decisions §3: another account's id is not found, 404), in the path's error
 // shape, with none of the other account's markers (model names, sources, report names: body
-// values only, never in URLs) in the body, the headers or the log lines of the request.
+// values only, never in URLs) in the body, the headers or the log lines of the request. The role
+// dimension: the same calls with the account's viewer, member and admin keys answer 403 (in the
+// path's shape) below the route's minimum role (decisions §2) and as in the matrix above it.
 import type http from "node:http";
 import { MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { listen, routeKey } from "@cloudcost/testing";
-import { createApiKey } from "./helpers/keys";
+import { createApiKey, provisionKey, type KeyRole } from "./helpers/keys";
 import { capturingLogger } from "@cloudcost/testing";
 
 let ctx: TestContext;
@@ -101,7 +103,7 @@ const MATRIX: Row[] = [
 
 /** Routes without account data: public, service-token internal ones, and the shared compute catalog. */
 const UNSCOPED = new Set([
-  "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
+  "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
   "POST /internal/accounts/{accountId}/api-keys", "PUT /internal/api-keys/{keyHash}", "DELETE /internal/api-keys/{keyHash}",
   "POST /v1/pricing/compute", "POST /v1/pricing/compute/batch", "GET /v1/pricing/compute/instance-types",
 ]);
@@ -152,4 +154,66 @@ test("another account's ids are not found, and nothing of the other account leak
     const pins = await request(server).get("/v1/pricing/pins").set("X-API-Key", account.key);
     expect(pins.body.pins.map((p: { resource_id: string }) => p.resource_id)).toContain(account.pinnedResource);
   }
+});
+
+/** The least key role each authenticated route needs. */
+const MIN_ROLE: Record<string, KeyRole> = {
+  "GET /v1/pricing/account": "viewer",
+  "GET /marketplace/providers/models": "viewer",
+  "POST /marketplace/providers/models": "member",
+  "DELETE /marketplace/providers/models": "admin",
+  "GET /marketplace/providers/databases": "viewer",
+  "POST /marketplace/providers/databases": "member",
+  "DELETE /marketplace/providers/databases": "admin",
+  "GET /v1/pricing/pins": "viewer",
+  "PUT /v1/pricing/pins/{kind}/{resource_id}": "member",
+  "DELETE /v1/pricing/pins/{kind}/{resource_id}": "member",
+  "GET /v1/pricing/reports/{id}": "viewer",
+  "DELETE /v1/pricing/reports/{id}": "admin",
+  "POST /v1/pricing/reports": "member",
+  "POST /v1/pricing/usage": "viewer",
+  "POST /v1/pricing/compute": "viewer",
+  "POST /v1/pricing/compute/batch": "viewer",
+  "GET /v1/pricing/compute/instance-types": "viewer",
+};
+const RANK: Record<KeyRole, number> = { viewer: 0, member: 1, admin: 2 };
+
+test("every route behind a key has a minimum role", () => {
+  const keyed = listRoutes(ctx.app).map(routeKey).filter((k) => !UNSCOPED.has(k) || k.includes("/v1/pricing/compute"));
+  expect(keyed.filter((k) => !(k in MIN_ROLE))).toEqual([]);
+});
+
+test("each key role reaches exactly the routes of its level, and below it gets a 403 in the path's shape", async () => {
+  const keys: Record<KeyRole, string> = {
+    viewer: await provisionKey(ctx, "acct_papa", "viewer"),
+    member: await provisionKey(ctx, "acct_papa", "member"),
+    admin: await provisionKey(ctx, "acct_papa", "admin"),
+  };
+  const compute = { provider: "aws", region: "us-east-1", instance_type: "m5.large" };
+  const rows: Row[] = [
+    ...MATRIX,
+    // Without a loaded catalog these answer 404 (no such instance type) once the key passed.
+    { route: "POST /v1/pricing/compute", url: () => "/v1/pricing/compute", body: () => compute, status: 404 },
+    { route: "POST /v1/pricing/compute/batch", url: () => "/v1/pricing/compute/batch", body: () => ({ items: [compute] }), status: 200 },
+    { route: "GET /v1/pricing/compute/instance-types", url: () => "/v1/pricing/compute/instance-types?provider=aws&region=us-east-1", status: 200 },
+  ];
+  const failures: string[] = [];
+  for (const role of ["viewer", "member", "admin"] as KeyRole[]) {
+    for (const row of rows) {
+      // The other account's ids: what a role may do answers as in the matrix (never touching data).
+      const url = row.url(Q);
+      const method = row.route.split(" ")[0].toLowerCase() as "get" | "post" | "put" | "delete";
+      const req = request(server)[method](url).set("X-API-Key", keys[role]);
+      const res = await (row.body ? req.send(row.body(Q) as object) : req);
+      const allowed = RANK[role] >= RANK[MIN_ROLE[row.route]];
+      const expected = allowed ? row.status : 403;
+      const label = `${role} ${row.route} ${url}`;
+      if (res.status !== expected) failures.push(`${label}: ${res.status} (expected ${expected}) ${res.text.slice(0, 200)}`);
+      if (!allowed) {
+        const shaped = url.startsWith("/v1/") ? ProblemDocument.safeParse(res.body).success && res.body.code === "forbidden" : MarketplaceError.safeParse(res.body).success;
+        if (!shaped) failures.push(`${label}: 403 not in the path's shape: ${res.text.slice(0, 200)}`);
+      }
+    }
+  }
+  expect(failures).toEqual([]);
 });

@@ -20,7 +20,7 @@ describe("OpenAPI document", () => {
     expect(listRoutes(ctx.app).length).toBeGreaterThan(3);
   });
 
-  it("serves /openapi.json, /docs and Prometheus /metrics", async () => {
+  it("serves /openapi.json and /docs, and Prometheus /metrics only on the metrics listener", async () => {
     const doc = await request(ctx.app).get("/openapi.json").expect(200);
     expect(doc.body.openapi).toBe("3.1.0");
     const docs = await request(ctx.app).get("/docs").expect(200).expect("content-type", /html/);
@@ -30,7 +30,8 @@ describe("OpenAPI document", () => {
     expect(health.headers["content-security-policy"]).toBe("default-src 'none';frame-ancestors 'none'");
     expect(health.headers["x-frame-options"]).toBe("DENY");
     expect(health.headers["x-content-type-options"]).toBe("nosniff");
-    const metrics = await request(ctx.app).get("/metrics").expect(200);
+    await request(ctx.app).get("/metrics").expect(404);
+    const metrics = await request(ctx.metrics.app()).get("/metrics").expect(200);
     expect(metrics.text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/healthz"[^}]*status="200"/);
   });
 });

@@ -80,5 +80,32 @@ export const queryBoolean = z.stringbool({ truthy: ["true"], falsy: ["false"], c
 // PostgreSQL text cannot hold NUL (a query filter with one would fail in the database: a 500).
 export const KeyText = z.string().max(256).regex(/^[^\u0000]*$/, "must not contain NUL characters");
 
-/** Free-form JSON object (`raw_pricing_data`, `tags`). */
-export const FreeObject = z.record(z.string(), z.unknown());
+/** How deep a free-form object may nest, itself counting as level 1 (both services, every free-form field). */
+export const FREE_OBJECT_MAX_DEPTH = 32;
+
+/**
+ * The nesting depth of a JSON value (a scalar is 0, `{}` is 1), counted without recursion and
+ * only up to `limit + 1`: a value thousands of levels deep must be refused, not overflow the stack.
+ */
+export function jsonDepth(value: unknown, limit = FREE_OBJECT_MAX_DEPTH): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (depth > deepest) deepest = depth;
+    if (deepest > limit) break;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+/**
+ * Free-form JSON object (`raw_pricing_data`, `tags`), at most FREE_OBJECT_MAX_DEPTH levels deep:
+ * deeper data would be refused by nothing else before it is serialised recursively for storage.
+ */
+export const FreeObject = z
+  .record(z.string(), z.unknown())
+  .refine((value) => jsonDepth(value) <= FREE_OBJECT_MAX_DEPTH, { message: `must not be nested more than ${FREE_OBJECT_MAX_DEPTH} levels deep` });

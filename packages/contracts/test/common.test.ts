@@ -2,6 +2,9 @@ import { z } from "zod";
 import {
   Currency,
   CustomerId,
+  FREE_OBJECT_MAX_DEPTH,
+  FreeObject,
+  jsonDepth,
   NonNegativeMoney,
   PaginationQuery,
   ServiceId,
@@ -112,5 +115,24 @@ describe("queryBoolean", () => {
   });
   it.each(["yes", "1", "0", "", "on", ["true", "true"]])("rejects %j", (input) => {
     reject(queryBoolean, input);
+  });
+});
+
+describe("FreeObject", () => {
+  const nested = (depth: number): unknown => JSON.parse(`${'{"a":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`);
+
+  it("accepts objects up to 32 levels deep (itself level 1, arrays count) and refuses deeper ones", () => {
+    expect(FREE_OBJECT_MAX_DEPTH).toBe(32);
+    accept(FreeObject, nested(32));
+    accept(FreeObject, { list: [[[{ x: 1 }]]] });
+    reject(FreeObject, nested(33));
+    reject(FreeObject, { a: JSON.parse(`${"[".repeat(40)}${"]".repeat(40)}`) });
+  });
+
+  it("measures depth without recursion, stopping past the limit", () => {
+    expect(jsonDepth(1)).toBe(0);
+    expect(jsonDepth({})).toBe(1);
+    expect(jsonDepth({ a: [1, { b: null }] })).toBe(3);
+    expect(jsonDepth(nested(100_000))).toBe(33);
   });
 });

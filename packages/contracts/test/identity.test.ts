@@ -7,13 +7,19 @@ import {
   CreateApiKeyResponse,
   CreateTenantRequest,
   ErrorEnvelope,
+  Invitation,
+  InvitationPathParams,
+  InvitationsPage,
   InviteUserRequest,
+  LeaveResponse,
   ListTenantsQuery,
   Me,
   OrganizationPathParams,
   Organization,
   OrganizationSettings,
   Page,
+  ReceivedInvitation,
+  ReceivedInvitationsPage,
   Role,
   SignupCompleteRequest,
   SignupCompleteResponse,
@@ -159,6 +165,7 @@ describe("API keys", () => {
     name: "CI",
     role: "admin",
     prefix: "bl_3f9a",
+    created_by: { user_id: "usr_01JD8X3ZK2", name: "Ada Lovelace" },
     created_at: "2026-11-21T22:47:22.123Z",
     last_used_at: null,
     revoked_at: null,
@@ -173,6 +180,9 @@ describe("API keys", () => {
     reject(CreateApiKeyResponse, { ...key, key: "sk_live_123" }, ["key"]);
     const { revoked_at: _omitted, ...withoutRevokedAt } = key;
     reject(ApiKey, withoutRevokedAt, ["revoked_at"]);
+    const { created_by: _creator, ...withoutCreator } = key;
+    reject(ApiKey, withoutCreator, ["created_by"]);
+    accept(ApiKey, { ...key, created_by: null });
     reject(CreateApiKeyRequest, { name: "", role: "member" }, ["name"]);
     reject(CreateApiKeyRequest, { name: "x".repeat(201), role: "member" }, ["name"]);
     reject(CreateApiKeyRequest, { name: "CI", role: "god" }, ["role"]);
@@ -203,6 +213,40 @@ describe("path parameters and list queries", () => {
     accept(Me, { organization, user: null, role: "viewer", tenant_ids: [], api_key_id: "key_1" });
     accept(UsersPage, { items: [owner], next_cursor: "abc" });
     accept(TenantsPage, { items: [tenant], next_cursor: null });
+  });
+});
+
+describe("invitations", () => {
+  const at = "2026-11-25T10:00:00.000Z";
+  const later = "2026-12-02T10:00:00.000Z";
+  const invitation = {
+    id: "inv_01JD8X3ZK2",
+    organization_id: organization.id,
+    email: "bob@acme.example",
+    role: "member",
+    tenant_ids: [tenant.id],
+    name: null,
+    job_title: null,
+    invited_by: { user_id: owner.id, name: owner.name },
+    invited_by_api_key_id: null,
+    status: "pending",
+    created_at: at,
+    expires_at: later,
+    accepted_at: null,
+    declined_at: null,
+    revoked_at: null,
+  };
+  it("describe an invitation for the organization and for the invitee", () => {
+    accept(InvitationsPage, { items: [invitation, { ...invitation, invited_by: null, invited_by_api_key_id: "key_1", status: "expired" }], next_cursor: null });
+    reject(Invitation, { ...invitation, status: "lost" }, ["status"]);
+    const received = { id: invitation.id, organization_id: organization.id, organization_name: "Acme Corp", role: "member", tenant_ids: [], invited_by: null, expires_at: later, created_at: at };
+    accept(ReceivedInvitationsPage, { items: [received], next_cursor: null });
+    reject(ReceivedInvitation, { ...received, organization_name: undefined }, ["organization_name"]);
+    accept(LeaveResponse, { organization_id: organization.id, user_id: owner.id });
+  });
+  it("validate invitation path ids", () => {
+    accept(InvitationPathParams, { org_id: organization.id, id: invitation.id });
+    reject(InvitationPathParams, { org_id: organization.id, id: "inv bad" }, ["id"]);
   });
 });
 

@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { lockDataDir } from "./datadir-lock";
+import { preparePrivateDataDir, restrictDataDir } from "./datadir-permissions";
 import { openPglite, pgliteSqlClient } from "./pglite";
 import { postgresSqlClient, redactUrl } from "./postgres";
 import type { SqlClient } from "./sql-client";
@@ -74,9 +75,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return wrapPglite(options.pglite, "embedded PGlite (in memory)", async () => undefined);
   }
   if (!options.dataDir) throw new Error("openDatabase needs either a url or a dataDir");
+  preparePrivateDataDir(options.dataDir);
   const release = lockDataDir(options.dataDir);
   try {
     const pglite = await openPglite(options.dataDir);
+    restrictDataDir(options.dataDir);
     await applySettings(pglite, settings);
     return wrapPglite(pglite, `embedded PGlite at ${options.dataDir}`, async () => release());
   } catch (err) {

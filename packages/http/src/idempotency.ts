@@ -43,7 +43,18 @@ export interface IdempotencyOptions {
   fingerprintExtra?(req: Request): string;
   /** Reports a failure to store or release (the response itself is still sent). */
   onStoreError?(err: unknown, req: Request): void;
+  /**
+   * For requests whose successful response carries a secret shown once (an API key, a webhook
+   * signing secret): the message a replay answers with. Such a response is never stored: only a
+   * marker holding this message, and a replay is a 409 `idempotency_secret_not_replayed`.
+   * Undefined (or no option) for responses that hold no secret.
+   */
+  secretResponse?(req: Request): string | undefined;
 }
+
+/** Content type of a stored marker that stands for a response with a secret (its body is the replay's message). */
+export const SECRET_WITHHELD_CONTENT_TYPE = "application/vnd.cloudcost.secret-withheld";
+export const SECRET_NOT_REPLAYED_CODE = "idempotency_secret_not_replayed";
 
 /**
  * Statuses that say the operation did not run, or may succeed when retried: these are not stored
@@ -111,6 +122,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
     const begun = await store.begin(scope, key, fingerprint);
     switch (begun.outcome) {
       case "replay":
+        if (begun.response.contentType === SECRET_WITHHELD_CONTENT_TYPE) throw new HttpError(409, SECRET_NOT_REPLAYED_CODE, begun.response.body);
         return replay(res, begun.response);
       case "mismatch":
         throw new HttpError(
@@ -121,8 +133,11 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       case "in_progress":
         throw conflict(`A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry when it has finished.`, "idempotency_key_in_use");
     }
-    captureResponse(res, async (response) => {
+    const secretMessage = options.secretResponse?.(req);
+    captureResponse(res, async (captured) => {
       try {
+        const withheld = secretMessage !== undefined && captured.status < 300;
+        const response = withheld ? { status: captured.status, contentType: SECRET_WITHHELD_CONTENT_TYPE, body: secretMessage } : captured;
         if (isReplayableStatus(response.status)) await store.complete(scope, key, fingerprint, response);
         else await store.release(scope, key, fingerprint);
       } catch (err) {

@@ -3,7 +3,7 @@ export { requestId } from "./request-id";
 export { parseOr400, fieldErrors } from "./validate";
 export { createLogger, httpLogger, REDACTED_PATHS } from "./logger";
 export { notFoundHandler, errorHandler, type ErrorRenderer } from "./middlewares";
-export { jsonBody, rejectNulEscapes, JSON_BODY_LIMIT } from "./json-body";
+export { jsonBody, rejectNulEscapes, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
 export { isDatabaseUnavailable } from "./unavailable";
 export { serve, type ServeOptions } from "./serve";
 export { answerClientErrors, requestLinePath, type ClientErrorBody } from "./client-error";
@@ -11,7 +11,7 @@ export { parseEnv, startFailure, ConfigError } from "./env";
 export { listRoutes, type RegisteredRoute } from "./routes";
 export { serviceApp, type ServiceAppOptions } from "./service-app";
 export { createMetrics, type Metrics } from "./metrics";
-export { rateLimits, requestCredential, type RequestCredential, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions, type TrustProxy } from "./protection";
+export { rateLimits, requestCredential, API_KEY_OR_BEARER, type CredentialHeader, type RequestCredential, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions, type TrustProxy } from "./protection";
 export {
   idempotency,
   canonicalJson,
@@ -21,6 +21,8 @@ export {
   IDEMPOTENT_REPLAYED_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_TTL_SECONDS,
+  SECRET_NOT_REPLAYED_CODE,
+  SECRET_WITHHELD_CONTENT_TYPE,
   type IdempotencyOptions,
   type IdempotencyStore,
   type BeginResult,

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import express, { type RequestHandler } from "express";
+import { HttpError } from "./http-error";
 
 export const JSON_BODY_LIMIT = "1mb";
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -17,6 +18,49 @@ export function rejectNulEscapes(_req: unknown, _res: unknown, buf: Buffer): voi
     while (at - slashes - 1 >= 0 && buf[at - slashes - 1] === 0x5c) slashes += 1;
     if (slashes % 2 === 1) throw Object.assign(new Error(NUL_IN_BODY), { type: "entity.verify.failed" });
   }
+}
+
+/**
+ * How deep a request body may nest. No route's body comes near it (a free-form object, limited to
+ * 32 levels by the contracts, sits 3 levels below the top); anything deeper is refused before it
+ * is parsed, so nothing that walks a body recursively (fingerprints, logs, serialisation for
+ * storage) can overflow the stack.
+ */
+export const JSON_BODY_MAX_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Throws a 400 when the JSON text in `buf` opens more than JSON_BODY_MAX_DEPTH objects or arrays at once (strings skipped). */
+export function rejectDeepNesting(buf: Buffer): void {
+  let depth = 0;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i];
+    if (c === QUOTE) {
+      // Jump to the closing quote: one preceded by an even number of backslashes.
+      let end = i;
+      for (;;) {
+        end = buf.indexOf(QUOTE, end + 1);
+        if (end === -1) return; // unterminated: the parser answers it
+        let slashes = 0;
+        while (buf[end - 1 - slashes] === BACKSLASH) slashes += 1;
+        if (slashes % 2 === 0) break;
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > JSON_BODY_MAX_DEPTH) {
+        throw new HttpError(400, "invalid_request", `The request body is nested more than ${JSON_BODY_MAX_DEPTH} levels deep.`);
+      }
+    } else if (c === 0x7d || c === 0x5d) {
+      depth -= 1;
+    }
+  }
+}
+
+/** body-parser `verify` for every JSON body: no NUL escapes, no nesting deeper than JSON_BODY_MAX_DEPTH. */
+export function verifyJsonBody(req: unknown, res: unknown, buf: Buffer): void {
+  rejectNulEscapes(req, res, buf);
+  rejectDeepNesting(buf);
 }
 
 /**
@@ -58,18 +102,18 @@ function parseStrictJson(buf: Buffer): unknown {
  * JSON bodies up to 1 MiB; parse failures reach the error handler as 400/413/415.
  *
  * A body Node already holds whole is parsed here synchronously, with body-parser's rules (strict
- * top level, UTF-8, BOM stripped, the NUL check); every other request (streamed, compressed, other
+ * top level, UTF-8, BOM stripped, the NUL and depth checks); every other request (streamed, compressed, other
  * charsets or types, oversized) goes through express.json. The fast path exists because
  * body-parser's stream machinery (five listeners, a decoder, a tick for `end`) measured ~60-80 µs
  * per request, a quarter of a cached compute price query (bench/compute-query.ts).
  */
 export function jsonBody(): RequestHandler {
-  const parser = express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"], verify: rejectNulEscapes });
+  const parser = express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"], verify: verifyJsonBody });
   return (req, res, next) => {
     const buf = bufferedJsonBody(req);
     if (buf === undefined) return parser(req, res, next);
     try {
-      rejectNulEscapes(req, res, buf);
+      verifyJsonBody(req, res, buf);
       req.body = parseStrictJson(buf);
     } catch (err) {
       return next(err);

@@ -1,5 +1,4 @@
-import type { RequestHandler, Router } from "express";
-import express from "express";
+import express, { type Express, type RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import { matchedRoute } from "./routes";
 
@@ -25,12 +24,24 @@ export function createMetrics(service: string) {
         next();
       };
     },
-    router(): Router {
-      const router = express.Router();
-      router.get("/metrics", async (_req, res) => {
-        res.type(registry.contentType).send(await registry.metrics());
+    /**
+     * `GET /metrics` and nothing else, for a listener of its own (METRICS_PORT): never on the
+     * service's public port, so no gateway or ingress route can expose it.
+     */
+    app(): Express {
+      const app = express();
+      app.disable("x-powered-by");
+      app.get("/metrics", async (_req, res, next) => {
+        try {
+          res.type(registry.contentType).send(await registry.metrics());
+        } catch (err) {
+          next(err);
+        }
       });
-      return router;
+      app.use((_req, res) => {
+        res.status(404).type("text/plain").send("Not found: this port serves GET /metrics only.\n");
+      });
+      return app;
     },
     counter(name: string, help: string, labelNames: string[]) {
       return new Counter({ name, help, labelNames, registers: [registry] });

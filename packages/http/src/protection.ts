@@ -3,7 +3,7 @@ import type { RequestHandler } from "express";
 import cors from "cors";
 import helmet from "helmet";
 import { z } from "zod";
-import { rateLimits } from "./rate-limit";
+import { rateLimits, type CredentialHeader } from "./rate-limit";
 
 const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -92,15 +92,19 @@ export type TrustProxy = false | number | string[];
 
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
-export function protectionConfig(e: {
-  RATE_LIMIT_WINDOW_MS: number;
-  RATE_LIMIT_PER_CREDENTIAL: number;
-  RATE_LIMIT_PER_IP: number;
-  CORS_ORIGINS: string[];
-  TRUST_PROXY?: TrustProxy;
-}) {
+/** `credentialHeaders`: the headers the service authenticates, in its order (see RateLimitOptions). */
+export function protectionConfig(
+  e: {
+    RATE_LIMIT_WINDOW_MS: number;
+    RATE_LIMIT_PER_CREDENTIAL: number;
+    RATE_LIMIT_PER_IP: number;
+    CORS_ORIGINS: string[];
+    TRUST_PROXY?: TrustProxy;
+  },
+  credentialHeaders: readonly CredentialHeader[],
+) {
   return {
-    rateLimit: { windowMs: e.RATE_LIMIT_WINDOW_MS, perCredential: e.RATE_LIMIT_PER_CREDENTIAL, perIp: e.RATE_LIMIT_PER_IP },
+    rateLimit: { windowMs: e.RATE_LIMIT_WINDOW_MS, perCredential: e.RATE_LIMIT_PER_CREDENTIAL, perIp: e.RATE_LIMIT_PER_IP, credentialHeaders },
     corsOrigins: e.CORS_ORIGINS,
     /**
      * Which proxies' `X-Forwarded-For` to believe for the client address (rate limits per IP,
@@ -117,4 +121,4 @@ export function protections(config: ReturnType<typeof protectionConfig>): Reques
   return [securityHeaders(), ...(cors ? [cors] : []), ...rateLimits(config.rateLimit)];
 }
 
-export { rateLimits, requestCredential, type RateLimitOptions, type RequestCredential } from "./rate-limit";
+export { rateLimits, requestCredential, API_KEY_OR_BEARER, type CredentialHeader, type RateLimitOptions, type RequestCredential } from "./rate-limit";

@@ -4,43 +4,58 @@ import type { Request, RequestHandler, Response } from "express";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { HttpError } from "./http-error";
 
+/**
+ * The headers a service authenticates, in the order it reads them: the per-credential limit must
+ * count exactly that credential, or a client adds a header the service ignores to get a fresh budget.
+ */
+export type CredentialHeader = "x-api-key" | "authorization";
+
 export interface RateLimitOptions {
   windowMs: number;
   /** Requests per window per credential (API key or bearer token); 0 turns the limit off. */
   perCredential: number;
   /** Requests per window per client IP; 0 turns the limit off. */
   perIp: number;
+  /** Where the service reads its credential (the main API: `authorization` only). */
+  credentialHeaders: readonly CredentialHeader[];
 }
+
+/** The pricing API's order: `X-API-Key`, else `Authorization: Bearer`. */
+export const API_KEY_OR_BEARER: readonly CredentialHeader[] = ["x-api-key", "authorization"];
 
 const CREDENTIAL = Symbol("credential");
 
 export interface RequestCredential {
-  /** The API key from `X-API-Key`, else the token of `Authorization: Bearer`, else that header whole. */
+  /** The value of the first of the service's credential headers present: a bearer's token, else the header whole. */
   token: string;
   /** Lower-case hex SHA-256 of `token` (the form API keys are stored and looked up in). */
   hash: string;
 }
 
-/**
- * The credential a request carries, hashed once per request: the rate limiter counts by the hash
- * (its memory never holds a secret) and authentication can look a key up by the same hash.
- */
-export function requestCredential(req: Request): RequestCredential | undefined {
-  const memo = req as Request & { [CREDENTIAL]?: RequestCredential | null };
-  const known = memo[CREDENTIAL];
-  if (known !== undefined) return known ?? undefined;
-  const header = req.headers["x-api-key"];
-  let token = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!token) {
-    const auth = req.headers.authorization?.trim();
-    token = auth && /^bearer\s/i.test(auth) ? auth.slice(7).trim() : auth;
+function headerToken(req: Request, name: CredentialHeader): string | undefined {
+  if (name === "x-api-key") {
+    const header = req.headers["x-api-key"];
+    return (Array.isArray(header) ? header[0] : header)?.trim() || undefined;
   }
-  const credential = token ? { token, hash: hash("sha256", token, "hex") } : null;
-  memo[CREDENTIAL] = credential;
-  return credential ?? undefined;
+  const auth = req.headers.authorization?.trim();
+  return (auth && /^bearer\s/i.test(auth) ? auth.slice(7).trim() : auth) || undefined;
 }
 
-const credentialOf = (req: Request) => requestCredential(req)?.hash;
+/**
+ * The credential a request carries in `headers` (first present wins), hashed once per request: the
+ * rate limiter counts by the hash (its memory never holds a secret) and authentication can look a
+ * key up by the same hash.
+ */
+export function requestCredential(req: Request, headers: readonly CredentialHeader[] = API_KEY_OR_BEARER): RequestCredential | undefined {
+  const memo = req as Request & { [CREDENTIAL]?: { headers: readonly CredentialHeader[]; credential: RequestCredential | undefined } };
+  const known = memo[CREDENTIAL];
+  if (known && known.headers === headers) return known.credential;
+  let token: string | undefined;
+  for (const name of headers) if ((token = headerToken(req, name))) break;
+  const credential = token ? { token, hash: hash("sha256", token, "hex") } : undefined;
+  memo[CREDENTIAL] = { headers, credential };
+  return credential;
+}
 
 /** `req.ip`, read straight from the socket when no proxy is trusted (Express would parse X-Forwarded-For to discard it). */
 const clientAddress = (req: Request) => {
@@ -108,6 +123,7 @@ function tooMany(res: Response, item: Limit, state: RateLimiterRes): HttpError {
 export function rateLimits(options: RateLimitOptions): RequestHandler[] {
   const limits: Limit[] = [];
   if (options.perIp > 0) limits.push(limit("ip", options.perIp, options.windowMs, "from this address", (req) => ipBucket(clientAddress(req))));
+  const credentialOf = (req: Request) => requestCredential(req, options.credentialHeaders)?.hash;
   if (options.perCredential > 0) limits.push(limit("credential", options.perCredential, options.windowMs, "for this credential", credentialOf));
   if (limits.length === 0) return [];
 

@@ -37,10 +37,64 @@ function toOpenApi(path: string): string {
   return clean.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
 
-/** The route pattern a request matched (`/v1/pricing/compute/batch`), without a trailing slash; undefined for 404s. */
+/**
+ * The route pattern a request matched (`/api/v1/organizations/:org_id/users/:id`), without a
+ * trailing slash; undefined for 404s. Never the request's own ids: `req.baseUrl` is the text the
+ * mounts matched (`/api/v1/organizations/org_123/users`), so it is mapped back to the mount's pattern.
+ */
 export function matchedRoute(req: Request): string | undefined {
   const path = req.route?.path;
-  if (!path) return undefined;
-  const route = req.baseUrl + path;
+  if (typeof path !== "string") return undefined;
+  const route = mountPatternOf(req) + path;
   return route.length > 1 && route.endsWith("/") ? route.slice(0, -1) : route;
+}
+
+interface Mounts {
+  /** Mount patterns without parameters, by their lower-case text (routing is case-insensitive). */
+  literal: Map<string, string>;
+  parametrised: { pattern: string; regexp: RegExp }[];
+}
+
+const MOUNTS = Symbol("mount patterns");
+const UNKNOWN_MOUNT = "<mount>";
+
+function mountPatternOf(req: Request): string {
+  const base = req.baseUrl;
+  if (!base) return "";
+  const app = req.app as Express & { [MOUNTS]?: Mounts };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    // Built once per app at its first request; again if a router was mounted after that.
+    const mounts = attempt === 0 && app[MOUNTS] ? app[MOUNTS] : (app[MOUNTS] = mountsOf(app));
+    const literal = mounts.literal.get(base.toLowerCase());
+    if (literal !== undefined) return literal;
+    const found = mounts.parametrised.find((m) => m.regexp.test(base));
+    if (found) return found.pattern;
+  }
+  return UNKNOWN_MOUNT;
+}
+
+/** The full pattern of every router mounted in the app (mount paths joined), as listRoutes walks them. */
+function mountsOf(app: Express): Mounts {
+  const mounts: Mounts = { literal: new Map(), parametrised: [] };
+  const walk = (stack: Layer[], prefix: string) => {
+    for (const layer of stack) {
+      if (layer.route || !layer.handle?.stack) continue;
+      const here = typeof layer.rawPath === "string" && layer.rawPath !== "/" ? prefix + layer.rawPath : prefix;
+      const pattern = here.length > 1 && here.endsWith("/") ? here.slice(0, -1) : here;
+      if (pattern && /[:*]/.test(pattern)) mounts.parametrised.push({ pattern, regexp: patternRegExp(pattern) });
+      else if (pattern) mounts.literal.set(pattern.toLowerCase(), pattern);
+      walk(layer.handle.stack, here);
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, "");
+  return mounts;
+}
+
+/** `/a/:id/b` -> /^\/a\/[^/]+\/b$/i (`*name` matches one or more segments). */
+function patternRegExp(pattern: string): RegExp {
+  const source = pattern
+    .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+    .replace(/:[A-Za-z0-9_]+/g, "[^/]+")
+    .replace(/\*[A-Za-z0-9_]+/g, ".+");
+  return new RegExp(`^${source}$`, "i");
 }

@@ -14,13 +14,41 @@ export interface ServeOptions {
   clientErrorBody: ClientErrorBody;
   /** Closes what the service opened (database, timers) after the last request finished. */
   onShutdown: () => Promise<void>;
+  /**
+   * A second listener on the same host for Prometheus (`createMetrics(...).app()`): a port the
+   * Service and ingress do not expose. Omitted or port 0: none.
+   */
+  metrics?: { app: Express; port: number };
 }
 
 /**
  * Listens, and on SIGTERM/SIGINT stops accepting connections, lets in-flight requests finish
  * (bounded by shutdownTimeoutMs), then runs onShutdown and exits.
  */
-export function serve(options: ServeOptions): Promise<Server> {
+export async function serve(options: ServeOptions): Promise<Server> {
+  const { name, host, logger, metrics } = options;
+  const metricsServer = metrics && metrics.port > 0 ? await listen(metrics.app, metrics.port, host) : undefined;
+  if (metricsServer) logger.info({ url: `http://${host}:${metrics!.port}/metrics` }, `${name} metrics listening`);
+  try {
+    return await serveApp(options, metricsServer);
+  } catch (err) {
+    metricsServer?.close();
+    throw err;
+  }
+}
+
+function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once("error", reject);
+    server.once("listening", () => {
+      server.off("error", reject);
+      resolve(server);
+    });
+  });
+}
+
+function serveApp(options: ServeOptions, metricsServer: Server | undefined): Promise<Server> {
   const { name, app, port, host, logger } = options;
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
@@ -51,6 +79,9 @@ export function serve(options: ServeOptions): Promise<Server> {
         server.closeAllConnections();
       }, options.shutdownTimeoutMs);
       force.unref();
+      // Scrapes are short: the metrics listener just stops with the service.
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       server.close(async () => {
         await options.onShutdown().catch((err) => logger.error({ err }, `${name}: error while closing`));
         logger.info(`${name} stopped`);

@@ -169,3 +169,24 @@ describe("idempotency and absurd bodies", () => {
     expect(stored).toEqual([]);
   });
 });
+
+describe("idempotency of responses that hold a secret", () => {
+  it("stores a marker instead of the response and answers a replay 409 idempotency_secret_not_replayed", async () => {
+    const { store, rows } = memoryStore();
+    const secretApp = express()
+      .use(jsonBody())
+      .use(idempotency({ store, scopeOf: () => "s", secretResponse: () => "The secret was already created; it is shown only once." }))
+      .post("/secrets", (_req, res) => res.status(201).json({ secret: "s3cr3t-value" }))
+      .post("/fails", (_req, res) => res.status(404).json({ missing: true }))
+      .use(errorHandler(render, pino({ level: "silent" })));
+    const first = await request(secretApp).post("/secrets").set("Idempotency-Key", "k").send({}).expect(201);
+    expect(first.body.secret).toBe("s3cr3t-value");
+    expect(JSON.stringify([...rows.values()])).not.toContain("s3cr3t-value");
+    const replay = await request(secretApp).post("/secrets").set("Idempotency-Key", "k").send({});
+    expect([replay.status, replay.body]).toEqual([409, { code: "idempotency_secret_not_replayed", message: expect.stringMatching(/shown only once/) }]);
+    expect(replay.text).not.toContain("s3cr3t-value");
+    // An answer without a secret (an error) is stored and replayed as usual.
+    await request(secretApp).post("/fails").set("Idempotency-Key", "f").send({}).expect(404);
+    expect((await request(secretApp).post("/fails").set("Idempotency-Key", "f").send({})).headers["idempotent-replayed"]).toBe("true");
+  });
+});

@@ -67,6 +67,11 @@ const cases: [string, string | undefined, string | Buffer, number, string | unde
   ["a text type (not parsed)", "text/plain", item, 400, "invalid_request", {}],
   ["a body over 1 MiB", "application/json", `{"name":"${"x".repeat(1024 * 1024)}","count":1}`, 413, "payload_too_large", {}],
   ["a gzip body", "application/json", gzipSync(item), 201, undefined, { "Content-Encoding": "gzip" }],
+  ["nesting 5000 levels deep", "application/json", `{"name":"a","count":1,"x":${"[".repeat(5000)}${"]".repeat(5000)}}`, 400, "invalid_request", {}],
+  ["nesting 64 levels deep", "application/json", `{"name":"a","count":1,"x":${"[".repeat(63)}${"]".repeat(63)}}`, 201, undefined, {}],
+  ["nesting 65 levels deep", "application/json", `{"name":"a","count":1,"x":${"[".repeat(64)}${"]".repeat(64)}}`, 400, "invalid_request", {}],
+  ["brackets and escaped quotes inside strings", "application/json", JSON.stringify({ name: `a\\"${"{[".repeat(100)}\\`, count: 1 }), 201, undefined, {}],
+  ["a deep gzip body", "application/json", gzipSync(`{"x":${"[".repeat(100)}${"]".repeat(100)}}`), 400, "invalid_request", { "Content-Encoding": "gzip" }],
 ];
 
 describe("jsonBody", () => {

@@ -2,19 +2,22 @@ import express from "express";
 import pino from "pino";
 import request from "supertest";
 import { z } from "zod";
-import { errorHandler, protectionConfig, protections, ProtectionEnv, type ErrorRenderer, type TrustProxy } from "../src";
+import { API_KEY_OR_BEARER, errorHandler, protectionConfig, protections, ProtectionEnv, type CredentialHeader, type ErrorRenderer, type TrustProxy } from "../src";
 import { ipBucket } from "../src/rate-limit";
 
 const render: ErrorRenderer = (_req, res, error) => res.status(error.status).json({ error: error.message, code: error.code });
 
-function app(env: { perCredential: number; perIp: number; cors?: string[]; trustProxy?: TrustProxy }) {
-  const config = protectionConfig({
-    RATE_LIMIT_WINDOW_MS: 60_000,
-    RATE_LIMIT_PER_CREDENTIAL: env.perCredential,
-    RATE_LIMIT_PER_IP: env.perIp,
-    CORS_ORIGINS: env.cors ?? [],
-    TRUST_PROXY: env.trustProxy,
-  });
+function app(env: { perCredential: number; perIp: number; cors?: string[]; trustProxy?: TrustProxy; credentialHeaders?: readonly CredentialHeader[] }) {
+  const config = protectionConfig(
+    {
+      RATE_LIMIT_WINDOW_MS: 60_000,
+      RATE_LIMIT_PER_CREDENTIAL: env.perCredential,
+      RATE_LIMIT_PER_IP: env.perIp,
+      CORS_ORIGINS: env.cors ?? [],
+      TRUST_PROXY: env.trustProxy,
+    },
+    env.credentialHeaders ?? API_KEY_OR_BEARER,
+  );
   const a = express();
   a.set("trust proxy", config.trustProxy);
   a.use(protections(config));
@@ -36,6 +39,19 @@ describe("protections", () => {
     await request(a).get("/x").set("X-API-Key", "bl_two").expect(200);
     await request(a).get("/x").expect(200);
     await request(a).get("/x").expect(200);
+  });
+
+  it("counts only the headers the service authenticates, in its order", async () => {
+    const bearerOnly = app({ perCredential: 2, perIp: 0, credentialHeaders: ["authorization"] });
+    for (const key of ["bl_a", "bl_b"]) await request(bearerOnly).get("/x").set("Authorization", "Bearer t1").set("X-API-Key", key).expect(200);
+    await request(bearerOnly).get("/x").set("Authorization", "Bearer t1").set("X-API-Key", "bl_c").expect(429);
+    // X-API-Key alone is not a credential there: not counted per credential
+    for (let i = 0; i < 3; i++) await request(bearerOnly).get("/x").set("X-API-Key", "bl_a").expect(200);
+
+    const keyFirst = app({ perCredential: 1, perIp: 0 });
+    await request(keyFirst).get("/x").set("X-API-Key", "bl_k").set("Authorization", "Bearer t1").expect(200);
+    await request(keyFirst).get("/x").set("X-API-Key", "bl_k").set("Authorization", "Bearer t2").expect(429);
+    await request(keyFirst).get("/x").set("Authorization", "Bearer t1").expect(200);
   });
 
   it("reports both limits in one RateLimit and RateLimit-Policy list, and a refusal carries Retry-After", async () => {

@@ -105,3 +105,44 @@ describe("serve: requests the HTTP parser refuses", () => {
     }
   }, 30_000);
 });
+
+describe("serve: the metrics listener", () => {
+  it("serves the registry on its own port only, and stops with the service", async () => {
+    const script = `
+      const express = require("express");
+      const pino = require("pino");
+      const { serve } = require(${JSON.stringify(path.join(__dirname, "../dist/serve.js"))});
+      const { createMetrics } = require(${JSON.stringify(path.join(__dirname, "../dist/metrics.js"))});
+      const metrics = createMetrics("t");
+      const app = express();
+      app.use(metrics.middleware());
+      app.get("/ok", (_req, res) => res.json({ ok: true }));
+      const probe = require("net").createServer().listen(0, "127.0.0.1", () => {
+        const metricsPort = probe.address().port;
+        probe.close(() =>
+          serve({ name: "t", app, port: 0, host: "127.0.0.1", logger: pino({ level: "silent" }), shutdownTimeoutMs: 5000, onShutdown: async () => {},
+            clientErrorBody: () => ({ contentType: "application/json", body: "{}" }), metrics: { app: metrics.app(), port: metricsPort } })
+            .then((server) => console.log("PORTS " + server.address().port + " " + metricsPort)));
+      });
+    `;
+    const child = spawn(process.execPath, ["-e", script], { cwd: __dirname, stdio: ["ignore", "pipe", "inherit"] });
+    const [port, metricsPort] = await new Promise<number[]>((resolve) =>
+      child.stdout!.on("data", (d) => {
+        const m = /PORTS (\d+) (\d+)/.exec(String(d));
+        if (m) resolve([Number(m[1]), Number(m[2])]);
+      }),
+    );
+    const exit = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      expect((await fetch(`http://127.0.0.1:${port}/ok`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+      const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(scrape.status).toBe(200);
+      expect(await scrape.text()).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/ok"/);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exit).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
+  }, 30_000);
+});

@@ -11,6 +11,9 @@ const TenantHeader = z.object({
 
 const OrgPath = c.OrganizationPathParams;
 const manage = (summary: string) => `${summary} (owner/admin)`;
+const INVITE_RULES =
+  "Creates a pending invitation the invitee lists (GET /api/v1/invitations) and accepts or declines; nothing is linked before. " +
+  "Only owners invite owners; an API key cannot invite admins or owners (403).";
 
 type Spec = Omit<OperationSpec, "tags" | "security">;
 const authed = (tags: string[], spec: Spec) =>
@@ -20,7 +23,7 @@ const authed = (tags: string[], spec: Spec) =>
     security: ["bearer"],
     responses: {
       ...spec.responses,
-      401: envelopeError("Missing, malformed, expired or unknown credentials"),
+      401: envelopeError("Missing, malformed, expired or unknown credentials, or an API key whose creator is deactivated"),
       403: envelopeError("Authenticated but not allowed"),
     },
   });
@@ -51,7 +54,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
       responses: { 200: ok("The user", c.User), 400: envelopeError("Malformed id"), 404: envelopeError("No such user in the organization") },
     }),
     patch: authed(["Users"], {
-      summary: "Change a user's role, tenants, name or job title; deactivate or reactivate (owner/admin)",
+      summary: "Change a user's role, tenants, name or job title; deactivate or reactivate (owner/admin; an API key changes no admin or owner and makes no one admin or owner)",
       path: c.UserPathParams,
       body: c.UpdateUserRequest,
       responses: {
@@ -71,13 +74,88 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
     }),
     post: authed(["Users"], {
       idempotent: true,
-      summary: "Invite a user by e-mail with a role and tenants (owner/admin)",
+      summary: "Invite a user by e-mail (owner/admin): the same as POST .../invitations, answers the invitation",
+      description: INVITE_RULES,
       path: OrgPath,
       body: c.InviteUserRequest,
       responses: {
-        201: ok("The invited user", c.User),
+        201: ok("The pending invitation", c.Invitation),
         400: envelopeError("Invalid request"),
-        409: envelopeError("A user with this e-mail already exists in the organization"),
+        409: envelopeError("The e-mail is already an active member, or already has a pending invitation"),
+      },
+    }),
+  },
+  "/api/v1/organizations/{org_id}/invitations": {
+    get: authed(["Invitations"], {
+      summary: manage("Invitations of the organization, any status (paginated)"),
+      path: OrgPath,
+      query: c.PaginationQuery,
+      responses: { 200: ok("A page of invitations", c.InvitationsPage), 400: envelopeError("Invalid query") },
+    }),
+    post: authed(["Invitations"], {
+      idempotent: true,
+      summary: manage("Invite an e-mail address with a role and tenants; the invitation expires after 7 days"),
+      description: INVITE_RULES,
+      path: OrgPath,
+      body: c.InviteUserRequest,
+      responses: {
+        201: ok("The pending invitation", c.Invitation),
+        400: envelopeError("Invalid request"),
+        409: envelopeError("The e-mail is already an active member, or already has a pending invitation"),
+      },
+    }),
+  },
+  "/api/v1/organizations/{org_id}/invitations/{id}": {
+    delete: authed(["Invitations"], {
+      summary: manage("Revoke an invitation"),
+      path: c.InvitationPathParams,
+      responses: {
+        204: { description: "Revoked" },
+        400: envelopeError("Malformed id"),
+        404: envelopeError("No such invitation in the organization"),
+        409: envelopeError("The invitation was already accepted, declined or revoked"),
+      },
+    }),
+  },
+  "/api/v1/invitations": {
+    get: authed(["Invitations"], {
+      summary: "Pending invitations for the caller's verified e-mail address (identity-provider tokens, also without an organization)",
+      query: c.PaginationQuery,
+      responses: { 200: ok("A page of pending invitations", c.ReceivedInvitationsPage), 400: envelopeError("Invalid query") },
+    }),
+  },
+  "/api/v1/invitations/{id}/accept": {
+    post: authed(["Invitations"], {
+      idempotent: true,
+      summary: "Accept an invitation: creates (or reactivates) the caller's user in the organization and links the identity",
+      description: "403 for an API key or an unverified e-mail address; 409 while the identity is an active user of an organization (leave it first).",
+      path: c.ReceivedInvitationPathParams,
+      responses: {
+        200: ok("The caller's user in the organization", c.User),
+        400: envelopeError("Malformed id"),
+        404: envelopeError("No pending invitation with this id for the caller's e-mail (expired, revoked, answered or someone else's)"),
+        409: envelopeError("The identity already belongs to an organization"),
+      },
+    }),
+  },
+  "/api/v1/invitations/{id}/decline": {
+    post: authed(["Invitations"], {
+      idempotent: true,
+      summary: "Decline an invitation",
+      path: c.ReceivedInvitationPathParams,
+      responses: {
+        204: { description: "Declined" },
+        400: envelopeError("Malformed id"),
+        404: envelopeError("No pending invitation with this id for the caller's e-mail"),
+      },
+    }),
+  },
+  "/api/v1/me/leave": {
+    post: authed(["Organizations"], {
+      summary: "Leave the caller's organization: deactivates its user and unlinks the identity (identity-provider tokens only)",
+      responses: {
+        200: ok("The organization left", c.LeaveResponse),
+        409: envelopeError("The caller is the organization's last active owner"),
       },
     }),
   },
@@ -151,12 +229,16 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
       idempotent: true,
       summary: manage("Create an API key acting with a role; the key is shown once and also works on the pricing API"),
       body: c.CreateApiKeyRequest,
-      responses: { 201: ok("The key, with its secret", c.CreateApiKeyResponse), 400: envelopeError("Invalid request") },
+      responses: {
+        201: ok("The key, with its secret", c.CreateApiKeyResponse),
+        400: envelopeError("Invalid request"),
+        409: envelopeError("A repeat with the same Idempotency-Key: the key was created and is shown only once, never replayed (code `idempotency_secret_not_replayed`)"),
+      },
     }),
   },
   "/api/v1/settings/api-keys/{id}": {
     delete: authed(["API keys"], {
-      summary: manage("Revoke an API key (here and on the pricing API)"),
+      summary: manage("Revoke an API key of the organization, whoever created it (here and on the pricing API)"),
       path: c.ApiKeyPathParams,
       responses: { 200: ok("The revoked key", c.ApiKey), 400: envelopeError("Malformed id"), 404: envelopeError("No such key") },
     }),

@@ -7,24 +7,27 @@ const security = ["apiKey", "bearerKey"];
 const error = (description: string) => ({ description, schema: c.MarketplaceError });
 const problem = (description: string) => ({ description, schema: c.ProblemDocument, contentType: "application/problem+json" });
 const market = (tags: string[], spec: Omit<Parameters<typeof operation>[0], "tags" | "security">) =>
-  operation({ ...spec, tags, security, responses: { ...spec.responses, 401: error("Missing, malformed, unknown or revoked API key") } });
+  operation({ ...spec, tags, security, responses: { ...spec.responses, 401: error("Missing, malformed, unknown, revoked or suspended API key") } });
 const v1 = (tags: string[], spec: Omit<Parameters<typeof operation>[0], "tags" | "security">) =>
   operation({
     ...spec,
     tags,
     security,
-    responses: { ...spec.responses, 401: problem("Missing, malformed, unknown or revoked API key (code `unauthenticated`)") },
+    responses: { ...spec.responses, 401: problem("Missing, malformed, unknown, revoked or suspended API key (code `unauthenticated`)") },
   });
 
 const IdQuery = z.object({ id: c.ServiceId });
+// Keys carry a role (viewer: read and price; member: also register and pin; admin: also delete).
+const marketNeeds = (role: "member" | "admin") => error(`The key's role is below ${role}`);
+const v1Needs = (role: "member" | "admin") => problem(`The key's role is below ${role} (code \`forbidden\`)`);
 
 export const pricingApiPaths: ZodOpenApiPathsObject = {
   "/marketplace/providers/models": {
     post: market(["Model prices"], {
       idempotent: true,
-      summary: "Register custom model token prices (versioned rows)",
+      summary: "Register custom model token prices (versioned rows; member key or higher)",
       body: c.RegisterModelsRequest,
-      responses: { 201: { description: "Stored entries", schema: c.RegisterModelsResponse }, 400: error("Invalid body"), 500: error("Server error") },
+      responses: { 201: { description: "Stored entries", schema: c.RegisterModelsResponse }, 400: error("Invalid body"), 403: marketNeeds("member"), 500: error("Server error") },
     }),
     get: market(["Model prices"], {
       summary: "List model prices (open rows; include_closed=true for history)",
@@ -32,11 +35,12 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
       responses: { 200: { description: "Entries, newest first", schema: c.ListModelsResponse }, 400: error("Invalid query") },
     }),
     delete: market(["Model prices"], {
-      summary: "Close a model price row",
+      summary: "Close a model price row (admin key)",
       query: IdQuery,
       responses: {
         200: { description: "The closed row", schema: c.DeleteModelsResponse },
         400: error("Missing or malformed id"),
+        403: marketNeeds("admin"),
         404: error("Unknown id, another account's id, or already closed"),
       },
     }),
@@ -44,9 +48,9 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
   "/marketplace/providers/databases": {
     post: market(["Database prices"], {
       idempotent: true,
-      summary: "Register custom managed-database rates (upsert on the natural key)",
+      summary: "Register custom managed-database rates (upsert on the natural key; member key or higher)",
       body: c.RegisterDatabasesRequest,
-      responses: { 201: { description: "Stored entries", schema: c.RegisterDatabasesResponse }, 400: error("Invalid body"), 500: error("Server error") },
+      responses: { 201: { description: "Stored entries", schema: c.RegisterDatabasesResponse }, 400: error("Invalid body"), 403: marketNeeds("member"), 500: error("Server error") },
     }),
     get: market(["Database prices"], {
       summary: "List database prices",
@@ -54,11 +58,12 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
       responses: { 200: { description: "Entries", schema: c.ListDatabasesResponse }, 400: error("Invalid query") },
     }),
     delete: market(["Database prices"], {
-      summary: "Remove a database price",
+      summary: "Remove a database price (admin key)",
       query: IdQuery,
       responses: {
         200: { description: "The removed row", schema: c.DeleteDatabasesResponse },
         400: error("Missing or malformed id"),
+        403: marketNeeds("admin"),
         404: error("Unknown or another account's id"),
         409: error("A pin or a report still references the entry"),
       },
@@ -66,15 +71,15 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
   },
   "/v1/pricing/pins/{kind}/{resource_id}": {
     put: v1(["Pins"], {
-      summary: "Pin a resource to a pricing entry",
+      summary: "Pin a resource to a pricing entry (member key or higher)",
       path: c.PinPathParams,
       body: c.PinRequest,
-      responses: { 200: { description: "The pin", schema: c.Pin }, 400: problem("Invalid request"), 404: problem("Unknown, closed or another account's pricing id") },
+      responses: { 200: { description: "The pin", schema: c.Pin }, 400: problem("Invalid request"), 403: v1Needs("member"), 404: problem("Unknown, closed or another account's pricing id") },
     }),
     delete: v1(["Pins"], {
-      summary: "Unpin a resource",
+      summary: "Unpin a resource (member key or higher)",
       path: c.PinPathParams,
-      responses: { 204: { description: "Unpinned" }, 400: problem("Invalid request"), 404: problem("No such pin") },
+      responses: { 204: { description: "Unpinned" }, 400: problem("Invalid request"), 403: v1Needs("member"), 404: problem("No such pin") },
     }),
   },
   "/v1/pricing/pins": {
@@ -95,9 +100,9 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
   "/v1/pricing/reports": {
     post: v1(["Reports"], {
       idempotent: true,
-      summary: "Price and store a report",
+      summary: "Price and store a report (member key or higher)",
       body: c.CreateReportRequest,
-      responses: { 201: { description: "The stored report", schema: c.Report }, 400: problem("Invalid request") },
+      responses: { 201: { description: "The stored report", schema: c.Report }, 400: problem("Invalid request"), 403: v1Needs("member") },
     }),
   },
   "/v1/pricing/reports/{id}": {
@@ -107,9 +112,9 @@ export const pricingApiPaths: ZodOpenApiPathsObject = {
       responses: { 200: { description: "The report", schema: c.Report }, 400: problem("Malformed id"), 404: problem("Unknown report") },
     }),
     delete: v1(["Reports"], {
-      summary: "Delete a report and its references",
+      summary: "Delete a report and its references (admin key)",
       path: IdQuery,
-      responses: { 204: { description: "Deleted" }, 400: problem("Malformed id"), 404: problem("Unknown report") },
+      responses: { 204: { description: "Deleted" }, 400: problem("Malformed id"), 403: v1Needs("admin"), 404: problem("Unknown report") },
     }),
   },
   "/v1/pricing/compute": {

@@ -6,6 +6,10 @@ import type { AppDeps } from "../deps";
 import { sendData } from "../http/envelope";
 import { createApiKey, listApiKeys, revokeApiKey } from "./service";
 
+/** A repeated creation (same Idempotency-Key) answers this 409: the plaintext is never stored to be replayed. */
+export const keyCreationReplay = (): string =>
+  "This API key was already created with this Idempotency-Key; a key is shown only once: revoke it if its secret was lost and create a new one.";
+
 /** `/api/v1/settings/api-keys` of the caller's organization (behind authenticate). */
 export function apiKeyRoutes(deps: AppDeps): Router {
   const router = Router();

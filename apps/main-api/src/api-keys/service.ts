@@ -1,28 +1,32 @@
 import type { ApiKey as ApiKeyBody, CreateApiKeyRequest, CreateApiKeyResponse, PaginationQuery } from "@cloudcost/contracts";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@cloudcost/credentials";
 import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { notFound } from "@cloudcost/http";
-import type { Principal } from "../auth/principal";
+import { forbidden, notFound } from "@cloudcost/http";
+import { isManager, type Principal, type Role } from "../auth/principal";
 import type { Prisma } from "../db";
 import type { ApiKey } from "../generated/prisma/client";
 import { decodeCursor, toPage } from "../http/pagination";
 import { enqueue } from "../outbox/repository";
-import { PROVISION_TOPIC, REVOKE_TOPIC, type ApiKeySyncPayload } from "../outbox/pricing-api-keys";
+import { PROVISION_TOPIC, REVOKE_TOPIC } from "../outbox/pricing-api-keys";
 import { assertLiveTenants } from "../tenants/validate";
+import type { Tx } from "../transactions";
 import { assertKeyManager } from "./access";
+import { keySyncPayload } from "./sync";
 
-const toApiKey = (row: ApiKey): ApiKeyBody => ({
+const withCreator = { creator: { select: { id: true, name: true } } } as const;
+type ApiKeyRow = ApiKey & { creator: { id: string; name: string } | null };
+
+const toApiKey = (row: ApiKeyRow): ApiKeyBody => ({
   id: row.id,
   name: row.name,
   role: row.role,
   tenant_ids: row.tenantIds,
   prefix: row.prefix,
+  created_by: row.creator ? { user_id: row.creator.id, name: row.creator.name } : null,
   created_at: row.createdAt.toISOString(),
   last_used_at: row.lastUsedAt?.toISOString() ?? null,
   revoked_at: row.revokedAt?.toISOString() ?? null,
 });
-
-const syncPayload = (row: ApiKey): ApiKeySyncPayload => ({ key_hash: row.keyHash, id: row.id, prefix: row.prefix, name: row.name });
 
 /**
  * Creates a key (plaintext returned once, only its hash stored) and, in the same transaction, the
@@ -33,6 +37,7 @@ export async function createApiKey(prisma: Prisma, caller: Principal, body: Crea
   const organizationId = caller.organizationId;
   const key = generateApiKey();
   const row = await prisma.$transaction(async (tx) => {
+    const creator = await lockCreator(tx, organizationId, caller.userId);
     // Admin keys reach every tenant, like admins; member and viewer keys only the listed ones.
     const tenantIds = body.role === "admin" ? [] : await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
     const created = await tx.apiKey.create({
@@ -46,11 +51,27 @@ export async function createApiKey(prisma: Prisma, caller: Principal, body: Crea
         prefix: apiKeyDisplayPrefix(key),
         createdByUserId: caller.userId,
       },
+      include: withCreator,
     });
-    await enqueue(tx, { organizationId, topic: PROVISION_TOPIC, aggregateId: created.id, payload: syncPayload(created) });
+    const payload = keySyncPayload(created, creator);
+    await enqueue(tx, { organizationId, topic: PROVISION_TOPIC, aggregateId: created.id, payload });
     return created;
   }, TRANSACTION_OPTIONS);
   return { ...toApiKey(row), key };
+}
+
+/**
+ * The creating user as it is now, its row share-locked until the key is committed: a concurrent
+ * change of the user's role or active state (users/service.ts updateUser) then either happens
+ * first and is seen here, or waits and re-syncs the new key with the user's other keys.
+ */
+async function lockCreator(tx: Tx, organizationId: string, userId: string | null): Promise<{ role: Role; active: boolean }> {
+  const [creator] = userId
+    ? await tx.$queryRaw<Array<{ role: Role; active: boolean }>>`
+        SELECT role::text AS role, active FROM users WHERE organization_id = ${organizationId} AND id = ${userId} FOR SHARE`
+    : [];
+  if (!creator?.active || !isManager(creator.role)) throw forbidden("Only active owners and admins create API keys.");
+  return creator;
 }
 
 export async function listApiKeys(prisma: Prisma, caller: Principal, query: PaginationQuery) {
@@ -61,22 +82,26 @@ export async function listApiKeys(prisma: Prisma, caller: Principal, query: Pagi
     where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
     orderBy: { id: "asc" },
     take: query.limit + 1,
+    include: withCreator,
   });
   return toPage(rows, query.limit, toApiKey);
 }
 
-/** Revokes a key at once here and, through the outbox, in the pricing API. Revoking twice is harmless. */
+/**
+ * Revokes a key at once here and, through the outbox, in the pricing API. Any owner or admin may
+ * revoke any key of the organization (revoking only ever removes access). Revoking twice is harmless.
+ */
 export async function revokeApiKey(prisma: Prisma, caller: Principal, id: string): Promise<ApiKeyBody> {
   assertKeyManager(caller);
   const { organizationId } = caller;
   return prisma.$transaction(async (tx) => {
     const where = { organizationId_id: { organizationId, id } };
-    const current = await tx.apiKey.findUnique({ where });
+    const current = await tx.apiKey.findUnique({ where, include: withCreator });
     if (!current) throw notFound(`API key ${id} does not exist in this organization.`);
     if (current.revokedAt) return toApiKey(current);
-    const updated = await tx.apiKey.updateManyAndReturn({ where: { organizationId, id, revokedAt: null }, data: { revokedAt: new Date() } });
-    if (updated.length === 0) return toApiKey(await tx.apiKey.findUniqueOrThrow({ where }));
-    await enqueue(tx, { organizationId, topic: REVOKE_TOPIC, aggregateId: id, payload: syncPayload(updated[0]) });
-    return toApiKey(updated[0]);
+    const updated = await tx.apiKey.updateMany({ where: { organizationId, id, revokedAt: null }, data: { revokedAt: new Date() } });
+    const row = await tx.apiKey.findUniqueOrThrow({ where, include: withCreator });
+    if (updated.count > 0) await enqueue(tx, { organizationId, topic: REVOKE_TOPIC, aggregateId: id, payload: keySyncPayload(row, null) });
+    return toApiKey(row);
   }, TRANSACTION_OPTIONS);
 }

@@ -47,7 +47,7 @@ export function authenticate(deps: AuthDeps): RequestHandler {
 
     const identity = await deps.tokens.verify(credential);
     req.identity = identity;
-    const resolved = await resolveIdentity(deps.prisma, deps.db.sql, identity, tenantId);
+    const resolved = await resolveIdentity(deps.db.sql, identity, tenantId);
     if (resolved.principal) {
       req.principal = resolved.principal;
       req.tenantProbe = resolved.tenant;
@@ -63,7 +63,7 @@ export function principalOf(req: Request): Principal {
   if (req.principal) return req.principal;
   if (req.principalRefusal === "deactivated") throw forbidden("Your user has been deactivated in its organization.");
   if (req.principalRefusal === "no_organization") {
-    throw forbidden("This identity does not belong to any organization yet: complete sign-up (POST /api/v1/signup/complete) or ask for an invitation.");
+    throw forbidden("This identity does not belong to any organization yet: complete sign-up (POST /api/v1/signup/complete) or accept an invitation (GET /api/v1/invitations).");
   }
   throw unauthenticated("Authentication is required.");
 }

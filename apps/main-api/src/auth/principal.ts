@@ -1,6 +1,5 @@
 import type { Role } from "@cloudcost/contracts";
-import { newId, type SqlClient } from "@cloudcost/db";
-import type { Prisma } from "../db";
+import type { SqlClient } from "@cloudcost/db";
 import type { VerifiedIdentity } from "./token-verifier";
 
 export type { Role };
@@ -62,31 +61,11 @@ async function linkedUser(sql: SqlClient, identity: VerifiedIdentity, tenantId: 
 }
 
 /**
- * The user an identity acts as. An identity seen for the first time is linked to the oldest pending
- * invitation for its verified e-mail; the unique index on (organization, user) makes a concurrent
- * second link a no-op.
+ * The user an identity acts as, if it is linked to one. Nothing links an identity implicitly: only
+ * sign-up and accepting an invitation do (decisions §2).
  */
-export async function resolveIdentity(
-  prisma: Prisma,
-  sql: SqlClient,
-  identity: VerifiedIdentity,
-  tenantId: string | null = null,
-): Promise<IdentityResolution> {
-  let user = await linkedUser(sql, identity, tenantId);
-  if (!user && identity.emailVerified && identity.email) {
-    const invited = await prisma.user.findFirst({
-      where: { email: identity.email, active: true, identity: null },
-      orderBy: [{ joinedAt: "asc" }, { id: "asc" }],
-      select: { organizationId: true, id: true },
-    });
-    if (invited) {
-      await prisma.identity.createMany({
-        data: [{ id: newId("idn"), issuer: identity.issuer, subject: identity.subject, organizationId: invited.organizationId, userId: invited.id }],
-        skipDuplicates: true,
-      });
-      user = await linkedUser(sql, identity, tenantId);
-    }
-  }
+export async function resolveIdentity(sql: SqlClient, identity: VerifiedIdentity, tenantId: string | null = null): Promise<IdentityResolution> {
+  const user = await linkedUser(sql, identity, tenantId);
   if (!user) return { principal: null, reason: "no_organization" };
   if (!user.active) return { principal: null, reason: "deactivated" };
   return {

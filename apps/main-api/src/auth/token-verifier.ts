@@ -12,6 +12,10 @@ export interface VerifiedIdentity {
 }
 
 const CLOCK_TOLERANCE_SECONDS = 30;
+/** The oldest token accepted, by its `iat`, whatever its `exp` says. */
+const MAX_TOKEN_AGE = "24h";
+/** Every token must say when it was issued and when it expires (iat in the future is refused by jose's maxTokenAge check). */
+const TIME_CLAIMS = { requiredClaims: ["exp", "iat"], maxTokenAge: MAX_TOKEN_AGE, clockTolerance: CLOCK_TOLERANCE_SECONDS };
 const MAX_CLAIM_LENGTH = 255;
 
 export interface TokenVerifier {
@@ -45,14 +49,14 @@ async function verifyIdentityToken(auth: Config["auth"], keys: IssuerKeys, token
         issuer: DEV_ISSUER,
         audience: DEV_AUDIENCE,
         algorithms: ["EdDSA"],
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        ...TIME_CLAIMS,
       }));
     } else if (auth.provider && keys.provider && issuer === auth.provider.issuer) {
       ({ payload } = await jwtVerify(token, keys.provider, {
         issuer: auth.provider.issuer,
         audience: auth.provider.audience,
         algorithms: auth.algorithms,
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        ...TIME_CLAIMS,
       }));
     } else {
       throw unauthenticated("The token's issuer is not trusted by this service.");
@@ -71,7 +75,9 @@ async function verifyIdentityToken(auth: Config["auth"], keys: IssuerKeys, token
 }
 
 function toUnauthenticated(err: unknown) {
-  if (err instanceof errors.JWTExpired) return unauthenticated("The token has expired.");
+  if (err instanceof errors.JWTExpired) {
+    return unauthenticated(err.claim === "iat" ? "The token is older than the 24 hours this service accepts: get a new one." : "The token has expired.");
+  }
   if (err instanceof errors.JWTClaimValidationFailed) return unauthenticated(`The token's '${err.claim}' claim is not valid here.`);
   if (err instanceof errors.JOSEAlgNotAllowed) return unauthenticated("The token's signing algorithm is not accepted.");
   if (err instanceof errors.JWSSignatureVerificationFailed || err instanceof errors.JWKSNoMatchingKey) {

@@ -22,10 +22,12 @@ export function resolvePricingKey(config: Config): PricingKey {
   return {
     key,
     async provision() {
-      const res = await fetch(`${config.pricingApiUrl.replace(/\/$/, "")}/internal/api-keys/${hashApiKey(key)}`, {
+      const path = `/internal/api-keys/${hashApiKey(key)}`;
+      const res = await fetch(`${config.pricingApiUrl.replace(/\/$/, "")}${path}`, {
         method: "PUT",
-        headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(secret)}` },
-        body: JSON.stringify({ account_id: SYSTEM_PRICING_ACCOUNT, prefix: apiKeyDisplayPrefix(key), name: "main API analysis" }),
+        headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(secret, { method: "PUT", path })}` },
+        // It only reads compute prices: a viewer key is enough.
+        body: JSON.stringify({ account_id: SYSTEM_PRICING_ACCOUNT, prefix: apiKeyDisplayPrefix(key), name: "main API analysis", role: "viewer" }),
         signal: AbortSignal.timeout(config.pricingApiTimeoutMs),
       });
       if (res.status !== 200 && res.status !== 201) throw new Error(`pricing API refused the main API's key: ${res.status}`);

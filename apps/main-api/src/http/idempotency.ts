@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from "express";
-import { idempotency, unauthenticated } from "@cloudcost/http";
+import { idempotency, unauthenticated, type IdempotencyOptions } from "@cloudcost/http";
 import type { AppDeps } from "../deps";
 
 /**
@@ -19,12 +19,18 @@ const identityScope = (req: Request) => (req.identity ? `idn:${req.identity.issu
 /**
  * `Idempotency-Key` handling on the main API's POST operations (mount after `authenticate`). The
  * tenant header is part of the request: the same key and body for another tenant is a different request.
+ * Routes whose response holds a secret declare `secretResponse`: their replay is a 409, never the secret.
  */
-export function idempotent(deps: Pick<AppDeps, "idempotencyStore" | "logger">, scope: "principal" | "identity" = "principal"): RequestHandler {
+export function idempotent(
+  deps: Pick<AppDeps, "idempotencyStore" | "logger">,
+  scope: "principal" | "identity" = "principal",
+  options: Pick<IdempotencyOptions, "secretResponse"> = {},
+): RequestHandler {
   return idempotency({
     store: deps.idempotencyStore,
     scopeOf: scope === "identity" ? identityScope : principalScope,
     fingerprintExtra: (req) => req.get("X-Service-Tenant-ID") ?? "",
     onStoreError: (err, req) => deps.logger.error({ err, requestId: req.id }, "idempotency key not stored or released"),
+    ...options,
   });
 }

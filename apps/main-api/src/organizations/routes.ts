@@ -13,10 +13,11 @@ import { principalOf } from "../auth/middleware";
 import type { AppDeps } from "../deps";
 import { sendData } from "../http/envelope";
 import { createTenant, getTenant, listTenants, updateTenant } from "../tenants/service";
+import { invitationRoutes } from "../invitations/routes";
 import { userRoutes } from "../users/routes";
 import { getOrganization, getSettings, updateOrganization, updateSettings } from "./service";
 
-/** `/api/v1/organizations/:org_id/...` (behind authenticate): the organization, settings, tenants and users. */
+/** `/api/v1/organizations/:org_id/...` (behind authenticate): the organization, settings, tenants, users and invitations. */
 export function organizationRoutes(deps: AppDeps): Router {
   const router = Router();
   const { prisma } = deps;
@@ -67,5 +68,6 @@ export function organizationRoutes(deps: AppDeps): Router {
   });
 
   router.use("/:org_id/users", userRoutes(deps));
+  router.use("/:org_id/invitations", invitationRoutes(deps));
   return router;
 }

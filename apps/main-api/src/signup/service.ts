@@ -15,19 +15,15 @@ const alreadyMember = () => conflict("This identity already belongs to an organi
 /**
  * Creates the organization, its settings, a default tenant, the owner and the identity link in one
  * transaction. The unique (issuer, subject) index makes a concurrent second completion fail whole.
+ * Pending invitations play no part.
  */
 export async function completeSignup(prisma: Prisma, identity: VerifiedIdentity, body: SignupCompleteRequest): Promise<SignupCompleteResponse> {
   if (!identity.emailVerified || !identity.email) {
     throw forbidden("The identity's e-mail address is not verified: verify it with the identity provider, then retry.");
   }
-  const existing = await prisma.identity.findUnique({
-    where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } },
-    select: { id: true },
-  });
-  if (existing) throw alreadyMember();
-
   try {
     return await prisma.$transaction(async (tx) => {
+      await releaseInactiveLink(tx, identity);
       const organization = await insertOrganization(tx, body);
       const organizationId = organization.id;
       const tenant = await tx.tenant.create({ data: { organizationId, id: newId("ten"), name: DEFAULT_TENANT_NAME } });
@@ -54,6 +50,19 @@ export async function completeSignup(prisma: Prisma, identity: VerifiedIdentity,
     if (isUniqueViolation(err)) throw alreadyMember();
     throw err;
   }
+}
+
+/**
+ * An identity belongs to the organization of its active user only: 409 while it has one; a link to
+ * a user its organization deactivated is released, so that person is not locked out for good.
+ */
+async function releaseInactiveLink(tx: Tx, identity: VerifiedIdentity): Promise<void> {
+  const link = await tx.identity.findUnique({
+    where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } },
+    select: { id: true, user: { select: { active: true } } },
+  });
+  if (link?.user.active) throw alreadyMember();
+  if (link) await tx.identity.delete({ where: { id: link.id } });
 }
 
 /** Inserts with ON CONFLICT DO NOTHING, so a taken slug never aborts the transaction. */

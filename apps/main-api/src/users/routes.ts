@@ -4,7 +4,8 @@ import { parseOr400 } from "@cloudcost/http";
 import { principalOf } from "../auth/middleware";
 import type { AppDeps } from "../deps";
 import { sendData } from "../http/envelope";
-import { getUser, inviteUser, listUsers, updateUser } from "./service";
+import { createInvitation, INVITATION_SENT } from "../invitations/service";
+import { getUser, listUsers, updateUser } from "./service";
 
 /** `/api/v1/organizations/:org_id/users` (behind authenticate). */
 export function userRoutes(deps: AppDeps): Router {
@@ -19,7 +20,7 @@ export function userRoutes(deps: AppDeps): Router {
   router.post("/", async (req, res) => {
     const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
     const body = parseOr400(InviteUserRequest, req.body, "request body");
-    sendData(res, await inviteUser(deps.prisma, principalOf(req), org_id, body), "User invited: the first sign-in with this verified e-mail links it.", 201);
+    sendData(res, await createInvitation(deps.prisma, principalOf(req), org_id, body), INVITATION_SENT, 201);
   });
 
   router.get("/:id", async (req, res) => {
@@ -30,7 +31,9 @@ export function userRoutes(deps: AppDeps): Router {
   router.patch("/:id", async (req, res) => {
     const { org_id, id } = parseOr400(UserPathParams, req.params, "path");
     const body = parseOr400(UpdateUserRequest, req.body, "request body");
-    sendData(res, await updateUser(deps.prisma, principalOf(req), org_id, id, body), "User updated.");
+    const updated = await updateUser(deps.prisma, principalOf(req), org_id, id, body);
+    deps.outbox.kick(); // a change of role or active state re-synced the user's keys to the pricing API
+    sendData(res, updated, "User updated.");
   });
 
   return router;

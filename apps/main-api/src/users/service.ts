@@ -1,10 +1,11 @@
-import type { InviteUserRequest, PaginationQuery, UpdateUserRequest, User as UserBody } from "@cloudcost/contracts";
-import { isUniqueViolation, newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
+import type { PaginationQuery, UpdateUserRequest, User as UserBody } from "@cloudcost/contracts";
+import { TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { conflict, forbidden, notFound } from "@cloudcost/http";
+import { syncCreatorKeys } from "../api-keys/sync";
 import { isManager, type Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
-import { assertManager, assertMember } from "../organizations/access";
+import { assertMember } from "../organizations/access";
 import { toUser, withTenantIds } from "../organizations/serialize";
 import { assertLiveTenants } from "../tenants/validate";
 import type { Tx } from "../transactions";
@@ -30,38 +31,13 @@ export async function listUsers(prisma: Prisma, caller: Principal, organizationI
   return toPage(rows, query.limit, toUser);
 }
 
-/** Adds a user by e-mail; the first sign-in with that verified e-mail links the identity. */
-export async function inviteUser(prisma: Prisma, caller: Principal, organizationId: string, body: InviteUserRequest): Promise<UserBody> {
-  assertManager(caller, organizationId);
-  if (body.role === "owner" && caller.role !== "owner") throw forbidden("Only owners can add owners.");
-  const email = body.email.toLowerCase();
-  try {
-    return await prisma.$transaction(async (tx) => {
-      const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
-      const row = await tx.user.create({
-        data: {
-          organizationId,
-          id: newId("usr"),
-          email,
-          name: body.name ?? email.split("@")[0],
-          role: body.role,
-          jobTitle: body.job_title || null,
-          tenants: { create: tenantIds.map((tenantId) => ({ tenantId })) },
-        },
-        include: withTenantIds,
-      });
-      return toUser(row);
-    }, TRANSACTION_OPTIONS);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`A user with e-mail ${email} already exists in this organization.`);
-    throw err;
-  }
-}
-
 /**
  * Changes role, tenants, active state, name or job title. Owners are changed only by owners, and
  * the last active owner can be neither demoted nor deactivated (the organization row is locked so
- * two concurrent demotions cannot both pass the check).
+ * two concurrent demotions cannot both pass the check). An API key promotes no one to admin or
+ * owner and changes no admin or owner (a key must not outgrow the people who manage it). A change
+ * of role or active state re-syncs the user's keys to the pricing API in the same transaction:
+ * kick the outbox after this returns.
  */
 export async function updateUser(prisma: Prisma, caller: Principal, organizationId: string, id: string, body: UpdateUserRequest): Promise<UserBody> {
   assertMember(caller, organizationId);
@@ -74,6 +50,9 @@ export async function updateUser(prisma: Prisma, caller: Principal, organization
     await lockOrganization(tx, organizationId);
     const current = await tx.user.findUnique({ where: { organizationId_id: { organizationId, id } } });
     if (!current) throw userNotFound(id);
+    if (caller.kind === "api_key" && (isManager(current.role) || (body.role !== undefined && isManager(body.role)))) {
+      throw forbidden("An API key cannot change admins or owners, nor make anyone an admin or owner: sign in as an owner or admin.");
+    }
     if (caller.role !== "owner" && (current.role === "owner" || body.role === "owner")) {
       throw forbidden("Only owners can change owners or make someone an owner.");
     }
@@ -97,6 +76,7 @@ export async function updateUser(prisma: Prisma, caller: Principal, organization
       },
       include: withTenantIds,
     });
+    if (row.role !== current.role || row.active !== current.active) await syncCreatorKeys(tx, organizationId, id);
     return toUser(row);
   }, TRANSACTION_OPTIONS);
 }

@@ -5,6 +5,7 @@ import type { Express } from "express";
 import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
+import type { Metrics } from "@cloudcost/http";
 import { createApp } from "../../src/app";
 import { buildDeps } from "../../src/compose";
 import { loadConfig, type Config } from "../../src/config";
@@ -21,6 +22,8 @@ export interface TestContext {
   config: Config;
   /** Everything the app was built from (as server.ts builds it). */
   deps: AppDeps;
+  /** The app's registry (served on the metrics port, not by `app`: `request(metrics.app())`). */
+  metrics: Metrics;
   /** Not started: tests call `drain()`, or `start()` with a short OUTBOX_POLL_MS. */
   outbox: OutboxWorker;
   close(): Promise<void>;
@@ -45,10 +48,11 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { 
   });
   const logger = options.logger ?? pino({ level: "silent" });
   const deps = buildDeps({ config, db, logger });
-  const { prisma, outbox } = deps;
+  const { prisma, outbox, metrics } = deps;
   const app = createApp(deps);
   return {
     app,
+    metrics,
     prisma,
     db,
     config,

@@ -46,18 +46,24 @@ export async function signUp(ctx: Pick<TestContext, "app" | "config">, options: 
   return { token, email, organization: res.body.data.organization, tenant: res.body.data.default_tenant, owner: res.body.data.owner };
 }
 
-/** Invites a user through the real endpoint and returns a token for its e-mail (linked on first use). */
+/**
+ * Adds a user the way a person joins: the owner (or admin) invites the e-mail through the real
+ * endpoint, then the invitee accepts with its own token. Returns that token and the user.
+ */
 export async function addUser(
   ctx: Pick<TestContext, "app" | "config">,
   options: { orgId: string; ownerToken: string; email?: string; role: Role; tenantIds?: string[] },
 ): Promise<{ token: string; user: User }> {
   const email = options.email ?? uniqueEmail(options.role);
-  const res = await request(ctx.app)
-    .post(`/api/v1/organizations/${options.orgId}/users`)
+  const invited = await request(ctx.app)
+    .post(`/api/v1/organizations/${options.orgId}/invitations`)
     .set("Authorization", `Bearer ${options.ownerToken}`)
     .send({ email, role: options.role, tenant_ids: options.tenantIds ?? [] });
-  if (res.status !== 201) throw new Error(`invite failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { token: await mintToken(ctx, { email }), user: res.body.data };
+  if (invited.status !== 201) throw new Error(`invite failed: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const token = await mintToken(ctx, { email });
+  const accepted = await request(ctx.app).post(`/api/v1/invitations/${invited.body.data.id}/accept`).set("Authorization", `Bearer ${token}`);
+  if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  return { token, user: accepted.body.data };
 }
 
 /** Asserts the main API's error envelope and returns its message. */

@@ -1,3 +1,4 @@
+import type { PricingKeyRole } from "@cloudcost/contracts";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@cloudcost/credentials";
 import { newId } from "@cloudcost/db";
 import type { Prisma } from "../db";
@@ -6,6 +7,19 @@ import type { ApiKey } from "../generated/prisma/client";
 export interface ApiKeyIdentity {
   accountId: string;
   keyId: string;
+  /** What the key may do (requireKeyRole): the main API syncs its keys' effective roles. */
+  role: PricingKeyRole;
+}
+
+interface ProvisionInput {
+  accountId: string;
+  id?: string;
+  keyHash: string;
+  prefix: string;
+  name?: string | null;
+  /** Absent: a new key is admin, an existing key keeps its role. */
+  role?: PricingKeyRole;
+  suspended?: boolean;
 }
 
 const CACHE_TTL_MS = 30_000;
@@ -17,12 +31,16 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * API keys by hash. Verified keys are cached for 30 s so a hot request path does no key lookup;
- * a revocation through this process takes effect at once, through another replica within 30 s.
+ * a revocation, suspension or role change through this process takes effect at once, through
+ * another replica within 30 s.
  * `last_used_at` is written in the background at most once a minute per key, never on the request path.
  */
 export class ApiKeyStore {
   private cache = new Map<string, { identity: ApiKeyIdentity | null; expires: number }>();
   private usedSince = new Map<string, { identity: ApiKeyIdentity; at: number }>();
+  // Bumped when a key's state changes here: a lookup that read the row before the change does not
+  // cache what it read.
+  private changes = new Map<string, number>();
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -56,16 +74,23 @@ export class ApiKeyStore {
 
   /** Reads the key from the database and caches the answer. */
   async lookup(keyHash: string, now = Date.now()): Promise<ApiKeyIdentity | null> {
+    const changesBefore = this.changes.get(keyHash);
     const row = await this.prisma.apiKey.findUnique({
       where: { keyHash },
-      select: { accountId: true, id: true, revokedAt: true },
+      select: { accountId: true, id: true, revokedAt: true, suspended: true, role: true },
     });
-    const identity = row && !row.revokedAt ? { accountId: row.accountId, keyId: row.id } : null;
+    const identity = row && !row.revokedAt && !row.suspended ? { accountId: row.accountId, keyId: row.id, role: row.role } : null;
     // Made-up keys (anyone can compute a valid checksum) must not grow the cache without bound.
     if (this.cache.size >= this.maxCacheEntries) this.evictExpired(now);
-    this.cache.set(keyHash, { identity, expires: now + (row ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) });
+    if (this.changes.get(keyHash) === changesBefore) this.cache.set(keyHash, { identity, expires: now + (row ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) });
     if (identity) this.markUsed(keyHash, identity, now);
     return identity;
+  }
+
+  /** Forgets the cached answer for a key whose state changed (and any lookup racing the change). */
+  private invalidate(keyHash: string): void {
+    this.cache.delete(keyHash);
+    this.changes.set(keyHash, (this.changes.get(keyHash) ?? 0) + 1);
   }
 
   private markUsed(keyHash: string, identity: ApiKeyIdentity, now: number): void {
@@ -81,12 +106,24 @@ export class ApiKeyStore {
     return { key, record };
   }
 
-  /** Registers a key issued elsewhere (the main API) by its hash; repeating it is harmless. */
-  async provision(input: { accountId: string; id?: string; keyHash: string; prefix: string; name?: string | null }) {
-    // A client may have tried the key before it was delivered: forget that cached "unknown" answer.
-    this.cache.delete(input.keyHash);
+  /**
+   * Registers a key issued elsewhere (the main API) by its hash, or updates its name, role and
+   * suspension when it exists (the main API re-sends a key when its creator changes); repeating it
+   * is harmless. The cached answer for the key is dropped, so the change holds at once here.
+   */
+  async provision(input: ProvisionInput) {
+    // A client may have tried the key before it was delivered: forget that cached answer.
+    this.invalidate(input.keyHash);
     const existing = await this.prisma.apiKey.findUnique({ where: { keyHash: input.keyHash } });
-    if (existing) return { record: existing, created: false, conflict: existing.accountId !== input.accountId };
+    if (existing) {
+      if (existing.accountId !== input.accountId) return { record: existing, created: false, conflict: true };
+      const record = await this.prisma.apiKey.update({
+        where: { keyHash: input.keyHash },
+        data: { name: input.name === undefined ? undefined : input.name, role: input.role, suspended: input.suspended },
+      });
+      this.invalidate(input.keyHash);
+      return { record, created: false, conflict: false };
+    }
     const record = await this.insert({ ...input, id: input.id ?? newId("key") }).catch(async (err) => {
       // A concurrent provision of the same hash won the race: answer with its row.
       const raced = await this.prisma.apiKey.findUnique({ where: { keyHash: input.keyHash } });
@@ -100,17 +137,19 @@ export class ApiKeyStore {
   async revokeByHash(keyHash: string): Promise<ApiKey | null> {
     const row = await this.prisma.apiKey.findUnique({ where: { keyHash } });
     if (!row) return null;
-    this.cache.delete(keyHash);
+    this.invalidate(keyHash);
     if (row.revokedAt) return row;
-    return this.prisma.apiKey.update({ where: { keyHash }, data: { revokedAt: new Date() } });
+    const revoked = await this.prisma.apiKey.update({ where: { keyHash }, data: { revokedAt: new Date() } });
+    this.invalidate(keyHash);
+    return revoked;
   }
 
-  private async insert(data: { accountId: string; id: string; keyHash: string; prefix: string; name?: string | null }) {
+  private async insert(data: ProvisionInput & { id: string }) {
     const record = await this.prisma.$transaction(async (tx) => {
       await tx.account.upsert({ where: { id: data.accountId }, create: { id: data.accountId }, update: {} });
       return tx.apiKey.create({ data: { ...data, name: data.name ?? null } });
     });
-    this.cache.delete(data.keyHash); // a client may have tried the key before it arrived
+    this.invalidate(data.keyHash); // a client may have tried the key before it arrived
     return record;
   }
 

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler } from "express";
 import { apiKeyFromHeaders, hashApiKey, isWellFormedApiKey } from "@cloudcost/credentials";
-import { requestCredential, unauthenticated } from "@cloudcost/http";
+import type { PricingKeyRole } from "@cloudcost/contracts";
+import { forbidden, requestCredential, unauthenticated } from "@cloudcost/http";
 import type { ApiKeyIdentity, ApiKeyStore } from "./api-key-store";
 
 declare module "http" {
@@ -37,4 +38,20 @@ export function requireApiKey(store: ApiKeyStore): RequestHandler {
 export function accountOf(req: { auth?: ApiKeyIdentity }): string {
   if (!req.auth) throw unauthenticated("Missing API key.");
   return req.auth.accountId;
+}
+
+const RANK: Record<PricingKeyRole, number> = { viewer: 0, member: 1, admin: 2 };
+
+/**
+ * 403 (in the path's error shape) unless the request's key has at least `minRole`: viewer keys
+ * read and price usage, member keys also register prices, pins and reports, admin keys also delete.
+ * Mount per route, behind requireApiKey.
+ */
+export function requireKeyRole(minRole: PricingKeyRole): RequestHandler {
+  return (req, _res, next) => {
+    const role = req.auth?.role;
+    if (!role) return next(unauthenticated("Missing API key."));
+    if (RANK[role] < RANK[minRole]) return next(forbidden(`This operation needs a ${minRole} key or higher; this key's role is ${role}.`));
+    next();
+  };
 }

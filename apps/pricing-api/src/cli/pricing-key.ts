@@ -15,9 +15,10 @@ const USAGE = "usage: pnpm --silent pricing-key --account <account-id> [--name <
 async function viaService(baseUrl: string, secret: Uint8Array, account: string, name?: string): Promise<string | undefined> {
   let res: Response;
   try {
-    res = await fetch(`${baseUrl}/internal/accounts/${encodeURIComponent(account)}/api-keys`, {
+    const path = `/internal/accounts/${encodeURIComponent(account)}/api-keys`;
+    res = await fetch(`${baseUrl}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(secret)}` },
+      headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(secret, { method: "POST", path }, "pricing-key-cli")}` },
       body: JSON.stringify({ name: name ?? null }),
       signal: AbortSignal.timeout(10_000),
     });

@@ -8,6 +8,7 @@ import {
   type InstanceTypesResponse,
 } from "@cloudcost/contracts";
 import { HttpError, parseOr400 } from "@cloudcost/http";
+import { requireKeyRole } from "../auth/middleware";
 import { problemDocument } from "../errors";
 import type { ComputeCatalogStore } from "./catalog";
 import { listInstanceTypes, priceCompute, priceComputeJson } from "./service";
@@ -25,7 +26,7 @@ function priceItem(req: Request, store: ComputeCatalogStore, index: number, item
 export function computeRoutes(store: ComputeCatalogStore): Router {
   const router = Router();
 
-  router.post("/", (req, res) => {
+  router.post("/", requireKeyRole("viewer"), (req, res) => {
     const query = parseOr400(ComputePriceQuery, req.body, "compute price query");
     // Written directly rather than through res.send: a POST answer is never conditional, so
     // Express's ETag (a SHA-1 of the body, ~8 µs, measured) would be work for nothing here.
@@ -33,13 +34,13 @@ export function computeRoutes(store: ComputeCatalogStore): Router {
     res.end(priceComputeJson(store.current, query));
   });
 
-  router.post("/batch", (req, res) => {
+  router.post("/batch", requireKeyRole("viewer"), (req, res) => {
     const { items } = parseOr400(ComputeBatchRequest, req.body, "batch: expected {items: [1 to 1000 objects]}");
     const body: ComputeBatchResponse = { results: items.map((item, index) => priceItem(req, store, index, item)) };
     res.json(body);
   });
 
-  router.get("/instance-types", (req, res) => {
+  router.get("/instance-types", requireKeyRole("viewer"), (req, res) => {
     const query = parseOr400(InstanceTypesQuery, req.query, "instance types query");
     const body: InstanceTypesResponse = { instance_types: listInstanceTypes(store.current, query) };
     res.json(body);

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from "express";
+import { Router } from "express";
 import {
   CreateAccountKeyRequest,
   KeyHash,
@@ -7,34 +7,26 @@ import {
   type CreatedPricingApiKey,
   type PricingApiKey,
 } from "@cloudcost/contracts";
-import { verifyServiceToken } from "@cloudcost/credentials";
-import { conflict, notFound, parseOr400, unauthenticated } from "@cloudcost/http";
+import { conflict, notFound, parseOr400 } from "@cloudcost/http";
 import type { ApiKeyStore } from "../auth/api-key-store";
 import type { ApiKey } from "../generated/prisma/client";
-
-function requireServiceToken(secret: Uint8Array): RequestHandler {
-  return async (req, _res, next) => {
-    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
-    if (!match || !(await verifyServiceToken(secret, match[1]))) {
-      return next(unauthenticated("A valid service token is required for internal endpoints."));
-    }
-    next();
-  };
-}
+import { requireServiceToken, type ServiceTokenCheck } from "./service-token";
 
 const toBody = (row: ApiKey): PricingApiKey => ({
   id: row.id,
   account_id: row.accountId,
   name: row.name,
   prefix: row.prefix,
+  role: row.role,
+  suspended: row.suspended,
   created_at: row.createdAt.toISOString(),
   revoked_at: row.revokedAt?.toISOString() ?? null,
 });
 
 /** Endpoints for the main API and operator commands only, authenticated with a service token. */
-export function internalRoutes(store: ApiKeyStore, serviceSecret: Uint8Array): Router {
+export function internalRoutes(store: ApiKeyStore, serviceTokens: ServiceTokenCheck): Router {
   const router = Router();
-  router.use(requireServiceToken(serviceSecret));
+  router.use(requireServiceToken(serviceTokens));
 
   router.post("/accounts/:accountId/api-keys", async (req, res) => {
     const accountId = parseOr400(ServiceId, req.params.accountId, "account id");
@@ -47,7 +39,15 @@ export function internalRoutes(store: ApiKeyStore, serviceSecret: Uint8Array): R
   router.put("/api-keys/:keyHash", async (req, res) => {
     const keyHash = parseOr400(KeyHash, req.params.keyHash, "key hash");
     const body = parseOr400(ProvisionApiKeyRequest, req.body, "request body");
-    const result = await store.provision({ accountId: body.account_id, id: body.id, keyHash, prefix: body.prefix, name: body.name });
+    const result = await store.provision({
+      accountId: body.account_id,
+      id: body.id,
+      keyHash,
+      prefix: body.prefix,
+      name: body.name,
+      role: body.role,
+      suspended: body.suspended,
+    });
     if (result.conflict) throw conflict("This key is already registered to another account.");
     res.status(result.created ? 201 : 200).json(toBody(result.record));
   });

@@ -8,7 +8,7 @@ import {
   type RegisterDatabasesResponse,
 } from "@cloudcost/contracts";
 import { parseOr400 } from "@cloudcost/http";
-import { accountOf } from "../auth/middleware";
+import { accountOf, requireKeyRole } from "../auth/middleware";
 import type { Prisma } from "../db";
 import { deleteDatabase, listDatabases, registerDatabases } from "./database-service";
 
@@ -16,7 +16,7 @@ import { deleteDatabase, listDatabases, registerDatabases } from "./database-ser
 export function databaseRoutes(deps: { prisma: Prisma }): Router {
   const router = Router();
 
-  router.post("/", async (req, res) => {
+  router.post("/", requireKeyRole("member"), async (req, res) => {
     const { entries } = parseOr400(RegisterDatabasesRequest, req.body, "database pricing entries");
     const body: RegisterDatabasesResponse = {
       entries: await registerDatabases(deps.prisma, accountOf(req), entries),
@@ -25,13 +25,13 @@ export function databaseRoutes(deps: { prisma: Prisma }): Router {
     res.status(201).json(body);
   });
 
-  router.get("/", async (req, res) => {
+  router.get("/", requireKeyRole("viewer"), async (req, res) => {
     const query = parseOr400(DatabaseListQuery, req.query, "query");
     const body: ListDatabasesResponse = { entries: await listDatabases(deps.prisma, accountOf(req), query), status: "OK" };
     res.json(body);
   });
 
-  router.delete("/", async (req, res) => {
+  router.delete("/", requireKeyRole("admin"), async (req, res) => {
     const { id } = parseOr400(DeleteByIdQuery, req.query, "query");
     const body: DeleteDatabasesResponse = { entries: [await deleteDatabase(deps.prisma, accountOf(req), id)], status: "Deleted" };
     res.json(body);

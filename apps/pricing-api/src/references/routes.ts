@@ -10,7 +10,7 @@ import {
   type Report,
 } from "@cloudcost/contracts";
 import { parseOr400 } from "@cloudcost/http";
-import { accountOf } from "../auth/middleware";
+import { accountOf, requireKeyRole } from "../auth/middleware";
 import type { Prisma } from "../db";
 import { deletePin, listPins, putPin } from "./pin-service";
 import { createReport, deleteReport, getReport } from "./report-service";
@@ -19,20 +19,20 @@ import { createReport, deleteReport, getReport } from "./report-service";
 export function pinRoutes(deps: { prisma: Prisma }): Router {
   const router = Router();
 
-  router.get("/", async (req, res) => {
+  router.get("/", requireKeyRole("viewer"), async (req, res) => {
     const { pricing_id } = parseOr400(PinListQuery, req.query, "query");
     const body: PinList = { pins: await listPins(deps.prisma, accountOf(req), pricing_id) };
     res.json(body);
   });
 
-  router.put("/:kind/:resource_id", async (req, res) => {
+  router.put("/:kind/:resource_id", requireKeyRole("member"), async (req, res) => {
     const { kind, resource_id } = parseOr400(PinPathParams, req.params, "path");
     const { pricing_id } = parseOr400(PinRequest, req.body, "pin");
     const body: Pin = await putPin(deps.prisma, accountOf(req), kind, resource_id, pricing_id);
     res.json(body);
   });
 
-  router.delete("/:kind/:resource_id", async (req, res) => {
+  router.delete("/:kind/:resource_id", requireKeyRole("member"), async (req, res) => {
     const { kind, resource_id } = parseOr400(PinPathParams, req.params, "path");
     await deletePin(deps.prisma, accountOf(req), kind, resource_id);
     res.status(204).end();
@@ -45,18 +45,18 @@ export function pinRoutes(deps: { prisma: Prisma }): Router {
 export function reportRoutes(deps: { prisma: Prisma; labelPrefix: string }): Router {
   const router = Router();
 
-  router.post("/", async (req, res) => {
+  router.post("/", requireKeyRole("member"), async (req, res) => {
     const { name, usage } = parseOr400(CreateReportRequest, req.body, "report");
     const body: Report = await createReport(deps.prisma, accountOf(req), name, usage, deps.labelPrefix);
     res.status(201).json(body);
   });
 
-  router.get("/:id", async (req, res) => {
+  router.get("/:id", requireKeyRole("viewer"), async (req, res) => {
     const { id } = parseOr400(ReportPathParams, req.params, "path");
     res.json(await getReport(deps.prisma, accountOf(req), id));
   });
 
-  router.delete("/:id", async (req, res) => {
+  router.delete("/:id", requireKeyRole("admin"), async (req, res) => {
     const { id } = parseOr400(ReportPathParams, req.params, "path");
     await deleteReport(deps.prisma, accountOf(req), id);
     res.status(204).end();

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from "express";
-import { HttpError, rejectNulEscapes } from "@cloudcost/http";
+import { HttpError, verifyJsonBody } from "@cloudcost/http";
 
 /**
  * Usage bodies (POST /v1/pricing/usage and /v1/pricing/reports) may carry 10000 lines, which do
@@ -9,7 +9,7 @@ import { HttpError, rejectNulEscapes } from "@cloudcost/http";
 export const USAGE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export function usageBody(): RequestHandler {
-  const parse = express.json({ limit: USAGE_BODY_LIMIT_BYTES, type: ["application/json", "application/*+json"], verify: rejectNulEscapes });
+  const parse = express.json({ limit: USAGE_BODY_LIMIT_BYTES, type: ["application/json", "application/*+json"], verify: verifyJsonBody });
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => {
       if ((err as { type?: string } | undefined)?.type === "entity.too.large") {

@@ -2,6 +2,7 @@ import type { Express } from "express";
 import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
+import type { Metrics } from "@cloudcost/http";
 import { createApp } from "../../src/app";
 import type { ApiKeyStore } from "../../src/auth/api-key-store";
 import { buildDeps } from "../../src/compose";
@@ -20,6 +21,8 @@ export interface TestContext {
   config: Config;
   /** Everything the app was built from (as server.ts builds it). */
   deps: AppDeps;
+  /** The app's registry (served on the metrics port, not by `app`: `request(metrics.app())`). */
+  metrics: Metrics;
   apiKeys: ApiKeyStore;
   computeCatalog: ComputeCatalogStore;
   close(): Promise<void>;
@@ -37,7 +40,7 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: Te
   const db = await createTestDatabase(MIGRATIONS_DIR);
   const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", ...env });
   const deps = buildDeps({ config, db, logger: options.logger ?? pino({ level: "silent" }), serviceSecret: TEST_SERVICE_SECRET });
-  const { prisma, apiKeys, computeCatalog } = deps;
+  const { prisma, apiKeys, computeCatalog, metrics } = deps;
   if (options.computeCatalog) {
     await loadSeedCatalog({ db, prisma });
     await refreshCatalogStore({ db, prisma }, computeCatalog);
@@ -45,6 +48,7 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: Te
   const app = createApp(deps);
   return {
     app,
+    metrics,
     prisma,
     db,
     config,

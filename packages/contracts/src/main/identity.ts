@@ -112,8 +112,72 @@ export const InviteUserRequest = z
     name: Text200.optional(),
     job_title: OptionalText200.optional(),
   })
-  .meta({ id: "InviteUserRequest", description: "Adds a user to the organization." });
+  .meta({
+    id: "InviteUserRequest",
+    description: "Invites an e-mail address to the organization with a role and tenants; the invitee accepts or declines.",
+  });
 export type InviteUserRequest = z.output<typeof InviteUserRequest>;
+
+export const InvitationStatus = z
+  .enum(["pending", "accepted", "declined", "revoked", "expired"])
+  .meta({ id: "InvitationStatus", description: "`expired`: not answered within 7 days." });
+export type InvitationStatus = z.infer<typeof InvitationStatus>;
+
+export const Inviter = z
+  .object({ user_id: ServiceId, name: z.string() })
+  .nullable()
+  .meta({ id: "Inviter", description: "The user who sent an invitation; null when an API key sent it." });
+export type Inviter = z.infer<typeof Inviter>;
+
+export const Invitation = z
+  .object({
+    id: ServiceId,
+    organization_id: ServiceId,
+    email: z.email(),
+    role: Role,
+    tenant_ids: z.array(ServiceId),
+    name: z.string().nullable(),
+    job_title: z.string().nullable(),
+    invited_by: Inviter,
+    invited_by_api_key_id: ServiceId.nullable(),
+    status: InvitationStatus,
+    created_at: TimestampOutput,
+    expires_at: TimestampOutput,
+    accepted_at: TimestampOutput.nullable(),
+    declined_at: TimestampOutput.nullable(),
+    revoked_at: TimestampOutput.nullable(),
+  })
+  .meta({ id: "Invitation", description: "An invitation to the organization, as its owners and admins see it." });
+export type Invitation = z.infer<typeof Invitation>;
+
+export const ReceivedInvitation = z
+  .object({
+    id: ServiceId,
+    organization_id: ServiceId,
+    organization_name: z.string(),
+    role: Role,
+    tenant_ids: z.array(ServiceId),
+    invited_by: Inviter,
+    expires_at: TimestampOutput,
+    created_at: TimestampOutput,
+  })
+  .meta({ id: "ReceivedInvitation", description: "A pending invitation for the caller's verified e-mail address." });
+export type ReceivedInvitation = z.infer<typeof ReceivedInvitation>;
+
+export const InvitationPathParams = z
+  .object({ org_id: ServiceId, id: ServiceId })
+  .meta({ id: "InvitationPathParams", description: "Path parameters of /organizations/{org_id}/invitations/{id}." });
+export type InvitationPathParams = z.infer<typeof InvitationPathParams>;
+
+export const ReceivedInvitationPathParams = z
+  .object({ id: ServiceId })
+  .meta({ id: "ReceivedInvitationPathParams", description: "Path parameters of /invitations/{id}/accept and /decline." });
+export type ReceivedInvitationPathParams = z.infer<typeof ReceivedInvitationPathParams>;
+
+export const LeaveResponse = z
+  .object({ organization_id: ServiceId, user_id: ServiceId })
+  .meta({ id: "LeaveResponse", description: "The organization the caller left and its (now deactivated) user." });
+export type LeaveResponse = z.infer<typeof LeaveResponse>;
 
 export const UpdateUserRequest = z
   .object({
@@ -167,6 +231,12 @@ export const ApiKeyRole = z
   .meta({ id: "ApiKeyRole", description: "Role an API key acts with; `owner` is not allowed." });
 export type ApiKeyRole = z.infer<typeof ApiKeyRole>;
 
+export const ApiKeyCreator = z.object({ user_id: ServiceId, name: z.string() }).meta({
+  id: "ApiKeyCreator",
+  description: "The user who created a key: the key acts with at most this user's current role, and stops working while the user is deactivated.",
+});
+export type ApiKeyCreator = z.infer<typeof ApiKeyCreator>;
+
 export const ApiKey = z
   .object({
     id: ServiceId,
@@ -174,11 +244,15 @@ export const ApiKey = z
     role: Role,
     tenant_ids: z.array(ServiceId).optional(),
     prefix: z.string(),
+    created_by: ApiKeyCreator.nullable(),
     created_at: TimestampOutput,
     last_used_at: TimestampOutput.nullable(),
     revoked_at: TimestampOutput.nullable(),
   })
-  .meta({ id: "ApiKey", description: "An API key; only its display prefix is ever returned after creation." });
+  .meta({
+    id: "ApiKey",
+    description: "An API key; only its display prefix is ever returned after creation. It acts with at most the current role of its creator (`created_by`).",
+  });
 export type ApiKey = z.infer<typeof ApiKey>;
 
 export const CreateApiKeyRequest = z
@@ -213,6 +287,18 @@ export type TenantsPage = z.infer<typeof TenantsPage>;
 
 export const ApiKeysPage = Page(ApiKey).meta({ id: "ApiKeysPage", description: "A page of API keys; `next_cursor` is null on the last page." });
 export type ApiKeysPage = z.infer<typeof ApiKeysPage>;
+
+export const InvitationsPage = Page(Invitation).meta({
+  id: "InvitationsPage",
+  description: "A page of an organization's invitations; `next_cursor` is null on the last page.",
+});
+export type InvitationsPage = z.infer<typeof InvitationsPage>;
+
+export const ReceivedInvitationsPage = Page(ReceivedInvitation).meta({
+  id: "ReceivedInvitationsPage",
+  description: "A page of the caller's pending invitations; `next_cursor` is null on the last page.",
+});
+export type ReceivedInvitationsPage = z.infer<typeof ReceivedInvitationsPage>;
 
 export const Me = z
   .object({

@@ -1,0 +1,77 @@
+import type { Invitation as InvitationBody, InviteUserRequest, PaginationQuery } from "@cloudcost/contracts";
+import { isUniqueViolation, newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
+import { conflict, forbidden, notFound } from "@cloudcost/http";
+import type { Principal } from "../auth/principal";
+import type { Prisma } from "../db";
+import { decodeCursor, toPage } from "../http/pagination";
+import { assertManager } from "../organizations/access";
+import { assertLiveTenants } from "../tenants/validate";
+import { inviterNames, OPEN, statusOf, toInvitation } from "./serialize";
+
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const INVITATION_SENT = "Invitation sent: the invitee sees it in GET /api/v1/invitations and accepts or declines it.";
+
+/**
+ * Creates a pending invitation of `body.email` (owners and admins; only owners invite owners; an
+ * API key invites neither admins nor owners). The partial unique index on open invitations decides
+ * between concurrent invitations of one address; an expired one nobody answered gives way.
+ */
+export async function createInvitation(prisma: Prisma, caller: Principal, organizationId: string, body: InviteUserRequest): Promise<InvitationBody> {
+  assertManager(caller, organizationId);
+  if (caller.kind === "api_key" && (body.role === "admin" || body.role === "owner")) {
+    throw forbidden("An API key cannot invite admins or owners: send this invitation signed in as an owner or admin.");
+  }
+  if (body.role === "owner" && caller.role !== "owner") throw forbidden("Only owners can invite owners.");
+  const email = body.email.toLowerCase();
+  try {
+    const row = await prisma.$transaction(async (tx) => {
+      const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
+      const member = await tx.user.findUnique({ where: { organizationId_email: { organizationId, email } }, select: { active: true } });
+      if (member?.active) throw conflict(`${email} is already an active member of this organization.`);
+      const now = new Date();
+      await tx.invitation.updateMany({ where: { organizationId, email, ...OPEN, expiresAt: { lte: now } }, data: { revokedAt: now } });
+      return tx.invitation.create({
+        data: {
+          organizationId,
+          id: newId("inv"),
+          email,
+          role: body.role,
+          tenantIds,
+          name: body.name ?? null,
+          jobTitle: body.job_title || null,
+          invitedByUserId: caller.userId,
+          invitedByApiKeyId: caller.userId ? null : caller.apiKeyId,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+        },
+      });
+    }, TRANSACTION_OPTIONS);
+    return toInvitation(row, await inviterNames(prisma, [row]));
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`${email} already has a pending invitation to this organization: revoke it to send another.`);
+    throw err;
+  }
+}
+
+/** Every invitation of the organization (any status), oldest first. */
+export async function listInvitations(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
+  assertManager(caller, organizationId);
+  const after = decodeCursor(query.cursor);
+  const rows = await prisma.invitation.findMany({
+    where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
+    orderBy: { id: "asc" },
+    take: query.limit + 1,
+  });
+  const names = await inviterNames(prisma, rows.slice(0, query.limit));
+  return toPage(rows, query.limit, (row) => toInvitation(row, names));
+}
+
+/** Revokes an open invitation (expired ones included); 409 once it was answered or revoked. */
+export async function revokeInvitation(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
+  assertManager(caller, organizationId);
+  const { count } = await prisma.invitation.updateMany({ where: { organizationId, id, ...OPEN }, data: { revokedAt: new Date() } });
+  if (count === 1) return;
+  const row = await prisma.invitation.findUnique({ where: { organizationId_id: { organizationId, id } } });
+  if (!row) throw notFound(`Invitation ${id} is not in this organization.`);
+  throw conflict(`Invitation ${id} was already ${statusOf(row)}.`);
+}

@@ -1,0 +1,31 @@
+import type { LeaveResponse } from "@cloudcost/contracts";
+import { TRANSACTION_OPTIONS } from "@cloudcost/db";
+import { conflict, forbidden } from "@cloudcost/http";
+import type { Principal } from "../auth/principal";
+import type { Prisma } from "../db";
+import { syncCreatorKeys } from "../api-keys/sync";
+import { lockOrganization } from "../users/service";
+
+/**
+ * The caller leaves its organization: its user is deactivated and its identity unlinked in one
+ * transaction, so the identity may sign up or accept an invitation elsewhere. The last active owner
+ * cannot leave (the organization row is locked, as for demotions, so two owners cannot both pass).
+ * Kick the outbox after it: the caller's keys are re-synced to the pricing API as suspended.
+ */
+export async function leaveOrganization(prisma: Prisma, caller: Principal): Promise<LeaveResponse> {
+  const { organizationId, userId } = caller;
+  if (!userId) throw forbidden("An API key cannot leave an organization: revoke it instead.");
+  await prisma.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const user = await tx.user.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: userId } }, select: { role: true, active: true } });
+    if (user.role === "owner" && user.active) {
+      const activeOwners = await tx.user.count({ where: { organizationId, role: "owner", active: true } });
+      if (activeOwners <= 1) throw conflict("You are the last active owner of this organization: make another user owner first.");
+    }
+    await tx.user.update({ where: { organizationId_id: { organizationId, id: userId } }, data: { active: false } });
+    await tx.identity.deleteMany({ where: { organizationId, userId } });
+    // The keys the caller created are suspended with it, on the pricing API too.
+    await syncCreatorKeys(tx, organizationId, userId);
+  }, TRANSACTION_OPTIONS);
+  return { organization_id: organizationId, user_id: userId };
+}

@@ -1,0 +1,50 @@
+import type { RequestHandler } from "express";
+import { verifyServiceToken } from "@cloudcost/credentials";
+import type { SqlClient } from "@cloudcost/db";
+import { unauthenticated } from "@cloudcost/http";
+
+/** The ids of accepted service tokens, in the service's database so that every replica agrees. */
+export interface ServiceTokenJtis {
+  /** Records `jti` until `until`; false when it is already recorded (a replay). Prunes expired ids. */
+  remember(jti: string, until: Date): Promise<boolean>;
+}
+
+export function serviceTokenJtis(sql: Pick<SqlClient, "query">): ServiceTokenJtis {
+  return {
+    async remember(jti, until) {
+      // The primary key decides (insert-or-fail), never a read before the write.
+      const rows = await sql.query(
+        `WITH pruned AS (DELETE FROM service_token_jtis WHERE expires_at < now())
+         INSERT INTO service_token_jtis (jti, expires_at) VALUES ($1, $2)
+         ON CONFLICT (jti) DO NOTHING
+         RETURNING jti`,
+        [jti, until],
+      );
+      return rows.length === 1;
+    },
+  };
+}
+
+export interface ServiceTokenCheck {
+  secret: Uint8Array;
+  jtis: ServiceTokenJtis;
+}
+
+/**
+ * A service token signed for this request's method and path, not expired, and not seen before.
+ * A token refused for another request is not used up.
+ */
+export function requireServiceToken({ secret, jtis }: ServiceTokenCheck): RequestHandler {
+  const refuse = () => unauthenticated("A valid service token is required for internal endpoints.");
+  return async (req, _res, next) => {
+    try {
+      const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
+      const path = req.originalUrl.split("?")[0];
+      const verified = match ? await verifyServiceToken(secret, match[1], { method: req.method, path }) : null;
+      if (!verified || !(await jtis.remember(verified.jti, verified.rememberUntil))) return next(refuse());
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
