@@ -1,5 +1,5 @@
-// Property-based bad-input fuzzing of every route (shared engine; the same file lives in both apps'
-// test/helpers). A case is built around one chosen "attack" (garbage credentials, malformed JSON, a
+// Property-based bad-input fuzzing of every route: the engine both apps' fuzz-bad-input tests import
+// from @cloudcost/testing. A case is built around one chosen "attack" (garbage credentials, malformed JSON, a
 // body violating the route's contract schema, a junk path parameter, an invalid query value, a bad
 // tenant header...) plus random noise that cannot make it valid (unknown query parameters in odd
 // forms, extra and duplicated headers). Whether the whole case is invalid is decided with the same
