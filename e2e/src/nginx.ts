@@ -8,11 +8,13 @@ import { findNginx } from "./requirements";
 const TEMPLATE = path.resolve(__dirname, "../../infra/gateway/nginx.conf.template");
 
 export function renderGatewayConfig(values: { port: number; mainApi: string; pricingApi: string }): string {
-  return fs
-    .readFileSync(TEMPLATE, "utf8")
-    .replaceAll("${GATEWAY_PORT}", `127.0.0.1:${values.port}`)
-    .replaceAll("${MAIN_API_UPSTREAM}", values.mainApi)
-    .replaceAll("${PRICING_API_UPSTREAM}", values.pricingApi);
+  const placeholders: Record<string, string> = {
+    GATEWAY_PORT: `127.0.0.1:${values.port}`,
+    MAIN_API_UPSTREAM: values.mainApi,
+    PRICING_API_UPSTREAM: values.pricingApi,
+  };
+  // envsubst-style `${NAME}`; nginx's own `$host`, `$request_id`... have no braces and stay.
+  return fs.readFileSync(TEMPLATE, "utf8").replace(/\$\{(\w+)\}/g, (whole, name: string) => placeholders[name] ?? whole);
 }
 
 export interface Gateway {

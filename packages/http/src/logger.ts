@@ -63,12 +63,7 @@ function prettyLines(colorize: boolean, destination: Destination): Destination &
  * collector; `serve` flushes on shutdown. Readable lines (a terminal, see logOutput) are written
  * synchronously, so nothing is left to flush. `destination` replaces stdout (tests).
  */
-export function createLogger(
-  name: string,
-  level = process.env.LOG_LEVEL ?? "info",
-  output: LogOutput = logOutput(),
-  destination?: Destination,
-): Logger {
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info", output: LogOutput = logOutput(), destination?: Destination): Logger {
   const options = { name, level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } };
   const logger =
     output.format === "pretty"

@@ -68,7 +68,12 @@ describe("aborted requests", () => {
     let answered!: () => void;
     const handled = new Promise<void>((resolve) => (answered = resolve));
     app.get("/slow", (_req, res) => {
-      res.on("close", () => setImmediate(() => (res.json({ late: true }), answered())));
+      res.on("close", () =>
+        setImmediate(() => {
+          res.json({ late: true });
+          answered();
+        }),
+      );
       arrived();
     });
     const server = app.listen(0);
