@@ -47,11 +47,8 @@ export function decide(suite: string, missing: Tool[], env: Env = process.env): 
  * run); locally, writes one line to stderr and returns `describe.skip`.
  */
 export function describeWith(suite: string, tools: Tool[], env: Env = process.env): jest.Describe {
-  const decision = decide(
-    suite,
-    tools.filter((tool) => !FINDERS[tool](env)),
-    env,
-  );
+  const missing = tools.filter((tool) => !FINDERS[tool](env));
+  const decision = decide(suite, missing, env);
   if (decision.action === "fail") throw new Error(decision.message);
   if (decision.action === "skip") {
     process.stderr.write(`${decision.message}\n`);
