@@ -18,8 +18,12 @@ const jemalloc = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch
   .find((file) => fs.existsSync(file));
 // And with each service's Node.js flags (infra/node-flags.json).
 const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "infra/node-flags.json"), "utf8"));
+// The services write to pipes read by this script: on a terminal they are told to write readable,
+// coloured lines (LOG_FORMAT=json keeps JSON; see logOutput in packages/http/src/logger.ts).
+const terminal = process.stdout.isTTY && !process.env.LOG_FORMAT;
 const env = {
   ...(jemalloc ? { LD_PRELOAD: jemalloc } : {}),
+  ...(terminal ? { LOG_FORMAT: "pretty", ...(process.env.NO_COLOR ? {} : { FORCE_COLOR: "1" }) } : {}),
   ...process.env,
   MAIN_API_PORT: mainPort,
   PRICING_API_PORT: pricingPort,

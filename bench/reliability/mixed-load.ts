@@ -105,11 +105,14 @@ function target(stack: Stack, kind: Kind, seconds: number): { url: string; heade
       return {
         url: stack.pricing.url,
         headers: pricingHeaders,
-        request: (k) => ({
-          method: "POST",
-          path: "/marketplace/providers/models",
-          body: JSON.stringify({ entries: modelEntries("load", REGISTER_BATCH, 0.1 + (((registrations += 1) % 1000) / 1000)) }),
-        }),
+        request: () => {
+          registrations += 1;
+          return {
+            method: "POST",
+            path: "/marketplace/providers/models",
+            body: JSON.stringify({ entries: modelEntries("load", REGISTER_BATCH, 0.1 + (registrations % 1000) / 1000) }),
+          };
+        },
       };
     case "metric_ingest": {
       // One sample per resource per request, each request later than the previous one (or, with

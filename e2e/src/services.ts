@@ -39,11 +39,12 @@ export interface Service {
  * Starts a built service (`apps/<name>/dist/server.js`) as a real process on its own database: an
  * embedded one in a temp directory, or, with TEST_DATABASE_URL, a new database on that server; both
  * copied from the run's prepared template (migrated, catalog loaded) when there is one.
+ * `options.entry` runs another copy of the built server.js (the image's file layout).
  */
 export async function startService(
   name: "main-api" | "pricing-api",
   env: NodeJS.ProcessEnv,
-  options: { port?: number } = {},
+  options: { port?: number; entry?: string } = {},
 ): Promise<Service> {
   const port = options.port ?? (await freePort());
   const metricsPort = await freePort();
@@ -77,7 +78,8 @@ export async function startService(
     logs: [],
     process: undefined as unknown as ChildProcess,
     async start() {
-      const child = spawn(process.execPath, [...NODE_FLAGS[name], path.join(ROOT, `apps/${name}/dist/server.js`)], {
+      const entry = options.entry ?? path.join(ROOT, `apps/${name}/dist/server.js`);
+      const child = spawn(process.execPath, [...NODE_FLAGS[name], entry], {
         cwd: dataDir,
         env: serviceEnv,
         stdio: ["ignore", "pipe", "pipe"],
