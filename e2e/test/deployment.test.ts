@@ -451,9 +451,9 @@ describe("service health endpoints", () => {
   });
 });
 
-describe("README", () => {
+describe("docs/operations.md", () => {
   it("documents every environment variable of both services", () => {
-    const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+    const readme = fs.readFileSync(path.join(__dirname, "../../docs/operations.md"), "utf8");
     const missing = [...Object.keys(MainEnvSchema.shape), ...Object.keys(PricingEnvSchema.shape)].filter(
       (name) => !readme.includes(`\`${name}\``) && !new RegExp(`\\b${name}\\b`).test(readme),
     );
