@@ -12,7 +12,7 @@ import { firstRun } from "./demo/load.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const mainPort = process.env.MAIN_API_PORT || "3000";
 const pricingPort = process.env.PRICING_API_PORT || "3001";
-// As the images run them: jemalloc preloaded when the machine has it (README, Deploying).
+// As the images run them: jemalloc preloaded when the machine has it (docs/deployment.md).
 const jemalloc = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
   .map((dir) => path.join(dir, "libjemalloc.so.2"))
   .find((file) => fs.existsSync(file));

@@ -7,11 +7,11 @@ import { adminClient, createDatabase, databaseUrl as serverDatabaseUrl, template
 
 const ROOT = path.resolve(__dirname, "../..");
 
-// As the images run them: jemalloc preloaded when the machine has it (README, Deploying).
+// As the images run them: jemalloc preloaded when the machine has it (docs/deployment.md).
 const JEMALLOC = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
   .map((dir) => path.join(dir, "libjemalloc.so.2"))
   .find((file) => fs.existsSync(file));
-// As the images run them: each service's Node.js flags (infra/node-flags.json; README, Deploying).
+// As the images run them: each service's Node.js flags (infra/node-flags.json; docs/deployment.md).
 const NODE_FLAGS: Record<"main-api" | "pricing-api", string[]> = JSON.parse(fs.readFileSync(path.join(ROOT, "infra/node-flags.json"), "utf8"));
 
 export interface Service {
