@@ -146,7 +146,7 @@ async function main() {
     batch_1000: { median_ms: Number(median.toFixed(2)), min_ms: Number(batchMs[0].toFixed(2)), max_ms: Number(batchMs[19].toFixed(2)), runs: 20, target_ms: 100 },
   };
   fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, "results/compute-query.json"), JSON.stringify(results, null, 2) + "\n");
+  fs.writeFileSync(path.join(__dirname, "results/compute-query.json"), `${JSON.stringify(results, null, 2)}\n`);
   console.table({
     "POST /v1/pricing/compute": { "req/s": compute.requests_per_s, "p99 ms": compute.p99_ms },
     "bare Express route": { "req/s": bareRoute.requests_per_s, "p99 ms": bareRoute.p99_ms },

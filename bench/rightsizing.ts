@@ -250,8 +250,7 @@ async function main() {
 
     const filtered = "provider=aws,gcp&region=us-east-1&region=us-central1,eu-west-1&architecture=x86_64&active=true";
     // node:http on one keep-alive socket, not fetch: the client shares the service's event loop here,
-    // and undici's fetch cost ~1.2 ms more per call than node:http (probe, same app and route), time
-    // that a client elsewhere would not add to the service's latency.
+    // and fetch's own per-call cost would count as the service's latency.
     const summaryAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const summaryOf = (tenantId: string, query: string) =>
       new Promise<void>((resolve, reject) => {

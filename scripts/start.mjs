@@ -12,14 +12,18 @@ import { firstRun } from "./demo/load.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const mainPort = process.env.MAIN_API_PORT || "3000";
 const pricingPort = process.env.PRICING_API_PORT || "3001";
-// As the images run them: jemalloc preloaded when the machine has it (README, Deploying).
+// As the images run them: jemalloc preloaded when the machine has it (docs/deployment.md).
 const jemalloc = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
   .map((dir) => path.join(dir, "libjemalloc.so.2"))
   .find((file) => fs.existsSync(file));
 // And with each service's Node.js flags (infra/node-flags.json).
 const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "infra/node-flags.json"), "utf8"));
+// The services write to pipes read by this script: on a terminal they are told to write readable,
+// coloured lines (LOG_FORMAT=json keeps JSON; see logOutput in packages/http/src/logger.ts).
+const terminal = process.stdout.isTTY && !process.env.LOG_FORMAT;
 const env = {
   ...(jemalloc ? { LD_PRELOAD: jemalloc } : {}),
+  ...(terminal ? { LOG_FORMAT: "pretty", ...(process.env.NO_COLOR ? {} : { FORCE_COLOR: "1" }) } : {}),
   ...process.env,
   MAIN_API_PORT: mainPort,
   PRICING_API_PORT: pricingPort,

@@ -16,7 +16,7 @@ import http from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Service } from "../../e2e/src/services";
-import { json, modelEntries, rid, seedFleet, serverUrl, sleep, startStack, type Stack } from "./stack";
+import { json, modelEntries, seedFleet, serverUrl, sleep, startStack, type Stack } from "./stack";
 
 const SELECTED = (process.env.FAULTS ?? "a,b,c,d").split(",").map((s) => s.trim());
 const FLEET = Number(process.env.FAULTS_FLEET ?? 200);
@@ -250,7 +250,11 @@ function shapeOf503(service: string, path: string, res: { body: unknown; content
   return typeof body.error === "string";
 }
 
-const countBy = (items: string[]) => items.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
+function countBy(items: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[item] = (counts[item] ?? 0) + 1;
+  return counts;
+}
 
 // --- c. clients disconnecting mid-request ----------------------------------------------------------
 

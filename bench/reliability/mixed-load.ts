@@ -44,15 +44,14 @@ const CURRENT_SAMPLES = process.env.LOAD_CURRENT_SAMPLES !== "0";
 const LOAD_SCALE = env("LOAD_SCALE", 1);
 // Warm-up phases are repeated (at most this many) until neither service's RSS grew by more than
 // 5% in the last one: the leak check compares against a process at its working set, not one still
-// filling its caches and JIT code (the pricing API grows ~20% in its first 20 s under load).
+// filling its caches and JIT code.
 const WARMUP_MAX_PHASES = env("LOAD_WARMUP_MAX_PHASES", 4);
 const WARM_GROWTH = 0.05;
 const REGISTER_BATCH = 10;
 const RSS_TOLERANCE = 0.2;
 // The leak check is on the live heap (a heap snapshot forces a full GC first). RSS is reported and
 // fails the run only with LOAD_ENFORCE_RSS=1: under allocation-heavy load V8 grows its heap capacity
-// and keeps it, so RSS rises to a plateau with no object retained (measured on the pricing API:
-// RSS 269 -> 423 MiB while its snapshot stayed at 56-75 MiB, flat across registrations and listings).
+// and keeps it, so RSS rises to a plateau with no object retained (docs/performance.md, "Memory").
 const ENFORCE_RSS = process.env.LOAD_ENFORCE_RSS === "1";
 // BENCH_SERVICE_NODE_OPTIONS adds options to the services (e.g. `--require` a profiler hook).
 const SNAPSHOT_ENV = { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 ${process.env.BENCH_SERVICE_NODE_OPTIONS ?? ""}`.trim() };
@@ -105,11 +104,14 @@ function target(stack: Stack, kind: Kind, seconds: number): { url: string; heade
       return {
         url: stack.pricing.url,
         headers: pricingHeaders,
-        request: (k) => ({
-          method: "POST",
-          path: "/marketplace/providers/models",
-          body: JSON.stringify({ entries: modelEntries("load", REGISTER_BATCH, 0.1 + (((registrations += 1) % 1000) / 1000)) }),
-        }),
+        request: () => {
+          registrations += 1;
+          return {
+            method: "POST",
+            path: "/marketplace/providers/models",
+            body: JSON.stringify({ entries: modelEntries("load", REGISTER_BATCH, 0.1 + (registrations % 1000) / 1000) }),
+          };
+        },
       };
     case "metric_ingest": {
       // One sample per resource per request, each request later than the previous one (or, with

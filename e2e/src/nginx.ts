@@ -1,25 +1,20 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, waitFor } from "./ports";
+import { findNginx } from "./requirements";
 
 const TEMPLATE = path.resolve(__dirname, "../../infra/gateway/nginx.conf.template");
 
-export function findNginx(): string | undefined {
-  for (const candidate of [process.env.NGINX_BIN, "/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]) {
-    if (candidate && fs.existsSync(candidate)) return candidate;
-  }
-  const which = spawnSync("which", ["nginx"], { encoding: "utf8" });
-  return which.status === 0 ? which.stdout.trim() : undefined;
-}
-
 export function renderGatewayConfig(values: { port: number; mainApi: string; pricingApi: string }): string {
-  return fs
-    .readFileSync(TEMPLATE, "utf8")
-    .replaceAll("${GATEWAY_PORT}", `127.0.0.1:${values.port}`)
-    .replaceAll("${MAIN_API_UPSTREAM}", values.mainApi)
-    .replaceAll("${PRICING_API_UPSTREAM}", values.pricingApi);
+  const placeholders: Record<string, string> = {
+    GATEWAY_PORT: `127.0.0.1:${values.port}`,
+    MAIN_API_UPSTREAM: values.mainApi,
+    PRICING_API_UPSTREAM: values.pricingApi,
+  };
+  // envsubst-style `${NAME}`; nginx's own `$host`, `$request_id`... have no braces and stay.
+  return fs.readFileSync(TEMPLATE, "utf8").replace(/\$\{(\w+)\}/g, (whole, name: string) => placeholders[name] ?? whole);
 }
 
 export interface Gateway {

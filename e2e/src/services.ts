@@ -7,11 +7,11 @@ import { adminClient, createDatabase, databaseUrl as serverDatabaseUrl, template
 
 const ROOT = path.resolve(__dirname, "../..");
 
-// As the images run them: jemalloc preloaded when the machine has it (README, Deploying).
+// As the images run them: jemalloc preloaded when the machine has it (docs/deployment.md).
 const JEMALLOC = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
   .map((dir) => path.join(dir, "libjemalloc.so.2"))
   .find((file) => fs.existsSync(file));
-// As the images run them: each service's Node.js flags (infra/node-flags.json; README, Deploying).
+// As the images run them: each service's Node.js flags (infra/node-flags.json; docs/deployment.md).
 const NODE_FLAGS: Record<"main-api" | "pricing-api", string[]> = JSON.parse(fs.readFileSync(path.join(ROOT, "infra/node-flags.json"), "utf8"));
 
 export interface Service {
@@ -39,11 +39,12 @@ export interface Service {
  * Starts a built service (`apps/<name>/dist/server.js`) as a real process on its own database: an
  * embedded one in a temp directory, or, with TEST_DATABASE_URL, a new database on that server; both
  * copied from the run's prepared template (migrated, catalog loaded) when there is one.
+ * `options.entry` runs another copy of the built server.js (the image's file layout).
  */
 export async function startService(
   name: "main-api" | "pricing-api",
   env: NodeJS.ProcessEnv,
-  options: { port?: number } = {},
+  options: { port?: number; entry?: string } = {},
 ): Promise<Service> {
   const port = options.port ?? (await freePort());
   const metricsPort = await freePort();
@@ -77,7 +78,8 @@ export async function startService(
     logs: [],
     process: undefined as unknown as ChildProcess,
     async start() {
-      const child = spawn(process.execPath, [...NODE_FLAGS[name], path.join(ROOT, `apps/${name}/dist/server.js`)], {
+      const entry = options.entry ?? path.join(ROOT, `apps/${name}/dist/server.js`);
+      const child = spawn(process.execPath, [...NODE_FLAGS[name], entry], {
         cwd: dataDir,
         env: serviceEnv,
         stdio: ["ignore", "pipe", "pipe"],

@@ -104,7 +104,7 @@ export async function templateFor(name: ServiceName): Promise<{ dir?: string; da
     if (process.env.TEST_DATABASE_URL) {
       const database = await createDatabase(`cloudcost_e2e_tpl_${name.replace("-", "_")}`);
       template = { database };
-      fs.writeFileSync(record + ".pending", JSON.stringify(template)); // dropped by teardown even if preparing fails
+      fs.writeFileSync(`${record}.pending`, JSON.stringify(template)); // dropped by teardown even if preparing fails
       await prepare(name, { [`${upper}_DATABASE_URL`]: databaseUrl(database) });
     } else {
       const dir = path.join(run, `${name}-template`);

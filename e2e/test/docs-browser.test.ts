@@ -1,21 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { findNginx } from "../src/nginx";
+import { describeWith, findChromium } from "../src/requirements";
 import { startStack, type Stack } from "../src/stack";
 
 // The API reference pages in a real browser (Debian's chromium, driven by playwright-core; no
 // browser is ever downloaded): each service's /docs renders its operations with assets served by
 // the service itself, also under the gateway's /pricing prefix. Screenshots go to e2e/artifacts/.
-const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 const ARTIFACTS = path.resolve(__dirname, "../artifacts");
 
-const missing = [
-  fs.existsSync(CHROMIUM) ? undefined : `chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`,
-  findNginx() ? undefined : "nginx is not installed (apt-get install nginx)",
-].filter(Boolean);
-if (missing.length) console.warn(`Skipping the docs browser test: ${missing.join("; ")}.`);
-const describeIfBrowser = missing.length ? describe.skip : describe;
+const describeIfBrowser = describeWith("the docs browser test", ["chromium", "nginx"]);
 
 describeIfBrowser("API reference in a browser", () => {
   let stack: Stack;
@@ -26,7 +20,7 @@ describeIfBrowser("API reference in a browser", () => {
     [stack, browser] = await Promise.all([
       startStack(),
       chromium.launch({
-        executablePath: CHROMIUM,
+        executablePath: findChromium(),
         headless: true,
         args: [
           "--headless",

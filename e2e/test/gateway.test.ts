@@ -1,13 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { findNginx, startGateway, type Gateway } from "../src/nginx";
+import { startGateway, type Gateway } from "../src/nginx";
 import { freePort } from "../src/ports";
+import { describeWith } from "../src/requirements";
 
 // The gateway alone, in front of two recording upstreams: routing, prefix stripping, request ids,
 // body limits, and JSON answers when an upstream is down.
-const nginx = findNginx();
-if (!nginx) console.warn("Skipping the gateway tests: nginx is not installed (CI installs it; `apt-get install nginx`).");
-const describeIfNginx = nginx ? describe : describe.skip;
+const describeIfNginx = describeWith("the gateway tests", ["nginx"]);
 
 function recorder(name: string) {
   const seen: { url: string; requestId?: string }[] = [];

@@ -24,14 +24,12 @@ import {
 import { FLEET, samplesOf } from "../src/fleet";
 import { call, eventually, expectReply } from "../src/http";
 import { centsToNumber, monthlyCents, toUnits, unitsToCents } from "../src/money";
-import { findNginx } from "../src/nginx";
+import { describeWith } from "../src/requirements";
 import { startStack, type Stack } from "../src/stack";
 
 // The whole journey of a customer, as an outside client: both services as real processes on their
 // own databases, every request through the nginx gateway, every body checked with the contracts.
-const nginx = findNginx();
-if (!nginx) console.warn("Skipping the journey: nginx is not installed (CI installs it; `apt-get install nginx`).");
-const describeIfNginx = nginx ? describe : describe.skip;
+const describeIfNginx = describeWith("the journey", ["nginx"]);
 
 const PREFIX = "costs.example.com";
 

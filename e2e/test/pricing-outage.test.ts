@@ -14,14 +14,12 @@ import {
 } from "@cloudcost/contracts";
 import { FLEET, samplesOf, type FleetMember } from "../src/fleet";
 import { call, eventually, expectReply } from "../src/http";
-import { findNginx } from "../src/nginx";
+import { describeWith } from "../src/requirements";
 import { startStack, type Stack } from "../src/stack";
 
 // The pricing API goes down after the fleet was analyzed once: the main API keeps answering from
 // what it stored, the gateway answers for the missing upstream, and everything recovers on restart.
-const nginx = findNginx();
-if (!nginx) console.warn("Skipping the pricing outage scenario: nginx is not installed (CI installs it; `apt-get install nginx`).");
-const describeIfNginx = nginx ? describe : describe.skip;
+const describeIfNginx = describeWith("the pricing outage scenario", ["nginx"]);
 
 /** A VM in a region nothing has priced yet, so analyzing it needs the pricing API (no cached price). */
 const LATECOMER: FleetMember = {

@@ -41,7 +41,12 @@ function exitWithin(service: Service, ms: number): Promise<number | null> {
 function sendAndVanish(port: number, data: string, afterMs = 0): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => {
-      socket.write(data, () => setTimeout(() => (socket.destroy(), resolve()), afterMs));
+      socket.write(data, () =>
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, afterMs),
+      );
     });
     socket.on("error", reject);
   });

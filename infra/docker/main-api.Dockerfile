@@ -67,5 +67,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.MAIN_API_PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # One GC thread: parallel GC helpers compete for the few cores a service gets; a larger young
-# generation: shorter scavenges under ingest (README, Deploying). Kept equal to infra/node-flags.json.
+# generation: shorter scavenges under ingest (docs/performance.md, "Process flags and jemalloc"). Kept equal to infra/node-flags.json.
 CMD ["node", "--single-threaded-gc", "--max-semi-space-size=64", "dist/server.js"]

@@ -66,6 +66,6 @@ EXPOSE 3001
 # Slim images have no curl: Node's fetch does the request.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PRICING_API_PORT || 3001) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# One GC thread: parallel GC helpers compete for the few cores a service gets (README, Deploying).
+# One GC thread: parallel GC helpers compete for the few cores a service gets (docs/performance.md, "Process flags and jemalloc").
 # Kept equal to infra/node-flags.json.
 CMD ["node", "--single-threaded-gc", "dist/server.js"]

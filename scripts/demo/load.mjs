@@ -27,7 +27,7 @@ export function client(base, headers) {
   };
 }
 
-/** A token of the development issuer for the demo owner (the CLI the README documents). */
+/** A token of the development issuer for the demo owner (the CLI docs/operations.md documents). */
 export async function devToken(root, env, email = DEMO_EMAIL) {
   const { stdout } = await run(process.execPath, [path.join(root, "apps/main-api/dist/cli/dev-token.js"), "--email", email], { cwd: root, env });
   return stdout.trim();

@@ -120,6 +120,25 @@ describe("a key acts with at most its creator's current role", () => {
     await request(pricing.url).delete(`/marketplace/providers/models?id=${entry.id}`).set("X-API-Key", admin.key.key).expect(200);
   });
 
+  it("stops on both APIs when its creator leaves the organization, and acts again when they accept a new invitation", async () => {
+    const admin = await adminWithKey();
+    await request(ctx.app).post("/api/v1/me/leave").set(bearer(admin.token)).expect(200);
+    expectError(await me(admin.key.key), 401);
+    await deliverAll();
+    expect((await pricingAccount(admin.key.key)).status).toBe(401);
+
+    const invited = await request(ctx.app)
+      .post(`/api/v1/organizations/${a.organization.id}/invitations`)
+      .set(bearer(a.token))
+      .send({ email: admin.user.email, role: "member", tenant_ids: [a.tenant.id] })
+      .expect(201);
+    await request(ctx.app).post(`/api/v1/invitations/${invited.body.data.id}/accept`).set(bearer(admin.token)).expect(200);
+    expect((await me(admin.key.key).expect(200)).body.data.role).toBe("member");
+    await deliverAll();
+    await pricingAccount(admin.key.key).expect(200);
+    expect((await registerModel(admin.key.key, "rejoined-member")).status).toBe(201);
+  });
+
   it("a viewer key stays a viewer key when its creator is promoted", async () => {
     const admin = await adminWithKey();
     const viewerKey = await createKey(admin.token, { name: "ro", role: "viewer", tenant_ids: [a.tenant.id] });

@@ -61,7 +61,8 @@ export async function schemaDiff({ schemaPath, migrationsDir }) {
   const schema = { files: [{ path: schemaFile, content: readFileSync(schemaFile, "utf8") }] };
   const migrationsList = readMigrations(path.resolve(migrationsDir));
 
-  const engine = await (enginePromise ??= createEngine());
+  enginePromise ??= createEngine();
+  const engine = await enginePromise;
   let result;
   try {
     result = await engine.diff({

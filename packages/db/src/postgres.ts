@@ -1,4 +1,4 @@
-import { Pool } from "pg";
+import type { Pool } from "pg";
 import type { QueryOptions, SqlClient, SqlSession } from "./sql-client";
 
 const config = (sql: string, params: unknown[], options?: QueryOptions) => ({ text: sql, values: params, ...(options?.name ? { name: options.name } : {}) });

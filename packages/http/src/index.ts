@@ -1,7 +1,7 @@
 export * from "./http-error";
 export { requestId } from "./request-id";
 export { parseOr400, fieldErrors } from "./validate";
-export { createLogger, httpLogger, REDACTED_PATHS } from "./logger";
+export { createLogger, httpLogger, logOutput, REDACTED_PATHS, type LogFormat, type LogOutput } from "./logger";
 export { notFoundHandler, errorHandler, type ErrorRenderer } from "./middlewares";
 export { jsonBody, rejectNulEscapes, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
 export { isDatabaseUnavailable } from "./unavailable";

@@ -12,15 +12,65 @@ export const REDACTED_PATHS = [
   "*.password",
 ];
 
+export type LogFormat = "json" | "pretty";
+
+export interface LogOutput {
+  format: LogFormat;
+  colorize: boolean;
+  /** A LOG_FORMAT value that is neither `json` nor `pretty` (JSON is written, and a warning). */
+  unknown?: string;
+}
+
 /**
- * Structured logs to stdout. Writes are asynchronous (sonic-boom) so a request never waits on the
- * terminal or a log collector; `serve` flushes on shutdown.
+ * How logs are written: LOG_FORMAT (`json` or `pretty`) when set; otherwise readable lines on a
+ * terminal and JSON anywhere else (a pipe, a file, a log collector). `pnpm start` reads its
+ * services' output through pipes, so it passes its own terminal's choice down as LOG_FORMAT and
+ * FORCE_COLOR. Colours on a terminal or with FORCE_COLOR, never with NO_COLOR.
  */
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino(
-    { name, level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
-    pino.destination({ dest: 1, sync: false }),
-  );
+export function logOutput(env: NodeJS.ProcessEnv = process.env, isTTY = Boolean(process.stdout.isTTY)): LogOutput {
+  const requested = env.LOG_FORMAT?.trim().toLowerCase() || undefined;
+  const known = requested === "json" || requested === "pretty";
+  const format: LogFormat = known ? requested : !requested && isTTY ? "pretty" : "json";
+  const forced = env.FORCE_COLOR !== undefined && !["0", "false"].includes(env.FORCE_COLOR);
+  const colorize = format === "pretty" && !env.NO_COLOR && (isTTY || forced);
+  return { format, colorize, ...(requested && !known ? { unknown: env.LOG_FORMAT } : {}) };
+}
+
+type Destination = { write(line: string): unknown };
+
+/** One line per request (method, URL, status, latency), the other fields after it on the same line. */
+function prettyLines(colorize: boolean, destination: Destination): Destination & { flush(cb: () => void): void } {
+  // Loaded only for a terminal: JSON output (services in containers, tests) never loads it.
+  const { prettyFactory } = require("pino-pretty") as typeof import("pino-pretty");
+  const prettify = prettyFactory({
+    colorize,
+    singleLine: true,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname,req,res,responseTime",
+    messageFormat: (log, messageKey) => {
+      const req = log.req as { method?: string; url?: string } | undefined;
+      const res = log.res as { statusCode?: number } | undefined;
+      const message = String(log[messageKey] ?? "");
+      if (!req?.method || !res) return message;
+      return `${req.method} ${req.url} ${res.statusCode} ${log.responseTime} ms${message === "request completed" ? "" : ` (${message})`}`;
+    },
+  });
+  return { write: (line) => destination.write(prettify(line)), flush: (cb) => cb() };
+}
+
+/**
+ * Logs to stdout. JSON writes are asynchronous (sonic-boom) so a request never waits on a log
+ * collector; `serve` flushes on shutdown. Readable lines (a terminal, see logOutput) are written
+ * synchronously, so nothing is left to flush. `destination` replaces stdout (tests).
+ */
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info", output: LogOutput = logOutput(), destination?: Destination): Logger {
+  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } };
+  const logger =
+    output.format === "pretty"
+      ? pino(options, prettyLines(output.colorize, destination ?? pino.destination({ dest: 1, sync: true })))
+      : pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  if (output.unknown !== undefined) logger.warn(`LOG_FORMAT=${output.unknown} is neither json nor pretty: writing JSON`);
+  return logger;
 }
 
 const PROBES = new Set(["/healthz", "/readyz"]);

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import express from "express";
 import pino from "pino";
 import request from "supertest";
-import { httpLogger, REDACTED_PATHS, requestId } from "../src";
+import { createLogger, httpLogger, logOutput, REDACTED_PATHS, requestId } from "../src";
 
 /** A log destination that keeps each written line. */
 function captureLines() {
@@ -68,7 +68,12 @@ describe("aborted requests", () => {
     let answered!: () => void;
     const handled = new Promise<void>((resolve) => (answered = resolve));
     app.get("/slow", (_req, res) => {
-      res.on("close", () => setImmediate(() => (res.json({ late: true }), answered())));
+      res.on("close", () =>
+        setImmediate(() => {
+          res.json({ late: true });
+          answered();
+        }),
+      );
       arrived();
     });
     const server = app.listen(0);
@@ -86,5 +91,53 @@ describe("aborted requests", () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("log format", () => {
+  it("writes readable lines on a terminal and JSON anywhere else, unless LOG_FORMAT says which", () => {
+    expect(logOutput({}, true)).toEqual({ format: "pretty", colorize: true });
+    expect(logOutput({}, false)).toEqual({ format: "json", colorize: false });
+    expect(logOutput({ LOG_FORMAT: "json" }, true)).toEqual({ format: "json", colorize: false });
+    expect(logOutput({ LOG_FORMAT: "pretty" }, false)).toEqual({ format: "pretty", colorize: false });
+    expect(logOutput({ LOG_FORMAT: "" }, false)).toEqual({ format: "json", colorize: false });
+  });
+
+  it("colours readable lines on a terminal or with FORCE_COLOR, never with NO_COLOR", () => {
+    expect(logOutput({ LOG_FORMAT: "pretty", FORCE_COLOR: "1" }, false).colorize).toBe(true);
+    expect(logOutput({ LOG_FORMAT: "pretty", FORCE_COLOR: "0" }, false).colorize).toBe(false);
+    expect(logOutput({ NO_COLOR: "1" }, true)).toEqual({ format: "pretty", colorize: false });
+    expect(logOutput({ LOG_FORMAT: "json", FORCE_COLOR: "1" }, true).colorize).toBe(false);
+  });
+
+  it("writes JSON, with a warning, for a LOG_FORMAT it does not know", () => {
+    const output = logOutput({ LOG_FORMAT: "yaml" }, true);
+    expect(output).toEqual({ format: "json", colorize: false, unknown: "yaml" });
+    const { lines, sink } = captureLines();
+    createLogger("svc", "info", output, sink);
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 40, name: "svc", msg: "LOG_FORMAT=yaml is neither json nor pretty: writing JSON" });
+  });
+
+  it("pretty: one readable line per request, credentials still redacted, nothing left to flush", async () => {
+    const { lines, sink } = captureLines();
+    const logger = createLogger("svc", "info", logOutput({ LOG_FORMAT: "pretty" }, false), sink);
+    const app = express().use(requestId()).use(httpLogger(logger));
+    app.get("/things/:id", (_req, res) => res.json({ ok: true }));
+    await request(app).get("/things/42").set("X-Request-Id", "req-pretty-1").expect(200);
+    logger.info({ session: { token: "tok-secret-value" } }, "started");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO \(svc\): GET \/things\/42 200 \d+ ms \{"requestId":"req-pretty-1","route":"\/things\/:id"\}\n$/);
+    expect(lines[1]).toMatch(/INFO \(svc\): started \{"session":\{"token":"\[redacted\]"\}\}\n$/);
+    expect(lines.join("")).not.toContain("\u001b[");
+    // Written synchronously: by the time flush calls back (serve's shutdown), every line is out.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
+    expect(lines).toHaveLength(2);
+  });
+
+  it("json: the structured line, as before", async () => {
+    const { lines, sink } = captureLines();
+    const logger = createLogger("svc", "info", logOutput({}, false), sink);
+    logger.info({ session: { token: "tok-secret-value" } }, "started");
+    expect(JSON.parse(lines[0])).toMatchObject({ name: "svc", msg: "started", session: { token: "[redacted]" } });
   });
 });

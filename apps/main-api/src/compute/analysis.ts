@@ -35,9 +35,9 @@ interface AnalyzerDeps {
 export const DEFAULT_TAIL_MARGIN_MS = 5_000;
 
 /**
- * Retention (rollups.ts, dropExpired) probes every resource's oldest samples: ~16 ms of database
- * time per 1000 resources under the mixed load, for a window that moves 5 seconds between two cycles
- * there. The statistics read only the window, so samples kept a little longer change no result.
+ * Retention (rollups.ts, dropExpired) probes every resource's oldest samples, while the window moves
+ * only seconds between two cycles; the statistics read only the window, so samples kept a little
+ * longer change no result.
  */
 export const DEFAULT_RETENTION_EVERY_MS = 10 * 60_000;
 
@@ -149,8 +149,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     await rollUpSettledDays(deps.prisma, tenant.id, window);
     const tailCut = await rollUpTail(session, tenant.id, window, new Date(started - tailMarginMs));
     // The fleet-sized statements go through the driver: Prisma's raw-query layer converts every
-    // row and every array element into objects of its own, and under load the garbage of that
-    // (one row and 13 array elements per resource) showed as the cycle's longest event-loop stalls.
+    // row and array element into objects of its own, garbage that stalls the event loop under load.
     const rows = await deps.db.sql.query<StatsRow>(STATS_SQL, windowStatsParams(tenant.id, window, tailCut));
     const stats = rows.map(toStats);
 
@@ -176,8 +175,8 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     });
 
     const targets = { cpuTargetPercent: settings.cpuTargetPercent, memoryTargetPercent: settings.memoryTargetPercent };
-    // In slices, yielding between them: the cycle runs in the request-serving process, and deciding
-    // a large fleet in one go held its event loop for tens of milliseconds per thousand resources.
+    // In slices, yielding between them: the cycle runs in the request-serving process, whose
+    // requests must not wait for a whole fleet's decisions.
     const decisions: Decision[] = [];
     for (let start = 0; start < rows.length; start += DECIDE_SLICE) {
       if (start > 0) await yieldToEventLoop();

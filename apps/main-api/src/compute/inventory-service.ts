@@ -16,9 +16,9 @@ const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 export async function upsertResources(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
   const col = <T>(pick: (r: ComputeResourceData) => T) => resources.map(pick);
   // One statement: all or nothing, and concurrent upserts of one id cannot duplicate it. Rows are
-  // written in resource_id order, the order every other writer of them locks in: two upserts of the
-  // same resources in their own orders deadlocked (one answered 500). The tenant's
-  // roll-up status row is created with its first resource, so it exists before any sample (rollups.ts).
+  // written in resource_id order, the order every other writer of them locks in, so two writers of
+  // the same resources cannot deadlock. The tenant's roll-up status row is created with its first
+  // resource, so it exists before any sample (rollups.ts).
   return prisma.$executeRawUnsafe(
     `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING)
      INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
@@ -146,10 +146,9 @@ export const INGEST_SQL = `
 
 /**
  * A validated batch as the four PostgreSQL array literals INGEST_SQL takes, built before the
- * database round trip so that the request's parsed body (two objects and three strings a sample)
- * can be dropped while the statement runs: every young-generation collection meanwhile copied it
- * (main API scavenges of 20-60 ms under a mixed load). Joined here rather than by the driver, whose
- * per-element string concatenation allocated ~0.8 MB per 1000-sample batch (heap profile).
+ * database round trip so that the request's parsed body can be garbage before the statement runs,
+ * and joined here because the driver's per-element concatenation allocates far more
+ * (docs/performance.md, "Metric ingest").
  */
 export interface SampleBatch {
   count: number;
@@ -184,9 +183,8 @@ export function sampleBatch(samples: MetricSample[]): SampleBatch {
 
 /**
  * Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent.
- * Sent through the driver directly: Prisma's raw-query layer walks every element of array
- * parameters (~5 ms of CPU per batch against ~2.3 ms, measured); and prepared by name: parsing and
- * planning it took ~1.7 of the ~18 ms a 1000-sample batch spends in the database.
+ * Sent through the driver, which does not walk every array element as Prisma's raw-query layer
+ * does, and prepared by name so it is parsed and planned once (docs/performance.md, "Metric ingest").
  */
 export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, batch: SampleBatch): Promise<number> {
   const unknown = await sql.query<{ id: string }>(INGEST_SQL, [tenant.id, batch.resourceIds, batch.timestamps, batch.cpu, batch.memory], {

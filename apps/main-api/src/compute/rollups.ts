@@ -46,12 +46,10 @@ const ROLLUP_COLUMNS = "resource_id, samples, first_ts, last_ts, cpu_max, cpu_bu
 /**
  * The samples of the tenant's resources in the given [from, to) ranges, grouped per resource and
  * (CPU, memory) bucket pair: count, first and last timestamp, exact CPU maximum. Read as one key range
- * per resource and range, grouped per resource inside the lateral join: grouped once, where the
- * totals and both histograms each re-read the raw rows before (a 5-second tail extension under the
- * mixed load is ~50k samples, materialized and spilled to a temporary file); and in a lateral join so
- * that each resource's range is read through the key whatever the planner estimates (a probe without
- * db.ts's session settings planned the grouped form over a plain join as a parallel sequential scan of
- * the whole samples table, every tenant's). Rows are not unique per key: consumers sum `n`.
+ * per resource and range, grouped per resource inside the lateral join: grouped once, so the raw
+ * rows are read once for the totals and both histograms, and through a lateral join, so each range is
+ * read through the key whatever the planner estimates (docs/performance.md, "Roll-ups").
+ * Rows are not unique per key: consumers sum `n`.
  */
 const BUCKETED = (ranges: [from: string, to: string][]) => `
     SELECT r.resource_id, x.cpu_b, x.mem_b, x.n, x.first_ts, x.last_ts, x.cpu_max
@@ -164,12 +162,10 @@ const FENCE_WAIT = "2s";
 
 /**
  * Advisory lock keyspace of the tail's fence ("fenc"; the second key is hashtext(tenant id)): ingest
- * takes it shared (INGEST_SQL), a cycle exclusive while it moves the fence. The row lock alone let a
- * cycle starve: share lockers join a share-locked row without queueing behind a waiting writer, so
- * overlapping ingests kept the cycle's UPDATE waiting from one to the next (each wait under
- * lock_timeout), 39 s in a probe and for as long as the overlap lasts. PostgreSQL's lock manager
- * queues a shared request behind a waiting exclusive one: the cycle waits for the ingests in flight
- * only, and new ones wait for its short transaction.
+ * takes it shared (INGEST_SQL), a cycle exclusive while it moves the fence. With the row lock alone
+ * overlapping ingests could starve the cycle (share lockers of a row do not queue behind a waiting
+ * writer); the lock manager queues a shared request behind a waiting exclusive one, so the cycle
+ * waits for the ingests in flight only (docs/performance.md, "The tail's fence").
  */
 export const FENCE_LOCK_CLASS = 0x66656e63;
 
@@ -268,9 +264,8 @@ async function moveFence(session: SqlSession, tenantId: string, target: Date): P
 /**
  * Retention: raw samples before `since`, and roll-ups of days that start before it. The samples go
  * resource by resource (ingest only stores samples of known resources): `tenant_id = $1 AND ts < $2`
- * alone cannot use the (tenant_id, resource_id, ts) key past its first column and read every sample
- * of the tenant each cycle (626k samples, nothing to delete: 200-240 ms), where one key range per
- * resource reads only the expired ones (1000 resources: 45 ms).
+ * alone cannot use the (tenant_id, resource_id, ts) key past its first column and would read every
+ * sample of the tenant, where one key range per resource reads only the expired ones.
  */
 export async function dropExpired(prisma: Prisma, tenantId: string, window: RollupWindow): Promise<void> {
   await prisma.$executeRawUnsafe(

@@ -31,7 +31,7 @@ export class CatalogFileError extends Error {
   }
 }
 
-/** The columns of /work/shared/data/compute_prices.csv, the format `catalog:import` reads. */
+/** The columns of the catalog CSV format `catalog:import` reads (docs/compute-pricing.md, "The catalog"). */
 export const PRICE_FILE_COLUMNS = [
   "provider",
   "region",
@@ -106,7 +106,7 @@ const SeedRow = z.object({
   price_date: IsoDate,
 });
 
-// Shared-core and burstable families (decisions.md §4 step 3): right-sizing only offers them to
+// Shared-core and burstable families (docs/api.md, "The right-sizing rule"): right-sizing only offers them to
 // resources that are burstable already.
 const AWS_BURSTABLE = new Set(["t2", "t3", "t3a", "t4g"]);
 const GCP_SHARED_CORE = new Set(["e2-micro", "e2-small", "e2-medium", "f1-micro", "g1-small"]);

@@ -32,8 +32,8 @@ interface Priced {
   note: string | null;
 }
 
-// One object literal with every field: spreading a query-derived base and adding ten fields costs
-// ~10 µs per answer on Node 20 (measured), more than the whole catalog lookup and serialisation.
+// One object literal with every field: spreading a base object and adding fields costs more than
+// the catalog lookup itself (docs/performance.md, "Compute price query").
 const answer = (q: ComputePriceQuery, p: Priced): ComputePrice => ({
   provider: q.provider,
   region: q.region,

@@ -199,10 +199,8 @@ function timeSpan(lines: UsageLine[]): { from: Date; to: Date } {
  * a line at t prices a sibling bucket with the version where effective_from <= t < effective_to,
  * so no other version can matter. The named rows' ids and model keys are collected first into
  * arrays, so that both halves are index scans (primary key; account, model key, bucket, from)
- * whatever the account holds. `model_key IN (SELECT ... WHERE id IN (...))` was planned as a join
- * that read the whole account: 15,000 rows on PGlite, 0.7-1.2 s (10000 lines priced in 394 ms with
- * 1000 rows, 1002 ms with 15,000); an OR of both halves read it sequentially on PostgreSQL
- * (200,000 rows: 175 ms against 42-61 ms).
+ * whatever the account holds: a subquery or an OR of both halves is planned as a scan of the whole
+ * account (docs/performance.md, "Usage pricing").
  */
 async function loadModelFamilies(sql: Sql, accountId: string, ids: string[], span: { from: Date; to: Date }): Promise<PricingModelRow[]> {
   if (ids.length === 0) return [];

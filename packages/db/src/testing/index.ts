@@ -7,6 +7,8 @@ import { openDatabase, type Database, type SessionSettings } from "../database";
 import { migrate, readMigrations } from "../migrate";
 import { openPglite, pgliteSqlClient } from "../pglite";
 
+export { findDistributionProblems, type TableDistribution } from "./distribution";
+
 /**
  * A fresh, migrated database per test file: restored from a PGlite template by default, or a new
  * database on the server named by TEST_DATABASE_URL (created from a migrated template database and
