@@ -48,7 +48,12 @@ it("keeps the format of existing cursors", async () => {
 });
 
 it("answers 400 for a cursor no page could have produced, on every list", async () => {
-  const lists = [LIST, `/api/v1/organizations/${owner.organization.id}/users`, `/api/v1/organizations/${owner.organization.id}/tenants`, "/api/v1/settings/api-keys"];
+  const lists = [
+    LIST,
+    `/api/v1/organizations/${owner.organization.id}/users`,
+    `/api/v1/organizations/${owner.organization.id}/tenants`,
+    "/api/v1/settings/api-keys",
+  ];
   const bad = ["not-a-cursor", cursorOf(""), cursorOf(5), cursorOf(null), Buffer.from("[]").toString("base64url"), cursorOf("x".repeat(257))];
   for (const list of lists) {
     for (const cursor of bad) expectError(await get(`${list}?cursor=${cursor}`), 400, /Invalid cursor/);

@@ -12,13 +12,22 @@ const rawBody: RequestHandler = (req, res, next) =>
     next(err);
   });
 
-const app = serviceApp({ logger: pino({ level: "silent" }), metrics: createMetrics("test"), protection, renderError: render, bodyParsers: [{ paths: ["/special"], parser: rawBody }] }, (a) => {
-  a.post("/echo", (req, res) => void res.json({ body: req.body, id: req.id }));
-  a.post("/special", (req, res) => void res.json(req.body));
-  a.get("/fails", () => {
-    throw badRequest("no");
-  });
-});
+const app = serviceApp(
+  {
+    logger: pino({ level: "silent" }),
+    metrics: createMetrics("test"),
+    protection,
+    renderError: render,
+    bodyParsers: [{ paths: ["/special"], parser: rawBody }],
+  },
+  (a) => {
+    a.post("/echo", (req, res) => void res.json({ body: req.body, id: req.id }));
+    a.post("/special", (req, res) => void res.json(req.body));
+    a.get("/fails", () => {
+      throw badRequest("no");
+    });
+  },
+);
 
 describe("serviceApp", () => {
   it("runs the shared stack before the routes: request id, security headers, JSON bodies", async () => {

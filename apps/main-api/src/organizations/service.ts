@@ -14,7 +14,12 @@ export async function getOrganization(prisma: Prisma, caller: Principal, organiz
   return toOrganization(row);
 }
 
-export async function updateOrganization(prisma: Prisma, caller: Principal, organizationId: string, body: UpdateOrganizationRequest): Promise<OrganizationBody> {
+export async function updateOrganization(
+  prisma: Prisma,
+  caller: Principal,
+  organizationId: string,
+  body: UpdateOrganizationRequest,
+): Promise<OrganizationBody> {
   assertManager(caller, organizationId);
   try {
     return toOrganization(await prisma.organization.update({ where: { id: organizationId }, data: { name: body.name, slug: body.slug } }));
