@@ -1,5 +1,6 @@
-import express, { type Express } from "express";
+import express, { Router, type Express } from "express";
 import type { Logger } from "pino";
+import { pricingApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
 import type { Database } from "@cloudcost/db";
 import {
   createMetrics,
@@ -8,26 +9,30 @@ import {
   jsonBody,
   notFoundHandler,
   protections,
+  registerRoutes,
   requestId,
+  sqlIdempotencyStore,
+  type IdempotencyStore,
   type Metrics,
 } from "@cloudcost/http";
 import { apiDocsRouter, pricingApiDocument } from "@cloudcost/openapi";
+import { accountHandlers } from "./auth/account-routes";
 import type { ApiKeyStore } from "./auth/api-key-store";
+import { keyRoleAtLeast } from "./auth/key-role";
 import { requireApiKey } from "./auth/middleware";
 import { ComputeCatalogStore } from "./compute/catalog";
-import { computeRoutes } from "./compute/routes";
+import { computeHandlers } from "./compute/routes";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
 import { renderPricingError } from "./errors";
-import { healthRoutes } from "./health/routes";
+import { healthHandlers } from "./health/routes";
 import { idempotent } from "./idempotency";
-import { accountRoutes } from "./auth/account-routes";
 import { internalRoutes } from "./internal/routes";
-import { databaseRoutes } from "./marketplace/database-routes";
-import { modelRoutes } from "./marketplace/model-routes";
-import { pinRoutes, reportRoutes } from "./references/routes";
+import { databaseHandlers } from "./marketplace/database-routes";
+import { modelHandlers } from "./marketplace/model-routes";
+import { pinHandlers, reportHandlers } from "./references/routes";
 import { usageBody } from "./usage/body";
-import { usageRoutes } from "./usage/routes";
+import { usageHandlers } from "./usage/routes";
 
 export interface AppDeps {
   config: Config;
@@ -39,6 +44,41 @@ export interface AppDeps {
   serviceSecret: Uint8Array;
   /** The in-process compute catalog (empty until loaded: see compute/catalog-loader.ts). */
   computeCatalog?: ComputeCatalogStore;
+  /** Where Idempotency-Key answers are kept (default: the app's database). */
+  idempotencyStore?: IdempotencyStore;
+}
+
+/** Paths of the operations that accept more than the 1 MiB default body. */
+const LARGE_BODY_PATHS = Object.values(pricingApiRoutes as Record<string, RouteDefinition>)
+  .filter((route) => route.bodyLimit)
+  .map((route) => route.path);
+
+/** Every declared operation of the pricing API, bound to its handler. */
+function apiRouter(deps: AppDeps, computeCatalog: ComputeCatalogStore): Router {
+  const router = Router();
+  const labelled = { prisma: deps.prisma, labelPrefix: deps.config.labelPrefix };
+  const idempotency = idempotent(deps.idempotencyStore ?? sqlIdempotencyStore(deps.db.sql), deps.logger);
+  registerRoutes(
+    router,
+    pricingApiRoutes,
+    {
+      ...computeHandlers(computeCatalog),
+      ...accountHandlers(),
+      ...modelHandlers(deps),
+      ...databaseHandlers(deps),
+      ...pinHandlers(deps),
+      ...reportHandlers(labelled),
+      ...usageHandlers(labelled),
+      ...healthHandlers(deps.db, computeCatalog),
+    },
+    {
+      authenticate: { api_key: requireApiKey(deps.apiKeys) },
+      // Every key may do what a viewer may: only stronger requirements cost a check.
+      authorize: (route) => (route.minKeyRole && route.minKeyRole !== "viewer" ? keyRoleAtLeast(route.minKeyRole) : undefined),
+      idempotency: () => idempotency,
+    },
+  );
+  return router;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -52,23 +92,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(metrics.middleware());
   app.use(httpLogger(deps.logger));
   app.use(protections(deps.config.protection));
-  app.use(["/v1/pricing/usage", "/v1/pricing/reports"], usageBody());
+  app.use(LARGE_BODY_PATHS, usageBody());
   app.use(jsonBody());
 
-  // Each API router is mounted behind the key check, so an unknown path still answers 404.
-  const authenticated = requireApiKey(deps.apiKeys);
-  const idem = idempotent(deps);
-  // The compute price query is the hot path (every right-sizing recommendation): matched first.
-  app.use("/v1/pricing/compute", authenticated, idem, computeRoutes(computeCatalog));
-  app.use("/v1/pricing/account", authenticated, accountRoutes());
-  app.use("/marketplace/providers/models", authenticated, idem, modelRoutes(deps));
-  app.use("/marketplace/providers/databases", authenticated, idem, databaseRoutes(deps));
-  app.use("/v1/pricing/pins", authenticated, pinRoutes(deps));
-  app.use("/v1/pricing/reports", authenticated, idem, reportRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
-  app.use("/v1/pricing/usage", authenticated, idem, usageRoutes({ prisma: deps.prisma, labelPrefix: deps.config.labelPrefix }));
-
-  // After the API routers (their paths do not overlap), so an API request does not walk these.
-  app.use(healthRoutes(deps.db, computeCatalog));
+  app.use(apiRouter(deps, computeCatalog));
   app.use(metrics.router());
   app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
   app.use("/internal", internalRoutes(deps.apiKeys, deps.serviceSecret));

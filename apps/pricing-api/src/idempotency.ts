@@ -1,13 +1,13 @@
 import type { RequestHandler } from "express";
-import { idempotency, sqlIdempotencyStore } from "@cloudcost/http";
-import type { AppDeps } from "./app";
+import type { Logger } from "pino";
+import { idempotency, type IdempotencyStore } from "@cloudcost/http";
 import { accountOf } from "./auth/middleware";
 
-/** `Idempotency-Key` handling on the pricing API's POST operations, per account (mount after requireApiKey). */
-export function idempotent(deps: Pick<AppDeps, "db" | "logger">): RequestHandler {
+/** `Idempotency-Key` handling on the pricing API's POST operations, per account (after requireApiKey). */
+export function idempotent(store: IdempotencyStore, logger: Logger): RequestHandler {
   return idempotency({
-    store: sqlIdempotencyStore(deps.db.sql),
+    store,
     scopeOf: (req) => `acct:${accountOf(req)}`,
-    onStoreError: (err, req) => deps.logger.error({ err, requestId: req.id }, "idempotency key not stored or released"),
+    onStoreError: (err, req) => logger.error({ err, requestId: req.id }, "idempotency key not stored or released"),
   });
 }

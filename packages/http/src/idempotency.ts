@@ -109,9 +109,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       case "replay":
         return replay(res, begun.response);
       case "mismatch":
-        throw new HttpError(
-          422,
-          "idempotency_key_reused",
+        throw new HttpError("idempotency_key_reused",
           `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request; use a new key for a new request.`,
         );
       case "in_progress":
