@@ -1,18 +1,19 @@
 import { z } from "zod";
 import * as c from "@cloudcost/contracts";
+import { mainApiRoutes } from "@cloudcost/contracts";
 import { createDocument, type ZodOpenApiPathsObject } from "zod-openapi";
 import { operation, type OpenApiDocument, type OperationSpec } from "./operation";
+import { tagsOf } from "./pricing-api";
+import { routePaths } from "./route-operations";
 
 const envelopeError = (description: string) => ({ description, schema: c.ErrorEnvelope });
 const ok = (description: string, data: z.ZodType) => ({ description, schema: c.SuccessEnvelope(data) });
-const TenantHeader = z.object({
-  "X-Service-Tenant-ID": z.string().meta({ description: "The tenant the request acts on" }),
-});
-
 const OrgPath = c.OrganizationPathParams;
 const manage = (summary: string) => `${summary} (owner/admin)`;
 
 type Spec = Omit<OperationSpec, "tags" | "security">;
+const tooLarge = (spec: Spec): OperationSpec["responses"] =>
+  spec.body ? { 413: envelopeError("The body is larger than 1 MiB (code `payload_too_large`)") } : {};
 const authed = (tags: string[], spec: Spec) =>
   operation({
     ...spec,
@@ -20,20 +21,23 @@ const authed = (tags: string[], spec: Spec) =>
     security: ["bearer"],
     responses: {
       ...spec.responses,
-      401: envelopeError("Missing, malformed, expired or unknown credentials"),
-      403: envelopeError("Authenticated but not allowed"),
+      401: envelopeError("Missing, malformed, expired or unknown credentials (code `unauthenticated`)"),
+      403: envelopeError("Authenticated but not allowed (code `forbidden`)"),
+      429: envelopeError("Too many requests; see Retry-After (code `rate_limited`)"),
+      500: envelopeError("Unexpected server error (code `internal_error`)"),
+      503: envelopeError("Temporarily unavailable, retry after Retry-After (code `service_unavailable`)"),
+      ...tooLarge(spec),
     },
   });
-const tenantScoped = (spec: Spec) =>
-  authed(["Compute"], {
-    ...spec,
-    headers: TenantHeader,
-    responses: { ...spec.responses, 400: envelopeError("Invalid request or missing X-Service-Tenant-ID") },
-  });
-
-export const mainApiPaths: ZodOpenApiPathsObject = {
+/**
+ * Hand-written entries of the identity operations (sign-up, organizations, users, API keys, me),
+ * until they move into the route table (packages/contracts/src/api/main-routes.ts); the compute and
+ * health operations are generated from the table.
+ */
+const identityPaths: ZodOpenApiPathsObject = {
   "/api/v1/signup/complete": {
     post: authed(["Sign-up"], {
+      operationId: "completeSignup",
       idempotent: true,
       summary: "Create an organization, its default tenant and its owner for a verified identity",
       body: c.SignupCompleteRequest,
@@ -46,11 +50,13 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/users/{id}": {
     get: authed(["Users"], {
+      operationId: "getUser",
       summary: "One user of an organization",
       path: c.UserPathParams,
       responses: { 200: ok("The user", c.User), 400: envelopeError("Malformed id"), 404: envelopeError("No such user in the organization") },
     }),
     patch: authed(["Users"], {
+      operationId: "updateUser",
       summary: "Change a user's role, tenants, name or job title; deactivate or reactivate (owner/admin)",
       path: c.UserPathParams,
       body: c.UpdateUserRequest,
@@ -64,12 +70,14 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/users": {
     get: authed(["Users"], {
+      operationId: "listUsers",
       summary: "Users of an organization (paginated)",
       path: OrgPath,
       query: c.PaginationQuery,
       responses: { 200: ok("A page of users", c.UsersPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["Users"], {
+      operationId: "inviteUser",
       idempotent: true,
       summary: "Invite a user by e-mail with a role and tenants (owner/admin)",
       path: OrgPath,
@@ -83,17 +91,20 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/me": {
     get: authed(["Organizations"], {
+      operationId: "getMe",
       summary: "The caller: organization, user (null for an API key), role and tenants",
       responses: { 200: ok("The caller", c.Me) },
     }),
   },
   "/api/v1/organizations/{org_id}": {
     get: authed(["Organizations"], {
+      operationId: "getOrganization",
       summary: "The organization",
       path: OrgPath,
       responses: { 200: ok("The organization", c.Organization), 400: envelopeError("Malformed id") },
     }),
     patch: authed(["Organizations"], {
+      operationId: "updateOrganization",
       summary: manage("Rename the organization or change its slug"),
       path: OrgPath,
       body: c.UpdateOrganizationRequest,
@@ -102,11 +113,13 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/settings": {
     get: authed(["Organizations"], {
+      operationId: "getSettings",
       summary: "Organization settings: currency, right-sizing preferences, active window",
       path: OrgPath,
       responses: { 200: ok("The settings", c.OrganizationSettings), 400: envelopeError("Malformed id") },
     }),
     patch: authed(["Organizations"], {
+      operationId: "updateSettings",
       summary: manage("Change organization settings"),
       path: OrgPath,
       body: c.UpdateSettingsRequest,
@@ -115,12 +128,14 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/tenants": {
     get: authed(["Tenants"], {
+      operationId: "listTenants",
       summary: "Tenants of the organization the caller reaches (paginated)",
       path: OrgPath,
       query: c.ListTenantsQuery,
       responses: { 200: ok("A page of tenants", c.TenantsPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["Tenants"], {
+      operationId: "createTenant",
       idempotent: true,
       summary: manage("Create a tenant"),
       path: OrgPath,
@@ -130,11 +145,13 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/tenants/{tenant_id}": {
     get: authed(["Tenants"], {
+      operationId: "getTenant",
       summary: "One tenant",
       path: c.TenantPathParams,
       responses: { 200: ok("The tenant", c.Tenant), 400: envelopeError("Malformed id"), 404: envelopeError("No such tenant") },
     }),
     patch: authed(["Tenants"], {
+      operationId: "updateTenant",
       summary: manage("Rename or archive a tenant"),
       path: c.TenantPathParams,
       body: c.UpdateTenantRequest,
@@ -143,11 +160,13 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/settings/api-keys": {
     get: authed(["API keys"], {
+      operationId: "listApiKeys",
       summary: manage("API keys of the caller's organization (paginated)"),
       query: c.PaginationQuery,
       responses: { 200: ok("A page of keys", c.ApiKeysPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["API keys"], {
+      operationId: "createApiKey",
       idempotent: true,
       summary: manage("Create an API key acting with a role; the key is shown once and also works on the pricing API"),
       body: c.CreateApiKeyRequest,
@@ -156,65 +175,15 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/settings/api-keys/{id}": {
     delete: authed(["API keys"], {
+      operationId: "revokeApiKey",
       summary: manage("Revoke an API key (here and on the pricing API)"),
       path: c.ApiKeyPathParams,
       responses: { 200: ok("The revoked key", c.ApiKey), 400: envelopeError("Malformed id"), 404: envelopeError("No such key") },
     }),
   },
-  "/api/v1/tenant/compute/recommendations/summary": {
-    get: tenantScoped({
-      summary: "Compute right-sizing summary of one tenant",
-      query: c.SummaryQuery,
-      responses: { 200: ok("The summary", c.RecommendationSummary) },
-    }),
-  },
-  "/api/v1/tenant/compute/recommendations": {
-    get: tenantScoped({
-      summary: "Per-resource recommendations (paginated)",
-      query: c.RecommendationsQuery,
-      responses: { 200: ok("A page of recommendations", c.RecommendationsPage) },
-    }),
-  },
-  "/api/v1/tenant/compute/recommendations/analyze": {
-    post: tenantScoped({
-      idempotent: true,
-      summary: "Run an analysis cycle for the tenant now (owner/admin)",
-      responses: { 200: ok("Cycle finished", c.AnalyzeResponse) },
-    }),
-  },
-  "/api/v1/tenant/compute/resources": {
-    put: tenantScoped({
-      summary: "Upsert compute resources (at most 1000)",
-      body: c.UpsertResourcesRequest,
-      responses: { 200: ok("Upserted", c.UpsertResourcesResponse) },
-    }),
-  },
-  "/api/v1/tenant/compute/metrics": {
-    post: tenantScoped({
-      idempotent: true,
-      summary: "Send utilization samples (at most 10000); each also counts as a heartbeat",
-      body: c.IngestMetricsRequest,
-      responses: { 200: ok("Accepted", c.IngestMetricsResponse) },
-    }),
-  },
-  "/api/v1/tenant/compute/heartbeats": {
-    post: tenantScoped({
-      idempotent: true,
-      summary: "Record heartbeats",
-      body: c.HeartbeatsRequest,
-      responses: { 200: ok("Recorded", c.HeartbeatsResponse) },
-    }),
-  },
-  "/healthz": { get: operation({ summary: "Process up", tags: ["Operations"], security: [], responses: { 200: { description: "Up" } } }) },
-  "/readyz": {
-    get: operation({
-      summary: "Database reachable and migrations applied",
-      tags: ["Operations"],
-      security: [],
-      responses: { 200: { description: "Ready" }, 503: { description: "Not ready" } },
-    }),
-  },
 };
+
+export const mainApiPaths: ZodOpenApiPathsObject = { ...identityPaths, ...routePaths(mainApiRoutes) };
 
 export function mainApiDocument(extraPaths: ZodOpenApiPathsObject = {}): OpenApiDocument {
   const document = createDocument({
@@ -224,13 +193,16 @@ export function mainApiDocument(extraPaths: ZodOpenApiPathsObject = {}): OpenApi
       version: "1.0.0",
       description:
         "Organizations, tenants, users, settings, API keys, compute inventory and right-sizing recommendations. " +
-        "Every response is an envelope `{message, status, data?}`.",
+        "Every response is an envelope `{message, status, data?}`; every error carries its stable code in the `X-Error-Code` header.",
+      license: { name: "MIT", identifier: "MIT" },
     },
+    servers: [{ url: "http://127.0.0.1:3000", description: "Local development (MAIN_API_PORT)" }],
     components: {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "An identity-provider JWT, or a `bl_…` API key" },
       },
     },
+    tags: tagsOf(mainApiPaths),
     paths: { ...mainApiPaths, ...extraPaths },
   });
   return document as unknown as OpenApiDocument;
