@@ -1,3 +1,4 @@
 export * from "./fuzz";
 export * from "./log-capture";
 export * from "./openapi-coverage";
+export * from "./route-targets";
