@@ -96,18 +96,18 @@ describe("key roles", () => {
         req.auth = Object.assign({ accountId: "acct_r", keyId: "key_r" }, role ? { role } : {}) as typeof req.auth;
         next();
       })
-      .delete("/v1/pricing/reports/x", keyRoleAtLeast("admin"), (_req, res) => void res.status(204).end())
-      .post("/marketplace/providers/models", keyRoleAtLeast("member"), (_req, res) => void res.status(201).json({}))
+      .delete("/v1/control/admin-only", keyRoleAtLeast("admin"), (_req, res) => void res.status(204).end())
+      .post("/marketplace/control/member-only", keyRoleAtLeast("member"), (_req, res) => void res.status(201).json({}))
       .use(errorHandler(renderPricingError, pino({ level: "silent" })));
 
   it("answers 403 forbidden to a weaker key, in the path's shape", async () => {
-    expectProblem(await request(appWith("member")).delete("/v1/pricing/reports/x"), "forbidden");
-    expectMarketplace(await request(appWith("viewer")).post("/marketplace/providers/models"), "forbidden");
+    expectProblem(await request(appWith("member")).delete("/v1/control/admin-only"), "forbidden");
+    expectMarketplace(await request(appWith("viewer")).post("/marketplace/control/member-only"), "forbidden");
   });
 
   it("lets an equal or stronger key through; a key without a role acts as admin", async () => {
-    await request(appWith("admin")).delete("/v1/pricing/reports/x").expect(204);
-    await request(appWith("member")).post("/marketplace/providers/models").expect(201);
-    await request(appWith(undefined)).delete("/v1/pricing/reports/x").expect(204);
+    await request(appWith("admin")).delete("/v1/control/admin-only").expect(204);
+    await request(appWith("member")).post("/marketplace/control/member-only").expect(201);
+    await request(appWith(undefined)).delete("/v1/control/admin-only").expect(204);
   });
 });

@@ -26,8 +26,8 @@ const codes = (status: number) =>
 /** The answers every operation can give besides its own, from what the declaration says. */
 function genericResponses(route: RouteDefinition): Record<number, string> {
   const out: Record<number, string> = {};
-  const hasInput = route.params || route.query || route.body || route.headers || route.idempotent;
-  if (hasInput) out[400] = `Invalid request: the message names each invalid field (codes ${codes(400)})`;
+  // Every operation: a body that is not JSON, a path that is not valid percent-encoding.
+  out[400] = `Invalid request: the message names each invalid field (codes ${codes(400)})`;
   if (route.auth !== "none") out[401] = "Missing, malformed, expired, unknown or revoked credentials (code `unauthenticated`)";
   const restricted = (route.minKeyRole && route.minKeyRole !== "viewer") || route.roles || route.write || route.scope === "tenant" || route.scope === "organization";
   if (restricted) out[403] = "Authenticated but not allowed: role too low, or the tenant or organization is out of reach (code `forbidden`)";
