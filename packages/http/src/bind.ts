@@ -54,9 +54,9 @@ function sendReply(res: Response, reply: { status: number; body?: unknown }): vo
  * The one Express handler of a declared operation: parse every part, authenticate (a bad credential
  * is a 401 even for an invalid request), answer an invalid request 400 before any authorization
  * decision, then authorize and claim the idempotency key (each a middleware the app supplies), then
- * the handler. The steps are chained
- * here rather than as Express layers so that the parsed input stays in this closure; a request
- * whose steps all answer synchronously (a cached key, no Idempotency-Key) creates no promise.
+ * the handler. The steps are chained here rather than as Express layers so that the parsed input
+ * stays in this closure; a request whose steps all answer synchronously (a cached key, no
+ * Idempotency-Key) creates no promise.
  */
 function bindOne<R extends RouteDefinition>(route: R, handler: RouteHandler<R>, hooks: RouteHooks): RequestHandler {
   const steps: RequestHandler[] = [];
