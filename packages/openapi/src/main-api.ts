@@ -20,6 +20,8 @@ const authed = (tags: string[], spec: Spec) =>
     tags,
     security: ["bearer"],
     responses: {
+      // Every operation: a body that is not JSON is a 400 even where nothing else is parsed.
+      400: envelopeError("Invalid request: malformed JSON body or path (codes `malformed_json`, `malformed_path`)"),
       ...spec.responses,
       401: envelopeError("Missing, malformed, expired or unknown credentials (code `unauthenticated`)"),
       403: envelopeError("Authenticated but not allowed (code `forbidden`)"),
