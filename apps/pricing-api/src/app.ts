@@ -48,10 +48,9 @@ export interface AppDeps {
   idempotencyStore?: IdempotencyStore;
 }
 
+const operations: RouteDefinition[] = Object.values(pricingApiRoutes);
 /** Paths of the operations that accept more than the 1 MiB default body. */
-const LARGE_BODY_PATHS = Object.values(pricingApiRoutes as Record<string, RouteDefinition>)
-  .filter((route) => route.bodyLimit)
-  .map((route) => route.path);
+const LARGE_BODY_PATHS = operations.filter((route) => route.bodyLimit).map((route) => route.path);
 
 /** Every declared operation of the pricing API, bound to its handler. */
 function apiRouter(deps: AppDeps, computeCatalog: ComputeCatalogStore): Router {

@@ -30,13 +30,30 @@ export function pricingApiDocument(): OpenApiDocument {
   return document as unknown as OpenApiDocument;
 }
 
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  "Compute prices": "Hourly and monthly prices of instance types and vm shapes, from the in-process catalog.",
+  Account: "The account and key a request authenticates as.",
+  "Model prices": "Custom token prices per model, versioned.",
+  "Database prices": "Custom managed-database rates.",
+  Pins: "Which resources carry which pricing id.",
+  Usage: "Usage lines priced without storing them.",
+  Reports: "Stored, priced usage.",
+  Operations: "Liveness and readiness.",
+  "Sign-up": "Creating an organization for a verified identity.",
+  Organizations: "The organization, its settings and the caller.",
+  Users: "Users of an organization and their roles.",
+  Tenants: "Tenants of an organization.",
+  "API keys": "Keys acting with a role, here and on the pricing API.",
+  Compute: "Compute inventory, utilization and right-sizing recommendations of one tenant.",
+};
+
 /** Every tag the operations use, declared once at the top (OpenAPI linters ask for it). */
-export function tagsOf(paths: ZodOpenApiPathsObject): Array<{ name: string }> {
+export function tagsOf(paths: ZodOpenApiPathsObject): Array<{ name: string; description?: string }> {
   const names = new Set<string>();
   for (const item of Object.values(paths)) {
     for (const operation of Object.values(item ?? {})) {
       for (const tag of (operation as { tags?: string[] }).tags ?? []) names.add(tag);
     }
   }
-  return [...names].map((name) => ({ name }));
+  return [...names].map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name }));
 }

@@ -90,6 +90,7 @@ export const UsageLine = z
     id: "UsageLine",
     override: {
       oneOf: (["model", "database"] as const).map((kind) => ({
+        required: ["kind"],
         properties: { kind: { const: kind }, quantities: { propertyNames: { enum: [...QUANTITY_KEYS[kind]] } } },
       })),
     },
