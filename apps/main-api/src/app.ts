@@ -18,6 +18,7 @@ import { signupRoutes } from "./signup/routes";
 export function createApp(deps: AppDeps): Express {
   return serviceApp({ logger: deps.logger, metrics: deps.metrics, protection: deps.config.protection, renderError: renderEnvelopeError }, (app) => {
     app.use(healthRoutes(deps.db));
+    app.use(deps.metrics.router());
     app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
     app.use(jwksRoutes(deps.devIssuerKey));
 

@@ -16,8 +16,9 @@ export const EnvSchema = z
     NODE_ENV: z.string().optional(),
     MAIN_API_PORT: port.default(3000),
     MAIN_API_HOST: z.string().min(1).default("127.0.0.1"),
-    // Prometheus' /metrics, on a port of its own that the gateway and ingress never route (0: off).
-    MAIN_API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+    // Prometheus' /metrics is on the API port (the gateway and ingress never route it) and, with a
+    // port set here, also on a listener of its own that no Service exposes (0: none).
+    MAIN_API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     MAIN_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     MAIN_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/main-api")),
     PRICING_API_PORT: port.default(3001),

@@ -268,6 +268,7 @@ describe("compute recommendations over HTTP", () => {
     try {
       const res = await api("post", "/api/v1/tenant/compute/recommendations/analyze").expect(503);
       expect(res.body).toEqual({ message: expect.stringMatching(/pricing API is unavailable/), status: "error" });
+      expect(res.headers["x-error-code"]).toBe("pricing_unavailable");
       expect(await summaryOf("")).toEqual(before);
     } finally {
       stub.mode = "ok";

@@ -9,12 +9,13 @@
 // demoted to member acts as a member (of the creator's tenants), the admin key of a deactivated admin
 // is a 401 everywhere, also in its own organization.
 import type http from "node:http";
-import { ErrorEnvelope } from "@cloudcost/contracts";
+import { ErrorEnvelope, mainApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
-import { listen, routeKey } from "@cloudcost/testing";
+import { listen, operationKey, routeKey } from "@cloudcost/testing";
 import { addUser, mintToken, signUp } from "./helpers/identity";
+import { TOOLING_ROUTES } from "./helpers/undeclared";
 import { capturingLogger } from "@cloudcost/testing";
 
 let ctx: TestContext;
@@ -213,14 +214,18 @@ function matrix(): Row[] {
   add("DELETE /api/v1/settings/api-keys/{id}", ["owner", "admin"], { params: { id: B.keyId }, status: 404, why: "another organization's key" });
   add("DELETE /api/v1/settings/api-keys/{id}", KEY_MANAGEMENT_REFUSED, { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
 
-  const compute: Array<[string, unknown, "read" | "write" | "manage"]> = [
-    ["PUT /api/v1/tenant/compute/resources", { resources: [{ resource_id: "intruder", name: "intruder" }] }, "write"],
-    ["POST /api/v1/tenant/compute/metrics", { samples: [{ resource_id: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_utilization: 1 }] }, "write"],
-    ["POST /api/v1/tenant/compute/heartbeats", { resource_ids: ["bravo-vm-one"] }, "write"],
-    ["POST /api/v1/tenant/compute/recommendations/analyze", undefined, "manage"],
-    ["GET /api/v1/tenant/compute/recommendations/summary", undefined, "read"],
-    ["GET /api/v1/tenant/compute/recommendations", undefined, "read"],
-  ];
+  // Tenant-scoped operations come from the route table; a body per operation that needs one.
+  const bodies: Record<string, unknown> = {
+    upsertResources: { resources: [{ resource_id: "intruder", name: "intruder" }] },
+    ingestMetrics: { samples: [{ resource_id: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_utilization: 1 }] },
+    recordHeartbeats: { resource_ids: ["bravo-vm-one"] },
+  };
+  const compute = (Object.values(mainApiRoutes) as RouteDefinition[])
+    .filter((route) => route.scope === "tenant")
+    .map((route): [string, unknown, "read" | "write" | "manage"] => {
+      if (route.body && !(route.operationId in bodies)) throw new Error(`${route.operationId}: no body in the isolation matrix`);
+      return [operationKey(route), bodies[route.operationId], route.roles ? "manage" : route.write ? "write" : "read"];
+    });
   for (const [route, body, kind] of compute) {
     add(route, CALLERS, { tenant: B.tenant1, body, status: 403, why: "another organization's tenant" });
     add(route, CALLERS, { tenant: B.tenant2, body, status: 403, why: "another organization's tenant" });
@@ -234,7 +239,8 @@ function matrix(): Row[] {
 
 /** Routes outside any organization or tenant (public, sign-up, the caller itself). */
 const UNSCOPED = new Set([
-  "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js", "GET /.well-known/jwks.json",
+  ...(Object.values(mainApiRoutes) as RouteDefinition[]).filter((route) => route.scope === "none").map(operationKey),
+  ...TOOLING_ROUTES,
   "POST /api/v1/signup/complete", "GET /api/v1/me",
 ]);
 

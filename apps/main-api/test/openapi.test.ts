@@ -20,13 +20,13 @@ describe("OpenAPI document", () => {
     expect(listRoutes(ctx.app).length).toBeGreaterThan(3);
   });
 
-  it("serves /openapi.json and /docs, and Prometheus /metrics only on the metrics listener", async () => {
+  it("serves /openapi.json and /docs, and Prometheus /metrics (on the API port, and on the optional metrics listener)", async () => {
     const doc = await request(ctx.app).get("/openapi.json").expect(200);
     expect(doc.body.openapi).toBe("3.1.0");
     await request(ctx.app).get("/docs").expect(200).expect("content-type", /html/);
     await request(ctx.app).get("/healthz").expect(200);
-    await request(ctx.app).get("/metrics").expect(404);
-    const metrics = await request(ctx.metrics.app()).get("/metrics").expect(200);
+    await request(ctx.metrics.app()).get("/metrics").expect(200);
+    const metrics = await request(ctx.app).get("/metrics").expect(200);
     expect(metrics.text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/healthz"[^}]*status="200"/);
   });
 });

@@ -7,8 +7,9 @@ const REPO_ROOT = path.resolve(__dirname, "../../..");
 export const EnvSchema = z.object({
   PRICING_API_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
   PRICING_API_HOST: z.string().min(1).default("127.0.0.1"),
-  // Prometheus' /metrics, on a port of its own that the gateway and ingress never route (0: off).
-  PRICING_API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  // Prometheus' /metrics is on the API port (the gateway and ingress never route it) and, with a
+  // port set here, also on a listener of its own that no Service exposes (0: none).
+  PRICING_API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   PRICING_API_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PRICING_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/pricing-api")),
   SERVICE_TOKEN_SECRET: z.string().min(32).optional(),

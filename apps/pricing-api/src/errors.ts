@@ -1,8 +1,8 @@
-import type { MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
+import type { ErrorCode, MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
 import type { Request } from "express";
 import { statusTitle, type ClientErrorBody, type ErrorRenderer, type HttpError } from "@cloudcost/http";
 
-export const problemType = (code: string) => `urn:cloudcost:problem:${code}`;
+export const problemType = (code: ErrorCode) => `urn:cloudcost:problem:${code}`;
 
 /** The RFC 9457 problem document of an error (also embedded per item in batch answers). */
 export function problemDocument(req: Request, error: HttpError): ProblemDocument {

@@ -4,28 +4,7 @@
 // Cases per route: FUZZ_RUNS (default 100; `pnpm test:fuzz` runs 2000).
 import type http from "node:http";
 import fc from "fast-check";
-import {
-  ComputeBatchRequest,
-  ComputePriceQuery,
-  CreateAccountKeyRequest,
-  CreateReportRequest,
-  DatabaseListQuery,
-  DeleteByIdQuery,
-  InstanceTypesQuery,
-  KeyHash,
-  MarketplaceError,
-  ModelListQuery,
-  PinListQuery,
-  PinPathParams,
-  PinRequest,
-  ProblemDocument,
-  ProvisionApiKeyRequest,
-  RegisterDatabasesRequest,
-  RegisterModelsRequest,
-  ReportPathParams,
-  ServiceId,
-  UsageRequest,
-} from "@cloudcost/contracts";
+import { CreateAccountKeyRequest, KeyHash, MarketplaceError, pricingApiRoutes, ProblemDocument, ProvisionApiKeyRequest, ServiceId } from "@cloudcost/contracts";
 import { hashApiKey, signServiceToken } from "@cloudcost/credentials";
 import { answerClientErrors, listRoutes } from "@cloudcost/http";
 import pino from "pino";
@@ -37,6 +16,7 @@ import {
   caseFor,
   describeCase,
   expectEveryRouteCovered,
+  fuzzSpecsFromRoutes,
   FUZZ_RUNS,
   FUZZ_SEED_OPTION,
   listen,
@@ -48,9 +28,11 @@ import {
   urlOf,
   type BuiltCase,
   type Credentials,
+  operationKey,
   type RouteSpec,
 } from "@cloudcost/testing";
 import { createApiKey } from "./helpers/keys";
+import { UNDECLARED_ROUTES } from "./helpers/undeclared";
 
 let ctx: TestContext;
 let server: http.Server;
@@ -75,17 +57,7 @@ async function snapshot() {
   return rest;
 }
 
-const ROUTES = [
-  "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
-  "POST /internal/accounts/{accountId}/api-keys", "PUT /internal/api-keys/{keyHash}", "DELETE /internal/api-keys/{keyHash}",
-  "GET /v1/pricing/account",
-  "POST /v1/pricing/compute", "POST /v1/pricing/compute/batch", "GET /v1/pricing/compute/instance-types",
-  "POST /marketplace/providers/models", "GET /marketplace/providers/models", "DELETE /marketplace/providers/models",
-  "POST /marketplace/providers/databases", "GET /marketplace/providers/databases", "DELETE /marketplace/providers/databases",
-  "GET /v1/pricing/pins", "PUT /v1/pricing/pins/{kind}/{resource_id}", "DELETE /v1/pricing/pins/{kind}/{resource_id}",
-  "POST /v1/pricing/reports", "GET /v1/pricing/reports/{id}", "DELETE /v1/pricing/reports/{id}",
-  "POST /v1/pricing/usage",
-];
+const ROUTES = [...Object.values(pricingApiRoutes).map(operationKey), ...UNDECLARED_ROUTES];
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -132,11 +104,33 @@ beforeAll(async () => {
   };
 
   const publicGet: RouteSpec = { auth: "none" };
-  const entryId = { schema: DeleteByIdQuery, keys: ["id"] };
   const hash = hashApiKey(key);
+  const usage = [line, { ...line, resource_id: "m-1", kind: "model", labels: {}, quantities: { input: 1000 } }];
+  // Valid values per declared operation; schemas, auth and scope come from the route table.
+  const declared = fuzzSpecsFromRoutes(pricingApiRoutes, {
+    pricingHealthz: {},
+    pricingReadyz: {},
+    getAccount: {},
+    priceCompute: { readOnly: true, body: { provider: "aws", region: "us-east-1", instance_type: "m5.large", vm: { cpu_cores: 2, ram_gb: 8 }, operating_system: "linux", usage_type: "on_demand", service: "compute" } },
+    priceComputeBatch: { readOnly: true, body: { items: [{ provider: "aws", region: "us-east-1", instance_type: "m5.large" }, { provider: "gcp", region: "x", vm: { cpu_cores: 1, ram_gb: 1 } }] } },
+    listInstanceTypes: { query: { provider: "aws", region: "us-east-1" } },
+    registerModels: { body: { entries: [{ ...model, unit_price_per_mtok: 2.5, modalities_input: ["text"], context_limit: 128000, open_weights: false, effective_from: new Date(Date.now() + 86_400_000).toISOString() }] } },
+    listModels: {},
+    closeModel: { query: { id: models.body.entries[1].id } },
+    registerDatabases: { body: { entries: [{ ...database, cost_per_hour: 0.2, min_iops: 100, max_iops: 1000, period_billing_hours: 730, tags: { a: "b" } }] } },
+    listDatabases: {},
+    deleteDatabase: { query: { id: databases.body.entries[1].id } },
+    listPins: {},
+    putPin: { params: { kind: "database", resource_id: "db-2" }, freeParams: ["kind", "resource_id"], body: { pricing_id: dbId } },
+    deletePin: { params: { kind: "database", resource_id: "db-1" } },
+    createReport: { body: { name: "another", usage } },
+    getReport: { params: { id: report.body.id } },
+    deleteReport: { params: { id: report.body.id } },
+    priceUsage: { readOnly: true, body: { usage } },
+  });
   table = {
-    "GET /healthz": publicGet,
-    "GET /readyz": publicGet,
+    ...declared,
+    "GET /metrics": publicGet,
     "GET /openapi.json": publicGet,
     "GET /docs": publicGet,
     "GET /docs/assets/docs-init.js": publicGet,
@@ -151,27 +145,6 @@ beforeAll(async () => {
       body: { schema: ProvisionApiKeyRequest, valid: { account_id: "acct_fuzz", id: "key_fuzz", prefix: "bl_abcdef", name: "provisioned" } },
     },
     "DELETE /internal/api-keys/{keyHash}": { auth: "credential", params: { valid: { keyHash: hash }, schema: z.object({ keyHash: KeyHash }) } },
-    "GET /v1/pricing/account": { auth: "credential" },
-    "POST /v1/pricing/compute": { auth: "credential", readOnly: true, body: { schema: ComputePriceQuery, valid: { provider: "aws", region: "us-east-1", instance_type: "m5.large", vm: { cpu_cores: 2, ram_gb: 8 }, operating_system: "linux", usage_type: "on_demand", service: "compute" } } },
-    "POST /v1/pricing/compute/batch": { auth: "credential", readOnly: true, body: { schema: ComputeBatchRequest, valid: { items: [{ provider: "aws", region: "us-east-1", instance_type: "m5.large" }, { provider: "gcp", region: "x", vm: { cpu_cores: 1, ram_gb: 1 } }] } } },
-    "GET /v1/pricing/compute/instance-types": { auth: "credential", query: { schema: InstanceTypesQuery, valid: { provider: "aws", region: "us-east-1" } } },
-    "POST /marketplace/providers/models": { auth: "credential", body: { schema: RegisterModelsRequest, valid: { entries: [{ ...model, unit_price_per_mtok: 2.5, modalities_input: ["text"], context_limit: 128000, open_weights: false, effective_from: new Date(Date.now() + 86_400_000).toISOString() }] } } },
-    "GET /marketplace/providers/models": { auth: "credential", query: { schema: ModelListQuery } },
-    "DELETE /marketplace/providers/models": { auth: "credential", query: { ...entryId, valid: { id: models.body.entries[1].id } } },
-    "POST /marketplace/providers/databases": { auth: "credential", body: { schema: RegisterDatabasesRequest, valid: { entries: [{ ...database, cost_per_hour: 0.2, min_iops: 100, max_iops: 1000, period_billing_hours: 730, tags: { a: "b" } }] } } },
-    "GET /marketplace/providers/databases": { auth: "credential", query: { schema: DatabaseListQuery } },
-    "DELETE /marketplace/providers/databases": { auth: "credential", query: { ...entryId, valid: { id: databases.body.entries[1].id } } },
-    "GET /v1/pricing/pins": { auth: "credential", query: { schema: PinListQuery } },
-    "PUT /v1/pricing/pins/{kind}/{resource_id}": {
-      auth: "credential",
-      params: { valid: { kind: "database", resource_id: "db-2" }, schema: PinPathParams, free: ["kind", "resource_id"] },
-      body: { schema: PinRequest, valid: { pricing_id: dbId } },
-    },
-    "DELETE /v1/pricing/pins/{kind}/{resource_id}": { auth: "credential", params: { valid: { kind: "database", resource_id: "db-1" }, schema: PinPathParams } },
-    "POST /v1/pricing/reports": { auth: "credential", body: { schema: CreateReportRequest, valid: { name: "another", usage: [line, { ...line, resource_id: "m-1", kind: "model", labels: {}, quantities: { input: 1000 } }] } } },
-    "GET /v1/pricing/reports/{id}": { auth: "credential", params: { valid: { id: report.body.id }, schema: ReportPathParams } },
-    "DELETE /v1/pricing/reports/{id}": { auth: "credential", params: { valid: { id: report.body.id }, schema: ReportPathParams } },
-    "POST /v1/pricing/usage": { auth: "credential", readOnly: true, body: { schema: UsageRequest, valid: { usage: [line, { ...line, resource_id: "m-1", kind: "model", labels: {}, quantities: { input: 1000 } }] } } },
   };
 });
 

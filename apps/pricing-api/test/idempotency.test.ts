@@ -61,8 +61,8 @@ describe("Idempotency-Key on the pricing API", () => {
     const usage = { usage: [databaseLine(undefined, { hours: 1 })] };
     await post(keyA, "/v1/pricing/usage", "usage-1", usage).expect(200);
     expectProblem(await post(keyA, "/v1/pricing/usage", "usage-1", { usage: [databaseLine(undefined, { hours: 2 })] }), 422, "idempotency_key_reused");
-    // The same body under another path is another request.
-    expectMarketplaceError(await post(keyA, "/marketplace/providers/databases", "reg-2", { entries: [modelEntry({ model: "First" })] }), 422);
+    // Another path is another request (validated first: a body valid there).
+    expectMarketplaceError(await post(keyA, "/marketplace/providers/databases", "reg-2", { entries: [{ provider: "aws", service: "rds", region: "us-east-1" }] }), 422);
   });
 
   it("keeps keys per account", async () => {

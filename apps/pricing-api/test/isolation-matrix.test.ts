@@ -6,12 +6,13 @@
 // dimension: the same calls with the account's viewer, member and admin keys answer 403 (in the
 // path's shape) below the route's minimum role (decisions §2) and as in the matrix above it.
 import type http from "node:http";
-import { MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
+import { MarketplaceError, pricingApiRoutes, ProblemDocument, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
-import { listen, routeKey } from "@cloudcost/testing";
+import { listen, operationKey, routeKey } from "@cloudcost/testing";
 import { createApiKey, provisionKey, type KeyRole } from "./helpers/keys";
+import { UNDECLARED_ROUTES } from "./helpers/undeclared";
 import { capturingLogger } from "@cloudcost/testing";
 
 let ctx: TestContext;
@@ -101,11 +102,12 @@ const MATRIX: Row[] = [
   { route: "POST /v1/pricing/usage", url: () => "/v1/pricing/usage", body: (o) => ({ usage: [usageLine(o, "model"), usageLine(o, "database")] }), status: 200 },
 ];
 
-/** Routes without account data: public, service-token internal ones, and the shared compute catalog. */
+/** Routes without account data: the declared operations not scoped to an account (public, the shared compute catalog) and the undeclared ones. */
 const UNSCOPED = new Set([
-  "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "GET /docs/assets/docs-init.js",
-  "POST /internal/accounts/{accountId}/api-keys", "PUT /internal/api-keys/{keyHash}", "DELETE /internal/api-keys/{keyHash}",
-  "POST /v1/pricing/compute", "POST /v1/pricing/compute/batch", "GET /v1/pricing/compute/instance-types",
+  ...Object.values(pricingApiRoutes as Record<string, RouteDefinition>)
+    .filter((route) => route.scope !== "account")
+    .map(operationKey),
+  ...UNDECLARED_ROUTES,
 ]);
 
 test("every account-scoped route is in the matrix", () => {

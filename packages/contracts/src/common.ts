@@ -74,7 +74,9 @@ export function queryArray<T extends z.ZodType<unknown, string>>(item: T): Query
     .pipe(z.array(item));
 }
 
-export const queryBoolean = z.stringbool({ truthy: ["true"], falsy: ["false"], case: "insensitive" });
+export const queryBoolean = z
+  .stringbool({ truthy: ["true"], falsy: ["false"], case: "insensitive" })
+  .meta({ override: { type: "string", pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$", description: "`true` or `false`, in any case." } });
 
 /** Identity / natural-key text of pricing entries; bounded so it can be indexed. */
 // PostgreSQL text cannot hold NUL (a query filter with one would fail in the database: a 500).

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import http, { type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
-import { HttpError, statusTitle } from "./http-error";
+import { ERROR_CODE_HEADER, HttpError, statusTitle } from "./http-error";
 
 /** The body of an error answered before Express saw the request, in the API's own shape. */
 export type ClientErrorBody = (path: string, error: HttpError, requestId: string) => { contentType: string; body: string };
@@ -23,11 +23,11 @@ export function requestLinePath(raw: Buffer | undefined): string {
 function errorOf(err: ParserError): HttpError {
   switch (err.code) {
     case "HPE_HEADER_OVERFLOW":
-      return new HttpError(431, "headers_too_large", `The request headers are larger than the ${Math.round(http.maxHeaderSize / 1024)} KiB this server accepts.`);
+      return new HttpError("headers_too_large", `The request headers are larger than the ${Math.round(http.maxHeaderSize / 1024)} KiB this server accepts.`);
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return new HttpError(408, "request_timeout", "The request was not received in time.");
+      return new HttpError("request_timeout", "The request was not received in time.");
     default:
-      return new HttpError(400, "malformed_request", "The request is not valid HTTP/1.1.");
+      return new HttpError("malformed_request", "The request is not valid HTTP/1.1.");
   }
 }
 
@@ -53,6 +53,7 @@ export function answerClientErrors(server: Server, options: { logger: Logger; bo
         `Content-Type: ${contentType}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\n` +
+        `${ERROR_CODE_HEADER}: ${error.code}\r\n` +
         "Connection: close\r\n\r\n" +
         body,
     );

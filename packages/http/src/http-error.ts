@@ -1,25 +1,30 @@
+import { errorStatus, type ErrorCode } from "@cloudcost/contracts";
+
+export { ERROR_CODE_HEADER, type ErrorCode } from "@cloudcost/contracts";
+
 export interface FieldError {
   path: string;
   message: string;
 }
 
-/** An error with the status and stable code the client sees; each API renders it in its own shape. */
+/** An error with its stable code (the code decides the status); each API renders it in its own shape. */
 export class HttpError extends Error {
+  readonly status: number;
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly errors?: FieldError[],
   ) {
     super(message);
+    this.status = errorStatus[code];
   }
 }
 
-export const badRequest = (message: string, errors?: FieldError[]) => new HttpError(400, "invalid_request", message, errors);
-export const unauthenticated = (message: string) => new HttpError(401, "unauthenticated", message);
-export const forbidden = (message: string) => new HttpError(403, "forbidden", message);
-export const notFound = (message: string) => new HttpError(404, "not_found", message);
-export const conflict = (message: string, code = "conflict") => new HttpError(409, code, message);
+export const badRequest = (message: string, errors?: FieldError[]) => new HttpError("invalid_request", message, errors);
+export const unauthenticated = (message: string) => new HttpError("unauthenticated", message);
+export const forbidden = (message: string) => new HttpError("forbidden", message);
+export const notFound = (message: string) => new HttpError("not_found", message);
+export const conflict = (message: string, code: ErrorCode = "conflict") => new HttpError(code, message);
 
 const STATUS_TITLES: Record<number, string> = {
   400: "Bad Request",

@@ -54,7 +54,7 @@ export interface IdempotencyOptions {
 
 /** Content type of a stored marker that stands for a response with a secret (its body is the replay's message). */
 export const SECRET_WITHHELD_CONTENT_TYPE = "application/vnd.cloudcost.secret-withheld";
-export const SECRET_NOT_REPLAYED_CODE = "idempotency_secret_not_replayed";
+export const SECRET_NOT_REPLAYED_CODE = "idempotency_secret_not_replayed" as const;
 
 /**
  * Statuses that say the operation did not run, or may succeed when retried: these are not stored
@@ -122,12 +122,10 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
     const begun = await store.begin(scope, key, fingerprint);
     switch (begun.outcome) {
       case "replay":
-        if (begun.response.contentType === SECRET_WITHHELD_CONTENT_TYPE) throw new HttpError(409, SECRET_NOT_REPLAYED_CODE, begun.response.body);
+        if (begun.response.contentType === SECRET_WITHHELD_CONTENT_TYPE) throw new HttpError(SECRET_NOT_REPLAYED_CODE, begun.response.body);
         return replay(res, begun.response);
       case "mismatch":
-        throw new HttpError(
-          422,
-          "idempotency_key_reused",
+        throw new HttpError("idempotency_key_reused",
           `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request; use a new key for a new request.`,
         );
       case "in_progress":

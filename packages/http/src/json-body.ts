@@ -49,7 +49,7 @@ export function rejectDeepNesting(buf: Buffer): void {
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > JSON_BODY_MAX_DEPTH) {
-        throw new HttpError(400, "invalid_request", `The request body is nested more than ${JSON_BODY_MAX_DEPTH} levels deep.`);
+        throw new HttpError("invalid_request", `The request body is nested more than ${JSON_BODY_MAX_DEPTH} levels deep.`);
       }
     } else if (c === 0x7d || c === 0x5d) {
       depth -= 1;

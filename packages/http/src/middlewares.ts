@@ -1,15 +1,33 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
-import { HttpError } from "./http-error";
+import { ERROR_CODE_HEADER, HttpError, type ErrorCode } from "./http-error";
 import { isDatabaseUnavailable } from "./unavailable";
 import { JSON_BODY_LIMIT, NUL_IN_BODY } from "./json-body";
 
 /** Writes an HttpError in the API's own error shape. */
 export type ErrorRenderer = (req: Request, res: Response, error: HttpError) => void;
 
-export function notFoundHandler(render: ErrorRenderer): RequestHandler {
-  return (req, res) => render(req, res, new HttpError(404, "not_found", `No route for ${req.method} ${req.path}`));
+/** Renders `error` with its stable code in the `X-Error-Code` header (every error answer carries it). */
+export function renderError(render: ErrorRenderer, req: Request, res: Response, error: HttpError): void {
+  res.setHeader(ERROR_CODE_HEADER, error.code);
+  render(req, res, error);
 }
+
+export function notFoundHandler(render: ErrorRenderer): RequestHandler {
+  return (req, res) => renderError(render, req, res, new HttpError("not_found", `No route for ${req.method} ${req.path}`));
+}
+
+/** Codes of client errors other middleware raise with only a status. */
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  408: "request_timeout",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  431: "headers_too_large",
+};
 
 interface BodyParserError {
   type?: string;
@@ -23,25 +41,25 @@ function toHttpError(err: unknown): HttpError | undefined {
   const e = err as BodyParserError;
   switch (e?.type) {
     case "entity.parse.failed":
-      return new HttpError(400, "malformed_json", "The request body is not valid JSON.");
+      return new HttpError("malformed_json", "The request body is not valid JSON.");
     case "entity.too.large":
-      return new HttpError(413, "payload_too_large", `The request body is larger than ${JSON_BODY_LIMIT}.`);
+      return new HttpError("payload_too_large", `The request body is larger than ${JSON_BODY_LIMIT}.`);
     case "encoding.unsupported":
     case "charset.unsupported":
-      return new HttpError(415, "unsupported_media_type", "The request body encoding or charset is not supported.");
+      return new HttpError("unsupported_media_type", "The request body encoding or charset is not supported.");
     case "entity.verify.failed":
-      return new HttpError(400, "invalid_request", NUL_IN_BODY);
+      return new HttpError("invalid_request", NUL_IN_BODY);
     case "request.aborted":
-      return new HttpError(400, "request_aborted", "The request was aborted by the client.");
+      return new HttpError("request_aborted", "The request was aborted by the client.");
   }
   // The router cannot percent-decode a path parameter (`%`, `%zz`, `%ff`): it throws a URIError
   // with status 400 but without `expose`, which would otherwise end as a 500.
   if (err instanceof URIError) {
-    return new HttpError(400, "malformed_path", "The request path is not valid percent-encoded UTF-8.");
+    return new HttpError("malformed_path", "The request path is not valid percent-encoded UTF-8.");
   }
   const status = e?.status ?? e?.statusCode;
   if (e?.expose && status && status >= 400 && status < 500) {
-    return new HttpError(status, "invalid_request", (err as Error).message);
+    return new HttpError(CODE_OF_STATUS[status] ?? "invalid_request", (err as Error).message);
   }
   return undefined;
 }
@@ -57,13 +75,13 @@ export function errorHandler(render: ErrorRenderer, logger: Logger): ErrorReques
       res.destroy();
       return;
     }
-    if (known) return render(req, res, known);
+    if (known) return renderError(render, req, res, known);
     if (isDatabaseUnavailable(err)) {
       logger.warn({ err, requestId: req.id }, "database unavailable");
       res.setHeader("Retry-After", "5");
-      return render(req, res, new HttpError(503, "service_unavailable", "The service cannot reach its database right now; retry shortly."));
+      return renderError(render, req, res, new HttpError("service_unavailable", "The service cannot reach its database right now; retry shortly."));
     }
     logger.error({ err, requestId: req.id }, "unhandled error");
-    render(req, res, new HttpError(500, "internal_error", "Internal server error."));
+    renderError(render, req, res, new HttpError("internal_error", "Internal server error."));
   };
 }

@@ -111,7 +111,7 @@ function limit(name: Limit["name"], points: number, windowMs: number, what: stri
 
 function tooMany(res: Response, item: Limit, state: RateLimiterRes): HttpError {
   res.setHeader("Retry-After", String(Math.max(1, Math.ceil(state.msBeforeNext / 1000))));
-  return new HttpError(429, "rate_limited", `Too many requests ${item.what}; retry after the time in the RateLimit header.`);
+  return new HttpError("rate_limited", `Too many requests ${item.what}; retry after the time in the RateLimit header.`);
 }
 
 /**

@@ -1,16 +1,19 @@
 import type { Express, Request } from "express";
+import { OPERATION_ID } from "./bind";
 
 interface Layer {
   name: string;
   rawPath?: string;
-  route?: { path: string; methods: Record<string, boolean> };
-  handle: { stack?: Layer[] };
+  route?: { path: string; methods: Record<string, boolean>; stack: Layer[] };
+  handle: { stack?: Layer[]; [OPERATION_ID]?: string };
 }
 
 export interface RegisteredRoute {
   method: string;
   /** OpenAPI style: `/users/{id}`. */
   path: string;
+  /** The declared operation the route was registered from (registerRoutes); undefined for a hand-written route. */
+  operationId?: string;
 }
 
 /** Every route the app registers, with mount paths joined (for checking the OpenAPI document). */
@@ -21,7 +24,9 @@ export function listRoutes(app: Express): RegisteredRoute[] {
       const here = typeof layer.rawPath === "string" && layer.rawPath !== "/" ? prefix + layer.rawPath : prefix;
       if (layer.route) {
         for (const [method, on] of Object.entries(layer.route.methods)) {
-          if (on && method !== "_all") routes.push({ method, path: toOpenApi(prefix + layer.route.path) });
+          if (!on || method === "_all") continue;
+          const operationId = layer.route.stack.map((l) => l.handle[OPERATION_ID]).find((id) => id !== undefined);
+          routes.push({ method, path: toOpenApi(prefix + layer.route.path), ...(operationId ? { operationId } : {}) });
         }
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack, here);

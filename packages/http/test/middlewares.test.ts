@@ -38,7 +38,7 @@ function app() {
     res.json({ id: req.params.id });
   });
   a.get("/teapot", () => {
-    throw new HttpError(409, "already_there", "It is already there.");
+    throw new HttpError("conflict", "It is already there.");
   });
   a.get("/db/:form", (req) => {
     throw databaseErrors[req.params.form as string];
@@ -91,7 +91,8 @@ describe("http building blocks", () => {
   });
 
   it("renders HttpErrors, malformed JSON, oversized bodies and unknown routes in the given shape", async () => {
-    expect((await request(app()).get("/teapot").expect(409)).body.code).toBe("already_there");
+    const teapot = await request(app()).get("/teapot").expect(409);
+    expect([teapot.body.code, teapot.headers["x-error-code"]]).toEqual(["conflict", "conflict"]);
     const bad = await request(app()).post("/items").set("Content-Type", "application/json").send("{");
     expect([bad.status, bad.body.code]).toEqual([400, "malformed_json"]);
     const big = await request(app()).post("/items").set("Content-Type", "application/json").send(`"${"x".repeat(1_100_000)}"`);

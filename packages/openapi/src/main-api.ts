@@ -1,14 +1,13 @@
 import { z } from "zod";
 import * as c from "@cloudcost/contracts";
+import { mainApiRoutes } from "@cloudcost/contracts";
 import { createDocument, type ZodOpenApiPathsObject } from "zod-openapi";
 import { operation, type OpenApiDocument, type OperationSpec } from "./operation";
+import { tagsOf } from "./pricing-api";
+import { routePaths } from "./route-operations";
 
 const envelopeError = (description: string) => ({ description, schema: c.ErrorEnvelope });
 const ok = (description: string, data: z.ZodType) => ({ description, schema: c.SuccessEnvelope(data) });
-const TenantHeader = z.object({
-  "X-Service-Tenant-ID": z.string().meta({ description: "The tenant the request acts on" }),
-});
-
 const OrgPath = c.OrganizationPathParams;
 const manage = (summary: string) => `${summary} (owner/admin)`;
 const INVITE_RULES =
@@ -16,27 +15,34 @@ const INVITE_RULES =
   "Only owners invite owners; an API key cannot invite admins or owners (403).";
 
 type Spec = Omit<OperationSpec, "tags" | "security">;
+const tooLarge = (spec: Spec): OperationSpec["responses"] =>
+  spec.body ? { 413: envelopeError("The body is larger than 1 MiB (code `payload_too_large`)") } : {};
 const authed = (tags: string[], spec: Spec) =>
   operation({
     ...spec,
     tags,
     security: ["bearer"],
     responses: {
+      // Every operation: a body that is not JSON is a 400 even where nothing else is parsed.
+      400: envelopeError("Invalid request: malformed JSON body or path (codes `malformed_json`, `malformed_path`)"),
       ...spec.responses,
-      401: envelopeError("Missing, malformed, expired or unknown credentials, or an API key whose creator is deactivated"),
-      403: envelopeError("Authenticated but not allowed"),
+      401: envelopeError("Missing, malformed, expired or unknown credentials, or an API key whose creator is deactivated (code `unauthenticated`)"),
+      403: envelopeError("Authenticated but not allowed (code `forbidden`)"),
+      429: envelopeError("Too many requests; see Retry-After (code `rate_limited`)"),
+      500: envelopeError("Unexpected server error (code `internal_error`)"),
+      503: envelopeError("Temporarily unavailable, retry after Retry-After (code `service_unavailable`)"),
+      ...tooLarge(spec),
     },
   });
-const tenantScoped = (spec: Spec) =>
-  authed(["Compute"], {
-    ...spec,
-    headers: TenantHeader,
-    responses: { ...spec.responses, 400: envelopeError("Invalid request or missing X-Service-Tenant-ID") },
-  });
-
-export const mainApiPaths: ZodOpenApiPathsObject = {
+/**
+ * Hand-written entries of the identity operations (sign-up, organizations, users, API keys, me),
+ * until they move into the route table (packages/contracts/src/api/main-routes.ts); the compute and
+ * health operations are generated from the table.
+ */
+const identityPaths: ZodOpenApiPathsObject = {
   "/api/v1/signup/complete": {
     post: authed(["Sign-up"], {
+      operationId: "completeSignup",
       idempotent: true,
       summary: "Create an organization, its default tenant and its owner for a verified identity",
       body: c.SignupCompleteRequest,
@@ -49,11 +55,13 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/users/{id}": {
     get: authed(["Users"], {
+      operationId: "getUser",
       summary: "One user of an organization",
       path: c.UserPathParams,
       responses: { 200: ok("The user", c.User), 400: envelopeError("Malformed id"), 404: envelopeError("No such user in the organization") },
     }),
     patch: authed(["Users"], {
+      operationId: "updateUser",
       summary: "Change a user's role, tenants, name or job title; deactivate or reactivate (owner/admin; an API key changes no admin or owner and makes no one admin or owner)",
       path: c.UserPathParams,
       body: c.UpdateUserRequest,
@@ -67,12 +75,14 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/users": {
     get: authed(["Users"], {
+      operationId: "listUsers",
       summary: "Users of an organization (paginated)",
       path: OrgPath,
       query: c.PaginationQuery,
       responses: { 200: ok("A page of users", c.UsersPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["Users"], {
+      operationId: "inviteUser",
       idempotent: true,
       summary: "Invite a user by e-mail (owner/admin): the same as POST .../invitations, answers the invitation",
       description: INVITE_RULES,
@@ -87,12 +97,14 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/invitations": {
     get: authed(["Invitations"], {
+      operationId: "listInvitations",
       summary: manage("Invitations of the organization, any status (paginated)"),
       path: OrgPath,
       query: c.PaginationQuery,
       responses: { 200: ok("A page of invitations", c.InvitationsPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["Invitations"], {
+      operationId: "createInvitation",
       idempotent: true,
       summary: manage("Invite an e-mail address with a role and tenants; the invitation expires after 7 days"),
       description: INVITE_RULES,
@@ -107,6 +119,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/invitations/{id}": {
     delete: authed(["Invitations"], {
+      operationId: "revokeInvitation",
       summary: manage("Revoke an invitation"),
       path: c.InvitationPathParams,
       responses: {
@@ -119,6 +132,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/invitations": {
     get: authed(["Invitations"], {
+      operationId: "listReceivedInvitations",
       summary: "Pending invitations for the caller's verified e-mail address (identity-provider tokens, also without an organization)",
       query: c.PaginationQuery,
       responses: { 200: ok("A page of pending invitations", c.ReceivedInvitationsPage), 400: envelopeError("Invalid query") },
@@ -126,6 +140,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/invitations/{id}/accept": {
     post: authed(["Invitations"], {
+      operationId: "acceptInvitation",
       idempotent: true,
       summary: "Accept an invitation: creates (or reactivates) the caller's user in the organization and links the identity",
       description: "403 for an API key or an unverified e-mail address; 409 while the identity is an active user of an organization (leave it first).",
@@ -140,6 +155,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/invitations/{id}/decline": {
     post: authed(["Invitations"], {
+      operationId: "declineInvitation",
       idempotent: true,
       summary: "Decline an invitation",
       path: c.ReceivedInvitationPathParams,
@@ -152,6 +168,7 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/me/leave": {
     post: authed(["Organizations"], {
+      operationId: "leaveOrganization",
       summary: "Leave the caller's organization: deactivates its user and unlinks the identity (identity-provider tokens only)",
       responses: {
         200: ok("The organization left", c.LeaveResponse),
@@ -161,17 +178,20 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/me": {
     get: authed(["Organizations"], {
+      operationId: "getMe",
       summary: "The caller: organization, user (null for an API key), role and tenants",
       responses: { 200: ok("The caller", c.Me) },
     }),
   },
   "/api/v1/organizations/{org_id}": {
     get: authed(["Organizations"], {
+      operationId: "getOrganization",
       summary: "The organization",
       path: OrgPath,
       responses: { 200: ok("The organization", c.Organization), 400: envelopeError("Malformed id") },
     }),
     patch: authed(["Organizations"], {
+      operationId: "updateOrganization",
       summary: manage("Rename the organization or change its slug"),
       path: OrgPath,
       body: c.UpdateOrganizationRequest,
@@ -180,11 +200,13 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/settings": {
     get: authed(["Organizations"], {
+      operationId: "getSettings",
       summary: "Organization settings: currency, right-sizing preferences, active window",
       path: OrgPath,
       responses: { 200: ok("The settings", c.OrganizationSettings), 400: envelopeError("Malformed id") },
     }),
     patch: authed(["Organizations"], {
+      operationId: "updateSettings",
       summary: manage("Change organization settings"),
       path: OrgPath,
       body: c.UpdateSettingsRequest,
@@ -193,12 +215,14 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/tenants": {
     get: authed(["Tenants"], {
+      operationId: "listTenants",
       summary: "Tenants of the organization the caller reaches (paginated)",
       path: OrgPath,
       query: c.ListTenantsQuery,
       responses: { 200: ok("A page of tenants", c.TenantsPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["Tenants"], {
+      operationId: "createTenant",
       idempotent: true,
       summary: manage("Create a tenant"),
       path: OrgPath,
@@ -208,11 +232,13 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/organizations/{org_id}/tenants/{tenant_id}": {
     get: authed(["Tenants"], {
+      operationId: "getTenant",
       summary: "One tenant",
       path: c.TenantPathParams,
       responses: { 200: ok("The tenant", c.Tenant), 400: envelopeError("Malformed id"), 404: envelopeError("No such tenant") },
     }),
     patch: authed(["Tenants"], {
+      operationId: "updateTenant",
       summary: manage("Rename or archive a tenant"),
       path: c.TenantPathParams,
       body: c.UpdateTenantRequest,
@@ -221,11 +247,13 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/settings/api-keys": {
     get: authed(["API keys"], {
+      operationId: "listApiKeys",
       summary: manage("API keys of the caller's organization (paginated)"),
       query: c.PaginationQuery,
       responses: { 200: ok("A page of keys", c.ApiKeysPage), 400: envelopeError("Invalid query") },
     }),
     post: authed(["API keys"], {
+      operationId: "createApiKey",
       idempotent: true,
       summary: manage("Create an API key acting with a role; the key is shown once and also works on the pricing API"),
       body: c.CreateApiKeyRequest,
@@ -238,65 +266,15 @@ export const mainApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/settings/api-keys/{id}": {
     delete: authed(["API keys"], {
+      operationId: "revokeApiKey",
       summary: manage("Revoke an API key of the organization, whoever created it (here and on the pricing API)"),
       path: c.ApiKeyPathParams,
       responses: { 200: ok("The revoked key", c.ApiKey), 400: envelopeError("Malformed id"), 404: envelopeError("No such key") },
     }),
   },
-  "/api/v1/tenant/compute/recommendations/summary": {
-    get: tenantScoped({
-      summary: "Compute right-sizing summary of one tenant",
-      query: c.SummaryQuery,
-      responses: { 200: ok("The summary", c.RecommendationSummary) },
-    }),
-  },
-  "/api/v1/tenant/compute/recommendations": {
-    get: tenantScoped({
-      summary: "Per-resource recommendations (paginated)",
-      query: c.RecommendationsQuery,
-      responses: { 200: ok("A page of recommendations", c.RecommendationsPage) },
-    }),
-  },
-  "/api/v1/tenant/compute/recommendations/analyze": {
-    post: tenantScoped({
-      idempotent: true,
-      summary: "Run an analysis cycle for the tenant now (owner/admin)",
-      responses: { 200: ok("Cycle finished", c.AnalyzeResponse) },
-    }),
-  },
-  "/api/v1/tenant/compute/resources": {
-    put: tenantScoped({
-      summary: "Upsert compute resources (at most 1000)",
-      body: c.UpsertResourcesRequest,
-      responses: { 200: ok("Upserted", c.UpsertResourcesResponse) },
-    }),
-  },
-  "/api/v1/tenant/compute/metrics": {
-    post: tenantScoped({
-      idempotent: true,
-      summary: "Send utilization samples (at most 10000); each also counts as a heartbeat",
-      body: c.IngestMetricsRequest,
-      responses: { 200: ok("Accepted", c.IngestMetricsResponse) },
-    }),
-  },
-  "/api/v1/tenant/compute/heartbeats": {
-    post: tenantScoped({
-      idempotent: true,
-      summary: "Record heartbeats",
-      body: c.HeartbeatsRequest,
-      responses: { 200: ok("Recorded", c.HeartbeatsResponse) },
-    }),
-  },
-  "/healthz": { get: operation({ summary: "Process up", tags: ["Operations"], security: [], responses: { 200: { description: "Up" } } }) },
-  "/readyz": {
-    get: operation({
-      summary: "Database reachable and migrations applied",
-      tags: ["Operations"],
-      security: [],
-      responses: { 200: { description: "Ready" }, 503: { description: "Not ready" } },
-    }),
-  },
 };
+
+export const mainApiPaths: ZodOpenApiPathsObject = { ...identityPaths, ...routePaths(mainApiRoutes) };
 
 export function mainApiDocument(extraPaths: ZodOpenApiPathsObject = {}): OpenApiDocument {
   const document = createDocument({
@@ -306,13 +284,16 @@ export function mainApiDocument(extraPaths: ZodOpenApiPathsObject = {}): OpenApi
       version: "1.0.0",
       description:
         "Organizations, tenants, users, settings, API keys, compute inventory and right-sizing recommendations. " +
-        "Every response is an envelope `{message, status, data?}`.",
+        "Every response is an envelope `{message, status, data?}`; every error carries its stable code in the `X-Error-Code` header.",
+      license: { name: "MIT", identifier: "MIT" },
     },
+    servers: [{ url: "http://127.0.0.1:3000", description: "Local development (MAIN_API_PORT)" }],
     components: {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "An identity-provider JWT, or a `bl_…` API key" },
       },
     },
+    tags: tagsOf(mainApiPaths),
     paths: { ...mainApiPaths, ...extraPaths },
   });
   return document as unknown as OpenApiDocument;

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from "zod-openapi";
+import { responseHeaders } from "./response-headers";
 
 export interface OperationSpec {
+  operationId?: string;
   summary: string;
   description?: string;
   tags: string[];
@@ -19,7 +21,7 @@ export interface OperationSpec {
 
 type ResponseSpec = { description: string; schema?: z.ZodType | null; contentType?: string };
 
-const IdempotencyKeyHeader = z
+export const IdempotencyKeyHeader = z
   .string()
   .min(1)
   .max(255)
@@ -55,11 +57,13 @@ export function operation(input: OperationSpec): ZodOpenApiOperationObject {
   const spec = withIdempotency(input);
   const responses: Record<string, ZodOpenApiResponsesObject[keyof ZodOpenApiResponsesObject]> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
+    const headers = responseHeaders(Number(status), Boolean(spec.idempotent));
     responses[status] = response.schema
-      ? { description: response.description, content: { [response.contentType ?? "application/json"]: { schema: response.schema } } }
-      : { description: response.description };
+      ? { description: response.description, headers, content: { [response.contentType ?? "application/json"]: { schema: response.schema } } }
+      : { description: response.description, headers };
   }
   return {
+    ...(spec.operationId ? { operationId: spec.operationId } : {}),
     summary: spec.summary,
     description: spec.description,
     tags: spec.tags,

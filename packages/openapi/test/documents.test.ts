@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import express from "express";
 import request from "supertest";
@@ -56,3 +58,83 @@ describe("idempotent operations", () => {
     expect((patch.parameters ?? []).map((p) => p.name)).not.toContain("Idempotency-Key");
   });
 });
+
+describe.each([
+  ["main API", mainApiDocument],
+  ["pricing API", pricingApiDocument],
+] as const)("%s document, as an SDK generator reads it", (_name, build) => {
+  const document = build();
+  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op: op as Operation })),
+  );
+
+  it("passes Redocly's recommended lint without errors (run offline in a child process)", () => {
+    const out = execFileSync(process.execPath, [path.join(__dirname, "redocly-lint.mjs")], { input: JSON.stringify(document), encoding: "utf8", timeout: 60_000 });
+    const problems = JSON.parse(out) as Array<{ rule: string; severity: string; message: string; where?: string }>;
+    expect(problems.filter((p) => p.severity === "error")).toEqual([]);
+    // The check can fail: a document without servers and operation ids is refused.
+    const broken = execFileSync(process.execPath, [path.join(__dirname, "redocly-lint.mjs")], {
+      input: JSON.stringify({ ...document, servers: [] }),
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect((JSON.parse(broken) as Array<{ rule: string }>).map((p) => p.rule)).toContain("no-empty-servers");
+  });
+
+  it("names every operation, and documents 429 and 503 on each, 413 on each that takes a body", () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) })]);
+    const ids = operations.map((o) => o.op.operationId);
+    expect(ids.filter((id) => !id)).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { key, op } of operations) {
+      expect([key, Object.keys(op.responses)]).toEqual([key, expect.arrayContaining(["429", "503"])]);
+      if (op.requestBody) expect([key, Object.keys(op.responses)]).toEqual([key, expect.arrayContaining(["413"])]);
+    }
+  });
+
+  it("documents the response headers: X-Request-Id everywhere, X-Error-Code on errors, Retry-After on 429", () => {
+    for (const { key, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const headers = Object.keys(response.headers ?? {});
+        expect([key, status, headers]).toEqual([key, status, expect.arrayContaining(["X-Request-Id", "RateLimit", "RateLimit-Policy"])]);
+        if (Number(status) >= 400) expect([key, status, headers]).toEqual([key, status, expect.arrayContaining(["X-Error-Code"])]);
+        if (status === "429") expect([key, status, headers]).toEqual([key, status, expect.arrayContaining(["Retry-After"])]);
+      }
+    }
+  });
+
+  it("documents /healthz and /readyz with their JSON bodies", () => {
+    for (const path of ["/healthz", "/readyz"]) {
+      const ok = (document.paths?.[path]?.get as Operation).responses["200"];
+      expect(ok.content?.["application/json"]?.schema).toBeDefined();
+    }
+  });
+});
+
+describe("request schemas as strict as the servers", () => {
+  const main = JSON.stringify(mainApiDocument());
+  const pricing = pricingApiDocument();
+
+  it("active is true or false in any case; X-Service-Tenant-ID follows the id rule", () => {
+    const summary = mainApiDocument().paths?.["/api/v1/tenant/compute/recommendations/summary"]?.get as Operation;
+    const active = summary.parameters?.find((p) => p.name === "active");
+    expect(new RegExp(active?.schema.pattern ?? "^$").test("TRUE")).toBe(true);
+    expect(new RegExp(active?.schema.pattern ?? "").test("yes")).toBe(false);
+    const tenant = summary.parameters?.find((p) => p.name === "X-Service-Tenant-ID");
+    expect(tenant).toMatchObject({ in: "header", required: true, schema: { maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" } });
+    expect(main).toContain("X-Error-Code");
+  });
+
+  it("a compute query needs instance_type or vm; usage quantities are keyed per kind", () => {
+    const schemas = pricing.components?.schemas as Record<string, { anyOf?: unknown[]; oneOf?: unknown[] }>;
+    expect(schemas.ComputePriceQuery.anyOf).toEqual([{ required: ["instance_type"] }, { required: ["vm"] }]);
+    expect(JSON.stringify(schemas.UsageLine)).toContain('"propertyNames":{"enum":["hours"');
+  });
+});
+
+interface Operation {
+  operationId?: string;
+  requestBody?: unknown;
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema: { pattern?: string; maxLength?: number } }>;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: unknown }> }>;
+}

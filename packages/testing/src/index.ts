@@ -1,3 +1,5 @@
 export * from "./fuzz";
 export * from "./log-capture";
 export * from "./openapi-coverage";
+export * from "./route-targets";
+export * from "./response-validator";

@@ -1,17 +1,9 @@
-import { Router, type Request, type RequestHandler } from "express";
-import {
-  HeartbeatsRequest,
-  IngestMetricsRequest,
-  RecommendationsQuery,
-  SummaryQuery,
-  UpsertResourcesRequest,
-  type AnalyzeResponse,
-} from "@cloudcost/contracts";
-import { conflict, HttpError, parseOr400 } from "@cloudcost/http";
-import type { z } from "zod";
+import { Router, type Request } from "express";
+import { mainApiComputeRoutes } from "@cloudcost/contracts";
+import { conflict, HttpError, registerRoutes, releaseBody, type RouteHandlers } from "@cloudcost/http";
 import { authenticate } from "../auth/middleware";
 import type { AppDeps } from "../deps";
-import { sendData } from "../http/envelope";
+import { success as ok } from "../http/envelope";
 import { idempotent } from "../http/idempotency";
 import { requireTenant } from "../tenancy/require-tenant";
 import { AnalysisBusyError } from "./analysis";
@@ -20,72 +12,60 @@ import { PricingUnavailableError } from "./pricing-client";
 import { loadComputeSettings } from "./settings";
 import { listRecommendations, recommendationSummary } from "./summary";
 
-/** Validates body or query with a contract schema (400 before any tenant decision) into res.locals.input. */
-const validate =
-  (schema: z.ZodType, source: "body" | "query"): RequestHandler =>
-  (req, res, next) => {
-    res.locals.input = parseOr400(schema, source === "body" ? req.body : req.query, source === "body" ? "body" : "query");
-    next();
-  };
-
 const tenantOf = (req: Request): TenantRef => {
   if (!req.tenant) throw new Error("requireTenant did not run before a compute handler");
   return { id: req.tenant.id, organizationId: req.tenant.organizationId };
 };
 
+type ComputeHandlers = RouteHandlers<typeof mainApiComputeRoutes>;
+
+function computeHandlers(deps: AppDeps): ComputeHandlers {
+  return {
+    upsertResources: async ({ body }, req) => {
+      const upserted = await upsertResources(deps.prisma, tenantOf(req), body.resources);
+      return ok(`Upserted ${upserted} resources`, { upserted });
+    },
+    ingestMetrics: async (input, req) => {
+      const batch = sampleBatch(input.body.samples);
+      // Nothing reads the parsed body past this point; dropped, it is not copied by the collections
+      // that run while the statement does (SampleBatch says why that matters).
+      releaseBody(input, req);
+      const accepted = await ingestMetrics(deps.db.sql, tenantOf(req), batch);
+      return ok(`Accepted ${accepted} samples`, { accepted });
+    },
+    recordHeartbeats: async ({ body }, req) => {
+      const accepted = await recordHeartbeats(deps.prisma, tenantOf(req), body);
+      return ok(`Recorded ${accepted} heartbeats`, { accepted });
+    },
+    analyzeRecommendations: async (_input, req) => {
+      const tenant = tenantOf(req);
+      try {
+        const settings = await loadComputeSettings(deps.prisma, tenant.organizationId);
+        const result = await deps.analyzer.analyzeTenant(tenant, settings);
+        return ok(`Analyzed ${result.analyzedResources} resources`, { analyzed_resources: result.analyzedResources, duration_ms: result.durationMs });
+      } catch (err) {
+        if (err instanceof AnalysisBusyError) throw conflict("An analysis cycle of this tenant is already running; retry when it has finished", "analysis_running");
+        if (err instanceof PricingUnavailableError) {
+          throw new HttpError("pricing_unavailable", "The pricing API is unavailable, so no analysis ran; the previous recommendations are kept");
+        }
+        throw err;
+      }
+    },
+    getRecommendationSummary: async ({ query }, req) => ok("Compute recommendation summary", await recommendationSummary(deps.prisma, tenantOf(req), query)),
+    listRecommendations: async ({ query }, req) => {
+      const page = await listRecommendations(deps.prisma, tenantOf(req), query);
+      return ok(`${page.items.length} recommendations`, page);
+    },
+  };
+}
+
+/** The compute operations of the main API's route table, bound to their handlers. */
 export function computeRoutes(deps: AppDeps): Router {
   const router = Router();
-  const auth = authenticate(deps);
-  const idem = idempotent(deps);
-  const reader = requireTenant();
-  const writer = requireTenant({ write: true });
-  const manager = requireTenant({ write: true, roles: ["owner", "admin"] });
-
-  router.put("/api/v1/tenant/compute/resources", auth, validate(UpsertResourcesRequest, "body"), writer, async (req, res) => {
-    const { resources } = res.locals.input as UpsertResourcesRequest;
-    const upserted = await upsertResources(deps.prisma, tenantOf(req), resources);
-    sendData(res, { upserted }, `Upserted ${upserted} resources`);
+  registerRoutes(router, mainApiComputeRoutes, computeHandlers(deps), {
+    authenticate: { bearer: authenticate(deps) },
+    authorize: (route) => (route.scope === "tenant" ? requireTenant({ write: route.write, roles: route.roles ? [...route.roles] : undefined }) : undefined),
+    idempotency: () => idempotent(deps),
   });
-
-  router.post("/api/v1/tenant/compute/metrics", auth, idem, validate(IngestMetricsRequest, "body"), writer, async (req, res) => {
-    const batch = sampleBatch((res.locals.input as IngestMetricsRequest).samples);
-    // Nothing reads the parsed body past this point; dropped, it is not copied by the collections
-    // that run while the statement does (SampleBatch says why that matters).
-    req.body = res.locals.input = undefined;
-    const accepted = await ingestMetrics(deps.db.sql, tenantOf(req), batch);
-    sendData(res, { accepted }, `Accepted ${accepted} samples`);
-  });
-
-  router.post("/api/v1/tenant/compute/heartbeats", auth, idem, validate(HeartbeatsRequest, "body"), writer, async (req, res) => {
-    const accepted = await recordHeartbeats(deps.prisma, tenantOf(req), res.locals.input as HeartbeatsRequest);
-    sendData(res, { accepted }, `Recorded ${accepted} heartbeats`);
-  });
-
-  router.post("/api/v1/tenant/compute/recommendations/analyze", auth, idem, manager, async (req, res) => {
-    const tenant = tenantOf(req);
-    try {
-      const settings = await loadComputeSettings(deps.prisma, tenant.organizationId);
-      const result = await deps.analyzer.analyzeTenant(tenant, settings);
-      const data: AnalyzeResponse = { analyzed_resources: result.analyzedResources, duration_ms: result.durationMs };
-      sendData(res, data, `Analyzed ${data.analyzed_resources} resources`);
-    } catch (err) {
-      if (err instanceof AnalysisBusyError) throw conflict("An analysis cycle of this tenant is already running; retry when it has finished");
-      if (err instanceof PricingUnavailableError) {
-        throw new HttpError(503, "pricing_unavailable", "The pricing API is unavailable, so no analysis ran; the previous recommendations are kept");
-      }
-      throw err;
-    }
-  });
-
-  router.get("/api/v1/tenant/compute/recommendations/summary", auth, validate(SummaryQuery, "query"), reader, async (req, res) => {
-    const summary = await recommendationSummary(deps.prisma, tenantOf(req), res.locals.input as SummaryQuery);
-    sendData(res, summary, "Compute recommendation summary");
-  });
-
-  router.get("/api/v1/tenant/compute/recommendations", auth, validate(RecommendationsQuery, "query"), reader, async (req, res) => {
-    const page = await listRecommendations(deps.prisma, tenantOf(req), res.locals.input as RecommendationsQuery);
-    sendData(res, page, `${page.items.length} recommendations`);
-  });
-
   return router;
 }

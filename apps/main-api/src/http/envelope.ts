@@ -1,6 +1,14 @@
 import type { Response } from "express";
 
-/** Sends the success envelope `{message, status: "success", data}`. */
+const envelope = <T>(message: string, data: T) => ({ message, status: "success" as const, data });
+
+/** A route handler's 200 reply in the success envelope `{message, status: "success", data}`. */
+export const success = <T>(message: string, data: T) => ({ status: 200 as const, body: envelope(message, data) });
+
+/** A route handler's 201 reply in the success envelope. */
+export const created = <T>(message: string, data: T) => ({ status: 201 as const, body: envelope(message, data) });
+
+/** Sends the success envelope (for routes not yet bound from the route table). */
 export function sendData(res: Response, data: unknown, message: string, status = 200): void {
-  res.status(status).json({ message, status: "success", data });
+  res.status(status).json(envelope(message, data));
 }

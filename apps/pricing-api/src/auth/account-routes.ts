@@ -1,13 +1,12 @@
-import { Router } from "express";
-import type { AccountInfo } from "@cloudcost/contracts";
-import { requireKeyRole } from "./middleware";
+import { unauthenticated } from "@cloudcost/http";
+import type { Handlers } from "../operations";
 
 /** `GET /v1/pricing/account`: which account and key a request authenticates as (to check a key). */
-export function accountRoutes(): Router {
-  const router = Router();
-  router.get("/", requireKeyRole("viewer"), (req, res) => {
-    const body: AccountInfo = { account_id: req.auth!.accountId, key_id: req.auth!.keyId };
-    res.json(body);
-  });
-  return router;
+export function accountHandlers(): Handlers<"getAccount"> {
+  return {
+    getAccount: (_input, req) => {
+      if (!req.auth) throw unauthenticated("Missing API key.");
+      return { status: 200, body: { account_id: req.auth.accountId, key_id: req.auth.keyId } };
+    },
+  };
 }

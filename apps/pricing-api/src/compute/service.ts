@@ -14,7 +14,7 @@ export const WINDOWS_LICENCE_PER_VCPU_HOUR = "0.046";
 
 const DEFAULT_SERVICE = "compute";
 
-export const priceNotFound = (detail: string) => new HttpError(404, "price_not_found", detail);
+export const priceNotFound = (detail: string) => new HttpError("price_not_found", detail);
 
 const DEFAULT_RATE = { cpuRate: DEFAULT_CPU_RATE, ramRate: DEFAULT_RAM_RATE, method: "opencost_default", sampleRows: 0 } as const;
 

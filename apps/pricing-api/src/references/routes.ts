@@ -1,66 +1,35 @@
-import { Router } from "express";
-import {
-  CreateReportRequest,
-  PinListQuery,
-  PinPathParams,
-  PinRequest,
-  ReportPathParams,
-  type Pin,
-  type PinList,
-  type Report,
-} from "@cloudcost/contracts";
-import { parseOr400 } from "@cloudcost/http";
-import { accountOf, requireKeyRole } from "../auth/middleware";
+import { accountOf } from "../auth/middleware";
 import type { Prisma } from "../db";
+import type { Handlers } from "../operations";
 import { deletePin, listPins, putPin } from "./pin-service";
 import { createReport, deleteReport, getReport } from "./report-service";
 
 /** `/v1/pricing/pins`: which resources carry which pricing id. */
-export function pinRoutes(deps: { prisma: Prisma }): Router {
-  const router = Router();
-
-  router.get("/", requireKeyRole("viewer"), async (req, res) => {
-    const { pricing_id } = parseOr400(PinListQuery, req.query, "query");
-    const body: PinList = { pins: await listPins(deps.prisma, accountOf(req), pricing_id) };
-    res.json(body);
-  });
-
-  router.put("/:kind/:resource_id", requireKeyRole("member"), async (req, res) => {
-    const { kind, resource_id } = parseOr400(PinPathParams, req.params, "path");
-    const { pricing_id } = parseOr400(PinRequest, req.body, "pin");
-    const body: Pin = await putPin(deps.prisma, accountOf(req), kind, resource_id, pricing_id);
-    res.json(body);
-  });
-
-  router.delete("/:kind/:resource_id", requireKeyRole("member"), async (req, res) => {
-    const { kind, resource_id } = parseOr400(PinPathParams, req.params, "path");
-    await deletePin(deps.prisma, accountOf(req), kind, resource_id);
-    res.status(204).end();
-  });
-
-  return router;
+export function pinHandlers(deps: { prisma: Prisma }): Handlers<"listPins" | "putPin" | "deletePin"> {
+  return {
+    listPins: async ({ query }, req) => ({ status: 200, body: { pins: await listPins(deps.prisma, accountOf(req), query.pricing_id) } }),
+    putPin: async ({ params, body }, req) => ({
+      status: 200,
+      body: await putPin(deps.prisma, accountOf(req), params.kind, params.resource_id, body.pricing_id),
+    }),
+    deletePin: async ({ params }, req) => {
+      await deletePin(deps.prisma, accountOf(req), params.kind, params.resource_id);
+      return { status: 204 };
+    },
+  };
 }
 
 /** `/v1/pricing/reports`: stored, priced usage. */
-export function reportRoutes(deps: { prisma: Prisma; labelPrefix: string }): Router {
-  const router = Router();
-
-  router.post("/", requireKeyRole("member"), async (req, res) => {
-    const { name, usage } = parseOr400(CreateReportRequest, req.body, "report");
-    const body: Report = await createReport(deps.prisma, accountOf(req), name, usage, deps.labelPrefix);
-    res.status(201).json(body);
-  });
-
-  router.get("/:id", requireKeyRole("viewer"), async (req, res) => {
-    const { id } = parseOr400(ReportPathParams, req.params, "path");
-    res.json(await getReport(deps.prisma, accountOf(req), id));
-  });
-
-  router.delete("/:id", requireKeyRole("admin"), async (req, res) => {
-    const { id } = parseOr400(ReportPathParams, req.params, "path");
-    await deleteReport(deps.prisma, accountOf(req), id);
-    res.status(204).end();
-  });
-
-  return router;
+export function reportHandlers(deps: { prisma: Prisma; labelPrefix: string }): Handlers<"createReport" | "getReport" | "deleteReport"> {
+  return {
+    createReport: async ({ body }, req) => ({
+      status: 201,
+      body: await createReport(deps.prisma, accountOf(req), body.name, body.usage, deps.labelPrefix),
+    }),
+    getReport: async ({ params }, req) => ({ status: 200, body: await getReport(deps.prisma, accountOf(req), params.id) }),
+    deleteReport: async ({ params }, req) => {
+      await deleteReport(deps.prisma, accountOf(req), params.id);
+      return { status: 204 };
+    },
+  };
 }

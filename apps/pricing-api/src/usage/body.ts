@@ -13,7 +13,7 @@ export function usageBody(): RequestHandler {
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => {
       if ((err as { type?: string } | undefined)?.type === "entity.too.large") {
-        return next(new HttpError(413, "payload_too_large", "The request body is larger than 8 MiB."));
+        return next(new HttpError("payload_too_large", "The request body is larger than 8 MiB."));
       }
       next(err);
     });

@@ -1,18 +1,14 @@
-import { Router } from "express";
-import { UsageRequest, type UsageResponse } from "@cloudcost/contracts";
-import { parseOr400 } from "@cloudcost/http";
-import { accountOf, requireKeyRole } from "../auth/middleware";
+import { accountOf } from "../auth/middleware";
 import type { Prisma } from "../db";
+import type { Handlers } from "../operations";
 import { priceUsage } from "./pricer";
 
 /** `POST /v1/pricing/usage`: prices usage lines without storing them. */
-export function usageRoutes(deps: { prisma: Prisma; labelPrefix: string }): Router {
-  const router = Router();
-  router.post("/", requireKeyRole("viewer"), async (req, res) => {
-    const { usage } = parseOr400(UsageRequest, req.body, "usage");
-    const { lines, totals } = await priceUsage(deps.prisma, accountOf(req), usage, { labelPrefix: deps.labelPrefix });
-    const body: UsageResponse = { lines, totals };
-    res.json(body);
-  });
-  return router;
+export function usageHandlers(deps: { prisma: Prisma; labelPrefix: string }): Handlers<"priceUsage"> {
+  return {
+    priceUsage: async ({ body }, req) => {
+      const { lines, totals } = await priceUsage(deps.prisma, accountOf(req), body.usage, { labelPrefix: deps.labelPrefix });
+      return { status: 200, body: { lines, totals } };
+    },
+  };
 }

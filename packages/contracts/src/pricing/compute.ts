@@ -34,7 +34,11 @@ export const ComputePriceQuery = z
     message: "instance_type or vm is required",
     path: ["instance_type"],
   })
-  .meta({ id: "ComputePriceQuery", description: "Price of one instance type, or an estimate for a vm shape." });
+  .meta({
+    id: "ComputePriceQuery",
+    description: "Price of one instance type, or an estimate for a vm shape: instance_type or vm is required.",
+    override: { anyOf: [{ required: ["instance_type"] }, { required: ["vm"] }] },
+  });
 export type ComputePriceQueryInput = z.input<typeof ComputePriceQuery>;
 export type ComputePriceQuery = z.output<typeof ComputePriceQuery>;
 

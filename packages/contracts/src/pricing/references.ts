@@ -88,6 +88,12 @@ export const UsageLine = z
   })
   .meta({
     id: "UsageLine",
+    override: {
+      oneOf: (["model", "database"] as const).map((kind) => ({
+        required: ["kind"],
+        properties: { kind: { const: kind }, quantities: { propertyNames: { enum: [...QUANTITY_KEYS[kind]] } } },
+      })),
+    },
     description:
       "Usage of one resource at `timestamp`: token counts per token bucket (models) or hours, storage_gb_hours, io_requests, iops_hours, throughput_mbps_hours, vcpu_license_hours (databases).",
   });

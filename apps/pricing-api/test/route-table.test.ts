@@ -1,0 +1,52 @@
+// The route table is the only way an operation reaches Express: every route the app registers is
+// a declared operation (or one of the few undeclared tooling and service-token routes), and every
+// declared operation is registered, with the method and path it declares.
+import { pricingApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
+import { listRoutes } from "@cloudcost/http";
+import { operationKey, routeKey } from "@cloudcost/testing";
+import { createTestContext, type TestContext } from "./helpers/context";
+import { UNDECLARED_ROUTES } from "./helpers/undeclared";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const declared: RouteDefinition[] = Object.values(pricingApiRoutes);
+
+test("every Express route comes from the route table, and every declared operation is registered", () => {
+  const routes = listRoutes(ctx.app);
+  const bound = routes.filter((route) => route.operationId);
+  expect(bound.map((route) => route.operationId).sort()).toEqual(declared.map((route) => route.operationId).sort());
+  for (const route of bound) {
+    const declaration = declared.find((d) => d.operationId === route.operationId);
+    expect([route.operationId, routeKey(route)]).toEqual([route.operationId, declaration && operationKey(declaration)]);
+  }
+  expect(routes.filter((route) => !route.operationId).map(routeKey).sort()).toEqual([...UNDECLARED_ROUTES].sort());
+});
+
+test("each pricing operation declares the weakest key role that may call it (decisions §2)", () => {
+  const roles = Object.fromEntries(declared.filter((route) => route.auth === "api_key").map((route) => [operationKey(route), route.minKeyRole]));
+  expect(roles).toEqual({
+    "GET /v1/pricing/account": "viewer",
+    "POST /v1/pricing/compute": "viewer",
+    "POST /v1/pricing/compute/batch": "viewer",
+    "GET /v1/pricing/compute/instance-types": "viewer",
+    "POST /v1/pricing/usage": "viewer",
+    "GET /marketplace/providers/models": "viewer",
+    "GET /marketplace/providers/databases": "viewer",
+    "GET /v1/pricing/pins": "viewer",
+    "GET /v1/pricing/reports/{id}": "viewer",
+    "POST /marketplace/providers/models": "member",
+    "POST /marketplace/providers/databases": "member",
+    "POST /v1/pricing/reports": "member",
+    "PUT /v1/pricing/pins/{kind}/{resource_id}": "member",
+    "DELETE /v1/pricing/pins/{kind}/{resource_id}": "member",
+    "DELETE /marketplace/providers/models": "admin",
+    "DELETE /marketplace/providers/databases": "admin",
+    "DELETE /v1/pricing/reports/{id}": "admin",
+  });
+});

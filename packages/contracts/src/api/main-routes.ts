@@ -1,0 +1,127 @@
+import { z } from "zod";
+import * as compute from "../main/compute.js";
+import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
+import { TenantHeaders } from "./headers.js";
+import { defineRoute, type RouteDefinition } from "./route.js";
+
+const c = compute;
+type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "headers" | "tags">;
+type TenantScoped<S> = Omit<{ errors: "envelope"; auth: "bearer"; scope: "tenant"; headers: typeof TenantHeaders; tags: ["Compute"] }, keyof S> & S;
+
+/** A compute operation: bearer credential, acting on the tenant named by X-Service-Tenant-ID. */
+function tenantScoped<const S extends Spec>(spec: S): TenantScoped<S> {
+  return { errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags: ["Compute"], ...spec };
+}
+const ok = (description: string, data: z.ZodType) => ({ description, schema: SuccessEnvelope(data) });
+const failure = (description: string) => ({ description, schema: ErrorEnvelope });
+
+const MainHealth = SuccessEnvelope(z.object({ service: z.literal("main-api") })).meta({ id: "MainHealth", description: "The process is up." });
+const MainReady = SuccessEnvelope(z.object({ database: z.literal("ok"), migrations: z.literal("applied") })).meta({
+  id: "MainReady",
+  description: "Database reachable, migrations applied.",
+});
+
+/**
+ * The main API operations declared here. The identity operations (sign-up, organizations, users,
+ * API keys, me) are still registered by their own routers and documented by the hand-written
+ * entries of packages/openapi/src/main-api.ts until they move into this table.
+ */
+export const mainApiComputeRoutes = {
+  upsertResources: defineRoute(
+    tenantScoped({
+      operationId: "upsertResources",
+      method: "put",
+      path: "/api/v1/tenant/compute/resources",
+      summary: "Upsert compute resources (at most 1000)",
+      write: true,
+      body: c.UpsertResourcesRequest,
+      responses: { 200: ok("Upserted", c.UpsertResourcesResponse) },
+    }),
+  ),
+  ingestMetrics: defineRoute(
+    tenantScoped({
+      operationId: "ingestMetrics",
+      method: "post",
+      path: "/api/v1/tenant/compute/metrics",
+      summary: "Send utilization samples (at most 10000); each also counts as a heartbeat",
+      write: true,
+      idempotent: true,
+      body: c.IngestMetricsRequest,
+      responses: { 200: ok("Accepted", c.IngestMetricsResponse) },
+    }),
+  ),
+  recordHeartbeats: defineRoute(
+    tenantScoped({
+      operationId: "recordHeartbeats",
+      method: "post",
+      path: "/api/v1/tenant/compute/heartbeats",
+      summary: "Record heartbeats",
+      write: true,
+      idempotent: true,
+      body: c.HeartbeatsRequest,
+      responses: { 200: ok("Recorded", c.HeartbeatsResponse) },
+    }),
+  ),
+  analyzeRecommendations: defineRoute(
+    tenantScoped({
+      operationId: "analyzeRecommendations",
+      method: "post",
+      path: "/api/v1/tenant/compute/recommendations/analyze",
+      summary: "Run an analysis cycle for the tenant now (owner/admin)",
+      write: true,
+      roles: ["owner", "admin"],
+      idempotent: true,
+      responses: {
+        200: ok("Cycle finished", c.AnalyzeResponse),
+        409: failure("An analysis cycle of this tenant is already running (code `analysis_running`)"),
+      },
+    }),
+  ),
+  getRecommendationSummary: defineRoute(
+    tenantScoped({
+      operationId: "getRecommendationSummary",
+      method: "get",
+      path: "/api/v1/tenant/compute/recommendations/summary",
+      summary: "Compute right-sizing summary of one tenant",
+      query: c.SummaryQuery,
+      responses: { 200: ok("The summary", c.RecommendationSummary) },
+    }),
+  ),
+  listRecommendations: defineRoute(
+    tenantScoped({
+      operationId: "listRecommendations",
+      method: "get",
+      path: "/api/v1/tenant/compute/recommendations",
+      summary: "Per-resource recommendations (paginated)",
+      query: c.RecommendationsQuery,
+      responses: { 200: ok("A page of recommendations", c.RecommendationsPage) },
+    }),
+  ),
+} as const;
+
+export const mainApiHealthRoutes = {
+  mainHealthz: defineRoute({
+    operationId: "mainHealthz",
+    method: "get",
+    path: "/healthz",
+    tags: ["Operations"],
+    summary: "Process up",
+    errors: "envelope",
+    auth: "none",
+    scope: "none",
+    responses: { 200: { description: "Up", schema: MainHealth } },
+  }),
+  mainReadyz: defineRoute({
+    operationId: "mainReadyz",
+    method: "get",
+    path: "/readyz",
+    tags: ["Operations"],
+    summary: "Database reachable and migrations applied",
+    errors: "envelope",
+    auth: "none",
+    scope: "none",
+    responses: { 200: { description: "Ready", schema: MainReady }, 503: failure("Not ready: database unreachable or migrations not applied") },
+  }),
+} as const;
+
+export const mainApiRoutes = { ...mainApiComputeRoutes, ...mainApiHealthRoutes } as const;
