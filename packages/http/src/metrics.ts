@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from "express";
+import express, { type Express, type Router, type RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import { matchedRoute } from "./routes";
 
@@ -14,6 +14,17 @@ export function createMetrics(service: string) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const metricsRouter = (): Router => {
+    const router = express.Router();
+    router.get("/metrics", async (_req, res, next) => {
+      try {
+        res.type(registry.contentType).send(await registry.metrics());
+      } catch (err) {
+        next(err);
+      }
+    });
+    return router;
+  };
   return {
     registry,
     /** Observes every request; the route label is the matched route pattern, never the raw URL. */
@@ -24,20 +35,13 @@ export function createMetrics(service: string) {
         next();
       };
     },
-    /**
-     * `GET /metrics` and nothing else, for a listener of its own (METRICS_PORT): never on the
-     * service's public port, so no gateway or ingress route can expose it.
-     */
+    /** `GET /metrics` (mounted on the service's own port, where the gateway and ingress never route it). */
+    router: metricsRouter,
+    /** `GET /metrics` and nothing else, for the optional listener of its own (METRICS_PORT). */
     app(): Express {
       const app = express();
       app.disable("x-powered-by");
-      app.get("/metrics", async (_req, res, next) => {
-        try {
-          res.type(registry.contentType).send(await registry.metrics());
-        } catch (err) {
-          next(err);
-        }
-      });
+      app.use(metricsRouter());
       app.use((_req, res) => {
         res.status(404).type("text/plain").send("Not found: this port serves GET /metrics only.\n");
       });
