@@ -20,6 +20,7 @@ const DISTRIBUTION: TableDistribution = {
     user_tenants: "organization_id",
     api_keys: "organization_id",
     outbox: "organization_id",
+    invitations: "organization_id",
   },
   global: {
     _prisma_migrations: "the migration runner's bookkeeping, one row per migration: stays on the coordinator",

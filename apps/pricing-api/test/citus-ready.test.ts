@@ -21,6 +21,7 @@ const DISTRIBUTION: TableDistribution = {
     compute_rates: "per-region estimation rates derived from the catalog: a reference table",
     compute_catalog_version: "one row naming the loaded catalog: a reference table",
     idempotency_keys: "keyed by the caller's scope string and never joined: distributed by scope on its own",
+    service_token_jtis: "the service tokens' replay guard, keyed by the token's jti and never joined, no account: distributed by jti on its own",
   },
   tolerated: {
     api_keys_key_hash_key:
