@@ -101,9 +101,19 @@ function bindOne<R extends RouteDefinition>(route: R, handler: RouteHandler<R>, 
     const step = (err?: unknown): void => {
       // After authentication: a missing or bad credential is a 401; otherwise an invalid request
       // is a 400 before any authorization decision (authentication's own 403s included).
-      if (at === (authenticates ? 1 : 0) && invalid !== undefined && !(err instanceof HttpError && err.status === 401)) return next(invalid);
-      if (err) return next(err);
-      if (at === steps.length) return input === undefined ? next(invalid) : run(input, req, res, next);
+      if (at === (authenticates ? 1 : 0) && invalid !== undefined && !(err instanceof HttpError && err.status === 401)) {
+        next(invalid);
+        return;
+      }
+      if (err) {
+        next(err);
+        return;
+      }
+      if (at === steps.length) {
+        if (input === undefined) next(invalid);
+        else run(input, req, res, next);
+        return;
+      }
       const middleware = steps[at++];
       try {
         const pending: unknown = middleware(req, res, step);
