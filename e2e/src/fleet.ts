@@ -6,7 +6,7 @@ const FULL_HISTORY = 13 * 24;
 
 export interface FleetMember {
   resource: ComputeResourceInput;
-  /** What the right-sizing rule must decide (decisions.md §4), given the catalog and the samples. */
+  /** What the right-sizing rule must decide (docs/api.md, The right-sizing rule), given the catalog and the samples. */
   expect: Action;
   cpu: [number, number];
   memory: [number, number];

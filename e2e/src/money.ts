@@ -18,7 +18,7 @@ export function unitsToCents(units: bigint): bigint {
   return units < 0n ? -cents : cents;
 }
 
-/** Monthly cost in cents of an hourly price (730 hours, decisions.md §2). */
+/** Monthly cost in cents of an hourly price (730 hours, docs/api.md, The right-sizing rule). */
 export const monthlyCents = (hourly: number): bigint => unitsToCents(toUnits(hourly) * 730n);
 
 /** Cents as the JSON number a service answers (e.g. 14016n -> 140.16). */

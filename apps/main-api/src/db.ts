@@ -8,11 +8,11 @@ export type Prisma = PrismaClient;
 
 /**
  * Every session of the main API plans for SSD storage (random_page_cost 1.1, not the default 4 of
- * spinning disks, which prices the summary's covering index-only scans above a sequential scan of
- * the wider table, 2-3x slower) and without parallel workers: it serves many small concurrent
- * requests beside the analysis cycle, and workers cost more to start than they save on one tenant's
- * rows (summary of 100k resources: p50 33 ms with 2 workers, 19 ms without). Sent as connection
- * startup options, so no statement pays a round trip for them.
+ * spinning disks, which prices the summary's covering index-only scans above a slower sequential
+ * scan of the wider table) and without parallel workers: it serves many small concurrent requests
+ * beside the analysis cycle, and workers cost more to start than they save on one tenant's rows
+ * (docs/performance.md, "Planner settings"). Sent as connection startup options, so no statement
+ * pays a round trip for them.
  */
 export const SESSION_SETTINGS = { random_page_cost: 1.1, max_parallel_workers_per_gather: 0 } as const;
 

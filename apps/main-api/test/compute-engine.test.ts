@@ -40,7 +40,7 @@ const stats = (cpuP95: number, cpuMax: number, memoryP95: number | null = null, 
 const current = (instanceType: string, cpuCores: number | null = null, ramGb: number | null = null) => ({ instanceType, cpuCores, ramGb });
 const priced = (hourly: number | null) => ({ currentHourly: hourly, catalog });
 
-describe("right-sizing rule (decisions.md §4)", () => {
+describe("right-sizing rule (docs/api.md, The right-sizing rule)", () => {
   it("needs 12 samples over at least 24 hours", () => {
     expect(decide(current("m5.xlarge"), stats(1, 2, null, 11), targets, priced(0.192)).action).toBe("NO_RECOMMENDATION");
     expect(decide(current("m5.xlarge"), stats(1, 2, null, 12, day - 1), targets, priced(0.192)).action).toBe("NO_RECOMMENDATION");

@@ -1,4 +1,4 @@
-// Invitations are pending objects the invitee accepts or declines (issue 22 finding 1, decisions §2):
+// Invitations are pending objects the invitee accepts or declines (issue 22 finding 1; docs/api.md, Invitations and membership):
 // nothing links an identity implicitly, an identity belongs to one organization at a time and can leave.
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";

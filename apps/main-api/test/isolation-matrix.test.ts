@@ -1,6 +1,6 @@
 // Isolation matrix: two organizations with two tenants each, users of every role and API keys of
 // every key role. Every organization- or tenant-scoped route is called across organizations, across
-// tenants and with too low a role, and answers the decided status (decisions §2: 403 for an
+// tenants and with too low a role, and answers the decided status (docs/api.md, Main API authentication: 403 for an
 // organization or tenant outside the caller's reach, also a nonexistent one; 404 for a user or key
 // that is not in the caller's organization) in the envelope, with no data of the other organization
 // in the body, the headers, or the log lines of the request. Markers are names (bodies only; log

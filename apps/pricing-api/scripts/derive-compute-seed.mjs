@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Derives the committed compute catalog seed from the shared price file:
-//   node scripts/derive-compute-seed.mjs [input.csv] [output.csv.gz]
-// (defaults: /work/shared/data/compute_prices.csv -> prisma/seed/compute-prices.csv.gz).
+// Derives the committed compute catalog seed from a compute price file (the project's shared
+// `compute_prices.csv`, not kept in this repository; prisma/seed/PROVENANCE.md describes it):
+//   node scripts/derive-compute-seed.mjs <input.csv> [output.csv.gz]
+// The input is required; the output defaults to prisma/seed/compute-prices.csv.gz.
 // Uses the app's own parser (the one `catalog:import` uses), so run `pnpm build` first.
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -10,7 +11,11 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const input = path.resolve(process.argv[2] ?? "/work/shared/data/compute_prices.csv");
+if (!process.argv[2]) {
+  console.error("usage: node scripts/derive-compute-seed.mjs <input.csv> [output.csv.gz]");
+  process.exit(2);
+}
+const input = path.resolve(process.argv[2]);
 const output = path.resolve(process.argv[3] ?? path.join(appDir, "prisma/seed/compute-prices.csv.gz"));
 
 const compiled = path.join(appDir, "dist/compute/catalog-file.js");

@@ -26,7 +26,7 @@ function expectProblem(res: request.Response, status: number, code: string) {
 }
 
 describe("POST /v1/pricing/compute: catalog prices", () => {
-  // Figures from /work/shared/data/compute_prices.csv (see prisma/seed/PROVENANCE.md).
+  // Figures from the committed catalog seed (prisma/seed/compute-prices.csv.gz, see prisma/seed/PROVENANCE.md).
   it.each([
     ["aws", "us-east-1", "m5.large", "linux", 0.096, 70.08, 2, 8, "x86_64"],
     ["azure", "eastus", "Standard_D2s_v5", "linux", 0.096, 70.08, 2, 8, "x86_64"],

@@ -1,10 +1,10 @@
 // Isolation matrix of the pricing API: two accounts, each with model and database entries, a pin
 // and a report. Every account-scoped route is called by one account with the other's ids and
-// answers as decided (decisions §3: another account's id is not found, 404), in the path's error
+// answers as decided (docs/api.md, Pricing API: another account's id is not found, 404), in the path's error
 // shape, with none of the other account's markers (model names, sources, report names: body
 // values only, never in URLs) in the body, the headers or the log lines of the request. The role
 // dimension: the same calls with the account's viewer, member and admin keys answer 403 (in the
-// path's shape) below the route's minimum role (decisions §2) and as in the matrix above it.
+// path's shape) below the route's minimum role (docs/api.md, Pricing API) and as in the matrix above it.
 import type http from "node:http";
 import { MarketplaceError, pricingApiRoutes, ProblemDocument, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";

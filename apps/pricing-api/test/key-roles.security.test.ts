@@ -1,4 +1,4 @@
-// A key carries its role (issue 22, finding 4; decisions §2): viewer keys read and price usage,
+// A key carries its role (issue 22, finding 4; docs/api.md, Pricing API): viewer keys read and price usage,
 // member keys also register prices, pins and reports, admin keys also delete. A suspended key (its
 // creator deactivated in the main API) is refused at once, also when it was cached.
 import request from "supertest";

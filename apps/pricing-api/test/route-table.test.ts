@@ -28,7 +28,7 @@ test("every Express route comes from the route table, and every declared operati
   expect(routes.filter((route) => !route.operationId).map(routeKey).sort()).toEqual([...UNDECLARED_ROUTES].sort());
 });
 
-test("each pricing operation declares the weakest key role that may call it (decisions §2)", () => {
+test("each pricing operation declares the weakest key role that may call it (docs/api.md, Pricing API)", () => {
   const roles = Object.fromEntries(declared.filter((route) => route.auth === "api_key").map((route) => [operationKey(route), route.minKeyRole]));
   expect(roles).toEqual({
     "GET /v1/pricing/account": "viewer",

@@ -23,9 +23,9 @@
 // `DROP INDEX "manual_..."` statements are filtered out of the diff.
 // DB_DIFF_DEBUG=1 prints the engine's log and its unfiltered output on stderr.
 //
-// Cost: ~1.7 s per run; the first run on a machine takes ~3 s because it runs PGlite's initdb and
-// caches the empty cluster in $TMPDIR/cloudcost-db-diff/ (safe to delete). The schema engine keeps
-// a timer alive for ~10 s, so this script always ends with process.exit.
+// The first run on a machine is slower because it runs PGlite's initdb and caches the empty
+// cluster in $TMPDIR/cloudcost-db-diff/ (safe to delete). The schema engine keeps a timer alive
+// after its work is done, so this script always ends with process.exit.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";

@@ -1,6 +1,6 @@
 // Computes the SQL that takes a database from "all migrations in <migrationsDir> applied" to the
 // datamodel of <schemaPath>, using Prisma's schema engine compiled to WebAssembly over an in-memory
-// PGlite (the native schema engine cannot be downloaded here, see /work/shared/notes/toolchain.md).
+// PGlite: Prisma's native schema engine cannot be downloaded in every environment (docs/operations.md, "Migrations").
 // Used by db-diff.mjs; importable on its own (ESM).
 //
 // Indexes schema.prisma does not declare: the engine does not see partial indexes (`... WHERE`)
@@ -168,7 +168,7 @@ async function createEngine() {
 
   // One in-memory PGlite serves as both the main and the shadow database: `diff` from a migrations
   // folder only uses the shadow database (it replays the migrations there and introspects it), and
-  // every fresh PGlite costs an initdb (~2.5 s). The shadow database is emptied before each use.
+  // every fresh PGlite costs an initdb. The shadow database is emptied before each use.
   const db = await openEmptyPGlite(PGlite, requireFromDb.resolve("@electric-sql/pglite"));
   const pglite = new PrismaPGlite(db);
   const connect = async () => {
@@ -202,8 +202,8 @@ async function createEngine() {
 }
 
 /**
- * A fresh in-memory PGlite. initdb takes ~2.5 s, so the empty cluster is cached as a gzipped data
- * directory in the OS temp folder (keyed by the PGlite build) and restored from there (~0.7 s).
+ * A fresh in-memory PGlite. initdb is slow, so the empty cluster is cached as a gzipped data
+ * directory in the OS temp folder (keyed by the PGlite build) and restored from there.
  * Any problem with the cache falls back to initdb.
  */
 async function openEmptyPGlite(PGlite, pgliteEntry) {

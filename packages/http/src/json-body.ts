@@ -104,8 +104,8 @@ function parseStrictJson(buf: Buffer): unknown {
  * A body Node already holds whole is parsed here synchronously, with body-parser's rules (strict
  * top level, UTF-8, BOM stripped, the NUL and depth checks); every other request (streamed, compressed, other
  * charsets or types, oversized) goes through express.json. The fast path exists because
- * body-parser's stream machinery (five listeners, a decoder, a tick for `end`) measured ~60-80 µs
- * per request, a quarter of a cached compute price query (bench/compute-query.ts).
+ * body-parser's stream machinery (five listeners, a decoder, a tick for `end`) is a large share of a
+ * cheap request's cost (docs/performance.md, "Request handling on the hot path").
  */
 export function jsonBody(): RequestHandler {
   const parser = express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"], verify: verifyJsonBody });

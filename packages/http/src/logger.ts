@@ -90,8 +90,8 @@ function levelOf(url: string, status: number, aborted: boolean): Level {
  * (Authorization, X-API-Key, cookies) never reach the logs.
  *
  * Written on pino directly rather than through pino-http: pino-http builds a child logger per
- * request (serialising the request into its bindings) even when the line is not written, which
- * measured at about a quarter of a cached compute price query's cost (bench/compute-query.ts).
+ * request (serialising the request into its bindings) even when the line is not written, a large
+ * share of a cheap request's cost (docs/performance.md, "Request handling on the hot path").
  */
 export function httpLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {

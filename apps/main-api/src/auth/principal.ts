@@ -40,9 +40,9 @@ interface LinkedUserRow {
 
 /**
  * The user linked to (issuer, subject) with its tenant ids and the probe of `tenantId`, in one
- * statement: every request made with a token runs it, so it costs one round trip (Prisma's include
- * took three). Sent through the driver and prepared by name: through Prisma's raw-query layer and
- * parsed and planned anew it took ~0.9 of the ~1 ms this lookup cost a request (measured in-process).
+ * statement: every request made with a token runs it, so it costs one round trip. Sent through the
+ * driver and prepared by name, so it is not parsed and planned anew each time (docs/performance.md,
+ * "Identity lookup").
  */
 async function linkedUser(sql: SqlClient, identity: VerifiedIdentity, tenantId: string | null): Promise<LinkedUserRow | undefined> {
   const rows = await sql.query<LinkedUserRow>(
@@ -62,7 +62,7 @@ async function linkedUser(sql: SqlClient, identity: VerifiedIdentity, tenantId: 
 
 /**
  * The user an identity acts as, if it is linked to one. Nothing links an identity implicitly: only
- * sign-up and accepting an invitation do (decisions §2).
+ * sign-up and accepting an invitation do (docs/api.md, "Invitations and membership").
  */
 export async function resolveIdentity(sql: SqlClient, identity: VerifiedIdentity, tenantId: string | null = null): Promise<IdentityResolution> {
   const user = await linkedUser(sql, identity, tenantId);
