@@ -2,14 +2,17 @@ import pino, { type Logger } from "pino";
 import type { RequestHandler } from "express";
 import { matchedRoute } from "./routes";
 
+/** Field names whose values are secrets wherever they appear in a log line's object. */
+const SECRET_FIELDS = ["token", "key", "secret", "password", "authorization", "apiKey", "api_key", "cookie"];
+
+/** Redacted at the top level (`logger.info({ token })`) and one level down (`{ session: { token } }`). */
 export const REDACTED_PATHS = [
   "req.headers.authorization",
   "req.headers['x-api-key']",
   "req.headers.cookie",
   "res.headers['set-cookie']",
-  "*.token",
-  "*.key",
-  "*.password",
+  ...SECRET_FIELDS,
+  ...SECRET_FIELDS.map((field) => `*.${field}`),
 ];
 
 export type LogFormat = "json" | "pretty";

@@ -141,3 +141,22 @@ describe("log format", () => {
     expect(JSON.parse(lines[0])).toMatchObject({ name: "svc", msg: "started", session: { token: "[redacted]" } });
   });
 });
+
+describe("secret redaction", () => {
+  const SECRETS = ["token", "key", "secret", "password", "authorization", "apiKey", "api_key", "cookie"];
+
+  it("redacts a secret-named field at the top level of a log line and one level down", () => {
+    const { lines, sink } = captureLines();
+    const logger = createLogger("svc", "info", logOutput({}, false), sink);
+    for (const field of SECRETS) {
+      logger.info({ [field]: `top-${field}-value` }, "top");
+      logger.info({ nested: { [field]: `nested-${field}-value` } }, "nested");
+    }
+    const text = lines.join("");
+    for (const field of SECRETS) {
+      expect(text).not.toContain(`top-${field}-value`);
+      expect(text).not.toContain(`nested-${field}-value`);
+    }
+    expect(JSON.parse(lines[0])).toMatchObject({ msg: "top", token: "[redacted]" });
+  });
+});
