@@ -99,6 +99,21 @@ describe("Idempotency-Key on the main API", () => {
     expect([replayed.headers["idempotent-replayed"], replayed.body]).toEqual(["true", retried.body]);
   });
 
+  it("replays a stored error with the same X-Error-Code header", async () => {
+    const other = await signUp(ctx);
+    const body = { email: uniqueEmail("invitee"), role: "member" };
+    const invite = () =>
+      request(ctx.app)
+        .post(`/api/v1/organizations/${other.organization.id}/invitations`)
+        .set("Authorization", `Bearer ${owner.token}`)
+        .set("Idempotency-Key", "error-code-1")
+        .send(body);
+    const first = await invite().expect(403);
+    expect(first.headers["x-error-code"]).toBe("forbidden");
+    const again = await invite().expect(403);
+    expect([again.headers["idempotent-replayed"], again.headers["x-error-code"], again.body]).toEqual(["true", "forbidden", first.body]);
+  });
+
   it("replays a completed sign-up for the same identity and key (a 201, not a 409)", async () => {
     const token = await mintToken(ctx, { email: uniqueEmail("founder") });
     const body = { company_name: "Replay Corp", first_name: "Grace", last_name: "Hopper" };

@@ -24,6 +24,7 @@ interface Row {
   status: number | null;
   content_type: string | null;
   body: string | null;
+  error_code: string | null;
 }
 
 /**
@@ -54,7 +55,7 @@ export function sqlIdempotencyStore(sql: SqlQuery, options: SqlIdempotencyStoreO
           `INSERT INTO idempotency_keys (scope, key, fingerprint, created_at)
            VALUES ($1, $2, $3, now())
            ON CONFLICT (scope, key) DO UPDATE
-             SET fingerprint = EXCLUDED.fingerprint, status = NULL, content_type = NULL, body = NULL, created_at = EXCLUDED.created_at
+             SET fingerprint = EXCLUDED.fingerprint, status = NULL, content_type = NULL, body = NULL, error_code = NULL, created_at = EXCLUDED.created_at
              WHERE idempotency_keys.created_at < now() - make_interval(secs => $4)
                 OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => $5))
            RETURNING scope`,
@@ -62,7 +63,7 @@ export function sqlIdempotencyStore(sql: SqlQuery, options: SqlIdempotencyStoreO
         );
         if (claimed.length) return { outcome: "new" };
         const [existing] = await sql.query<Row>(
-          `SELECT fingerprint, status, content_type, body FROM idempotency_keys WHERE scope = $1 AND key = $2`,
+          `SELECT fingerprint, status, content_type, body, error_code FROM idempotency_keys WHERE scope = $1 AND key = $2`,
           [scope, key],
         );
         if (!existing) continue;
@@ -70,7 +71,7 @@ export function sqlIdempotencyStore(sql: SqlQuery, options: SqlIdempotencyStoreO
         if (existing.status === null) return { outcome: "in_progress" };
         return {
           outcome: "replay",
-          response: { status: Number(existing.status), contentType: existing.content_type, body: existing.body ?? "" },
+          response: { status: Number(existing.status), contentType: existing.content_type, body: existing.body ?? "", errorCode: existing.error_code },
         };
       }
       return { outcome: "in_progress" };
@@ -78,9 +79,9 @@ export function sqlIdempotencyStore(sql: SqlQuery, options: SqlIdempotencyStoreO
 
     async complete(scope, key, fingerprint, response: StoredResponse) {
       await sql.query(
-        `UPDATE idempotency_keys SET status = $4, content_type = $5, body = $6
+        `UPDATE idempotency_keys SET status = $4, content_type = $5, body = $6, error_code = $7
          WHERE scope = $1 AND key = $2 AND fingerprint = $3 AND status IS NULL`,
-        [scope, key, fingerprint, response.status, response.contentType, response.body],
+        [scope, key, fingerprint, response.status, response.contentType, response.body, response.errorCode ?? null],
       );
     },
 

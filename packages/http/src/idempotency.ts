@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { badRequest, conflict, HttpError } from "./http-error";
+import { badRequest, conflict, ERROR_CODE_HEADER, HttpError } from "./http-error";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
@@ -16,6 +16,8 @@ export interface StoredResponse {
   status: number;
   contentType: string | null;
   body: string;
+  /** The `X-Error-Code` of an error answer; absent for a success and in rows stored before codes were kept. */
+  errorCode?: string | null;
 }
 
 export type BeginResult =
@@ -90,7 +92,7 @@ export function requestFingerprint(req: Request, extra = ""): string {
 }
 
 /**
- * `Idempotency-Key` on POST: the first completed response (status, content type, body) is kept
+ * `Idempotency-Key` on POST: the first completed response (status, content type, body, error code) is kept
  * per caller and key for 24 hours and replayed (with `Idempotent-Replayed: true`) for a repeat
  * with the same request; the same key with a different request is a 422, while the first is still
  * running a 409. Mount it after authentication, before the handlers.
@@ -135,7 +137,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
     captureResponse(res, async (captured) => {
       try {
         const withheld = secretMessage !== undefined && captured.status < 300;
-        const response = withheld ? { status: captured.status, contentType: SECRET_WITHHELD_CONTENT_TYPE, body: secretMessage } : captured;
+        const response: StoredResponse = withheld ? { status: captured.status, contentType: SECRET_WITHHELD_CONTENT_TYPE, body: secretMessage } : captured;
         if (isReplayableStatus(response.status)) await store.complete(scope, key, fingerprint, response);
         else await store.release(scope, key, fingerprint);
       } catch (err) {
@@ -149,6 +151,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
 function replay(res: Response, stored: StoredResponse): void {
   res.status(stored.status).set(IDEMPOTENT_REPLAYED_HEADER, "true");
   if (stored.contentType) res.set("Content-Type", stored.contentType);
+  if (stored.errorCode) res.set(ERROR_CODE_HEADER, stored.errorCode);
   res.end(stored.body);
 }
 
@@ -179,10 +182,12 @@ function captureResponse(res: Response, settle: (response: StoredResponse) => Pr
     settled = true;
     collect(args[0], args[1]);
     const contentType = res.getHeader("Content-Type");
+    const errorCode = res.getHeader(ERROR_CODE_HEADER);
     const response: StoredResponse = {
       status: res.statusCode,
       contentType: contentType === undefined ? null : String(contentType),
       body: Buffer.concat(chunks).toString("utf8"),
+      errorCode: errorCode === undefined ? null : String(errorCode),
     };
     void settle(response).then(() => originalEnd(...args));
     return res;

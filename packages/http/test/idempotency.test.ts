@@ -5,6 +5,7 @@ import { z } from "zod";
 import {
   canonicalJson,
   errorHandler,
+  HttpError,
   idempotency,
   jsonBody,
   parseOr400,
@@ -103,6 +104,25 @@ describe("idempotency middleware", () => {
     await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "x", fail: true }).expect(500);
     expect(rows.size).toBe(0);
     await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "x" }).expect(201);
+  });
+
+  it("replays a stored error with its X-Error-Code, and a row stored without a code without one", async () => {
+    const { store, rows } = memoryStore();
+    const errors = express()
+      .use(jsonBody())
+      .use(idempotency({ store, scopeOf: () => "s" }))
+      .post("/missing", () => {
+        throw new HttpError("price_not_found", "No price for this instance type.");
+      })
+      .use(errorHandler(render, pino({ level: "silent" })));
+    const first = await request(errors).post("/missing").set("Idempotency-Key", "e").send({}).expect(404);
+    expect(first.headers["x-error-code"]).toBe("price_not_found");
+    const again = await request(errors).post("/missing").set("Idempotency-Key", "e").send({}).expect(404);
+    expect([again.headers["idempotent-replayed"], again.headers["x-error-code"], again.body]).toEqual(["true", "price_not_found", first.body]);
+    // A row stored before codes were kept replays as it was stored.
+    rows.set("s|old", { fingerprint: [...rows.values()][0].fingerprint, response: { status: 404, contentType: "application/json", body: "{}" } });
+    const old = await request(errors).post("/missing").set("Idempotency-Key", "old").send({}).expect(404);
+    expect([old.headers["idempotent-replayed"], old.headers["x-error-code"], old.body]).toEqual(["true", undefined, {}]);
   });
 
   it("validates the key: 1 to 255 printable ASCII characters", async () => {
