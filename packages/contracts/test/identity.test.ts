@@ -146,8 +146,11 @@ describe("settings", () => {
       rightsizing: { lookback_days: 30 },
     });
   });
+  it("accepts lookback_days from 1 to 93", () => {
+    for (const lookback_days of [1, 90, 93]) expect(accept(UpdateSettingsRequest, { rightsizing: { lookback_days } })).toEqual({ rightsizing: { lookback_days } });
+  });
   it.each([
-    [{ rightsizing: { lookback_days: 91 } }, ["rightsizing", "lookback_days"]],
+    [{ rightsizing: { lookback_days: 94 } }, ["rightsizing", "lookback_days"]],
     [{ rightsizing: { lookback_days: 0 } }, ["rightsizing", "lookback_days"]],
     [{ rightsizing: { cpu_target_percent: 101 } }, ["rightsizing", "cpu_target_percent"]],
     [{ rightsizing: { memory_target_percent: 50.5 } }, ["rightsizing", "memory_target_percent"]],

@@ -190,7 +190,8 @@ export const UpdateUserRequest = z
   .meta({ id: "UpdateUserRequest", description: "Fields of the user to change; `job_title: null` clears it." });
 export type UpdateUserRequest = z.output<typeof UpdateUserRequest>;
 
-const LookbackDays = z.number().int().min(1).max(90);
+// The decided range (docs/api.md, Organization and settings).
+const LookbackDays = z.number().int().min(1).max(93);
 const TargetPercent = z.number().int().min(1).max(100);
 const ActiveWindowMinutes = z.number().int().min(1).max(10080);
 
