@@ -140,7 +140,7 @@ export function readMarker(file) {
 
 export function writeMarker(file, marker) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(marker, null, 2) + "\n", { mode: 0o600 });
+  fs.writeFileSync(file, `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** What `pnpm start` prints after the demo is ready: credentials and three requests to paste. */

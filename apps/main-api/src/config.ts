@@ -91,7 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dataRoot: path.join(REPO_ROOT, ".data"),
     auth: {
       /** The OpenID Connect provider; absent when only the development issuer is used. */
-      provider: e.AUTH_JWKS_URL ? { jwksUrl: e.AUTH_JWKS_URL, issuer: e.AUTH_ISSUER!, audience: e.AUTH_AUDIENCE! } : undefined,
+      // (the schema requires AUTH_ISSUER and AUTH_AUDIENCE with AUTH_JWKS_URL)
+      provider: e.AUTH_JWKS_URL && e.AUTH_ISSUER && e.AUTH_AUDIENCE ? { jwksUrl: e.AUTH_JWKS_URL, issuer: e.AUTH_ISSUER, audience: e.AUTH_AUDIENCE } : undefined,
       algorithms: e.AUTH_ALGORITHMS,
       /** See `devIssuer` above; MAIN_API_DEV_ISSUER=true adds it beside a real provider. */
       devIssuer,

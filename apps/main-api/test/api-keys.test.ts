@@ -113,7 +113,7 @@ describe("API keys", () => {
   it("record last_used_at in the background", async () => {
     const created = await createKey(a.token, { name: "used", role: "viewer" });
     await request(ctx.app).get("/api/v1/me").set("Authorization", `Bearer ${created.key}`).expect(200);
-    let row;
+    let row: Awaited<ReturnType<typeof ctx.prisma.apiKey.findFirstOrThrow>> | undefined;
     for (let i = 0; i < 50; i++) {
       row = await ctx.prisma.apiKey.findFirstOrThrow({ where: { organizationId: a.organization.id, id: created.id } });
       if (row.lastUsedAt) break;

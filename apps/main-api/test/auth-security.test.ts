@@ -95,7 +95,7 @@ describe("bearer JWT verification", () => {
     const res = await request(ctx.app).get(`/api/v1/organizations/${a.organization.id}/users/${a.owner.id}`).set("Authorization", "Basic abc");
     expectError(res, 401, /Bearer/);
     expectError(await whoAmI("bl_tooshort"), 401, /Malformed API key/);
-    expectError(await whoAmI("bl_" + "A".repeat(42)), 401, /Malformed API key/);
+    expectError(await whoAmI(`bl_${"A".repeat(42)}`), 401, /Malformed API key/);
   });
 
   it("answers 403 for a deactivated user", async () => {

@@ -3,7 +3,7 @@
 import type http from "node:http";
 import pino from "pino";
 import request from "supertest";
-import { ErrorCode, errorStatus } from "@cloudcost/contracts";
+import { type ErrorCode, errorStatus } from "@cloudcost/contracts";
 import { answerClientErrors } from "@cloudcost/http";
 import { listen, urlOf } from "@cloudcost/testing";
 import { envelopeClientErrorBody } from "../src/errors";

@@ -57,7 +57,7 @@ describe("main-api protections", () => {
       await request(limited.app).get("/api/v1/me").expect(401);
       const res = await request(limited.app).get("/api/v1/me").expect(429);
       expect(res.body).toEqual({ message: expect.stringMatching(/Too many requests from this address/), status: "error" });
-      expect(res.headers["ratelimit"]).toBeDefined();
+      expect(res.headers.ratelimit).toBeDefined();
     } finally {
       await limited.close();
     }

@@ -86,7 +86,7 @@ describe("POST /api/v1/signup/complete", () => {
     expectError(await complete(undefined), 401, /Missing Authorization header/);
     expectError(await complete("not.a.jwt"), 401);
     const { organization } = await signUp(ctx);
-    const key = "bl_" + "A".repeat(42);
+    const key = `bl_${"A".repeat(42)}`;
     expectError(await complete(key), 401, /API key/);
     expect(organization.id).toBeTruthy();
   });

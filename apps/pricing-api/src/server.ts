@@ -15,7 +15,7 @@ async function main() {
   const { prisma, apiKeys, computeCatalog } = deps;
   apiKeys.startUsageFlush();
   const app = createApp(deps);
-  let stopWatching = () => undefined as void;
+  let stopWatching: () => void = () => undefined;
   // Listening first lets /healthz answer while the catalog loads; /readyz says 503 until it is loaded.
   let catalogLoad: Promise<void> = Promise.resolve();
   await serve({

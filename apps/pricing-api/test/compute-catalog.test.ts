@@ -34,7 +34,7 @@ const m5Large = async () =>
 function priceFile(m5Price: string, extra: number): string {
   const lines = [PRICE_FILE_COLUMNS.join(","), `aws,us-east-1,m5.large,m5,2,8,0,x86_64,linux,on_demand,${m5Price},2026-11-01`];
   for (let i = 0; i < extra; i++) lines.push(`aws,us-east-1,zz${i}.large,zz${i},2,8,0,x86_64,linux,on_demand,0.1,2026-11-01`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 describe("compute catalog seed", () => {

@@ -5,7 +5,7 @@ import type http from "node:http";
 import express from "express";
 import pino from "pino";
 import request from "supertest";
-import { ErrorCode, errorStatus, MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
+import { type ErrorCode, errorStatus, MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
 import { answerClientErrors, errorHandler } from "@cloudcost/http";
 import { listen, urlOf } from "@cloudcost/testing";
 import { requireKeyRole } from "../src/auth/middleware";

@@ -80,6 +80,7 @@ export const queryBoolean = z
 
 /** Identity / natural-key text of pricing entries; bounded so it can be indexed. */
 // PostgreSQL text cannot hold NUL (a query filter with one would fail in the database: a 500).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point; the pattern is also the OpenAPI `pattern`.
 export const KeyText = z.string().max(256).regex(/^[^\u0000]*$/, "must not contain NUL characters");
 
 /** How deep a free-form object may nest, itself counting as level 1 (both services, every free-form field). */
@@ -92,8 +93,8 @@ export const FREE_OBJECT_MAX_DEPTH = 32;
 export function jsonDepth(value: unknown, limit = FREE_OBJECT_MAX_DEPTH): number {
   let deepest = 0;
   const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [node, depth] = entry;
     if (node === null || typeof node !== "object") continue;
     if (depth > deepest) deepest = depth;
     if (deepest > limit) break;

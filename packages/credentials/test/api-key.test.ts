@@ -16,8 +16,8 @@ describe("API key format", () => {
     expect(isWellFormedApiKey(key.slice(0, -1) + last)).toBe(false);
     const typo = key.slice(0, 10) + (key[10] === "x" ? "y" : "x") + key.slice(11);
     expect(isWellFormedApiKey(typo)).toBe(false);
-    expect(isWellFormedApiKey("sk_" + key.slice(3))).toBe(false);
-    expect(isWellFormedApiKey(key + "a")).toBe(false);
+    expect(isWellFormedApiKey(`sk_${key.slice(3)}`)).toBe(false);
+    expect(isWellFormedApiKey(`${key}a`)).toBe(false);
     expect(isWellFormedApiKey("bl_")).toBe(false);
   });
 

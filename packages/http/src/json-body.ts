@@ -89,6 +89,7 @@ function parseStrictJson(buf: Buffer): unknown {
   const start = buf[0] === UTF8_BOM[0] && buf[1] === UTF8_BOM[1] && buf[2] === UTF8_BOM[2] ? 3 : 0;
   const text = buf.toString("utf8", start);
   if (text.length === 0) return {};
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's whitespace (RFC 8259) includes tab, LF and CR.
   const first = text[0] === "{" || text[0] === "[" ? text[0] : /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/.exec(text)?.[1];
   if (first !== "{" && first !== "[") throw Object.assign(new SyntaxError("Unexpected token in JSON: the body must be an object or an array"), { type: "entity.parse.failed" });
   try {

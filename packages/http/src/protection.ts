@@ -24,10 +24,15 @@ function helmetHeaders(options: Parameters<typeof helmet>[0]): { set: [string, s
   const removed = new Set<string>();
   const recorder = {
     setHeader: (name: string, value: string) => set.set(name, String(value)),
-    removeHeader: (name: string) => (set.delete(name), removed.add(name)),
+    removeHeader: (name: string) => {
+      set.delete(name);
+      removed.add(name);
+    },
   };
   let done = false;
-  helmet(options)({} as never, recorder as never, () => (done = true));
+  helmet(options)({} as never, recorder as never, () => {
+    done = true;
+  });
   if (!done) throw new Error("helmet did not finish synchronously");
   return { set: [...set], removed: [...removed] };
 }

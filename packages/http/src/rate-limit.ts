@@ -51,7 +51,10 @@ export function requestCredential(req: Request, headers: readonly CredentialHead
   const known = memo[CREDENTIAL];
   if (known && known.headers === headers) return known.credential;
   let token: string | undefined;
-  for (const name of headers) if ((token = headerToken(req, name))) break;
+  for (const name of headers) {
+    token = headerToken(req, name);
+    if (token) break;
+  }
   const credential = token ? { token, hash: hash("sha256", token, "hex") } : undefined;
   memo[CREDENTIAL] = { headers, credential };
   return credential;
@@ -133,7 +136,10 @@ export function rateLimits(options: RateLimitOptions): RequestHandler[] {
   const policyOf = (applied: Applied[]) => {
     const names = applied.map((a) => a.item.name).join();
     let policy = policies.get(names);
-    if (policy === undefined) policies.set(names, (policy = applied.map((a) => a.item.policy).join(", ")));
+    if (policy === undefined) {
+      policy = applied.map((a) => a.item.policy).join(", ");
+      policies.set(names, policy);
+    }
     return policy;
   };
 

@@ -69,7 +69,11 @@ function mountPatternOf(req: Request): string {
   const app = req.app as Express & { [MOUNTS]?: Mounts };
   for (let attempt = 0; attempt < 2; attempt++) {
     // Built once per app at its first request; again if a router was mounted after that.
-    const mounts = attempt === 0 && app[MOUNTS] ? app[MOUNTS] : (app[MOUNTS] = mountsOf(app));
+    let mounts = attempt === 0 ? app[MOUNTS] : undefined;
+    if (!mounts) {
+      mounts = mountsOf(app);
+      app[MOUNTS] = mounts;
+    }
     const literal = mounts.literal.get(base.toLowerCase());
     if (literal !== undefined) return literal;
     const found = mounts.parametrised.find((m) => m.regexp.test(base));

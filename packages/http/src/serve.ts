@@ -27,8 +27,9 @@ export interface ServeOptions {
  */
 export async function serve(options: ServeOptions): Promise<Server> {
   const { name, host, logger, metrics } = options;
-  const metricsServer = metrics && metrics.port > 0 ? await listen(metrics.app, metrics.port, host) : undefined;
-  if (metricsServer) logger.info({ url: `http://${host}:${metrics!.port}/metrics` }, `${name} metrics listening`);
+  const metricsPort = metrics && metrics.port > 0 ? metrics.port : undefined;
+  const metricsServer = metrics && metricsPort !== undefined ? await listen(metrics.app, metricsPort, host) : undefined;
+  if (metricsServer) logger.info({ url: `http://${host}:${metricsPort}/metrics` }, `${name} metrics listening`);
   try {
     return await serveApp(options, metricsServer);
   } catch (err) {

@@ -60,7 +60,10 @@ function app() {
         if (req.headers.authorization === "Bearer viewer") return next(forbidden("role too low"));
         next();
       },
-      idempotency: () => (_req, _res, next) => (steps.push("idempotency"), next()),
+      idempotency: () => (_req, _res, next) => {
+        steps.push("idempotency");
+        next();
+      },
     },
   );
   return express().use(express.json()).use(router).use(errorHandler(render, pino({ level: "silent" })));

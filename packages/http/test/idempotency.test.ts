@@ -43,7 +43,7 @@ function memoryStore() {
 function app(store: IdempotencyStore) {
   let runs = 0;
   let gate: Promise<void> = Promise.resolve();
-  let reached = () => undefined as void;
+  let reached: () => void = () => undefined;
   const a = express();
   a.use(jsonBody());
   a.use(idempotency({ store, scopeOf: (req) => req.get("X-Caller") ?? "anonymous" }));

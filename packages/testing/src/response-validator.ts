@@ -32,7 +32,10 @@ export function responseValidator(document: DocumentLike) {
   const validators = new Map<string, ValidateFunction>();
   const validatorOf = (ref: string) => {
     let validate = validators.get(ref);
-    if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: `doc#/${ref}` })));
+    if (!validate) {
+      validate = ajv.compile({ $ref: `doc#/${ref}` });
+      validators.set(ref, validate);
+    }
     return validate;
   };
 

@@ -105,9 +105,13 @@ function toStats(row: StatsRow): UsageStats | null {
   };
 }
 
-const catalogKeyOf = (row: StatsRow): CatalogKey => ({
-  provider: row.provider!,
-  region: row.region!,
+/** A row with what pricing needs: provider, region and instance type. */
+type PricedRow = StatsRow & { provider: string; region: string; instance_type: string };
+const isPriceable = (row: StatsRow): row is PricedRow => Boolean(row.provider && row.region && row.instance_type);
+
+const catalogKeyOf = (row: PricedRow): CatalogKey => ({
+  provider: row.provider,
+  region: row.region,
   operatingSystem: row.operating_system ?? "linux",
   ...(row.architecture ? { architecture: row.architecture } : {}),
 });
@@ -122,9 +126,15 @@ const filteredCatalogs = new WeakMap<PricingView["catalog"], Map<string, Pricing
 function ofArchitecture(all: PricingView["catalog"], architecture: Architecture | null): PricingView["catalog"] {
   if (!architecture) return all;
   let byArchitecture = filteredCatalogs.get(all);
-  if (!byArchitecture) filteredCatalogs.set(all, (byArchitecture = new Map()));
+  if (!byArchitecture) {
+    byArchitecture = new Map();
+    filteredCatalogs.set(all, byArchitecture);
+  }
   let catalog = byArchitecture.get(architecture);
-  if (!catalog) byArchitecture.set(architecture, (catalog = all.filter((c) => c.architecture === architecture)));
+  if (!catalog) {
+    catalog = all.filter((c) => c.architecture === architecture);
+    byArchitecture.set(architecture, catalog);
+  }
   return catalog;
 }
 
@@ -154,7 +164,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     const stats = rows.map(toStats);
 
     // Only resources past rule 1 with a known provider, region and type need prices.
-    const priced = rows.filter((row, i) => hasEnoughSignal(stats[i]) && row.provider && row.region && row.instance_type);
+    const priced = rows.filter((row, i): row is PricedRow => hasEnoughSignal(stats[i]) && isPriceable(row));
     const catalogs = new Map<string, PricingView["catalog"]>();
     for (const row of priced) {
       const key = catalogKeyOf(row);
@@ -162,13 +172,14 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     }
     const prices = await deps.pricing.prices(
       priced.map((row) => ({
-        provider: row.provider!,
-        region: row.region!,
+        provider: row.provider,
+        region: row.region,
         operatingSystem: row.operating_system ?? "linux",
-        instanceType: row.instance_type!,
+        instanceType: row.instance_type,
       })),
     );
-    const catalogOf = (row: StatsRow) => ofArchitecture(catalogs.get(keyString(catalogKeyOf(row)))!, row.architecture);
+    // Every priced row's catalog was fetched above.
+    const catalogOf = (row: PricedRow) => ofArchitecture(catalogs.get(keyString(catalogKeyOf(row))) ?? [], row.architecture);
     const views = new Map<string, PricingView>();
     priced.forEach((row, i) => {
       views.set(row.resource_id, { currentHourly: prices[i]?.price_per_hour ?? null, catalog: catalogOf(row) });

@@ -197,15 +197,17 @@ export async function rollUpTail(session: SqlSession, tenantId: string, window: 
   );
   const status = await moveFence(session, tenantId, target);
   if (!status) return window.endDay;
-  const stale = status.from_day !== endDay || status.rolled_version !== version || status.rolled_cut === null;
-  const cut = status.cut ?? status.rolled_cut;
-  if (stale) {
+  const rolledCut = status.rolled_cut;
+  if (rolledCut === null || status.from_day !== endDay || status.rolled_version !== version) {
+    // Stale: the tail is rebuilt from the end of the rolled-up days.
+    const cut = status.cut ?? rolledCut;
     if (!cut || cut <= window.endDay) return window.endDay;
     await rollUp(session, tenantId, { from: window.endDay, cut, extending: false, endDay, version });
     return cut;
   }
-  if (cut! > status.rolled_cut!) await rollUp(session, tenantId, { from: status.rolled_cut!, cut: cut!, extending: true, endDay, version });
-  return cut!;
+  const cut = status.cut ?? rolledCut;
+  if (cut > rolledCut) await rollUp(session, tenantId, { from: rolledCut, cut, extending: true, endDay, version });
+  return cut;
 }
 
 /**

@@ -39,7 +39,7 @@ function filters(tenant: TenantRef, query: SummaryQuery) {
   const conditions = ["tenant_id = $1", "resource_type = $2"];
   for (const [field, column] of ARRAY_FILTERS) {
     const values = query[field];
-    if (values && values.length) {
+    if (values?.length) {
       params.push(values);
       conditions.push(`${column} = ANY($${params.length}::text[])`);
     }
@@ -161,7 +161,7 @@ export async function listRecommendations(prisma: Prisma, tenant: TenantRef, que
   const after = decodeCursor(query.cursor, CustomerId);
   const { params, where } = filters(tenant, query);
   const conditions = [where];
-  if (query.action && query.action.length) {
+  if (query.action?.length) {
     const actions = query.action.filter((a) => a !== "PENDING");
     params.push(actions);
     conditions.push(`(action = ANY($${params.length}::text[])${query.action.includes("PENDING") ? " OR action IS NULL" : ""})`);

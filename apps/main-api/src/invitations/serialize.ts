@@ -18,7 +18,7 @@ export type InviterNames = Map<string, string>;
 const inviterKey = (organizationId: string, userId: string) => `${organizationId}/${userId}`;
 
 export async function inviterNames(db: Prisma | Tx, rows: Invitation[]): Promise<InviterNames> {
-  const wanted = rows.filter((r) => r.invitedByUserId).map((r) => ({ organizationId: r.organizationId, id: r.invitedByUserId! }));
+  const wanted = rows.flatMap((r) => (r.invitedByUserId ? [{ organizationId: r.organizationId, id: r.invitedByUserId }] : []));
   if (wanted.length === 0) return new Map();
   const users = await db.user.findMany({ where: { OR: wanted }, select: { organizationId: true, id: true, name: true } });
   return new Map(users.map((u) => [inviterKey(u.organizationId, u.id), u.name]));

@@ -18,7 +18,8 @@ const alreadyMember = () => conflict("This identity already belongs to an organi
  * Pending invitations play no part.
  */
 export async function completeSignup(prisma: Prisma, identity: VerifiedIdentity, body: SignupCompleteRequest): Promise<SignupCompleteResponse> {
-  if (!identity.emailVerified || !identity.email) {
+  const email = identity.email;
+  if (!identity.emailVerified || !email) {
     throw forbidden("The identity's e-mail address is not verified: verify it with the identity provider, then retry.");
   }
   try {
@@ -33,7 +34,7 @@ export async function completeSignup(prisma: Prisma, identity: VerifiedIdentity,
         data: {
           organizationId,
           id: ownerId,
-          email: identity.email!,
+          email,
           name: `${body.first_name} ${body.last_name}`,
           role: "owner",
           jobTitle: body.job_title || null,

@@ -97,7 +97,7 @@ export async function startPricingStub(slowMs = 2000): Promise<PricingStub> {
     release: () => {
       const pending = held ?? [];
       held = null;
-      pending.forEach((fn) => fn());
+      for (const fn of pending) fn();
     },
     close: async () => undefined,
   };
@@ -107,7 +107,7 @@ export async function startPricingStub(slowMs = 2000): Promise<PricingStub> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? "/", "http://stub");
     stub.requests.push({ method: req.method ?? "", path: url.pathname });
-    waiters.splice(0).forEach((fn) => fn());
+    for (const fn of waiters.splice(0)) fn();
     if (held) await new Promise<void>((resolve) => held!.push(resolve));
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { "content-type": status >= 400 ? "application/problem+json" : "application/json" });

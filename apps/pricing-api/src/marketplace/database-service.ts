@@ -63,7 +63,12 @@ export async function registerDatabases(
     JSON.stringify([...byKey.values()]),
   );
   const stored = new Map(rows.map((row) => [row.key_hash, toDatabaseEntry(row)]));
-  return hashes.map((hash) => stored.get(hash)!);
+  // The upsert returns a row for every key it was sent.
+  return hashes.map((hash) => {
+    const entry = stored.get(hash);
+    if (!entry) throw new Error(`the upsert returned no row for key ${hash}`);
+    return entry;
+  });
 }
 
 const FILTER_FIELDS = [...KEY_TEXT_FIELDS] as const;

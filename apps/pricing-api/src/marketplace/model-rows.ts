@@ -54,9 +54,9 @@ export function toModelEntry(row: ModelRow): ModelPricingEntry {
     model_id: keyOut(row.model_id),
     region: keyOut(row.region),
     token_bucket: row.token_bucket as TokenBucket,
-    unit_price_per_mtok: num(row.unit_price_per_mtok)!,
+    unit_price_per_mtok: num(row.unit_price_per_mtok),
     currency: row.currency,
-    effective_from: iso(row.effective_from)!,
+    effective_from: iso(row.effective_from),
     effective_to: iso(row.effective_to),
     ...modelDetailsOf(row),
   };

@@ -18,8 +18,8 @@ const toPin = (row: PinRow): Pin => ({
   kind: row.kind,
   resource_id: row.resource_id,
   pricing_id: row.pricing_id,
-  created_at: iso(row.created_at)!,
-  updated_at: iso(row.updated_at)!,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
 });
 
 /**

@@ -16,7 +16,7 @@ interface ReportRow {
 const toReport = (row: ReportRow): Report => ({
   id: row.id,
   name: row.name,
-  created_at: iso(row.created_at)!,
+  created_at: iso(row.created_at),
   lines: row.lines,
   totals: row.totals,
 });

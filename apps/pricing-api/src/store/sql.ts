@@ -40,11 +40,18 @@ export async function lockAll(tx: Sql, keys: Iterable<string>): Promise<void> {
 export const keyIn = (value: string | null | undefined): string => value ?? "";
 export const keyOut = (value: string): string | null => (value === "" ? null : value);
 
-export const iso = (value: Date | string | null): string | null =>
-  value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
+export function iso(value: Date | string): string;
+export function iso(value: Date | string | null): string | null;
+export function iso(value: Date | string | null): string | null {
+  return value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
+}
 
 /** An amount as stored in numeric(30,12): rounded half-up to 12 decimal places (text, exact). */
 export const storedAmount = (value: number): string => new Decimal(value).toDecimalPlaces(12, Decimal.ROUND_HALF_UP).toFixed();
 
 /** numeric columns are selected as text and turned into exact JSON numbers here. */
-export const num = (value: string | null): number | null => (value === null ? null : Number(value));
+export function num(value: string): number;
+export function num(value: string | null): number | null;
+export function num(value: string | null): number | null {
+  return value === null ? null : Number(value);
+}
