@@ -4,6 +4,7 @@
 import { mainApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import { operationKey, routeKey } from "@cloudcost/testing";
+import { createApp } from "../src/app";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { TOOLING_ROUTES } from "./helpers/undeclared";
 
@@ -25,4 +26,13 @@ test("every Express route comes from the route table (tooling aside), and every 
     expect([route.operationId, routeKey(route)]).toEqual([route.operationId, declaration && operationKey(declaration)]);
   }
   expect(routes.filter((route) => !route.operationId).map(routeKey).sort()).toEqual([...TOOLING_ROUTES].sort());
+});
+
+test("the check can fail: a route registered outside the table is reported without an operation", () => {
+  const app = createApp(ctx.deps);
+  app.get("/api/v1/undeclared", (_req, res) => {
+    res.end();
+  });
+  const undeclared = listRoutes(app).filter((route) => !route.operationId).map(routeKey);
+  expect(undeclared).toContain("GET /api/v1/undeclared");
 });
