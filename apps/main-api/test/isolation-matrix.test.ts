@@ -9,7 +9,7 @@
 // demoted to member acts as a member (of the creator's tenants), the admin key of a deactivated admin
 // is a 401 everywhere, also in its own organization.
 import type http from "node:http";
-import { ErrorEnvelope, mainApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
+import { ErrorEnvelope, mainApiRoutes, type Role, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
@@ -155,64 +155,123 @@ interface Row {
 const NONEXISTENT_ORG = "org_00000000000000000000000000";
 const NONEXISTENT_TENANT = "ten_00000000000000000000000000";
 
+type Add = (callers: Caller[], rest: Omit<Row, "route" | "caller">) => void;
+
+/** What the matrix needs of an organization- or caller-scoped operation (keyed by operationId below). */
+interface IdentityCase {
+  body?: unknown;
+  /** The path ids besides org_id that name the target on a side. */
+  ids?: (side: Side) => Record<string, string>;
+  /** Rows besides those the declaration implies (another and a nonexistent organization, a role not in `roles`). */
+  rows?: (add: Add, body: unknown) => void;
+  /** Why an operation has no rows: it reaches nothing but the caller itself. */
+  unscoped?: string;
+}
+
+/** The role each caller acts with (the demoted admin's key acts as its creator, now a member). */
+const ROLE_OF: Record<Caller, Role> = {
+  owner: "owner",
+  admin: "admin",
+  member: "member",
+  viewer: "viewer",
+  keyAdmin: "admin",
+  keyMember: "member",
+  keyViewer: "viewer",
+  keyOfDemotedAdmin: "member",
+};
+const KEY_MANAGEMENT_REFUSED: Caller[] = ["member", "viewer", "keyAdmin", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
+
+function identityCases(): Record<string, IdentityCase> {
+  const keysCannotPromote = (add: Add) => {
+    for (const role of ["admin", "owner"]) {
+      add(["keyAdmin"], { params: { org_id: A.org }, body: { email: `promoted-${role}@example.com`, role }, status: 403, why: `keys cannot invite an ${role}` });
+    }
+  };
+  const tenant = (side: Side) => ({ tenant_id: side.tenant1 });
+  const tenantRows = (read: boolean) => (add: Add, body: unknown) => {
+    add(CALLERS, { params: { org_id: A.org, tenant_id: B.tenant1 }, body, status: 403, why: "another organization's tenant under the own organization" });
+    add(CALLERS, { params: { org_id: A.org, tenant_id: NONEXISTENT_TENANT }, body, status: 403, why: "nonexistent tenant" });
+    if (read) add(NON_MANAGERS, { params: { org_id: A.org, tenant_id: A.tenant2 }, status: 403, why: "tenant out of reach" });
+  };
+  const invitee = (add: Add) => {
+    add(NON_KEYS, { params: { id: B.invitationId }, status: 404, why: "someone else's invitation" });
+    add(KEYS, { params: { id: B.invitationId }, status: 403, why: "keys cannot answer invitations" });
+  };
+  return {
+    completeSignup: { unscoped: "creates an organization of the caller's own" },
+    getMe: { unscoped: "describes the caller itself" },
+    leaveOrganization: { rows: (add) => add(KEYS, { status: 403, why: "keys cannot leave" }) },
+    getOrganization: {},
+    updateOrganization: { body: { name: "Hijacked" } },
+    getSettings: {},
+    updateSettings: { body: { active_window_minutes: 30 } },
+    listTenants: {},
+    createTenant: { body: { name: "Intruder" } },
+    getTenant: { ids: tenant, rows: tenantRows(true) },
+    updateTenant: { ids: tenant, body: { name: "Hijacked" }, rows: tenantRows(false) },
+    listUsers: {},
+    inviteUser: { body: { email: "intruder@example.com", role: "viewer" }, rows: keysCannotPromote },
+    getUser: {
+      ids: (side) => ({ id: side.userId }),
+      rows: (add) => add(CALLERS, { params: { org_id: A.org, id: B.userId }, status: 404, why: "user of another organization under the own organization" }),
+    },
+    updateUser: {
+      ids: (side) => ({ id: side.userId }),
+      body: { name: "Hijacked" },
+      rows: (add, body) => {
+        add(MANAGERS, { params: { org_id: A.org, id: B.userId }, body, status: 404, why: "user of another organization under the own organization" });
+        add(NON_MANAGERS, { params: { org_id: A.org, id: A.ownerUserId }, body, status: 403, why: "role too low (another user)" });
+      },
+    },
+    listInvitations: {},
+    createInvitation: { body: { email: "intruder@example.com", role: "viewer" }, rows: keysCannotPromote },
+    revokeInvitation: {
+      ids: (side) => ({ id: side.invitationId }),
+      rows: (add) => add(MANAGERS, { params: { org_id: A.org, id: B.invitationId }, status: 404, why: "invitation of another organization under the own organization" }),
+    },
+    listReceivedInvitations: { rows: (add) => add(KEYS, { status: 403, why: "keys have no invitations" }) },
+    acceptInvitation: { rows: invitee },
+    declineInvitation: { rows: invitee },
+    listApiKeys: { rows: (add) => add(KEY_MANAGEMENT_REFUSED, { status: 403, why: "role too low / keys cannot manage keys" }) },
+    createApiKey: {
+      body: { name: "k", role: "viewer" },
+      rows: (add, body) => add(KEY_MANAGEMENT_REFUSED, { body, status: 403, why: "role too low / keys cannot manage keys" }),
+    },
+    revokeApiKey: {
+      rows: (add) => {
+        add(["owner", "admin"], { params: { id: B.keyId }, status: 404, why: "another organization's key" });
+        add(KEY_MANAGEMENT_REFUSED, { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
+      },
+    },
+  };
+}
+
+const declaredOperations = Object.values(mainApiRoutes) as RouteDefinition[];
+
 /** Every row of the matrix: callers of organization A against B, nonexistent ids and too low roles. */
 function matrix(): Row[] {
   const rows: Row[] = [];
-  const add = (route: string, callers: Caller[], rest: Omit<Row, "route" | "caller">) => callers.forEach((caller) => rows.push({ route, caller, ...rest }));
-  const orgRoutes: Array<[string, unknown?, Caller[]?]> = [
-    ["GET /api/v1/organizations/{org_id}"],
-    ["PATCH /api/v1/organizations/{org_id}", { name: "Hijacked" }],
-    ["GET /api/v1/organizations/{org_id}/settings"],
-    ["PATCH /api/v1/organizations/{org_id}/settings", { active_window_minutes: 30 }],
-    ["GET /api/v1/organizations/{org_id}/tenants"],
-    ["POST /api/v1/organizations/{org_id}/tenants", { name: "Intruder" }],
-    ["GET /api/v1/organizations/{org_id}/users"],
-    ["POST /api/v1/organizations/{org_id}/users", { email: "intruder@example.com", role: "viewer" }],
-    ["GET /api/v1/organizations/{org_id}/invitations"],
-    ["POST /api/v1/organizations/{org_id}/invitations", { email: "intruder@example.com", role: "viewer" }],
-  ];
-  for (const [route, body] of orgRoutes) {
-    add(route, CALLERS, { params: { org_id: B.org }, body, status: 403, why: "another organization" });
-    add(route, CALLERS, { params: { org_id: NONEXISTENT_ORG }, body, status: 403, why: "nonexistent organization" });
-    if (!route.startsWith("GET") || route.endsWith("/invitations")) add(route, NON_MANAGERS, { params: { org_id: A.org }, body, status: 403, why: "role too low" });
-  }
-  for (const route of ["POST /api/v1/organizations/{org_id}/users", "POST /api/v1/organizations/{org_id}/invitations"]) {
-    for (const role of ["admin", "owner"]) {
-      add(route, ["keyAdmin"], { params: { org_id: A.org }, body: { email: `promoted-${role}@example.com`, role }, status: 403, why: `keys cannot invite an ${role}` });
+  const add = (route: string, callers: Caller[], rest: Omit<Row, "route" | "caller">) => {
+    for (const caller of callers) rows.push({ route, caller, ...rest });
+  };
+  const cases = identityCases();
+  // Organization- and caller-scoped operations: the rows their declaration implies, then their own.
+  for (const route of declaredOperations.filter((r) => r.scope === "organization" || r.scope === "caller")) {
+    const c = cases[route.operationId];
+    if (!c) throw new Error(`${route.operationId}: no case in the isolation matrix`);
+    const key = operationKey(route);
+    const addTo: Add = (callers, rest) => add(key, callers, rest);
+    if (route.scope === "organization") {
+      const ids = c.ids ?? (() => ({}));
+      addTo(CALLERS, { params: { org_id: B.org, ...ids(B) }, body: c.body, status: 403, why: "another organization" });
+      addTo(CALLERS, { params: { org_id: NONEXISTENT_ORG, ...ids(B) }, body: c.body, status: 403, why: "nonexistent organization" });
+      const roles = route.roles;
+      if (roles) addTo(CALLERS.filter((caller) => !roles.includes(ROLE_OF[caller])), { params: { org_id: A.org, ...ids(A) }, body: c.body, status: 403, why: "role too low" });
     }
+    c.rows?.(addTo, c.body);
   }
-  const revoke = "DELETE /api/v1/organizations/{org_id}/invitations/{id}";
-  add(revoke, CALLERS, { params: { org_id: B.org, id: B.invitationId }, status: 403, why: "another organization" });
-  add(revoke, CALLERS, { params: { org_id: NONEXISTENT_ORG, id: B.invitationId }, status: 403, why: "nonexistent organization" });
-  add(revoke, MANAGERS, { params: { org_id: A.org, id: B.invitationId }, status: 404, why: "invitation of another organization under the own organization" });
-  add(revoke, NON_MANAGERS, { params: { org_id: A.org, id: A.invitationId }, status: 403, why: "role too low" });
-  for (const route of ["POST /api/v1/invitations/{id}/accept", "POST /api/v1/invitations/{id}/decline"]) {
-    add(route, NON_KEYS, { params: { id: B.invitationId }, status: 404, why: "someone else's invitation" });
-    add(route, KEYS, { params: { id: B.invitationId }, status: 403, why: "keys cannot answer invitations" });
-  }
-  add("GET /api/v1/invitations", KEYS, { status: 403, why: "keys have no invitations" });
-  add("POST /api/v1/me/leave", KEYS, { status: 403, why: "keys cannot leave" });
-  for (const [route, body] of [["GET /api/v1/organizations/{org_id}/tenants/{tenant_id}"], ["PATCH /api/v1/organizations/{org_id}/tenants/{tenant_id}", { name: "Hijacked" }]] as Array<[string, unknown?]>) {
-    add(route, CALLERS, { params: { org_id: B.org, tenant_id: B.tenant1 }, body, status: 403, why: "another organization's tenant" });
-    add(route, CALLERS, { params: { org_id: A.org, tenant_id: B.tenant1 }, body, status: 403, why: "another organization's tenant under the own organization" });
-    add(route, CALLERS, { params: { org_id: A.org, tenant_id: NONEXISTENT_TENANT }, body, status: 403, why: "nonexistent tenant" });
-    if (route.startsWith("GET")) add(route, NON_MANAGERS, { params: { org_id: A.org, tenant_id: A.tenant2 }, status: 403, why: "tenant out of reach" });
-    else add(route, NON_MANAGERS, { params: { org_id: A.org, tenant_id: A.tenant1 }, body, status: 403, why: "role too low" });
-  }
-  for (const [route, body] of [["GET /api/v1/organizations/{org_id}/users/{id}"], ["PATCH /api/v1/organizations/{org_id}/users/{id}", { name: "Hijacked" }]] as Array<[string, unknown?]>) {
-    add(route, CALLERS, { params: { org_id: B.org, id: B.userId }, body, status: 403, why: "another organization" });
-    add(route, CALLERS, { params: { org_id: NONEXISTENT_ORG, id: B.userId }, body, status: 403, why: "nonexistent organization" });
-    if (route.startsWith("GET")) add(route, CALLERS, { params: { org_id: A.org, id: B.userId }, status: 404, why: "user of another organization under the own organization" });
-    else {
-      add(route, MANAGERS, { params: { org_id: A.org, id: B.userId }, body, status: 404, why: "user of another organization under the own organization" });
-      add(route, NON_MANAGERS, { params: { org_id: A.org, id: A.ownerUserId }, body, status: 403, why: "role too low (another user)" });
-    }
-  }
-  const KEY_MANAGEMENT_REFUSED: Caller[] = ["member", "viewer", "keyAdmin", "keyMember", "keyViewer", "keyOfDemotedAdmin"];
-  add("GET /api/v1/settings/api-keys", KEY_MANAGEMENT_REFUSED, { status: 403, why: "role too low / keys cannot manage keys" });
-  add("POST /api/v1/settings/api-keys", KEY_MANAGEMENT_REFUSED, { body: { name: "k", role: "viewer" }, status: 403, why: "role too low / keys cannot manage keys" });
-  add("DELETE /api/v1/settings/api-keys/{id}", ["owner", "admin"], { params: { id: B.keyId }, status: 404, why: "another organization's key" });
-  add("DELETE /api/v1/settings/api-keys/{id}", KEY_MANAGEMENT_REFUSED, { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
+  const unknown = Object.keys(cases).filter((id) => !declaredOperations.some((route) => route.operationId === id && route.scope !== "tenant"));
+  if (unknown.length) throw new Error(`isolation cases of no organization- or caller-scoped operation: ${unknown.join(", ")}`);
 
   // Tenant-scoped operations come from the route table; a body per operation that needs one.
   const bodies: Record<string, unknown> = {
@@ -220,7 +279,7 @@ function matrix(): Row[] {
     ingestMetrics: { samples: [{ resource_id: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_utilization: 1 }] },
     recordHeartbeats: { resource_ids: ["bravo-vm-one"] },
   };
-  const compute = (Object.values(mainApiRoutes) as RouteDefinition[])
+  const compute = declaredOperations
     .filter((route) => route.scope === "tenant")
     .map((route): [string, unknown, "read" | "write" | "manage"] => {
       if (route.body && !(route.operationId in bodies)) throw new Error(`${route.operationId}: no body in the isolation matrix`);
@@ -237,11 +296,11 @@ function matrix(): Row[] {
   return rows;
 }
 
-/** Routes outside any organization or tenant (public, sign-up, the caller itself). */
+/** Routes outside any organization or tenant: public, tooling, and the operations that reach only the caller itself. */
 const UNSCOPED = new Set([
-  ...(Object.values(mainApiRoutes) as RouteDefinition[]).filter((route) => route.scope === "none").map(operationKey),
+  ...declaredOperations.filter((route) => route.scope === "none").map(operationKey),
+  ...declaredOperations.filter((route) => identityCases()[route.operationId]?.unscoped).map(operationKey),
   ...TOOLING_ROUTES,
-  "POST /api/v1/signup/complete", "GET /api/v1/me",
 ]);
 
 async function call(row: Row, side: Side, credential = side.callers[row.caller]): Promise<{ res: request.Response; logs: string }> {

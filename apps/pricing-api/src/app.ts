@@ -9,7 +9,8 @@ import type { AppDeps } from "./deps";
 import { renderPricingError } from "./errors";
 import { healthHandlers } from "./health/routes";
 import { idempotent } from "./idempotency";
-import { internalRoutes } from "./internal/routes";
+import { internalHandlers } from "./internal/routes";
+import { requireServiceToken } from "./internal/service-token";
 import { databaseHandlers } from "./marketplace/database-routes";
 import { modelHandlers } from "./marketplace/model-routes";
 import { pinHandlers, reportHandlers } from "./references/routes";
@@ -20,7 +21,7 @@ const operations: RouteDefinition[] = Object.values(pricingApiRoutes);
 /** Paths of the operations that accept more than the 1 MiB default body. */
 const LARGE_BODY_PATHS = operations.filter((route) => route.bodyLimit).map((route) => route.path);
 
-/** Every declared operation of the pricing API, bound to its handler. */
+/** Every declared operation of the pricing API (the public ones and /internal), bound to its handler. */
 function apiRouter(deps: AppDeps): Router {
   const router = Router();
   const labelled = { prisma: deps.prisma, labelPrefix: deps.config.labelPrefix };
@@ -37,9 +38,11 @@ function apiRouter(deps: AppDeps): Router {
       ...reportHandlers(labelled),
       ...usageHandlers(labelled),
       ...healthHandlers(deps.db, deps.computeCatalog),
+      ...internalHandlers(deps.apiKeys),
     },
     {
-      authenticate: { api_key: requireApiKey(deps.apiKeys) },
+      // A service token is signed for the one request (method and path) and accepted once.
+      authenticate: { api_key: requireApiKey(deps.apiKeys), service: requireServiceToken({ secret: deps.serviceSecret, jtis: deps.serviceTokenJtis }) },
       // Every key may do what a viewer may: only stronger requirements cost a check.
       authorize: (route) => (route.minKeyRole && route.minKeyRole !== "viewer" ? requireKeyRole(route.minKeyRole) : undefined),
       idempotency: () => idempotency,
@@ -61,6 +64,5 @@ export function createApp(deps: AppDeps): Express {
     app.use(apiRouter(deps));
     app.use(deps.metrics.router());
     app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
-    app.use("/internal", internalRoutes(deps.apiKeys, { secret: deps.serviceSecret, jtis: deps.serviceTokenJtis }));
   });
 }

@@ -12,7 +12,7 @@ import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { listen, operationKey, routeKey } from "@cloudcost/testing";
 import { createApiKey, provisionKey, type KeyRole } from "./helpers/keys";
-import { UNDECLARED_ROUTES } from "./helpers/undeclared";
+import { TOOLING_ROUTES } from "./helpers/undeclared";
 import { capturingLogger } from "@cloudcost/testing";
 
 let ctx: TestContext;
@@ -107,7 +107,7 @@ const UNSCOPED = new Set([
   ...Object.values(pricingApiRoutes as Record<string, RouteDefinition>)
     .filter((route) => route.scope !== "account")
     .map(operationKey),
-  ...UNDECLARED_ROUTES,
+  ...TOOLING_ROUTES,
 ]);
 
 test("every account-scoped route is in the matrix", () => {

@@ -1,11 +1,11 @@
 // The route table is the only way an operation reaches Express: every route the app registers is
-// a declared operation (or one of the few undeclared tooling and service-token routes), and every
+// a declared operation (or tooling: metrics and the API reference), the service-token `/internal` ones included, and every
 // declared operation is registered, with the method and path it declares.
 import { pricingApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import { operationKey, routeKey } from "@cloudcost/testing";
 import { createTestContext, type TestContext } from "./helpers/context";
-import { UNDECLARED_ROUTES } from "./helpers/undeclared";
+import { TOOLING_ROUTES } from "./helpers/undeclared";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ test("every Express route comes from the route table, and every declared operati
     const declaration = declared.find((d) => d.operationId === route.operationId);
     expect([route.operationId, routeKey(route)]).toEqual([route.operationId, declaration && operationKey(declaration)]);
   }
-  expect(routes.filter((route) => !route.operationId).map(routeKey).sort()).toEqual([...UNDECLARED_ROUTES].sort());
+  expect(routes.filter((route) => !route.operationId).map(routeKey).sort()).toEqual([...TOOLING_ROUTES].sort());
 });
 
 test("each pricing operation declares the weakest key role that may call it (docs/api.md, Pricing API)", () => {

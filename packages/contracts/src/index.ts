@@ -14,3 +14,5 @@ export * from "./api/health.js";
 export * from "./api/headers.js";
 export * from "./api/pricing-routes.js";
 export * from "./api/main-routes.js";
+export * from "./api/identity-routes.js";
+export * from "./api/internal-routes.js";

@@ -1,4 +1,4 @@
 export { apiDocsRouter } from "./docs-router";
 export { pricingApiDocument, pricingApiPaths } from "./pricing-api";
-export { operation, type OpenApiDocument, type OperationSpec } from "./operation";
+export type { OpenApiDocument } from "./operation";
 export { mainApiDocument, mainApiPaths } from "./main-api";

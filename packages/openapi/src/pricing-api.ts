@@ -42,6 +42,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Sign-up": "Creating an organization for a verified identity.",
   Organizations: "The organization, its settings and the caller.",
   Users: "Users of an organization and their roles.",
+  Invitations: "Invitations an organization sends, and those the caller received.",
   Tenants: "Tenants of an organization.",
   "API keys": "Keys acting with a role, here and on the pricing API.",
   Compute: "Compute inventory, utilization and right-sizing recommendations of one tenant.",

@@ -31,6 +31,9 @@ function genericResponses(route: RouteDefinition): Record<number, string> {
   if (route.auth !== "none") out[401] = "Missing, malformed, expired, unknown or revoked credentials (code `unauthenticated`)";
   const restricted = (route.minKeyRole && route.minKeyRole !== "viewer") || route.roles || route.write || route.scope === "tenant" || route.scope === "organization";
   if (restricted) out[403] = "Authenticated but not allowed: role too low, or the tenant or organization is out of reach (code `forbidden`)";
+  // A main API token whose identity has no active user in an organization acts as no one.
+  else if (route.auth === "bearer") out[403] = "The identity has no active user in an organization, or the credential kind may not do this (code `forbidden`)";
+  else if (route.auth === "identity") out[403] = "The credential kind may not do this: an API key, or an identity that is no invitee (code `forbidden`)";
   if (route.idempotent) {
     out[409] = "A request with the same Idempotency-Key is still being processed (code `idempotency_key_in_use`)";
     out[422] = "The Idempotency-Key was already used for a different request (code `idempotency_key_reused`)";
@@ -80,10 +83,11 @@ export function routeOperation(route: RouteDefinition): ZodOpenApiOperationObjec
   };
 }
 
-/** The paths of every operation of a route table. */
+/** The paths of every public operation of a route table (service-to-service `internal` ones are left out). */
 export function routePaths(table: RouteTable): ZodOpenApiPathsObject {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of Object.values(table)) {
+    if (route.internal) continue;
     paths[route.path] = { ...paths[route.path], [route.method]: routeOperation(route) };
   }
   return paths;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import express from "express";
 import request from "supertest";
+import { mainApiRoutes, pricingApiRoutes, type RouteDefinition, type RouteTable } from "@cloudcost/contracts";
 import { apiDocsRouter, mainApiDocument, pricingApiDocument } from "../src";
 
 describe.each([
@@ -17,6 +18,25 @@ describe.each([
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths ?? {})).toEqual(expect.arrayContaining([...paths]));
     expect(Object.keys(document.components?.schemas ?? {})).toEqual(expect.arrayContaining([...schemas]));
+  });
+});
+
+const operationIdsOf = (document: ReturnType<typeof mainApiDocument>) =>
+  Object.values(document.paths ?? {}).flatMap((item) => Object.values(item).map((operation) => (operation as { operationId: string }).operationId));
+const publicOperationIds = (table: RouteTable) =>
+  (Object.values(table) as RouteDefinition[]).filter((route) => !route.internal).map((route) => route.operationId);
+
+describe("generated from the route tables", () => {
+  it("documents exactly the public operations of each table", () => {
+    expect(operationIdsOf(mainApiDocument()).sort()).toEqual(publicOperationIds(mainApiRoutes).sort());
+    expect(operationIdsOf(pricingApiDocument()).sort()).toEqual(publicOperationIds(pricingApiRoutes).sort());
+  });
+
+  it("leaves the service-token /internal operations out of the public pricing document", () => {
+    const internal = (Object.values(pricingApiRoutes) as RouteDefinition[]).filter((route) => route.internal);
+    expect(internal.map((route) => route.path)).toEqual(expect.arrayContaining(["/internal/api-keys/{keyHash}"]));
+    expect(Object.keys(pricingApiDocument().paths ?? {}).filter((path) => path.startsWith("/internal"))).toEqual([]);
+    expect(JSON.stringify(pricingApiDocument())).not.toContain("serviceToken");
   });
 });
 

@@ -1,11 +1,9 @@
-import { Router, type Request } from "express";
-import { mainApiComputeRoutes } from "@cloudcost/contracts";
-import { conflict, HttpError, registerRoutes, releaseBody, type RouteHandlers } from "@cloudcost/http";
-import { authenticate } from "../auth/middleware";
+import type { Request } from "express";
+import type { mainApiComputeRoutes } from "@cloudcost/contracts";
+import { conflict, HttpError, releaseBody } from "@cloudcost/http";
 import type { AppDeps } from "../deps";
 import { success as ok } from "../http/envelope";
-import { idempotent } from "../http/idempotency";
-import { requireTenant } from "../tenancy/require-tenant";
+import type { Handlers } from "../operations";
 import { AnalysisBusyError } from "./analysis";
 import { ingestMetrics, recordHeartbeats, sampleBatch, upsertResources, type TenantRef } from "./inventory-service";
 import { PricingUnavailableError } from "./pricing-client";
@@ -17,9 +15,10 @@ const tenantOf = (req: Request): TenantRef => {
   return { id: req.tenant.id, organizationId: req.tenant.organizationId };
 };
 
-type ComputeHandlers = RouteHandlers<typeof mainApiComputeRoutes>;
+type ComputeOperations = keyof typeof mainApiComputeRoutes;
 
-function computeHandlers(deps: AppDeps): ComputeHandlers {
+/** The compute operations of one tenant (requireTenant, the router's authorize step, selected the tenant). */
+export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer">): Handlers<ComputeOperations> {
   return {
     upsertResources: async ({ body }, req) => {
       const upserted = await upsertResources(deps.prisma, tenantOf(req), body.resources);
@@ -57,15 +56,4 @@ function computeHandlers(deps: AppDeps): ComputeHandlers {
       return ok(`${page.items.length} recommendations`, page);
     },
   };
-}
-
-/** The compute operations of the main API's route table, bound to their handlers. */
-export function computeRoutes(deps: AppDeps): Router {
-  const router = Router();
-  registerRoutes(router, mainApiComputeRoutes, computeHandlers(deps), {
-    authenticate: { bearer: authenticate(deps) },
-    authorize: (route) => (route.scope === "tenant" ? requireTenant({ write: route.write, roles: route.roles ? [...route.roles] : undefined }) : undefined),
-    idempotency: () => idempotent(deps),
-  });
-  return router;
 }

@@ -1,5 +1,3 @@
-import type { Response } from "express";
-
 const envelope = <T>(message: string, data: T) => ({ message, status: "success" as const, data });
 
 /** A route handler's 200 reply in the success envelope `{message, status: "success", data}`. */
@@ -7,8 +5,3 @@ export const success = <T>(message: string, data: T) => ({ status: 200 as const,
 
 /** A route handler's 201 reply in the success envelope. */
 export const created = <T>(message: string, data: T) => ({ status: 201 as const, body: envelope(message, data) });
-
-/** Sends the success envelope (for routes not yet bound from the route table). */
-export function sendData(res: Response, data: unknown, message: string, status = 200): void {
-  res.status(status).json(envelope(message, data));
-}

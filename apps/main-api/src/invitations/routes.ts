@@ -1,36 +1,24 @@
-import { Router, type Request } from "express";
-import { InvitationPathParams, InviteUserRequest, OrganizationPathParams, PaginationQuery, ReceivedInvitationPathParams } from "@cloudcost/contracts";
-import { forbidden, parseOr400 } from "@cloudcost/http";
+import type { Request } from "express";
+import { forbidden } from "@cloudcost/http";
 import { principalOf } from "../auth/middleware";
 import type { VerifiedIdentity } from "../auth/token-verifier";
 import type { AppDeps } from "../deps";
-import { sendData } from "../http/envelope";
+import { created, success } from "../http/envelope";
+import type { Handlers } from "../operations";
 import { acceptInvitation, declineInvitation, listReceivedInvitations } from "./invitee-service";
 import { createInvitation, INVITATION_SENT, listInvitations, revokeInvitation } from "./service";
 
-/** `/api/v1/organizations/:org_id/invitations` (behind authenticate): owners and admins manage invitations. */
-export function invitationRoutes(deps: AppDeps): Router {
-  const router = Router({ mergeParams: true });
-
-  router.get("/", async (req, res) => {
-    const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
-    const query = parseOr400(PaginationQuery, req.query, "query");
-    sendData(res, await listInvitations(deps.prisma, principalOf(req), org_id, query), "Invitations of the organization.");
-  });
-
-  router.post("/", async (req, res) => {
-    const { org_id } = parseOr400(OrganizationPathParams, req.params, "path");
-    const body = parseOr400(InviteUserRequest, req.body, "request body");
-    sendData(res, await createInvitation(deps.prisma, principalOf(req), org_id, body), INVITATION_SENT, 201);
-  });
-
-  router.delete("/:id", async (req, res) => {
-    const { org_id, id } = parseOr400(InvitationPathParams, req.params, "path");
-    await revokeInvitation(deps.prisma, principalOf(req), org_id, id);
-    res.status(204).end();
-  });
-
-  return router;
+/** `/api/v1/organizations/{org_id}/invitations`: owners and admins manage invitations (the service checks). */
+export function invitationHandlers(deps: Pick<AppDeps, "prisma">): Handlers<"listInvitations" | "createInvitation" | "revokeInvitation"> {
+  return {
+    listInvitations: async ({ params, query }, req) =>
+      success("Invitations of the organization.", await listInvitations(deps.prisma, principalOf(req), params.org_id, query)),
+    createInvitation: async ({ params, body }, req) => created(INVITATION_SENT, await createInvitation(deps.prisma, principalOf(req), params.org_id, body)),
+    revokeInvitation: async ({ params }, req) => {
+      await revokeInvitation(deps.prisma, principalOf(req), params.org_id, params.id);
+      return { status: 204 };
+    },
+  };
 }
 
 /** The identity-provider identity of the caller: invitations are answered by people, not keys. */
@@ -39,27 +27,21 @@ function identityOf(req: Request): VerifiedIdentity {
   return req.identity;
 }
 
-/** `/api/v1/invitations` (behind authenticate; no principal needed): the caller's own invitations. */
-export function receivedInvitationRoutes(deps: AppDeps): Router {
-  const router = Router();
-
-  router.get("/", async (req, res) => {
-    const query = parseOr400(PaginationQuery, req.query, "query");
-    sendData(res, await listReceivedInvitations(deps.prisma, identityOf(req), query), "Pending invitations for your verified e-mail address.");
-  });
-
-  router.post("/:id/accept", async (req, res) => {
-    const { id } = parseOr400(ReceivedInvitationPathParams, req.params, "path");
-    const user = await acceptInvitation(deps.prisma, identityOf(req), id);
-    deps.outbox.kick(); // a returning user's keys are re-synced to the pricing API
-    sendData(res, user, "Invitation accepted: you are now a user of the organization.");
-  });
-
-  router.post("/:id/decline", async (req, res) => {
-    const { id } = parseOr400(ReceivedInvitationPathParams, req.params, "path");
-    await declineInvitation(deps.prisma, identityOf(req), id);
-    res.status(204).end();
-  });
-
-  return router;
+/** `/api/v1/invitations`: the caller's own invitations (an identity without an organization may call them). */
+export function receivedInvitationHandlers(
+  deps: Pick<AppDeps, "prisma" | "outbox">,
+): Handlers<"listReceivedInvitations" | "acceptInvitation" | "declineInvitation"> {
+  return {
+    listReceivedInvitations: async ({ query }, req) =>
+      success("Pending invitations for your verified e-mail address.", await listReceivedInvitations(deps.prisma, identityOf(req), query)),
+    acceptInvitation: async ({ params }, req) => {
+      const user = await acceptInvitation(deps.prisma, identityOf(req), params.id);
+      deps.outbox.kick(); // a returning user's keys are re-synced to the pricing API
+      return success("Invitation accepted: you are now a user of the organization.", user);
+    },
+    declineInvitation: async ({ params }, req) => {
+      await declineInvitation(deps.prisma, identityOf(req), params.id);
+      return { status: 204 };
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import * as compute from "../main/compute.js";
 import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import { TenantHeaders } from "./headers.js";
+import { mainApiIdentityRoutes } from "./identity-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 
 const c = compute;
@@ -21,11 +22,7 @@ const MainReady = SuccessEnvelope(z.object({ database: z.literal("ok"), migratio
   description: "Database reachable, migrations applied.",
 });
 
-/**
- * The main API operations declared here. The identity operations (sign-up, organizations, users,
- * API keys, me) are still registered by their own routers and documented by the hand-written
- * entries of packages/openapi/src/main-api.ts until they move into this table.
- */
+/** The compute operations of one tenant. */
 export const mainApiComputeRoutes = {
   upsertResources: defineRoute(
     tenantScoped({
@@ -124,4 +121,5 @@ export const mainApiHealthRoutes = {
   }),
 } as const;
 
-export const mainApiRoutes = { ...mainApiComputeRoutes, ...mainApiHealthRoutes } as const;
+/** Every operation of the main API: the one place each is declared (registered, documented and tested from here). */
+export const mainApiRoutes = { ...mainApiIdentityRoutes, ...mainApiComputeRoutes, ...mainApiHealthRoutes } as const;

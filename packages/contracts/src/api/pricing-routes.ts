@@ -7,6 +7,7 @@ import * as internal from "../pricing/internal.js";
 import * as models from "../pricing/models.js";
 import * as references from "../pricing/references.js";
 import { PricingHealth, PricingReady } from "./health.js";
+import { pricingInternalRoutes } from "./internal-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 
 const c = { ...compute, ...databases, ...errors, ...internal, ...models, ...references };
@@ -28,8 +29,8 @@ const error = (description: string) => ({ description, schema: c.MarketplaceErro
 const IdQuery = z.object({ id: ServiceId });
 const USAGE_BODY_LIMIT = "8 MiB";
 
-/** Every operation of the pricing API (the service-token `/internal` endpoints are not part of it). */
-export const pricingApiRoutes = {
+/** Every public operation of the pricing API. */
+export const pricingPublicRoutes = {
   // The compute price query is the hot path (every right-sizing recommendation): matched first.
   priceCompute: defineRoute(
     v1({
@@ -276,3 +277,6 @@ export const pricingApiRoutes = {
     responses: { 200: { description: "Ready", schema: PricingReady }, 503: error("Not ready: what is missing") },
   }),
 } as const;
+
+/** Every operation of the pricing API: the public ones and the service-token `/internal` ones. */
+export const pricingApiRoutes = { ...pricingPublicRoutes, ...pricingInternalRoutes } as const;

@@ -15,7 +15,13 @@ export type AuthMode =
   | "none";
 
 /** Whose data the operation reaches; the isolation matrix calls every scoped operation across scopes. */
-export type Scope = "tenant" | "organization" | "account" | "none";
+export type Scope =
+  | "tenant"
+  | "organization"
+  | "account"
+  /** The caller itself: its identity, or its own organization named by no parameter (sign-up, me, API keys). */
+  | "caller"
+  | "none";
 
 /** The pricing API key roles, weakest first. */
 export const KEY_ROLES = PricingKeyRole.options;
@@ -63,6 +69,8 @@ export interface RouteDefinition {
    * decides how such an answer is kept).
    */
   idempotent?: boolean | "secret";
+  /** Service-to-service only (the pricing API's `/internal`): registered like any other, left out of the public document. */
+  internal?: boolean;
   /** The largest body accepted, when not the 1 MiB default (documented with the 413). */
   bodyLimit?: string;
 }
