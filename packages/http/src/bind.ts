@@ -8,6 +8,7 @@ export type RouteHandler<R extends RouteDefinition> = (
   input: RouteInput<R>,
   req: Request,
   res: Response,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler that streams or sends its answer itself returns nothing
 ) => RouteReply<R> | void | Promise<RouteReply<R> | void>;
 
 export type RouteHandlers<T extends RouteTable> = { [K in keyof T]: RouteHandler<T[K]> };
