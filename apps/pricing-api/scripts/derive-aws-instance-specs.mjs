@@ -4,6 +4,8 @@
 //   git -C <karpenter-provider-aws> show 692ccdd0629e488300821443f0fa0bc3c3e08047:website/content/en/preview/reference/instance-types.md > instance-types.md
 //   node scripts/derive-aws-instance-specs.mjs instance-types.md [output.csv]
 // Every documented type gets a row, so "documented without local NVMe" (0) differs from "not documented" (no row).
+// A GPU count of 0 (g6f, gr6f) is a share of one GPU: the share is the type's GPU memory over a whole
+// GPU's of the same model (instance-gpu-memory is per GPU), rounded to 4 decimals.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,10 +43,22 @@ const MODELS = {
 };
 
 const text = fs.readFileSync(input, "utf8");
+const types = text
+  .split("\n### `")
+  .slice(1)
+  .map((section) => ({
+    type: section.slice(0, section.indexOf("`")),
+    labels: Object.fromEntries([...section.matchAll(/\|karpenter\.k8s\.aws\/([a-z-]+)\|([^|]*)\|/g)].map((m) => [m[1], m[2]])),
+  }));
+const wholeGpuMemory = new Map();
+for (const { labels } of types) {
+  if (Number(labels["instance-gpu-count"]) >= 1) {
+    const name = labels["instance-gpu-name"];
+    wholeGpuMemory.set(name, Math.max(wholeGpuMemory.get(name) ?? 0, Number(labels["instance-gpu-memory"])));
+  }
+}
 const rows = [];
-for (const section of text.split("\n### `").slice(1)) {
-  const type = section.slice(0, section.indexOf("`"));
-  const labels = Object.fromEntries([...section.matchAll(/\|karpenter\.k8s\.aws\/([a-z-]+)\|([^|]*)\|/g)].map((m) => [m[1], m[2]]));
+for (const { type, labels } of types) {
   const kind = labels["instance-gpu-name"] ? "gpu" : labels["instance-accelerator-name"] ? "accelerator" : null;
   let vendor = "",
     model = "",
@@ -56,6 +70,12 @@ for (const section of text.split("\n### `").slice(1)) {
     model = MODELS[name];
     count = labels[`instance-${kind}-count`];
     if (!vendor || !model || !/^\d+$/.test(count)) throw new Error(`${type}: unmapped ${kind} ${maker}/${name}/${count}`);
+    if (count === "0") {
+      const whole = wholeGpuMemory.get(name);
+      const share = Number(labels["instance-gpu-memory"]) / whole;
+      if (!whole || !(share > 0 && share < 1)) throw new Error(`${type}: no share of a whole ${name}`);
+      count = String(Math.round(share * 10000) / 10000);
+    }
   }
   const nvme = labels["instance-local-nvme"] ?? "0";
   if (!/^\d+$/.test(nvme)) throw new Error(`${type}: local NVMe ${nvme}`);

@@ -46,8 +46,9 @@ describe("AWS attributes", () => {
     expect((await price("aws", "us-east-1", "g4ad.xlarge")).accelerator).toEqual({ vendor: "amd", model: "Radeon Pro V520", count: 1 });
     expect((await price("aws", "us-east-1", "inf2.xlarge")).accelerator).toEqual({ vendor: "aws", model: "Inferentia2", count: 1 });
     expect((await price("aws", "us-east-1", "trn1.32xlarge")).accelerator).toEqual({ vendor: "aws", model: "Trainium", count: 16 });
-    // g6f sizes hold a fraction of an L4: the count is unknown, not 0
-    expect((await price("aws", "us-east-1", "g6f.large")).accelerator).toEqual({ vendor: "nvidia", model: "L4", count: null });
+    // g6f sizes hold a share of one L4 (their GPU memory over a whole L4's), never "0 GPUs" nor a whole one
+    expect((await price("aws", "us-east-1", "g6f.large")).accelerator).toEqual({ vendor: "nvidia", model: "L4", count: 0.125 });
+    expect((await price("aws", "us-east-1", "g6f.4xlarge")).accelerator).toEqual({ vendor: "nvidia", model: "L4", count: 0.5 });
     expect((await price("aws", "us-east-1", "p4d.24xlarge")).accelerator).toEqual({ vendor: "nvidia", model: "A100", count: 8 });
     // not in Karpenter's reference: the family table, with the seed's GPU count
     expect((await price("aws", "us-east-1", "p3.8xlarge")).accelerator).toEqual({ vendor: "nvidia", model: "V100", count: 4 });
@@ -130,6 +131,10 @@ describe("Azure attributes", () => {
 
   it("knows the N-series GPUs and the B-series baselines", async () => {
     expect((await price("azure", "eastus", "Standard_NC4as_T4_v3")).accelerator).toEqual({ vendor: "nvidia", model: "T4", count: 1 });
+    // partitioned sizes: a third of an A10 is not a whole one, although the spec list says 1 for both
+    expect((await price("azure", "eastus", "Standard_NV12ads_A10_v5")).accelerator).toEqual({ vendor: "nvidia", model: "A10", count: 0.3333 });
+    expect((await price("azure", "eastus", "Standard_NV36ads_A10_v5")).accelerator).toEqual({ vendor: "nvidia", model: "A10", count: 1 });
+    expect((await price("azure", "eastus", "Standard_NV8ads_V710_v5")).accelerator).toEqual({ vendor: "amd", model: "Radeon PRO V710", count: null });
     expect((await price("azure", "eastus", "Standard_ND96isr_H100_v5")).accelerator).toEqual({ vendor: "nvidia", model: "H100", count: 8 });
     expect((await price("azure", "eastus", "Standard_B2s")).burst_baseline_percent).toBe(20);
     expect((await price("azure", "eastus", "Standard_B2ts_v2")).burst_baseline_percent).toBe(20);

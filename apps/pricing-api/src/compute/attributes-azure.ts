@@ -22,7 +22,6 @@ const B_V1_BASELINES: Record<string, number> = {
 const B_V2_SIZE = /^Standard_B\d+[ap]?([tl]?)s_v2$/;
 
 // GPU and FPGA series by the SKU family the seed carries (Azure's N-series and NP-series pages).
-// A source GPU count of 0 in a GPU series means the size holds part of one GPU: the count is then unknown.
 const ACCELERATORS: Record<string, { vendor: string; model: string }> = {
   "Standard NCASv3_T4 Family": { vendor: "nvidia", model: "T4" },
   "Standard NDASv4_A100 Family": { vendor: "nvidia", model: "A100" },
@@ -43,6 +42,23 @@ const ACCELERATORS: Record<string, { vendor: string; model: string }> = {
   StandardNVadsV710v5Family: { vendor: "amd", model: "Radeon PRO V710" },
   standardNPSFamily: { vendor: "xilinx", model: "Alveo U250" },
 };
+
+// Series whose smaller sizes hold a partition of one GPU, where the spec list rounds the count up to 1.
+// NVv4 and NVadsA10 v5: the share per size from Azure's series pages. NCads A10 v4, NGads V620 and
+// NVads V710: the share is not in the source (it lists 1 or 0), so the count is unknown (null).
+const GPU_SHARES: Record<string, number> = {
+  Standard_NV4as_v4: 0.125,
+  Standard_NV8as_v4: 0.25,
+  Standard_NV16as_v4: 0.5,
+  Standard_NV32as_v4: 1,
+  Standard_NV6ads_A10_v5: 0.1667,
+  Standard_NV12ads_A10_v5: 0.3333,
+  Standard_NV18ads_A10_v5: 0.5,
+  Standard_NV36ads_A10_v5: 1,
+  Standard_NV36adms_A10_v5: 1,
+  Standard_NV72ads_A10_v5: 2,
+};
+const PARTITIONED_UNKNOWN = new Set(["StandardNCADSA10v4Family", "StandardNGADSV620v1Family", "StandardNVadsV710v5Family"]);
 
 const SIZE = /^(?:Standard|Basic)_([A-Z]+)\d/;
 const VERSION = /_v(\d+)$/;
@@ -66,7 +82,11 @@ function baseline(row: AttributeInput): number | null {
 
 function accelerator(row: AttributeInput): Accelerator | null {
   const known = ACCELERATORS[row.family];
-  if (known) return { ...known, count: row.gpuCount > 0 ? row.gpuCount : null };
+  if (known) {
+    const share = GPU_SHARES[row.instanceType];
+    const count = share ?? (PARTITIONED_UNKNOWN.has(row.family) || row.gpuCount === 0 ? null : row.gpuCount);
+    return { ...known, count };
+  }
   return row.gpuCount > 0 ? { vendor: null, model: null, count: row.gpuCount } : null;
 }
 

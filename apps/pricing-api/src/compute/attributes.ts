@@ -41,8 +41,8 @@ export function parseAwsInstanceSpecs(text: string): Map<string, AwsInstanceSpec
   }
   for (const line of lines) {
     const [type, nvme, vendor, model, count] = line.split(",");
-    // A count of 0 is a fractional GPU (g6f, gr6f): the count is then unknown.
-    specs.set(type, { localNvmeGb: Number(nvme), accelerator: vendor ? { vendor, model, count: Number(count) || null } : null });
+    // A fractional count (g6f, gr6f) is the type's share of one GPU.
+    specs.set(type, { localNvmeGb: Number(nvme), accelerator: vendor ? { vendor, model, count: Number(count) } : null });
   }
   return specs;
 }
