@@ -51,7 +51,7 @@ export const CatalogAccelerator = z
   .meta({
     id: "CatalogAccelerator",
     description:
-      "The type's GPU, AI accelerator or FPGA: vendor (`nvidia`, `amd`, `aws`, `habana`, `xilinx`, `qualcomm`) and model as the vendor names it; `count` is null when a size holds part of one device.",
+      "The type's GPU, AI accelerator or FPGA: vendor (`nvidia`, `amd`, `aws`, `habana`, `xilinx`, `qualcomm`) and model as the vendor names it; `count` is a fraction where a size holds a known share of one device, null where that share is unknown.",
   });
 export type CatalogAccelerator = z.infer<typeof CatalogAccelerator>;
 
