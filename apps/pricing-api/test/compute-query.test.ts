@@ -13,10 +13,17 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const compute = (body: unknown) => request(ctx.app).post("/v1/pricing/compute").set("X-API-Key", key).send(body as object);
-const batch = (body: unknown) => request(ctx.app).post("/v1/pricing/compute/batch").set("X-API-Key", key).send(body as object);
-const listing = (query: Record<string, string>) =>
-  request(ctx.app).get("/v1/pricing/compute/instance-types").query(query).set("X-API-Key", key);
+const compute = (body: unknown) =>
+  request(ctx.app)
+    .post("/v1/pricing/compute")
+    .set("X-API-Key", key)
+    .send(body as object);
+const batch = (body: unknown) =>
+  request(ctx.app)
+    .post("/v1/pricing/compute/batch")
+    .set("X-API-Key", key)
+    .send(body as object);
+const listing = (query: Record<string, string>) => request(ctx.app).get("/v1/pricing/compute/instance-types").query(query).set("X-API-Key", key);
 
 function expectProblem(res: request.Response, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -28,12 +35,38 @@ function expectProblem(res: request.Response, status: number, code: string) {
 describe("POST /v1/pricing/compute: catalog prices", () => {
   // Figures from the committed catalog seed (prisma/seed/compute-prices.csv.gz, see prisma/seed/PROVENANCE.md).
   it.each([
-    ["aws", "us-east-1", "m5.large", "linux", 0.096, 70.08, 2, 8, "x86_64"],
-    ["azure", "eastus", "Standard_D2s_v5", "linux", 0.096, 70.08, 2, 8, "x86_64"],
-    ["gcp", "us-central1", "n2-standard-4", "linux", 0.194236, 141.79228, 4, 16, "x86_64"],
-    ["gcp", "us-central1", "n2-standard-4", "windows", 0.378236, 276.11228, 4, 16, "x86_64"],
-    ["aws", "us-east-1", "m6g.large", "linux", 0.077, 56.21, 2, 8, "arm64"],
-  ])("%s %s %s %s costs %d per hour", async (provider, region, instanceType, os, hourly, monthly, cores, ram, arch) => {
+    ["aws", "us-east-1", "m5.large", "linux", 0.096, 70.08, 2, 8, "x86_64", 0, "2026-07-20", "github:aws/karpenter-provider-aws@1d92708"],
+    ["azure", "eastus", "Standard_D2s_v5", "linux", 0.096, 70.08, 2, 8, "x86_64", null, "2026-06-18", "github:Azure/karpenter-provider-azure@352646f"],
+    [
+      "gcp",
+      "us-central1",
+      "n2-standard-4",
+      "linux",
+      0.194236,
+      141.79228,
+      4,
+      16,
+      "x86_64",
+      null,
+      "2026-07-30",
+      "github:Cyclenerd/google-cloud-pricing-cost-calculator@fd66b26",
+    ],
+    [
+      "gcp",
+      "us-central1",
+      "n2-standard-4",
+      "windows",
+      0.378236,
+      276.11228,
+      4,
+      16,
+      "x86_64",
+      null,
+      "2026-07-30",
+      "github:Cyclenerd/google-cloud-pricing-cost-calculator@fd66b26",
+    ],
+    ["aws", "us-east-1", "m6g.large", "linux", 0.077, 56.21, 2, 8, "arm64", 0, "2026-07-20", "github:aws/karpenter-provider-aws@1d92708"],
+  ])("%s %s %s %s costs %d per hour", async (provider, region, instanceType, os, hourly, monthly, cores, ram, arch, storage, priceDate, sourceName) => {
     const res = await compute({ provider, region, instance_type: instanceType, operating_system: os }).expect(200);
     expect(ComputePrice.parse(res.body)).toEqual({
       provider,
@@ -50,14 +83,27 @@ describe("POST /v1/pricing/compute: catalog prices", () => {
       price_per_month: monthly,
       source: "catalog",
       note: null,
+      current_generation: true,
+      accelerator: null,
+      burst_baseline_percent: null,
+      local_storage_gb: storage,
+      capabilities: [],
+      price_date: priceDate,
+      price_source: { name: sourceName, url: expect.stringMatching(/^https:\/\/github\.com\//) },
     });
   });
 
   it("prices spot rows (AWS spot_avg and GCP spot are both `spot`)", async () => {
-    expect((await compute({ provider: "aws", region: "us-east-1", instance_type: "m5.large", usage_type: "spot" }).expect(200)).body)
-      .toMatchObject({ price_per_hour: 0.0384, price_per_month: 28.032, source: "catalog", usage_type: "spot" });
-    expect((await compute({ provider: "gcp", region: "us-central1", instance_type: "n2-standard-4", usage_type: "spot" }).expect(200)).body)
-      .toMatchObject({ price_per_hour: 0.09212, source: "catalog" });
+    expect((await compute({ provider: "aws", region: "us-east-1", instance_type: "m5.large", usage_type: "spot" }).expect(200)).body).toMatchObject({
+      price_per_hour: 0.0384,
+      price_per_month: 28.032,
+      source: "catalog",
+      usage_type: "spot",
+    });
+    expect((await compute({ provider: "gcp", region: "us-central1", instance_type: "n2-standard-4", usage_type: "spot" }).expect(200)).body).toMatchObject({
+      price_per_hour: 0.09212,
+      source: "catalog",
+    });
   });
 
   it("answers a repeated query with the same body, and echoes a non-default service (the per-row JSON is only for `compute`)", async () => {
@@ -105,7 +151,13 @@ describe("POST /v1/pricing/compute: estimates and misses", () => {
   it("prices Windows on AWS as Linux plus the licence rate, with a note", async () => {
     const res = await compute({ provider: "aws", region: "us-east-1", instance_type: "m5.large", operating_system: "windows" }).expect(200);
     // 0.096 + 2 x 0.046
-    expect(res.body).toMatchObject({ source: "estimate", operating_system: "windows", instance_type: "m5.large", price_per_hour: 0.188, price_per_month: 137.24 });
+    expect(res.body).toMatchObject({
+      source: "estimate",
+      operating_system: "windows",
+      instance_type: "m5.large",
+      price_per_hour: 0.188,
+      price_per_month: 137.24,
+    });
     expect(res.body.note).toMatch(/Windows Server licence of 0.046 USD per vCPU-hour/);
   });
 
@@ -139,7 +191,13 @@ describe("POST /v1/pricing/compute: estimates and misses", () => {
   it("answers 401 unauthenticated without a key, and with an unknown one", async () => {
     const body = { provider: "aws", region: "us-east-1", instance_type: "m5.large" };
     expectProblem(await request(ctx.app).post("/v1/pricing/compute").send(body), 401, "unauthenticated");
-    expectProblem(await request(ctx.app).post("/v1/pricing/compute/batch").send({ items: [body] }), 401, "unauthenticated");
+    expectProblem(
+      await request(ctx.app)
+        .post("/v1/pricing/compute/batch")
+        .send({ items: [body] }),
+      401,
+      "unauthenticated",
+    );
     expectProblem(await request(ctx.app).get("/v1/pricing/compute/instance-types?provider=aws&region=us-east-1"), 401, "unauthenticated");
     const bearer = await request(ctx.app).post("/v1/pricing/compute").set("Authorization", `Bearer ${key}`).send(body);
     expect(bearer.status).toBe(200);
@@ -173,7 +231,11 @@ describe("POST /v1/pricing/compute/batch", () => {
     expectProblem(await batch({ items: [] }), 400, "invalid_request");
     expectProblem(await batch({ items: [item, 42] }), 400, "invalid_request");
     expectProblem(await batch([item]), 400, "invalid_request");
-    expectProblem(await request(ctx.app).post("/v1/pricing/compute/batch").set("X-API-Key", key).set("Content-Type", "application/json").send('"text"'), 400, "malformed_json");
+    expectProblem(
+      await request(ctx.app).post("/v1/pricing/compute/batch").set("X-API-Key", key).set("Content-Type", "application/json").send('"text"'),
+      400,
+      "malformed_json",
+    );
     expectProblem(await batch({ items: { 0: item } }), 400, "invalid_request");
   });
 });
@@ -198,6 +260,14 @@ describe("GET /v1/pricing/compute/instance-types", () => {
       usage_type: "on_demand",
       price_per_hour: 0.0104,
       currency: "USD",
+      source: "catalog",
+      current_generation: true,
+      accelerator: null,
+      burst_baseline_percent: 10,
+      local_storage_gb: 0,
+      capabilities: [],
+      price_date: "2026-07-20",
+      price_source: { name: "github:aws/karpenter-provider-aws@1d92708", url: "https://github.com/aws/karpenter-provider-aws/tree/1d92708" },
     });
     expect(rows.find((r) => r.instance_type === "m5.large")).toMatchObject({ burstable: false, price_per_hour: 0.096 });
   });
@@ -208,7 +278,12 @@ describe("GET /v1/pricing/compute/instance-types", () => {
     expect(azure.find((r) => r.instance_type === "Standard_B2pls_v2")?.burstable).toBe(true);
     expect(azure.find((r) => r.instance_type === "Standard_D2s_v5")?.burstable).toBe(false);
     const gcp = InstanceTypesResponse.parse((await listing({ provider: "gcp", region: "us-central1" }).expect(200)).body).instance_types;
-    expect(gcp.filter((r) => r.burstable).map((r) => r.instance_type).sort()).toEqual(["e2-medium", "e2-micro", "e2-small", "f1-micro", "g1-small"]);
+    expect(
+      gcp
+        .filter((r) => r.burstable)
+        .map((r) => r.instance_type)
+        .sort(),
+    ).toEqual(["e2-medium", "e2-micro", "e2-small", "f1-micro", "g1-small"]);
     expect(gcp.find((r) => r.instance_type === "e2-micro")).toMatchObject({ cpu_cores: 2, ram_gb: 1 });
   });
 
@@ -217,7 +292,9 @@ describe("GET /v1/pricing/compute/instance-types", () => {
     expect(arm.length).toBeGreaterThan(100);
     expect(arm.every((r) => r.architecture === "arm64")).toBe(true);
     expect(arm.map((r) => r.instance_type)).toContain("m6g.large");
-    const windows = InstanceTypesResponse.parse((await listing({ provider: "gcp", region: "us-central1", operating_system: "windows" }).expect(200)).body).instance_types;
+    const windows = InstanceTypesResponse.parse(
+      (await listing({ provider: "gcp", region: "us-central1", operating_system: "windows" }).expect(200)).body,
+    ).instance_types;
     expect(windows.find((r) => r.instance_type === "n2-standard-4")).toMatchObject({ operating_system: "windows", price_per_hour: 0.378236 });
     const spot = InstanceTypesResponse.parse((await listing({ provider: "aws", region: "us-east-1", usage_type: "spot" }).expect(200)).body).instance_types;
     expect(spot.find((r) => r.instance_type === "m5.large")).toMatchObject({ usage_type: "spot", price_per_hour: 0.0384 });

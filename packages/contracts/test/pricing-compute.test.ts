@@ -81,6 +81,50 @@ describe("ComputePrice", () => {
   });
 });
 
+describe("catalog attributes", () => {
+  const attributes = {
+    current_generation: true,
+    accelerator: { vendor: "nvidia", model: "A10G", count: 1 },
+    burst_baseline_percent: null,
+    local_storage_gb: 450,
+    capabilities: ["local_nvme"],
+    price_date: "2026-07-20",
+    price_source: { name: "github:aws/karpenter-provider-aws@1d92708", url: "https://github.com/aws/karpenter-provider-aws/tree/1d92708" },
+  };
+  it("are carried by prices and listing rows, and stay optional for answers of an earlier pricing API", () => {
+    expect(accept(ComputePrice, { ...price, ...attributes })).toMatchObject(attributes);
+    accept(ComputePrice, price);
+    accept(ComputePrice, {
+      ...price,
+      source: "estimate",
+      current_generation: null,
+      accelerator: null,
+      local_storage_gb: null,
+      capabilities: null,
+      price_date: null,
+      price_source: null,
+    });
+    accept(ComputePrice, {
+      ...attributes,
+      ...price,
+      accelerator: { vendor: "amd", model: "Radeon PRO V620", count: null },
+      price_date: "2026-07-20T13:44:30Z",
+    });
+  });
+  it.each([
+    [{ burst_baseline_percent: 120 }, ["burst_baseline_percent"]],
+    [{ local_storage_gb: -1 }, ["local_storage_gb"]],
+    [{ accelerator: { vendor: "nvidia", model: "T4", count: 0 } }, ["accelerator", "count"]],
+    [{ accelerator: { vendor: "nvidia", model: "T4" } }, ["accelerator", "count"]],
+    [{ capabilities: "hpc" }, ["capabilities"]],
+    [{ price_date: "July 2026" }, ["price_date"]],
+    [{ price_source: { name: "import" } }, ["price_source", "url"]],
+    [{ current_generation: "yes" }, ["current_generation"]],
+  ])("rejects %j", (change, path) => {
+    reject(ComputePrice, { ...price, ...attributes, ...change }, path);
+  });
+});
+
 describe("batch", () => {
   it("accepts 1 to 1000 objects, validated later one by one", () => {
     accept(ComputeBatchRequest, { items: [{ provider: "aws" }, {}] });
@@ -92,7 +136,12 @@ describe("batch", () => {
     reject(ComputeBatchRequest, [{}]);
   });
   it("results carry either a price or a problem", () => {
-    accept(ComputeBatchResponse, { results: [{ index: 0, price }, { index: 1, problem }] });
+    accept(ComputeBatchResponse, {
+      results: [
+        { index: 0, price },
+        { index: 1, problem },
+      ],
+    });
     reject(ComputeBatchResponse, { results: [{ index: 0 }] });
     reject(ComputeBatchResponse, { results: [{ index: -1, price }] });
   });
@@ -148,6 +197,10 @@ describe("instance types", () => {
       currency: "USD",
     };
     accept(InstanceTypesResponse, { instance_types: [row] });
+    accept(InstanceTypesResponse, {
+      instance_types: [{ ...row, source: "catalog", current_generation: true, burst_baseline_percent: 20, capabilities: [], accelerator: null }],
+    });
+    reject(InstanceTypesResponse, { instance_types: [{ ...row, source: "guess" }] }, ["instance_types", 0, "source"]);
     reject(InstanceTypesResponse, { instance_types: [{ ...row, gpu_count: 0.5 }] }, ["instance_types", 0, "gpu_count"]);
     reject(InstanceTypesResponse, { instance_types: [{ ...row, burstable: undefined }] }, ["instance_types", 0, "burstable"]);
   });

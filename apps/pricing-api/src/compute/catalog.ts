@@ -1,6 +1,7 @@
 import Decimal from "decimal.js";
-import type { ComputeUsageType, InstanceTypeRow, OperatingSystem } from "@cloudcost/contracts";
+import type { ComputePrice, ComputeUsageType, InstanceTypeRow, OperatingSystem } from "@cloudcost/contracts";
 import type { CatalogRow } from "./catalog-file";
+import { attributeRules, committedAttributeRules, type AttributeRules } from "./catalog-attributes";
 
 export const HOURS_PER_MONTH = 730;
 
@@ -21,9 +22,34 @@ export interface IndexedRow {
   pricePerMonth: number;
   cpuCores: number;
   ramGb: number;
+  /** What the row's type is, where its price came from and how old it is, as every answer carries it. */
+  attributes: RowAttributes;
   listing: InstanceTypeRow;
   /** The JSON answer for the default service, serialised on first use (compute/service.ts). */
   answerJson?: string;
+}
+
+export type RowAttributes = Required<
+  Pick<ComputePrice, "current_generation" | "accelerator" | "burst_baseline_percent" | "local_storage_gb" | "capabilities" | "price_date" | "price_source">
+>;
+
+/** `github:<owner>/<repo>@<commit>` names a repository snapshot; anything else (`import`) has no address. */
+export function priceSource(source: string): RowAttributes["price_source"] {
+  const github = /^github:([\w.-]+\/[\w.-]+)@([0-9a-f]{7,40})$/.exec(source);
+  return { name: source, url: github ? `https://github.com/${github[1]}/tree/${github[2]}` : null };
+}
+
+function rowAttributes(row: CatalogRow, rules: AttributeRules): RowAttributes {
+  const a = rules(row);
+  return {
+    current_generation: a.currentGeneration,
+    accelerator: a.accelerator,
+    burst_baseline_percent: a.burstBaselinePercent,
+    local_storage_gb: a.localStorageGb,
+    capabilities: a.capabilities,
+    price_date: row.priceDate,
+    price_source: priceSource(row.source),
+  };
 }
 
 const SEP = "\u0000";
@@ -45,13 +71,23 @@ export class ComputeCatalog {
   private readonly byRegion = new Map<string, IndexedRow[]>();
   private readonly rates = new Map<string, FittedRate>();
 
+  /** Attributes are derived here, once per build, so no answer derives anything per request. */
   constructor(
     rows: CatalogRow[],
     rates: FittedRate[],
     readonly version: string | null,
+    rules: AttributeRules = committedAttributeRules(),
   ) {
+    const byType = new Map<string, RowAttributes>();
     for (const row of rows) {
       const hourly = new Decimal(row.pricePerHour);
+      // Rows of one type share their attributes object unless their price source or date differ.
+      const typeKey = row.provider + SEP + row.instanceType + SEP + row.source + SEP + row.priceDate;
+      let attributes = byType.get(typeKey);
+      if (!attributes) {
+        attributes = rowAttributes(row, rules);
+        byType.set(typeKey, attributes);
+      }
       const indexed: IndexedRow = {
         row,
         hourly,
@@ -59,6 +95,7 @@ export class ComputeCatalog {
         pricePerMonth: monthly(hourly).toNumber(),
         cpuCores: Number(row.cpuCores),
         ramGb: Number(row.ramGb),
+        attributes,
         listing: {
           instance_type: row.instanceType,
           family: row.family,
@@ -71,6 +108,8 @@ export class ComputeCatalog {
           usage_type: row.usageType,
           price_per_hour: hourly.toNumber(),
           currency: row.currency,
+          source: "catalog",
+          ...attributes,
         },
       };
       this.exact.set(exactKey(row.provider, row.region, row.instanceType, row.operatingSystem, row.usageType), indexed);
@@ -84,7 +123,7 @@ export class ComputeCatalog {
   }
 
   static empty(): ComputeCatalog {
-    return new ComputeCatalog([], [], null);
+    return new ComputeCatalog([], [], null, attributeRules(new Map()));
   }
 
   get size(): number {

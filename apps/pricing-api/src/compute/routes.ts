@@ -21,7 +21,8 @@ export function computeHandlers(store: ComputeCatalogStore): Handlers<"priceComp
   return {
     priceCompute: ({ body }, _req, res) => {
       // Written directly rather than through res.send: a POST answer is never conditional, so
-      // Express's ETag (a SHA-1 of the body) would be work for nothing here.
+      // Express's ETag (a SHA-1 of the body) would be work for nothing here (docs/performance.md,
+      // "Request handling on the hot path").
       res.setHeader("Content-Type", "application/json; charset=utf-8");
       res.end(priceComputeJson(store.current, body));
     },

@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import type { ComputePrice, ComputePriceQuery, InstanceTypeRow, InstanceTypesQuery } from "@cloudcost/contracts";
 import { HttpError } from "@cloudcost/http";
-import { monthly, type ComputeCatalog, type FittedRate, type IndexedRow } from "./catalog";
+import { monthly, type ComputeCatalog, type FittedRate, type IndexedRow, type RowAttributes } from "./catalog";
 import { DEFAULT_CPU_RATE, DEFAULT_RAM_RATE } from "./catalog-repository";
 
 /**
@@ -30,7 +30,19 @@ interface Priced {
   pricePerMonth: number;
   source: ComputePrice["source"];
   note: string | null;
+  attributes: RowAttributes;
 }
+
+// An estimate from a vm shape alone: the type is unknown, so is everything the catalog would say about it.
+const UNKNOWN_TYPE: RowAttributes = {
+  current_generation: null,
+  accelerator: null,
+  burst_baseline_percent: null,
+  local_storage_gb: null,
+  capabilities: null,
+  price_date: null,
+  price_source: null,
+};
 
 // One object literal with every field: spreading a base object and adding fields costs more than
 // the catalog lookup itself (docs/performance.md, "Compute price query").
@@ -49,6 +61,13 @@ const answer = (q: ComputePriceQuery, p: Priced): ComputePrice => ({
   price_per_month: p.pricePerMonth,
   source: p.source,
   note: p.note,
+  current_generation: p.attributes.current_generation,
+  accelerator: p.attributes.accelerator,
+  burst_baseline_percent: p.attributes.burst_baseline_percent,
+  local_storage_gb: p.attributes.local_storage_gb,
+  capabilities: p.attributes.capabilities,
+  price_date: p.attributes.price_date,
+  price_source: p.attributes.price_source,
 });
 
 function describeRate(q: ComputePriceQuery, rate: Pick<FittedRate, "cpuRate" | "ramRate" | "method" | "sampleRows">): string {
@@ -72,6 +91,7 @@ const catalogAnswer = (q: ComputePriceQuery, hit: IndexedRow): ComputePrice =>
     pricePerMonth: hit.pricePerMonth,
     source: "catalog",
     note: null,
+    attributes: hit.attributes,
   });
 
 /**
@@ -106,6 +126,8 @@ export function priceCompute(catalog: ComputeCatalog, q: ComputePriceQuery): Com
           pricePerMonth: monthly(hourly).toNumber(),
           source: "estimate",
           note: windowsNote(linux.cpuCores),
+          // The same type, priced from its Linux row: its attributes, price date and source are that row's.
+          attributes: linux.attributes,
         });
       }
     }
@@ -132,6 +154,7 @@ export function priceCompute(catalog: ComputeCatalog, q: ComputePriceQuery): Com
     pricePerMonth: monthly(hourlyRounded).toNumber(),
     source: "estimate",
     note,
+    attributes: UNKNOWN_TYPE,
   });
 }
 

@@ -42,6 +42,54 @@ export const ComputePriceQuery = z
 export type ComputePriceQueryInput = z.input<typeof ComputePriceQuery>;
 export type ComputePriceQuery = z.output<typeof ComputePriceQuery>;
 
+export const CatalogAccelerator = z
+  .object({
+    vendor: z.string().nullable(),
+    model: z.string().nullable(),
+    count: z.number().positive().nullable(),
+  })
+  .meta({
+    id: "CatalogAccelerator",
+    description:
+      "The type's GPU, AI accelerator or FPGA: vendor (`nvidia`, `amd`, `aws`, `habana`, `xilinx`, `qualcomm`) and model as the vendor names it; `count` is a fraction where a size holds a known share of one device, null where that share is unknown.",
+  });
+export type CatalogAccelerator = z.infer<typeof CatalogAccelerator>;
+
+export const CatalogPriceSource = z
+  .object({ name: z.string(), url: z.string().nullable() })
+  .meta({ id: "CatalogPriceSource", description: "Where the catalog price came from: the seed's source (`github:<owner>/<repo>@<commit>`) or `import`." });
+export type CatalogPriceSource = z.infer<typeof CatalogPriceSource>;
+
+// Optional so a client keeps parsing answers of a pricing API from before these fields; this API always sends them.
+const catalogAttributes = {
+  current_generation: z.boolean().nullable().optional().meta({ description: "false for a provider's previous-generation types; null when unknown." }),
+  accelerator: CatalogAccelerator.nullable().optional(),
+  burst_baseline_percent: z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .optional()
+    .meta({ description: "Burstable and shared-core types: the sustained share of each vCPU, in percent; null otherwise." }),
+  local_storage_gb: z
+    .number()
+    .nonnegative()
+    .nullable()
+    .optional()
+    .meta({ description: "Local (instance-store) disk in GB; 0 when the type has none; null when the source does not say." }),
+  capabilities: z.array(z.string()).nullable().optional().meta({
+    description:
+      "Special-purpose traits, sorted: `bare_metal`, `confidential`, `constrained_vcpu`, `fpga`, `hpc`, `local_nvme`. null for an estimate without an instance type.",
+  }),
+  price_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}/)
+    .nullable()
+    .optional()
+    .meta({ description: "Date of the price in its source (YYYY-MM-DD or RFC 3339); null when unknown." }),
+  price_source: CatalogPriceSource.nullable().optional(),
+};
+
 export const ComputePrice = z
   .object({
     provider: z.string(),
@@ -58,6 +106,7 @@ export const ComputePrice = z
     price_per_month: NonNegativeMoney,
     source: ComputePriceSource,
     note: z.string().nullable().optional(),
+    ...catalogAttributes,
   })
   .meta({
     id: "ComputePrice",
@@ -110,6 +159,8 @@ export const InstanceTypeRow = z
     usage_type: ComputeUsageType,
     price_per_hour: NonNegativeMoney,
     currency: Currency,
+    source: ComputePriceSource.optional(),
+    ...catalogAttributes,
   })
   .meta({ id: "InstanceTypeRow", description: "One catalog row of an instance type." });
 export type InstanceTypeRow = z.infer<typeof InstanceTypeRow>;
