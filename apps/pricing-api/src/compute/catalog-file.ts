@@ -168,12 +168,16 @@ function splitCsvLine(line: string, lineNo: number): string[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"' && field === "") quoted = true;
-    else if (c === ",") fields.push(field), (field = "");
-    else field += c;
+    else if (c === ",") {
+      fields.push(field);
+      field = "";
+    } else field += c;
   }
   if (quoted) throw new CatalogFileError("unterminated quoted field", lineNo);
   fields.push(field);
@@ -302,5 +306,5 @@ export function formatSeed(rows: CatalogRow[]): string {
       .map(csvField)
       .join(","),
   );
-  return [SEED_COLUMNS.join(","), ...lines].join("\n") + "\n";
+  return `${[SEED_COLUMNS.join(","), ...lines].join("\n")}\n`;
 }

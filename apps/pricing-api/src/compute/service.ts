@@ -102,7 +102,10 @@ const catalogAnswer = (q: ComputePriceQuery, hit: IndexedRow): ComputePrice =>
 export function priceComputeJson(catalog: ComputeCatalog, q: ComputePriceQuery): string {
   if (q.instance_type !== undefined && q.service === DEFAULT_SERVICE) {
     const hit = catalog.find(q.provider, q.region, q.instance_type, q.operating_system, q.usage_type);
-    if (hit) return (hit.answerJson ??= JSON.stringify(catalogAnswer(q, hit)));
+    if (hit) {
+      hit.answerJson ??= JSON.stringify(catalogAnswer(q, hit));
+      return hit.answerJson;
+    }
   }
   return JSON.stringify(priceCompute(catalog, q));
 }
