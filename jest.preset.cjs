@@ -9,10 +9,7 @@ module.exports = function preset({ rootDir, ...overrides }) {
     testEnvironment: "node",
     testMatch: ["<rootDir>/test/**/*.test.ts"],
     transform: {
-      "^.+\\.(t|j|mj|cj)sx?$": [
-        "@swc/jest",
-        { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } },
-      ],
+      "^.+\\.(t|j|mj|cj)sx?$": ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }],
     },
     transformIgnorePatterns: [
       "/node_modules/(?!(\\.pnpm/(jose|@electric-sql\\+pglite|@seriousme\\+openapi-schema-validator)@|jose/|@electric-sql/pglite/|@seriousme/))",

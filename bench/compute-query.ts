@@ -112,7 +112,11 @@ async function main() {
   const items = Array.from({ length: 1000 }, (_, i) =>
     i % 10 === 9
       ? { provider: "aws", region: "us-east-1", instance_type: `unknown-${i}`, vm: { cpu_cores: 4, ram_gb: 16 } }
-      : { provider: ["aws", "gcp", "azure"][i % 3], region: ["us-east-1", "us-central1", "eastus"][i % 3], instance_type: ["m5.large", "n2-standard-4", "Standard_D2s_v5"][i % 3] },
+      : {
+          provider: ["aws", "gcp", "azure"][i % 3],
+          region: ["us-east-1", "us-central1", "eastus"][i % 3],
+          instance_type: ["m5.large", "n2-standard-4", "Standard_D2s_v5"][i % 3],
+        },
   );
   const batchBody = JSON.stringify({ items });
   const batchMs: number[] = [];
@@ -143,7 +147,13 @@ async function main() {
     bare_route: bareRoute,
     ratio: Number((compute.requests_per_s / bareRoute.requests_per_s).toFixed(3)),
     ratio_target: 0.6,
-    batch_1000: { median_ms: Number(median.toFixed(2)), min_ms: Number(batchMs[0].toFixed(2)), max_ms: Number(batchMs[19].toFixed(2)), runs: 20, target_ms: 100 },
+    batch_1000: {
+      median_ms: Number(median.toFixed(2)),
+      min_ms: Number(batchMs[0].toFixed(2)),
+      max_ms: Number(batchMs[19].toFixed(2)),
+      runs: 20,
+      target_ms: 100,
+    },
   };
   fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
   fs.writeFileSync(path.join(__dirname, "results/compute-query.json"), `${JSON.stringify(results, null, 2)}\n`);

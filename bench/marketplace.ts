@@ -93,7 +93,13 @@ async function main() {
     const timestamp = new Date().toISOString();
     const usage = Array.from({ length: LINES }, (_, i) =>
       i % 4 === 3
-        ? { resource_id: `db-${i}`, kind: "database", timestamp, labels: { [`${label}.database`]: databaseId }, quantities: { hours: 1, storage_gb_hours: 100 } }
+        ? {
+            resource_id: `db-${i}`,
+            kind: "database",
+            timestamp,
+            labels: { [`${label}.database`]: databaseId },
+            quantities: { hours: 1, storage_gb_hours: 100 },
+          }
         : {
             resource_id: `dep-${i}`,
             kind: "model",

@@ -13,7 +13,8 @@ const read = <T>(name: string): T | undefined => {
 
 type Row = { benchmark: string; figure: string; baseline: string; ratio: string; target: string; met: boolean | undefined };
 const rows: Row[] = [];
-const add = (benchmark: string, figure: string, target: string, met: boolean | undefined, baseline = "—", ratio = "—") => rows.push({ benchmark, figure, baseline, ratio, target, met });
+const add = (benchmark: string, figure: string, target: string, met: boolean | undefined, baseline = "—", ratio = "—") =>
+  rows.push({ benchmark, figure, baseline, ratio, target, met });
 const ms = (n: number) => `${n} ms`;
 
 interface Compute {
@@ -59,7 +60,12 @@ interface Rightsizing {
 }
 const rs = read<Rightsizing>("rightsizing");
 if (rs) {
-  add(`metric ingest over HTTP (${rs.database})`, `${rs.ingest.samples_per_second.toLocaleString("en")} samples/s`, "> 50,000 samples/s", rs.ingest.samples_per_second > 50_000);
+  add(
+    `metric ingest over HTTP (${rs.database})`,
+    `${rs.ingest.samples_per_second.toLocaleString("en")} samples/s`,
+    "> 50,000 samples/s",
+    rs.ingest.samples_per_second > 50_000,
+  );
   add(
     `analysis cycle, ${rs.analysis.resources.toLocaleString("en")} resources`,
     `${rs.analysis.seconds} s`,
@@ -87,7 +93,10 @@ interface Mixed {
   fleet: number;
   duration_s: number;
   load: {
-    kinds: Record<string, { requests: number; requests_per_s: number; p50_ms: number; p99_ms: number; during_cycles?: { p99_ms: number }; outside_cycles?: { p99_ms: number } }>;
+    kinds: Record<
+      string,
+      { requests: number; requests_per_s: number; p50_ms: number; p99_ms: number; during_cycles?: { p99_ms: number }; outside_cycles?: { p99_ms: number } }
+    >;
     fivexx: number;
     analysis: { status_counts: Record<string, number> };
   };
@@ -102,7 +111,12 @@ const mixed = read<Mixed>("mixed-load");
 const notes: string[] = [];
 if (mixed) {
   const where = `mixed load ${mixed.duration_s} s, ${mixed.fleet} resources, ${mixed.database}`;
-  if (mixed.rates_per_s) notes.push(`Mixed load offered rates (req/s): ${Object.entries(mixed.rates_per_s).map(([k, v]) => `${k.replace("_", " ")} ${v}`).join(", ")}; an analysis cycle every 5 s.`);
+  if (mixed.rates_per_s)
+    notes.push(
+      `Mixed load offered rates (req/s): ${Object.entries(mixed.rates_per_s)
+        .map(([k, v]) => `${k.replace("_", " ")} ${v}`)
+        .join(", ")}; an analysis cycle every 5 s.`,
+    );
   for (const [kind, p] of Object.entries(mixed.p99)) {
     const k = mixed.load.kinds[kind];
     const split = k.during_cycles && k.outside_cycles ? `; p99 during cycles ${k.during_cycles.p99_ms} ms, outside ${k.outside_cycles.p99_ms} ms` : "";
@@ -121,23 +135,43 @@ if (mixed) {
   const cycles = mixed.analysis_ms;
   add(`${where}: analysis cycles`, `${cycles.length} (max ${Math.max(0, ...cycles)} ms)`, "< 30 s each", cycles.length > 0 && Math.max(...cycles) < 30_000);
   const pct = (growth: number) => `${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%`;
-  for (const [service, key] of [["main API", "main_api"], ["pricing API", "pricing_api"]]) {
+  for (const [service, key] of [
+    ["main API", "main_api"],
+    ["pricing API", "pricing_api"],
+  ]) {
     const live = mixed.live_heap_mib;
     if (live) {
       const growth = live.after[key] / live.before[key] - 1;
-      add(`${where}: ${service} live heap (leak check)`, `${live.after[key]} MiB after`, "within 20% of before", growth <= live.tolerance, `${live.before[key]} MiB after warm-up`, pct(growth));
+      add(
+        `${where}: ${service} live heap (leak check)`,
+        `${live.after[key]} MiB after`,
+        "within 20% of before",
+        growth <= live.tolerance,
+        `${live.before[key]} MiB after warm-up`,
+        pct(growth),
+      );
     }
     const before = mixed.rss_kib.before[`${key}_kib`];
     const after = mixed.rss_kib.after[`${key}_kib`];
     // RSS is reported, not a target: V8 keeps heap capacity it grew under load (and the heap
     // snapshot of the leak check itself takes memory), so RSS rises to a plateau without a leak.
-    add(`${where}: ${service} RSS (reported)`, `${Math.round(after / 1024)} MiB after`, "—", undefined, `${Math.round(before / 1024)} MiB after warm-up`, pct(after / before - 1));
+    add(
+      `${where}: ${service} RSS (reported)`,
+      `${Math.round(after / 1024)} MiB after`,
+      "—",
+      undefined,
+      `${Math.round(before / 1024)} MiB after warm-up`,
+      pct(after / before - 1),
+    );
   }
 }
 
 const faults = read<{ database: string; checks: { pass: boolean }[]; passed: boolean; scenarios: string[] }>("faults");
 
-const load = os.loadavg().map((n) => n.toFixed(2)).join(" ");
+const load = os
+  .loadavg()
+  .map((n) => n.toFixed(2))
+  .join(" ");
 const lines = [
   "# Benchmark report",
   "",
@@ -153,7 +187,11 @@ const lines = [
   "",
 ];
 lines.push(...notes.map((n) => `${n}\n`));
-if (faults) lines.push(`Last fault run (${faults.scenarios.join(", ")}, ${faults.database}): ${faults.checks.filter((c) => c.pass).length} of ${faults.checks.length} checks passed (\`pnpm --filter @cloudcost/bench faults\`; \`.ci/reliability.sh\` runs them with a short mixed load).`, "");
+if (faults)
+  lines.push(
+    `Last fault run (${faults.scenarios.join(", ")}, ${faults.database}): ${faults.checks.filter((c) => c.pass).length} of ${faults.checks.length} checks passed (\`pnpm --filter @cloudcost/bench faults\`; \`.ci/reliability.sh\` runs them with a short mixed load).`,
+    "",
+  );
 const missing = ["compute-query", "marketplace", "rightsizing", "mixed-load"].filter((name) => !read(name));
 if (missing.length) lines.push(`Not run: ${missing.join(", ")}.`, "");
 fs.writeFileSync(path.join(dir, "latest.md"), lines.join("\n"));

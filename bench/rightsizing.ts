@@ -69,7 +69,14 @@ async function openBenchDatabase(): Promise<{ db: Database; drop: () => Promise<
   await admin(`CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({ url: url.toString(), dataDir: "", migrationsDir: MIGRATIONS_DIR, logger, poolSize: 10, sessionSettings: SESSION_SETTINGS });
+  const db = await openMigratedDatabase({
+    url: url.toString(),
+    dataDir: "",
+    migrationsDir: MIGRATIONS_DIR,
+    logger,
+    poolSize: 10,
+    sessionSettings: SESSION_SETTINGS,
+  });
   return { db, kind: "postgres", drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
 }
 
@@ -94,7 +101,14 @@ async function main() {
   const started = Date.now();
   const { db, drop, kind } = await openBenchDatabase();
   const stub = await startPricingStub();
-  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_URL: stub.url, PRICING_API_KEY: stub.apiKey, ANALYSIS_INTERVAL_MINUTES: "0", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0" });
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    PRICING_API_URL: stub.url,
+    PRICING_API_KEY: stub.apiKey,
+    ANALYSIS_INTERVAL_MINUTES: "0",
+    RATE_LIMIT_PER_IP: "0",
+    RATE_LIMIT_PER_CREDENTIAL: "0",
+  });
   const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
   const { prisma } = deps;
   const app = createApp(deps);
@@ -268,7 +282,13 @@ async function main() {
         prisma,
         { id: tenantId, organizationId: tenantId === other.tenantId ? other.organizationId : fleet.organizationId },
         filters
-          ? { resource_type: "virtual_machine", provider: ["aws", "gcp"], region: ["us-east-1", "us-central1", "eu-west-1"], architecture: ["x86_64"], active: true }
+          ? {
+              resource_type: "virtual_machine",
+              provider: ["aws", "gcp"],
+              region: ["us-east-1", "us-central1", "eu-west-1"],
+              architecture: ["x86_64"],
+              active: true,
+            }
           : { resource_type: "virtual_machine" },
       );
     const summary: Record<string, unknown> = {};
@@ -312,10 +332,20 @@ function printTable(results: Record<string, unknown>) {
   };
   const rows: [string, string, string][] = [
     ["ingest (HTTP, batches of 10,000)", `${ingest.samples_per_second} samples/s`, "> 50,000 samples/s"],
-    [`analysis cycle (${analysis.resources} resources, ${analysis.samples} samples)`, `${analysis.seconds} s steady, ${analysis.first_cycle_with_rollups_seconds} s building roll-ups (raw stats SQL ${analysis.bare_stats_sql_seconds ?? "not run"} s)`, "< 30 s"],
+    [
+      `analysis cycle (${analysis.resources} resources, ${analysis.samples} samples)`,
+      `${analysis.seconds} s steady, ${analysis.first_cycle_with_rollups_seconds} s building roll-ups (raw stats SQL ${analysis.bare_stats_sql_seconds ?? "not run"} s)`,
+      "< 30 s",
+    ],
   ];
-  for (const [key, value] of Object.entries(results.summary as Record<string, { http: { p50_ms: number; p99_ms: number }; bare_sql: { p50_ms: number }; ratio_p50: number }>)) {
-    rows.push([`summary ${key}`, `p50 ${value.http.p50_ms} ms, p99 ${value.http.p99_ms} ms, SQL p50 ${value.bare_sql.p50_ms} ms, ×${value.ratio_p50}`, key.startsWith("100k") ? "p50 < 50 ms, ≤ 2× SQL" : "≤ 2× SQL"]);
+  for (const [key, value] of Object.entries(
+    results.summary as Record<string, { http: { p50_ms: number; p99_ms: number }; bare_sql: { p50_ms: number }; ratio_p50: number }>,
+  )) {
+    rows.push([
+      `summary ${key}`,
+      `p50 ${value.http.p50_ms} ms, p99 ${value.http.p99_ms} ms, SQL p50 ${value.bare_sql.p50_ms} ms, ×${value.ratio_p50}`,
+      key.startsWith("100k") ? "p50 < 50 ms, ≤ 2× SQL" : "≤ 2× SQL",
+    ]);
   }
   const width = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length)));
   console.log(`right-sizing benchmark on ${results.database}`);

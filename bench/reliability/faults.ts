@@ -48,7 +48,14 @@ let batchNo = 0;
 
 async function writeModels(stack: Stack, scenario: string): Promise<Batch> {
   const tag = `f${scenario}-${++batchNo}`;
-  const res = await json(stack.pricing.url, "POST", "/marketplace/providers/models", { "x-api-key": stack.pricingKey }, { entries: modelEntries(tag, REGISTER_BATCH) }, 15_000);
+  const res = await json(
+    stack.pricing.url,
+    "POST",
+    "/marketplace/providers/models",
+    { "x-api-key": stack.pricingKey },
+    { entries: modelEntries(tag, REGISTER_BATCH) },
+    15_000,
+  );
   const batch: Batch = { kind: "models", tag, size: REGISTER_BATCH, status: res.status };
   ledger.push(batch);
   return batch;
@@ -66,7 +73,9 @@ async function writeResources(stack: Stack, scenario: string): Promise<Batch> {
 
 async function storedCount(stack: Stack, batch: Batch): Promise<number> {
   if (batch.kind === "models") {
-    const res = await json(stack.pricing.url, "GET", `/marketplace/providers/models?provider=${batch.tag}&include_closed=true`, { "x-api-key": stack.pricingKey });
+    const res = await json(stack.pricing.url, "GET", `/marketplace/providers/models?provider=${batch.tag}&include_closed=true`, {
+      "x-api-key": stack.pricingKey,
+    });
     if (res.status !== 200) throw new Error(`listing ${batch.tag} answered ${res.status}`);
     return (res.body as { entries: unknown[] }).entries.length;
   }
@@ -87,7 +96,12 @@ async function verifyLedger(stack: Stack, scenario: string) {
       if (n !== batch.size) missing.push(`${batch.tag} (${n}/${batch.size})`);
     } else if (n !== 0 && n !== batch.size) partial.push(`${batch.tag} (${n}/${batch.size}, answered ${batch.status})`);
   }
-  check(scenario, "every acknowledged write is stored", missing.length === 0, `${acknowledged} acknowledged batches of ${ledger.length}${missing.length ? `; missing ${missing.join(", ")}` : ""}`);
+  check(
+    scenario,
+    "every acknowledged write is stored",
+    missing.length === 0,
+    `${acknowledged} acknowledged batches of ${ledger.length}${missing.length ? `; missing ${missing.join(", ")}` : ""}`,
+  );
   check(scenario, "no batch half-written", partial.length === 0, partial.join(", "));
   ledger = [];
 }
@@ -104,7 +118,12 @@ function writeLoad(stack: Stack, scenario: string, maxMs: number) {
       if (b.status === 0 || b.status >= 500) await sleep(100); // a refused connection answers at once
     }
   };
-  const loops = [loop(() => writeModels(stack, scenario)), loop(() => writeModels(stack, scenario)), loop(() => writeResources(stack, scenario)), loop(() => writeResources(stack, scenario))];
+  const loops = [
+    loop(() => writeModels(stack, scenario)),
+    loop(() => writeModels(stack, scenario)),
+    loop(() => writeResources(stack, scenario)),
+    loop(() => writeResources(stack, scenario)),
+  ];
   return {
     statuses,
     async stop() {
@@ -133,9 +152,13 @@ function exited(service: Service, timeoutMs: number): Promise<{ code: number | n
 
 const summaryOf = async (stack: Stack) => {
   const res = await json(stack.main.url, "GET", "/api/v1/tenant/compute/recommendations/summary", stack.owner.headers, undefined, 10_000);
-  return { status: res.status, data: (res.body as { data?: { total_resources: number; analyzed_resources: number; action_counts: Record<string, number> } }).data };
+  return {
+    status: res.status,
+    data: (res.body as { data?: { total_resources: number; analyzed_resources: number; action_counts: Record<string, number> } }).data,
+  };
 };
-const analyze = (stack: Stack, timeoutMs = 60_000) => json(stack.main.url, "POST", "/api/v1/tenant/compute/recommendations/analyze", stack.owner.headers, undefined, timeoutMs);
+const analyze = (stack: Stack, timeoutMs = 60_000) =>
+  json(stack.main.url, "POST", "/api/v1/tenant/compute/recommendations/analyze", stack.owner.headers, undefined, timeoutMs);
 
 // --- a. pricing API killed during an analysis cycle ------------------------------------------------
 
@@ -162,7 +185,12 @@ async function scenarioA(stack: Stack) {
     await stack.pricing.start();
   }
   const cycleBody = await analyze(stack, 30_000); // pricing still down: must fail soft again
-  check(s, "cycle during the kill fails soft (503 in the envelope, not 500)", outcome === 503 && cycleBody.status === 503 && (cycleBody.body as { status?: string }).status === "error", `answered ${outcome}, then ${cycleBody.status}`);
+  check(
+    s,
+    "cycle during the kill fails soft (503 in the envelope, not 500)",
+    outcome === 503 && cycleBody.status === 503 && (cycleBody.body as { status?: string }).status === "error",
+    `answered ${outcome}, then ${cycleBody.status}`,
+  );
   check(s, "main API answers while the pricing API is down", await healthy(stack.main));
   const during = await summaryOf(stack);
   check(
@@ -175,7 +203,12 @@ async function scenarioA(stack: Stack) {
   await stack.pricing.start();
   const next = await analyze(stack);
   const after = await summaryOf(stack);
-  check(s, "next cycle succeeds after the restart", next.status === 200 && after.data!.action_counts.pending === 0, `answered ${next.status} ${Date.now() - restartedAt} ms after the restart began; pending ${after.data?.action_counts.pending}`);
+  check(
+    s,
+    "next cycle succeeds after the restart",
+    next.status === 200 && after.data!.action_counts.pending === 0,
+    `answered ${next.status} ${Date.now() - restartedAt} ms after the restart began; pending ${after.data?.action_counts.pending}`,
+  );
   await writeModels(stack, s);
   await writeResources(stack, s);
   await verifyLedger(stack, s);
@@ -231,14 +264,36 @@ async function scenarioB(stack: Stack) {
   const writeStatuses = Object.keys(writes).map(Number);
   const fiveHundreds = writeStatuses.filter((c) => c >= 500 && c !== 503);
   const probe500 = probes.filter((p) => p.status >= 500 && p.status !== 503);
-  console.log(`  restart took ${restartMs} ms; writes by status ${JSON.stringify(writes)}; probes by status ${JSON.stringify(countBy(probes.map((p) => `${p.service} ${p.path} ${p.status}`)))}`);
+  console.log(
+    `  restart took ${restartMs} ms; writes by status ${JSON.stringify(writes)}; probes by status ${JSON.stringify(countBy(probes.map((p) => `${p.service} ${p.path} ${p.status}`)))}`,
+  );
   const seen503 = probes.filter((p) => p.status === 503).length + (writes[503] ?? 0);
   check(s, "the outage was observed (some 503s)", seen503 > 0, `${seen503} answers were 503`);
   check(s, "no 500 during the outage (writes answer 503 or succeed)", fiveHundreds.length === 0 && !writes[0], JSON.stringify(writes));
-  check(s, "readiness and reads answer 503, never 500", probe500.length === 0 && probes.every((p) => p.status !== 0), `${probes.length} probes; ${probes.filter((p) => p.status === 503).length} were 503`);
-  check(s, "503s are in each API's own shape (service_unavailable)", probes.every((p) => p.shapeOk), "");
-  check(s, "services recover by themselves", recoveredMs >= 0 && (await healthy(stack.main)) && (await healthy(stack.pricing)), `ready again ${recoveredMs} ms after the restart began`);
-  check(s, "writes succeed after recovery", recentWrites.some((b) => b.status >= 200 && b.status < 300), recentWrites.map((b) => b.status).join(","));
+  check(
+    s,
+    "readiness and reads answer 503, never 500",
+    probe500.length === 0 && probes.every((p) => p.status !== 0),
+    `${probes.length} probes; ${probes.filter((p) => p.status === 503).length} were 503`,
+  );
+  check(
+    s,
+    "503s are in each API's own shape (service_unavailable)",
+    probes.every((p) => p.shapeOk),
+    "",
+  );
+  check(
+    s,
+    "services recover by themselves",
+    recoveredMs >= 0 && (await healthy(stack.main)) && (await healthy(stack.pricing)),
+    `ready again ${recoveredMs} ms after the restart began`,
+  );
+  check(
+    s,
+    "writes succeed after recovery",
+    recentWrites.some((b) => b.status >= 200 && b.status < 300),
+    recentWrites.map((b) => b.status).join(","),
+  );
   await verifyLedger(stack, s);
 }
 
@@ -259,7 +314,14 @@ function countBy(items: string[]): Record<string, number> {
 // --- c. clients disconnecting mid-request ----------------------------------------------------------
 
 /** Sends `body` (Content-Length set) but destroys the socket after `fraction` of it, or `afterMs` after all of it. */
-function abortedRequest(base: string, method: string, url: string, headers: Record<string, string>, body: string, how: { fraction?: number; afterMs?: number }) {
+function abortedRequest(
+  base: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  how: { fraction?: number; afterMs?: number },
+) {
   return new Promise<string>((resolve) => {
     const bytes = Buffer.from(body);
     const req = http.request(base + url, { method, headers: { ...headers, "content-type": "application/json", "content-length": bytes.length } });
@@ -283,30 +345,54 @@ async function scenarioC(stack: Stack) {
   const pricingHeaders = { "x-api-key": stack.pricingKey };
   // 1. Aborted uploads: half of a 1000-entry registration and of a 1000-resource upsert.
   const uploadTag = `fc-upload-${++batchNo}`;
-  const up1 = await abortedRequest(stack.pricing.url, "POST", "/marketplace/providers/models", pricingHeaders, JSON.stringify({ entries: modelEntries(uploadTag, 1000) }), { fraction: 0.5 });
+  const up1 = await abortedRequest(
+    stack.pricing.url,
+    "POST",
+    "/marketplace/providers/models",
+    pricingHeaders,
+    JSON.stringify({ entries: modelEntries(uploadTag, 1000) }),
+    { fraction: 0.5 },
+  );
   ledger.push({ kind: "models", tag: uploadTag, size: 1000, status: 0 });
   const resTag = `fc-upload-${++batchNo}`;
   const resources = Array.from({ length: 1000 }, (_, i) => ({ resource_id: `${resTag}-${i}`, provider: "aws", region: resTag, instance_type: "m5.large" }));
-  const up2 = await abortedRequest(stack.main.url, "PUT", "/api/v1/tenant/compute/resources", stack.owner.headers, JSON.stringify({ resources }), { fraction: 0.5 });
+  const up2 = await abortedRequest(stack.main.url, "PUT", "/api/v1/tenant/compute/resources", stack.owner.headers, JSON.stringify({ resources }), {
+    fraction: 0.5,
+  });
   ledger.push({ kind: "resources", tag: resTag, size: 1000, status: 0 });
   await sleep(300);
   const uploadCounts = [await storedCount(stack, ledger.at(-2)!), await storedCount(stack, ledger.at(-1)!)];
-  check(s, "aborted uploads store nothing", uploadCounts.every((n) => n === 0), `${up1}/${up2}; stored ${uploadCounts.join(", ")}`);
+  check(
+    s,
+    "aborted uploads store nothing",
+    uploadCounts.every((n) => n === 0),
+    `${up1}/${up2}; stored ${uploadCounts.join(", ")}`,
+  );
 
   // 2. Aborts while the server works: full 1000-entry registrations and upserts dropped 0-80 ms
   // after sending, a 10000-line usage pricing, and an analysis cycle.
   for (const afterMs of [0, 5, 20, 80]) {
     const tag = `fc-slow-${++batchNo}`;
-    await abortedRequest(stack.pricing.url, "POST", "/marketplace/providers/models", pricingHeaders, JSON.stringify({ entries: modelEntries(tag, 1000) }), { afterMs });
+    await abortedRequest(stack.pricing.url, "POST", "/marketplace/providers/models", pricingHeaders, JSON.stringify({ entries: modelEntries(tag, 1000) }), {
+      afterMs,
+    });
     ledger.push({ kind: "models", tag, size: 1000, status: 0 });
     const rTag = `fc-slow-${++batchNo}`;
     const rs = Array.from({ length: 1000 }, (_, i) => ({ resource_id: `${rTag}-${i}`, provider: "aws", region: rTag, instance_type: "m5.large" }));
     await abortedRequest(stack.main.url, "PUT", "/api/v1/tenant/compute/resources", stack.owner.headers, JSON.stringify({ resources: rs }), { afterMs });
     ledger.push({ kind: "resources", tag: rTag, size: 1000, status: 0 });
   }
-  const usage = Array.from({ length: 10_000 }, (_, i) => ({ resource_id: `u-${i}`, kind: "model", timestamp: new Date().toISOString(), labels: {}, quantities: { input: 1000 } }));
+  const usage = Array.from({ length: 10_000 }, (_, i) => ({
+    resource_id: `u-${i}`,
+    kind: "model",
+    timestamp: new Date().toISOString(),
+    labels: {},
+    quantities: { input: 1000 },
+  }));
   const slowUsage = await abortedRequest(stack.pricing.url, "POST", "/v1/pricing/usage", pricingHeaders, JSON.stringify({ usage }), { afterMs: 30 });
-  const slowAnalysis = await abortedRequest(stack.main.url, "POST", "/api/v1/tenant/compute/recommendations/analyze", stack.owner.headers, "{}", { afterMs: 30 });
+  const slowAnalysis = await abortedRequest(stack.main.url, "POST", "/api/v1/tenant/compute/recommendations/analyze", stack.owner.headers, "{}", {
+    afterMs: 30,
+  });
   console.log(`  slow responses: usage ${slowUsage}, analysis ${slowAnalysis}`);
   // The aborted analysis keeps running server-side; the next one may see 409 until it is done.
   let next = await analyze(stack);
@@ -337,8 +423,18 @@ async function scenarioD(stack: Stack) {
   await sleep(300);
   await load.stop();
   console.log(`  writes by status ${JSON.stringify(load.statuses)}; exits ${JSON.stringify([mainExit, pricingExit])} after ${stopMs} ms`);
-  check(s, "both services exit cleanly on SIGTERM", [mainExit, pricingExit].every((e) => e !== "timeout" && e.code === 0), JSON.stringify([mainExit, pricingExit]));
-  check(s, "no 5xx while draining", Object.keys(load.statuses).every((c) => Number(c) < 500), JSON.stringify(load.statuses));
+  check(
+    s,
+    "both services exit cleanly on SIGTERM",
+    [mainExit, pricingExit].every((e) => e !== "timeout" && e.code === 0),
+    JSON.stringify([mainExit, pricingExit]),
+  );
+  check(
+    s,
+    "no 5xx while draining",
+    Object.keys(load.statuses).every((c) => Number(c) < 500),
+    JSON.stringify(load.statuses),
+  );
   if (mainExit === "timeout") stack.main.process.kill("SIGKILL");
   if (pricingExit === "timeout") stack.pricing.process.kill("SIGKILL");
   await Promise.all([stack.pricing.start(), stack.main.start()]);
@@ -375,10 +471,20 @@ async function main() {
     await stack.close();
   }
   const failed = checks.filter((c) => !c.pass);
-  const result = { benchmark: "faults", database: stack.databaseKind, scenarios: SELECTED, seconds: timings, checks, passed: failed.length === 0, at: new Date().toISOString() };
+  const result = {
+    benchmark: "faults",
+    database: stack.databaseKind,
+    scenarios: SELECTED,
+    seconds: timings,
+    checks,
+    passed: failed.length === 0,
+    at: new Date().toISOString(),
+  };
   fs.mkdirSync(path.join(__dirname, "../results"), { recursive: true });
   fs.writeFileSync(path.join(__dirname, "../results/faults.json"), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`faults: ${checks.length - failed.length} passed, ${failed.length} failed (${Math.round((Date.now() - started) / 1000)} s, ${stack.databaseKind}; ${JSON.stringify(timings)})`);
+  console.log(
+    `faults: ${checks.length - failed.length} passed, ${failed.length} failed (${Math.round((Date.now() - started) / 1000)} s, ${stack.databaseKind}; ${JSON.stringify(timings)})`,
+  );
   if (failed.length) process.exitCode = 1;
 }
 

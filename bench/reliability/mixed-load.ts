@@ -65,10 +65,20 @@ const SNAPSHOT_ENV = { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 ${process.en
 const KINDS = {
   summary: { connections: 4, rate: 20, target_p99_ms: 50, basis: "summary p50 < 50 ms at 100k resources (here p99 at the fleet size)" },
   compute_query: { connections: 4, rate: 200, target_p99_ms: 100, basis: "a 1000-item compute batch < 100 ms, so one query well within" },
-  model_registration: { connections: 1, rate: 4, target_p99_ms: 300, basis: `register 1000 model entries < 300 ms (here ${REGISTER_BATCH} entries, each a price change)` },
+  model_registration: {
+    connections: 1,
+    rate: 4,
+    target_p99_ms: 300,
+    basis: `register 1000 model entries < 300 ms (here ${REGISTER_BATCH} entries, each a price change)`,
+  },
   // Held to the target of the request size the issue measured, as the two kinds above: #6 measures
   // ingest in batches of 10,000 (the largest a request may carry), > 50k samples/s = 200 ms a batch.
-  metric_ingest: { connections: 2, rate: INGEST_RATE, target_p99_ms: 200, basis: `ingest > 50k samples/s in batches of 10,000: a batch in 200 ms (here ${INGEST_BATCH} samples)` },
+  metric_ingest: {
+    connections: 2,
+    rate: INGEST_RATE,
+    target_p99_ms: 200,
+    basis: `ingest > 50k samples/s in batches of 10,000: a batch in 200 ms (here ${INGEST_BATCH} samples)`,
+  },
 } as const;
 type Kind = keyof typeof KINDS;
 // LOAD_KINDS=summary,metric_ingest drives only those kinds (to tell their effects on each other apart).
@@ -97,7 +107,11 @@ function target(stack: Stack, kind: Kind, seconds: number): { url: string; heade
         { provider: "azure", region: "eastus", instance_type: "Standard_D2s_v5" },
         { provider: "aws", region: "us-east-1", instance_type: "unknown-type", vm: { cpu_cores: 4, ram_gb: 16 } },
       ].map((query) => JSON.stringify(query));
-      return { url: stack.pricing.url, headers: pricingHeaders, request: (k) => ({ method: "POST", path: "/v1/pricing/compute", body: bodies[k % bodies.length] }) };
+      return {
+        url: stack.pricing.url,
+        headers: pricingHeaders,
+        request: (k) => ({ method: "POST", path: "/v1/pricing/compute", body: bodies[k % bodies.length] }),
+      };
     }
     case "model_registration":
       // A new price each time: the open rows close and new versions open (the write path).
@@ -128,12 +142,20 @@ function target(stack: Stack, kind: Kind, seconds: number): { url: string; heade
         const base = Date.now() - 60_000 - (n % 1000);
         const samples = Array.from({ length: INGEST_BATCH }, (_, i) => ({
           resource_id: rid((n * INGEST_BATCH + i) % FLEET),
-          timestamp: new Date(CURRENT_SAMPLES ? built - 1000 + j * spacing - Math.floor(i / FLEET) * (spacing / perResource) : base - Math.floor((n * INGEST_BATCH + i) / FLEET) * 1000).toISOString(),
+          timestamp: new Date(
+            CURRENT_SAMPLES
+              ? built - 1000 + j * spacing - Math.floor(i / FLEET) * (spacing / perResource)
+              : base - Math.floor((n * INGEST_BATCH + i) / FLEET) * 1000,
+          ).toISOString(),
           cpu_utilization: (i * 7) % 100,
         }));
         return JSON.stringify({ samples });
       });
-      return { url: stack.main.url, headers: mainHeaders, request: (k) => ({ method: "POST", path: "/api/v1/tenant/compute/metrics", body: bodies[k % bodies.length] }) };
+      return {
+        url: stack.main.url,
+        headers: mainHeaders,
+        request: (k) => ({ method: "POST", path: "/api/v1/tenant/compute/metrics", body: bodies[k % bodies.length] }),
+      };
     }
   }
 }
@@ -163,7 +185,11 @@ const latencyFigures = (result: OpenLoopResult, duringCycle: (due: number) => bo
   ...splitByCycles(result.trace, duringCycle),
 });
 const splitByCycles = (trace: [number, number][], inside: (due: number) => boolean) => {
-  const split = (keep: boolean) => trace.filter(([due]) => inside(due) === keep).map(([, latency]) => latency).sort((a, b) => a - b);
+  const split = (keep: boolean) =>
+    trace
+      .filter(([due]) => inside(due) === keep)
+      .map(([, latency]) => latency)
+      .sort((a, b) => a - b);
   const figures = (values: number[]) => ({ requests: values.length, p50_ms: ms(percentile(values, 0.5)), p99_ms: ms(percentile(values, 0.99)) });
   return { during_cycles: figures(split(true)), outside_cycles: figures(split(false)) };
 };
@@ -176,7 +202,10 @@ async function phase(stack: Stack, canary: Canary, seconds: number, label: strin
   // The client's own event-loop delay: a late client delays every kind's answers alike.
   const clientDelay = monitorEventLoopDelay({ resolution: 10 });
   clientDelay.enable();
-  const floor = CANARY_RATE > 0 ? openLoop({ url: canary.url, headers: {}, request: () => ({ method: "GET", path: "/" }), connections: 2, rate: CANARY_RATE, seconds, timeoutMs: 30_000 }) : undefined;
+  const floor =
+    CANARY_RATE > 0
+      ? openLoop({ url: canary.url, headers: {}, request: () => ({ method: "GET", path: "/" }), connections: 2, rate: CANARY_RATE, seconds, timeoutMs: 30_000 })
+      : undefined;
   const cannons = targets.map(async ([kind, { url, headers, request }]) => {
     const { connections, rate } = KINDS[kind];
     return [kind, await openLoop({ url, headers, request, connections, rate: rate * LOAD_SCALE, seconds, timeoutMs: 30_000 })] as const;
@@ -217,13 +246,38 @@ async function phase(stack: Stack, canary: Canary, seconds: number, label: strin
       return [kind, figures];
     }),
   ) as Record<Kind, KindFigures>;
-  if (TRACE) traces[label] = { ...Object.fromEntries(results.map(([kind, result]) => [kind, result.trace])), ...(canaryResult && { canary: canaryResult.trace }), analysis: spans, origin_epoch_ms: phaseStart };
-  const fivexx = Object.values(kinds).reduce((sum, k) => sum + Object.entries(k.status_counts).filter(([c]) => c.startsWith("5")).reduce((s, [, n]) => s + n, 0), 0) +
-    Object.entries(analysis.status_counts).filter(([c]) => c.startsWith("5") || c === "0").reduce((s, [, n]) => s + n, 0);
+  if (TRACE)
+    traces[label] = {
+      ...Object.fromEntries(results.map(([kind, result]) => [kind, result.trace])),
+      ...(canaryResult && { canary: canaryResult.trace }),
+      analysis: spans,
+      origin_epoch_ms: phaseStart,
+    };
+  const fivexx =
+    Object.values(kinds).reduce(
+      (sum, k) =>
+        sum +
+        Object.entries(k.status_counts)
+          .filter(([c]) => c.startsWith("5"))
+          .reduce((s, [, n]) => s + n, 0),
+      0,
+    ) +
+    Object.entries(analysis.status_counts)
+      .filter(([c]) => c.startsWith("5") || c === "0")
+      .reduce((s, [, n]) => s + n, 0);
   const errors = Object.values(kinds).reduce((sum, k) => sum + k.errors, 0);
-  const codes = Object.entries(kinds).filter(([, f]) => f.errors).map(([k, f]) => `${k} ${JSON.stringify(f.error_codes)}`);
-  const split = (f: Pick<KindFigures, "during_cycles" | "outside_cycles">) => (spans.length ? ` (during cycles ${f.during_cycles.p99_ms}, outside ${f.outside_cycles.p99_ms})` : "");
-  console.log(`[${label}] ${seconds} s: ${Object.entries(kinds).map(([k, f]) => `${k} ${f.requests} req p99 ${f.p99_ms} ms${split(f)}`).join("; ")}${canaryFigures ? `; empty server p99 ${canaryFigures.p99_ms} ms${split(canaryFigures)}` : ""}; client loop delay p99 ${client_loop_delay_ms.p99} ms, max ${client_loop_delay_ms.max} ms; analysis ${JSON.stringify(analysis.status_counts)}; 5xx ${fivexx}, errors ${errors}${codes.length ? ` (${codes.join("; ")})` : ""}`);
+  const codes = Object.entries(kinds)
+    .filter(([, f]) => f.errors)
+    .map(([k, f]) => `${k} ${JSON.stringify(f.error_codes)}`);
+  const split = (f: Pick<KindFigures, "during_cycles" | "outside_cycles">) =>
+    spans.length ? ` (during cycles ${f.during_cycles.p99_ms}, outside ${f.outside_cycles.p99_ms})` : "";
+  console.log(
+    `[${label}] ${seconds} s: ${Object.entries(kinds)
+      .map(([k, f]) => `${k} ${f.requests} req p99 ${f.p99_ms} ms${split(f)}`)
+      .join(
+        "; ",
+      )}${canaryFigures ? `; empty server p99 ${canaryFigures.p99_ms} ms${split(canaryFigures)}` : ""}; client loop delay p99 ${client_loop_delay_ms.p99} ms, max ${client_loop_delay_ms.max} ms; analysis ${JSON.stringify(analysis.status_counts)}; 5xx ${fivexx}, errors ${errors}${codes.length ? ` (${codes.join("; ")})` : ""}`,
+  );
   return { seconds, kinds, canary: canaryFigures, client_loop_delay_ms, analysis, fivexx, errors };
 }
 
@@ -232,7 +286,9 @@ const rss = (stack: Stack) => ({ main_api_kib: rssKiB(stack.main.process.pid), p
 /** V8 heap in use (prom-client's gauge on the metrics listener): reported beside RSS, which also counts freed-but-kept pages. */
 async function heapUsedMiB(stack: Stack) {
   const of = async (metricsUrl: string) => {
-    const text = await fetch(metricsUrl).then((r) => r.text()).catch(() => "");
+    const text = await fetch(metricsUrl)
+      .then((r) => r.text())
+      .catch(() => "");
     const m = /^nodejs_heap_size_used_bytes\S* (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
     return m ? Math.round(Number(m[1]) / 2 ** 20) : null;
   };
@@ -270,7 +326,13 @@ async function main() {
   try {
     console.log(`services up on ${stack.databaseKind} in ${((Date.now() - started) / 1000).toFixed(1)} s; seeding ${FLEET} resources...`);
     await seedFleet(stack, FLEET);
-    const prices = await json(stack.pricing.url, "POST", "/marketplace/providers/models", { "x-api-key": stack.pricingKey }, { entries: modelEntries("seed", 100) });
+    const prices = await json(
+      stack.pricing.url,
+      "POST",
+      "/marketplace/providers/models",
+      { "x-api-key": stack.pricingKey },
+      { entries: modelEntries("seed", 100) },
+    );
     if (prices.status !== 201) throw new Error(`model prices answered ${prices.status}`);
     const first = await json(stack.main.url, "POST", "/api/v1/tenant/compute/recommendations/analyze", stack.owner.headers, undefined, 120_000);
     if (first.status !== 200) throw new Error(`first analysis answered ${first.status}: ${JSON.stringify(first.body)}`);
@@ -283,7 +345,8 @@ async function main() {
       const previous = rssBefore;
       warmups1.push(await phase(stack, canary, WARMUP, `warm-up ${i + 1}`));
       rssBefore = rss(stack);
-      const settled = rssBefore.main_api_kib <= previous.main_api_kib * (1 + WARM_GROWTH) && rssBefore.pricing_api_kib <= previous.pricing_api_kib * (1 + WARM_GROWTH);
+      const settled =
+        rssBefore.main_api_kib <= previous.main_api_kib * (1 + WARM_GROWTH) && rssBefore.pricing_api_kib <= previous.pricing_api_kib * (1 + WARM_GROWTH);
       console.log(`RSS after warm-up ${i + 1}: main ${rssBefore.main_api_kib} KiB, pricing ${rssBefore.pricing_api_kib} KiB${settled ? " (settled)" : ""}`);
       if (settled && i > 0) break;
     }
@@ -304,13 +367,29 @@ async function main() {
       checks.push({ name: `no 5xx (${p === run ? "load" : "warm-up"})`, pass: p.fivexx === 0, detail: `${p.fivexx} 5xx`, hard: true });
       checks.push({ name: `no socket errors (${p === run ? "load" : "warm-up"})`, pass: p.errors === 0, detail: `${p.errors} errors`, hard: true });
     }
-    for (const [service, key] of [["main-api", "main_api_kib"], ["pricing-api", "pricing_api_kib"]] as const) {
+    for (const [service, key] of [
+      ["main-api", "main_api_kib"],
+      ["pricing-api", "pricing_api_kib"],
+    ] as const) {
       const g = growth(rssAfter[key], rssBefore[key]);
-      checks.push({ name: `${service} RSS within 20%`, pass: g <= RSS_TOLERANCE, detail: `${rssBefore[key]} -> ${rssAfter[key]} KiB (${(g * 100).toFixed(1)}%)`, hard: ENFORCE_RSS });
+      checks.push({
+        name: `${service} RSS within 20%`,
+        pass: g <= RSS_TOLERANCE,
+        detail: `${rssBefore[key]} -> ${rssAfter[key]} KiB (${(g * 100).toFixed(1)}%)`,
+        hard: ENFORCE_RSS,
+      });
     }
-    for (const [service, key] of [["main-api", "main_api"], ["pricing-api", "pricing_api"]] as const) {
+    for (const [service, key] of [
+      ["main-api", "main_api"],
+      ["pricing-api", "pricing_api"],
+    ] as const) {
       const g = growth(liveAfter[key], liveBefore[key]);
-      checks.push({ name: `${service} live heap within 20% (leak check)`, pass: g <= RSS_TOLERANCE, detail: `heap snapshot ${liveBefore[key]} -> ${liveAfter[key]} MiB (${(g * 100).toFixed(1)}%)`, hard: true });
+      checks.push({
+        name: `${service} live heap within 20% (leak check)`,
+        pass: g <= RSS_TOLERANCE,
+        detail: `heap snapshot ${liveBefore[key]} -> ${liveAfter[key]} MiB (${(g * 100).toFixed(1)}%)`,
+        hard: true,
+      });
     }
     const p99: Record<string, unknown> = {};
     for (const kind of ACTIVE) {
@@ -320,7 +399,12 @@ async function main() {
       checks.push({ name: `${kind} p99 within target`, pass: within, detail: `${f.p99_ms} ms (target ${KINDS[kind].target_p99_ms} ms)`, hard: ENFORCE });
     }
     const analysisMax = Math.max(0, ...run.analysis.durations_ms);
-    checks.push({ name: "analysis cycles succeed under load", pass: ANALYZE_EVERY_MS === 0 || (run.analysis.status_counts[200] ?? 0) > 0, detail: JSON.stringify(run.analysis.status_counts), hard: true });
+    checks.push({
+      name: "analysis cycles succeed under load",
+      pass: ANALYZE_EVERY_MS === 0 || (run.analysis.status_counts[200] ?? 0) > 0,
+      detail: JSON.stringify(run.analysis.status_counts),
+      hard: true,
+    });
     checks.push({ name: "analysis cycle < 30 s", pass: analysisMax < 30_000, detail: `max ${analysisMax} ms for ${FLEET} resources`, hard: ENFORCE });
 
     const results = {
@@ -343,7 +427,12 @@ async function main() {
       warmups: [...warmups1, warmup2],
       checks,
       passed: checks.every((c) => c.pass || !c.hard),
-      machine: { cpus: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, load_average: os.loadavg().map((n) => Number(n.toFixed(2))) },
+      machine: {
+        cpus: os.cpus().length,
+        memory_gib: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+        load_average: os.loadavg().map((n) => Number(n.toFixed(2))),
+      },
       total_seconds: Math.round((Date.now() - started) / 1000),
       at: new Date().toISOString(),
     };

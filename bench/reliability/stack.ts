@@ -70,11 +70,17 @@ export async function startStack(extraEnv: { main?: NodeJS.ProcessEnv; pricing?:
 
   const email = `owner-${randomBytes(4).toString("hex")}@bench.test`;
   const token = await cli("apps/main-api/dist/cli/dev-token.js", ["--email", email, "--ttl", "7200"], main.env);
-  const signup = await json(main.url, "POST", "/api/v1/signup/complete", { authorization: `Bearer ${token}` }, {
-    company_name: "Bench Corp",
-    first_name: "Bench",
-    last_name: "Owner",
-  });
+  const signup = await json(
+    main.url,
+    "POST",
+    "/api/v1/signup/complete",
+    { authorization: `Bearer ${token}` },
+    {
+      company_name: "Bench Corp",
+      first_name: "Bench",
+      last_name: "Owner",
+    },
+  );
   if (signup.status !== 201) throw new Error(`sign-up answered ${signup.status}: ${JSON.stringify(signup.body)}`);
   const data = (signup.body as { data: { default_tenant: { id: string }; organization: { id: string } } }).data;
   const pricingKey = await cli("apps/pricing-api/dist/cli/pricing-key.js", ["--account", "bench"], { ...pricing.env, PRICING_API_URL: pricing.url });
@@ -83,7 +89,11 @@ export async function startStack(extraEnv: { main?: NodeJS.ProcessEnv; pricing?:
     pricing,
     main,
     databaseKind: serverUrl ? "postgres" : "pglite",
-    owner: { headers: { authorization: `Bearer ${token}`, "x-service-tenant-id": data.default_tenant.id }, tenantId: data.default_tenant.id, organizationId: data.organization.id },
+    owner: {
+      headers: { authorization: `Bearer ${token}`, "x-service-tenant-id": data.default_tenant.id },
+      tenantId: data.default_tenant.id,
+      organizationId: data.organization.id,
+    },
     pricingKey,
     async close() {
       await Promise.all([main.stop(), pricing.stop()]);
@@ -120,7 +130,14 @@ export interface JsonAnswer {
 }
 
 /** One JSON request with a time limit; network failures come back as status 0. */
-export async function json(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown, timeoutMs = 30_000): Promise<JsonAnswer> {
+export async function json(
+  base: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  timeoutMs = 30_000,
+): Promise<JsonAnswer> {
   try {
     const res = await fetch(base + url, {
       method,

@@ -28,7 +28,16 @@ const vm = (resource: ComputeResourceInput): ComputeResourceInput => ({
 export const FLEET: FleetMember[] = [
   {
     // p95 CPU 1.45 % < 3 and max 1.5 % < 10: idle.
-    resource: vm({ resource_id: "vm-aws-idle", name: "old batch box", provider: "aws", region: "us-east-1", availability_zone: "us-east-1a", instance_type: "m5.xlarge", cpu_cores: 4, ram_gb: 16 }),
+    resource: vm({
+      resource_id: "vm-aws-idle",
+      name: "old batch box",
+      provider: "aws",
+      region: "us-east-1",
+      availability_zone: "us-east-1a",
+      instance_type: "m5.xlarge",
+      cpu_cores: 4,
+      ram_gb: 16,
+    }),
     expect: "TERMINATE",
     cpu: [0.2, 1.5],
     memory: [5, 10],
@@ -36,7 +45,16 @@ export const FLEET: FleetMember[] = [
   },
   {
     // needs 8 x 19.3/70 = 2.2 vCPU and 32 x 39.1/80 = 15.7 GB: a 4 vCPU / 16 GB type is cheaper.
-    resource: vm({ resource_id: "vm-aws-low", name: "api server", provider: "aws", region: "us-east-1", availability_zone: "us-east-1b", instance_type: "m5.2xlarge", cpu_cores: 8, ram_gb: 32 }),
+    resource: vm({
+      resource_id: "vm-aws-low",
+      name: "api server",
+      provider: "aws",
+      region: "us-east-1",
+      availability_zone: "us-east-1b",
+      instance_type: "m5.2xlarge",
+      cpu_cores: 8,
+      ram_gb: 32,
+    }),
     expect: "DOWNSIZE",
     cpu: [5, 20],
     memory: [20, 40],
@@ -44,7 +62,15 @@ export const FLEET: FleetMember[] = [
   },
   {
     // needs 4 x 94.3/70 = 5.4 vCPU: more than its 4.
-    resource: vm({ resource_id: "vm-azure-hot", name: "build agent", provider: "azure", region: "eastus", instance_type: "Standard_D4s_v5", cpu_cores: 4, ram_gb: 16 }),
+    resource: vm({
+      resource_id: "vm-azure-hot",
+      name: "build agent",
+      provider: "azure",
+      region: "eastus",
+      instance_type: "Standard_D4s_v5",
+      cpu_cores: 4,
+      ram_gb: 16,
+    }),
     expect: "UPSIZE",
     cpu: [80, 95],
     memory: [40, 60],
@@ -52,7 +78,16 @@ export const FLEET: FleetMember[] = [
   },
   {
     // needs 6.8 vCPU and 27.7 GB: e2-standard-8 has the same shape for less.
-    resource: vm({ resource_id: "vm-gcp-n2", name: "analytics worker", provider: "gcp", region: "us-central1", availability_zone: "us-central1-a", instance_type: "n2-standard-8", cpu_cores: 8, ram_gb: 32 }),
+    resource: vm({
+      resource_id: "vm-gcp-n2",
+      name: "analytics worker",
+      provider: "gcp",
+      region: "us-central1",
+      availability_zone: "us-central1-a",
+      instance_type: "n2-standard-8",
+      cpu_cores: 8,
+      ram_gb: 32,
+    }),
     expect: "DOWNSIZE",
     cpu: [40, 60],
     memory: [50, 70],
@@ -60,7 +95,15 @@ export const FLEET: FleetMember[] = [
   },
   {
     // the same need on e2-standard-8, the cheapest non-burstable type that fits: right-sized.
-    resource: vm({ resource_id: "vm-gcp-steady", name: "cache", provider: "gcp", region: "us-central1", instance_type: "e2-standard-8", cpu_cores: 8, ram_gb: 32 }),
+    resource: vm({
+      resource_id: "vm-gcp-steady",
+      name: "cache",
+      provider: "gcp",
+      region: "us-central1",
+      instance_type: "e2-standard-8",
+      cpu_cores: 8,
+      ram_gb: 32,
+    }),
     expect: "NOOP",
     cpu: [40, 60],
     memory: [50, 70],
@@ -68,7 +111,15 @@ export const FLEET: FleetMember[] = [
   },
   {
     // six samples: not enough signal.
-    resource: vm({ resource_id: "vm-aws-new", name: "fresh instance", provider: "aws", region: "us-east-1", instance_type: "m5.large", cpu_cores: 2, ram_gb: 8 }),
+    resource: vm({
+      resource_id: "vm-aws-new",
+      name: "fresh instance",
+      provider: "aws",
+      region: "us-east-1",
+      instance_type: "m5.large",
+      cpu_cores: 2,
+      ram_gb: 8,
+    }),
     expect: "NO_RECOMMENDATION",
     cpu: [30, 40],
     memory: [30, 40],

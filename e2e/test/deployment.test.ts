@@ -102,7 +102,9 @@ describe.each(NAMES)("%s Dockerfile", (service) => {
   it("preloads jemalloc, installed in the runtime stage, at the path it links it to", () => {
     const env = dockerEnv(runtime);
     expect(env.LD_PRELOAD).toBe("/usr/local/lib/libjemalloc.so.2");
-    const install = all("RUN").map((r) => r.args).find((args) => args.includes("libjemalloc2"));
+    const install = all("RUN")
+      .map((r) => r.args)
+      .find((args) => args.includes("libjemalloc2"));
     expect(install).toBeDefined();
     expect(install).toContain("ln -s");
     expect(install).toContain(env.LD_PRELOAD);
@@ -445,7 +447,11 @@ describe("main API token issuer in the deployment files", () => {
     expect(demo.auth.devIssuer).toBe(true);
     expect(demo.auth.devIssuerWarning).toBeDefined();
     const provider = { AUTH_JWKS_URL: "https://idp.example.com/jwks.json", AUTH_ISSUER: "https://idp.example.com/", AUTH_AUDIENCE: "cloudcost" };
-    const real = loadMainConfig({ ...interpolate({ ...provider, MAIN_API_DEV_ISSUER: "false" }), SERVICE_TOKEN_SECRET: "s".repeat(40), NODE_ENV: "production" });
+    const real = loadMainConfig({
+      ...interpolate({ ...provider, MAIN_API_DEV_ISSUER: "false" }),
+      SERVICE_TOKEN_SECRET: "s".repeat(40),
+      NODE_ENV: "production",
+    });
     expect(real.auth.devIssuer).toBe(false);
     expect(real.auth.provider?.jwksUrl).toBe(provider.AUTH_JWKS_URL);
   });
@@ -455,7 +461,10 @@ describe("documentation", () => {
   it("documents every environment variable of both services (README.md or docs/)", () => {
     const docsDir = path.join(ROOT, "docs");
     const docs = fs.existsSync(docsDir)
-      ? fs.readdirSync(docsDir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)
+      ? fs
+          .readdirSync(docsDir, { recursive: true, encoding: "utf8" })
+          .filter((f) => f.endsWith(".md"))
+          .map((f) => `docs/${f}`)
       : [];
     const text = ["README.md", ...docs].map(read).join("\n");
     const missing = [...envKeys("main-api"), ...envKeys("pricing-api")].filter((name) => !new RegExp(`\\b${name}\\b`).test(text));

@@ -115,7 +115,15 @@ describeIfNginx("customer journey through the gateway", () => {
         apiKey: key,
         body: {
           entries: [
-            { provider: "aws", service: "rds", region: "eu-west-1", engine: "PostgreSQL", instance_type: "db.r6g.large", cost_per_hour: 0.258, cost_per_storage_gb_hour: 0.000158 },
+            {
+              provider: "aws",
+              service: "rds",
+              region: "eu-west-1",
+              engine: "PostgreSQL",
+              instance_type: "db.r6g.large",
+              cost_per_hour: 0.258,
+              cost_per_storage_gb_hour: 0.000158,
+            },
           ],
         },
       }),
@@ -132,8 +140,20 @@ describeIfNginx("customer journey through the gateway", () => {
         apiKey: key,
         body: {
           usage: [
-            { resource_id: "chat-bot", kind: "model", timestamp: now, labels: { [`${PREFIX}/pricing-id.model`]: modelId }, quantities: { input: 1234567, output: 20000 } },
-            { resource_id: "prod-db-1", kind: "database", timestamp: now, tags: { [`${PREFIX}/pricing-id.database`]: databaseId }, quantities: { hours: 730, storage_gb_hours: 73000 } },
+            {
+              resource_id: "chat-bot",
+              kind: "model",
+              timestamp: now,
+              labels: { [`${PREFIX}/pricing-id.model`]: modelId },
+              quantities: { input: 1234567, output: 20000 },
+            },
+            {
+              resource_id: "prod-db-1",
+              kind: "database",
+              timestamp: now,
+              tags: { [`${PREFIX}/pricing-id.database`]: databaseId },
+              quantities: { hours: 730, storage_gb_hours: 73000 },
+            },
             { resource_id: "unlabelled", kind: "database", timestamp: now, quantities: { hours: 1 } },
           ],
         },
@@ -258,7 +278,10 @@ describeIfNginx("customer journey through the gateway", () => {
     );
     expect(idlePrice.source).toBe("catalog");
     expectedSavings.set(idle.resource_id, monthlyCents(idlePrice.price_per_hour));
-    expect(items.get(idle.resource_id)).toMatchObject({ recommended_instance_type: "", savings_monthly_usd: centsToNumber(monthlyCents(idlePrice.price_per_hour)) });
+    expect(items.get(idle.resource_id)).toMatchObject({
+      recommended_instance_type: "",
+      savings_monthly_usd: centsToNumber(monthlyCents(idlePrice.price_per_hour)),
+    });
 
     const summary = expectReply(await call("GET", summaryUrl, { token, tenant }), 200, SuccessEnvelope(RecommendationSummary)).data;
     const count = (action: string) => vms.filter((m) => m.expect === action).length;
@@ -270,7 +293,12 @@ describeIfNginx("customer journey through the gateway", () => {
       no_recommendation: count("NO_RECOMMENDATION"),
       pending: 0,
     });
-    expect(summary).toMatchObject({ total_resources: vms.length, analyzed_resources: vms.length, analysis_coverage: 1, actionable_count: count("DOWNSIZE") + count("UPSIZE") + count("TERMINATE") });
+    expect(summary).toMatchObject({
+      total_resources: vms.length,
+      analyzed_resources: vms.length,
+      analysis_coverage: 1,
+      actionable_count: count("DOWNSIZE") + count("UPSIZE") + count("TERMINATE"),
+    });
     const monthlyTotal = [...expectedSavings.values()].reduce((a, b) => a + b, 0n);
     expect(summary.potential_savings_monthly_usd).toBe(centsToNumber(monthlyTotal));
     expect(summary.potential_savings_annual_usd).toBe(centsToNumber(monthlyTotal * 12n));

@@ -47,11 +47,8 @@ describeIfNginx("pricing API outage", () => {
   const vms = FLEET.filter((m) => m.resource.resource_type === "virtual_machine");
 
   const summary = async () =>
-    expectReply(
-      await call("GET", `${stack.api}/v1/tenant/compute/recommendations/summary`, { token, tenant }),
-      200,
-      SuccessEnvelope(RecommendationSummary),
-    ).data;
+    expectReply(await call("GET", `${stack.api}/v1/tenant/compute/recommendations/summary`, { token, tenant }), 200, SuccessEnvelope(RecommendationSummary))
+      .data;
   const recommendations = async () =>
     new Map(
       expectReply(

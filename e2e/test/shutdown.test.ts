@@ -101,7 +101,11 @@ describe("pricing API shutdown", () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(service.process.exitCode).toBeNull();
     expect((await call("GET", `${service.url}/healthz`)).status).toBe(200);
-    expectReply(await call("POST", `${service.url}/marketplace/providers/databases`, { apiKey: key, body: { entries: [entry(998)] } }), 201, RegisterDatabasesResponse);
+    expectReply(
+      await call("POST", `${service.url}/marketplace/providers/databases`, { apiKey: key, body: { entries: [entry(998)] } }),
+      201,
+      RegisterDatabasesResponse,
+    );
     expect(service.logs.join("")).not.toMatch(/uncaught|unhandled/i);
   });
 

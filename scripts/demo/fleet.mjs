@@ -20,18 +20,49 @@ export function prng(seed) {
 const TYPES = {
   aws: {
     regions: ["us-east-1", "eu-west-1"],
-    general: [["m5.large", 2, 8], ["m5.xlarge", 4, 16], ["m5.2xlarge", 8, 32], ["c5.xlarge", 4, 8], ["c5.2xlarge", 8, 16], ["r5.xlarge", 4, 32], ["r5.2xlarge", 8, 64]],
-    steady: [["m5a.large", 2, 8], ["m5a.xlarge", 4, 16], ["c6a.xlarge", 4, 8], ["c6a.2xlarge", 8, 16]],
+    general: [
+      ["m5.large", 2, 8],
+      ["m5.xlarge", 4, 16],
+      ["m5.2xlarge", 8, 32],
+      ["c5.xlarge", 4, 8],
+      ["c5.2xlarge", 8, 16],
+      ["r5.xlarge", 4, 32],
+      ["r5.2xlarge", 8, 64],
+    ],
+    steady: [
+      ["m5a.large", 2, 8],
+      ["m5a.xlarge", 4, 16],
+      ["c6a.xlarge", 4, 8],
+      ["c6a.2xlarge", 8, 16],
+    ],
   },
   azure: {
     regions: ["eastus", "westeurope"],
-    general: [["Standard_D2s_v3", 2, 8], ["Standard_D4s_v3", 4, 16], ["Standard_D8s_v3", 8, 32], ["Standard_E4s_v3", 4, 32], ["Standard_E8s_v3", 8, 64], ["Standard_F4s_v2", 4, 8]],
+    general: [
+      ["Standard_D2s_v3", 2, 8],
+      ["Standard_D4s_v3", 4, 16],
+      ["Standard_D8s_v3", 8, 32],
+      ["Standard_E4s_v3", 4, 32],
+      ["Standard_E8s_v3", 8, 64],
+      ["Standard_F4s_v2", 4, 8],
+    ],
     steady: [["Standard_D4as_v5", 4, 16]],
   },
   gcp: {
     regions: ["us-central1", "europe-west1"],
-    general: [["n2-standard-2", 2, 8], ["n2-standard-4", 4, 16], ["n2-standard-8", 8, 32], ["n2-highmem-4", 4, 32], ["n2-highmem-8", 8, 64], ["c2-standard-8", 8, 32]],
-    steady: [["e2-standard-2", 2, 8], ["e2-standard-4", 4, 16], ["e2-standard-8", 8, 32]],
+    general: [
+      ["n2-standard-2", 2, 8],
+      ["n2-standard-4", 4, 16],
+      ["n2-standard-8", 8, 32],
+      ["n2-highmem-4", 4, 32],
+      ["n2-highmem-8", 8, 64],
+      ["c2-standard-8", 8, 32],
+    ],
+    steady: [
+      ["e2-standard-2", 2, 8],
+      ["e2-standard-4", 4, 16],
+      ["e2-standard-8", 8, 32],
+    ],
   },
 };
 const PROVIDERS = ["aws", "azure", "gcp"];
@@ -44,8 +75,28 @@ const PROFILES = {
   steady: [52, 10, 68, 6], // near the targets on the cheapest type of its shape: NOOP
 };
 // Profile per slot out of 20: 2 idle, 9 oversized, 2 hot, 4 steady, 2 new (too few samples), 1 unpriced.
-const MIX = ["oversized", "idle", "oversized", "steady", "hot", "oversized", "new", "oversized", "steady", "oversized",
-  "idle", "oversized", "steady", "unpriced", "oversized", "hot", "steady", "oversized", "new", "oversized"];
+const MIX = [
+  "oversized",
+  "idle",
+  "oversized",
+  "steady",
+  "hot",
+  "oversized",
+  "new",
+  "oversized",
+  "steady",
+  "oversized",
+  "idle",
+  "oversized",
+  "steady",
+  "unpriced",
+  "oversized",
+  "hot",
+  "steady",
+  "oversized",
+  "new",
+  "oversized",
+];
 
 export const TENANTS = [
   { key: "production", name: "Production", prefix: "prod", vms: 150, nodes: 50 },
@@ -72,7 +123,12 @@ function resource(rand, tenant, kind, index, profile) {
     resource_type: kind,
     provider,
     region,
-    availability_zone: provider === "aws" ? `${region}${pick(rand, ["a", "b", "c"])}` : provider === "gcp" ? `${region}-${pick(rand, ["a", "b", "c"])}` : `${region}-${pick(rand, ["1", "2", "3"])}`,
+    availability_zone:
+      provider === "aws"
+        ? `${region}${pick(rand, ["a", "b", "c"])}`
+        : provider === "gcp"
+          ? `${region}-${pick(rand, ["a", "b", "c"])}`
+          : `${region}-${pick(rand, ["1", "2", "3"])}`,
     // An instance type the catalog does not know: the analysis cannot price it (NO_RECOMMENDATION).
     instance_type: profile === "unpriced" ? `${provider}-legacy-custom-${cpu}` : type,
     architecture: "x86_64",

@@ -97,7 +97,11 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log }) {
   keyReady.catch(() => undefined);
 
   const now = Date.now();
-  for (const [tenant, spec] of [[production, TENANTS[0]], [staging, TENANTS[1]]]) await loadTenant(main, tenant.id, spec, now, log);
+  for (const [tenant, spec] of [
+    [production, TENANTS[0]],
+    [staging, TENANTS[1]],
+  ])
+    await loadTenant(main, tenant.id, spec, now, log);
 
   await keyReady;
   const prices = await loadPrices(client(pricingUrl, { "X-API-Key": apiKey.key }));
@@ -121,7 +125,10 @@ export async function refreshDemo(marker, { root, env, mainUrl, pricingUrl }) {
   const main = client(mainUrl, { Authorization: `Bearer ${token}` });
   const me = await main("GET", "/api/v1/me").catch(() => null);
   if (me?.organization?.id !== marker.organization_id) return null;
-  const works = await fetch(`${pricingUrl}/v1/pricing/account`, { headers: { "X-API-Key": marker.api_key } }).then((r) => r.ok, () => false);
+  const works = await fetch(`${pricingUrl}/v1/pricing/account`, { headers: { "X-API-Key": marker.api_key } }).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (!works) {
     const apiKey = await main("POST", "/api/v1/settings/api-keys", { name: "demo (pnpm start)", role: "admin" });
     await waitForPricingKey(pricingUrl, apiKey.key);
@@ -195,11 +202,15 @@ export async function firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, is
     const loaded = await loadDemo({ ...ctx, log: (line) => lines.push(line) });
     writeMarker(markerFile, loaded);
     const token = await devToken(root, env);
-    return `Demo loaded in ${((Date.now() - started) / 1000).toFixed(1)} s:\n${lines.join("\n")}\n\n` +
-      demoInstructions({ marker: loaded, token, mainUrl, pricingUrl, labelPrefix });
+    return (
+      `Demo loaded in ${((Date.now() - started) / 1000).toFixed(1)} s:\n${lines.join("\n")}\n\n` +
+      demoInstructions({ marker: loaded, token, mainUrl, pricingUrl, labelPrefix })
+    );
   } catch (err) {
     if (isStopping()) return "";
-    return `The demo organization could not be loaded (${err instanceof Error ? err.message : String(err)}).\n` +
-      "The services keep running. To start over with an empty database: stop, remove .data/, pnpm start.\n";
+    return (
+      `The demo organization could not be loaded (${err instanceof Error ? err.message : String(err)}).\n` +
+      "The services keep running. To start over with an empty database: stop, remove .data/, pnpm start.\n"
+    );
   }
 }

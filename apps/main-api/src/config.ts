@@ -40,7 +40,12 @@ export const EnvSchema = z
     AUTH_ALGORITHMS: z
       .string()
       .default("EdDSA,ES256,RS256")
-      .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
+      .transform((value) =>
+        value
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.enum(ALLOWED_ALGORITHMS)).min(1)),
     MAIN_API_DEV_ISSUER: flag.optional(),
     MAIN_API_DEV_ISSUER_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/dev-issuer")),
@@ -59,7 +64,8 @@ export const EnvSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["AUTH_JWKS_URL"],
-        message: "required in production (with AUTH_ISSUER and AUTH_AUDIENCE); MAIN_API_DEV_ISSUER=true runs the development issuer instead, for a local demo only",
+        message:
+          "required in production (with AUTH_ISSUER and AUTH_AUDIENCE); MAIN_API_DEV_ISSUER=true runs the development issuer instead, for a local demo only",
       });
     } else if (!e.AUTH_JWKS_URL && e.MAIN_API_DEV_ISSUER === false) {
       ctx.addIssue({ code: "custom", path: ["MAIN_API_DEV_ISSUER"], message: "no token issuer left: set AUTH_JWKS_URL or enable the dev issuer" });
@@ -92,7 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     auth: {
       /** The OpenID Connect provider; absent when only the development issuer is used. */
       // (the schema requires AUTH_ISSUER and AUTH_AUDIENCE with AUTH_JWKS_URL)
-      provider: e.AUTH_JWKS_URL && e.AUTH_ISSUER && e.AUTH_AUDIENCE ? { jwksUrl: e.AUTH_JWKS_URL, issuer: e.AUTH_ISSUER, audience: e.AUTH_AUDIENCE } : undefined,
+      provider:
+        e.AUTH_JWKS_URL && e.AUTH_ISSUER && e.AUTH_AUDIENCE ? { jwksUrl: e.AUTH_JWKS_URL, issuer: e.AUTH_ISSUER, audience: e.AUTH_AUDIENCE } : undefined,
       algorithms: e.AUTH_ALGORITHMS,
       /** See `devIssuer` above; MAIN_API_DEV_ISSUER=true adds it beside a real provider. */
       devIssuer,

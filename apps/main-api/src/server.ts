@@ -11,7 +11,13 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger("main-api", config.logLevel);
   if (config.auth.devIssuerWarning) logger.warn(config.auth.devIssuerWarning);
-  const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger, sessionSettings: SESSION_SETTINGS });
+  const db = await openMigratedDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    migrationsDir: MIGRATIONS_DIR,
+    logger,
+    sessionSettings: SESSION_SETTINGS,
+  });
   const deps = buildDeps({ config, db, logger });
   const { prisma, outbox } = deps;
   const app = createApp(deps);

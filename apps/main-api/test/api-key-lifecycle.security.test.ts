@@ -112,7 +112,11 @@ describe("a key acts with at most its creator's current role", () => {
     await patchUser(a.token, admin.user.id, { role: "viewer" }).expect(200);
     await deliverAll();
     expect((await registerModel(admin.key.key, "as-viewer")).status).toBe(403);
-    await request(pricing.url).post("/v1/pricing/usage").set("X-API-Key", admin.key.key).send({ usage: [{ resource_id: "r", kind: "database", timestamp: new Date().toISOString(), labels: {}, quantities: { hours: 1 } }] }).expect(200);
+    await request(pricing.url)
+      .post("/v1/pricing/usage")
+      .set("X-API-Key", admin.key.key)
+      .send({ usage: [{ resource_id: "r", kind: "database", timestamp: new Date().toISOString(), labels: {}, quantities: { hours: 1 } }] })
+      .expect(200);
 
     await patchUser(a.token, admin.user.id, { role: "admin" }).expect(200);
     expect((await me(admin.key.key).expect(200)).body.data.role).toBe("admin");

@@ -134,9 +134,15 @@ describe("API key security", () => {
     // A key of organization B reads nothing of organization A.
     const bKey = await createKey(b.token);
     expectError(await request(ctx.app).get(`/api/v1/organizations/${a.organization.id}/users/${a.owner.id}`).set("Authorization", `Bearer ${bKey.key}`), 403);
-    const other = await request(ctx.app).post(`/api/v1/organizations/${a.organization.id}/tenants`).set("Authorization", `Bearer ${a.token}`).send({ name: "Other" });
+    const other = await request(ctx.app)
+      .post(`/api/v1/organizations/${a.organization.id}/tenants`)
+      .set("Authorization", `Bearer ${a.token}`)
+      .send({ name: "Other" });
     const memberKey = await createKey(a.token, { name: "member", role: "member", tenant_ids: [other.body.data.id] });
-    const tenants = await request(ctx.app).get(`/api/v1/organizations/${a.organization.id}/tenants`).set("Authorization", `Bearer ${memberKey.key}`).expect(200);
+    const tenants = await request(ctx.app)
+      .get(`/api/v1/organizations/${a.organization.id}/tenants`)
+      .set("Authorization", `Bearer ${memberKey.key}`)
+      .expect(200);
     expect(tenants.body.data.items.map((t: { id: string }) => t.id)).toEqual([other.body.data.id]);
   });
 

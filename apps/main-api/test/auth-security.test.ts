@@ -34,11 +34,14 @@ const whoAmI = (token: string) =>
 // Keys are generated to PEM and re-imported: Node 20 can deadlock exporting a key that still shares
 // its data with the generation job (see src/auth/dev-issuer.ts).
 const pemPair = (type: "ed25519" | "ec") => {
-  const pair = generateKeyPairSync(type as "ec", {
-    ...(type === "ec" ? { namedCurve: "P-256" } : {}),
-    privateKeyEncoding: { type: "pkcs8", format: "pem" },
-    publicKeyEncoding: { type: "spki", format: "pem" },
-  } as never) as unknown as { privateKey: string; publicKey: string };
+  const pair = generateKeyPairSync(
+    type as "ec",
+    {
+      ...(type === "ec" ? { namedCurve: "P-256" } : {}),
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    } as never,
+  ) as unknown as { privateKey: string; publicKey: string };
   return { privateKey: createPrivateKey(pair.privateKey), publicKey: createPublicKey(pair.publicKey) };
 };
 const foreignKey = pemPair("ed25519").privateKey;
@@ -211,11 +214,19 @@ describe("requireTenant", () => {
 
   it("gives API keys the same answers: their tenants only, no archived, unknown or foreign tenant", async () => {
     const key = async (role: string, tenantIds: string[]) =>
-      (await request(ctx.app).post("/api/v1/settings/api-keys").set("Authorization", `Bearer ${a.token}`).send({ name: `k-${role}`, role, tenant_ids: tenantIds }).expect(201)).body.data.key as string;
+      (
+        await request(ctx.app)
+          .post("/api/v1/settings/api-keys")
+          .set("Authorization", `Bearer ${a.token}`)
+          .send({ name: `k-${role}`, role, tenant_ids: tenantIds })
+          .expect(201)
+      ).body.data.key as string;
     const member = await key("member", [a.tenant.id]);
     const admin = await key("admin", []);
     const sibling = await ctx.prisma.tenant.create({ data: { organizationId: a.organization.id, id: "ten_sibling_1", name: "Sibling" } });
-    const archived = await ctx.prisma.tenant.create({ data: { organizationId: a.organization.id, id: "ten_archived_2", name: "Gone", archivedAt: new Date() } });
+    const archived = await ctx.prisma.tenant.create({
+      data: { organizationId: a.organization.id, id: "ten_archived_2", name: "Gone", archivedAt: new Date() },
+    });
 
     const res = await call({ write: true }, member, a.tenant.id).expect(200);
     expect(res.body.data).toEqual({ id: a.tenant.id, organizationId: a.organization.id });

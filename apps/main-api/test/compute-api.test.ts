@@ -54,8 +54,27 @@ add({ id: "fit", type: "m5.large", action: "NOOP", savingsCents: 0, active: true
 add({ id: "few", type: "m5.large", action: "NO_RECOMMENDATION", savingsCents: 0, active: true });
 add({ id: "arm", type: "m6g.large", arch: "arm64", action: "NO_RECOMMENDATION", savingsCents: 0, active: true });
 add({ id: "win", type: "m5.large", os: "windows", action: "NO_RECOMMENDATION", savingsCents: 0, active: true });
-add({ id: "azure", provider: "azure", region: "eastus", zone: "eastus-1", type: "Standard_D4s_v5", action: "DOWNSIZE", savingsCents: 7008, active: true, recommended: "Standard_D2s_v5" });
-add({ id: "gcp", provider: "gcp", region: "us-central1", zone: "us-central1-a", type: "n2-standard-4", action: "TERMINATE", savingsCents: 14179, active: true });
+add({
+  id: "azure",
+  provider: "azure",
+  region: "eastus",
+  zone: "eastus-1",
+  type: "Standard_D4s_v5",
+  action: "DOWNSIZE",
+  savingsCents: 7008,
+  active: true,
+  recommended: "Standard_D2s_v5",
+});
+add({
+  id: "gcp",
+  provider: "gcp",
+  region: "us-central1",
+  zone: "us-central1-a",
+  type: "n2-standard-4",
+  action: "TERMINATE",
+  savingsCents: 14179,
+  active: true,
+});
 add({ id: "pending-hb", type: "m5.large", action: null, savingsCents: 0, active: true });
 add({ id: "pending-cold", type: "m5.large", action: null, savingsCents: 0, active: false });
 
@@ -113,14 +132,24 @@ beforeAll(async () => {
   owner = { token: a.token, tenant: a.tenant.id };
   const b = await signUp(ctx, { email: "owner@other.test", company: "Other Co" });
   stranger = { token: b.token, tenant: b.tenant.id };
-  memberToken = (await addUser(ctx, { orgId: a.organization.id, ownerToken: a.token, email: "m@compute.test", role: "member", tenantIds: [a.tenant.id] })).token;
-  viewerToken = (await addUser(ctx, { orgId: a.organization.id, ownerToken: a.token, email: "v@compute.test", role: "viewer", tenantIds: [a.tenant.id] })).token;
+  memberToken = (await addUser(ctx, { orgId: a.organization.id, ownerToken: a.token, email: "m@compute.test", role: "member", tenantIds: [a.tenant.id] }))
+    .token;
+  viewerToken = (await addUser(ctx, { orgId: a.organization.id, ownerToken: a.token, email: "v@compute.test", role: "viewer", tenantIds: [a.tenant.id] }))
+    .token;
 
   const toInput = (e: Expected) =>
-    vm(e.id, e.type, { provider: e.provider, region: e.region, availability_zone: e.zone, architecture: e.arch as "x86_64", operating_system: e.os as "linux" });
+    vm(e.id, e.type, {
+      provider: e.provider,
+      region: e.region,
+      availability_zone: e.zone,
+      architecture: e.arch as "x86_64",
+      operating_system: e.os as "linux",
+    });
   const resources = fleet.filter((e) => e.action !== null).map(toInput);
   resources.push(vm("node", "m5.xlarge", { resource_type: "kubernetes_node" }));
-  await api("put", "/api/v1/tenant/compute/resources", memberToken).send({ resources }).expect(200, { message: `Upserted ${resources.length} resources`, status: "success", data: { upserted: resources.length } });
+  await api("put", "/api/v1/tenant/compute/resources", memberToken)
+    .send({ resources })
+    .expect(200, { message: `Upserted ${resources.length} resources`, status: "success", data: { upserted: resources.length } });
   const samples = [
     ...fleet.filter((e) => e.id.startsWith("idle")).flatMap((e) => shaped(e.id, 1.5, 4, undefined, 120)),
     ...shaped("light", 20, 35, 30),
@@ -139,7 +168,9 @@ beforeAll(async () => {
   expect(cycle.body.data).toEqual({ analyzed_resources: resources.length, duration_ms: expect.any(Number) });
   const pending = fleet.filter((e) => e.action === null).map(toInput);
   await api("put", "/api/v1/tenant/compute/resources").send({ resources: pending }).expect(200);
-  await api("post", "/api/v1/tenant/compute/heartbeats").send({ resource_ids: ["pending-hb"] }).expect(200);
+  await api("post", "/api/v1/tenant/compute/heartbeats")
+    .send({ resource_ids: ["pending-hb"] })
+    .expect(200);
   await api("put", "/api/v1/tenant/compute/resources").send({ resources: [] }).expect(400);
 });
 afterAll(async () => {
@@ -164,7 +195,9 @@ describe("compute recommendations over HTTP", () => {
     const pending = page.items.find((i) => i.resource_id === "pending-cold")!;
     expect(pending).toMatchObject({ action: null, stats: null, analyzed_at: null, recommended_instance_type: null });
     const node = await api("get", `${LIST}?resource_type=kubernetes_node`).expect(200);
-    expect(node.body.data.items).toMatchObject([{ resource_id: "node", action: "DOWNSIZE", recommended_instance_type: "r5.large", savings_monthly_usd: 48.18 }]);
+    expect(node.body.data.items).toMatchObject([
+      { resource_id: "node", action: "DOWNSIZE", recommended_instance_type: "r5.large", savings_monthly_usd: 48.18 },
+    ]);
   });
 
   it("summary of the whole fleet: counts, coverage, arithmetic to the cent, top savers", async () => {
@@ -195,8 +228,14 @@ describe("compute recommendations over HTTP", () => {
     ["?operating_system=windows", (e: Expected) => e.os === "windows"],
     ["?active=true", (e: Expected) => e.active],
     ["?active=FALSE", (e: Expected) => !e.active],
-    ["?provider=aws&instance_type=m5.large&active=true&operating_system=linux", (e: Expected) => e.provider === "aws" && e.type === "m5.large" && e.active && e.os === "linux"],
-    ["?provider=aws,azure&region=us-east-1,eastus&architecture=x86_64&availability_zone=us-east-1a&availability_zone=eastus-1", (e: Expected) => e.provider !== "gcp" && e.arch === "x86_64" && ["us-east-1a", "eastus-1"].includes(e.zone)],
+    [
+      "?provider=aws&instance_type=m5.large&active=true&operating_system=linux",
+      (e: Expected) => e.provider === "aws" && e.type === "m5.large" && e.active && e.os === "linux",
+    ],
+    [
+      "?provider=aws,azure&region=us-east-1,eastus&architecture=x86_64&availability_zone=us-east-1a&availability_zone=eastus-1",
+      (e: Expected) => e.provider !== "gcp" && e.arch === "x86_64" && ["us-east-1a", "eastus-1"].includes(e.zone),
+    ],
     ["?provider=nowhere", () => false],
   ])("filter %s", async (query, keep) => {
     expect(await summaryOf(query)).toMatchObject(expectedSummary(fleet.filter(keep)));
@@ -222,7 +261,13 @@ describe("compute recommendations over HTTP", () => {
   });
 
   it("rejects bad parameters (400), missing credentials (401), foreign tenants (403)", async () => {
-    for (const query of ["?resource_type=database", "?active=yes", "?active=", "?architecture=amd64", "?resource_type=virtual_machine&resource_type=kubernetes_node"]) {
+    for (const query of [
+      "?resource_type=database",
+      "?active=yes",
+      "?active=",
+      "?architecture=amd64",
+      "?resource_type=virtual_machine&resource_type=kubernetes_node",
+    ]) {
       const res = await api("get", `${SUMMARY}${query}`).expect(400);
       expect(res.body).toEqual({ message: expect.any(String), status: "error" });
     }
@@ -253,16 +298,24 @@ describe("compute recommendations over HTTP", () => {
 
   it("only owners and admins analyze; viewers write nothing; members send inventory", async () => {
     await api("post", "/api/v1/tenant/compute/recommendations/analyze", memberToken).expect(403);
-    await api("put", "/api/v1/tenant/compute/resources", viewerToken).send({ resources: [vm("v1", "m5.large")] }).expect(403);
-    await api("post", "/api/v1/tenant/compute/heartbeats", viewerToken).send({ resource_ids: ["fit"] }).expect(403);
+    await api("put", "/api/v1/tenant/compute/resources", viewerToken)
+      .send({ resources: [vm("v1", "m5.large")] })
+      .expect(403);
+    await api("post", "/api/v1/tenant/compute/heartbeats", viewerToken)
+      .send({ resource_ids: ["fit"] })
+      .expect(403);
     await api("get", SUMMARY, viewerToken).expect(200);
     await api("post", "/api/v1/tenant/compute/recommendations/analyze", owner.token, stranger.tenant).expect(403);
   });
 
   it("fails soft when the pricing API is down: 503, previous results kept, summary still answers", async () => {
     // A type the app's pricing cache has not seen yet, so the cycle must call the pricing API.
-    await api("put", "/api/v1/tenant/compute/resources").send({ resources: [vm("fresh", "m5.2xlarge", { provider: "azure", region: "eastus" })] }).expect(200);
-    await api("post", "/api/v1/tenant/compute/metrics").send({ samples: shaped("fresh", 1, 2) }).expect(200);
+    await api("put", "/api/v1/tenant/compute/resources")
+      .send({ resources: [vm("fresh", "m5.2xlarge", { provider: "azure", region: "eastus" })] })
+      .expect(200);
+    await api("post", "/api/v1/tenant/compute/metrics")
+      .send({ samples: shaped("fresh", 1, 2) })
+      .expect(200);
     const before = await summaryOf("");
     stub.mode = "error500";
     try {
@@ -286,36 +339,65 @@ describe("inventory validation", () => {
     const tooMany = Array.from({ length: 1001 }, (_, i) => ({ resource_id: `x-${i}` }));
     await api("put", "/api/v1/tenant/compute/resources").send({ resources: tooMany }).expect(400);
     const sample = { resource_id: "fit", timestamp: new Date().toISOString(), cpu_utilization: 10 };
-    await api("post", metrics).send({ samples: Array(10_001).fill(sample) }).expect(400);
-    const unknown = await api("post", metrics).send({ samples: [sample, { ...sample, resource_id: "ghost-1" }] }).expect(400);
+    await api("post", metrics)
+      .send({ samples: Array(10_001).fill(sample) })
+      .expect(400);
+    const unknown = await api("post", metrics)
+      .send({ samples: [sample, { ...sample, resource_id: "ghost-1" }] })
+      .expect(400);
     expect(unknown.body.message).toContain("ghost-1");
-    await api("post", metrics).send({ samples: [{ ...sample, cpu_utilization: 101 }] }).expect(400);
-    await api("post", metrics).send({ samples: [{ ...sample, memory_utilization: -1 }] }).expect(400);
-    await api("post", metrics).send({ samples: [{ ...sample, timestamp: "yesterday" }] }).expect(400);
-    await api("post", metrics).send({ samples: [{ ...sample, timestamp: "2026-11-21T25:00:00Z" }] }).expect(400);
-    await api("post", metrics).send({ samples: [{ ...sample, timestamp: new Date(Date.now() + 3600_000).toISOString() }] }).expect(400);
-    await api("post", "/api/v1/tenant/compute/heartbeats").send({ resource_ids: ["ghost-2"] }).expect(400);
+    await api("post", metrics)
+      .send({ samples: [{ ...sample, cpu_utilization: 101 }] })
+      .expect(400);
+    await api("post", metrics)
+      .send({ samples: [{ ...sample, memory_utilization: -1 }] })
+      .expect(400);
+    await api("post", metrics)
+      .send({ samples: [{ ...sample, timestamp: "yesterday" }] })
+      .expect(400);
+    await api("post", metrics)
+      .send({ samples: [{ ...sample, timestamp: "2026-11-21T25:00:00Z" }] })
+      .expect(400);
+    await api("post", metrics)
+      .send({ samples: [{ ...sample, timestamp: new Date(Date.now() + 3600_000).toISOString() }] })
+      .expect(400);
+    await api("post", "/api/v1/tenant/compute/heartbeats")
+      .send({ resource_ids: ["ghost-2"] })
+      .expect(400);
     expect(await sampleCount()).toBe(before);
     const stored = await ctx.prisma.$queryRawUnsafe<{ n: number }[]>("SELECT count(*)::int AS n FROM compute_resources WHERE resource_id LIKE 'x-%'");
     expect(stored[0].n).toBe(0);
   });
 
   it("a duplicate timestamp overwrites; a sample and a heartbeat bump last_heartbeat_at, an upsert does not", async () => {
-    await api("put", "/api/v1/tenant/compute/resources").send({ resources: [vm("beat", "m5.large")] }).expect(200);
+    await api("put", "/api/v1/tenant/compute/resources")
+      .send({ resources: [vm("beat", "m5.large")] })
+      .expect(200);
     const summaryActive = async () => (await summaryOf("?active=true&instance_type=m5.large")).total_resources;
     const activeBefore = await summaryActive();
-    await api("put", "/api/v1/tenant/compute/resources").send({ resources: [vm("beat", "m5.large", { name: "renamed" })] }).expect(200);
+    await api("put", "/api/v1/tenant/compute/resources")
+      .send({ resources: [vm("beat", "m5.large", { name: "renamed" })] })
+      .expect(200);
     expect(await summaryActive()).toBe(activeBefore);
     const ts = new Date(Date.now() - 60_000).toISOString();
-    const body = { samples: [{ resource_id: "beat", timestamp: ts, cpu_utilization: 10 }, { resource_id: "beat", timestamp: ts, cpu_utilization: 20 }] };
-    await api("post", metrics, memberToken).send(body).expect(200, { message: "Accepted 2 samples", status: "success", data: { accepted: 2 } });
+    const body = {
+      samples: [
+        { resource_id: "beat", timestamp: ts, cpu_utilization: 10 },
+        { resource_id: "beat", timestamp: ts, cpu_utilization: 20 },
+      ],
+    };
+    await api("post", metrics, memberToken)
+      .send(body)
+      .expect(200, { message: "Accepted 2 samples", status: "success", data: { accepted: 2 } });
     const rows = await ctx.prisma.$queryRawUnsafe<{ cpu: number }[]>(
       "SELECT cpu_utilization AS cpu FROM compute_samples WHERE tenant_id = $1 AND resource_id = 'beat'",
       owner.tenant,
     );
     expect(rows).toEqual([{ cpu: 20 }]);
     expect(await summaryActive()).toBe(activeBefore + 1);
-    const hb = await api("post", "/api/v1/tenant/compute/heartbeats", memberToken).send({ resource_ids: ["pending-hb", "pending-hb"] }).expect(200);
+    const hb = await api("post", "/api/v1/tenant/compute/heartbeats", memberToken)
+      .send({ resource_ids: ["pending-hb", "pending-hb"] })
+      .expect(200);
     expect(hb.body.data).toEqual({ accepted: 1 });
   });
 
@@ -323,7 +405,9 @@ describe("inventory validation", () => {
     // Quotes, backslashes, separators, braces, blanks, the word NULL and non-ASCII text: each must
     // reach its own resource (the batch travels as PostgreSQL array literals, inventory-service.ts).
     const ids = ['q"uote', "back\\slash", "a,b", "{brace}", " padded ", "NULL", "", "zürich-✓"].map((id) => `lit-${id}`);
-    await api("put", "/api/v1/tenant/compute/resources").send({ resources: ids.map((id) => vm(id, "m5.large")) }).expect(200);
+    await api("put", "/api/v1/tenant/compute/resources")
+      .send({ resources: ids.map((id) => vm(id, "m5.large")) })
+      .expect(200);
     const at = Date.now() - 120_000;
     const samples = ids.flatMap((id, i) => [
       { resource_id: id, timestamp: new Date(at - i * 1000).toISOString(), cpu_utilization: i + 0.25, memory_utilization: 1e-7 * (i + 1) },
@@ -347,8 +431,13 @@ describe("the organization's active window", () => {
   it("decides `active` in the summary filter and the list, and follows a settings change", async () => {
     const org = await signUp(ctx, { email: "window-owner@example.com" });
     const as = (r: request.Test) => r.set("Authorization", `Bearer ${org.token}`).set("X-Service-Tenant-ID", org.tenant.id);
-    await as(request(ctx.app).put("/api/v1/tenant/compute/resources")).send({ resources: [vm("w-20", "m5.large"), vm("w-05", "m5.large")] }).expect(200);
-    for (const [id, minutes] of [["w-20", 20], ["w-05", 5]] as const) {
+    await as(request(ctx.app).put("/api/v1/tenant/compute/resources"))
+      .send({ resources: [vm("w-20", "m5.large"), vm("w-05", "m5.large")] })
+      .expect(200);
+    for (const [id, minutes] of [
+      ["w-20", 20],
+      ["w-05", 5],
+    ] as const) {
       await as(request(ctx.app).post("/api/v1/tenant/compute/heartbeats"))
         .send({ resource_ids: [id], timestamp: new Date(Date.now() - minutes * 60_000).toISOString() })
         .expect(200);

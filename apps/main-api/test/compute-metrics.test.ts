@@ -22,14 +22,20 @@ describe("compute metrics", () => {
   it("exports analysis cycle duration by outcome and pricing client calls by outcome", async () => {
     const owner = await signUp(ctx, { email: "metrics-owner@example.com" });
     const as = (r: request.Test) => r.set("Authorization", `Bearer ${owner.token}`).set("X-Service-Tenant-ID", owner.tenant.id);
-    await as(request(ctx.app).put("/api/v1/tenant/compute/resources")).send({ resources: [vm("light", "m5.2xlarge")] }).expect(200);
-    await as(request(ctx.app).post("/api/v1/tenant/compute/metrics")).send({ samples: shaped("light", 10, 20) }).expect(200);
+    await as(request(ctx.app).put("/api/v1/tenant/compute/resources"))
+      .send({ resources: [vm("light", "m5.2xlarge")] })
+      .expect(200);
+    await as(request(ctx.app).post("/api/v1/tenant/compute/metrics"))
+      .send({ samples: shaped("light", 10, 20) })
+      .expect(200);
     await as(request(ctx.app).post("/api/v1/tenant/compute/recommendations/analyze")).expect(200);
     // A resource in another region misses the client's cache, so the next cycle must call the pricing API.
     await as(request(ctx.app).put("/api/v1/tenant/compute/resources"))
       .send({ resources: [vm("west", "m5.large", { region: "us-west-2", availability_zone: "us-west-2a" })] })
       .expect(200);
-    await as(request(ctx.app).post("/api/v1/tenant/compute/metrics")).send({ samples: shaped("west", 10, 20) }).expect(200);
+    await as(request(ctx.app).post("/api/v1/tenant/compute/metrics"))
+      .send({ samples: shaped("west", 10, 20) })
+      .expect(200);
     stub.mode = "error500";
     await as(request(ctx.app).post("/api/v1/tenant/compute/recommendations/analyze")).expect(503);
 

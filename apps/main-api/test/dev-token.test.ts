@@ -37,8 +37,7 @@ const cli = path.resolve(__dirname, "../dist/cli/dev-token.js");
 const withBuild = fs.existsSync(cli) ? it : it.skip;
 
 describe("dev-token command", () => {
-  const run = (dir: string, args: string[]) =>
-    promisify(execFile)(process.execPath, [cli, ...args], { env: { ...process.env, MAIN_API_DEV_ISSUER_DIR: dir } });
+  const run = (dir: string, args: string[]) => promisify(execFile)(process.execPath, [cli, ...args], { env: { ...process.env, MAIN_API_DEV_ISSUER_DIR: dir } });
 
   withBuild("concurrent first runs agree on one key, and every token verifies with it", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dev-issuer-race-"));
@@ -56,7 +55,13 @@ describe("dev-token command", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dev-issuer-cli-"));
     try {
       const fresh = decodeJwt((await run(dir, ["--email", "x@example.com"])).stdout.trim());
-      expect(fresh).toMatchObject({ iss: "cloudcost-dev-issuer", aud: "cloudcost-main-api", email: "x@example.com", email_verified: true, sub: devSubjectFor("x@example.com") });
+      expect(fresh).toMatchObject({
+        iss: "cloudcost-dev-issuer",
+        aud: "cloudcost-main-api",
+        email: "x@example.com",
+        email_verified: true,
+        sub: devSubjectFor("x@example.com"),
+      });
       expect(fresh.exp! - fresh.iat!).toBe(3600);
       const expired = decodeJwt((await run(dir, ["--email", "x@example.com", "--ttl", "-60", "--unverified", "--sub", "s-1"])).stdout.trim());
       expect(expired).toMatchObject({ email_verified: false, sub: "s-1" });

@@ -37,19 +37,22 @@ describe("deeply nested JSON bodies (issue #22, finding 9)", () => {
   /** `{"a":{"a":…{}}}` `depth` levels deep as JSON text (5000 levels: ~30 KB, more than JSON.stringify can walk). */
   const nested = (depth: number) => `${'{"a":'.repeat(depth)}{}${"}".repeat(depth)}`;
 
-  it.each(["application/json", "application/merge-patch+json"])("a body nested 5000 levels deep is a 400 in the envelope (%s), also with an Idempotency-Key", async (type) => {
-    const { token, organization } = await signUp(ctx);
-    const text = `{"name":"t","extra":${nested(5000)}}`;
-    const req = request(ctx.app)
-      .post(`/api/v1/organizations/${organization.id}/tenants`)
-      .set("Authorization", `Bearer ${token}`)
-      .set("Idempotency-Key", `deep-${type}`)
-      // application/json takes the buffered fast path; a +json type body-parser's path.
-      .set("Content-Type", type);
-    const res = await req.send(text);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: expect.stringMatching(/nested more than 64 levels/), status: "error" });
-  });
+  it.each(["application/json", "application/merge-patch+json"])(
+    "a body nested 5000 levels deep is a 400 in the envelope (%s), also with an Idempotency-Key",
+    async (type) => {
+      const { token, organization } = await signUp(ctx);
+      const text = `{"name":"t","extra":${nested(5000)}}`;
+      const req = request(ctx.app)
+        .post(`/api/v1/organizations/${organization.id}/tenants`)
+        .set("Authorization", `Bearer ${token}`)
+        .set("Idempotency-Key", `deep-${type}`)
+        // application/json takes the buffered fast path; a +json type body-parser's path.
+        .set("Content-Type", type);
+      const res = await req.send(text);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: expect.stringMatching(/nested more than 64 levels/), status: "error" });
+    },
+  );
 });
 
 describe("metrics (issue #22, finding 10)", () => {

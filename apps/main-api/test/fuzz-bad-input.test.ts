@@ -51,34 +51,55 @@ beforeAll(async () => {
   const member = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "member", tenantIds: [tenant] });
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
   const adminKey = await request(server).post("/api/v1/settings/api-keys").set(auth(owner.token)).send({ name: "fuzz admin", role: "admin" });
-  const victimKey = await request(server).post("/api/v1/settings/api-keys").set(auth(owner.token)).send({ name: "fuzz victim", role: "viewer", tenant_ids: [tenant] });
+  const victimKey = await request(server)
+    .post("/api/v1/settings/api-keys")
+    .set(auth(owner.token))
+    .send({ name: "fuzz victim", role: "viewer", tenant_ids: [tenant] });
   expect([adminKey.status, victimKey.status]).toEqual([201, 201]);
-  const resource = { resource_id: "vm-1", name: "vm one", resource_type: "virtual_machine", provider: "aws", region: "us-east-1", instance_type: "m5.large", cpu_cores: 2, ram_gb: 8 };
-  const put = await request(server).put("/api/v1/tenant/compute/resources").set(auth(owner.token)).set("X-Service-Tenant-ID", tenant).send({ resources: [resource] });
+  const resource = {
+    resource_id: "vm-1",
+    name: "vm one",
+    resource_type: "virtual_machine",
+    provider: "aws",
+    region: "us-east-1",
+    instance_type: "m5.large",
+    cpu_cores: 2,
+    ram_gb: 8,
+  };
+  const put = await request(server)
+    .put("/api/v1/tenant/compute/resources")
+    .set(auth(owner.token))
+    .set("X-Service-Tenant-ID", tenant)
+    .send({ resources: [resource] });
   expect(put.status).toBe(200);
   // Every credential is used once before the snapshots.
   const freshIdentity = await mintToken(ctx, { email: uniqueEmail("fresh") });
   for (const token of [owner.token, member.token, adminKey.body.data.key]) expect((await request(server).get("/api/v1/me").set(auth(token))).status).toBe(200);
   const inviteeEmail = uniqueEmail("invitee");
-  const invitation = await request(server).post(`/api/v1/organizations/${org}/invitations`).set(auth(owner.token)).send({ email: inviteeEmail, role: "viewer" });
+  const invitation = await request(server)
+    .post(`/api/v1/organizations/${org}/invitations`)
+    .set(auth(owner.token))
+    .send({ email: inviteeEmail, role: "viewer" });
   expect(invitation.status).toBe(201);
   const invitee = await mintToken(ctx, { email: inviteeEmail });
 
   const garbage = fc.oneof(
     fc.constant({}),
-    fc.constantFrom(
-      "Bearer",
-      "Bearer ",
-      "Basic dXNlcjpwYXNz",
-      `Bearer ${owner.token.slice(0, -4)}AAAA`,
-      `Bearer ${owner.token.split(".").slice(0, 2).join(".")}.`,
-      `bearer ${owner.token} extra`,
-      `Bearer bl_${"A".repeat(42)}`,
-      // The key with its last character changed (to a different one: a key may end in "x" already).
-      `Bearer ${adminKey.body.data.key.slice(0, -1)}${adminKey.body.data.key.endsWith("x") ? "y" : "x"}`,
-      `Bearer ${victimKey.body.data.key}x`,
-      "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
-    ).map((v) => ({ Authorization: v })),
+    fc
+      .constantFrom(
+        "Bearer",
+        "Bearer ",
+        "Basic dXNlcjpwYXNz",
+        `Bearer ${owner.token.slice(0, -4)}AAAA`,
+        `Bearer ${owner.token.split(".").slice(0, 2).join(".")}.`,
+        `bearer ${owner.token} extra`,
+        `Bearer bl_${"A".repeat(42)}`,
+        // The key with its last character changed (to a different one: a key may end in "x" already).
+        `Bearer ${adminKey.body.data.key.slice(0, -1)}${adminKey.body.data.key.endsWith("x") ? "y" : "x"}`,
+        `Bearer ${victimKey.body.data.key}x`,
+        "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
+      )
+      .map((v) => ({ Authorization: v })),
     fc.stringMatching(/^[A-Za-z0-9]{42}$/).map((body) => ({ Authorization: `Bearer bl_${body}` })),
     fc.string({ unit: "grapheme-ascii", maxLength: 200 }).map((v) => ({ Authorization: `Bearer ${v.replace(/[^\x21-\x7e]/g, "x") || "x"}` })),
     // The main API reads only Authorization: a key in X-API-Key is no credential here.
@@ -127,7 +148,10 @@ beforeAll(async () => {
     getUser: { params: { org_id: org, id: member.user.id } },
     updateUser: { params: { org_id: org, id: member.user.id }, body: { role: "viewer", tenant_ids: [tenant], active: true, name: "Renamed", job_title: null } },
     listInvitations: { params: { org_id: org } },
-    createInvitation: { params: { org_id: org }, body: { email: "invited@example.com", role: "member", tenant_ids: [tenant], name: "Invited", job_title: "Dev" } },
+    createInvitation: {
+      params: { org_id: org },
+      body: { email: "invited@example.com", role: "member", tenant_ids: [tenant], name: "Invited", job_title: "Dev" },
+    },
     revokeInvitation: { params: { org_id: org, id: invitationId } },
     listReceivedInvitations: {},
     acceptInvitation: { params: { id: invitationId } },
@@ -171,7 +195,10 @@ function checkAnswer(c: BuiltCase, res: request.Response): void {
 }
 
 const reporter = (out: fc.RunDetails<[BuiltCase]>) => {
-  if (out.failed) throw new Error(`after ${out.numRuns} runs (seed ${out.seed}, path ${out.counterexamplePath}): ${String((out.errorInstance as Error | undefined)?.message ?? "too many skipped or interrupted runs")}`);
+  if (out.failed)
+    throw new Error(
+      `after ${out.numRuns} runs (seed ${out.seed}, path ${out.counterexamplePath}): ${String((out.errorInstance as Error | undefined)?.message ?? "too many skipped or interrupted runs")}`,
+    );
 };
 
 test("every registered route has a fuzz entry", () => {

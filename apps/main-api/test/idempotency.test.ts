@@ -151,6 +151,8 @@ describe("Idempotency-Key on the main API", () => {
     // A rejected ingest (unknown resource, 400) frees the key.
     const ghost = { resource_ids: ["ghost"] };
     expectError(await api("/api/v1/tenant/compute/heartbeats", owner.tenant.id, "hb-1").send(ghost), 400);
-    await api("/api/v1/tenant/compute/heartbeats", owner.tenant.id, "hb-1").send({ resource_ids: ["idem-vm"] }).expect(200);
+    await api("/api/v1/tenant/compute/heartbeats", owner.tenant.id, "hb-1")
+      .send({ resource_ids: ["idem-vm"] })
+      .expect(200);
   });
 });

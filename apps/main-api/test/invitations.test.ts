@@ -18,14 +18,19 @@ afterAll(async () => {
 
 type Method = "get" | "post" | "delete";
 const api = (method: Method, path: string, token: string) => request(ctx.app)[method](`/api/v1${path}`).set("Authorization", `Bearer ${token}`);
-const invite = (org: SignedUp, token: string, body: Record<string, unknown>) => api("post", `/organizations/${org.organization.id}/invitations`, token).send(body);
+const invite = (org: SignedUp, token: string, body: Record<string, unknown>) =>
+  api("post", `/organizations/${org.organization.id}/invitations`, token).send(body);
 const mine = (token: string) => api("get", "/invitations", token);
 const accept = (id: string, token: string) => api("post", `/invitations/${id}/accept`, token);
 const decline = (id: string, token: string) => api("post", `/invitations/${id}/decline`, token);
 const leave = (token: string) => api("post", "/me/leave", token);
 const me = (token: string) => api("get", "/me", token);
 const adminKey = async (org: SignedUp, role = "admin") =>
-  (await api("post", "/settings/api-keys", org.token).send({ name: `key ${role}`, role, tenant_ids: role === "admin" ? undefined : [org.tenant.id] }).expect(201)).body.data as {
+  (
+    await api("post", "/settings/api-keys", org.token)
+      .send({ name: `key ${role}`, role, tenant_ids: role === "admin" ? undefined : [org.tenant.id] })
+      .expect(201)
+  ).body.data as {
     id: string;
     key: string;
   };
@@ -49,7 +54,8 @@ describe("the invitation hijack (issue 22 finding 1)", () => {
   it("a legitimate invitation sent after the attacker's can be accepted; the attacker's then answers 409", async () => {
     const attacker = await signUp(ctx, { company: "Evil Corp" });
     const victim = uniqueEmail("cfo");
-    const evil = (await api("post", `/organizations/${attacker.organization.id}/users`, attacker.token).send({ email: victim, role: "owner" }).expect(201)).body.data;
+    const evil = (await api("post", `/organizations/${attacker.organization.id}/users`, attacker.token).send({ email: victim, role: "owner" }).expect(201)).body
+      .data;
     const victimToken = await mintToken(ctx, { email: victim });
     expectError(await me(victimToken), 403);
     const legit = (await invite(a, a.token, { email: victim, role: "member", tenant_ids: [a.tenant.id], name: "Chief F" }).expect(201)).body.data;
@@ -68,7 +74,14 @@ describe("the invitation hijack (issue 22 finding 1)", () => {
     });
 
     const accepted = await accept(legit.id, victimToken).expect(200);
-    expect(accepted.body.data).toMatchObject({ organization_id: a.organization.id, email: victim, role: "member", active: true, name: "Chief F", tenant_ids: [a.tenant.id] });
+    expect(accepted.body.data).toMatchObject({
+      organization_id: a.organization.id,
+      email: victim,
+      role: "member",
+      active: true,
+      name: "Chief F",
+      tenant_ids: [a.tenant.id],
+    });
     expect((await me(victimToken).expect(200)).body.data.organization.id).toBe(a.organization.id);
     expectError(await accept(evil.id, victimToken), 409, /already belongs to an organization/);
   });
@@ -183,7 +196,10 @@ describe("answering an invitation (invitee side)", () => {
     const someoneElse = await mintToken(ctx, { email: uniqueEmail("other") });
     expectError(await accept(expired.id, someoneElse), 404);
     expectError(await decline(expired.id, someoneElse), 404);
-    await ctx.prisma.invitation.update({ where: { organizationId_id: { organizationId: a.organization.id, id: expired.id } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await ctx.prisma.invitation.update({
+      where: { organizationId_id: { organizationId: a.organization.id, id: expired.id } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect((await mine(token).expect(200)).body.data.items).toEqual([]);
     expectError(await accept(expired.id, token), 404);
     const listed = await api("get", `/organizations/${a.organization.id}/invitations?limit=500`, a.token).expect(200);
@@ -214,7 +230,9 @@ describe("answering an invitation (invitee side)", () => {
     const fromB = (await invite(b, b.token, { email, role: "viewer" }).expect(201)).body.data;
     const results = await Promise.all([accept(fromA.id, token), accept(fromB.id, token)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(await ctx.prisma.identity.count({ where: { subject: (await ctx.prisma.identity.findFirstOrThrow({ where: { user: { email } } })).subject } })).toBe(1);
+    expect(await ctx.prisma.identity.count({ where: { subject: (await ctx.prisma.identity.findFirstOrThrow({ where: { user: { email } } })).subject } })).toBe(
+      1,
+    );
     const loser = results.find((r) => r.status === 409)!;
     expect(loser.body.message).toMatch(/already belongs to an organization/);
   });
@@ -239,7 +257,10 @@ describe("leaving an organization", () => {
     const res = await leave(member.token).expect(200);
     expect(res.body.data).toEqual({ organization_id: solo.organization.id, user_id: member.user.id });
     expectError(await me(member.token), 403, /does not belong to any organization/);
-    const row = await ctx.prisma.user.findUniqueOrThrow({ where: { organizationId_id: { organizationId: solo.organization.id, id: member.user.id } }, include: { identity: true } });
+    const row = await ctx.prisma.user.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: solo.organization.id, id: member.user.id } },
+      include: { identity: true },
+    });
     expect(row).toMatchObject({ active: false, identity: null });
 
     const elsewhere = (await invite(b, b.token, { email: member.user.email, role: "viewer" }).expect(201)).body.data;

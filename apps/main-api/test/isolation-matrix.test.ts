@@ -60,32 +60,68 @@ async function buildSide(tag: string): Promise<Side> {
   const org = owner.organization.id;
   const tenant1 = owner.tenant.id;
   const auth = { Authorization: `Bearer ${owner.token}` };
-  const t2 = await request(server).post(`/api/v1/organizations/${org}/tenants`).set(auth).send({ name: mark("tenant-two") });
-  const renamed = await request(server).patch(`/api/v1/organizations/${org}/tenants/${tenant1}`).set(auth).send({ name: mark("tenant-one") });
+  const t2 = await request(server)
+    .post(`/api/v1/organizations/${org}/tenants`)
+    .set(auth)
+    .send({ name: mark("tenant-two") });
+  const renamed = await request(server)
+    .patch(`/api/v1/organizations/${org}/tenants/${tenant1}`)
+    .set(auth)
+    .send({ name: mark("tenant-one") });
   expect([t2.status, renamed.status]).toEqual([201, 200]);
   const tenant2 = t2.body.data.id as string;
   const admin = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "admin", email: `${tag.toLowerCase()}-admin@example.com` });
-  const member = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "member", tenantIds: [tenant1], email: `${tag.toLowerCase()}-member@example.com` });
-  const viewer = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "viewer", tenantIds: [tenant1], email: `${tag.toLowerCase()}-viewer@example.com` });
-  const named = await request(server).patch(`/api/v1/organizations/${org}/users/${member.user.id}`).set(auth).send({ name: mark("member-name"), job_title: mark("job") });
+  const member = await addUser(ctx, {
+    orgId: org,
+    ownerToken: owner.token,
+    role: "member",
+    tenantIds: [tenant1],
+    email: `${tag.toLowerCase()}-member@example.com`,
+  });
+  const viewer = await addUser(ctx, {
+    orgId: org,
+    ownerToken: owner.token,
+    role: "viewer",
+    tenantIds: [tenant1],
+    email: `${tag.toLowerCase()}-viewer@example.com`,
+  });
+  const named = await request(server)
+    .patch(`/api/v1/organizations/${org}/users/${member.user.id}`)
+    .set(auth)
+    .send({ name: mark("member-name"), job_title: mark("job") });
   expect(named.status).toBe(200);
   const key = async (role: string, tenantIds?: string[]) => {
-    const res = await request(server).post("/api/v1/settings/api-keys").set(auth).send({ name: mark(`${role}-key`), role, tenant_ids: tenantIds });
+    const res = await request(server)
+      .post("/api/v1/settings/api-keys")
+      .set(auth)
+      .send({ name: mark(`${role}-key`), role, tenant_ids: tenantIds });
     expect(res.status).toBe(201);
     return res.body.data as { id: string; key: string };
   };
   const leaver = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "admin", email: `${tag.toLowerCase()}-left@example.com` });
   expect((await request(server).post("/api/v1/me/leave").set("Authorization", `Bearer ${leaver.token}`)).status).toBe(200);
   const pendingEmail = `${tag.toLowerCase()}-pending@example.com`;
-  const invitation = await request(server).post(`/api/v1/organizations/${org}/invitations`).set(auth).send({ email: pendingEmail, role: "admin", name: mark("pending-name") });
+  const invitation = await request(server)
+    .post(`/api/v1/organizations/${org}/invitations`)
+    .set(auth)
+    .send({ email: pendingEmail, role: "admin", name: mark("pending-name") });
   expect(invitation.status).toBe(201);
   const keyAdmin = await key("admin");
   const keyMember = await key("member", [tenant1]);
   const keyViewer = await key("viewer", [tenant1]);
   // Two more admins, each with an admin key; then one is demoted to member (of tenant one), the other deactivated.
   const adminKeyOf = async (who: string) => {
-    const user = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "admin", tenantIds: [tenant1], email: `${tag.toLowerCase()}-${who}@example.com` });
-    const res = await request(server).post("/api/v1/settings/api-keys").set({ Authorization: `Bearer ${user.token}` }).send({ name: mark(`${who}-key`), role: "admin" });
+    const user = await addUser(ctx, {
+      orgId: org,
+      ownerToken: owner.token,
+      role: "admin",
+      tenantIds: [tenant1],
+      email: `${tag.toLowerCase()}-${who}@example.com`,
+    });
+    const res = await request(server)
+      .post("/api/v1/settings/api-keys")
+      .set({ Authorization: `Bearer ${user.token}` })
+      .send({ name: mark(`${who}-key`), role: "admin" });
     expect(res.status).toBe(201);
     return { user: user.user, key: res.body.data.key as string };
   };
@@ -94,12 +130,26 @@ async function buildSide(tag: string): Promise<Side> {
   const demote = await request(server).patch(`/api/v1/organizations/${org}/users/${demoted.user.id}`).set(auth).send({ role: "member" });
   const deactivate = await request(server).patch(`/api/v1/organizations/${org}/users/${deactivated.user.id}`).set(auth).send({ active: false });
   expect([demote.status, deactivate.status]).toEqual([200, 200]);
-  for (const [tenant, which] of [[tenant1, "one"], [tenant2, "two"]]) {
+  for (const [tenant, which] of [
+    [tenant1, "one"],
+    [tenant2, "two"],
+  ]) {
     const put = await request(server)
       .put("/api/v1/tenant/compute/resources")
       .set(auth)
       .set("X-Service-Tenant-ID", tenant)
-      .send({ resources: [{ resource_id: `${tag.toLowerCase()}-vm-${which}`, name: mark(`vm-${which}`), provider: "aws", region: "us-east-1", instance_type: mark(`type-${which}`), labels: { team: mark(`label-${which}`) } }] });
+      .send({
+        resources: [
+          {
+            resource_id: `${tag.toLowerCase()}-vm-${which}`,
+            name: mark(`vm-${which}`),
+            provider: "aws",
+            region: "us-east-1",
+            instance_type: mark(`type-${which}`),
+            labels: { team: mark(`label-${which}`) },
+          },
+        ],
+      });
     expect(put.status).toBe(200);
   }
   const callers: Record<Caller | Lifecycle, string> = {
@@ -184,7 +234,12 @@ const KEY_MANAGEMENT_REFUSED: Caller[] = ["member", "viewer", "keyAdmin", "keyMe
 function identityCases(): Record<string, IdentityCase> {
   const keysCannotPromote = (add: Add) => {
     for (const role of ["admin", "owner"]) {
-      add(["keyAdmin"], { params: { org_id: A.org }, body: { email: `promoted-${role}@example.com`, role }, status: 403, why: `keys cannot invite an ${role}` });
+      add(["keyAdmin"], {
+        params: { org_id: A.org },
+        body: { email: `promoted-${role}@example.com`, role },
+        status: 403,
+        why: `keys cannot invite an ${role}`,
+      });
     }
   };
   const tenant = (side: Side) => ({ tenant_id: side.tenant1 });
@@ -227,7 +282,8 @@ function identityCases(): Record<string, IdentityCase> {
     createInvitation: { body: { email: "intruder@example.com", role: "viewer" }, rows: keysCannotPromote },
     revokeInvitation: {
       ids: (side) => ({ id: side.invitationId }),
-      rows: (add) => add(MANAGERS, { params: { org_id: A.org, id: B.invitationId }, status: 404, why: "invitation of another organization under the own organization" }),
+      rows: (add) =>
+        add(MANAGERS, { params: { org_id: A.org, id: B.invitationId }, status: 404, why: "invitation of another organization under the own organization" }),
     },
     listReceivedInvitations: { rows: (add) => add(KEYS, { status: 403, why: "keys have no invitations" }) },
     acceptInvitation: { rows: invitee },
@@ -266,7 +322,11 @@ function matrix(): Row[] {
       addTo(CALLERS, { params: { org_id: B.org, ...ids(B) }, body: c.body, status: 403, why: "another organization" });
       addTo(CALLERS, { params: { org_id: NONEXISTENT_ORG, ...ids(B) }, body: c.body, status: 403, why: "nonexistent organization" });
       const roles = route.roles;
-      if (roles) addTo(CALLERS.filter((caller) => !roles.includes(ROLE_OF[caller])), { params: { org_id: A.org, ...ids(A) }, body: c.body, status: 403, why: "role too low" });
+      if (roles)
+        addTo(
+          CALLERS.filter((caller) => !roles.includes(ROLE_OF[caller])),
+          { params: { org_id: A.org, ...ids(A) }, body: c.body, status: 403, why: "role too low" },
+        );
     }
     c.rows?.(addTo, c.body);
   }
@@ -308,7 +368,9 @@ async function call(row: Row, side: Side, credential = side.callers[row.caller])
   for (const [name, value] of Object.entries(row.params ?? {})) path = path.replace(`{${name}}`, value);
   const method = row.route.split(" ")[0].toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
   log.lines.length = 0;
-  let req = request(server)[method](path + (row.query ?? "")).set("Authorization", `Bearer ${credential}`);
+  let req = request(server)
+    [method](path + (row.query ?? ""))
+    .set("Authorization", `Bearer ${credential}`);
   if (row.tenant) req = req.set("X-Service-Tenant-ID", row.tenant);
   const res = await (row.body === undefined ? req : req.send(row.body as object));
   await new Promise((resolve) => setImmediate(resolve));
@@ -321,7 +383,9 @@ function leaks(text: string, other: Side): string[] {
 
 test("every organization- or tenant-scoped route is in the matrix", () => {
   const covered = new Set(matrix().map((r) => r.route));
-  const scoped = listRoutes(ctx.app).map(routeKey).filter((k) => !UNSCOPED.has(k));
+  const scoped = listRoutes(ctx.app)
+    .map(routeKey)
+    .filter((k) => !UNSCOPED.has(k));
   expect(scoped.filter((k) => !covered.has(k))).toEqual([]);
   expect([...covered].filter((k) => !scoped.includes(k))).toEqual([]);
 });
@@ -336,15 +400,37 @@ test("positive control: the markers do show up where the caller may see them", a
 });
 
 test("cross-organization, cross-tenant and too-low-role calls answer the decided status and leak nothing", async () => {
-  const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`);
+  const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+    `SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`,
+  );
   const failures: string[] = [];
   const rows = matrix();
   // Both directions: A's callers against B, and B's callers against A (ids swapped).
-  for (const [self, other] of [[A, B], [B, A]] as Array<[Side, Side]>) {
+  for (const [self, other] of [
+    [A, B],
+    [B, A],
+  ] as Array<[Side, Side]>) {
     const swap = (v: string) =>
-      ({ [B.org]: other.org, [B.tenant1]: other.tenant1, [B.tenant2]: other.tenant2, [B.userId]: other.userId, [B.keyId]: other.keyId, [B.invitationId]: other.invitationId, [A.org]: self.org, [A.tenant1]: self.tenant1, [A.tenant2]: self.tenant2, [A.userId]: self.userId, [A.ownerUserId]: self.ownerUserId, [A.invitationId]: self.invitationId })[v] ?? v;
+      ({
+        [B.org]: other.org,
+        [B.tenant1]: other.tenant1,
+        [B.tenant2]: other.tenant2,
+        [B.userId]: other.userId,
+        [B.keyId]: other.keyId,
+        [B.invitationId]: other.invitationId,
+        [A.org]: self.org,
+        [A.tenant1]: self.tenant1,
+        [A.tenant2]: self.tenant2,
+        [A.userId]: self.userId,
+        [A.ownerUserId]: self.ownerUserId,
+        [A.invitationId]: self.invitationId,
+      })[v] ?? v;
     for (const row of rows) {
-      const mapped: Row = { ...row, params: row.params && Object.fromEntries(Object.entries(row.params).map(([k, v]) => [k, swap(v)])), tenant: row.tenant && swap(row.tenant) };
+      const mapped: Row = {
+        ...row,
+        params: row.params && Object.fromEntries(Object.entries(row.params).map(([k, v]) => [k, swap(v)])),
+        tenant: row.tenant && swap(row.tenant),
+      };
       const { res, logs } = await call(mapped, self);
       const label = `${self.markers[0]} ${row.caller} ${row.route} ${JSON.stringify(mapped.params ?? {})} tenant=${mapped.tenant ?? "-"} (${row.why})`;
       if (res.status !== row.status) failures.push(`${label}: ${res.status} (expected ${row.status}) ${res.text.slice(0, 200)}`);
@@ -356,7 +442,9 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
     }
   }
   expect(failures).toEqual([]);
-  const after = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`);
+  const after = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+    `SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`,
+  );
   expect(after).toEqual(before);
 });
 
@@ -372,12 +460,23 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
     else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
     const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
-    return { route, caller, params, body, tenant: route.includes("/tenant/compute/") ? side.tenant1 : undefined, status: 403, why: caller === "pending" ? "invited, not accepted" : "left the organization" };
+    return {
+      route,
+      caller,
+      params,
+      body,
+      tenant: route.includes("/tenant/compute/") ? side.tenant1 : undefined,
+      status: 403,
+      why: caller === "pending" ? "invited, not accepted" : "left the organization",
+    };
   });
 }
 
 test("lifecycle: an identity with a pending invitation and one that left the organization reach nothing of it", async () => {
-  const count = () => ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users WHERE active) + (SELECT count(*) FROM identities) + (SELECT count(*) FROM api_keys) + (SELECT count(*) FROM invitations WHERE accepted_at IS NULL AND revoked_at IS NULL) AS n`);
+  const count = () =>
+    ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+      `SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users WHERE active) + (SELECT count(*) FROM identities) + (SELECT count(*) FROM api_keys) + (SELECT count(*) FROM invitations WHERE accepted_at IS NULL AND revoked_at IS NULL) AS n`,
+    );
   const before = await count();
   const failures: string[] = [];
   for (const self of [A, B]) {
@@ -393,7 +492,8 @@ test("lifecycle: an identity with a pending invitation and one that left the org
     }
     // The identity that left sees no invitation; the invited one sees only its invitation (the organization's name).
     const left = await call({ route: "GET /api/v1/invitations", caller: "left", status: 200, why: "" }, self);
-    if (left.res.status !== 200 || left.res.body.data.items.length !== 0) failures.push(`${self.markers[0]} left GET /api/v1/invitations: ${left.res.text.slice(0, 200)}`);
+    if (left.res.status !== 200 || left.res.body.data.items.length !== 0)
+      failures.push(`${self.markers[0]} left GET /api/v1/invitations: ${left.res.text.slice(0, 200)}`);
     const pending = await call({ route: "GET /api/v1/invitations", caller: "pending", status: 200, why: "" }, self);
     expect(pending.res.body.data.items.map((i: { id: string }) => i.id)).toEqual([self.invitationId]);
   }
@@ -403,7 +503,10 @@ test("lifecycle: an identity with a pending invitation and one that left the org
 
 test("lists show only the caller's own organization", async () => {
   const failures: string[] = [];
-  for (const [self, other] of [[A, B], [B, A]] as Array<[Side, Side]>) {
+  for (const [self, other] of [
+    [A, B],
+    [B, A],
+  ] as Array<[Side, Side]>) {
     for (const caller of CALLERS) {
       const reads: Row[] = [
         { route: "GET /api/v1/me", caller, status: 200, why: "" },
@@ -412,7 +515,9 @@ test("lists show only the caller's own organization", async () => {
         { route: "GET /api/v1/tenant/compute/recommendations", caller, tenant: self.tenant1, status: 200, why: "" },
         { route: "GET /api/v1/tenant/compute/recommendations/summary", caller, tenant: self.tenant1, status: 200, why: "" },
         ...(USERS_ONLY.has(caller) && MANAGERS.includes(caller) ? [{ route: "GET /api/v1/settings/api-keys", caller, status: 200, why: "" }] : []),
-        ...(MANAGERS.includes(caller) ? [{ route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" }] : []),
+        ...(MANAGERS.includes(caller)
+          ? [{ route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" }]
+          : []),
       ];
       for (const row of reads) {
         const { res, logs } = await call(row, self);
@@ -430,14 +535,20 @@ test("lists show only the caller's own organization", async () => {
 
 test("the admin key of a deactivated admin is refused (401) on every route, also within its own organization", async () => {
   const failures: string[] = [];
-  const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) + (SELECT count(*) FROM api_keys) AS n`);
+  const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+    `SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) + (SELECT count(*) FROM api_keys) AS n`,
+  );
   const firstRowOf = new Map<string, Row>();
   for (const row of matrix()) if (!firstRowOf.has(row.route)) firstRowOf.set(row.route, row);
   const rows: Row[] = [{ route: "GET /api/v1/me", caller: "owner", status: 401, why: "" }, ...firstRowOf.values()];
   for (const side of [A, B]) {
     const own = { org_id: side.org, tenant_id: side.tenant1, id: side.userId };
     for (const row of rows) {
-      const probe: Row = { ...row, params: row.params && Object.fromEntries(Object.keys(row.params).map((k) => [k, own[k as keyof typeof own] ?? side.keyId])), tenant: row.tenant && side.tenant1 };
+      const probe: Row = {
+        ...row,
+        params: row.params && Object.fromEntries(Object.keys(row.params).map((k) => [k, own[k as keyof typeof own] ?? side.keyId])),
+        tenant: row.tenant && side.tenant1,
+      };
       if (row.route.startsWith("DELETE /api/v1/settings/api-keys")) probe.params = { id: side.keyId };
       const { res } = await call(probe, side, side.keyOfDeactivatedAdmin);
       const label = `${side.markers[0]} keyOfDeactivatedAdmin ${row.route}`;
@@ -446,6 +557,8 @@ test("the admin key of a deactivated admin is refused (401) on every route, also
     }
   }
   expect(failures).toEqual([]);
-  const after = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) + (SELECT count(*) FROM api_keys) AS n`);
+  const after = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+    `SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) + (SELECT count(*) FROM api_keys) AS n`,
+  );
   expect(after).toEqual(before);
 });

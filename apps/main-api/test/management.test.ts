@@ -48,7 +48,9 @@ describe("settings", () => {
       rightsizing: { lookback_days: 14, cpu_target_percent: 70, memory_target_percent: 80 },
       active_window_minutes: 15,
     });
-    const res = await api("patch", `${org()}/settings`, a.token).send({ rightsizing: { cpu_target_percent: 60 }, default_currency: "EUR" }).expect(200);
+    const res = await api("patch", `${org()}/settings`, a.token)
+      .send({ rightsizing: { cpu_target_percent: 60 }, default_currency: "EUR" })
+      .expect(200);
     expect(res.body.data).toEqual({
       default_currency: "EUR",
       rightsizing: { lookback_days: 14, cpu_target_percent: 60, memory_target_percent: 80 },
@@ -127,7 +129,9 @@ describe("users", () => {
 
   it("are invited with a role and tenants; a second pending invitation and unknown tenants are refused", async () => {
     const email = `dup-${Date.now()}@example.com`;
-    await api("post", `${org()}/users`, a.token).send({ email, role: "member", tenant_ids: [a.tenant.id] }).expect(201);
+    await api("post", `${org()}/users`, a.token)
+      .send({ email, role: "member", tenant_ids: [a.tenant.id] })
+      .expect(201);
     expectError(await api("post", `${org()}/users`, a.token).send({ email: email.toUpperCase(), role: "viewer" }), 409, /pending invitation/);
     expectError(await api("post", `${org()}/users`, a.token).send({ email: "x@example.com", role: "member", tenant_ids: [b.tenant.id] }), 400, /not a tenant/);
     expectError(await api("post", `${org()}/users`, a.token).send({ email: "not-an-email", role: "member" }), 400, /email/);
@@ -138,7 +142,9 @@ describe("users", () => {
     const admin = await addUser(ctx, { orgId: a.organization.id, ownerToken: a.token, role: "admin" });
     const member = await addUser(ctx, { orgId: a.organization.id, ownerToken: a.token, role: "member" });
     const path = `${org()}/users/${member.user.id}`;
-    const res = await api("patch", path, admin.token).send({ role: "viewer", tenant_ids: [a.tenant.id], job_title: "SRE" }).expect(200);
+    const res = await api("patch", path, admin.token)
+      .send({ role: "viewer", tenant_ids: [a.tenant.id], job_title: "SRE" })
+      .expect(200);
     expect(res.body.data).toMatchObject({ role: "viewer", tenant_ids: [a.tenant.id], job_title: "SRE" });
     // The viewer can read but not change anything, not even its own role.
     expectError(await api("patch", path, member.token).send({ role: "admin" }), 403);

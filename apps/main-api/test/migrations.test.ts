@@ -88,7 +88,9 @@ describe("migrations", () => {
            ('org_a', 'usr_INVITED', 'bob@a.example', 'Bob', 'member', true, 'SRE', '2026-11-20T00:00:00Z', '2026-11-20T00:00:00Z'),
            ('org_a', 'usr_WITHDRAWN', 'eve@a.example', 'eve', 'viewer', false, NULL, '2026-11-21T00:00:00Z', '2026-11-22T00:00:00Z')`,
       );
-      await db.sql.query(`INSERT INTO user_tenants (organization_id, user_id, tenant_id) VALUES ('org_a', 'usr_OWNER', 'ten_1'), ('org_a', 'usr_INVITED', 'ten_2'), ('org_a', 'usr_INVITED', 'ten_1')`);
+      await db.sql.query(
+        `INSERT INTO user_tenants (organization_id, user_id, tenant_id) VALUES ('org_a', 'usr_OWNER', 'ten_1'), ('org_a', 'usr_INVITED', 'ten_2'), ('org_a', 'usr_INVITED', 'ten_1')`,
+      );
       await db.sql.query(`INSERT INTO identities (id, issuer, subject, organization_id, user_id) VALUES ('idn_1', 'iss', 'sub', 'org_a', 'usr_OWNER')`);
 
       expect((await migrate(db.sql, MIGRATIONS_DIR)).applied).toContain(target);
@@ -102,8 +104,30 @@ describe("migrations", () => {
            revoked_at, accepted_at FROM invitations ORDER BY id`,
       );
       expect(invitations).toEqual([
-        { id: "inv_INVITED", email: "bob@a.example", role: "member", tenant_ids: ["ten_1", "ten_2"], name: "Bob", job_title: "SRE", created_at: new Date("2026-11-20T00:00:00Z"), open_a_week: true, revoked_at: null, accepted_at: null },
-        { id: "inv_WITHDRAWN", email: "eve@a.example", role: "viewer", tenant_ids: [], name: "eve", job_title: null, created_at: new Date("2026-11-21T00:00:00Z"), open_a_week: true, revoked_at: new Date("2026-11-22T00:00:00Z"), accepted_at: null },
+        {
+          id: "inv_INVITED",
+          email: "bob@a.example",
+          role: "member",
+          tenant_ids: ["ten_1", "ten_2"],
+          name: "Bob",
+          job_title: "SRE",
+          created_at: new Date("2026-11-20T00:00:00Z"),
+          open_a_week: true,
+          revoked_at: null,
+          accepted_at: null,
+        },
+        {
+          id: "inv_WITHDRAWN",
+          email: "eve@a.example",
+          role: "viewer",
+          tenant_ids: [],
+          name: "eve",
+          job_title: null,
+          created_at: new Date("2026-11-21T00:00:00Z"),
+          open_a_week: true,
+          revoked_at: new Date("2026-11-22T00:00:00Z"),
+          accepted_at: null,
+        },
       ]);
       // One open invitation per organization and e-mail, enforced by the database.
       await expect(

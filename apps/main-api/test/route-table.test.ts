@@ -25,7 +25,12 @@ test("every Express route comes from the route table (tooling aside), and every 
     const declaration = declared.find((d) => d.operationId === route.operationId);
     expect([route.operationId, routeKey(route)]).toEqual([route.operationId, declaration && operationKey(declaration)]);
   }
-  expect(routes.filter((route) => !route.operationId).map(routeKey).sort()).toEqual([...TOOLING_ROUTES].sort());
+  expect(
+    routes
+      .filter((route) => !route.operationId)
+      .map(routeKey)
+      .sort(),
+  ).toEqual([...TOOLING_ROUTES].sort());
 });
 
 test("the check can fail: a route registered outside the table is reported without an operation", () => {
@@ -33,6 +38,8 @@ test("the check can fail: a route registered outside the table is reported witho
   app.get("/api/v1/undeclared", (_req, res) => {
     res.end();
   });
-  const undeclared = listRoutes(app).filter((route) => !route.operationId).map(routeKey);
+  const undeclared = listRoutes(app)
+    .filter((route) => !route.operationId)
+    .map(routeKey);
   expect(undeclared).toContain("GET /api/v1/undeclared");
 });

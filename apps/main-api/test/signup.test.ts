@@ -40,7 +40,13 @@ describe("POST /api/v1/signup/complete", () => {
       job_title: "CTO",
     });
     const settings = await ctx.prisma.organizationSettings.findUniqueOrThrow({ where: { organizationId: data.organization.id } });
-    expect(settings).toMatchObject({ defaultCurrency: "USD", rightsizingLookbackDays: 14, rightsizingCpuTargetPercent: 70, rightsizingMemTargetPercent: 80, activeWindowMinutes: 15 });
+    expect(settings).toMatchObject({
+      defaultCurrency: "USD",
+      rightsizingLookbackDays: 14,
+      rightsizingCpuTargetPercent: 70,
+      rightsizingMemTargetPercent: 80,
+      activeWindowMinutes: 15,
+    });
   });
 
   it("derives unique slugs from company_name (slugified, then -2, -3 ...)", async () => {

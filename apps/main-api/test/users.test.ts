@@ -78,7 +78,11 @@ describe("invitations through POST .../users", () => {
     expectError(await getUser(token, a.organization.id, a.owner.id), 403, /does not belong to any organization/);
     // An unverified token for the address cannot accept it.
     const unverified = await mintToken(ctx, { email, verified: false, sub: "other-sub" });
-    expectError(await request(ctx.app).post(`/api/v1/invitations/${res.body.data.id}/accept`).set("Authorization", `Bearer ${unverified}`), 403, /not verified/);
+    expectError(
+      await request(ctx.app).post(`/api/v1/invitations/${res.body.data.id}/accept`).set("Authorization", `Bearer ${unverified}`),
+      403,
+      /not verified/,
+    );
 
     const accepted = await request(ctx.app).post(`/api/v1/invitations/${res.body.data.id}/accept`).set("Authorization", `Bearer ${token}`).expect(200);
     await getUser(token, a.organization.id, accepted.body.data.id).expect(200);

@@ -36,8 +36,7 @@ export const renderMarketplaceError: ErrorRenderer = (_req, res, error) => {
   res.status(error.status).json(body);
 };
 
-export const renderPricingError: ErrorRenderer = (req, res, error) =>
-  (isV1(req.path) ? renderProblem : renderMarketplaceError)(req, res, error);
+export const renderPricingError: ErrorRenderer = (req, res, error) => (isV1(req.path) ? renderProblem : renderMarketplaceError)(req, res, error);
 
 /** The same shapes for a request Node's HTTP parser refused (a 431, say), chosen by its path. */
 export const pricingClientErrorBody: ClientErrorBody = (path, error, requestId) => {

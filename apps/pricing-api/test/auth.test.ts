@@ -89,7 +89,11 @@ describe("internal key endpoints", () => {
     const issued = generateApiKey();
     const hash = hashApiKey(issued);
     const body = { account_id: "org_main", prefix: issued.slice(0, 11), name: "from main" };
-    const put = async () => request(ctx.app).put(`/internal/api-keys/${hash}`).set("Authorization", `Bearer ${await tokenFor("PUT", `/internal/api-keys/${hash}`)}`).send(body);
+    const put = async () =>
+      request(ctx.app)
+        .put(`/internal/api-keys/${hash}`)
+        .set("Authorization", `Bearer ${await tokenFor("PUT", `/internal/api-keys/${hash}`)}`)
+        .send(body);
     // A client that tries the key before the main API's outbox delivered it is not locked out after.
     expectUnauthenticated(await whoami().set("X-API-Key", issued), /Unknown or revoked/);
     expect((await put()).status).toBe(201);
@@ -102,11 +106,20 @@ describe("internal key endpoints", () => {
       .send({ ...body, account_id: "org_other" });
     expect(clash.status).toBe(409);
 
-    const revoked = await request(ctx.app).delete(`/internal/api-keys/${hash}`).set("Authorization", `Bearer ${await tokenFor("DELETE", `/internal/api-keys/${hash}`)}`).expect(200);
+    const revoked = await request(ctx.app)
+      .delete(`/internal/api-keys/${hash}`)
+      .set("Authorization", `Bearer ${await tokenFor("DELETE", `/internal/api-keys/${hash}`)}`)
+      .expect(200);
     expect(revoked.body.revoked_at).toEqual(expect.any(String));
     expectUnauthenticated(await whoami().set("X-API-Key", issued), /Unknown or revoked/);
-    await request(ctx.app).delete(`/internal/api-keys/${"0".repeat(64)}`).set("Authorization", `Bearer ${await tokenFor("DELETE", `/internal/api-keys/${"0".repeat(64)}`)}`).expect(404);
-    await request(ctx.app).delete(`/internal/api-keys/not-a-hash`).set("Authorization", `Bearer ${await tokenFor("DELETE", `/internal/api-keys/not-a-hash`)}`).expect(400);
+    await request(ctx.app)
+      .delete(`/internal/api-keys/${"0".repeat(64)}`)
+      .set("Authorization", `Bearer ${await tokenFor("DELETE", `/internal/api-keys/${"0".repeat(64)}`)}`)
+      .expect(404);
+    await request(ctx.app)
+      .delete(`/internal/api-keys/not-a-hash`)
+      .set("Authorization", `Bearer ${await tokenFor("DELETE", `/internal/api-keys/not-a-hash`)}`)
+      .expect(400);
   });
 
   it("accepts a provisioned key at once even when it was tried (and refused) before it was delivered", async () => {

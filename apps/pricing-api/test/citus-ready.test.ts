@@ -24,8 +24,7 @@ const DISTRIBUTION: TableDistribution = {
     service_token_jtis: "the service tokens' replay guard, keyed by the token's jti and never joined, no account: distributed by jti on its own",
   },
   tolerated: {
-    api_keys_key_hash_key:
-      "a key is found by its hash before its account is known; to shard, move (key_hash, account_id, id) to a reference lookup table",
+    api_keys_key_hash_key: "a key is found by its hash before its account is known; to shard, move (key_hash, account_id, id) to a reference lookup table",
   },
 };
 

@@ -27,8 +27,8 @@ afterAll(async () => {
 const deps = () => ({ db: ctx.db, prisma: ctx.prisma });
 const count = async () => Number((await ctx.db.sql.query<{ n: string }>("SELECT count(*)::text AS n FROM compute_prices"))[0].n);
 const m5Large = async () =>
-  (await request(ctx.app).post("/v1/pricing/compute").set("X-API-Key", key).send({ provider: "aws", region: "us-east-1", instance_type: "m5.large" }))
-    .body.price_per_hour;
+  (await request(ctx.app).post("/v1/pricing/compute").set("X-API-Key", key).send({ provider: "aws", region: "us-east-1", instance_type: "m5.large" })).body
+    .price_per_hour;
 
 /** A price file in the shared format: m5.large at `m5Price` plus `extra` synthetic types in us-east-1. */
 function priceFile(m5Price: string, extra: number): string {

@@ -53,7 +53,10 @@ describe("deeply nested free-form objects (issue #22, finding 9)", () => {
   });
 
   it("accepts free-form objects 32 levels deep and refuses 33", async () => {
-    const ok = await request(ctx.app).post("/marketplace/providers/models").set("X-API-Key", key).send({ entries: [model({ raw_pricing_data: JSON.parse(nested(31)) })] });
+    const ok = await request(ctx.app)
+      .post("/marketplace/providers/models")
+      .set("X-API-Key", key)
+      .send({ entries: [model({ raw_pricing_data: JSON.parse(nested(31)) })] });
     expect(ok.status).toBe(201);
     expect(ok.body.entries[0].raw_pricing_data).toEqual(JSON.parse(nested(31)));
     const deep = await request(ctx.app)
@@ -95,7 +98,10 @@ describe("service tokens on the internal endpoints (issue #22, finding 12)", () 
       const res = await request(ctx.app).put(target.path).set("Authorization", `Bearer ${token}`).send(body(key));
       expect(res.status).toBe(401);
     }
-    const ok = await request(ctx.app).put(target.path).set("Authorization", `Bearer ${await signServiceToken(TEST_SERVICE_SECRET, target)}`).send(body(key));
+    const ok = await request(ctx.app)
+      .put(target.path)
+      .set("Authorization", `Bearer ${await signServiceToken(TEST_SERVICE_SECRET, target)}`)
+      .send(body(key));
     expect(ok.status).toBe(201);
     // The token refused on the wrong path was not used up: it still works where it was meant for.
     const accounts = await request(ctx.app).post("/internal/accounts/acct_x/api-keys").set("Authorization", `Bearer ${forAccounts}`).send({});
@@ -106,7 +112,11 @@ describe("service tokens on the internal endpoints (issue #22, finding 12)", () 
     const key = generateApiKey();
     const target = provision(hashApiKey(key));
     await ctx.prisma.serviceTokenJti.create({ data: { jti: "expired-one", expiresAt: new Date(Date.now() - 1000) } });
-    await request(ctx.app).put(target.path).set("Authorization", `Bearer ${await signServiceToken(TEST_SERVICE_SECRET, target)}`).send(body(key)).expect(201);
+    await request(ctx.app)
+      .put(target.path)
+      .set("Authorization", `Bearer ${await signServiceToken(TEST_SERVICE_SECRET, target)}`)
+      .send(body(key))
+      .expect(201);
     const rows = await ctx.prisma.serviceTokenJti.findMany();
     expect(rows.map((r) => r.jti)).not.toContain("expired-one");
     for (const row of rows) expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now());

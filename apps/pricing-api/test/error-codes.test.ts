@@ -49,7 +49,12 @@ describe("X-Error-Code on every error of the pricing API", () => {
     expectMarketplace(await request(ctx.app).get("/marketplace/providers/models"), "unauthenticated");
     expectProblem(await request(ctx.app).post("/v1/pricing/compute").set("X-API-Key", key).send({ provider: "aws" }), "invalid_request");
     expectMarketplace(await request(ctx.app).delete("/marketplace/providers/models").set("X-API-Key", key), "invalid_request");
-    expectProblem(await request(ctx.app).get("/v1/pricing/reports/rpt_none").set("X-API-Key", await createApiKey(ctx, "acct_codes")), "not_found");
+    expectProblem(
+      await request(ctx.app)
+        .get("/v1/pricing/reports/rpt_none")
+        .set("X-API-Key", await createApiKey(ctx, "acct_codes")),
+      "not_found",
+    );
   });
 
   it("413 for a body over the limit, 400 for malformed JSON", async () => {

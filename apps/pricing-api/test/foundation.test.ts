@@ -51,10 +51,7 @@ describe("pricing-api foundation", () => {
     const v1 = await request(ctx.app).post("/v1/pricing/compute").set("Content-Type", "application/json").send("{oops");
     expect(v1.status).toBe(400);
     expect(v1.body).toMatchObject({ status: 400, code: "malformed_json" });
-    const market = await request(ctx.app)
-      .post("/marketplace/providers/models")
-      .set("Content-Type", "application/json")
-      .send("{oops");
+    const market = await request(ctx.app).post("/marketplace/providers/models").set("Content-Type", "application/json").send("{oops");
     expect(market.status).toBe(400);
     expect(market.body).toEqual({ error: "The request body is not valid JSON." });
   });

@@ -58,7 +58,11 @@ async function snapshot() {
 
 const ROUTES = [...Object.values(pricingApiRoutes).map(operationKey), ...TOOLING_ROUTES];
 /** The operations behind a service token rather than an API key. */
-const SERVICE_ROUTES = new Set(Object.values(pricingApiRoutes as Record<string, RouteDefinition>).filter((route) => route.auth === "service").map(operationKey));
+const SERVICE_ROUTES = new Set(
+  Object.values(pricingApiRoutes as Record<string, RouteDefinition>)
+    .filter((route) => route.auth === "service")
+    .map(operationKey),
+);
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -69,20 +73,53 @@ beforeAll(async () => {
   const revoked = await createApiKey(ctx, "acct_fuzz");
   await ctx.apiKeys.revokeByHash(hashApiKey(revoked));
   const auth = { "X-API-Key": key };
-  const model = { provider: "openai", model: "gpt-fuzz", token_bucket: "input", unit_price_per_mtok: 1.25, currency: "USD", tags: { team: "a" }, raw_pricing_data: { sku: "x" } };
-  const database = { provider: "aws", service: "rds", region: "us-east-1", engine: "postgres", instance_type: "db.m5.large", cost_per_hour: 0.171, cost_per_storage_gb_hour: 0.000158 };
-  const models = await request(server).post("/marketplace/providers/models").set(auth).send({ entries: [model, { ...model, model: "gpt-victim" }] });
-  const databases = await request(server).post("/marketplace/providers/databases").set(auth).send({ entries: [database, { ...database, engine: "mysql" }] });
+  const model = {
+    provider: "openai",
+    model: "gpt-fuzz",
+    token_bucket: "input",
+    unit_price_per_mtok: 1.25,
+    currency: "USD",
+    tags: { team: "a" },
+    raw_pricing_data: { sku: "x" },
+  };
+  const database = {
+    provider: "aws",
+    service: "rds",
+    region: "us-east-1",
+    engine: "postgres",
+    instance_type: "db.m5.large",
+    cost_per_hour: 0.171,
+    cost_per_storage_gb_hour: 0.000158,
+  };
+  const models = await request(server)
+    .post("/marketplace/providers/models")
+    .set(auth)
+    .send({ entries: [model, { ...model, model: "gpt-victim" }] });
+  const databases = await request(server)
+    .post("/marketplace/providers/databases")
+    .set(auth)
+    .send({ entries: [database, { ...database, engine: "mysql" }] });
   expect([models.status, databases.status]).toEqual([201, 201]);
   const dbId = databases.body.entries[0].id as string;
   const pin = await request(server).put("/v1/pricing/pins/database/db-1").set(auth).send({ pricing_id: dbId });
-  const line = { resource_id: "db-1", kind: "database", timestamp: new Date().toISOString(), labels: { "costs.example.com/pricing-id.database": dbId }, quantities: { hours: 2, storage_gb_hours: 100 } };
-  const report = await request(server).post("/v1/pricing/reports").set(auth).send({ name: "fuzz report", usage: [line] });
+  const line = {
+    resource_id: "db-1",
+    kind: "database",
+    timestamp: new Date().toISOString(),
+    labels: { "costs.example.com/pricing-id.database": dbId },
+    quantities: { hours: 2, storage_gb_hours: 100 },
+  };
+  const report = await request(server)
+    .post("/v1/pricing/reports")
+    .set(auth)
+    .send({ name: "fuzz report", usage: [line] });
   expect([pin.status, report.status]).toEqual([200, 201]);
 
   const garbageKey = fc.oneof(
     fc.constant({}),
-    fc.constantFrom(`bl_${"A".repeat(42)}`, key.slice(0, -1) + (key.endsWith("a") ? "b" : "a"), revoked, `${key}x`, "bl_", "", " ", key.toLowerCase()).map((v) => ({ "X-API-Key": v })),
+    fc
+      .constantFrom(`bl_${"A".repeat(42)}`, key.slice(0, -1) + (key.endsWith("a") ? "b" : "a"), revoked, `${key}x`, "bl_", "", " ", key.toLowerCase())
+      .map((v) => ({ "X-API-Key": v })),
     fc.constantFrom("Bearer", "Bearer ", `Basic ${key}`, `Bearer ${revoked}`, `Bearer bl_${"9".repeat(42)}`).map((v) => ({ Authorization: v })),
     fc.stringMatching(/^[A-Za-z0-9]{42}$/).map((body) => ({ "X-API-Key": `bl_${body}` })),
     fc.string({ unit: "grapheme-ascii", maxLength: 200 }).map((v) => ({ "X-API-Key": v.replace(/[^\x20-\x7e]/g, "x") })),
@@ -100,7 +137,9 @@ beforeAll(async () => {
     valid: [{ Authorization: FRESH_SERVICE_TOKEN }],
     garbage: fc.oneof(
       fc.constant({}),
-      fc.constantFrom(`Bearer ${otherSecret}`, `Bearer ${serviceToken.slice(0, -3)}abc`, `Bearer ${key}`, "Bearer", `Basic ${serviceToken}`, `Bearer ${used}`).map((v) => ({ Authorization: v })),
+      fc
+        .constantFrom(`Bearer ${otherSecret}`, `Bearer ${serviceToken.slice(0, -3)}abc`, `Bearer ${key}`, "Bearer", `Basic ${serviceToken}`, `Bearer ${used}`)
+        .map((v) => ({ Authorization: v })),
       fc.constant({ "X-API-Key": key }),
     ),
   };
@@ -113,10 +152,42 @@ beforeAll(async () => {
     pricingHealthz: {},
     pricingReadyz: {},
     getAccount: {},
-    priceCompute: { readOnly: true, body: { provider: "aws", region: "us-east-1", instance_type: "m5.large", vm: { cpu_cores: 2, ram_gb: 8 }, operating_system: "linux", usage_type: "on_demand", service: "compute" } },
-    priceComputeBatch: { readOnly: true, body: { items: [{ provider: "aws", region: "us-east-1", instance_type: "m5.large" }, { provider: "gcp", region: "x", vm: { cpu_cores: 1, ram_gb: 1 } }] } },
+    priceCompute: {
+      readOnly: true,
+      body: {
+        provider: "aws",
+        region: "us-east-1",
+        instance_type: "m5.large",
+        vm: { cpu_cores: 2, ram_gb: 8 },
+        operating_system: "linux",
+        usage_type: "on_demand",
+        service: "compute",
+      },
+    },
+    priceComputeBatch: {
+      readOnly: true,
+      body: {
+        items: [
+          { provider: "aws", region: "us-east-1", instance_type: "m5.large" },
+          { provider: "gcp", region: "x", vm: { cpu_cores: 1, ram_gb: 1 } },
+        ],
+      },
+    },
     listInstanceTypes: { query: { provider: "aws", region: "us-east-1" } },
-    registerModels: { body: { entries: [{ ...model, unit_price_per_mtok: 2.5, modalities_input: ["text"], context_limit: 128000, open_weights: false, effective_from: new Date(Date.now() + 86_400_000).toISOString() }] } },
+    registerModels: {
+      body: {
+        entries: [
+          {
+            ...model,
+            unit_price_per_mtok: 2.5,
+            modalities_input: ["text"],
+            context_limit: 128000,
+            open_weights: false,
+            effective_from: new Date(Date.now() + 86_400_000).toISOString(),
+          },
+        ],
+      },
+    },
     listModels: {},
     closeModel: { query: { id: models.body.entries[1].id } },
     registerDatabases: { body: { entries: [{ ...database, cost_per_hour: 0.2, min_iops: 100, max_iops: 1000, period_billing_hours: 730, tags: { a: "b" } }] } },
@@ -178,7 +249,10 @@ function checkAnswer(c: BuiltCase, res: request.Response): void {
 }
 
 const reporter = (out: fc.RunDetails<[BuiltCase]>) => {
-  if (out.failed) throw new Error(`after ${out.numRuns} runs (seed ${out.seed}, path ${out.counterexamplePath}): ${String((out.errorInstance as Error | undefined)?.message ?? "too many skipped or interrupted runs")}`);
+  if (out.failed)
+    throw new Error(
+      `after ${out.numRuns} runs (seed ${out.seed}, path ${out.counterexamplePath}): ${String((out.errorInstance as Error | undefined)?.message ?? "too many skipped or interrupted runs")}`,
+    );
 };
 
 test("every registered route has a fuzz entry", () => {

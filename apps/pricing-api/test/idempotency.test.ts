@@ -27,8 +27,7 @@ const registerModel = (apiKey: string, key: string | undefined, overrides: Recor
   post(apiKey, MODELS, key, { entries: [modelEntry(overrides)] });
 const modelsOf = async (accountId: string, model: string) =>
   (await ctx.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM model_prices WHERE account_id = $1 AND model = $2`, [accountId, model]))[0].n;
-const keyRows = async (key: string) =>
-  (await ctx.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM idempotency_keys WHERE key = $1`, [key]))[0].n;
+const keyRows = async (key: string) => (await ctx.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM idempotency_keys WHERE key = $1`, [key]))[0].n;
 
 function expectMarketplaceError(res: request.Response, status: number, message?: RegExp) {
   expect({ status: res.status, body: res.body }).toEqual({ status, body: { error: expect.any(String) } });
@@ -62,7 +61,10 @@ describe("Idempotency-Key on the pricing API", () => {
     await post(keyA, "/v1/pricing/usage", "usage-1", usage).expect(200);
     expectProblem(await post(keyA, "/v1/pricing/usage", "usage-1", { usage: [databaseLine(undefined, { hours: 2 })] }), 422, "idempotency_key_reused");
     // Another path is another request (validated first: a body valid there).
-    expectMarketplaceError(await post(keyA, "/marketplace/providers/databases", "reg-2", { entries: [{ provider: "aws", service: "rds", region: "us-east-1" }] }), 422);
+    expectMarketplaceError(
+      await post(keyA, "/marketplace/providers/databases", "reg-2", { entries: [{ provider: "aws", service: "rds", region: "us-east-1" }] }),
+      422,
+    );
   });
 
   it("keeps keys per account", async () => {
@@ -83,7 +85,11 @@ describe("Idempotency-Key on the pricing API", () => {
 
   it("rejects a key over 255 characters with a 400 in each shape", async () => {
     expectMarketplaceError(await registerModel(keyA, "k".repeat(256), { model: "Long" }), 400, /Idempotency-Key/);
-    expectProblem(await post(keyA, "/v1/pricing/reports", "k".repeat(256), { name: "Long", usage: [databaseLine(undefined, { hours: 1 })] }), 400, "invalid_request");
+    expectProblem(
+      await post(keyA, "/v1/pricing/reports", "k".repeat(256), { name: "Long", usage: [databaseLine(undefined, { hours: 1 })] }),
+      400,
+      "invalid_request",
+    );
     expect(await modelsOf("acct_a", "Long")).toBe(0);
   });
 

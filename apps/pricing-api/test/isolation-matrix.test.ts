@@ -37,7 +37,9 @@ async function buildAccount(tag: string): Promise<Account> {
   const models = await request(server)
     .post("/marketplace/providers/models")
     .set(auth)
-    .send({ entries: [{ provider: "openai", model: mark("model"), token_bucket: "input", unit_price_per_mtok: 3, source: mark("source"), tags: { t: mark("tag") } }] });
+    .send({
+      entries: [{ provider: "openai", model: mark("model"), token_bucket: "input", unit_price_per_mtok: 3, source: mark("source"), tags: { t: mark("tag") } }],
+    });
   const databases = await request(server)
     .post("/marketplace/providers/databases")
     .set(auth)
@@ -49,7 +51,18 @@ async function buildAccount(tag: string): Promise<Account> {
   const report = await request(server)
     .post("/v1/pricing/reports")
     .set(auth)
-    .send({ name: mark("report"), usage: [{ resource_id: mark("resource"), kind: "database", timestamp: new Date().toISOString(), labels: { "costs.example.com/pricing-id.database": databaseId }, quantities: { hours: 1 } }] });
+    .send({
+      name: mark("report"),
+      usage: [
+        {
+          resource_id: mark("resource"),
+          kind: "database",
+          timestamp: new Date().toISOString(),
+          labels: { "costs.example.com/pricing-id.database": databaseId },
+          quantities: { hours: 1 },
+        },
+      ],
+    });
   expect([pin.status, report.status]).toEqual([200, 201]);
   return { tag, key, modelId: models.body.entries[0].id, databaseId, reportId: report.body.id, pinnedResource };
 }
@@ -86,19 +99,39 @@ const MATRIX: Row[] = [
   { route: "GET /v1/pricing/account", url: () => "/v1/pricing/account", status: 200 },
   { route: "GET /marketplace/providers/models", url: () => "/marketplace/providers/models?include_closed=true", status: 200 },
   { route: "GET /marketplace/providers/models", url: () => "/marketplace/providers/models?provider=openai&token_bucket=input", status: 200 },
-  { route: "POST /marketplace/providers/models", url: () => "/marketplace/providers/models", body: (o) => ({ entries: [{ provider: "openai", model: "probe", token_bucket: "input", unit_price_per_mtok: 1, model_id: o.modelId }] }), status: 201 },
+  {
+    route: "POST /marketplace/providers/models",
+    url: () => "/marketplace/providers/models",
+    body: (o) => ({ entries: [{ provider: "openai", model: "probe", token_bucket: "input", unit_price_per_mtok: 1, model_id: o.modelId }] }),
+    status: 201,
+  },
   { route: "DELETE /marketplace/providers/models", url: (o) => `/marketplace/providers/models?id=${o.modelId}`, status: 404 },
   { route: "GET /marketplace/providers/databases", url: () => "/marketplace/providers/databases", status: 200 },
-  { route: "POST /marketplace/providers/databases", url: () => "/marketplace/providers/databases", body: () => ({ entries: [{ provider: "aws", service: "rds", region: "us-east-1", cost_per_hour: 0.5 }] }), status: 201 },
+  {
+    route: "POST /marketplace/providers/databases",
+    url: () => "/marketplace/providers/databases",
+    body: () => ({ entries: [{ provider: "aws", service: "rds", region: "us-east-1", cost_per_hour: 0.5 }] }),
+    status: 201,
+  },
   { route: "DELETE /marketplace/providers/databases", url: (o) => `/marketplace/providers/databases?id=${o.databaseId}`, status: 404 },
   { route: "GET /v1/pricing/pins", url: (o) => `/v1/pricing/pins?pricing_id=${o.databaseId}`, status: 200 },
   { route: "GET /v1/pricing/pins", url: () => "/v1/pricing/pins", status: 200 },
-  { route: "PUT /v1/pricing/pins/{kind}/{resource_id}", url: (o) => `/v1/pricing/pins/database/${o.pinnedResource}`, body: (o) => ({ pricing_id: o.databaseId }), status: 404 },
+  {
+    route: "PUT /v1/pricing/pins/{kind}/{resource_id}",
+    url: (o) => `/v1/pricing/pins/database/${o.pinnedResource}`,
+    body: (o) => ({ pricing_id: o.databaseId }),
+    status: 404,
+  },
   { route: "PUT /v1/pricing/pins/{kind}/{resource_id}", url: () => "/v1/pricing/pins/model/probe", body: (o) => ({ pricing_id: o.modelId }), status: 404 },
   { route: "DELETE /v1/pricing/pins/{kind}/{resource_id}", url: (o) => `/v1/pricing/pins/database/${o.pinnedResource}`, status: 404 },
   { route: "GET /v1/pricing/reports/{id}", url: (o) => `/v1/pricing/reports/${o.reportId}`, status: 404 },
   { route: "DELETE /v1/pricing/reports/{id}", url: (o) => `/v1/pricing/reports/${o.reportId}`, status: 404 },
-  { route: "POST /v1/pricing/reports", url: () => "/v1/pricing/reports", body: (o) => ({ name: "probe", usage: [usageLine(o, "model"), usageLine(o, "database")] }), status: 201 },
+  {
+    route: "POST /v1/pricing/reports",
+    url: () => "/v1/pricing/reports",
+    body: (o) => ({ name: "probe", usage: [usageLine(o, "model"), usageLine(o, "database")] }),
+    status: 201,
+  },
   { route: "POST /v1/pricing/usage", url: () => "/v1/pricing/usage", body: (o) => ({ usage: [usageLine(o, "model"), usageLine(o, "database")] }), status: 200 },
 ];
 
@@ -112,7 +145,9 @@ const UNSCOPED = new Set([
 
 test("every account-scoped route is in the matrix", () => {
   const covered = new Set(MATRIX.map((r) => r.route));
-  const scoped = listRoutes(ctx.app).map(routeKey).filter((k) => !UNSCOPED.has(k));
+  const scoped = listRoutes(ctx.app)
+    .map(routeKey)
+    .filter((k) => !UNSCOPED.has(k));
   expect(scoped.filter((k) => !covered.has(k))).toEqual([]);
   expect([...covered].filter((k) => !scoped.includes(k))).toEqual([]);
 });
@@ -126,7 +161,10 @@ test("positive control: an account sees its own markers", async () => {
 
 test("another account's ids are not found, and nothing of the other account leaks", async () => {
   const failures: string[] = [];
-  for (const [self, other] of [[P, Q], [Q, P]] as Array<[Account, Account]>) {
+  for (const [self, other] of [
+    [P, Q],
+    [Q, P],
+  ] as Array<[Account, Account]>) {
     for (const row of MATRIX) {
       const url = row.url(other);
       const method = row.route.split(" ")[0].toLowerCase() as "get" | "post" | "put" | "delete";
@@ -142,7 +180,8 @@ test("another account's ids are not found, and nothing of the other account leak
       }
       const text = res.text + JSON.stringify(res.headers);
       if (text.includes(other.tag)) failures.push(`${label}: response carries ${other.tag} data: ${res.text.slice(0, 300)}`);
-      if (res.status < 400 && row.body && /\/usage|\/reports/.test(url) && /"resolved":true/.test(res.text)) failures.push(`${label}: priced with another account's entry`);
+      if (res.status < 400 && row.body && /\/usage|\/reports/.test(url) && /"resolved":true/.test(res.text))
+        failures.push(`${label}: priced with another account's entry`);
       if (log.lines.join("").includes(other.tag)) failures.push(`${label}: log lines carry ${other.tag}`);
     }
   }
@@ -181,7 +220,9 @@ const MIN_ROLE: Record<string, KeyRole> = {
 const RANK: Record<KeyRole, number> = { viewer: 0, member: 1, admin: 2 };
 
 test("every route behind a key has a minimum role", () => {
-  const keyed = listRoutes(ctx.app).map(routeKey).filter((k) => !UNSCOPED.has(k) || k.includes("/v1/pricing/compute"));
+  const keyed = listRoutes(ctx.app)
+    .map(routeKey)
+    .filter((k) => !UNSCOPED.has(k) || k.includes("/v1/pricing/compute"));
   expect(keyed.filter((k) => !(k in MIN_ROLE))).toEqual([]);
 });
 
@@ -212,7 +253,9 @@ test("each key role reaches exactly the routes of its level, and below it gets a
       const label = `${role} ${row.route} ${url}`;
       if (res.status !== expected) failures.push(`${label}: ${res.status} (expected ${expected}) ${res.text.slice(0, 200)}`);
       if (!allowed) {
-        const shaped = url.startsWith("/v1/") ? ProblemDocument.safeParse(res.body).success && res.body.code === "forbidden" : MarketplaceError.safeParse(res.body).success;
+        const shaped = url.startsWith("/v1/")
+          ? ProblemDocument.safeParse(res.body).success && res.body.code === "forbidden"
+          : MarketplaceError.safeParse(res.body).success;
         if (!shaped) failures.push(`${label}: 403 not in the path's shape: ${res.text.slice(0, 200)}`);
       }
     }

@@ -18,9 +18,27 @@ beforeAll(async () => {
   keys.admin = admin;
   keys.member = await provisionKey(ctx, "acct_roles", "member");
   keys.viewer = await provisionKey(ctx, "acct_roles", "viewer");
-  modelId = (await request(ctx.app).post("/marketplace/providers/models").set("X-API-Key", admin).send({ entries: [modelEntry()] }).expect(201)).body.entries[0].id;
-  databaseId = (await request(ctx.app).post("/marketplace/providers/databases").set("X-API-Key", admin).send({ entries: [databaseEntry()] }).expect(201)).body.entries[0].id;
-  reportId = (await request(ctx.app).post("/v1/pricing/reports").set("X-API-Key", admin).send({ name: "r", usage: [databaseLine(undefined, { hours: 1 })] }).expect(201)).body.id;
+  modelId = (
+    await request(ctx.app)
+      .post("/marketplace/providers/models")
+      .set("X-API-Key", admin)
+      .send({ entries: [modelEntry()] })
+      .expect(201)
+  ).body.entries[0].id;
+  databaseId = (
+    await request(ctx.app)
+      .post("/marketplace/providers/databases")
+      .set("X-API-Key", admin)
+      .send({ entries: [databaseEntry()] })
+      .expect(201)
+  ).body.entries[0].id;
+  reportId = (
+    await request(ctx.app)
+      .post("/v1/pricing/reports")
+      .set("X-API-Key", admin)
+      .send({ name: "r", usage: [databaseLine(undefined, { hours: 1 })] })
+      .expect(201)
+  ).body.id;
 });
 afterAll(async () => {
   await ctx.close();
@@ -47,7 +65,15 @@ const REGISTERS: Array<[Method, string, object?]> = [
   ["post", "/marketplace/providers/models", { entries: [modelEntry({ model: "member-model" })] }],
   ["post", "/marketplace/providers/databases", { entries: [databaseEntry({ engine: "member-engine" })] }],
   ["post", "/v1/pricing/reports", { name: "by member", usage: [databaseLine(undefined, { hours: 1 })] }],
-  ["put", "/v1/pricing/pins/database/member-db", { get pricing_id() { return databaseId; } }],
+  [
+    "put",
+    "/v1/pricing/pins/database/member-db",
+    {
+      get pricing_id() {
+        return databaseId;
+      },
+    },
+  ],
   ["delete", "/v1/pricing/pins/database/member-db"],
 ];
 const DELETES = (): Array<[Method, string]> => [

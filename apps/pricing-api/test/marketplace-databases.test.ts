@@ -144,10 +144,7 @@ describe("DELETE /marketplace/providers/databases", () => {
   it("never leaves a pin pointing at nothing when pinning and deleting race", async () => {
     for (let round = 0; round < 5; round++) {
       const entry = await register(a, databaseEntry({ service: `race-${round}` }));
-      const [pin, del] = await Promise.all([
-        a.put(`/v1/pricing/pins/database/race-${round}`, { pricing_id: entry.id }),
-        a.delete(`${PATH}?id=${entry.id}`),
-      ]);
+      const [pin, del] = await Promise.all([a.put(`/v1/pricing/pins/database/race-${round}`, { pricing_id: entry.id }), a.delete(`${PATH}?id=${entry.id}`)]);
       // Either the pin won (delete 409) or the delete won (pin 404).
       expect([pin.status, del.status].sort()).toEqual(pin.status === 200 ? [200, 409] : [200, 404]);
     }

@@ -70,9 +70,7 @@ describe("POST /marketplace/providers/models", () => {
     // Read back from the database, not just echoed.
     const list = await a.get(`${PATH}?model=Full%20fields`).expect(200);
     expect(list.body).toEqual({ entries: [stored], status: "OK" });
-    const [column] = await ctx.db.sql.query<{ price: string }>(`SELECT unit_price_per_mtok::text AS price FROM model_prices WHERE id = $1`, [
-      stored.id,
-    ]);
+    const [column] = await ctx.db.sql.query<{ price: string }>(`SELECT unit_price_per_mtok::text AS price FROM model_prices WHERE id = $1`, [stored.id]);
     expect(column.price).toBe("1.234567890123");
   });
 
@@ -93,8 +91,7 @@ describe("POST /marketplace/providers/models", () => {
     const tagged = (await a.post(PATH, { entries: [modelEntry({ model: "Versioned", tags: { v: 2 } })] }).expect(201)).body.entries[0];
     expect(tagged).toEqual({ ...first, tags: { v: 2 } });
 
-    const changed = (await a.post(PATH, { entries: [modelEntry({ model: "Versioned", unit_price_per_mtok: 0.2 })] }).expect(201)).body
-      .entries[0];
+    const changed = (await a.post(PATH, { entries: [modelEntry({ model: "Versioned", unit_price_per_mtok: 0.2 })] }).expect(201)).body.entries[0];
     expect(changed.id).not.toBe(first.id);
     expect(changed.effective_to).toBeNull();
     expect(new Date(changed.effective_from).getTime()).toBeGreaterThan(new Date(first.effective_from).getTime());
@@ -106,8 +103,7 @@ describe("POST /marketplace/providers/models", () => {
     expect(history[1].effective_to).toBe(changed.effective_from);
 
     // A currency change is a price change too.
-    const euro = (await a.post(PATH, { entries: [modelEntry({ model: "Versioned", unit_price_per_mtok: 0.2, currency: "EUR" })] }).expect(201))
-      .body.entries[0];
+    const euro = (await a.post(PATH, { entries: [modelEntry({ model: "Versioned", unit_price_per_mtok: 0.2, currency: "EUR" })] }).expect(201)).body.entries[0];
     expect(euro.id).not.toBe(changed.id);
   });
 
@@ -115,8 +111,7 @@ describe("POST /marketplace/providers/models", () => {
     const t0 = "2026-01-01T00:00:00.000Z";
     const t1 = "2026-02-01T00:00:00.000Z";
     const v1 = (await a.post(PATH, { entries: [modelEntry({ model: "Timeline", effective_from: t0 })] }).expect(201)).body.entries[0];
-    const v2 = (await a.post(PATH, { entries: [modelEntry({ model: "Timeline", unit_price_per_mtok: 0.3, effective_from: t1 })] }).expect(201))
-      .body.entries[0];
+    const v2 = (await a.post(PATH, { entries: [modelEntry({ model: "Timeline", unit_price_per_mtok: 0.3, effective_from: t1 })] }).expect(201)).body.entries[0];
     const output = (
       await a.post(PATH, { entries: [modelEntry({ model: "Timeline", token_bucket: "output", unit_price_per_mtok: 0.6, effective_from: t0 })] }).expect(201)
     ).body.entries[0];
@@ -139,8 +134,8 @@ describe("POST /marketplace/providers/models", () => {
     expect(deleted.body.status).toBe("Deleted");
     expect(deleted.body.entries).toEqual([{ ...v2, effective_to: expect.any(String) }]);
     const now = new Date().toISOString();
-    const after = (await usage(a, [modelLine(v2.id, { input: 1 }, now), modelLine(v2.id, { input: 1_000_000 }, "2026-02-15T00:00:00Z")]).expect(200))
-      .body.lines;
+    const after = (await usage(a, [modelLine(v2.id, { input: 1 }, now), modelLine(v2.id, { input: 1_000_000 }, "2026-02-15T00:00:00Z")]).expect(200)).body
+      .lines;
     expect(after[0]).toMatchObject({ resolved: false, reason: "closed" });
     expect(after[1]).toMatchObject({ resolved: true, cost: 0.3 }); // spend before the delete keeps its rate
     expect((await a.get(`${PATH}?model=Timeline&token_bucket=input`).expect(200)).body.entries).toEqual([]);
@@ -153,8 +148,8 @@ describe("POST /marketplace/providers/models", () => {
   it("schedules a future change: the current row stays live until then", async () => {
     const current = (await a.post(PATH, { entries: [modelEntry({ model: "Scheduled" })] }).expect(201)).body.entries[0];
     const from = later(3_600_000);
-    const scheduled = (await a.post(PATH, { entries: [modelEntry({ model: "Scheduled", unit_price_per_mtok: 0.5, effective_from: from })] }).expect(201))
-      .body.entries[0];
+    const scheduled = (await a.post(PATH, { entries: [modelEntry({ model: "Scheduled", unit_price_per_mtok: 0.5, effective_from: from })] }).expect(201)).body
+      .entries[0];
     expect(scheduled).toMatchObject({ effective_from: from, effective_to: null });
     const live = (await a.get(`${PATH}?model=Scheduled`).expect(200)).body.entries;
     expect(live).toEqual([scheduled, { ...current, effective_to: from }]);
@@ -181,8 +176,7 @@ describe("POST /marketplace/providers/models", () => {
   });
 
   it("answers 400 when effective_from is not later than the open row's, writing nothing", async () => {
-    const open = (await a.post(PATH, { entries: [modelEntry({ model: "Ordered", effective_from: "2026-03-01T00:00:00Z" })] }).expect(201)).body
-      .entries[0];
+    const open = (await a.post(PATH, { entries: [modelEntry({ model: "Ordered", effective_from: "2026-03-01T00:00:00Z" })] }).expect(201)).body.entries[0];
     const rows = await countRows(ctx, "model_prices");
     for (const from of ["2026-03-01T00:00:00Z", "2026-02-01T00:00:00Z"]) {
       const res = await a.post(PATH, {
@@ -288,7 +282,9 @@ describe("bad input on POST /marketplace/providers/models", () => {
 describe("authentication on the marketplace", () => {
   it("answers 401 {error} without a key", async () => {
     for (const res of [
-      await request(ctx.app).post(PATH).send({ entries: [modelEntry()] }),
+      await request(ctx.app)
+        .post(PATH)
+        .send({ entries: [modelEntry()] }),
       await request(ctx.app).get(PATH),
       await request(ctx.app).delete(`${PATH}?id=mpr_1`),
       await request(ctx.app).get("/marketplace/providers/databases"),

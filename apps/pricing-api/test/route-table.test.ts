@@ -25,7 +25,12 @@ test("every Express route comes from the route table, and every declared operati
     const declaration = declared.find((d) => d.operationId === route.operationId);
     expect([route.operationId, routeKey(route)]).toEqual([route.operationId, declaration && operationKey(declaration)]);
   }
-  expect(routes.filter((route) => !route.operationId).map(routeKey).sort()).toEqual([...TOOLING_ROUTES].sort());
+  expect(
+    routes
+      .filter((route) => !route.operationId)
+      .map(routeKey)
+      .sort(),
+  ).toEqual([...TOOLING_ROUTES].sort());
 });
 
 test("each pricing operation declares the weakest key role that may call it (docs/api.md, Pricing API)", () => {

@@ -102,7 +102,9 @@ describe("POST /v1/pricing/usage", () => {
       [2, "2026-03-01T00:00:00Z"],
       [3, "2026-05-01T00:00:00Z"],
     ] as const) {
-      await a.post("/marketplace/providers/models", { entries: [versioned({ token_bucket: "output", unit_price_per_mtok: price, effective_from: from })] }).expect(201);
+      await a
+        .post("/marketplace/providers/models", { entries: [versioned({ token_bucket: "output", unit_price_per_mtok: price, effective_from: from })] })
+        .expect(201);
     }
     const outputPrices = async (...times: string[]) =>
       (await price(times.map((t) => modelLine(named.id, { input: 1_000_000, output: 1_000_000 }, t))).expect(200)).body.lines.map(
@@ -196,10 +198,7 @@ describe("label prefix", () => {
       const entry = (await c.post("/marketplace/providers/databases", { entries: [databaseEntry()] }).expect(201)).body.entries[0];
       const res = await c
         .post("/v1/pricing/usage", {
-          usage: [
-            databaseLine(undefined, { hours: 1 }, { labels: { "billing.acme.io/pricing-id.database": entry.id } }),
-            databaseLine(entry.id, { hours: 1 }),
-          ],
+          usage: [databaseLine(undefined, { hours: 1 }, { labels: { "billing.acme.io/pricing-id.database": entry.id } }), databaseLine(entry.id, { hours: 1 })],
         })
         .expect(200);
       expect(res.body.lines.map((l: { reason: string | null }) => l.reason)).toEqual([null, "no_pricing_label"]);

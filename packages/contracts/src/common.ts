@@ -21,8 +21,8 @@ export type CustomerId = z.infer<typeof CustomerId>;
 const CANONICAL_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 // Output ids ("Timestamp") and input ids differ so that zod-openapi's input/output variants never collide.
-export const Timestamp = z
-  .iso.datetime({ offset: true })
+export const Timestamp = z.iso
+  .datetime({ offset: true })
   .transform((value) => (CANONICAL_UTC.test(value) ? value : new Date(value).toISOString()))
   .meta({
     id: "TimestampInput",
@@ -42,10 +42,7 @@ export const Currency = z
   .meta({ id: "Currency", description: "ISO 4217 currency code, e.g. USD." });
 export type Currency = z.infer<typeof Currency>;
 
-export const NonNegativeMoney = z
-  .number()
-  .min(0)
-  .meta({ id: "NonNegativeMoney", description: "Finite non-negative amount." });
+export const NonNegativeMoney = z.number().min(0).meta({ id: "NonNegativeMoney", description: "Finite non-negative amount." });
 export type NonNegativeMoney = z.infer<typeof NonNegativeMoney>;
 
 export const PaginationQuery = z
@@ -80,8 +77,11 @@ export const queryBoolean = z
 
 /** Identity / natural-key text of pricing entries; bounded so it can be indexed. */
 // PostgreSQL text cannot hold NUL (a query filter with one would fail in the database: a 500).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point; the pattern is also the OpenAPI `pattern`.
-export const KeyText = z.string().max(256).regex(/^[^\u0000]*$/, "must not contain NUL characters");
+export const KeyText = z
+  .string()
+  .max(256)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point; the pattern is also the OpenAPI `pattern`.
+  .regex(/^[^\u0000]*$/, "must not contain NUL characters");
 
 /** How deep a free-form object may nest, itself counting as level 1 (both services, every free-form field). */
 export const FREE_OBJECT_MAX_DEPTH = 32;

@@ -85,11 +85,7 @@ describe("queryArray", () => {
     expect(accept(Regions, " us-east-1 ,, eu-west-1,")).toEqual(["us-east-1", "eu-west-1"]);
   });
   it("accepts repeated parameters mixed with comma lists", () => {
-    expect(accept(Regions, ["us-east-1,eu-west-1", "ap-southeast-1"])).toEqual([
-      "us-east-1",
-      "eu-west-1",
-      "ap-southeast-1",
-    ]);
+    expect(accept(Regions, ["us-east-1,eu-west-1", "ap-southeast-1"])).toEqual(["us-east-1", "eu-west-1", "ap-southeast-1"]);
   });
   it("yields an empty list for an empty parameter", () => {
     expect(accept(Regions, "")).toEqual([]);

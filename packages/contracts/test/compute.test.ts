@@ -155,10 +155,7 @@ describe("RecommendationSummary", () => {
     accept(RecommendationSummary, summary);
   });
   it("rejects missing counts, coverage above 1 and more than 10 top savers", () => {
-    reject(RecommendationSummary, { ...summary, action_counts: { ...summary.action_counts, pending: undefined } }, [
-      "action_counts",
-      "pending",
-    ]);
+    reject(RecommendationSummary, { ...summary, action_counts: { ...summary.action_counts, pending: undefined } }, ["action_counts", "pending"]);
     reject(RecommendationSummary, { ...summary, action_counts: null }, ["action_counts"]);
     reject(RecommendationSummary, { ...summary, analysis_coverage: 1.2 }, ["analysis_coverage"]);
     reject(RecommendationSummary, { ...summary, total_resources: 2.5 }, ["total_resources"]);

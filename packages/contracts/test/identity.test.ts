@@ -147,7 +147,8 @@ describe("settings", () => {
     });
   });
   it("accepts lookback_days from 1 to 93", () => {
-    for (const lookback_days of [1, 90, 93]) expect(accept(UpdateSettingsRequest, { rightsizing: { lookback_days } })).toEqual({ rightsizing: { lookback_days } });
+    for (const lookback_days of [1, 90, 93])
+      expect(accept(UpdateSettingsRequest, { rightsizing: { lookback_days } })).toEqual({ rightsizing: { lookback_days } });
   });
   it.each([
     [{ rightsizing: { lookback_days: 94 } }, ["rightsizing", "lookback_days"]],
@@ -242,7 +243,16 @@ describe("invitations", () => {
   it("describe an invitation for the organization and for the invitee", () => {
     accept(InvitationsPage, { items: [invitation, { ...invitation, invited_by: null, invited_by_api_key_id: "key_1", status: "expired" }], next_cursor: null });
     reject(Invitation, { ...invitation, status: "lost" }, ["status"]);
-    const received = { id: invitation.id, organization_id: organization.id, organization_name: "Acme Corp", role: "member", tenant_ids: [], invited_by: null, expires_at: later, created_at: at };
+    const received = {
+      id: invitation.id,
+      organization_id: organization.id,
+      organization_name: "Acme Corp",
+      role: "member",
+      tenant_ids: [],
+      invited_by: null,
+      expires_at: later,
+      created_at: at,
+    };
     accept(ReceivedInvitationsPage, { items: [received], next_cursor: null });
     reject(ReceivedInvitation, { ...received, organization_name: undefined }, ["organization_name"]);
     accept(LeaveResponse, { organization_id: organization.id, user_id: owner.id });

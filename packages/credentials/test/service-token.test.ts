@@ -35,20 +35,57 @@ describe("service tokens", () => {
   });
 
   const signed = (claims: Record<string, unknown>, build: (jwt: SignJWT) => SignJWT) =>
-    build(new SignJWT({ htm: "PUT", htu: put.path, ...claims }).setProtectedHeader({ alg: "HS256" }).setIssuer("cloudcost:main-api").setAudience("cloudcost:pricing-api")).sign(secret);
+    build(
+      new SignJWT({ htm: "PUT", htu: put.path, ...claims })
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer("cloudcost:main-api")
+        .setAudience("cloudcost:pricing-api"),
+    ).sign(secret);
 
   it("refuses expired, long-lived, future, unbound or id-less tokens, and another audience", async () => {
     const cases = {
-      expired: await signed({}, (j) => j.setJti("a").setIssuedAt(now() - 200).setExpirationTime(now() - 120)),
-      longLived: await signed({}, (j) => j.setJti("b").setIssuedAt(now()).setExpirationTime(now() + 300)),
+      expired: await signed({}, (j) =>
+        j
+          .setJti("a")
+          .setIssuedAt(now() - 200)
+          .setExpirationTime(now() - 120),
+      ),
+      longLived: await signed({}, (j) =>
+        j
+          .setJti("b")
+          .setIssuedAt(now())
+          .setExpirationTime(now() + 300),
+      ),
       noExpiry: await signed({}, (j) => j.setJti("c").setIssuedAt(now())),
-      future: await signed({}, (j) => j.setJti("d").setIssuedAt(now() + 120).setExpirationTime(now() + 150)),
+      future: await signed({}, (j) =>
+        j
+          .setJti("d")
+          .setIssuedAt(now() + 120)
+          .setExpirationTime(now() + 150),
+      ),
       noJti: await signed({}, (j) => j.setIssuedAt(now()).setExpirationTime(now() + 30)),
-      noPath: await signed({ htu: undefined }, (j) => j.setJti("e").setIssuedAt(now()).setExpirationTime(now() + 30)),
-      otherAudience: await new SignJWT({ htm: "PUT", htu: put.path }).setProtectedHeader({ alg: "HS256" }).setIssuer("cloudcost:main-api").setAudience("x").setJti("f").setIssuedAt().setExpirationTime("30s").sign(secret),
+      noPath: await signed({ htu: undefined }, (j) =>
+        j
+          .setJti("e")
+          .setIssuedAt(now())
+          .setExpirationTime(now() + 30),
+      ),
+      otherAudience: await new SignJWT({ htm: "PUT", htu: put.path })
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer("cloudcost:main-api")
+        .setAudience("x")
+        .setJti("f")
+        .setIssuedAt()
+        .setExpirationTime("30s")
+        .sign(secret),
     };
     for (const [name, token] of Object.entries(cases)) expect({ name, result: await verifyServiceToken(secret, token, put) }).toEqual({ name, result: null });
-    const fine = await signed({}, (j) => j.setJti("g").setIssuedAt(now()).setExpirationTime(now() + 30));
+    const fine = await signed({}, (j) =>
+      j
+        .setJti("g")
+        .setIssuedAt(now())
+        .setExpirationTime(now() + 30),
+    );
     expect(await verifyServiceToken(secret, fine, put)).toEqual({ jti: "g", rememberUntil: expect.any(Date) });
   });
 

@@ -108,9 +108,7 @@ async function main() {
       return 0;
     }
     process.stdout.write(sql);
-    process.stderr.write(
-      `db-diff: the migrations in ${migrationsDir} do not produce ${schemaPath}; the SQL above is missing (write it with --name <name>).\n`,
-    );
+    process.stderr.write(`db-diff: the migrations in ${migrationsDir} do not produce ${schemaPath}; the SQL above is missing (write it with --name <name>).\n`);
     return 1;
   }
 

@@ -10,17 +10,7 @@
 //
 // DB_DIFF_DEBUG=1 prints the engine's log and its unfiltered output on stderr.
 import { createHash } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -162,9 +152,7 @@ async function createEngine() {
   const { PrismaPGlite } = await import(pathToFileURL(requireFromDb.resolve("pglite-prisma-adapter")).href);
   // bindMigrationAwareSqlAdapterFactory lives in @prisma/driver-adapter-utils, a dependency of the adapter.
   const requireFromAdapter = createRequire(requireFromDb.resolve("pglite-prisma-adapter"));
-  const { bindMigrationAwareSqlAdapterFactory } = await import(
-    pathToFileURL(requireFromAdapter.resolve("@prisma/driver-adapter-utils")).href
-  );
+  const { bindMigrationAwareSqlAdapterFactory } = await import(pathToFileURL(requireFromAdapter.resolve("@prisma/driver-adapter-utils")).href);
 
   // One in-memory PGlite serves as both the main and the shadow database: `diff` from a migrations
   // folder only uses the shadow database (it replays the migrations there and introspects it), and

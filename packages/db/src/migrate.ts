@@ -53,17 +53,13 @@ export async function migrate(sql: SqlClient, migrationsDir: string): Promise<{ 
     await session.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK_ID]);
     try {
       await session.exec(CREATE_TABLE);
-      const rows = await session.query<AppliedRow>(
-        `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
-      );
+      const rows = await session.query<AppliedRow>(`SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`);
       const byName = new Map(rows.map((row) => [row.migration_name, row]));
       const applied: string[] = [];
       for (const migration of local) {
         const row = byName.get(migration.name);
         if (row && !row.finished_at) {
-          throw new MigrationError(
-            `Migration ${migration.name} failed earlier and is not finished; resolve it before migrating again.`,
-          );
+          throw new MigrationError(`Migration ${migration.name} failed earlier and is not finished; resolve it before migrating again.`);
         }
         if (row) {
           if (row.checksum !== migration.checksum) {
@@ -83,10 +79,7 @@ export async function migrate(sql: SqlClient, migrationsDir: string): Promise<{ 
             [id, migration.checksum, migration.name],
           );
           await session.exec(migration.sql);
-          await session.query(
-            `UPDATE "_prisma_migrations" SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1`,
-            [id],
-          );
+          await session.query(`UPDATE "_prisma_migrations" SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1`, [id]);
           await session.exec("COMMIT");
         } catch (err) {
           await session.exec("ROLLBACK");

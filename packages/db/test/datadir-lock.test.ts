@@ -9,10 +9,7 @@ describe("data directory lock", () => {
 
   it("refuses a second owner while the first holds the lock", () => {
     const dataDir = dir();
-    const child = spawnSync(
-      process.execPath,
-      ["-e", `require("fs").writeFileSync(${JSON.stringify(`${dataDir}.lock`)}, String(process.ppid))`],
-    );
+    const child = spawnSync(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(`${dataDir}.lock`)}, String(process.ppid))`]);
     expect(child.status).toBe(0);
     // The lock now names this test's parent (alive): a second owner is refused clearly.
     expect(() => lockDataDir(dataDir)).toThrow(DataDirLockedError);

@@ -168,10 +168,7 @@ describe("edge cases", () => {
         "",
       ].join("\n"),
     );
-    writeFileSync(
-      p.schema,
-      HEADER + ORGANIZATION + fleetModel(`  effectiveTo    DateTime?    @map("effective_to") @db.Timestamptz(6)\n`),
-    );
+    writeFileSync(p.schema, HEADER + ORGANIZATION + fleetModel(`  effectiveTo    DateTime?    @map("effective_to") @db.Timestamptz(6)\n`));
     const withManual = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check");
     expect(withManual).toMatchObject({ code: 0 });
 

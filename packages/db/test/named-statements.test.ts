@@ -14,9 +14,7 @@ describe("named statements", () => {
         for (const n of [1, 2, 3, 4, 5, 6]) {
           expect(await session.query<{ n: number }>("SELECT $1::int + 1 AS n", [n], { name: "plus_one" })).toEqual([{ n: n + 1 }]);
         }
-        const prepared = await session.query<{ name: string; statement: string }>(
-          "SELECT name, statement FROM pg_prepared_statements WHERE name = 'plus_one'",
-        );
+        const prepared = await session.query<{ name: string; statement: string }>("SELECT name, statement FROM pg_prepared_statements WHERE name = 'plus_one'");
         expect(prepared).toEqual(db.kind === "postgres" ? [{ name: "plus_one", statement: "SELECT $1::int + 1 AS n" }] : []);
       });
       // Through the pool as well (any connection, preparing it there on first use).

@@ -1,10 +1,4 @@
-import {
-  IDEMPOTENCY_LOCK_TIMEOUT_SECONDS,
-  IDEMPOTENCY_TTL_SECONDS,
-  type BeginResult,
-  type IdempotencyStore,
-  type StoredResponse,
-} from "./idempotency";
+import { IDEMPOTENCY_LOCK_TIMEOUT_SECONDS, IDEMPOTENCY_TTL_SECONDS, type BeginResult, type IdempotencyStore, type StoredResponse } from "./idempotency";
 
 /** The one method of a SQL client the store needs (`@cloudcost/db`'s SqlClient fits). */
 export interface SqlQuery {
@@ -86,11 +80,7 @@ export function sqlIdempotencyStore(sql: SqlQuery, options: SqlIdempotencyStoreO
     },
 
     async release(scope, key, fingerprint) {
-      await sql.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND fingerprint = $3 AND status IS NULL`, [
-        scope,
-        key,
-        fingerprint,
-      ]);
+      await sql.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND fingerprint = $3 AND status IS NULL`, [scope, key, fingerprint]);
     },
   };
 }

@@ -20,11 +20,7 @@ export interface StoredResponse {
   errorCode?: string | null;
 }
 
-export type BeginResult =
-  | { outcome: "new" }
-  | { outcome: "replay"; response: StoredResponse }
-  | { outcome: "mismatch" }
-  | { outcome: "in_progress" };
+export type BeginResult = { outcome: "new" } | { outcome: "replay"; response: StoredResponse } | { outcome: "mismatch" } | { outcome: "in_progress" };
 
 /** Where keys are claimed and completed responses kept; one row per (scope, key). */
 export interface IdempotencyStore {
@@ -127,7 +123,8 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
         if (begun.response.contentType === SECRET_WITHHELD_CONTENT_TYPE) throw new HttpError(SECRET_NOT_REPLAYED_CODE, begun.response.body);
         return replay(res, begun.response);
       case "mismatch":
-        throw new HttpError("idempotency_key_reused",
+        throw new HttpError(
+          "idempotency_key_reused",
           `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request; use a new key for a new request.`,
         );
       case "in_progress":

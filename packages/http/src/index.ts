@@ -12,7 +12,20 @@ export { parseEnv, startFailure, ConfigError } from "./env";
 export { listRoutes, type RegisteredRoute } from "./routes";
 export { serviceApp, type ServiceAppOptions } from "./service-app";
 export { createMetrics, type Metrics } from "./metrics";
-export { rateLimits, requestCredential, API_KEY_OR_BEARER, type CredentialHeader, type RequestCredential, securityHeaders, corsPolicy, protections, protectionConfig, ProtectionEnv, type RateLimitOptions, type TrustProxy } from "./protection";
+export {
+  rateLimits,
+  requestCredential,
+  API_KEY_OR_BEARER,
+  type CredentialHeader,
+  type RequestCredential,
+  securityHeaders,
+  corsPolicy,
+  protections,
+  protectionConfig,
+  ProtectionEnv,
+  type RateLimitOptions,
+  type TrustProxy,
+} from "./protection";
 export {
   idempotency,
   canonicalJson,

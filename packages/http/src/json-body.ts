@@ -91,7 +91,8 @@ function parseStrictJson(buf: Buffer): unknown {
   if (text.length === 0) return {};
   // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's whitespace (RFC 8259) includes tab, LF and CR.
   const first = text[0] === "{" || text[0] === "[" ? text[0] : /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/.exec(text)?.[1];
-  if (first !== "{" && first !== "[") throw Object.assign(new SyntaxError("Unexpected token in JSON: the body must be an object or an array"), { type: "entity.parse.failed" });
+  if (first !== "{" && first !== "[")
+    throw Object.assign(new SyntaxError("Unexpected token in JSON: the body must be an object or an array"), { type: "entity.parse.failed" });
   try {
     return JSON.parse(text);
   } catch (err) {

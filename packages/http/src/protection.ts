@@ -74,7 +74,12 @@ export const ProtectionEnv = {
   CORS_ORIGINS: z
     .string()
     .default("")
-    .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
   TRUST_PROXY: z
     .string()
     .default("")

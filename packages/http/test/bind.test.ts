@@ -66,7 +66,10 @@ function app() {
       },
     },
   );
-  return express().use(express.json()).use(router).use(errorHandler(render, pino({ level: "silent" })));
+  return express()
+    .use(express.json())
+    .use(router)
+    .use(errorHandler(render, pino({ level: "silent" })));
 }
 
 beforeEach(() => {

@@ -148,7 +148,11 @@ describe("idempotency middleware", () => {
   it("answers 409 while the first request with the key is still running", async () => {
     const t = app(memoryStore().store);
     const { open, held } = t.hold();
-    const first = request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "a" }).then((r) => r);
+    const first = request(t.app)
+      .post("/items")
+      .set("Idempotency-Key", "k")
+      .send({ name: "a" })
+      .then((r) => r);
     await held;
     const second = await request(t.app).post("/items").set("Idempotency-Key", "k").send({ name: "a" });
     open();

@@ -99,7 +99,11 @@ describe("jsonBody", () => {
     const { port } = server.address() as { port: number };
     try {
       for (let i = 0; i < 5; i++) {
-        const res = await fetch(`http://127.0.0.1:${port}/items`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"name":"a${i}","count":${i}}` });
+        const res = await fetch(`http://127.0.0.1:${port}/items`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: `{"name":"a${i}","count":${i}}`,
+        });
         expect(await res.json()).toEqual({ name: `a${i}`, count: i, sync: true });
       }
     } finally {

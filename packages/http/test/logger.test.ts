@@ -22,7 +22,10 @@ describe("request logging", () => {
     const logger = pino({ redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, sink);
     const app = express().use(requestId()).use(httpLogger(logger));
     app.get("/things/:id", (_req, res) => res.json({ ok: true }));
-    app.use("/mounted", express.Router().post("/", (_req, res) => res.json({ ok: true })));
+    app.use(
+      "/mounted",
+      express.Router().post("/", (_req, res) => res.json({ ok: true })),
+    );
     await request(app)
       .get("/things/42")
       .set("X-Request-Id", "req-log-1")
@@ -44,7 +47,9 @@ describe("request logging", () => {
 describe("health probe logging", () => {
   it("logs /healthz and /readyz at debug level, even a 503, and other 5xx at error", async () => {
     const { lines, sink } = captureLines();
-    const app = express().use(requestId()).use(httpLogger(pino({ level: "debug" }, sink)));
+    const app = express()
+      .use(requestId())
+      .use(httpLogger(pino({ level: "debug" }, sink)));
     app.get("/readyz", (_req, res) => res.status(503).json({ error: "not ready" }));
     app.get("/boom", (_req, res) => res.status(503).json({ error: "down" }));
     await request(app).get("/readyz").expect(503);
@@ -60,7 +65,9 @@ describe("health probe logging", () => {
 describe("aborted requests", () => {
   it("logs a request whose client went away before the answer as aborted, at warn", async () => {
     const { lines, sink } = captureLines();
-    const app = express().use(requestId()).use(httpLogger(pino({ level: "info" }, sink)));
+    const app = express()
+      .use(requestId())
+      .use(httpLogger(pino({ level: "info" }, sink)));
     // Event-driven, no fixed delays: the client goes away only once the handler holds the request,
     // and the handler answers only once the server has seen the connection close.
     let arrived!: () => void;

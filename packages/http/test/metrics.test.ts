@@ -32,7 +32,13 @@ describe("metrics", () => {
     await request(a).get("/nowhere/secret6").expect(404);
     const text = await metrics.registry.metrics();
     expect(text).not.toMatch(/secret/);
-    expect(routesIn(text)).toEqual(["/api/v1/organizations/:org_id", "/api/v1/organizations/:org_id/users/:id", "/plain/:x", "/v1/:kind/nested/:name/items", "unmatched"]);
+    expect(routesIn(text)).toEqual([
+      "/api/v1/organizations/:org_id",
+      "/api/v1/organizations/:org_id/users/:id",
+      "/plain/:x",
+      "/v1/:kind/nested/:name/items",
+      "unmatched",
+    ]);
   });
 
   it("serves the registry on its own small app, and nothing else there", async () => {

@@ -4,8 +4,7 @@ import request from "supertest";
 import { z } from "zod";
 import { errorHandler, HttpError, jsonBody, notFoundHandler, parseOr400, requestId, type ErrorRenderer } from "../src";
 
-const render: ErrorRenderer = (_req, res, error) =>
-  res.status(error.status).json({ code: error.code, message: error.message, errors: error.errors });
+const render: ErrorRenderer = (_req, res, error) => res.status(error.status).json({ code: error.code, message: error.message, errors: error.errors });
 
 const withProps = (message: string, props: Record<string, unknown>) => Object.assign(new Error(message), props);
 
@@ -18,7 +17,10 @@ const databaseErrors: Record<string, unknown> = {
   prismaP1017: withProps("Server has closed the connection.", { code: "P1017" }),
   adapter: withProps("DriverAdapterError", { cause: { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 5432 } }),
   adapterPostgres: withProps("DriverAdapterError", { cause: { kind: "postgres", code: "57P03", message: "the database system is starting up" } }),
-  prismaWrapped: withProps("Invalid `prisma.user.findMany()` invocation", { code: "P2010", meta: { driverAdapterError: { cause: { kind: "ConnectionClosed" } } } }),
+  prismaWrapped: withProps("Invalid `prisma.user.findMany()` invocation", {
+    code: "P2010",
+    meta: { driverAdapterError: { cause: { kind: "ConnectionClosed" } } },
+  }),
   unique: withProps("Unique constraint failed", { code: "P2002" }),
   syntax: withProps("syntax error at or near SELECT", { code: "42601", severity: "ERROR" }),
 };
@@ -69,7 +71,11 @@ describe("http building blocks", () => {
     const res = await request(app()).post("/items").set("Content-Type", "application/json").send('{"name":"a\\u0000b","count":1}').expect(400);
     expect(res.body.code).toBe("invalid_request");
     expect(res.body.message).toMatch(/NUL/);
-    await request(app()).post("/items").set("Content-Type", "application/json").send('{"name":"a\\\\u0000b","count":1}').expect(201, { name: "a\\u0000b", count: 1 });
+    await request(app())
+      .post("/items")
+      .set("Content-Type", "application/json")
+      .send('{"name":"a\\\\u0000b","count":1}')
+      .expect(201, { name: "a\\u0000b", count: 1 });
   });
 
   it("answers an unexpected error with a bare 500 that leaks nothing", async () => {
@@ -95,7 +101,10 @@ describe("http building blocks", () => {
     expect([teapot.body.code, teapot.headers["x-error-code"]]).toEqual(["conflict", "conflict"]);
     const bad = await request(app()).post("/items").set("Content-Type", "application/json").send("{");
     expect([bad.status, bad.body.code]).toEqual([400, "malformed_json"]);
-    const big = await request(app()).post("/items").set("Content-Type", "application/json").send(`"${"x".repeat(1_100_000)}"`);
+    const big = await request(app())
+      .post("/items")
+      .set("Content-Type", "application/json")
+      .send(`"${"x".repeat(1_100_000)}"`);
     expect([big.status, big.body.code]).toEqual([413, "payload_too_large"]);
     const missing = await request(app()).delete("/nothing").expect(404);
     expect(missing.body.message).toBe("No route for DELETE /nothing");

@@ -2,7 +2,16 @@ import express from "express";
 import pino from "pino";
 import request from "supertest";
 import { z } from "zod";
-import { API_KEY_OR_BEARER, errorHandler, protectionConfig, protections, ProtectionEnv, type CredentialHeader, type ErrorRenderer, type TrustProxy } from "../src";
+import {
+  API_KEY_OR_BEARER,
+  errorHandler,
+  protectionConfig,
+  protections,
+  ProtectionEnv,
+  type CredentialHeader,
+  type ErrorRenderer,
+  type TrustProxy,
+} from "../src";
 import { ipBucket } from "../src/rate-limit";
 
 const render: ErrorRenderer = (_req, res, error) => res.status(error.status).json({ error: error.message, code: error.code });
@@ -105,7 +114,10 @@ describe("protections", () => {
   });
 
   it("sets security headers and leaves CORS off unless configured", async () => {
-    const off = await request(app({ perCredential: 0, perIp: 0 })).get("/x").set("Origin", "https://evil.example").expect(200);
+    const off = await request(app({ perCredential: 0, perIp: 0 }))
+      .get("/x")
+      .set("Origin", "https://evil.example")
+      .expect(200);
     expect(off.headers).toMatchObject({
       "content-security-policy": "default-src 'none';frame-ancestors 'none'",
       "cross-origin-opener-policy": "same-origin",

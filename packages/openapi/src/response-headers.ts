@@ -12,10 +12,7 @@ const RateLimitPolicyHeader = z
   .meta({ description: "IETF RateLimit-Policy: quota `q` per window `w` seconds of each applied limit (when rate limits are on)." });
 const RetryAfterHeader = z.string().meta({ description: "Seconds to wait before retrying." });
 const ErrorCodeHeader = ErrorCode.meta({ description: "The error's stable code (see ErrorCode)." });
-const ReplayedHeader = z
-  .literal("true")
-  .optional()
-  .meta({ description: "Present on a response replayed for a repeated Idempotency-Key." });
+const ReplayedHeader = z.literal("true").optional().meta({ description: "Present on a response replayed for a repeated Idempotency-Key." });
 
 /** Headers of every response. */
 export const commonHeaders = { "X-Request-Id": RequestIdHeader, RateLimit: RateLimitHeader, "RateLimit-Policy": RateLimitPolicyHeader };

@@ -29,7 +29,8 @@ function genericResponses(route: RouteDefinition): Record<number, string> {
   // Every operation: a body that is not JSON, a path that is not valid percent-encoding.
   out[400] = `Invalid request: the message names each invalid field (codes ${codes(400)})`;
   if (route.auth !== "none") out[401] = "Missing, malformed, expired, unknown or revoked credentials (code `unauthenticated`)";
-  const restricted = (route.minKeyRole && route.minKeyRole !== "viewer") || route.roles || route.write || route.scope === "tenant" || route.scope === "organization";
+  const restricted =
+    (route.minKeyRole && route.minKeyRole !== "viewer") || route.roles || route.write || route.scope === "tenant" || route.scope === "organization";
   if (restricted) out[403] = "Authenticated but not allowed: role too low, or the tenant or organization is out of reach (code `forbidden`)";
   // A main API token whose identity has no active user in an organization acts as no one.
   else if (route.auth === "bearer") out[403] = "The identity has no active user in an organization, or the credential kind may not do this (code `forbidden`)";

@@ -49,7 +49,10 @@ describe("docs routes", () => {
     const page = await request(app).get("/docs").expect(200);
     expect(page.text).toContain('src="docs/assets/swagger-ui-bundle.js"');
     expect(page.text).not.toMatch(/https?:\/\//);
-    await request(app).get("/docs/assets/swagger-ui-bundle.js").expect(200).expect("content-type", /javascript/);
+    await request(app)
+      .get("/docs/assets/swagger-ui-bundle.js")
+      .expect(200)
+      .expect("content-type", /javascript/);
     await request(app).get("/docs/assets/swagger-ui.css").expect(200);
     expect((await request(app).get("/docs/assets/docs-init.js").expect(200)).text).toContain('url: "openapi.json"');
     expect((await request(app).get("/docs/").expect(301)).headers.location).toBe("../docs");
@@ -89,7 +92,11 @@ describe.each([
   );
 
   it("passes Redocly's recommended lint without errors (run offline in a child process)", () => {
-    const out = execFileSync(process.execPath, [path.join(__dirname, "redocly-lint.mjs")], { input: JSON.stringify(document), encoding: "utf8", timeout: 60_000 });
+    const out = execFileSync(process.execPath, [path.join(__dirname, "redocly-lint.mjs")], {
+      input: JSON.stringify(document),
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     const problems = JSON.parse(out) as Array<{ rule: string; severity: string; message: string; where?: string }>;
     expect(problems.filter((p) => p.severity === "error")).toEqual([]);
     // The check can fail: a document without servers and operation ids is refused.

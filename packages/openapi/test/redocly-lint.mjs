@@ -7,6 +7,4 @@ let source = "";
 for await (const chunk of process.stdin) source += chunk;
 const config = await createConfig({ extends: ["recommended"] });
 const problems = await lintFromString({ source, absoluteRef: "/openapi.json", config, externalRefResolver: new BaseResolver() });
-process.stdout.write(
-  JSON.stringify(problems.map((p) => ({ rule: p.ruleId, severity: p.severity, message: p.message, where: p.location?.[0]?.pointer }))),
-);
+process.stdout.write(JSON.stringify(problems.map((p) => ({ rule: p.ruleId, severity: p.severity, message: p.message, where: p.location?.[0]?.pointer }))));

@@ -78,7 +78,29 @@ const hugeString = fc
   .tuple(fc.string({ unit: "binary", minLength: 1, maxLength: 8 }), fc.integer({ min: 1_000, max: 100_000 }))
   .map(([chunk, length]) => chunk.repeat(Math.ceil(length / chunk.length)).slice(0, length));
 const controlString = fc
-  .array(fc.constantFrom("\u0000", "\u0001", "\u0007", "\b", "\t", "\n", "\r", "\u001b", "\u007f", "\u0085", "\u2028", "\ufeff", "\ud800", "\udfff", "a", "é", "😀", "\u202e"), { minLength: 1, maxLength: 40 })
+  .array(
+    fc.constantFrom(
+      "\u0000",
+      "\u0001",
+      "\u0007",
+      "\b",
+      "\t",
+      "\n",
+      "\r",
+      "\u001b",
+      "\u007f",
+      "\u0085",
+      "\u2028",
+      "\ufeff",
+      "\ud800",
+      "\udfff",
+      "a",
+      "é",
+      "😀",
+      "\u202e",
+    ),
+    { minLength: 1, maxLength: 40 },
+  )
   .map((parts) => parts.join(""));
 const edgeNumber = fc.constantFrom(1e308, -1e308, -1, -0, 0, 1e-320, 5e-324, 0.1, 1.5, 2 ** 31, 2 ** 53 + 1, 1e15, 1e16, -(2 ** 31), 1.2345678901234567e19);
 /**
@@ -157,7 +179,11 @@ function isJson(text: string): boolean {
 type Path = Array<string | number>;
 
 function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
-  const children: [string | number, unknown][] = Array.isArray(value) ? value.map((item, i) => [i, item]) : value && typeof value === "object" ? Object.entries(value) : [];
+  const children: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((item, i) => [i, item])
+    : value && typeof value === "object"
+      ? Object.entries(value)
+      : [];
   for (const [key, item] of children) {
     out.push([...prefix, key]);
     paths(item, [...prefix, key], out);
@@ -180,10 +206,13 @@ function setAt(root: unknown, path: Path, value: unknown, remove: boolean): unkn
 /** The valid body with 1-3 fields replaced by junk, removed, or junk fields added. */
 function mutatedBody(valid: unknown): fc.Arbitrary<unknown> {
   const all = paths(valid);
-  const containers: Path[] = [[], ...all.filter((p) => {
-    const v = p.reduce<unknown>((node, step) => (node as Record<string | number, unknown>)[step], valid);
-    return v !== null && typeof v === "object" && !Array.isArray(v);
-  })];
+  const containers: Path[] = [
+    [],
+    ...all.filter((p) => {
+      const v = p.reduce<unknown>((node, step) => (node as Record<string | number, unknown>)[step], valid);
+      return v !== null && typeof v === "object" && !Array.isArray(v);
+    }),
+  ];
   const mutation = fc.oneof(
     ...(all.length
       ? [
@@ -224,12 +253,14 @@ const queryValue = fc.oneof(
 );
 
 function queryPart(key: fc.Arbitrary<string>, maxTimes = 1000): fc.Arbitrary<QueryPart> {
-  return fc.record({
-    key,
-    form: fc.constantFrom("plain", "brackets", "index", "object", "empty"),
-    value: queryValue,
-    times: fc.oneof({ weight: 4, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: maxTimes }) }),
-  }).map((p) => (p.form === "index" || p.form === "object" ? { ...p, times: 1 } : p));
+  return fc
+    .record({
+      key,
+      form: fc.constantFrom("plain", "brackets", "index", "object", "empty"),
+      value: queryValue,
+      times: fc.oneof({ weight: 4, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: maxTimes }) }),
+    })
+    .map((p) => (p.form === "index" || p.form === "object" ? { ...p, times: 1 } : p));
 }
 
 function renderQuery(parts: QueryPart[]): string {
@@ -238,7 +269,15 @@ function renderQuery(parts: QueryPart[]): string {
     const k = encodeURIComponent(p.key);
     const v = encodeURIComponent(p.value);
     const one =
-      p.form === "plain" ? `${k}=${v}` : p.form === "brackets" ? `${k}[]=${v}` : p.form === "index" ? `${k}[0]=${v}` : p.form === "object" ? `${k}[b]=${v}` : `${k}=`;
+      p.form === "plain"
+        ? `${k}=${v}`
+        : p.form === "brackets"
+          ? `${k}[]=${v}`
+          : p.form === "index"
+            ? `${k}[0]=${v}`
+            : p.form === "object"
+              ? `${k}[b]=${v}`
+              : `${k}=`;
     for (let i = 0; i < p.times; i += 1) out.push(one);
   }
   return out.join("&");
@@ -269,14 +308,35 @@ const noiseKey = fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 12
 // ---------------------------------------------------------------------------------------------
 // Path parameters
 
-const junkParam = fc.oneof(
-  fc.constantFrom("%00", "..", "%2e%2e", ".", "%2F", "a%2Fb", "%", "%zz", "%ff", "%c0%af", "%20", "null", "undefined", "-", "_", "0", "__proto__", "constructor"),
-  fc.integer({ min: 65, max: 3000 }).map((n) => "a".repeat(n)),
-  fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }).map(encodeURIComponent),
-  controlString.map((s) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, ""))),
-  fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
-  // An empty segment is another route (`/tenants/` is the list), not a junk parameter.
-).filter((raw) => raw.length > 0);
+const junkParam = fc
+  .oneof(
+    fc.constantFrom(
+      "%00",
+      "..",
+      "%2e%2e",
+      ".",
+      "%2F",
+      "a%2Fb",
+      "%",
+      "%zz",
+      "%ff",
+      "%c0%af",
+      "%20",
+      "null",
+      "undefined",
+      "-",
+      "_",
+      "0",
+      "__proto__",
+      "constructor",
+    ),
+    fc.integer({ min: 65, max: 3000 }).map((n) => "a".repeat(n)),
+    fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }).map(encodeURIComponent),
+    controlString.map((s) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, ""))),
+    fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
+    // An empty segment is another route (`/tenants/` is the list), not a junk parameter.
+  )
+  .filter((raw) => raw.length > 0);
 
 function decodeParam(raw: string): string | undefined {
   try {
@@ -299,8 +359,14 @@ const junkTenant = fc.oneof(
 
 const noiseHeaders = fc.array(
   fc.oneof(
-    fc.tuple(fc.constantFrom("X-Junk", "X-Request-Id", "Accept", "Accept-Encoding", "Cookie", "X-Forwarded-For", "Idempotency-Key"), fc.string({ unit: "grapheme-ascii", maxLength: 300 })),
-    fc.tuple(fc.constant("X-Big"), fc.integer({ min: 1000, max: 3000 }).map((n) => "b".repeat(n))),
+    fc.tuple(
+      fc.constantFrom("X-Junk", "X-Request-Id", "Accept", "Accept-Encoding", "Cookie", "X-Forwarded-For", "Idempotency-Key"),
+      fc.string({ unit: "grapheme-ascii", maxLength: 300 }),
+    ),
+    fc.tuple(
+      fc.constant("X-Big"),
+      fc.integer({ min: 1000, max: 3000 }).map((n) => "b".repeat(n)),
+    ),
   ),
   { maxLength: 3 },
 );
@@ -332,12 +398,14 @@ function applicable(target: FuzzTarget): Attack[] {
 
 /** A tenant header that is junk, missing, or repeated next to the valid one. */
 function tenantAttack(valid: string): fc.Arbitrary<{ value: string[] | undefined }> {
-  return fc.oneof(
-    junkTenant.map((v) => [v]),
-    fc.constant<string[] | undefined>(undefined),
-    fc.tuple(junkTenant, fc.boolean()).map(([v, first]) => (first ? [valid, v] : [v, valid])),
-    fc.constant<string[] | undefined>([valid, valid]),
-  ).map((value) => ({ value }));
+  return fc
+    .oneof(
+      junkTenant.map((v) => [v]),
+      fc.constant<string[] | undefined>(undefined),
+      fc.tuple(junkTenant, fc.boolean()).map(([v, first]) => (first ? [valid, v] : [v, valid])),
+      fc.constant<string[] | undefined>([valid, valid]),
+    )
+    .map((value) => ({ value }));
 }
 
 /** One request against `target`, built around a random applicable attack. */
@@ -346,12 +414,17 @@ export function caseFor(target: FuzzTarget, credentials: Credentials): fc.Arbitr
   return fc.constantFrom(...applicable(target)).chain((attack) =>
     fc
       .record({
-        cred: attack === "auth" ? credentials.garbage.map((h) => ({ headers: h, valid: false })) : fc.constantFrom(...credentials.valid).map((h) => ({ headers: h, valid: true })),
+        cred:
+          attack === "auth"
+            ? credentials.garbage.map((h) => ({ headers: h, valid: false }))
+            : fc.constantFrom(...credentials.valid).map((h) => ({ headers: h, valid: true })),
         params: fc.record(
           Object.fromEntries(
             Object.entries(spec.params?.valid ?? {}).map(([name, value]) => [
               name,
-              attack === "param" ? fc.oneof({ weight: 3, arbitrary: junkParam }, { weight: 1, arbitrary: fc.constant(encodeURIComponent(value)) }) : fc.constant(encodeURIComponent(value)),
+              attack === "param"
+                ? fc.oneof({ weight: 3, arbitrary: junkParam }, { weight: 1, arbitrary: fc.constant(encodeURIComponent(value)) })
+                : fc.constant(encodeURIComponent(value)),
             ]),
           ),
         ) as fc.Arbitrary<Record<string, string>>,
@@ -386,7 +459,13 @@ export function caseFor(target: FuzzTarget, credentials: Credentials): fc.Arbitr
           if (!paramsOk || !same || !schema.safeParse(decoded).success) why.push("path");
         }
         const [known, noiseParts] = query;
-        const parts: QueryPart[] = [...Object.entries(spec.query?.valid ?? {}).filter(([k]) => !known.some((p) => p.key === k)).map(([key, value]) => ({ key, form: "plain" as const, value, times: 1 })), ...known, ...noiseParts].map((p) => ({ ...p }));
+        const parts: QueryPart[] = [
+          ...Object.entries(spec.query?.valid ?? {})
+            .filter(([k]) => !known.some((p) => p.key === k))
+            .map(([key, value]) => ({ key, form: "plain" as const, value, times: 1 })),
+          ...known,
+          ...noiseParts,
+        ].map((p) => ({ ...p }));
         if (spec.tenant) {
           const v = tenant.value?.map(headerSafe);
           if (v?.length !== 1 || v[0].trim() !== spec.tenant.valid) why.push("tenant");
@@ -407,7 +486,9 @@ export function caseFor(target: FuzzTarget, credentials: Credentials): fc.Arbitr
         const qs = renderQuery(parts);
         const headers: Array<[string, string | string[]]> = [
           ...Object.entries(cred.headers),
-          ...(tenant.value ? [[TENANT_HEADER, tenant.value.length === 1 ? headerSafe(tenant.value[0]) : tenant.value.map(headerSafe)] as [string, string[] | string]] : []),
+          ...(tenant.value
+            ? [[TENANT_HEADER, tenant.value.length === 1 ? headerSafe(tenant.value[0]) : tenant.value.map(headerSafe)] as [string, string[] | string]]
+            : []),
           ...noise.map(([k, v]) => [k, headerSafe(v)] as [string, string]),
         ];
         return {
@@ -434,11 +515,13 @@ function bodyArbitrary(target: FuzzTarget, attack: Attack): fc.Arbitrary<BodyCho
   const { spec } = target;
   const json = (value: unknown): BodyChoice => ({ send: { contentType: "application/json", raw: toJson(value) }, parsed: value, malformed: false });
   if (attack === "malformed-json")
-    return fc.tuple(malformedJson, fc.constantFrom("application/json", "application/json; charset=utf-8", "application/problem+json")).map(([raw, contentType]) => ({
-      send: { contentType, raw },
-      parsed: undefined,
-      malformed: true,
-    }));
+    return fc
+      .tuple(malformedJson, fc.constantFrom("application/json", "application/json; charset=utf-8", "application/problem+json"))
+      .map(([raw, contentType]) => ({
+        send: { contentType, raw },
+        parsed: undefined,
+        malformed: true,
+      }));
   if (!spec.body) {
     // Routes without a body: sometimes send one anyway (it is ignored).
     return fc.oneof(
@@ -449,29 +532,36 @@ function bodyArbitrary(target: FuzzTarget, attack: Attack): fc.Arbitrary<BodyCho
   const valid = spec.body.valid;
   if (attack === "body") return mutatedBody(valid).map(json);
   if (attack === "body-shape")
-    return fc
-      .oneof(
-        { weight: 1, arbitrary: deepJson.map((raw): BodyChoice => ({ send: { contentType: "application/json", raw }, parsed: JSON.parse(raw), malformed: false })) },
-        { weight: 6, arbitrary: fc
-      .oneof(
-        deepArray,
-        fc.constant([valid]),
-        fc.array(junkValue, { maxLength: 3 }),
-        fc.constant({}),
-        fc.dictionary(fc.string({ maxLength: 8 }), junkValue, { maxKeys: 4 }),
-        // Top-level primitives are not JSON bodies body-parser accepts (strict): 400 as well.
-        fc.constantFrom<unknown>(null, 0, "x", true),
-      )
-      .map(json) },
-      );
+    return fc.oneof(
+      {
+        weight: 1,
+        arbitrary: deepJson.map((raw): BodyChoice => ({ send: { contentType: "application/json", raw }, parsed: JSON.parse(raw), malformed: false })),
+      },
+      {
+        weight: 6,
+        arbitrary: fc
+          .oneof(
+            deepArray,
+            fc.constant([valid]),
+            fc.array(junkValue, { maxLength: 3 }),
+            fc.constant({}),
+            fc.dictionary(fc.string({ maxLength: 8 }), junkValue, { maxKeys: 4 }),
+            // Top-level primitives are not JSON bodies body-parser accepts (strict): 400 as well.
+            fc.constantFrom<unknown>(null, 0, "x", true),
+          )
+          .map(json),
+      },
+    );
   if (attack === "content-type")
     return fc.oneof(
       fc.constant<BodyChoice>({ parsed: undefined, malformed: false }),
-      fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/octet-stream", "").map((contentType) => ({
-        send: { contentType: contentType || undefined, raw: contentType === "application/x-www-form-urlencoded" ? "a=1&entries[0][x]=y" : toJson(valid) },
-        parsed: undefined,
-        malformed: false,
-      })),
+      fc
+        .constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/octet-stream", "")
+        .map((contentType) => ({
+          send: { contentType: contentType || undefined, raw: contentType === "application/x-www-form-urlencoded" ? "a=1&entries[0][x]=y" : toJson(valid) },
+          parsed: undefined,
+          malformed: false,
+        })),
     );
   return fc.constant(json(valid));
 }
@@ -496,12 +586,14 @@ export function urlOf(server: http.Server): string {
 
 export async function send(server: http.Server, c: Pick<BuiltCase, "method" | "url" | "headers" | "body">): Promise<request.Response> {
   const agent = request(urlOf(server)) as unknown as Record<string, (url: string) => request.Test>;
-  let req = agent[c.method.toLowerCase()](c.url).buffer(true).parse((res, done) => {
-    let text = "";
-    res.setEncoding("utf8");
-    res.on("data", (chunk: string) => (text += chunk));
-    res.on("end", () => done(null, text));
-  });
+  let req = agent[c.method.toLowerCase()](c.url)
+    .buffer(true)
+    .parse((res, done) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => done(null, text));
+    });
   for (const [name, value] of c.headers) req = req.set(name, value as string);
   if (c.body) {
     if (c.body.contentType) req = req.set("Content-Type", c.body.contentType);
@@ -511,7 +603,7 @@ export async function send(server: http.Server, c: Pick<BuiltCase, "method" | "u
 }
 
 /** The body text of a response sent with `send`. */
-export const textOf = (res: request.Response): string => (typeof res.body === "string" ? res.body : res.text ?? "");
+export const textOf = (res: request.Response): string => (typeof res.body === "string" ? res.body : (res.text ?? ""));
 
 // ---------------------------------------------------------------------------------------------
 // Database snapshots

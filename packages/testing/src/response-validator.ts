@@ -41,7 +41,11 @@ export function responseValidator(document: DocumentLike) {
     return validate;
   };
 
-  return function check(method: string, url: string, res: { status: number; headers: Record<string, string | string[] | undefined>; text?: string; body?: unknown }): string[] {
+  return function check(
+    method: string,
+    url: string,
+    res: { status: number; headers: Record<string, string | string[] | undefined>; text?: string; body?: unknown },
+  ): string[] {
     const path = new URL(url, "http://localhost").pathname;
     const template = templates.find((t) => t.pattern.test(path))?.template;
     const operation = template ? (document.paths?.[template]?.[method.toLowerCase()] as OperationLike | undefined) : undefined;
@@ -53,9 +57,12 @@ export function responseValidator(document: DocumentLike) {
     if (res.status >= 400 && !res.headers["x-error-code"]) problems.push(`${where}: no X-Error-Code header`);
     const text = res.text ?? (typeof res.body === "string" ? res.body : "");
     if (!text) return problems;
-    const type = String(res.headers["content-type"] ?? "").split(";")[0].trim();
+    const type = String(res.headers["content-type"] ?? "")
+      .split(";")[0]
+      .trim();
     const contentType = Object.keys(response.content ?? {}).find((documented) => documented === type);
-    if (!contentType) return [...problems, `${where}: content type ${type || "(none)"} not documented (${Object.keys(response.content ?? {}).join(", ") || "no body"})`];
+    if (!contentType)
+      return [...problems, `${where}: content type ${type || "(none)"} not documented (${Object.keys(response.content ?? {}).join(", ") || "no body"})`];
     if (!/json/.test(contentType)) return problems;
     const status = operation.responses?.[String(res.status)] ? String(res.status) : "default";
     const validate = validatorOf(pointer("paths", template, method.toLowerCase(), "responses", status, "content", contentType, "schema"));

@@ -63,7 +63,9 @@ export function principalOf(req: Request): Principal {
   if (req.principal) return req.principal;
   if (req.principalRefusal === "deactivated") throw forbidden("Your user has been deactivated in its organization.");
   if (req.principalRefusal === "no_organization") {
-    throw forbidden("This identity does not belong to any organization yet: complete sign-up (POST /api/v1/signup/complete) or accept an invitation (GET /api/v1/invitations).");
+    throw forbidden(
+      "This identity does not belong to any organization yet: complete sign-up (POST /api/v1/signup/complete) or accept an invitation (GET /api/v1/invitations).",
+    );
   }
   throw unauthenticated("Authentication is required.");
 }

@@ -25,9 +25,7 @@ export interface TenantProbe {
   open: boolean | null;
 }
 
-export type IdentityResolution =
-  | { principal: Principal; tenant?: TenantProbe }
-  | { principal: null; reason: "no_organization" | "deactivated" };
+export type IdentityResolution = { principal: Principal; tenant?: TenantProbe } | { principal: null; reason: "no_organization" | "deactivated" };
 
 interface LinkedUserRow {
   organization_id: string;

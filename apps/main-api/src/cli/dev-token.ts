@@ -37,7 +37,8 @@ export function parseDevTokenArgs(argv: string[]) {
 async function main() {
   const options = parseDevTokenArgs(process.argv.slice(2));
   const config = loadConfig();
-  if (!config.auth.devIssuer) throw new Error("The development issuer is off (AUTH_JWKS_URL is set, or NODE_ENV=production): set MAIN_API_DEV_ISSUER=true to use it.");
+  if (!config.auth.devIssuer)
+    throw new Error("The development issuer is off (AUTH_JWKS_URL is set, or NODE_ENV=production): set MAIN_API_DEV_ISSUER=true to use it.");
   const token = await mintDevToken(loadDevIssuerKey(config.auth.devIssuerDir), options);
   process.stdout.write(`${token}\n`);
 }

@@ -199,23 +199,27 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       }
     }
     const money = (d: (x: Decision) => { toFixed(n: number): string } | null) => decisions.map((x) => d(x)?.toFixed(2) ?? null);
-    await deps.db.sql.query(WRITE_SQL, [
-      tenant.id,
-      new Date(),
-      rows.map((r) => r.resource_id),
-      decisions.map((d) => d.action),
-      decisions.map((d) => d.currentInstanceType),
-      decisions.map((d) => d.recommendedInstanceType),
-      money((d) => d.currentMonthly),
-      money((d) => d.recommendedMonthly),
-      money((d) => d.savings),
-      stats.map((s) => s?.cpuP95 ?? null),
-      stats.map((s) => s?.cpuMax ?? null),
-      stats.map((s) => s?.memoryP95 ?? null),
-      stats.map((s) => s?.samples ?? null),
-      stats.map((s) => s?.windowStart ?? null),
-      stats.map((s) => s?.windowEnd ?? null),
-    ], { name: "compute_write_results" });
+    await deps.db.sql.query(
+      WRITE_SQL,
+      [
+        tenant.id,
+        new Date(),
+        rows.map((r) => r.resource_id),
+        decisions.map((d) => d.action),
+        decisions.map((d) => d.currentInstanceType),
+        decisions.map((d) => d.recommendedInstanceType),
+        money((d) => d.currentMonthly),
+        money((d) => d.recommendedMonthly),
+        money((d) => d.savings),
+        stats.map((s) => s?.cpuP95 ?? null),
+        stats.map((s) => s?.cpuMax ?? null),
+        stats.map((s) => s?.memoryP95 ?? null),
+        stats.map((s) => s?.samples ?? null),
+        stats.map((s) => s?.windowStart ?? null),
+        stats.map((s) => s?.windowEnd ?? null),
+      ],
+      { name: "compute_write_results" },
+    );
     return { analyzedResources: rows.length, durationMs: Date.now() - started };
   }
 
@@ -226,10 +230,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       try {
         // A session-level advisory lock on a dedicated connection: one replica per tenant at a time.
         return await deps.db.sql.withSession(async (session) => {
-          const [{ locked }] = await session.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked", [
-            LOCK_CLASS,
-            tenant.id,
-          ]);
+          const [{ locked }] = await session.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked", [LOCK_CLASS, tenant.id]);
           if (!locked) throw new AnalysisBusyError("an analysis cycle of this tenant is already running");
           try {
             return await cycle(session, tenant, settings);

@@ -2,8 +2,7 @@ import type { Metrics } from "@cloudcost/http";
 import { AnalysisBusyError, type Analyzer } from "./analysis";
 import { PricingUnavailableError, type PricingClient } from "./pricing-client";
 
-const outcomeOf = (err: unknown) =>
-  err instanceof PricingUnavailableError ? "pricing_unavailable" : err instanceof AnalysisBusyError ? "busy" : "error";
+const outcomeOf = (err: unknown) => (err instanceof PricingUnavailableError ? "pricing_unavailable" : err instanceof AnalysisBusyError ? "busy" : "error");
 
 /** Analysis cycle duration and outcome (`ok`, `pricing_unavailable`, `busy`, `error`) for Prometheus. */
 export function instrumentAnalyzer(analyzer: Analyzer, metrics: Metrics): Analyzer {
@@ -30,10 +29,7 @@ export function instrumentAnalyzer(analyzer: Analyzer, metrics: Metrics): Analyz
 
 /** Pricing client calls by operation and outcome (`ok`, `pricing_unavailable`, `error`). */
 export function instrumentPricing(pricing: PricingClient, metrics: Metrics): PricingClient {
-  const calls = metrics.counter("pricing_client_calls_total", "Calls of the pricing API client by operation and outcome", [
-    "operation",
-    "outcome",
-  ]);
+  const calls = metrics.counter("pricing_client_calls_total", "Calls of the pricing API client by operation and outcome", ["operation", "outcome"]);
   const count = async <T>(operation: string, call: () => Promise<T>): Promise<T> => {
     try {
       const result = await call();

@@ -200,7 +200,12 @@ export async function recordHeartbeats(prisma: Prisma, tenant: TenantRef, body: 
   const ids = [...new Set(body.resource_ids)];
   await prisma.$transaction(async (tx) => {
     await assertKnown(tx, tenant.id, ids);
-    await tx.$executeRawUnsafe(BUMP_HEARTBEATS, tenant.id, ids, ids.map(() => at));
+    await tx.$executeRawUnsafe(
+      BUMP_HEARTBEATS,
+      tenant.id,
+      ids,
+      ids.map(() => at),
+    );
   });
   return ids.length;
 }

@@ -8,8 +8,7 @@ export const MIN_SPAN_MS = 24 * 3600_000;
 const IDLE_CPU_P95 = 3;
 const IDLE_CPU_MAX = 10;
 
-export const monthly = (hourly: Decimal.Value) =>
-  new Decimal(hourly).times(HOURS_PER_MONTH).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+export const monthly = (hourly: Decimal.Value) => new Decimal(hourly).times(HOURS_PER_MONTH).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 
 export interface UsageStats {
   samples: number;
@@ -57,8 +56,7 @@ export function hasEnoughSignal(stats: UsageStats | null): stats is UsageStats {
 // AWS t2/t3/t3a/t4g, Azure B-series, GCP shared-core types (docs/compute-pricing.md, instance types).
 const BURSTABLE = /^(t2|t3|t3a|t4g)\.|^(standard_)?b\d|^e2-(micro|small|medium)$|^f1-micro$|^g1-small$/i;
 
-export const isBurstable = (row: { instance_type: string; burstable?: boolean }) =>
-  row.burstable === true || BURSTABLE.test(row.instance_type);
+export const isBurstable = (row: { instance_type: string; burstable?: boolean }) => row.burstable === true || BURSTABLE.test(row.instance_type);
 
 interface PricedRow {
   row: InstanceTypeRow;
@@ -123,14 +121,12 @@ export function decide(current: CurrentShape, stats: UsageStats | null, targets:
   if (cores === undefined || ram === undefined) return withCost;
 
   const neededCpu = new Decimal(cores).times(stats.cpuP95).dividedBy(targets.cpuTargetPercent);
-  const neededRam =
-    stats.memoryP95 === null ? new Decimal(ram) : new Decimal(ram).times(stats.memoryP95).dividedBy(targets.memoryTargetPercent);
+  const neededRam = stats.memoryP95 === null ? new Decimal(ram) : new Decimal(ram).times(stats.memoryP95).dividedBy(targets.memoryTargetPercent);
   const cpuNeed = neededCpu.toNumber();
   const ramNeed = neededRam.toNumber();
   // Decided on doubles unless within a hair of the boundary, where the exact decimals decide
   // (decimal.js copies its argument on every comparison: the scan over a catalog paid for that).
-  const atMost = (need: number, exact: Decimal, have: number) =>
-    Math.abs(need - have) > 1e-9 * Math.max(1, Math.abs(have)) ? need < have : exact.lte(have);
+  const atMost = (need: number, exact: Decimal, have: number) => (Math.abs(need - have) > 1e-9 * Math.max(1, Math.abs(have)) ? need < have : exact.lte(have));
   const fits = (cpu: number, mem: number) => atMost(cpuNeed, neededCpu, cpu) && atMost(ramNeed, neededRam, mem);
 
   const currentBurstable = isBurstable(currentRow ?? { instance_type: current.instanceType });

@@ -245,10 +245,10 @@ async function moveFence(session: SqlSession, tenantId: string, target: Date): P
   try {
     await session.query(`SET LOCAL lock_timeout = '${FENCE_WAIT}'`);
     await session.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [FENCE_LOCK_CLASS, tenantId]);
-    const [moved] = await session.query<TailStatus>(
-      `UPDATE compute_sample_tail_status SET cut = GREATEST(cut, $2) WHERE tenant_id = $1 RETURNING ${columns}`,
-      [tenantId, target],
-    );
+    const [moved] = await session.query<TailStatus>(`UPDATE compute_sample_tail_status SET cut = GREATEST(cut, $2) WHERE tenant_id = $1 RETURNING ${columns}`, [
+      tenantId,
+      target,
+    ]);
     await session.query("COMMIT");
     if (moved) return moved;
     // Only a tenant whose resources predate its status row (none after the migration that adds it).

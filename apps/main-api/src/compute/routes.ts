@@ -43,7 +43,8 @@ export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer"
         const result = await deps.analyzer.analyzeTenant(tenant, settings);
         return ok(`Analyzed ${result.analyzedResources} resources`, { analyzed_resources: result.analyzedResources, duration_ms: result.durationMs });
       } catch (err) {
-        if (err instanceof AnalysisBusyError) throw conflict("An analysis cycle of this tenant is already running; retry when it has finished", "analysis_running");
+        if (err instanceof AnalysisBusyError)
+          throw conflict("An analysis cycle of this tenant is already running; retry when it has finished", "analysis_running");
         if (err instanceof PricingUnavailableError) {
           throw new HttpError("pricing_unavailable", "The pricing API is unavailable, so no analysis ran; the previous recommendations are kept");
         }

@@ -1,12 +1,6 @@
 import Decimal from "decimal.js";
 import { CustomerId } from "@cloudcost/contracts";
-import type {
-  RecommendationItem,
-  RecommendationSummary,
-  RecommendationsPage,
-  RecommendationsQuery,
-  SummaryQuery,
-} from "@cloudcost/contracts";
+import type { RecommendationItem, RecommendationSummary, RecommendationsPage, RecommendationsQuery, SummaryQuery } from "@cloudcost/contracts";
 import type { Prisma } from "../db";
 import { decodeCursor, encodeCursor } from "../http/pagination";
 import type { TenantRef } from "./inventory-service";
@@ -139,10 +133,7 @@ export async function recommendationSummary(prisma: Prisma, tenant: TenantRef, q
   };
 }
 
-type ItemRow = Omit<
-  RecommendationItem,
-  "current_monthly_cost_usd" | "recommended_monthly_cost_usd" | "savings_monthly_usd" | "stats"
-> & {
+type ItemRow = Omit<RecommendationItem, "current_monthly_cost_usd" | "recommended_monthly_cost_usd" | "savings_monthly_usd" | "stats"> & {
   current_monthly_cost_usd: string | null;
   recommended_monthly_cost_usd: string | null;
   savings_monthly_usd: string | null;

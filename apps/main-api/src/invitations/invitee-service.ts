@@ -19,8 +19,7 @@ function verifiedEmail(identity: VerifiedIdentity): string {
 
 const noSuchInvitation = (id: string) =>
   notFound(`There is no pending invitation ${id} for this identity's e-mail address (it may have expired, been revoked or been answered).`);
-const alreadyMember = () =>
-  conflict("This identity already belongs to an organization: leave it first (POST /api/v1/me/leave), then accept.");
+const alreadyMember = () => conflict("This identity already belongs to an organization: leave it first (POST /api/v1/me/leave), then accept.");
 
 /** The caller's pending, unexpired invitations, oldest first. */
 export async function listReceivedInvitations(prisma: Prisma, identity: VerifiedIdentity, query: PaginationQuery) {

@@ -50,7 +50,8 @@ export function pricingApiKeyHandlers(pricingApiUrl: string, serviceSecret: Uint
       const stored = PricingApiKey.safeParse(JSON.parse((await call("PUT", key.key_hash, state, [200, 201])) || "null"));
       // A pricing API that predates key roles answers without them and ignores them: retry until it
       // is upgraded rather than leave the key with more rights than it has here.
-      const held = stored.success && (key.role === undefined || stored.data.role === key.role) && (key.suspended === undefined || stored.data.suspended === key.suspended);
+      const held =
+        stored.success && (key.role === undefined || stored.data.role === key.role) && (key.suspended === undefined || stored.data.suspended === key.suspended);
       if (!held) throw new Error(`pricing API did not store the key's role and suspension (an older version?)`);
     },
     [REVOKE_TOPIC]: async (payload) => {

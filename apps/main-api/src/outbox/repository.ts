@@ -11,7 +11,10 @@ export interface OutboxMessage {
 }
 
 /** Writes a message in the caller's transaction, so it exists exactly when the change commits. */
-export async function enqueue(tx: Tx, message: { organizationId: string; topic: string; aggregateId: string; payload: PrismaNs.InputJsonValue }): Promise<void> {
+export async function enqueue(
+  tx: Tx,
+  message: { organizationId: string; topic: string; aggregateId: string; payload: PrismaNs.InputJsonValue },
+): Promise<void> {
   await tx.outboxMessage.create({ data: message });
 }
 

@@ -30,7 +30,8 @@ export function requireTenant(options: RequireTenantOptions = {}): RequestHandle
   return (req, _res, next) => {
     const value = tenantHeaderValue(req);
     if (!value) throw badRequest("Missing X-Service-Tenant-ID header: send the id of the tenant to act on.");
-    if (!ServiceId.safeParse(value).success) throw badRequest("Malformed X-Service-Tenant-ID header: expected a tenant id (1-64 characters of A-Z a-z 0-9 _ -).");
+    if (!ServiceId.safeParse(value).success)
+      throw badRequest("Malformed X-Service-Tenant-ID header: expected a tenant id (1-64 characters of A-Z a-z 0-9 _ -).");
 
     const principal = principalOf(req);
     if (options.roles && !options.roles.includes(principal.role)) {

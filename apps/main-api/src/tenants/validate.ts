@@ -12,9 +12,10 @@ export async function assertLiveTenants(tx: Tx, organizationId: string, tenantId
   const known = new Set(found.map((t) => t.id));
   const unknown = unique.filter((id) => !known.has(id));
   if (unknown.length) {
-    throw badRequest(`Invalid ${field}: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a tenant" : "are not tenants"} of this organization (or archived).`, [
-      { path: field, message: `unknown or archived tenant: ${unknown.join(", ")}` },
-    ]);
+    throw badRequest(
+      `Invalid ${field}: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a tenant" : "are not tenants"} of this organization (or archived).`,
+      [{ path: field, message: `unknown or archived tenant: ${unknown.join(", ")}` }],
+    );
   }
   return unique.sort();
 }

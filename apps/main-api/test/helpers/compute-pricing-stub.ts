@@ -128,13 +128,15 @@ export async function startPricingStub(slowMs = 2000): Promise<PricingStub> {
           (!q.architecture || r.architecture === q.architecture) &&
           (q.operating_system ?? "linux") === "linux" &&
           (q.usage_type ?? "on_demand") === "on_demand",
-      ).map(({ provider: _p, region: _r, ...r }): InstanceTypeRow => ({
-        ...r,
-        family: r.instance_type.split(/[.-]/)[0],
-        operating_system: "linux",
-        usage_type: "on_demand",
-        currency: "USD",
-      }));
+      ).map(
+        ({ provider: _p, region: _r, ...r }): InstanceTypeRow => ({
+          ...r,
+          family: r.instance_type.split(/[.-]/)[0],
+          operating_system: "linux",
+          usage_type: "on_demand",
+          currency: "USD",
+        }),
+      );
       return send(200, { instance_types: rows });
     }
     if (req.method === "POST" && url.pathname === "/v1/pricing/compute/batch") {

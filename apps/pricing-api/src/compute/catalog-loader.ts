@@ -68,12 +68,7 @@ export async function importPriceFile(
  * Another process (the `catalog:import` command against PostgreSQL) may replace the catalog: poll
  * its version (one small SELECT) and rebuild the in-process catalog when it changed.
  */
-export function watchCatalogVersion(
-  deps: CatalogDeps,
-  store: ComputeCatalogStore,
-  intervalMs: number,
-  onError: (err: unknown) => void,
-): () => void {
+export function watchCatalogVersion(deps: CatalogDeps, store: ComputeCatalogStore, intervalMs: number, onError: (err: unknown) => void): () => void {
   if (intervalMs <= 0) return () => undefined;
   let running = false;
   const timer = setInterval(async () => {

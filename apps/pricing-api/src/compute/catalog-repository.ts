@@ -121,7 +121,24 @@ export async function readCatalog(db: Database): Promise<{ rows: CatalogRow[]; r
        (SELECT json_agg(json_build_array(provider, region, cpu_rate::text, ram_rate::text, sample_rows, method))::text
           FROM compute_rates) AS rates`,
   );
-  const rows = JSON.parse(result.rows ?? "[]") as [string, string, string, string, string, string, number, boolean, boolean, string, string, string, string, string, string, string][];
+  const rows = JSON.parse(result.rows ?? "[]") as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    number,
+    boolean,
+    boolean,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ][];
   const rates = JSON.parse(result.rates ?? "[]") as [string, string, string, string, number, string][];
   return {
     version: result.version,

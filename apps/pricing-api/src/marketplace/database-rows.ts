@@ -1,9 +1,4 @@
-import {
-  DATABASE_NUMBER_FIELDS,
-  DATABASE_OPTIONAL_KEY_FIELDS,
-  type DatabasePricingEntry,
-  type DatabasePricingEntryData,
-} from "@cloudcost/contracts";
+import { DATABASE_NUMBER_FIELDS, DATABASE_OPTIONAL_KEY_FIELDS, type DatabasePricingEntry, type DatabasePricingEntryData } from "@cloudcost/contracts";
 import { iso, keyIn, keyOut, num, sha256, storedAmount } from "../store/sql";
 
 type OptionalKeyField = (typeof DATABASE_OPTIONAL_KEY_FIELDS)[number];
@@ -46,9 +41,7 @@ export const DATABASE_COLUMNS = [
 
 /** sha256 of the 13 natural-key fields, absent ones as '' (the upsert's conflict target). */
 export function databaseKeyHash(entry: DatabasePricingEntryData): string {
-  const parts = DATABASE_KEY_FIELDS.map((field) =>
-    field === "period_billing_hours" ? storedAmount(entry.period_billing_hours) : keyIn(entry[field]),
-  );
+  const parts = DATABASE_KEY_FIELDS.map((field) => (field === "period_billing_hours" ? storedAmount(entry.period_billing_hours) : keyIn(entry[field])));
   return sha256(JSON.stringify(parts));
 }
 

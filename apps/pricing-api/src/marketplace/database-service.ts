@@ -31,11 +31,7 @@ const RECORD_COLUMNS = [
  * key hash), so concurrent identical upserts leave one row and a cost change keeps the id. Within
  * one batch the last entry of a key wins; every entry of that key answers with the stored row.
  */
-export async function registerDatabases(
-  prisma: Prisma,
-  accountId: string,
-  entries: DatabasePricingEntryData[],
-): Promise<DatabasePricingEntry[]> {
+export async function registerDatabases(prisma: Prisma, accountId: string, entries: DatabasePricingEntryData[]): Promise<DatabasePricingEntry[]> {
   const hashes = entries.map(databaseKeyHash);
   const byKey = new Map<string, Record<string, unknown>>();
   entries.forEach((entry, index) => {
@@ -103,11 +99,7 @@ const REFERENCE_SAMPLE = 5;
 export async function deleteDatabase(prisma: Prisma, accountId: string, id: string): Promise<DatabasePricingEntry> {
   try {
     return await inTransaction(prisma, async (tx) => {
-      const [locked] = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `SELECT id FROM database_prices WHERE account_id = $1 AND id = $2 FOR UPDATE`,
-        accountId,
-        id,
-      );
+      const [locked] = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM database_prices WHERE account_id = $1 AND id = $2 FOR UPDATE`, accountId, id);
       if (!locked) throw notFound(`No database pricing entry with id ${id}.`);
       const refs = await tx.$queryRawUnsafe<{ what: string; total: number }[]>(
         `(SELECT 'pin ' || kind || '/' || resource_id AS what, (count(*) OVER ())::int AS total

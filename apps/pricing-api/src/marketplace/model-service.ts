@@ -106,10 +106,9 @@ function effectiveFromAfter(open: ModelRow, entry: ModelPricingEntryData, now: D
   if (entry.effective_from) {
     const given = new Date(entry.effective_from);
     if (given > openFrom) return given;
-    throw badRequest(
-      `entries.${index}.effective_from: must be later than the open row's effective_from (${openFrom.toISOString()})`,
-      [{ path: `entries.${index}.effective_from`, message: `must be later than ${openFrom.toISOString()}` }],
-    );
+    throw badRequest(`entries.${index}.effective_from: must be later than the open row's effective_from (${openFrom.toISOString()})`, [
+      { path: `entries.${index}.effective_from`, message: `must be later than ${openFrom.toISOString()}` },
+    ]);
   }
   if (now > openFrom) return now;
   // Two changes within one millisecond: the later one starts a millisecond after the earlier one.
@@ -132,7 +131,6 @@ async function latestRows(tx: Sql, accountId: string, identities: string[]): Pro
     JSON.stringify(keys),
   );
 }
-
 
 async function updateRows(tx: Sql, accountId: string, rows: ModelRow[]): Promise<void> {
   const payload = rows.map((row) => ({ id: row.id, effective_to: row.effective_to?.toISOString() ?? null, ...modelDetailsOf(row) }));

@@ -34,11 +34,7 @@ export async function putPin(prisma: Prisma, accountId: string, kind: PinKind, r
       const now = new Date().toISOString();
       const found =
         kind === "database"
-          ? await tx.$queryRawUnsafe<unknown[]>(
-              `SELECT 1 FROM database_prices WHERE account_id = $1 AND id = $2 FOR SHARE`,
-              accountId,
-              pricingId,
-            )
+          ? await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM database_prices WHERE account_id = $1 AND id = $2 FOR SHARE`, accountId, pricingId)
           : await tx.$queryRawUnsafe<unknown[]>(
               `SELECT 1 FROM model_prices
                 WHERE account_id = $1 AND id = $2 AND (effective_to IS NULL OR effective_to > $3::timestamptz) FOR SHARE`,

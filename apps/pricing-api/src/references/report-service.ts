@@ -25,13 +25,7 @@ const toReport = (row: ReportRow): Report => ({
  * Prices the lines and stores them as priced, with a reference to every database entry used. The
  * database rows are read FOR KEY SHARE, so an entry cannot be deleted between pricing and storing.
  */
-export async function createReport(
-  prisma: Prisma,
-  accountId: string,
-  name: string,
-  usage: UsageLine[],
-  labelPrefix: string,
-): Promise<Report> {
+export async function createReport(prisma: Prisma, accountId: string, name: string, usage: UsageLine[], labelPrefix: string): Promise<Report> {
   return inTransaction(prisma, async (tx) => {
     const priced = await priceUsage(tx, accountId, usage, { labelPrefix, lockDatabaseRows: true });
     const id = newId("rpt");
@@ -70,10 +64,6 @@ export async function getReport(prisma: Prisma, accountId: string, id: string): 
 
 /** Deletes a report; its database references go with it (ON DELETE CASCADE). */
 export async function deleteReport(prisma: Prisma, accountId: string, id: string): Promise<void> {
-  const rows = await prisma.$queryRawUnsafe<unknown[]>(
-    `DELETE FROM pricing_reports WHERE account_id = $1 AND id = $2 RETURNING 1`,
-    accountId,
-    id,
-  );
+  const rows = await prisma.$queryRawUnsafe<unknown[]>(`DELETE FROM pricing_reports WHERE account_id = $1 AND id = $2 RETURNING 1`, accountId, id);
   if (rows.length === 0) throw notFound(`No report with id ${id}.`);
 }

@@ -18,11 +18,7 @@ const COST_DECIMALS = 10;
 type PricingModelRow = Pick<ModelRow, "id" | "model_key" | "token_bucket" | "unit_price_per_mtok" | "currency" | "effective_from" | "effective_to">;
 type PricingDatabaseRow = Pick<DatabaseRow, "id" | "currency" | (typeof DATABASE_QUANTITY_RATE_FIELDS)[DatabaseQuantityKey]>;
 const MODEL_PRICING_COLUMNS = "id, model_key, token_bucket, unit_price_per_mtok::text AS unit_price_per_mtok, currency, effective_from, effective_to";
-const DATABASE_PRICING_COLUMNS = [
-  "id",
-  "currency",
-  ...Object.values(DATABASE_QUANTITY_RATE_FIELDS).map((column) => `${column}::text AS ${column}`),
-].join(", ");
+const DATABASE_PRICING_COLUMNS = ["id", "currency", ...Object.values(DATABASE_QUANTITY_RATE_FIELDS).map((column) => `${column}::text AS ${column}`)].join(", ");
 /** ServiceId's rule, as a plain regex: it runs once per line. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const isId = (id: string | undefined): id is string => id !== undefined && ID_PATTERN.test(id);
@@ -50,9 +46,7 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
     return line.labels?.[key] ?? line.tags?.[key];
   };
   const named = lines.map(labelOf);
-  const idsOf = (kind: UsageLine["kind"]) => [
-    ...new Set(named.filter((id, i): id is string => lines[i].kind === kind && isId(id))),
-  ];
+  const idsOf = (kind: UsageLine["kind"]) => [...new Set(named.filter((id, i): id is string => lines[i].kind === kind && isId(id)))];
 
   const modelRows = await loadModelFamilies(sql, accountId, idsOf("model"), timeSpan(lines.filter((line) => line.kind === "model")));
   const databaseRows = await loadDatabases(sql, accountId, idsOf("database"), options.lockDatabaseRows ?? false);

@@ -2,9 +2,7 @@ import { z } from "zod";
 import { CustomerId, PaginationQuery, Timestamp, TimestampOutput, queryArray, queryBoolean } from "../common.js";
 import { Page } from "./identity.js";
 
-export const ResourceType = z
-  .enum(["virtual_machine", "kubernetes_node"])
-  .meta({ id: "ResourceType", description: "Kind of compute resource." });
+export const ResourceType = z.enum(["virtual_machine", "kubernetes_node"]).meta({ id: "ResourceType", description: "Kind of compute resource." });
 export type ResourceType = z.infer<typeof ResourceType>;
 
 export const Architecture = z.enum(["x86_64", "arm64"]).meta({ id: "Architecture", description: "CPU architecture." });
@@ -112,8 +110,13 @@ export const HeartbeatsResponse = z
 export type HeartbeatsResponse = z.infer<typeof HeartbeatsResponse>;
 
 // PostgreSQL text cannot hold NUL: a filter value with one would fail the query (a 500), so it is a 400.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point; the pattern is also the OpenAPI `pattern`.
-const Filter = queryArray(z.string().max(256).regex(/^[^\u0000]*$/, "must not contain NUL characters")).optional();
+const Filter = queryArray(
+  z
+    .string()
+    .max(256)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point; the pattern is also the OpenAPI `pattern`.
+    .regex(/^[^\u0000]*$/, "must not contain NUL characters"),
+).optional();
 
 export const SummaryQuery = z
   .object({

@@ -1,9 +1,6 @@
 import { z } from "zod";
 
-export type SuccessEnvelope<T extends z.ZodType> = z.ZodObject<
-  { message: z.ZodString; status: z.ZodLiteral<"success">; data: T },
-  z.core.$strip
->;
+export type SuccessEnvelope<T extends z.ZodType> = z.ZodObject<{ message: z.ZodString; status: z.ZodLiteral<"success">; data: T }, z.core.$strip>;
 
 export function SuccessEnvelope<T extends z.ZodType>(data: T): SuccessEnvelope<T> {
   return z.object({ message: z.string(), status: z.literal("success"), data });

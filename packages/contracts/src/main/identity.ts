@@ -62,9 +62,7 @@ export const TenantPathParams = z
   .meta({ id: "TenantPathParams", description: "Path parameters of /organizations/{org_id}/tenants/{tenant_id}." });
 export type TenantPathParams = z.infer<typeof TenantPathParams>;
 
-export const ApiKeyPathParams = z
-  .object({ id: ServiceId })
-  .meta({ id: "ApiKeyPathParams", description: "Path parameters of /settings/api-keys/{id}." });
+export const ApiKeyPathParams = z.object({ id: ServiceId }).meta({ id: "ApiKeyPathParams", description: "Path parameters of /settings/api-keys/{id}." });
 export type ApiKeyPathParams = z.infer<typeof ApiKeyPathParams>;
 
 export const ListTenantsQuery = PaginationQuery.extend({ include_archived: queryBoolean.optional() }).meta({
@@ -94,9 +92,7 @@ export const UpdateOrganizationRequest = z
   .meta({ id: "UpdateOrganizationRequest", description: "Fields of the organization to change." });
 export type UpdateOrganizationRequest = z.output<typeof UpdateOrganizationRequest>;
 
-export const CreateTenantRequest = z
-  .object({ name: Text200 })
-  .meta({ id: "CreateTenantRequest", description: "Creates a tenant." });
+export const CreateTenantRequest = z.object({ name: Text200 }).meta({ id: "CreateTenantRequest", description: "Creates a tenant." });
 export type CreateTenantRequest = z.output<typeof CreateTenantRequest>;
 
 export const UpdateTenantRequest = z
@@ -227,9 +223,7 @@ export const UpdateSettingsRequest = z
 export type UpdateSettingsRequest = z.output<typeof UpdateSettingsRequest>;
 
 /** Roles an API key may act with: never `owner` (keys cannot manage owners or other keys). */
-export const ApiKeyRole = z
-  .enum(["admin", "member", "viewer"])
-  .meta({ id: "ApiKeyRole", description: "Role an API key acts with; `owner` is not allowed." });
+export const ApiKeyRole = z.enum(["admin", "member", "viewer"]).meta({ id: "ApiKeyRole", description: "Role an API key acts with; `owner` is not allowed." });
 export type ApiKeyRole = z.infer<typeof ApiKeyRole>;
 
 export const ApiKeyCreator = z.object({ user_id: ServiceId, name: z.string() }).meta({
@@ -256,12 +250,10 @@ export const ApiKey = z
   });
 export type ApiKey = z.infer<typeof ApiKey>;
 
-export const CreateApiKeyRequest = z
-  .object({ name: Text200, role: ApiKeyRole, tenant_ids: z.array(ServiceId).max(1000).optional() })
-  .meta({
-    id: "CreateApiKeyRequest",
-    description: "Creates an API key acting with `role`; member and viewer keys reach only `tenant_ids`, admin keys every tenant.",
-  });
+export const CreateApiKeyRequest = z.object({ name: Text200, role: ApiKeyRole, tenant_ids: z.array(ServiceId).max(1000).optional() }).meta({
+  id: "CreateApiKeyRequest",
+  description: "Creates an API key acting with `role`; member and viewer keys reach only `tenant_ids`, admin keys every tenant.",
+});
 export type CreateApiKeyRequest = z.output<typeof CreateApiKeyRequest>;
 
 export const CreateApiKeyResponse = ApiKey.extend({ key: z.string().startsWith("bl_") }).meta({
@@ -270,10 +262,7 @@ export const CreateApiKeyResponse = ApiKey.extend({ key: z.string().startsWith("
 });
 export type CreateApiKeyResponse = z.infer<typeof CreateApiKeyResponse>;
 
-export type Page<T extends z.ZodType> = z.ZodObject<
-  { items: z.ZodArray<T>; next_cursor: z.ZodNullable<z.ZodString> },
-  z.core.$strip
->;
+export type Page<T extends z.ZodType> = z.ZodObject<{ items: z.ZodArray<T>; next_cursor: z.ZodNullable<z.ZodString> }, z.core.$strip>;
 
 /** A page of `item`; `next_cursor` is null on the last page. */
 export function Page<T extends z.ZodType>(item: T): Page<T> {

@@ -1,8 +1,6 @@
 import { z } from "zod";
 
-export const MarketplaceError = z
-  .object({ error: z.string() })
-  .meta({ id: "MarketplaceError", description: "Error body of the /marketplace paths." });
+export const MarketplaceError = z.object({ error: z.string() }).meta({ id: "MarketplaceError", description: "Error body of the /marketplace paths." });
 export type MarketplaceError = z.infer<typeof MarketplaceError>;
 
 export const ProblemFieldError = z

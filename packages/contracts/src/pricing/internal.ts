@@ -6,9 +6,10 @@ export const KeyHash = z
   .regex(/^[0-9a-f]{64}$/, "must be the lower-case hex SHA-256 of the key")
   .meta({ id: "KeyHash", description: "SHA-256 (hex) of an API key; the plaintext never leaves the service that issued it." });
 
-export const PricingKeyRole = z
-  .enum(["viewer", "member", "admin"])
-  .meta({ id: "PricingKeyRole", description: "What a key may do: viewer keys read and price usage, member keys also register prices, pins and reports, admin keys also delete." });
+export const PricingKeyRole = z.enum(["viewer", "member", "admin"]).meta({
+  id: "PricingKeyRole",
+  description: "What a key may do: viewer keys read and price usage, member keys also register prices, pins and reports, admin keys also delete.",
+});
 export type PricingKeyRole = z.infer<typeof PricingKeyRole>;
 
 export const ProvisionApiKeyRequest = z

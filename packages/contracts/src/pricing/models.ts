@@ -97,18 +97,14 @@ export const RegisterModelsRequest = z
   .meta({ id: "RegisterModelsRequest", description: "1-1000 model pricing entries, registered all or nothing." });
 export type RegisterModelsRequest = z.output<typeof RegisterModelsRequest>;
 
-type EntriesResponse<T extends z.ZodType, S extends string> = z.ZodObject<
-  { entries: z.ZodArray<T>; status: z.ZodLiteral<S> },
-  z.core.$strip
->;
+type EntriesResponse<T extends z.ZodType, S extends string> = z.ZodObject<{ entries: z.ZodArray<T>; status: z.ZodLiteral<S> }, z.core.$strip>;
 
 const entriesResponse =
   <S extends string>(status: S) =>
   <T extends z.ZodType>(entry: T): EntriesResponse<T, S> =>
     z.object({ entries: z.array(entry), status: z.literal(status) });
 
-export const RegisterResponse: <T extends z.ZodType>(entry: T) => EntriesResponse<T, "Registered"> =
-  entriesResponse("Registered");
+export const RegisterResponse: <T extends z.ZodType>(entry: T) => EntriesResponse<T, "Registered"> = entriesResponse("Registered");
 export const ListResponse: <T extends z.ZodType>(entry: T) => EntriesResponse<T, "OK"> = entriesResponse("OK");
 export const DeleteResponse: <T extends z.ZodType>(entry: T) => EntriesResponse<T, "Deleted"> = entriesResponse("Deleted");
 
@@ -141,7 +137,5 @@ export const ModelListQuery = z
   .meta({ id: "ModelListQuery", description: "Identity filters; closed rows only with include_closed=true." });
 export type ModelListQuery = z.output<typeof ModelListQuery>;
 
-export const DeleteByIdQuery = z
-  .object({ id: ServiceId })
-  .meta({ id: "DeleteByIdQuery", description: "The id of the pricing entry to delete." });
+export const DeleteByIdQuery = z.object({ id: ServiceId }).meta({ id: "DeleteByIdQuery", description: "The id of the pricing entry to delete." });
 export type DeleteByIdQuery = z.infer<typeof DeleteByIdQuery>;

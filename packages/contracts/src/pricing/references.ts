@@ -35,14 +35,7 @@ export const PinList = z.object({ pins: z.array(Pin) }).meta({ id: "PinList", de
 export type PinList = z.infer<typeof PinList>;
 
 export const MODEL_QUANTITY_KEYS = TokenBucket.options;
-export const DATABASE_QUANTITY_KEYS = [
-  "hours",
-  "storage_gb_hours",
-  "io_requests",
-  "iops_hours",
-  "throughput_mbps_hours",
-  "vcpu_license_hours",
-] as const;
+export const DATABASE_QUANTITY_KEYS = ["hours", "storage_gb_hours", "io_requests", "iops_hours", "throughput_mbps_hours", "vcpu_license_hours"] as const;
 export type ModelQuantityKey = (typeof MODEL_QUANTITY_KEYS)[number];
 export type DatabaseQuantityKey = (typeof DATABASE_QUANTITY_KEYS)[number];
 
@@ -70,9 +63,7 @@ export const UsageLine = z
     timestamp: Timestamp,
     labels: StringRecord.optional(),
     tags: StringRecord.optional(),
-    quantities: z
-      .record(z.string(), z.number().min(0))
-      .refine((quantities) => Object.keys(quantities).length > 0, "must hold at least one quantity"),
+    quantities: z.record(z.string(), z.number().min(0)).refine((quantities) => Object.keys(quantities).length > 0, "must hold at least one quantity"),
   })
   .superRefine((line, ctx) => {
     const allowed = QUANTITY_KEYS[line.kind];
@@ -102,9 +93,7 @@ export type UsageLine = z.output<typeof UsageLine>;
 
 const UsageLines = z.array(UsageLine).min(1).max(10000);
 
-export const UsageRequest = z
-  .object({ usage: UsageLines })
-  .meta({ id: "UsageRequest", description: "1-10000 usage lines to price without storing them." });
+export const UsageRequest = z.object({ usage: UsageLines }).meta({ id: "UsageRequest", description: "1-10000 usage lines to price without storing them." });
 export type UsageRequest = z.output<typeof UsageRequest>;
 
 export const UnresolvedReason = z
@@ -153,7 +142,5 @@ export const Report = z
   .meta({ id: "Report", description: "A stored report, exactly as priced at creation." });
 export type Report = z.infer<typeof Report>;
 
-export const ReportPathParams = z
-  .object({ id: ServiceId })
-  .meta({ id: "ReportPathParams", description: "Path parameter of /v1/pricing/reports/{id}." });
+export const ReportPathParams = z.object({ id: ServiceId }).meta({ id: "ReportPathParams", description: "Path parameter of /v1/pricing/reports/{id}." });
 export type ReportPathParams = z.infer<typeof ReportPathParams>;

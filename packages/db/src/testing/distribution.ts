@@ -75,14 +75,16 @@ export async function findDistributionProblems(sql: SqlSession, distribution: Ta
   for (const [table, column] of Object.entries(distribution.distributed)) {
     const primary = keys.find((k) => k.table === table && k.kind === "primary");
     if (!primary) problems.push(`${table}: no primary key`);
-    else if (primary.columns[0] !== column) report(primary.name, `${table}: primary key ${primary.name} (${primary.columns.join(", ")}) does not lead with ${column}`);
+    else if (primary.columns[0] !== column)
+      report(primary.name, `${table}: primary key ${primary.name} (${primary.columns.join(", ")}) does not lead with ${column}`);
   }
   for (const key of keys) {
     const column = distribution.distributed[key.table];
     if (key.kind === "foreign" && key.referenced_table !== null) {
       const target = distribution.distributed[key.referenced_table];
       if (column === undefined) {
-        if (target !== undefined) report(key.name, `${key.table}: foreign key ${key.name} of a global table references the distributed table ${key.referenced_table}`);
+        if (target !== undefined)
+          report(key.name, `${key.table}: foreign key ${key.name} of a global table references the distributed table ${key.referenced_table}`);
         continue;
       }
       const at = key.columns.indexOf(column);
