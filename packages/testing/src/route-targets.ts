@@ -1,5 +1,7 @@
 import type { RouteDefinition, RouteTable } from "@cloudcost/contracts";
-import type { RouteSpec } from "./fuzz";
+import type { Express } from "express";
+import { listRoutes } from "@cloudcost/http";
+import { routeKey, type RouteSpec } from "./fuzz";
 
 /** Valid values of one declared operation, for the tests that derive their targets from the route table. */
 export interface OperationExample {
@@ -43,4 +45,26 @@ export function fuzzSpecsFromRoutes(table: RouteTable, examples: Record<string, 
     specs[operationKey(route)] = spec;
   }
   return specs;
+}
+
+/**
+ * How an app's Express routes compare with its route table: `declared` and `registered` list
+ * "operationId METHOD /path" and must be equal; `undeclared` lists the routes no declaration made
+ * (tooling only).
+ */
+export function routeTableCoverage(app: Express, table: RouteTable) {
+  const routes = listRoutes(app);
+  return {
+    declared: Object.values(table)
+      .map((route) => `${route.operationId} ${operationKey(route)}`)
+      .sort(),
+    registered: routes
+      .filter((route) => route.operationId)
+      .map((route) => `${route.operationId} ${routeKey(route)}`)
+      .sort(),
+    undeclared: routes
+      .filter((route) => !route.operationId)
+      .map(routeKey)
+      .sort(),
+  };
 }
