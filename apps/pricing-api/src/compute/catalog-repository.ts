@@ -34,46 +34,78 @@ export async function replaceCatalog(prisma: Prisma, rows: CatalogRow[], version
   await prisma.$transaction(
     async (tx) => {
       await tx.$executeRawUnsafe(`DELETE FROM compute_prices`);
-      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-        const chunk = rows.slice(start, start + INSERT_CHUNK);
-        const column = <T>(pick: (r: CatalogRow) => T) => chunk.map(pick);
-        await tx.$executeRawUnsafe(
-          `INSERT INTO compute_prices (provider, region, instance_type, family, cpu_cores, ram_gb, gpu_count, burstable,
+      await insertRowsRefitAndRecord(tx, rows, version);
+    },
+    { maxWait: 60_000, timeout: 300_000 },
+  );
+}
+
+/**
+ * Replaces the rows of the given (provider, region) pairs only, in one transaction with the refit
+ * rates and the version row (its row count is the whole catalog's). Other pairs keep their rows.
+ */
+export async function replaceCatalogScopes(
+  prisma: Prisma,
+  rows: CatalogRow[],
+  scopes: { provider: string; region: string }[],
+  version: Omit<CatalogVersion, "rowCount">,
+): Promise<number> {
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(
+        `DELETE FROM compute_prices p USING unnest($1::text[], $2::text[]) AS s(provider, region)
+         WHERE p.provider = s.provider AND p.region = s.region`,
+        scopes.map((s) => s.provider),
+        scopes.map((s) => s.region),
+      );
+      const [{ n }] = await tx.$queryRawUnsafe<{ n: number }[]>(`SELECT (count(*) + $1::int)::int AS n FROM compute_prices`, rows.length);
+      await insertRowsRefitAndRecord(tx, rows, { ...version, rowCount: n });
+      return n;
+    },
+    { maxWait: 60_000, timeout: 300_000 },
+  );
+}
+
+type Tx = Parameters<Parameters<Prisma["$transaction"]>[0]>[0];
+
+async function insertRowsRefitAndRecord(tx: Tx, rows: CatalogRow[], version: CatalogVersion): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    const chunk = rows.slice(start, start + INSERT_CHUNK);
+    const column = <T>(pick: (r: CatalogRow) => T) => chunk.map(pick);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO compute_prices (provider, region, instance_type, family, cpu_cores, ram_gb, gpu_count, burstable,
              general_purpose, architecture, operating_system, usage_type, price_per_hour, currency, source, price_date)
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::int[],
              $8::boolean[], $9::boolean[], $10::text[], $11::text[], $12::text[], $13::numeric[], $14::text[], $15::text[], $16::date[])`,
-          column((r) => r.provider),
-          column((r) => r.region),
-          column((r) => r.instanceType),
-          column((r) => r.family),
-          column((r) => r.cpuCores),
-          column((r) => r.ramGb),
-          column((r) => r.gpuCount),
-          column((r) => r.burstable),
-          column((r) => r.generalPurpose),
-          column((r) => r.architecture),
-          column((r) => r.operatingSystem),
-          column((r) => r.usageType),
-          column((r) => r.pricePerHour),
-          column((r) => r.currency),
-          column((r) => r.source),
-          column((r) => r.priceDate),
-        );
-      }
-      await tx.$executeRawUnsafe(`DELETE FROM compute_rates`);
-      await tx.$executeRawUnsafe(FIT_RATES_SQL, MIN_FIT_ROWS, DEFAULT_CPU_RATE, DEFAULT_RAM_RATE);
-      await tx.$executeRawUnsafe(
-        `INSERT INTO compute_catalog_version (id, version, seed_sha256, row_count, source, loaded_at)
+      column((r) => r.provider),
+      column((r) => r.region),
+      column((r) => r.instanceType),
+      column((r) => r.family),
+      column((r) => r.cpuCores),
+      column((r) => r.ramGb),
+      column((r) => r.gpuCount),
+      column((r) => r.burstable),
+      column((r) => r.generalPurpose),
+      column((r) => r.architecture),
+      column((r) => r.operatingSystem),
+      column((r) => r.usageType),
+      column((r) => r.pricePerHour),
+      column((r) => r.currency),
+      column((r) => r.source),
+      column((r) => r.priceDate),
+    );
+  }
+  await tx.$executeRawUnsafe(`DELETE FROM compute_rates`);
+  await tx.$executeRawUnsafe(FIT_RATES_SQL, MIN_FIT_ROWS, DEFAULT_CPU_RATE, DEFAULT_RAM_RATE);
+  await tx.$executeRawUnsafe(
+    `INSERT INTO compute_catalog_version (id, version, seed_sha256, row_count, source, loaded_at)
          VALUES ('compute', $1, $2, $3, $4, now())
          ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, seed_sha256 = EXCLUDED.seed_sha256,
            row_count = EXCLUDED.row_count, source = EXCLUDED.source, loaded_at = EXCLUDED.loaded_at`,
-        version.version,
-        version.seedSha256,
-        rows.length,
-        version.source,
-      );
-    },
-    { maxWait: 60_000, timeout: 300_000 },
+    version.version,
+    version.seedSha256,
+    version.rowCount,
+    version.source,
   );
 }
 
