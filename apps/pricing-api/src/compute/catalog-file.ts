@@ -1,3 +1,4 @@
+import { CsvError, parse } from "csv-parse/sync";
 import { z } from "zod";
 import { Architecture, ComputeUsageType, OperatingSystem } from "@cloudcost/contracts";
 
@@ -149,39 +150,16 @@ const SOURCES: Record<string, string> = {
   "gcp|2026-07-30": "github:Cyclenerd/google-cloud-pricing-cost-calculator@fd66b26",
 };
 
-/** Splits CSV text into records (RFC 4180 quoting within a line; the first record is the header). */
+/** Splits CSV text into records (RFC 4180, through csv-parse; the first record is the header), each with its first line. */
 export function parseCsv(text: string): { line: number; fields: string[] }[] {
-  const records: { line: number; fields: string[] }[] = [];
-  const lines = text.split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    if (raw === "") return;
-    records.push({ line: i + 1, fields: splitCsvLine(raw, i + 1) });
-  });
-  return records;
-}
-
-function splitCsvLine(line: string, lineNo: number): string[] {
-  if (!line.includes('"')) return line.split(",");
-  const fields: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === "") quoted = true;
-    else if (c === ",") {
-      fields.push(field);
-      field = "";
-    } else field += c;
+  try {
+    // With `info`, each record comes with the line it ends on (its only line, in the catalog formats).
+    const parsed = parse(text, { info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as { record: string[]; info: { lines: number } }[];
+    return parsed.map(({ record, info }) => ({ line: info.lines, fields: record }));
+  } catch (err) {
+    if (err instanceof CsvError) throw new CatalogFileError(err.message, typeof err.lines === "number" ? err.lines : undefined);
+    throw err;
   }
-  if (quoted) throw new CatalogFileError("unterminated quoted field", lineNo);
-  fields.push(field);
-  return fields;
 }
 
 function records<C extends readonly string[]>(text: string, columns: C): { line: number; record: Record<C[number], string> }[] {
