@@ -191,6 +191,17 @@ describe("Google Cloud Billing Catalog SKUs with machine types", () => {
   });
 });
 
+describe("concurrent imports", () => {
+  it("take turns: two imports of the same regions both commit, the later one's rows stand", async () => {
+    const later = fixture("aws-ec2-offer.json");
+    later.text = later.text.replaceAll('"0.0960000000"', '"0.0999000000"').replace('"2026-11-20T00:00:00Z"', '"2026-11-22T00:00:00Z"');
+    await Promise.all([importFiles("aws", "aws-ec2-offer.csv"), importProviderFiles(deps(), "aws", [later])]);
+    const m5 = (await rowsOf("aws", "us-east-1")).find((r) => r.instance_type === "m5.large" && r.operating_system === "linux");
+    expect(["2026-11-21", "2026-11-22"]).toContain(m5?.price_date);
+    expect((await rowsOf("aws", "us-east-1")).length).toBe(5);
+  });
+});
+
 describe("a malformed file changes nothing", () => {
   const mutate = (name: string, edit: (body: Record<string, any>) => void): ImportFile => {
     const body = JSON.parse(fixture(name).text);

@@ -33,6 +33,7 @@ export async function readCatalogVersion(db: Database): Promise<CatalogVersion |
 export async function replaceCatalog(prisma: Prisma, rows: CatalogRow[], version: CatalogVersion): Promise<void> {
   await prisma.$transaction(
     async (tx) => {
+      await lockCatalog(tx);
       await tx.$executeRawUnsafe(`DELETE FROM compute_prices`);
       await insertRowsRefitAndRecord(tx, rows, version);
     },
@@ -52,6 +53,7 @@ export async function replaceCatalogScopes(
 ): Promise<number> {
   return prisma.$transaction(
     async (tx) => {
+      await lockCatalog(tx);
       await tx.$executeRawUnsafe(
         `DELETE FROM compute_prices p USING unnest($1::text[], $2::text[]) AS s(provider, region)
          WHERE p.provider = s.provider AND p.region = s.region`,
@@ -67,6 +69,9 @@ export async function replaceCatalogScopes(
 }
 
 type Tx = Parameters<Parameters<Prisma["$transaction"]>[0]>[0];
+
+// Two imports at once take turns: each replaces rows and refits rates over the catalog the other committed.
+const lockCatalog = (tx: Tx) => tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('compute_catalog'))::text`);
 
 async function insertRowsRefitAndRecord(tx: Tx, rows: CatalogRow[], version: CatalogVersion): Promise<void> {
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
