@@ -128,7 +128,9 @@ export class AccountComputePrices {
 export class NegotiatedPriceCache {
   private readonly accounts = new Map<string, { prices: AccountComputePrices; loadedAt: number }>();
   private readonly loading = new Map<string, Promise<AccountComputePrices>>();
+  // One counter per account whose entries changed since start (never swept: an in-flight load compares against it).
   private readonly generations = new Map<string, number>();
+  private lastSweep = Date.now();
 
   constructor(
     private readonly load: (accountId: string) => Promise<ComputeRow[]>,
@@ -150,6 +152,7 @@ export class NegotiatedPriceCache {
     if (cached) return Promise.resolve(cached);
     let pending = this.loading.get(accountId);
     if (!pending) {
+      this.sweep();
       const generation = this.generations.get(accountId) ?? 0;
       const loadedAt = Date.now();
       pending = this.load(accountId)
@@ -165,6 +168,14 @@ export class NegotiatedPriceCache {
       this.loading.set(accountId, pending);
     }
     return pending;
+  }
+
+  /** Drops expired accounts (those that stopped asking), at most once per TTL, so the map does not grow without bound. */
+  private sweep(): void {
+    const now = Date.now();
+    if (now - this.lastSweep < this.ttlMs) return;
+    this.lastSweep = now;
+    for (const [accountId, cached] of this.accounts) if (now - cached.loadedAt >= this.ttlMs) this.accounts.delete(accountId);
   }
 
   /** Drops the account's entries: the next query reloads them. Called after every change of the account's entries. */
