@@ -11,6 +11,9 @@ import { healthHandlers } from "./health/routes";
 import { idempotent } from "./idempotency";
 import { internalHandlers } from "./internal/routes";
 import { requireServiceToken } from "./internal/service-token";
+import { NegotiatedPriceCache } from "./marketplace/compute-negotiated";
+import { computePriceHandlers } from "./marketplace/compute-routes";
+import { liveComputePrices } from "./marketplace/compute-service";
 import { databaseHandlers } from "./marketplace/database-routes";
 import { modelHandlers } from "./marketplace/model-routes";
 import { pinHandlers, reportHandlers } from "./references/routes";
@@ -26,11 +29,14 @@ function apiRouter(deps: AppDeps): Router {
   const router = Router();
   const labelled = { prisma: deps.prisma, labelPrefix: deps.config.labelPrefix };
   const idempotency = idempotent(deps);
+  // Per app, keyed by account: each account's negotiated compute entries, for the compute query.
+  const negotiated = new NegotiatedPriceCache((accountId) => liveComputePrices(deps.prisma, accountId));
   registerRoutes(
     router,
     pricingApiRoutes,
     {
-      ...computeHandlers(deps.computeCatalog),
+      ...computeHandlers(deps.computeCatalog, negotiated),
+      ...computePriceHandlers({ prisma: deps.prisma, negotiated }),
       ...accountHandlers(),
       ...modelHandlers(deps),
       ...databaseHandlers(deps),

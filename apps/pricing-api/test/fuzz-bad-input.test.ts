@@ -99,7 +99,16 @@ beforeAll(async () => {
     .post("/marketplace/providers/databases")
     .set(auth)
     .send({ entries: [database, { ...database, engine: "mysql" }] });
-  expect([models.status, databases.status]).toEqual([201, 201]);
+  const computePrices = await request(server)
+    .post("/marketplace/providers/compute")
+    .set(auth)
+    .send({
+      entries: [
+        { provider: "aws", instance_type: "m5.large", price_per_hour: 0.05 },
+        { provider: "aws", family: "m5", discount_percent: 10 },
+      ],
+    });
+  expect([models.status, databases.status, computePrices.status]).toEqual([201, 201, 201]);
   const dbId = databases.body.entries[0].id as string;
   const pin = await request(server).put("/v1/pricing/pins/database/db-1").set(auth).send({ pricing_id: dbId });
   const line = {
@@ -190,6 +199,16 @@ beforeAll(async () => {
     },
     listModels: {},
     closeModel: { query: { id: models.body.entries[1].id } },
+    registerComputePrices: {
+      body: {
+        entries: [
+          { provider: "aws", region: "us-east-1", instance_type: "c5.large", price_per_hour: 0.07, operating_system: "linux", usage_type: "on_demand" },
+          { provider: "aws", region: "us-east-1", family: "r5", discount_percent: 12.5, currency: "USD", tags: { a: "b" } },
+        ],
+      },
+    },
+    listComputePrices: { query: { provider: "aws", family: "m5", include_closed: "true" } },
+    closeComputePrice: { query: { id: computePrices.body.entries[1].id } },
     registerDatabases: { body: { entries: [{ ...database, cost_per_hour: 0.2, min_iops: 100, max_iops: 1000, period_billing_hours: 730, tags: { a: "b" } }] } },
     listDatabases: {},
     deleteDatabase: { query: { id: databases.body.entries[1].id } },

@@ -24,6 +24,7 @@ interface Account {
   key: string;
   modelId: string;
   databaseId: string;
+  computeId: string;
   reportId: string;
   pinnedResource: string;
 }
@@ -44,7 +45,11 @@ async function buildAccount(tag: string): Promise<Account> {
     .post("/marketplace/providers/databases")
     .set(auth)
     .send({ entries: [{ provider: "aws", service: "rds", region: "us-east-1", engine: mark("engine"), cost_per_hour: 0.5 }] });
-  expect([models.status, databases.status]).toEqual([201, 201]);
+  const computePrices = await request(server)
+    .post("/marketplace/providers/compute")
+    .set(auth)
+    .send({ entries: [{ provider: "aws", instance_type: "m5.large", price_per_hour: 0.01, tags: { t: mark("compute") } }] });
+  expect([models.status, databases.status, computePrices.status]).toEqual([201, 201, 201]);
   const databaseId = databases.body.entries[0].id as string;
   const pinnedResource = `${tag.toLowerCase()}-db`;
   const pin = await request(server).put(`/v1/pricing/pins/database/${pinnedResource}`).set(auth).send({ pricing_id: databaseId });
@@ -64,7 +69,7 @@ async function buildAccount(tag: string): Promise<Account> {
       ],
     });
   expect([pin.status, report.status]).toEqual([200, 201]);
-  return { tag, key, modelId: models.body.entries[0].id, databaseId, reportId: report.body.id, pinnedResource };
+  return { tag, key, modelId: models.body.entries[0].id, databaseId, computeId: computePrices.body.entries[0].id, reportId: report.body.id, pinnedResource };
 }
 
 beforeAll(async () => {
@@ -106,6 +111,29 @@ const MATRIX: Row[] = [
     status: 201,
   },
   { route: "DELETE /marketplace/providers/models", url: (o) => `/marketplace/providers/models?id=${o.modelId}`, status: 404 },
+  { route: "GET /marketplace/providers/compute", url: () => "/marketplace/providers/compute?include_closed=true", status: 200 },
+  { route: "GET /marketplace/providers/compute", url: () => "/marketplace/providers/compute?provider=aws&instance_type=m5.large", status: 200 },
+  {
+    route: "POST /marketplace/providers/compute",
+    url: () => "/marketplace/providers/compute",
+    body: () => ({ entries: [{ provider: "aws", instance_type: "c5.large", price_per_hour: 0.02 }] }),
+    status: 201,
+  },
+  { route: "DELETE /marketplace/providers/compute", url: (o) => `/marketplace/providers/compute?id=${o.computeId}`, status: 404 },
+  // The isolation context loads no catalog: the query answers 404 (no such type), the batch and the listing 200.
+  {
+    route: "POST /v1/pricing/compute",
+    url: () => "/v1/pricing/compute",
+    body: () => ({ provider: "aws", region: "us-east-1", instance_type: "m5.large" }),
+    status: 404,
+  },
+  {
+    route: "POST /v1/pricing/compute/batch",
+    url: () => "/v1/pricing/compute/batch",
+    body: () => ({ items: [{ provider: "aws", region: "us-east-1", instance_type: "m5.large" }] }),
+    status: 200,
+  },
+  { route: "GET /v1/pricing/compute/instance-types", url: () => "/v1/pricing/compute/instance-types?provider=aws&region=us-east-1", status: 200 },
   { route: "GET /marketplace/providers/databases", url: () => "/marketplace/providers/databases", status: 200 },
   {
     route: "POST /marketplace/providers/databases",
@@ -190,6 +218,8 @@ test("another account's ids are not found, and nothing of the other account leak
   for (const account of [P, Q]) {
     const models = await request(server).get("/marketplace/providers/models").set("X-API-Key", account.key);
     expect(models.body.entries.map((e: { id: string }) => e.id)).toContain(account.modelId);
+    const computePrices = await request(server).get("/marketplace/providers/compute").set("X-API-Key", account.key);
+    expect(computePrices.body.entries.map((e: { id: string }) => e.id)).toContain(account.computeId);
     const report = await request(server).get(`/v1/pricing/reports/${account.reportId}`).set("X-API-Key", account.key);
     expect(report.status).toBe(200);
     const pins = await request(server).get("/v1/pricing/pins").set("X-API-Key", account.key);
@@ -206,6 +236,9 @@ const MIN_ROLE: Record<string, KeyRole> = {
   "GET /marketplace/providers/databases": "viewer",
   "POST /marketplace/providers/databases": "member",
   "DELETE /marketplace/providers/databases": "admin",
+  "GET /marketplace/providers/compute": "viewer",
+  "POST /marketplace/providers/compute": "member",
+  "DELETE /marketplace/providers/compute": "admin",
   "GET /v1/pricing/pins": "viewer",
   "PUT /v1/pricing/pins/{kind}/{resource_id}": "member",
   "DELETE /v1/pricing/pins/{kind}/{resource_id}": "member",
@@ -222,7 +255,7 @@ const RANK: Record<KeyRole, number> = { viewer: 0, member: 1, admin: 2 };
 test("every route behind a key has a minimum role", () => {
   const keyed = listRoutes(ctx.app)
     .map(routeKey)
-    .filter((k) => !UNSCOPED.has(k) || k.includes("/v1/pricing/compute"));
+    .filter((k) => !UNSCOPED.has(k));
   expect(keyed.filter((k) => !(k in MIN_ROLE))).toEqual([]);
 });
 
@@ -232,14 +265,7 @@ test("each key role reaches exactly the routes of its level, and below it gets a
     member: await provisionKey(ctx, "acct_papa", "member"),
     admin: await provisionKey(ctx, "acct_papa", "admin"),
   };
-  const compute = { provider: "aws", region: "us-east-1", instance_type: "m5.large" };
-  const rows: Row[] = [
-    ...MATRIX,
-    // Without a loaded catalog these answer 404 (no such instance type) once the key passed.
-    { route: "POST /v1/pricing/compute", url: () => "/v1/pricing/compute", body: () => compute, status: 404 },
-    { route: "POST /v1/pricing/compute/batch", url: () => "/v1/pricing/compute/batch", body: () => ({ items: [compute] }), status: 200 },
-    { route: "GET /v1/pricing/compute/instance-types", url: () => "/v1/pricing/compute/instance-types?provider=aws&region=us-east-1", status: 200 },
-  ];
+  const rows: Row[] = MATRIX;
   const failures: string[] = [];
   for (const role of ["viewer", "member", "admin"] as KeyRole[]) {
     for (const row of rows) {

@@ -32,15 +32,18 @@ test("each pricing operation declares the weakest key role that may call it (doc
     "POST /v1/pricing/usage": "viewer",
     "GET /marketplace/providers/models": "viewer",
     "GET /marketplace/providers/databases": "viewer",
+    "GET /marketplace/providers/compute": "viewer",
     "GET /v1/pricing/pins": "viewer",
     "GET /v1/pricing/reports/{id}": "viewer",
     "POST /marketplace/providers/models": "member",
     "POST /marketplace/providers/databases": "member",
+    "POST /marketplace/providers/compute": "member",
     "POST /v1/pricing/reports": "member",
     "PUT /v1/pricing/pins/{kind}/{resource_id}": "member",
     "DELETE /v1/pricing/pins/{kind}/{resource_id}": "member",
     "DELETE /marketplace/providers/models": "admin",
     "DELETE /marketplace/providers/databases": "admin",
+    "DELETE /marketplace/providers/compute": "admin",
     "DELETE /v1/pricing/reports/{id}": "admin",
   });
 });

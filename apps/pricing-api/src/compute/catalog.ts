@@ -107,8 +107,10 @@ export class ComputeCatalog {
           operating_system: row.operatingSystem,
           usage_type: row.usageType,
           price_per_hour: hourly.toNumber(),
+          list_price_per_hour: hourly.toNumber(),
           currency: row.currency,
           source: "catalog",
+          pricing_id: null,
           ...attributes,
         },
       };

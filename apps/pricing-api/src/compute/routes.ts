@@ -1,35 +1,53 @@
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import { ComputePriceQuery, type ComputeBatchResult } from "@cloudcost/contracts";
 import { HttpError, parseOr400 } from "@cloudcost/http";
+import { accountOf } from "../auth/middleware";
 import { problemDocument } from "../errors";
+import type { AccountComputePrices, NegotiatedPriceCache } from "../marketplace/compute-negotiated";
 import type { Handlers } from "../operations";
 import type { ComputeCatalogStore } from "./catalog";
 import { listInstanceTypes, priceCompute, priceComputeJson } from "./service";
 
 /** Each batch item is validated on its own: an invalid one gets its problem, the others their price. */
-function priceItem(req: Request, store: ComputeCatalogStore, index: number, item: unknown): ComputeBatchResult {
+function priceItem(req: Request, store: ComputeCatalogStore, prices: AccountComputePrices, index: number, item: unknown): ComputeBatchResult {
   try {
-    return { index, price: priceCompute(store.current, parseOr400(ComputePriceQuery, item, `item ${index}`)) };
+    return { index, price: priceCompute(store.current, parseOr400(ComputePriceQuery, item, `item ${index}`), prices) };
   } catch (err) {
     if (err instanceof HttpError) return { index, problem: problemDocument(req, err) };
     throw err;
   }
 }
 
-/** `/v1/pricing/compute`: answered from the in-process catalog, no database work per request. */
-export function computeHandlers(store: ComputeCatalogStore): Handlers<"priceCompute" | "priceComputeBatch" | "listInstanceTypes"> {
+// Written directly rather than through res.send: a POST answer is never conditional, so Express's
+// ETag (a SHA-1 of the body) would be work for nothing here (docs/performance.md, "Request handling
+// on the hot path").
+function sendJson(res: Response, json: string): void {
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.end(json);
+}
+
+/**
+ * `/v1/pricing/compute`: answered from the in-process catalog and the calling account's cached
+ * negotiated entries; the only database work is loading an account's entries when not cached.
+ */
+export function computeHandlers(
+  store: ComputeCatalogStore,
+  negotiated: NegotiatedPriceCache,
+): Handlers<"priceCompute" | "priceComputeBatch" | "listInstanceTypes"> {
   return {
-    priceCompute: ({ body }, _req, res) => {
-      // Written directly rather than through res.send: a POST answer is never conditional, so
-      // Express's ETag (a SHA-1 of the body) would be work for nothing here (docs/performance.md,
-      // "Request handling on the hot path").
-      res.setHeader("Content-Type", "application/json; charset=utf-8");
-      res.end(priceComputeJson(store.current, body));
+    priceCompute: ({ body }, req, res) => {
+      const account = accountOf(req);
+      const prices = negotiated.peek(account);
+      if (prices) return sendJson(res, priceComputeJson(store.current, body, prices));
+      return negotiated.get(account).then((loaded) => sendJson(res, priceComputeJson(store.current, body, loaded)));
     },
-    priceComputeBatch: ({ body }, req) => ({
-      status: 200,
-      body: { results: body.items.map((item, index) => priceItem(req, store, index, item)) },
-    }),
-    listInstanceTypes: ({ query }) => ({ status: 200, body: { instance_types: listInstanceTypes(store.current, query) } }),
+    priceComputeBatch: async ({ body }, req) => {
+      const prices = await negotiated.get(accountOf(req));
+      return { status: 200, body: { results: body.items.map((item, index) => priceItem(req, store, prices, index, item)) } };
+    },
+    listInstanceTypes: async ({ query }, req) => {
+      const prices = await negotiated.get(accountOf(req));
+      return { status: 200, body: { instance_types: listInstanceTypes(store.current, query, prices) } };
+    },
   };
 }

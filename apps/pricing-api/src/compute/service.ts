@@ -2,6 +2,7 @@ import Decimal from "decimal.js";
 import type { ComputePrice, ComputePriceQuery, InstanceTypeRow, InstanceTypesQuery } from "@cloudcost/contracts";
 import { HttpError } from "@cloudcost/http";
 import { monthly, type ComputeCatalog, type FittedRate, type IndexedRow, type RowAttributes } from "./catalog";
+import { type AccountComputePrices, effectiveHourly, type NegotiatedRate } from "../marketplace/compute-negotiated";
 import { DEFAULT_CPU_RATE, DEFAULT_RAM_RATE } from "./catalog-repository";
 
 /**
@@ -28,7 +29,9 @@ interface Priced {
   currency: ComputePrice["currency"];
   pricePerHour: number;
   pricePerMonth: number;
+  listPricePerHour: number;
   source: ComputePrice["source"];
+  pricingId: string | null;
   note: string | null;
   attributes: RowAttributes;
 }
@@ -59,7 +62,9 @@ const answer = (q: ComputePriceQuery, p: Priced): ComputePrice => ({
   currency: p.currency,
   price_per_hour: p.pricePerHour,
   price_per_month: p.pricePerMonth,
+  list_price_per_hour: p.listPricePerHour,
   source: p.source,
+  pricing_id: p.pricingId,
   note: p.note,
   current_generation: p.attributes.current_generation,
   accelerator: p.attributes.accelerator,
@@ -80,16 +85,38 @@ function describeRate(q: ComputePriceQuery, rate: Pick<FittedRate, "cpuRate" | "
 const windowsNote = (cores: number) =>
   `No Windows price in the catalog: Linux price plus a Windows Server licence of ${WINDOWS_LICENCE_PER_VCPU_HOUR} USD per vCPU-hour x ${cores} vCPU.`;
 
-const catalogAnswer = (q: ComputePriceQuery, hit: IndexedRow): ComputePrice =>
+/** The price fields of an answer: the list price, or the account's negotiated price beside it. */
+function priced(list: Decimal, listPerHour: number, listPerMonth: number, source: ComputePrice["source"], rate: NegotiatedRate | undefined) {
+  if (!rate) return { pricePerHour: listPerHour, pricePerMonth: listPerMonth, listPricePerHour: listPerHour, source, pricingId: null };
+  const hourly = effectiveHourly(rate, list);
+  return {
+    pricePerHour: hourly.toNumber(),
+    pricePerMonth: monthly(hourly).toNumber(),
+    listPricePerHour: listPerHour,
+    source: "negotiated" as const,
+    pricingId: rate.id,
+  };
+}
+
+/** What a negotiated entry is matched against for a catalog row priced as `os` / `usage`. */
+const typeOf = (row: IndexedRow["row"], os: string, usage: string) => ({
+  provider: row.provider,
+  region: row.region,
+  instanceType: row.instanceType,
+  family: row.family,
+  operatingSystem: os,
+  usageType: usage,
+  currency: row.currency,
+});
+
+const catalogAnswer = (q: ComputePriceQuery, hit: IndexedRow, rate?: NegotiatedRate): ComputePrice =>
   answer(q, {
     instanceType: hit.row.instanceType,
     architecture: hit.row.architecture,
     cpuCores: hit.cpuCores,
     ramGb: hit.ramGb,
     currency: hit.row.currency,
-    pricePerHour: hit.pricePerHour,
-    pricePerMonth: hit.pricePerMonth,
-    source: "catalog",
+    ...priced(hit.hourly, hit.pricePerHour, hit.pricePerMonth, "catalog", rate),
     note: null,
     attributes: hit.attributes,
   });
@@ -97,37 +124,45 @@ const catalogAnswer = (q: ComputePriceQuery, hit: IndexedRow): ComputePrice =>
 /**
  * The JSON answer to one validated query. An exact catalog hit for the default service (what the
  * right-sizing engine asks, over and over) is serialised once per catalog row: the answer echoes
- * only fields the exact match guarantees equal to the row's.
+ * only fields the exact match guarantees equal to the row's. For an account with negotiated entries
+ * the answer is serialised once per row in that account's own cache (`prices`), never in the row.
  */
-export function priceComputeJson(catalog: ComputeCatalog, q: ComputePriceQuery): string {
+export function priceComputeJson(catalog: ComputeCatalog, q: ComputePriceQuery, prices?: AccountComputePrices): string {
   if (q.instance_type !== undefined && q.service === DEFAULT_SERVICE) {
     const hit = catalog.find(q.provider, q.region, q.instance_type, q.operating_system, q.usage_type);
     if (hit) {
-      hit.answerJson ??= JSON.stringify(catalogAnswer(q, hit));
-      return hit.answerJson;
+      if (prices === undefined || prices.size === 0) {
+        hit.answerJson ??= JSON.stringify(catalogAnswer(q, hit));
+        return hit.answerJson;
+      }
+      const now = Date.now();
+      return prices.answer(hit, now, () => JSON.stringify(catalogAnswer(q, hit, prices.applicable(typeOf(hit.row, q.operating_system, q.usage_type), now))));
     }
   }
-  return JSON.stringify(priceCompute(catalog, q));
+  return JSON.stringify(priceCompute(catalog, q, prices));
 }
 
-/** Prices one validated query from the in-process catalog (no database work). */
-export function priceCompute(catalog: ComputeCatalog, q: ComputePriceQuery): ComputePrice {
+/**
+ * Prices one validated query from the in-process catalog (no database work), with the account's
+ * negotiated entries (`prices`) applied to a known instance type.
+ */
+export function priceCompute(catalog: ComputeCatalog, q: ComputePriceQuery, prices?: AccountComputePrices): ComputePrice {
+  const now = Date.now();
   if (q.instance_type !== undefined) {
     const hit = catalog.find(q.provider, q.region, q.instance_type, q.operating_system, q.usage_type);
-    if (hit) return catalogAnswer(q, hit);
+    if (hit) return catalogAnswer(q, hit, prices?.applicable(typeOf(hit.row, q.operating_system, q.usage_type), now));
     if (q.operating_system === "windows" && q.usage_type === "on_demand") {
       const linux = catalog.find(q.provider, q.region, q.instance_type, "linux", "on_demand");
       if (linux) {
         const hourly = rounded(linux.hourly.plus(new Decimal(WINDOWS_LICENCE_PER_VCPU_HOUR).mul(linux.row.cpuCores)));
+        const rate = prices?.applicable(typeOf(linux.row, "windows", "on_demand"), now);
         return answer(q, {
           instanceType: linux.row.instanceType,
           architecture: linux.row.architecture,
           cpuCores: linux.cpuCores,
           ramGb: linux.ramGb,
           currency: linux.row.currency,
-          pricePerHour: hourly.toNumber(),
-          pricePerMonth: monthly(hourly).toNumber(),
-          source: "estimate",
+          ...priced(hourly, hourly.toNumber(), monthly(hourly).toNumber(), "estimate", rate),
           note: windowsNote(linux.cpuCores),
           // The same type, priced from its Linux row: its attributes, price date and source are that row's.
           attributes: linux.attributes,
@@ -153,21 +188,21 @@ export function priceCompute(catalog: ComputeCatalog, q: ComputePriceQuery): Com
     cpuCores: q.vm.cpu_cores,
     ramGb: q.vm.ram_gb,
     currency: "USD",
-    pricePerHour: hourlyRounded.toNumber(),
-    pricePerMonth: monthly(hourlyRounded).toNumber(),
-    source: "estimate",
+    ...priced(hourlyRounded, hourlyRounded.toNumber(), monthly(hourlyRounded).toNumber(), "estimate", undefined),
     note,
     attributes: UNKNOWN_TYPE,
   });
 }
 
-/** Catalog rows of one provider and region matching the filters, sorted by instance type. */
-export function listInstanceTypes(catalog: ComputeCatalog, q: InstanceTypesQuery): InstanceTypeRow[] {
+/** Catalog rows of one provider and region matching the filters, sorted by instance type, at the account's negotiated prices. */
+export function listInstanceTypes(catalog: ComputeCatalog, q: InstanceTypesQuery, prices?: AccountComputePrices): InstanceTypeRow[] {
   const rows: InstanceTypeRow[] = [];
+  const now = Date.now();
   for (const r of catalog.region(q.provider, q.region)) {
     if (r.row.operatingSystem !== q.operating_system || r.row.usageType !== q.usage_type) continue;
     if (q.architecture !== undefined && r.row.architecture !== q.architecture) continue;
-    rows.push(r.listing);
+    const rate = prices && prices.size > 0 ? prices.applicable(typeOf(r.row, r.row.operatingSystem, r.row.usageType), now) : undefined;
+    rows.push(rate ? { ...r.listing, price_per_hour: effectiveHourly(rate, r.hourly).toNumber(), source: "negotiated", pricing_id: rate.id } : r.listing);
   }
   return rows;
 }

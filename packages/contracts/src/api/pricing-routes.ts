@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ServiceId } from "../common.js";
 import * as compute from "../pricing/compute.js";
+import * as computePrices from "../pricing/compute-prices.js";
 import * as databases from "../pricing/databases.js";
 import * as errors from "../pricing/errors.js";
 import * as internal from "../pricing/internal.js";
@@ -10,7 +11,7 @@ import { PricingHealth, PricingReady } from "./health.js";
 import { pricingInternalRoutes } from "./internal-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 
-const c = { ...compute, ...databases, ...errors, ...internal, ...models, ...references };
+const c = { ...compute, ...computePrices, ...databases, ...errors, ...internal, ...models, ...references };
 
 type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope"> & Partial<Pick<RouteDefinition, "scope">>;
 type Keyed<E extends string, S> = Omit<{ errors: E; auth: "api_key"; scope: "account" }, keyof S> & S;
@@ -39,7 +40,6 @@ export const pricingPublicRoutes = {
       path: "/v1/pricing/compute",
       tags: ["Compute prices"],
       summary: "Price one instance type (catalog) or shape (estimate)",
-      scope: "none",
       minKeyRole: "viewer",
       idempotent: true,
       body: c.ComputePriceQuery,
@@ -53,7 +53,6 @@ export const pricingPublicRoutes = {
       path: "/v1/pricing/compute/batch",
       tags: ["Compute prices"],
       summary: "Price up to 1000 queries, results in request order",
-      scope: "none",
       minKeyRole: "viewer",
       idempotent: true,
       body: c.ComputeBatchRequest,
@@ -67,7 +66,6 @@ export const pricingPublicRoutes = {
       path: "/v1/pricing/compute/instance-types",
       tags: ["Compute prices"],
       summary: "The catalog's instance types with prices, for choosing right-sizing candidates",
-      scope: "none",
       minKeyRole: "viewer",
       query: c.InstanceTypesQuery,
       responses: { 200: { description: "Instance types", schema: c.InstanceTypesResponse } },
@@ -162,6 +160,46 @@ export const pricingPublicRoutes = {
         200: { description: "The removed row", schema: c.DeleteDatabasesResponse },
         404: error("Unknown or another account's id"),
         409: error("A pin or a report still references the entry (code `conflict`)"),
+      },
+    }),
+  ),
+  registerComputePrices: defineRoute(
+    market({
+      operationId: "registerComputePrices",
+      method: "post",
+      path: "/marketplace/providers/compute",
+      tags: ["Negotiated compute prices"],
+      summary: "Register negotiated compute prices: fixed rates or discounts (versioned rows)",
+      minKeyRole: "member",
+      idempotent: true,
+      body: c.RegisterComputePricesRequest,
+      responses: { 201: { description: "Stored entries", schema: c.RegisterComputePricesResponse } },
+    }),
+  ),
+  listComputePrices: defineRoute(
+    market({
+      operationId: "listComputePrices",
+      method: "get",
+      path: "/marketplace/providers/compute",
+      tags: ["Negotiated compute prices"],
+      summary: "List negotiated compute prices (open rows; include_closed=true for history)",
+      minKeyRole: "viewer",
+      query: c.ComputePricingListQuery,
+      responses: { 200: { description: "Entries, newest first", schema: c.ListComputePricesResponse } },
+    }),
+  ),
+  closeComputePrice: defineRoute(
+    market({
+      operationId: "closeComputePrice",
+      method: "delete",
+      path: "/marketplace/providers/compute",
+      tags: ["Negotiated compute prices"],
+      summary: "Close a negotiated compute price row",
+      minKeyRole: "admin",
+      query: IdQuery,
+      responses: {
+        200: { description: "The closed row", schema: c.DeleteComputePricesResponse },
+        404: error("Unknown id, another account's id, or already closed"),
       },
     }),
   ),

@@ -8,9 +8,10 @@ export const ComputeUsageType = z
   .meta({ id: "ComputeUsageType", description: "Purchase option; spot prices are never estimated." });
 export type ComputeUsageType = z.infer<typeof ComputeUsageType>;
 
-export const ComputePriceSource = z
-  .enum(["catalog", "estimate"])
-  .meta({ id: "ComputePriceSource", description: "`catalog`: exact instance type found; `estimate`: derived from rates." });
+export const ComputePriceSource = z.enum(["catalog", "estimate", "negotiated"]).meta({
+  id: "ComputePriceSource",
+  description: "`catalog`: exact instance type found; `estimate`: derived from rates; `negotiated`: the calling account's negotiated entry applies.",
+});
 export type ComputePriceSource = z.infer<typeof ComputePriceSource>;
 
 const Text = z.string().min(1).max(256);
@@ -90,6 +91,18 @@ const catalogAttributes = {
   price_source: CatalogPriceSource.nullable().optional(),
 };
 
+// Optional so a client keeps parsing answers of a pricing API from before negotiated prices; this API always sends them.
+const negotiatedFields = {
+  list_price_per_hour: NonNegativeMoney.optional().meta({
+    description: "The catalog (or estimated) price per hour before the account's negotiated entry; equal to price_per_hour when none applies.",
+  }),
+  pricing_id: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "The id of the negotiated compute price entry applied (source `negotiated`); null otherwise." }),
+};
+
 export const ComputePrice = z
   .object({
     provider: z.string(),
@@ -106,6 +119,7 @@ export const ComputePrice = z
     price_per_month: NonNegativeMoney,
     source: ComputePriceSource,
     note: z.string().nullable().optional(),
+    ...negotiatedFields,
     ...catalogAttributes,
   })
   .meta({
@@ -160,6 +174,7 @@ export const InstanceTypeRow = z
     price_per_hour: NonNegativeMoney,
     currency: Currency,
     source: ComputePriceSource.optional(),
+    ...negotiatedFields,
     ...catalogAttributes,
   })
   .meta({ id: "InstanceTypeRow", description: "One catalog row of an instance type." });

@@ -1,0 +1,196 @@
+import Decimal from "decimal.js";
+import type { ComputePricingEntry, ComputePricingEntryData, ComputePricingListQuery } from "@cloudcost/contracts";
+import { newId } from "@cloudcost/db";
+import { badRequest, notFound } from "@cloudcost/http";
+import type { Prisma } from "../db";
+import { inTransaction, lockAll, type Sql } from "../store/sql";
+import { COMPUTE_COLUMNS, type ComputeRow, IDENTITY_COLUMNS, identityOf, storedIdentity, storedRate, toComputeEntry } from "./compute-rows";
+
+const lockNameOf = (accountId: string, identity: string) => `compute:${accountId}:${identity}`;
+
+const sameAmount = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Decimal(a).eq(b));
+const sameTags = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+const sortKeys = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+
+/**
+ * Registers a batch all or nothing, versioned like model prices (decisions.md sections 3 and 8):
+ * per identity (account, provider, region, instance_type, family, operating_system, usage_type) the
+ * open row is the one with effective_to NULL. Same rate (price or discount) and currency: the open
+ * row is kept (tags updated in place). Another rate: the open row closes at the new row's
+ * effective_from and a new row with a new id opens. Identities are locked before their open rows
+ * are read; the partial unique index on open rows is the last line of defence.
+ */
+export async function registerComputePrices(prisma: Prisma, accountId: string, entries: ComputePricingEntryData[]): Promise<ComputePricingEntry[]> {
+  const prepared = entries.map((entry) => {
+    const identity = storedIdentity(entry);
+    return { entry, identity, key: identityOf(identity) };
+  });
+  const keys = [...new Set(prepared.map((p) => p.key))];
+
+  return inTransaction(prisma, async (tx) => {
+    await lockAll(
+      tx,
+      keys.map((key) => lockNameOf(accountId, key)),
+    );
+    const now = new Date();
+    const latest = new Map<string, ComputeRow>();
+    for (const row of await latestRows(tx, accountId, keys)) latest.set(identityOf(row), row);
+
+    const changed = new Map<string, ComputeRow>();
+    const inserted: ComputeRow[] = [];
+    const results: ComputeRow[] = [];
+
+    prepared.forEach(({ entry, identity, key }, index) => {
+      const rate = storedRate(entry);
+      const tags = entry.tags ?? {};
+      const current = latest.get(key);
+      const isNew = (row: ComputeRow) => inserted.includes(row);
+      let from: Date;
+      if (current && current.effective_to === null) {
+        const sameRate =
+          sameAmount(current.price_per_hour, rate.price_per_hour) &&
+          sameAmount(current.discount_percent, rate.discount_percent) &&
+          current.currency === entry.currency;
+        if (sameRate) {
+          if (!sameTags(current.tags, tags)) {
+            current.tags = tags;
+            if (!isNew(current)) changed.set(current.id, current);
+          }
+          results.push(current);
+          return;
+        }
+        from = effectiveFromAfter(current, entry, now, index);
+        current.effective_to = from;
+        if (!isNew(current)) changed.set(current.id, current);
+      } else {
+        from = entry.effective_from ? new Date(entry.effective_from) : now;
+        if (current?.effective_to && from < current.effective_to) {
+          const end = current.effective_to.toISOString();
+          throw badRequest(`entries.${index}.effective_from: must not be earlier than ${end}, when the last version of this entry ended`, [
+            { path: `entries.${index}.effective_from`, message: `must not be earlier than ${end}` },
+          ]);
+        }
+      }
+      const row: ComputeRow = { id: newId("cpr"), ...identity, ...rate, currency: entry.currency, effective_from: from, effective_to: null, tags };
+      inserted.push(row);
+      latest.set(key, row);
+      results.push(row);
+    });
+
+    // Close (and update) existing rows first, so the new open rows never meet a second open row.
+    if (changed.size > 0) await updateRows(tx, accountId, [...changed.values()]);
+    if (inserted.length > 0) await insertRows(tx, accountId, inserted);
+    return results.map(toComputeEntry);
+  });
+}
+
+/** The new version's effective_from: the given one (later than the open row's), or now. */
+function effectiveFromAfter(open: ComputeRow, entry: ComputePricingEntryData, now: Date, index: number): Date {
+  const openFrom = open.effective_from;
+  const path = `entries.${index}.effective_from`;
+  if (entry.effective_from) {
+    const given = new Date(entry.effective_from);
+    if (given > openFrom) return given;
+    throw badRequest(`${path}: must be later than the open row's effective_from (${openFrom.toISOString()})`, [
+      { path, message: `must be later than ${openFrom.toISOString()}` },
+    ]);
+  }
+  if (now > openFrom) return now;
+  // Two changes within one millisecond: the later one starts a millisecond after the earlier one.
+  if (now.getTime() === openFrom.getTime()) return new Date(openFrom.getTime() + 1);
+  throw badRequest(`${path}: a price change is already scheduled for ${openFrom.toISOString()}; send an effective_from later than that`, [
+    { path, message: `must be later than ${openFrom.toISOString()}` },
+  ]);
+}
+
+async function latestRows(tx: Sql, accountId: string, keys: string[]): Promise<ComputeRow[]> {
+  const columns = IDENTITY_COLUMNS.join(", ");
+  return tx.$queryRawUnsafe<ComputeRow[]>(
+    `SELECT DISTINCT ON (${columns}) ${COMPUTE_COLUMNS}
+       FROM negotiated_compute_prices
+      WHERE account_id = $1
+        AND (${columns}) IN (SELECT ${IDENTITY_COLUMNS.map((_, i) => `k->>${i}`).join(", ")} FROM jsonb_array_elements($2::jsonb) AS k)
+      ORDER BY ${columns}, effective_from DESC, id DESC`,
+    accountId,
+    `[${keys.join(",")}]`,
+  );
+}
+
+async function updateRows(tx: Sql, accountId: string, rows: ComputeRow[]): Promise<void> {
+  const payload = rows.map((row) => ({ id: row.id, effective_to: row.effective_to?.toISOString() ?? null, tags: row.tags }));
+  await tx.$queryRawUnsafe(
+    `UPDATE negotiated_compute_prices AS c SET effective_to = v.effective_to, tags = v.tags, updated_at = now()
+       FROM jsonb_to_recordset($2::jsonb) AS v(id text, effective_to timestamptz, tags jsonb)
+      WHERE c.account_id = $1 AND c.id = v.id`,
+    accountId,
+    JSON.stringify(payload),
+  );
+}
+
+async function insertRows(tx: Sql, accountId: string, rows: ComputeRow[]): Promise<void> {
+  const payload = rows.map((row) => ({ ...row, effective_from: row.effective_from.toISOString(), effective_to: row.effective_to?.toISOString() ?? null }));
+  await tx.$queryRawUnsafe(
+    `INSERT INTO negotiated_compute_prices (account_id, id, provider, region, instance_type, family, operating_system, usage_type,
+       price_per_hour, discount_percent, currency, effective_from, effective_to, tags)
+     SELECT $1, v.id, v.provider, v.region, v.instance_type, v.family, v.operating_system, v.usage_type,
+       v.price_per_hour, v.discount_percent, v.currency, v.effective_from, v.effective_to, v.tags
+       FROM jsonb_to_recordset($2::jsonb) AS v(id text, provider text, region text, instance_type text, family text,
+         operating_system text, usage_type text, price_per_hour numeric, discount_percent numeric, currency text,
+         effective_from timestamptz, effective_to timestamptz, tags jsonb)`,
+    accountId,
+    JSON.stringify(payload),
+  );
+}
+
+/** Open rows (effective_to null or in the future), or every version with include_closed; newest first. */
+export async function listComputePrices(prisma: Prisma, accountId: string, query: ComputePricingListQuery): Promise<ComputePricingEntry[]> {
+  const params: unknown[] = [accountId];
+  const where = ["account_id = $1"];
+  for (const column of IDENTITY_COLUMNS) {
+    const value = query[column];
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`${column} = $${params.length}`);
+  }
+  if (!query.include_closed) where.push("(effective_to IS NULL OR effective_to > now())");
+  const rows = await prisma.$queryRawUnsafe<ComputeRow[]>(
+    `SELECT ${COMPUTE_COLUMNS} FROM negotiated_compute_prices WHERE ${where.join(" AND ")} ORDER BY effective_from DESC, id DESC`,
+    ...params,
+  );
+  return rows.map(toComputeEntry);
+}
+
+/** The rows the compute query may apply now or later: open or closing in the future. */
+export async function liveComputePrices(prisma: Prisma, accountId: string): Promise<ComputeRow[]> {
+  return prisma.$queryRawUnsafe<ComputeRow[]>(
+    `SELECT ${COMPUTE_COLUMNS} FROM negotiated_compute_prices WHERE account_id = $1 AND (effective_to IS NULL OR effective_to > now())`,
+    accountId,
+  );
+}
+
+/**
+ * Closes a live or scheduled row: effective_to = now (or its own effective_from when it was
+ * scheduled for later, so it never takes effect). Unknown, other account's or closed: 404.
+ */
+export async function closeComputePrice(prisma: Prisma, accountId: string, id: string): Promise<ComputePricingEntry> {
+  return inTransaction(prisma, async (tx) => {
+    const [target] = await tx.$queryRawUnsafe<ComputeRow[]>(
+      `SELECT ${COMPUTE_COLUMNS} FROM negotiated_compute_prices WHERE account_id = $1 AND id = $2`,
+      accountId,
+      id,
+    );
+    if (!target) throw notFound(`No open compute pricing entry with id ${id}.`);
+    await lockAll(tx, [lockNameOf(accountId, identityOf(target))]);
+    const now = new Date();
+    const [row] = await tx.$queryRawUnsafe<ComputeRow[]>(
+      `UPDATE negotiated_compute_prices SET effective_to = GREATEST($3::timestamptz, effective_from), updated_at = now()
+        WHERE account_id = $1 AND id = $2 AND (effective_to IS NULL OR effective_to > $3::timestamptz)
+        RETURNING ${COMPUTE_COLUMNS}`,
+      accountId,
+      id,
+      now.toISOString(),
+    );
+    if (!row) throw notFound(`No open compute pricing entry with id ${id}.`);
+    return toComputeEntry(row);
+  });
+}
