@@ -1,12 +1,28 @@
+import type { AddressInfo } from "node:net";
 import type { Express } from "express";
+import { loadDevIssuerKey, mintDevToken } from "../apps/main-api/src/auth/dev-issuer";
 import type { Config } from "../apps/main-api/src/config";
-import { signUp } from "../apps/main-api/test/helpers/identity";
 
 let n = 0;
 
-/** A signed-up organization (development issuer) and the headers of its owner. */
+/** A signed-up organization (development issuer, through the real sign-up endpoint) and the headers of its owner. */
 export async function benchCredentials(ctx: { app: Express; config: Config }) {
   n++;
-  const owner = await signUp(ctx, { email: `bench-${n}-${Date.now()}@bench.test`, company: `Bench ${n}` });
-  return { headers: { authorization: `Bearer ${owner.token}` }, tenantId: owner.tenant.id, organizationId: owner.organization.id };
+  const email = `bench-${n}-${Date.now()}@bench.test`;
+  const token = await mintDevToken(loadDevIssuerKey(ctx.config.auth.devIssuerDir), { email });
+  const server = ctx.app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/signup/complete`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ company_name: `Bench ${n}`, first_name: "Ada", last_name: "Lovelace" }),
+    });
+    const body = (await res.json()) as { data: { organization: { id: string }; default_tenant: { id: string } } };
+    if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(body)}`);
+    return { headers: { authorization: `Bearer ${token}` }, tenantId: body.data.default_tenant.id, organizationId: body.data.organization.id };
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
