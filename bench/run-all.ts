@@ -18,7 +18,8 @@ fs.mkdirSync(results, { recursive: true });
 let failed = 0;
 const tsx = path.join(__dirname, "node_modules/.bin/tsx");
 for (const [name, file, defaults] of BENCHMARKS) {
-  if (only && !only.includes(name)) continue;
+  // A name or its first word (BENCH_ONLY=compute runs compute-query).
+  if (only && !only.some((o) => o === name || name.split("-")[0] === o)) continue;
   fs.rmSync(path.join(results, `${name}.json`), { force: true }); // never report a stale figure
   const started = Date.now();
   console.log(`\n== ${name} ==`);
