@@ -1,6 +1,6 @@
 import { Router, type Express } from "express";
 import { pricingApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
-import { registerRoutes, serviceApp } from "@cloudcost/http";
+import { expressPath, registerRoutes, serviceApp } from "@cloudcost/http";
 import { apiDocsRouter, pricingApiDocument } from "@cloudcost/openapi";
 import { accountHandlers } from "./auth/account-routes";
 import { requireApiKey, requireKeyRole } from "./auth/middleware";
@@ -9,6 +9,7 @@ import type { AppDeps } from "./deps";
 import { renderPricingError } from "./errors";
 import { healthHandlers } from "./health/routes";
 import { idempotent } from "./idempotency";
+import { internalPricingHandlers } from "./internal/pricing-routes";
 import { internalHandlers } from "./internal/routes";
 import { requireServiceToken } from "./internal/service-token";
 import { NegotiatedPriceCache } from "./marketplace/compute-negotiated";
@@ -22,7 +23,7 @@ import { usageHandlers } from "./usage/routes";
 
 const operations: RouteDefinition[] = Object.values(pricingApiRoutes);
 /** Paths of the operations that accept more than the 1 MiB default body. */
-const LARGE_BODY_PATHS = operations.filter((route) => route.bodyLimit).map((route) => route.path);
+const LARGE_BODY_PATHS = operations.filter((route) => route.bodyLimit).map((route) => expressPath(route.path));
 
 /** Every declared operation of the pricing API (the public ones and /internal), bound to its handler. */
 function apiRouter(deps: AppDeps): Router {
@@ -45,6 +46,7 @@ function apiRouter(deps: AppDeps): Router {
       ...usageHandlers(labelled),
       ...healthHandlers(deps.db, deps.computeCatalog),
       ...internalHandlers(deps.apiKeys),
+      ...internalPricingHandlers({ computeCatalog: deps.computeCatalog, negotiated, ...labelled }),
     },
     {
       // A service token is signed for the one request (method and path) and accepted once.

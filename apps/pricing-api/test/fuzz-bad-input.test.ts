@@ -226,6 +226,14 @@ beforeAll(async () => {
       body: { account_id: "acct_fuzz", id: "key_fuzz", prefix: "bl_abcdef", name: "provisioned" },
     },
     revokeApiKeyByHash: { params: { keyHash: hash } },
+    priceComputeBatchForAccount: {
+      readOnly: true,
+      params: { accountId: "acct_fuzz" },
+      freeParams: ["accountId"],
+      body: { items: [{ provider: "aws", region: "us-east-1", instance_type: "m5.large" }] },
+    },
+    listInstanceTypesForAccount: { params: { accountId: "acct_fuzz" }, freeParams: ["accountId"], query: { provider: "aws", region: "us-east-1" } },
+    priceUsageForAccount: { readOnly: true, params: { accountId: "acct_fuzz" }, freeParams: ["accountId"], body: { usage } },
   });
   table = {
     ...declared,

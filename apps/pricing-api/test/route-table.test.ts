@@ -47,3 +47,19 @@ test("each pricing operation declares the weakest key role that may call it (doc
     "DELETE /v1/pricing/reports/{id}": "admin",
   });
 });
+
+test("the service-token operations are exactly the /internal ones, none in the public document", () => {
+  const service = declared.filter((route) => route.auth === "service");
+  expect(service.map(operationKey).sort()).toEqual(
+    [
+      "POST /internal/accounts/{accountId}/api-keys",
+      "PUT /internal/api-keys/{keyHash}",
+      "DELETE /internal/api-keys/{keyHash}",
+      "POST /internal/accounts/{accountId}/pricing/compute/batch",
+      "GET /internal/accounts/{accountId}/pricing/compute/instance-types",
+      "POST /internal/accounts/{accountId}/pricing/usage",
+    ].sort(),
+  );
+  expect(service.every((route) => route.internal === true && route.path.startsWith("/internal/"))).toBe(true);
+  expect(declared.filter((route) => route.path.startsWith("/internal/")).every((route) => route.auth === "service")).toBe(true);
+});

@@ -1,5 +1,11 @@
 import type { Request, Response } from "express";
-import { ComputePriceQuery, type ComputeBatchResult } from "@cloudcost/contracts";
+import {
+  ComputePriceQuery,
+  type ComputeBatchResponse,
+  type ComputeBatchResult,
+  type InstanceTypesQuery,
+  type InstanceTypesResponse,
+} from "@cloudcost/contracts";
 import { HttpError, parseOr400 } from "@cloudcost/http";
 import { accountOf } from "../auth/middleware";
 import { problemDocument } from "../errors";
@@ -16,6 +22,28 @@ function priceItem(req: Request, store: ComputeCatalogStore, prices: AccountComp
     if (err instanceof HttpError) return { index, problem: problemDocument(req, err) };
     throw err;
   }
+}
+
+/** The batch answer for `accountId` (the caller's account, or the one an internal call names). */
+export async function priceBatchFor(
+  req: Request,
+  store: ComputeCatalogStore,
+  negotiated: NegotiatedPriceCache,
+  accountId: string,
+  items: unknown[],
+): Promise<ComputeBatchResponse> {
+  const prices = await negotiated.get(accountId);
+  return { results: items.map((item, index) => priceItem(req, store, prices, index, item)) };
+}
+
+/** The instance-types listing with `accountId`'s effective prices. */
+export async function instanceTypesFor(
+  store: ComputeCatalogStore,
+  negotiated: NegotiatedPriceCache,
+  accountId: string,
+  query: InstanceTypesQuery,
+): Promise<InstanceTypesResponse> {
+  return { instance_types: listInstanceTypes(store.current, query, await negotiated.get(accountId)) };
 }
 
 // Written directly rather than through res.send: a POST answer is never conditional, so Express's
@@ -41,13 +69,7 @@ export function computeHandlers(
       if (prices) return sendJson(res, priceComputeJson(store.current, body, prices));
       return negotiated.get(account).then((loaded) => sendJson(res, priceComputeJson(store.current, body, loaded)));
     },
-    priceComputeBatch: async ({ body }, req) => {
-      const prices = await negotiated.get(accountOf(req));
-      return { status: 200, body: { results: body.items.map((item, index) => priceItem(req, store, prices, index, item)) } };
-    },
-    listInstanceTypes: async ({ query }, req) => {
-      const prices = await negotiated.get(accountOf(req));
-      return { status: 200, body: { instance_types: listInstanceTypes(store.current, query, prices) } };
-    },
+    priceComputeBatch: async ({ body }, req) => ({ status: 200, body: await priceBatchFor(req, store, negotiated, accountOf(req), body.items) }),
+    listInstanceTypes: async ({ query }, req) => ({ status: 200, body: await instanceTypesFor(store, negotiated, accountOf(req), query) }),
   };
 }

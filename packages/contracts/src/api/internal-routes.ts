@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { ServiceId } from "../common.js";
+import { ComputeBatchRequest, ComputeBatchResponse, InstanceTypesQuery, InstanceTypesResponse } from "../pricing/compute.js";
 import { MarketplaceError } from "../pricing/errors.js";
 import { CreateAccountKeyRequest, CreatedPricingApiKey, KeyHash, PricingApiKey, ProvisionApiKeyRequest } from "../pricing/internal.js";
+import { UsageRequest, UsageResponse } from "../pricing/references.js";
 import { defineRoute } from "./route.js";
 
 const error = (description: string) => ({ description, schema: MarketplaceError });
 const KeyHashParams = z.object({ keyHash: KeyHash });
+const AccountParams = z.object({ accountId: ServiceId });
 
 /**
  * The pricing API's `/internal` operations: called by the main API (key sync) and operator
@@ -22,7 +25,7 @@ export const pricingInternalRoutes = {
     auth: "service",
     scope: "none",
     internal: true,
-    params: z.object({ accountId: ServiceId }),
+    params: AccountParams,
     // The body is optional: no body at all is an unnamed key.
     body: z.preprocess((body) => body ?? {}, CreateAccountKeyRequest),
     responses: { 201: { description: "The key, with its secret", schema: CreatedPricingApiKey } },
@@ -57,5 +60,51 @@ export const pricingInternalRoutes = {
     internal: true,
     params: KeyHashParams,
     responses: { 200: { description: "Revoked", schema: PricingApiKey }, 404: error("No API key has this hash") },
+  }),
+  // Pricing on behalf of an account (the main API for an organization's pricing account): the same
+  // bodies and answers as the public operations, priced with that account's own entries. An
+  // unknown account is priced like an account without entries.
+  priceComputeBatchForAccount: defineRoute({
+    operationId: "priceComputeBatchForAccount",
+    method: "post",
+    path: "/internal/accounts/{accountId}/pricing/compute/batch",
+    tags: ["Internal"],
+    summary: "Price up to 1000 compute queries for an account (its negotiated prices apply)",
+    errors: "marketplace",
+    auth: "service",
+    scope: "none",
+    internal: true,
+    params: AccountParams,
+    body: ComputeBatchRequest,
+    responses: { 200: { description: "One price or problem per item", schema: ComputeBatchResponse } },
+  }),
+  listInstanceTypesForAccount: defineRoute({
+    operationId: "listInstanceTypesForAccount",
+    method: "get",
+    path: "/internal/accounts/{accountId}/pricing/compute/instance-types",
+    tags: ["Internal"],
+    summary: "The catalog's instance types with an account's effective prices",
+    errors: "marketplace",
+    auth: "service",
+    scope: "none",
+    internal: true,
+    params: AccountParams,
+    query: InstanceTypesQuery,
+    responses: { 200: { description: "Instance types", schema: InstanceTypesResponse } },
+  }),
+  priceUsageForAccount: defineRoute({
+    operationId: "priceUsageForAccount",
+    method: "post",
+    path: "/internal/accounts/{accountId}/pricing/usage",
+    tags: ["Internal"],
+    summary: "Price usage lines with an account's model and database prices, without storing them",
+    errors: "marketplace",
+    auth: "service",
+    scope: "none",
+    internal: true,
+    params: AccountParams,
+    bodyLimit: "8 MiB",
+    body: UsageRequest,
+    responses: { 200: { description: "Priced lines and totals", schema: UsageResponse } },
   }),
 } as const;
