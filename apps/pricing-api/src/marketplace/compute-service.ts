@@ -1,12 +1,20 @@
 import Decimal from "decimal.js";
 import type { ComputePricingEntry, ComputePricingEntryData, ComputePricingListQuery } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
-import { badRequest, notFound } from "@cloudcost/http";
+import { badRequest } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import { inTransaction, lockAll, type Sql } from "../store/sql";
+import { closeVersionedRow, nextEffectiveFrom, type VersionedTable } from "./versioned-rows";
 import { COMPUTE_COLUMNS, type ComputeRow, IDENTITY_COLUMNS, identityOf, storedIdentity, storedRate, toComputeEntry } from "./compute-rows";
 
 const lockNameOf = (accountId: string, identity: string) => `compute:${accountId}:${identity}`;
+const COMPUTE_TABLE: VersionedTable = {
+  table: "negotiated_compute_prices",
+  columns: COMPUTE_COLUMNS,
+  identityColumns: IDENTITY_COLUMNS.join(", "),
+  lockName: (accountId, row) => lockNameOf(accountId, identityOf(row as Pick<ComputeRow, (typeof IDENTITY_COLUMNS)[number]>)),
+  what: "compute",
+};
 
 const sameAmount = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Decimal(a).eq(b));
 const sameTags = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
@@ -59,7 +67,7 @@ export async function registerComputePrices(prisma: Prisma, accountId: string, e
           results.push(current);
           return;
         }
-        from = effectiveFromAfter(current, entry, now, index);
+        from = nextEffectiveFrom(current.effective_from, entry.effective_from, now, index);
         current.effective_to = from;
         if (!isNew(current)) changed.set(current.id, current);
       } else {
@@ -82,25 +90,6 @@ export async function registerComputePrices(prisma: Prisma, accountId: string, e
     if (inserted.length > 0) await insertRows(tx, accountId, inserted);
     return results.map(toComputeEntry);
   });
-}
-
-/** The new version's effective_from: the given one (later than the open row's), or now. */
-function effectiveFromAfter(open: ComputeRow, entry: ComputePricingEntryData, now: Date, index: number): Date {
-  const openFrom = open.effective_from;
-  const path = `entries.${index}.effective_from`;
-  if (entry.effective_from) {
-    const given = new Date(entry.effective_from);
-    if (given > openFrom) return given;
-    throw badRequest(`${path}: must be later than the open row's effective_from (${openFrom.toISOString()})`, [
-      { path, message: `must be later than ${openFrom.toISOString()}` },
-    ]);
-  }
-  if (now > openFrom) return now;
-  // Two changes within one millisecond: the later one starts a millisecond after the earlier one.
-  if (now.getTime() === openFrom.getTime()) return new Date(openFrom.getTime() + 1);
-  throw badRequest(`${path}: a price change is already scheduled for ${openFrom.toISOString()}; send an effective_from later than that`, [
-    { path, message: `must be later than ${openFrom.toISOString()}` },
-  ]);
 }
 
 async function latestRows(tx: Sql, accountId: string, keys: string[]): Promise<ComputeRow[]> {
@@ -168,29 +157,7 @@ export async function liveComputePrices(prisma: Prisma, accountId: string): Prom
   );
 }
 
-/**
- * Closes a live or scheduled row: effective_to = now (or its own effective_from when it was
- * scheduled for later, so it never takes effect). Unknown, other account's or closed: 404.
- */
+/** Closes a live or scheduled row (versioned-rows.ts); unknown, another account's or closed: 404. */
 export async function closeComputePrice(prisma: Prisma, accountId: string, id: string): Promise<ComputePricingEntry> {
-  return inTransaction(prisma, async (tx) => {
-    const [target] = await tx.$queryRawUnsafe<ComputeRow[]>(
-      `SELECT ${COMPUTE_COLUMNS} FROM negotiated_compute_prices WHERE account_id = $1 AND id = $2`,
-      accountId,
-      id,
-    );
-    if (!target) throw notFound(`No open compute pricing entry with id ${id}.`);
-    await lockAll(tx, [lockNameOf(accountId, identityOf(target))]);
-    const now = new Date();
-    const [row] = await tx.$queryRawUnsafe<ComputeRow[]>(
-      `UPDATE negotiated_compute_prices SET effective_to = GREATEST($3::timestamptz, effective_from), updated_at = now()
-        WHERE account_id = $1 AND id = $2 AND (effective_to IS NULL OR effective_to > $3::timestamptz)
-        RETURNING ${COMPUTE_COLUMNS}`,
-      accountId,
-      id,
-      now.toISOString(),
-    );
-    if (!row) throw notFound(`No open compute pricing entry with id ${id}.`);
-    return toComputeEntry(row);
-  });
+  return inTransaction(prisma, async (tx) => toComputeEntry(await closeVersionedRow<ComputeRow>(tx, COMPUTE_TABLE, accountId, id)));
 }

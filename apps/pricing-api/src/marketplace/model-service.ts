@@ -1,13 +1,21 @@
 import Decimal from "decimal.js";
 import type { ModelListQuery, ModelPricingEntry, ModelPricingEntryData } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
-import { badRequest, notFound } from "@cloudcost/http";
+import { badRequest } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import { inTransaction, keyIn, lockAll, storedAmount, type Sql } from "../store/sql";
 import { detailsDiffer, detailsOf, MODEL_COLUMNS, modelDetailsOf, modelKeyOf, toModelEntry, type ModelRow } from "./model-rows";
+import { closeVersionedRow, nextEffectiveFrom, type VersionedTable } from "./versioned-rows";
 
 const identityOf = (row: { model_key: string; token_bucket: string }) => `${row.model_key}|${row.token_bucket}`;
 const lockNameOf = (accountId: string, identity: string) => `model:${accountId}:${identity}`;
+const MODEL_TABLE: VersionedTable = {
+  table: "model_prices",
+  columns: MODEL_COLUMNS,
+  identityColumns: "model_key, token_bucket",
+  lockName: (accountId, row) => lockNameOf(accountId, identityOf(row as { model_key: string; token_bucket: string })),
+  what: "model",
+};
 
 const DETAIL_COLUMNS = `fetched_at timestamptz, sku_price_id text, source text, source_url text, context_limit int,
   output_limit int, modalities_input text[], modalities_output text[], open_weights boolean, reasoning boolean,
@@ -60,7 +68,7 @@ export async function registerModels(prisma: Prisma, accountId: string, entries:
           results.push(current);
           return;
         }
-        from = effectiveFromAfter(current, entry, now, index);
+        from = nextEffectiveFrom(current.effective_from, entry.effective_from, now, index);
         current.effective_to = from;
         if (!isNew(current)) changed.set(current.id, current);
       } else {
@@ -98,25 +106,6 @@ export async function registerModels(prisma: Prisma, accountId: string, entries:
     if (inserted.length > 0) await insertRows(tx, accountId, inserted);
     return results.map(toModelEntry);
   });
-}
-
-/** The new version's effective_from: the given one (later than the open row's), or now. */
-function effectiveFromAfter(open: ModelRow, entry: ModelPricingEntryData, now: Date, index: number): Date {
-  const openFrom = open.effective_from;
-  if (entry.effective_from) {
-    const given = new Date(entry.effective_from);
-    if (given > openFrom) return given;
-    throw badRequest(`entries.${index}.effective_from: must be later than the open row's effective_from (${openFrom.toISOString()})`, [
-      { path: `entries.${index}.effective_from`, message: `must be later than ${openFrom.toISOString()}` },
-    ]);
-  }
-  if (now > openFrom) return now;
-  // Two changes within one millisecond: the later one starts a millisecond after the earlier one.
-  if (now.getTime() === openFrom.getTime()) return new Date(openFrom.getTime() + 1);
-  throw badRequest(
-    `entries.${index}.effective_from: a price change is already scheduled for ${openFrom.toISOString()}; send an effective_from later than that`,
-    [{ path: `entries.${index}.effective_from`, message: `must be later than ${openFrom.toISOString()}` }],
-  );
 }
 
 async function latestRows(tx: Sql, accountId: string, identities: string[]): Promise<ModelRow[]> {
@@ -197,29 +186,7 @@ export async function listModels(prisma: Prisma, accountId: string, query: Model
   return rows.map(toModelEntry);
 }
 
-/**
- * Closes a live or scheduled row: effective_to = now (or its own effective_from when it was
- * scheduled for later, so it never takes effect). Unknown, other account's or closed: 404.
- */
+/** Closes a live or scheduled row (versioned-rows.ts); unknown, another account's or closed: 404. */
 export async function closeModel(prisma: Prisma, accountId: string, id: string): Promise<ModelPricingEntry> {
-  return inTransaction(prisma, async (tx) => {
-    const [target] = await tx.$queryRawUnsafe<{ model_key: string; token_bucket: string }[]>(
-      `SELECT model_key, token_bucket FROM model_prices WHERE account_id = $1 AND id = $2`,
-      accountId,
-      id,
-    );
-    if (!target) throw notFound(`No open model pricing entry with id ${id}.`);
-    await lockAll(tx, [lockNameOf(accountId, identityOf(target))]);
-    const now = new Date();
-    const [row] = await tx.$queryRawUnsafe<ModelRow[]>(
-      `UPDATE model_prices SET effective_to = GREATEST($3::timestamptz, effective_from), updated_at = now()
-        WHERE account_id = $1 AND id = $2 AND (effective_to IS NULL OR effective_to > $3::timestamptz)
-        RETURNING ${MODEL_COLUMNS}`,
-      accountId,
-      id,
-      now.toISOString(),
-    );
-    if (!row) throw notFound(`No open model pricing entry with id ${id}.`);
-    return toModelEntry(row);
-  });
+  return inTransaction(prisma, async (tx) => toModelEntry(await closeVersionedRow<ModelRow>(tx, MODEL_TABLE, accountId, id)));
 }
