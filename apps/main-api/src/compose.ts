@@ -6,14 +6,13 @@ import { loadDevIssuerKey } from "./auth/dev-issuer";
 import { KeyUseRecorder } from "./auth/key-use";
 import { createTokenVerifier } from "./auth/token-verifier";
 import { createAnalyzer, type Analyzer } from "./compute/analysis";
-import { instrumentAnalyzer, instrumentPricing } from "./compute/instrumentation";
-import { createPricingClient } from "./compute/pricing-client";
-import { resolvePricingKey } from "./compute/pricing-key";
+import { instrumentAnalyzer, instrumentCatalogs } from "./compute/instrumentation";
+import { createComputeCatalogs } from "./compute/catalog-prices";
 import type { Config } from "./config";
 import { createPrisma, type Prisma } from "./db";
 import type { AppDeps } from "./deps";
 import { createOutboxWorker } from "./outbox";
-import { createInternalPricingApi } from "./pricing/internal-client";
+import { createInternalPricingApi, type InternalPricingApi } from "./pricing/internal-client";
 
 export interface Infrastructure {
   config: Config;
@@ -31,6 +30,12 @@ export interface Infrastructure {
 export function buildDeps({ config, db, logger, metrics = createMetrics("main-api") }: Infrastructure): AppDeps {
   const prisma = createPrisma(db.adapter);
   const devIssuerKey = config.auth.devIssuer ? loadDevIssuerKey(config.auth.devIssuerDir) : undefined;
+  const pricingApi = createInternalPricingApi({
+    baseUrl: config.pricingApiUrl,
+    serviceSecret: loadServiceSecret(config.serviceTokenSecret, config.dataRoot),
+    logger,
+    timeoutMs: config.pricingApiTimeoutMs,
+  });
   return {
     config,
     db,
@@ -41,32 +46,26 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     keyUse: new KeyUseRecorder(prisma, logger),
     devIssuerKey,
     idempotencyStore: sqlIdempotencyStore(db.sql),
-    analyzer: buildAnalyzer({ config, db, prisma, logger, metrics }),
+    analyzer: buildAnalyzer({ db, prisma, logger, metrics, pricingApi, tailMarginMs: config.analysisTailMarginMs }),
     outbox: createOutboxWorker({ config, prisma, logger }),
-    pricingApi: createInternalPricingApi({
-      baseUrl: config.pricingApiUrl,
-      serviceSecret: loadServiceSecret(config.serviceTokenSecret, config.dataRoot),
-      logger,
-      timeoutMs: config.pricingApiTimeoutMs,
-    }),
+    pricingApi,
   };
 }
 
-function buildAnalyzer(deps: { config: Config; db: Database; prisma: Prisma; logger: Logger; metrics: Metrics }): Analyzer {
-  const pricingKey = resolvePricingKey(deps.config);
-  const pricing = createPricingClient({
-    baseUrl: deps.config.pricingApiUrl,
-    apiKey: pricingKey.key,
-    onUnauthorized: () => pricingKey.provision(),
-    timeoutMs: deps.config.pricingApiTimeoutMs,
-    logger: deps.logger,
-  });
+function buildAnalyzer(deps: {
+  db: Database;
+  prisma: Prisma;
+  logger: Logger;
+  metrics: Metrics;
+  pricingApi: InternalPricingApi;
+  tailMarginMs: number;
+}): Analyzer {
   const analyzer = createAnalyzer({
     prisma: deps.prisma,
     db: deps.db,
     logger: deps.logger,
-    pricing: instrumentPricing(pricing, deps.metrics),
-    tailMarginMs: deps.config.analysisTailMarginMs,
+    catalogs: instrumentCatalogs(createComputeCatalogs(deps.pricingApi, deps.logger), deps.metrics),
+    tailMarginMs: deps.tailMarginMs,
   });
   return instrumentAnalyzer(analyzer, deps.metrics);
 }

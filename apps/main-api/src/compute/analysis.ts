@@ -1,11 +1,11 @@
 import type { Logger } from "pino";
-import type { Architecture, OperatingSystem } from "@cloudcost/contracts";
+import type { Architecture, InstanceTypeRow, OperatingSystem } from "@cloudcost/contracts";
 import type { Database, SqlSession } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { TenantRef } from "./inventory-service";
-import { PricingUnavailableError, type CatalogKey, type PricingClient } from "./pricing-client";
+import { type CatalogKey, type ComputeCatalogs, PricingUnavailableError } from "./catalog-prices";
 import { dropExpired, rollUpSettledDays, rollUpTail, rollupWindow, WINDOW_STATS, windowStatsParams } from "./rollups";
-import { decide, hasEnoughSignal, type Decision, type PricingView, type UsageStats } from "./rightsizing";
+import { decide, hasEnoughSignal, type DecidedOption, type Decision, type UsageStats } from "./rightsizing";
 import { loadComputeSettings, type ComputeSettings } from "./settings";
 
 /** Another cycle of this tenant is running (this process or another replica). */
@@ -25,7 +25,7 @@ interface AnalyzerDeps {
   prisma: Prisma;
   db: Database;
   logger: Logger;
-  pricing: PricingClient;
+  catalogs: ComputeCatalogs;
   /** How far behind the cycle's start the tail ends (rollups.ts; config ANALYSIS_TAIL_MARGIN_SECONDS). */
   tailMarginMs?: number;
   /** Least time between two retention passes of one tenant in this process (default 10 minutes). */
@@ -59,16 +59,24 @@ interface StatsRow {
   cpu_p95: number | null;
   cpu_max: number | null;
   memory_p95: number | null;
+  memory_samples: number | null;
+  memory_start: string | null;
+  memory_end: string | null;
+  network_samples: number | null;
+  network_low: number | null;
+  purchase_option: "on_demand" | "spot" | "reserved";
 }
+
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 // Nearest-rank p95 over the day and tail roll-ups plus the raw samples of the window's edges (rollups.ts);
 // only one row per resource comes back to Node.
 const STATS_SQL = `
   WITH s AS (${WINDOW_STATS})
-  SELECT r.resource_id, r.provider, r.region, r.instance_type, r.architecture, r.operating_system, r.cpu_cores, r.ram_gb,
-         s.samples, to_char(s.window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS window_start,
-         to_char(s.window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS window_end,
-         s.cpu_p95, s.cpu_max, s.memory_p95
+  SELECT r.resource_id, r.provider, r.region, r.instance_type, r.architecture, r.operating_system, r.cpu_cores, r.ram_gb, r.purchase_option,
+         s.samples, ${iso("s.window_start")} AS window_start, ${iso("s.window_end")} AS window_end,
+         s.cpu_p95, s.cpu_max, s.memory_p95, s.memory_samples, ${iso("s.memory_start")} AS memory_start, ${iso("s.memory_end")} AS memory_end,
+         s.network_samples, s.network_low
   FROM compute_resources r LEFT JOIN s ON s.resource_id = r.resource_id
   WHERE r.tenant_id = $1`;
 
@@ -77,9 +85,10 @@ const STATS_SQL = `
 const WRITE_SQL = `
   WITH v AS (
     SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[],
-                         $10::float8[], $11::float8[], $12::float8[], $13::int[], $14::timestamptz[], $15::timestamptz[])
+                         $10::float8[], $11::float8[], $12::float8[], $13::int[], $14::timestamptz[], $15::timestamptz[],
+                         $16::text[], $17::jsonb[], $18::jsonb[])
       AS v(resource_id, action, current_type, recommended_type, current_cost, recommended_cost, savings,
-           cpu_p95, cpu_max, memory_p95, samples, window_start, window_end)),
+           cpu_p95, cpu_max, memory_p95, samples, window_start, window_end, reasons, options, price)),
   locked AS (
     SELECT r.resource_id FROM compute_resources r JOIN v ON r.resource_id = v.resource_id
     WHERE r.tenant_id = $1
@@ -89,7 +98,8 @@ const WRITE_SQL = `
     action = v.action, current_instance_type = v.current_type, recommended_instance_type = v.recommended_type,
     current_monthly_cost_usd = v.current_cost, recommended_monthly_cost_usd = v.recommended_cost,
     savings_monthly_usd = v.savings, cpu_p95 = v.cpu_p95, cpu_max = v.cpu_max, memory_p95 = v.memory_p95,
-    sample_count = v.samples, window_start = v.window_start, window_end = v.window_end, analyzed_at = $2
+    sample_count = v.samples, window_start = v.window_start, window_end = v.window_end, analyzed_at = $2,
+    finding_reasons = string_to_array(v.reasons, ','), options = v.options, price = v.price
   FROM v JOIN locked l ON l.resource_id = v.resource_id
   WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id`;
 
@@ -102,6 +112,11 @@ function toStats(row: StatsRow): UsageStats | null {
     cpuP95: Number(row.cpu_p95),
     cpuMax: Number(row.cpu_max),
     memoryP95: row.memory_p95 === null ? null : Number(row.memory_p95),
+    memorySamples: row.memory_samples ?? 0,
+    memoryStart: row.memory_start ? new Date(row.memory_start) : null,
+    memoryEnd: row.memory_end ? new Date(row.memory_end) : null,
+    networkSamples: row.network_samples ?? 0,
+    networkLow: row.network_low ?? 0,
   };
 }
 
@@ -109,34 +124,21 @@ function toStats(row: StatsRow): UsageStats | null {
 type PricedRow = StatsRow & { provider: string; region: string; instance_type: string };
 const isPriceable = (row: StatsRow): row is PricedRow => Boolean(row.provider && row.region && row.instance_type);
 
-const catalogKeyOf = (row: PricedRow): CatalogKey => ({
+/** The organization's catalog a resource is priced from: spot resources with spot prices, the others with the effective on-demand ones. */
+const catalogKeyOf = (accountId: string, row: PricedRow): CatalogKey => ({
+  accountId,
   provider: row.provider,
   region: row.region,
   operatingSystem: row.operating_system ?? "linux",
-  ...(row.architecture ? { architecture: row.architecture } : {}),
+  usageType: row.purchase_option === "spot" ? "spot" : "on_demand",
 });
-const keyString = (key: CatalogKey) => [key.provider, key.region, key.operatingSystem, key.architecture ?? "*"].join("\u0000");
+const keyString = (key: CatalogKey) => [key.provider, key.region, key.operatingSystem, key.usageType].join("\u0000");
 
-/**
- * One filtered catalog per (catalog, architecture), kept as long as the catalog array itself (the
- * pricing client caches those): the same array each cycle, so rightsizing's price-sorted copy of
- * it (also keyed by the array) is built once, not re-sorted with decimals every cycle.
- */
-const filteredCatalogs = new WeakMap<PricingView["catalog"], Map<string, PricingView["catalog"]>>();
-function ofArchitecture(all: PricingView["catalog"], architecture: Architecture | null): PricingView["catalog"] {
-  if (!architecture) return all;
-  let byArchitecture = filteredCatalogs.get(all);
-  if (!byArchitecture) {
-    byArchitecture = new Map();
-    filteredCatalogs.set(all, byArchitecture);
-  }
-  let catalog = byArchitecture.get(architecture);
-  if (!catalog) {
-    catalog = all.filter((c) => c.architecture === architecture);
-    byArchitecture.set(architecture, catalog);
-  }
-  return catalog;
-}
+const optionJson = (o: DecidedOption) => ({
+  ...o,
+  monthly_cost_usd: o.monthly_cost_usd.toNumber(),
+  savings_monthly_usd: o.savings_monthly_usd.toNumber(),
+});
 
 const DECIDE_SLICE = 100;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -163,29 +165,22 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     const rows = await deps.db.sql.query<StatsRow>(STATS_SQL, windowStatsParams(tenant.id, window, tailCut));
     const stats = rows.map(toStats);
 
-    // Only resources past rule 1 with a known provider, region and type need prices.
+    // Only resources past rule 1 with a known provider, region and type need prices; the
+    // organization's pricing account (its id) prices them, so its negotiated prices apply.
     const priced = rows.filter((row, i): row is PricedRow => hasEnoughSignal(stats[i]) && isPriceable(row));
-    const catalogs = new Map<string, PricingView["catalog"]>();
+    const catalogs = new Map<string, InstanceTypeRow[]>();
     for (const row of priced) {
-      const key = catalogKeyOf(row);
-      if (!catalogs.has(keyString(key))) catalogs.set(keyString(key), await deps.pricing.instanceTypes(key));
+      const key = catalogKeyOf(tenant.organizationId, row);
+      if (!catalogs.has(keyString(key))) catalogs.set(keyString(key), await deps.catalogs.catalog(key));
     }
-    const prices = await deps.pricing.prices(
-      priced.map((row) => ({
-        provider: row.provider,
-        region: row.region,
-        operatingSystem: row.operating_system ?? "linux",
-        instanceType: row.instance_type,
-      })),
-    );
-    // Every priced row's catalog was fetched above.
-    const catalogOf = (row: PricedRow) => ofArchitecture(catalogs.get(keyString(catalogKeyOf(row))) ?? [], row.architecture);
-    const views = new Map<string, PricingView>();
-    priced.forEach((row, i) => {
-      views.set(row.resource_id, { currentHourly: prices[i]?.price_per_hour ?? null, catalog: catalogOf(row) });
-    });
+    const catalogOf = (row: StatsRow) => (isPriceable(row) ? (catalogs.get(keyString(catalogKeyOf(tenant.organizationId, row))) ?? null) : null);
 
-    const targets = { cpuTargetPercent: settings.cpuTargetPercent, memoryTargetPercent: settings.memoryTargetPercent };
+    const rule = {
+      cpuTargetPercent: settings.cpuTargetPercent,
+      memoryTargetPercent: settings.memoryTargetPercent,
+      allowArchitectureChange: settings.allowArchitectureChange,
+      savingsBasis: settings.savingsBasis,
+    };
     // In slices, yielding between them: the cycle runs in the request-serving process, whose
     // requests must not wait for a whole fleet's decisions.
     const decisions: Decision[] = [];
@@ -193,9 +188,8 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       if (start > 0) await yieldToEventLoop();
       for (let i = start; i < Math.min(rows.length, start + DECIDE_SLICE); i++) {
         const row = rows[i];
-        decisions.push(
-          decide({ instanceType: row.instance_type, cpuCores: row.cpu_cores, ramGb: row.ram_gb }, stats[i], targets, views.get(row.resource_id) ?? null),
-        );
+        const shape = { instanceType: row.instance_type, cpuCores: row.cpu_cores, ramGb: row.ram_gb, architecture: row.architecture };
+        decisions.push(decide(shape, stats[i], rule, catalogOf(row)));
       }
     }
     const money = (d: (x: Decision) => { toFixed(n: number): string } | null) => decisions.map((x) => d(x)?.toFixed(2) ?? null);
@@ -217,6 +211,9 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
         stats.map((s) => s?.samples ?? null),
         stats.map((s) => s?.windowStart ?? null),
         stats.map((s) => s?.windowEnd ?? null),
+        decisions.map((d) => d.reasons.join(",")),
+        decisions.map((d) => JSON.stringify(d.options.map(optionJson))),
+        decisions.map((d) => JSON.stringify(d.price)),
       ],
       { name: "compute_write_results" },
     );

@@ -1,6 +1,6 @@
 import type { Metrics } from "@cloudcost/http";
 import { AnalysisBusyError, type Analyzer } from "./analysis";
-import { PricingUnavailableError, type PricingClient } from "./pricing-client";
+import { type ComputeCatalogs, PricingUnavailableError } from "./catalog-prices";
 
 const outcomeOf = (err: unknown) => (err instanceof PricingUnavailableError ? "pricing_unavailable" : err instanceof AnalysisBusyError ? "busy" : "error");
 
@@ -27,21 +27,19 @@ export function instrumentAnalyzer(analyzer: Analyzer, metrics: Metrics): Analyz
   };
 }
 
-/** Pricing client calls by operation and outcome (`ok`, `pricing_unavailable`, `error`). */
-export function instrumentPricing(pricing: PricingClient, metrics: Metrics): PricingClient {
+/** Catalog loads from the pricing API by outcome (`ok`, `pricing_unavailable`, `error`); cache hits count as `ok`. */
+export function instrumentCatalogs(catalogs: ComputeCatalogs, metrics: Metrics): ComputeCatalogs {
   const calls = metrics.counter("pricing_client_calls_total", "Calls of the pricing API client by operation and outcome", ["operation", "outcome"]);
-  const count = async <T>(operation: string, call: () => Promise<T>): Promise<T> => {
-    try {
-      const result = await call();
-      calls.inc({ operation, outcome: "ok" });
-      return result;
-    } catch (err) {
-      calls.inc({ operation, outcome: outcomeOf(err) });
-      throw err;
-    }
-  };
   return {
-    instanceTypes: (key) => count("instance_types", () => pricing.instanceTypes(key)),
-    prices: (keys) => count("prices", () => pricing.prices(keys)),
+    async catalog(key) {
+      try {
+        const rows = await catalogs.catalog(key);
+        calls.inc({ operation: "instance_types", outcome: "ok" });
+        return rows;
+      } catch (err) {
+        calls.inc({ operation: "instance_types", outcome: outcomeOf(err) });
+        throw err;
+      }
+    },
   };
 }

@@ -22,17 +22,18 @@ export async function upsertResources(prisma: Prisma, tenant: TenantRef, resourc
   return prisma.$executeRawUnsafe(
     `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING)
      INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
-       availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels)
+       availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels, purchase_option)
      SELECT $1, $2, v.* FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[])
+       $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[], $15::text[])
        AS v(resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
-            operating_system, cpu_cores, ram_gb, labels)
+            operating_system, cpu_cores, ram_gb, labels, purchase_option)
      ORDER BY v.resource_id COLLATE "C"
      ON CONFLICT (tenant_id, resource_id) DO UPDATE SET
        name = excluded.name, resource_type = excluded.resource_type, provider = excluded.provider,
        region = excluded.region, availability_zone = excluded.availability_zone, instance_type = excluded.instance_type,
        architecture = excluded.architecture, operating_system = excluded.operating_system,
-       cpu_cores = excluded.cpu_cores, ram_gb = excluded.ram_gb, labels = excluded.labels, updated_at = now()`,
+       cpu_cores = excluded.cpu_cores, ram_gb = excluded.ram_gb, labels = excluded.labels,
+       purchase_option = excluded.purchase_option, updated_at = now()`,
     tenant.id,
     tenant.organizationId,
     col((r) => r.resource_id),
@@ -47,6 +48,7 @@ export async function upsertResources(prisma: Prisma, tenant: TenantRef, resourc
     col((r) => r.cpu_cores ?? null),
     col((r) => r.ram_gb ?? null),
     col((r) => JSON.stringify(r.labels ?? {})),
+    col((r) => r.purchase_option),
   );
 }
 
@@ -92,19 +94,23 @@ const BUMP_HEARTBEATS = `
  * the stale marks of roll-ups all read the same snapshot, and nothing is written when any resource is unknown.
  */
 export const INGEST_SQL = `
-  WITH v AS (SELECT * FROM unnest($2::text[], $3::timestamptz[], $4::float8[], $5::float8[]) AS v(resource_id, ts, cpu, mem)),
+  WITH v AS (
+    -- Utilization is kept at 0.01 percentage-point resolution, rounded half-up from the decimal the client sent.
+    SELECT u.resource_id, u.ts, round(u.cpu, 2)::float8 AS cpu, round(u.mem, 2)::float8 AS mem, u.net_in, u.net_out
+    FROM unnest($2::text[], $3::timestamptz[], $4::numeric[], $5::numeric[], $6::float8[], $7::float8[]) AS u(resource_id, ts, cpu, mem, net_in, net_out)),
   missing AS (
     SELECT DISTINCT v.resource_id AS id FROM v
     WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id)),
   -- Every write in key order (resource_id, then time): two ingests of the same samples in their own
   -- orders (an agent re-sending a batch while the first copy runs) otherwise deadlocked (one answered 500).
   stored AS (
-    INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
-    SELECT $1, v.resource_id, v.ts, v.cpu, v.mem FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
+    INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s)
+    SELECT $1, v.resource_id, v.ts, v.cpu, v.mem, v.net_in, v.net_out FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
     ORDER BY v.resource_id COLLATE "C", v.ts
     ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
-      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization
-    RETURNING resource_id, ts, cpu_utilization, memory_utilization, (xmax = 0) AS inserted),
+      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization,
+        network_in_bytes_per_s = excluded.network_in_bytes_per_s, network_out_bytes_per_s = excluded.network_out_bytes_per_s
+    RETURNING resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s, (xmax = 0) AS inserted),
   -- Rows to bump are locked in resource_id order first: two ingests moving the same resources'
   -- heartbeats forward otherwise lock them in join order and can deadlock (one answered 500).
   locked AS (
@@ -125,11 +131,12 @@ export const INGEST_SQL = `
     SELECT s.* FROM stored s, tail t WHERE s.ts >= t.from_day::timestamp AT TIME ZONE 'UTC' AND s.ts < t.cut),
   -- New samples behind the fence wait for the next cycle to add them to the tail (rollups.ts).
   queued AS (
-    INSERT INTO compute_sample_tail_late AS q (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
-    SELECT $1, resource_id, ts, cpu_utilization, memory_utilization FROM behind WHERE inserted
+    INSERT INTO compute_sample_tail_late AS q (tenant_id, resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s)
+    SELECT $1, resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s FROM behind WHERE inserted
     ORDER BY resource_id COLLATE "C", ts
     ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
-      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization),
+      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization,
+        network_in_bytes_per_s = excluded.network_in_bytes_per_s, network_out_bytes_per_s = excluded.network_out_bytes_per_s),
   -- A sample in a day that ended more than 30 minutes ago makes that day's roll-up stale, and one
   -- re-sent behind the tail's fence makes the tail stale, through the status of its first day.
   late AS (
@@ -156,6 +163,8 @@ export interface SampleBatch {
   timestamps: string;
   cpu: string;
   memory: string;
+  networkIn: string;
+  networkOut: string;
 }
 
 // Inside double quotes an array element only needs `"` and `\` escaped.
@@ -178,6 +187,8 @@ export function sampleBatch(samples: MetricSample[]): SampleBatch {
     timestamps: `{${rows.map((s) => s.timestamp).join(",")}}`,
     cpu: `{${rows.map((s) => s.cpu_utilization).join(",")}}`,
     memory: `{${rows.map((s) => s.memory_utilization ?? "NULL").join(",")}}`,
+    networkIn: `{${rows.map((s) => s.network_in_bytes_per_s ?? "NULL").join(",")}}`,
+    networkOut: `{${rows.map((s) => s.network_out_bytes_per_s ?? "NULL").join(",")}}`,
   };
 }
 
@@ -187,9 +198,13 @@ export function sampleBatch(samples: MetricSample[]): SampleBatch {
  * does, and prepared by name so it is parsed and planned once (docs/performance.md, "Metric ingest").
  */
 export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, batch: SampleBatch): Promise<number> {
-  const unknown = await sql.query<{ id: string }>(INGEST_SQL, [tenant.id, batch.resourceIds, batch.timestamps, batch.cpu, batch.memory], {
-    name: "compute_ingest",
-  });
+  const unknown = await sql.query<{ id: string }>(
+    INGEST_SQL,
+    [tenant.id, batch.resourceIds, batch.timestamps, batch.cpu, batch.memory, batch.networkIn, batch.networkOut],
+    {
+      name: "compute_ingest",
+    },
+  );
   if (unknown.length) throw unknownResources(unknown);
   return batch.count;
 }

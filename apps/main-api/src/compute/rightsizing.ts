@@ -1,5 +1,14 @@
 import Decimal from "decimal.js";
-import type { Action, InstanceTypeRow } from "@cloudcost/contracts";
+import type {
+  Action,
+  Architecture,
+  FindingReason,
+  InstanceTypeRow,
+  MigrationEffort,
+  PerformanceRisk,
+  PriceProvenance,
+  SavingsBasis,
+} from "@cloudcost/contracts";
 
 /** Monthly cost = hourly × 730, rounded half-up to cents (docs/api.md, "The right-sizing rule"). */
 export const HOURS_PER_MONTH = 730;
@@ -7,6 +16,8 @@ export const MIN_SAMPLES = 12;
 export const MIN_SPAN_MS = 24 * 3600_000;
 const IDLE_CPU_P95 = 3;
 const IDLE_CPU_MAX = 10;
+const MAX_OPTIONS = 3;
+const RISK_MARGIN_POINTS = 10;
 
 export const monthly = (hourly: Decimal.Value) => new Decimal(hourly).times(HOURS_PER_MONTH).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 
@@ -17,24 +28,38 @@ export interface UsageStats {
   cpuP95: number;
   cpuMax: number;
   memoryP95: number | null;
+  memorySamples: number;
+  memoryStart: Date | null;
+  memoryEnd: Date | null;
+  /** Samples that carried network figures, and those of them below the idle threshold. */
+  networkSamples: number;
+  networkLow: number;
 }
 
-export interface Targets {
+export interface RuleSettings {
   cpuTargetPercent: number;
   memoryTargetPercent: number;
+  allowArchitectureChange: boolean;
+  savingsBasis: SavingsBasis;
 }
 
 export interface CurrentShape {
   instanceType: string | null;
   cpuCores: number | null;
   ramGb: number | null;
+  architecture: Architecture | null;
 }
 
-export interface PricingView {
-  /** On-demand hourly USD price of the current type; null when the pricing API has none. */
-  currentHourly: Decimal.Value | null;
-  /** Catalog rows of the same provider, region, OS and architecture. */
-  catalog: InstanceTypeRow[];
+export interface DecidedOption {
+  instance_type: string;
+  cpu_cores: number;
+  ram_gb: number;
+  monthly_cost_usd: Decimal;
+  savings_monthly_usd: Decimal;
+  projected_cpu_p95: number;
+  projected_memory_p95: number | null;
+  performance_risk: PerformanceRisk;
+  migration_effort: MigrationEffort;
 }
 
 export interface Decision {
@@ -44,114 +69,245 @@ export interface Decision {
   currentMonthly: Decimal | null;
   recommendedMonthly: Decimal | null;
   savings: Decimal;
+  reasons: FindingReason[];
+  options: DecidedOption[];
+  price: PriceProvenance;
 }
 
 const ZERO = new Decimal(0);
+const REASON_ORDER: FindingReason[] = [
+  "idle",
+  "cpu_over_provisioned",
+  "memory_over_provisioned",
+  "cpu_under_provisioned",
+  "memory_under_provisioned",
+  "insufficient_data",
+  "memory_unknown",
+  "no_candidate",
+  "unpriced_type",
+];
 
-/** Rule 1: enough signal to recommend anything at all (pricing is only needed past this point). */
+const hasSpan = (count: number, first: Date | null, last: Date | null) =>
+  count >= MIN_SAMPLES && !!first && !!last && last.getTime() - first.getTime() >= MIN_SPAN_MS;
+
+/** Rule 1: enough CPU evidence to recommend anything at all (pricing is only needed past this point). */
 export function hasEnoughSignal(stats: UsageStats | null): stats is UsageStats {
-  return !!stats && stats.samples >= MIN_SAMPLES && stats.windowEnd.getTime() - stats.windowStart.getTime() >= MIN_SPAN_MS;
+  return !!stats && hasSpan(stats.samples, stats.windowStart, stats.windowEnd);
 }
+
+/** Rule 1 for memory: its own minimum, else memory is unknown (need = current memory). */
+export const memoryKnown = (stats: UsageStats) => stats.memoryP95 !== null && hasSpan(stats.memorySamples, stats.memoryStart, stats.memoryEnd);
+
+/** Rule 3: network only counts when samples carried it: p95 below the threshold (counted at roll-up). */
+const networkQuiet = (stats: UsageStats) => stats.networkSamples === 0 || stats.networkLow >= Math.ceil(0.95 * stats.networkSamples);
 
 // AWS t2/t3/t3a/t4g, Azure B-series, GCP shared-core types (docs/compute-pricing.md, instance types).
 const BURSTABLE = /^(t2|t3|t3a|t4g)\.|^(standard_)?b\d|^e2-(micro|small|medium)$|^f1-micro$|^g1-small$/i;
-
 export const isBurstable = (row: { instance_type: string; burstable?: boolean }) => row.burstable === true || BURSTABLE.test(row.instance_type);
 
-interface PricedRow {
+/** Capabilities that make a type special-purpose (catalog `capabilities`). */
+const SPECIAL = new Set(["bare_metal", "confidential", "constrained_vcpu", "fpga", "hpc", "local_nvme"]);
+
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+interface Candidate {
   row: InstanceTypeRow;
   hourly: Decimal;
   burstable: boolean;
+  /** Sustained vCPU as a double, for the scan (exact decimals decide near a boundary). */
+  sustainedCpu: number;
 }
 
-const byPrice = new WeakMap<InstanceTypeRow[], PricedRow[]>();
-const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const prepared = new WeakMap<InstanceTypeRow[], Partial<Record<SavingsBasis, { sorted: Candidate[]; byType: Map<string, Candidate> }>>>();
 
 /**
- * A catalog sorted by hourly price, then instance type, built once per catalog array: a cycle
- * decides every resource of a region against the same catalog, so the first fitting row is the
- * cheapest and no decimal is built per row per resource.
+ * A catalog's rows priced on one basis, deduplicated by type (the first row wins) and sorted by
+ * price then type, built once per catalog array: a cycle decides every resource of a region against
+ * the same catalog, so the scan stops after the cheapest few qualifying rows.
  */
-function inPriceOrder(catalog: InstanceTypeRow[]): PricedRow[] {
-  let sorted = byPrice.get(catalog);
-  if (!sorted) {
-    sorted = catalog
-      .map((row) => ({ row, hourly: new Decimal(row.price_per_hour), burstable: isBurstable(row) }))
-      .sort((a, b) => a.hourly.comparedTo(b.hourly) || byteOrder(a.row.instance_type, b.row.instance_type));
-    byPrice.set(catalog, sorted);
+function prepare(catalog: InstanceTypeRow[], basis: SavingsBasis) {
+  let byBasis = prepared.get(catalog);
+  if (!byBasis) {
+    byBasis = {};
+    prepared.set(catalog, byBasis);
   }
-  return sorted;
+  let ready = byBasis[basis];
+  if (!ready) {
+    const byType = new Map<string, Candidate>();
+    for (const row of catalog) {
+      if (byType.has(row.instance_type)) continue;
+      byType.set(row.instance_type, { row, hourly: hourlyOf(row, basis), burstable: isBurstable(row), sustainedCpu: sustained(row, row.cpu_cores).toNumber() });
+    }
+    const sorted = [...byType.values()].sort((a, b) => a.hourly.comparedTo(b.hourly) || byteOrder(a.row.instance_type, b.row.instance_type));
+    ready = { sorted, byType };
+    byBasis[basis] = ready;
+  }
+  return ready;
 }
 
-const typeIndex = new WeakMap<InstanceTypeRow[], Map<string, InstanceTypeRow>>();
+const hourlyOf = (row: InstanceTypeRow, basis: SavingsBasis) =>
+  new Decimal(basis === "list" ? (row.list_price_per_hour ?? row.price_per_hour) : row.price_per_hour);
 
-/** A catalog's rows by instance type (the first row of a type wins, as Array.find did). */
-function byType(catalog: InstanceTypeRow[]): Map<string, InstanceTypeRow> {
-  let index = typeIndex.get(catalog);
-  if (!index) {
-    index = new Map();
-    for (const row of catalog) if (!index.has(row.instance_type)) index.set(row.instance_type, row);
-    typeIndex.set(catalog, index);
-  }
-  return index;
+/** Sustained vCPU: a burstable type's baseline share of its vCPUs (when the catalog knows it), else its vCPU count. */
+const sustained = (row: InstanceTypeRow | undefined, cores: number) =>
+  row && isBurstable(row) && row.burst_baseline_percent != null ? new Decimal(cores).times(row.burst_baseline_percent).dividedBy(100) : new Decimal(cores);
+
+function sameAccelerator(a: InstanceTypeRow, b: InstanceTypeRow): boolean {
+  const x = a.accelerator ?? null;
+  const y = b.accelerator ?? null;
+  if (x === null && y === null) return a.gpu_count === b.gpu_count;
+  if (x === null || y === null) return false;
+  return x.vendor === y.vendor && x.model === y.model && x.count === y.count;
 }
 
-/** The right-sizing rule (docs/api.md, "The right-sizing rule") for one resource. */
-export function decide(current: CurrentShape, stats: UsageStats | null, targets: Targets, pricing: PricingView | null): Decision {
-  const noRecommendation: Decision = {
+function specialAllowed(current: InstanceTypeRow, candidate: InstanceTypeRow): boolean {
+  const have = new Set(current.capabilities ?? []);
+  for (const capability of candidate.capabilities ?? []) if (SPECIAL.has(capability) && !have.has(capability)) return false;
+  if ((candidate.capabilities ?? []).includes("local_nvme") && (candidate.local_storage_gb ?? 0) < (current.local_storage_gb ?? 0)) return false;
+  return true;
+}
+
+function provenance(basis: SavingsBasis, rows: InstanceTypeRow[]): PriceProvenance {
+  if (rows.length === 0) return { basis, source: null, price_date: null };
+  const sources = rows.map((row) => (basis === "list" && row.source === "negotiated" ? "catalog" : (row.source ?? "catalog")));
+  const source = sources.includes("negotiated") ? "negotiated" : sources.includes("estimate") ? "estimate" : "catalog";
+  const dates = rows.map((row) => row.price_date ?? null);
+  const known = dates.filter((d): d is string => d !== null).sort();
+  return { basis, source, price_date: dates.includes(null) ? null : (known[0] ?? null) };
+}
+
+const riskOf = (over: number): PerformanceRisk => (over <= 0 ? "low" : over <= RISK_MARGIN_POINTS ? "medium" : "high");
+const round2 = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
+
+/** The right-sizing rule, version 2 (docs/api.md, "The right-sizing rule"), for one resource. */
+export function decide(current: CurrentShape, stats: UsageStats | null, settings: RuleSettings, catalog: InstanceTypeRow[] | null): Decision {
+  const basis = settings.savingsBasis;
+  const base: Decision = {
     action: "NO_RECOMMENDATION",
     currentInstanceType: current.instanceType,
     recommendedInstanceType: null,
     currentMonthly: null,
     recommendedMonthly: null,
     savings: ZERO,
+    reasons: [],
+    options: [],
+    price: provenance(basis, []),
   };
-  if (!hasEnoughSignal(stats) || !pricing || pricing.currentHourly === null || !current.instanceType) return noRecommendation;
-  const currentHourly = new Decimal(pricing.currentHourly);
-  const currentMonthly = monthly(currentHourly);
-  const withCost = { ...noRecommendation, currentMonthly };
+  const finish = (d: Decision, reasons: FindingReason[]): Decision => ({
+    ...d,
+    reasons: REASON_ORDER.filter((r) => reasons.includes(r)),
+  });
+  if (!hasEnoughSignal(stats)) return finish(base, ["insufficient_data"]);
+  const reasons: FindingReason[] = memoryKnown(stats) ? [] : ["memory_unknown"];
+  const ready = catalog ? prepare(catalog, basis) : null;
+  const currentEntry = current.instanceType ? ready?.byType.get(current.instanceType) : undefined;
+  const currentRow = currentEntry?.row;
+  const currentHourly = currentEntry?.hourly ?? null;
+  const currentMonthly = currentHourly ? monthly(currentHourly) : null;
 
-  if (stats.cpuP95 < IDLE_CPU_P95 && stats.cpuMax < IDLE_CPU_MAX) {
-    return { ...withCost, action: "TERMINATE", recommendedInstanceType: "", recommendedMonthly: ZERO, savings: currentMonthly };
+  if (stats.cpuP95 < IDLE_CPU_P95 && stats.cpuMax < IDLE_CPU_MAX && networkQuiet(stats)) {
+    const terminate: Decision = {
+      ...base,
+      action: "TERMINATE",
+      recommendedInstanceType: "",
+      currentMonthly,
+      recommendedMonthly: ZERO,
+      savings: currentMonthly ?? ZERO,
+      price: provenance(basis, currentRow ? [currentRow] : []),
+    };
+    return finish(terminate, [...reasons, "idle"]);
   }
+  if (!currentRow || !currentHourly || !currentMonthly || !ready) return finish(base, [...reasons, "unpriced_type"]);
 
-  const currentRow = byType(pricing.catalog).get(current.instanceType);
-  const cores = current.cpuCores ?? currentRow?.cpu_cores;
-  const ram = current.ramGb ?? currentRow?.ram_gb;
-  if (cores === undefined || ram === undefined) return withCost;
+  const cores = current.cpuCores ?? currentRow.cpu_cores;
+  const ram = current.ramGb ?? currentRow.ram_gb;
+  const architecture = current.architecture ?? currentRow.architecture;
+  const withMemory = memoryKnown(stats) && stats.memoryP95 !== null ? stats.memoryP95 : null;
+  const needCpu = new Decimal(cores).times(stats.cpuP95).dividedBy(settings.cpuTargetPercent);
+  const needRam = withMemory === null ? new Decimal(ram) : new Decimal(ram).times(withMemory).dividedBy(settings.memoryTargetPercent);
+  const currentCapacity = sustained(currentRow, cores);
+  const cpuShort = needCpu.gt(currentCapacity);
+  const ramShort = needRam.gt(ram);
+  const currentFits = !cpuShort && !ramShort;
+  const currentBurstable = isBurstable(currentRow);
 
-  const neededCpu = new Decimal(cores).times(stats.cpuP95).dividedBy(targets.cpuTargetPercent);
-  const neededRam = stats.memoryP95 === null ? new Decimal(ram) : new Decimal(ram).times(stats.memoryP95).dividedBy(targets.memoryTargetPercent);
-  const cpuNeed = neededCpu.toNumber();
-  const ramNeed = neededRam.toNumber();
-  // Decided on doubles unless within a hair of the boundary, where the exact decimals decide
-  // (decimal.js copies its argument on every comparison: the scan over a catalog paid for that).
-  const atMost = (need: number, exact: Decimal, have: number) => (Math.abs(need - have) > 1e-9 * Math.max(1, Math.abs(have)) ? need < have : exact.lte(have));
-  const fits = (cpu: number, mem: number) => atMost(cpuNeed, neededCpu, cpu) && atMost(ramNeed, neededRam, mem);
-
-  const currentBurstable = isBurstable(currentRow ?? { instance_type: current.instanceType });
-  const currentGpus = currentRow?.gpu_count ?? 0;
-  const currentFits = fits(cores, ram);
-
-  // The cheapest fitting candidate (ties: instance type, ascending): the catalog in price order,
-  // first match. A candidate replaces the current type only when strictly cheaper.
-  let cheapest: PricedRow | undefined;
-  for (const candidate of inPriceOrder(pricing.catalog)) {
-    const row = candidate.row;
-    if (row.instance_type === current.instanceType || row.gpu_count !== currentGpus) continue;
-    if (candidate.burstable && !currentBurstable) continue;
-    if (!fits(row.cpu_cores, row.ram_gb)) continue;
-    cheapest = candidate;
-    break;
+  const cpuNeed = needCpu.toNumber();
+  const ramNeed = needRam.toNumber();
+  // Decided on doubles unless within a hair of the boundary, where the exact decimals decide.
+  const atMost = (need: number, exact: Decimal, have: number, haveExact: () => Decimal.Value) =>
+    Math.abs(need - have) > 1e-9 * Math.max(1, Math.abs(have)) ? need < have : exact.lte(haveExact());
+  const qualifies = (c: Candidate) => {
+    const row = c.row;
+    if (row.instance_type === currentRow.instance_type) return currentFits;
+    if (!settings.allowArchitectureChange && row.architecture !== architecture) return false;
+    if (row.current_generation === false) return false;
+    if (c.burstable && !currentBurstable) return false;
+    if (!sameAccelerator(currentRow, row) || !specialAllowed(currentRow, row)) return false;
+    return atMost(cpuNeed, needCpu, c.sustainedCpu, () => sustained(row, row.cpu_cores)) && atMost(ramNeed, needRam, row.ram_gb, () => row.ram_gb);
+  };
+  // The cheapest qualifying rows in price order; the scan goes one price past the options needed so
+  // that a tie with the current type is seen (ties: the current type first, then byte order).
+  const candidates: Candidate[] = [];
+  for (const c of ready.sorted) {
+    if (candidates.length > MAX_OPTIONS && c.hourly.gt(candidates[candidates.length - 1].hourly)) break;
+    if (qualifies(c)) candidates.push(c);
   }
-  let winner: { type: string; hourly: Decimal } | null = currentFits ? { type: current.instanceType, hourly: currentHourly } : null;
-  if (cheapest && (!winner || cheapest.hourly.lt(winner.hourly))) winner = { type: cheapest.row.instance_type, hourly: cheapest.hourly };
-  if (!winner) return withCost;
+  const isCurrent = (c: Candidate) => c.row.instance_type === currentRow.instance_type;
+  candidates.sort(
+    (a, b) => a.hourly.comparedTo(b.hourly) || Number(isCurrent(b)) - Number(isCurrent(a)) || byteOrder(a.row.instance_type, b.row.instance_type),
+  );
 
-  const recommendedMonthly = monthly(winner.hourly);
-  const savings = currentHourly.minus(winner.hourly).times(HOURS_PER_MONTH).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  if (currentFits && (winner.type === current.instanceType || !winner.hourly.lt(currentHourly))) {
-    return { ...withCost, action: "NOOP", recommendedInstanceType: current.instanceType, recommendedMonthly: currentMonthly };
+  const under: FindingReason[] = [...(cpuShort ? ["cpu_under_provisioned" as const] : []), ...(ramShort ? ["memory_under_provisioned" as const] : [])];
+  const winner = candidates[0];
+  if (!winner) return finish({ ...base, currentMonthly, price: provenance(basis, [currentRow]) }, [...reasons, ...under, "no_candidate"]);
+
+  const option = (c: Candidate): DecidedOption => {
+    const cost = monthly(c.hourly);
+    const projectedCpu = new Decimal(stats.cpuP95).times(cores).dividedBy(c.row.cpu_cores);
+    const projectedMemory = withMemory === null ? null : new Decimal(withMemory).times(ram).dividedBy(c.row.ram_gb);
+    const cpuTarget = sustained(c.row, c.row.cpu_cores).dividedBy(c.row.cpu_cores).times(settings.cpuTargetPercent);
+    const over = Math.max(
+      projectedCpu.minus(cpuTarget).toNumber(),
+      projectedMemory === null ? Number.NEGATIVE_INFINITY : projectedMemory.minus(settings.memoryTargetPercent).toNumber(),
+    );
+    const effort: MigrationEffort = isCurrent(c)
+      ? "none"
+      : c.row.family === currentRow.family
+        ? "low"
+        : c.row.architecture === currentRow.architecture
+          ? "medium"
+          : "high";
+    return {
+      instance_type: c.row.instance_type,
+      cpu_cores: c.row.cpu_cores,
+      ram_gb: c.row.ram_gb,
+      monthly_cost_usd: cost,
+      savings_monthly_usd: currentMonthly.minus(cost),
+      projected_cpu_p95: round2(projectedCpu),
+      projected_memory_p95: projectedMemory === null ? null : round2(projectedMemory),
+      performance_risk: riskOf(over),
+      migration_effort: effort,
+    };
+  };
+
+  const noop = currentFits && (isCurrent(winner) || !winner.hourly.lt(currentHourly));
+  const chosen = noop ? (candidates.find(isCurrent) ?? winner) : winner;
+  const ranked = [chosen, ...candidates.filter((c) => c !== chosen)].slice(0, MAX_OPTIONS);
+  const recommendedMonthly = monthly(chosen.hourly);
+  const decided: Decision = {
+    ...base,
+    action: noop ? "NOOP" : currentFits ? "DOWNSIZE" : "UPSIZE",
+    recommendedInstanceType: chosen.row.instance_type,
+    currentMonthly,
+    recommendedMonthly,
+    savings: currentMonthly.minus(recommendedMonthly),
+    options: ranked.map(option),
+    price: provenance(basis, isCurrent(chosen) ? [currentRow] : [currentRow, chosen.row]),
+  };
+  const over: FindingReason[] = [];
+  if (decided.action === "DOWNSIZE") {
+    if (sustained(chosen.row, chosen.row.cpu_cores).lt(currentCapacity)) over.push("cpu_over_provisioned");
+    if (chosen.row.ram_gb < ram) over.push("memory_over_provisioned");
   }
-  return { ...withCost, action: currentFits ? "DOWNSIZE" : "UPSIZE", recommendedInstanceType: winner.type, recommendedMonthly, savings };
+  return finish(decided, [...reasons, ...under, ...over]);
 }

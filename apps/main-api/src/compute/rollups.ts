@@ -12,12 +12,15 @@ import type { Prisma } from "../db";
  *   whenever a sample arrived after its roll-up, and a re-sent sample is never counted twice
  *   (a roll-up is always rebuilt from the raw rows, never incremented). The 30-minute margin covers
  *   an ingest transaction that straddles the moment the day settles.
- * - Histograms count values floored to whole percents (bucket b: b <= value < b + 1, 100: 100),
- *   stored sparse (buckets with a count only). The nearest-rank p95 of the merged histogram is
- *   therefore floor(exact nearest-rank p95): exact for integer-valued samples, otherwise at most
- *   one percentage point low. The rule's thresholds stay exact: for an integer t,
- *   p95 < t  <=>  floor(p95) < t, so "p95 below 3 %" is decided exactly; the maximum is kept exact.
- *   Only the needed-vCPU/memory arithmetic of rule 3 sees the floored value.
+ * - Histograms count values in hundredths of a percentage point (bucket b holds the value b / 100,
+ *   0..10000: ingest stores utilization rounded half-up to two decimals), stored sparse (buckets
+ *   with a count only). The nearest-rank p95 of the merged histogram is therefore the exact
+ *   nearest-rank p95 of the stored samples; the maximum is kept exact too.
+ * - Memory counts as evidence on its own (rightsizing.ts): the roll-ups keep the first and last
+ *   sample that carried memory. Network is only compared with the idle threshold, so a roll-up keeps
+ *   two counts, samples that carried network and those below the threshold, from which
+ *   "p95 below the threshold" is decided exactly (rank ceil(0.95 n) of n values is below t exactly
+ *   when at least that many values are).
  */
 
 const SETTLE_MS = 3600_000;
@@ -41,7 +44,15 @@ export function rollupWindow(since: Date, now: Date): RollupWindow {
   return { since, firstDay, endDay };
 }
 
-const ROLLUP_COLUMNS = "resource_id, samples, first_ts, last_ts, cpu_max, cpu_buckets, cpu_counts, memory_buckets, memory_counts";
+const ROLLUP_COLUMNS =
+  "resource_id, samples, first_ts, last_ts, cpu_max, cpu_buckets, cpu_counts, memory_buckets, memory_counts, memory_first_ts, memory_last_ts, network_samples, network_low";
+
+/** Network in + out below this many bytes per second counts toward idle (docs/api.md, rule 3). */
+export const IDLE_NETWORK_BYTES_PER_S = 5000;
+
+const HAS_NETWORK = "(network_in_bytes_per_s IS NOT NULL OR network_out_bytes_per_s IS NOT NULL)";
+const NETWORK_LOW = `(${HAS_NETWORK} AND COALESCE(network_in_bytes_per_s, 0) + COALESCE(network_out_bytes_per_s, 0) < ${IDLE_NETWORK_BYTES_PER_S})`;
+const bucketOf = (column: string) => `round(${column} * 100)::smallint`;
 
 /**
  * The samples of the tenant's resources in the given [from, to) ranges, grouped per resource and
@@ -52,26 +63,47 @@ const ROLLUP_COLUMNS = "resource_id, samples, first_ts, last_ts, cpu_max, cpu_bu
  * Rows are not unique per key: consumers sum `n`.
  */
 const BUCKETED = (ranges: [from: string, to: string][]) => `
-    SELECT r.resource_id, x.cpu_b, x.mem_b, x.n, x.first_ts, x.last_ts, x.cpu_max
+    SELECT r.resource_id, x.cpu_b, x.mem_b, x.n, x.first_ts, x.last_ts, x.cpu_max, x.net_n, x.net_low
     FROM compute_resources r CROSS JOIN LATERAL (
-      SELECT floor(cpu_utilization)::smallint AS cpu_b, floor(memory_utilization)::smallint AS mem_b, count(*)::int AS n,
-             min(ts) AS first_ts, max(ts) AS last_ts, max(cpu_utilization) AS cpu_max
+      SELECT ${bucketOf("cpu_utilization")} AS cpu_b, ${bucketOf("memory_utilization")} AS mem_b, count(*)::int AS n,
+             min(ts) AS first_ts, max(ts) AS last_ts, max(cpu_utilization) AS cpu_max,
+             (count(*) FILTER (WHERE ${HAS_NETWORK}))::int AS net_n, (count(*) FILTER (WHERE ${NETWORK_LOW}))::int AS net_low
       FROM (${ranges
         .map(
           ([from, to]) =>
-            `SELECT ts, cpu_utilization, memory_utilization FROM compute_samples s WHERE s.tenant_id = $1 AND s.resource_id = r.resource_id AND s.ts >= ${from} AND s.ts < ${to}`,
+            `SELECT ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s FROM compute_samples s WHERE s.tenant_id = $1 AND s.resource_id = r.resource_id AND s.ts >= ${from} AND s.ts < ${to}`,
         )
         .join(" UNION ALL ")}) s
       GROUP BY 1, 2) x
     WHERE r.tenant_id = $1`;
 
 const bucketedRow = (source: string) =>
-  `SELECT resource_id, floor(cpu_utilization)::smallint, floor(memory_utilization)::smallint, 1, ts, ts, cpu_utilization FROM ${source}`;
+  `SELECT resource_id, ${bucketOf("cpu_utilization")}, ${bucketOf("memory_utilization")}, 1, ts, ts, cpu_utilization,
+     (${HAS_NETWORK})::int, (${NETWORK_LOW})::int FROM ${source}`;
+
+/** Per resource over bucketed rows (BUCKETED's columns): the roll-up's scalar columns. */
+const RAW_TOTALS = `resource_id, sum(n)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts, max(cpu_max) AS cpu_max,
+      min(first_ts) FILTER (WHERE mem_b IS NOT NULL) AS memory_first_ts, max(last_ts) FILTER (WHERE mem_b IS NOT NULL) AS memory_last_ts,
+      sum(net_n)::int AS network_samples, sum(net_low)::int AS network_low`;
+
+const ROLLUP_VALUES = `t.resource_id, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts,
+    t.memory_first_ts, t.memory_last_ts, t.network_samples, t.network_low`;
+const ROLLUP_UPDATE = ROLLUP_COLUMNS.split(", ")
+  .slice(1)
+  .map((column) => `${column} = excluded.${column}`)
+  .join(", ");
+
+/** Per resource over earlier roll-up rows (`rollups`) and the bucketed rows of `raw`: the roll-up's scalar columns. */
+const MERGED_TOTALS = (rollups: string) => `resource_id, sum(samples)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts,
+      max(cpu_max) AS cpu_max, min(memory_first_ts) AS memory_first_ts, max(memory_last_ts) AS memory_last_ts,
+      sum(network_samples)::int AS network_samples, sum(network_low)::int AS network_low
+    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max, memory_first_ts, memory_last_ts, network_samples, network_low FROM ${rollups}
+          UNION ALL SELECT ${RAW_TOTALS} FROM raw GROUP BY resource_id) x
+    GROUP BY resource_id`;
 
 const ROLL_UP_DAY = `
   WITH raw AS (${BUCKETED([["$2::date::timestamp AT TIME ZONE 'UTC'", "($2::date + 1)::timestamp AT TIME ZONE 'UTC'"]])}),
-  totals AS (
-    SELECT resource_id, sum(n)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts, max(cpu_max) AS cpu_max FROM raw GROUP BY resource_id),
+  totals AS (SELECT ${RAW_TOTALS} FROM raw GROUP BY resource_id),
   cpu AS (
     SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts
     FROM (SELECT resource_id, cpu_b AS b, sum(n)::int AS n FROM raw GROUP BY 1, 2) h GROUP BY resource_id),
@@ -83,13 +115,10 @@ const ROLL_UP_DAY = `
     INSERT INTO compute_sample_day_status AS s (tenant_id, day, version, rolled_version)
     VALUES ($1, $2::date, 0, COALESCE((SELECT version FROM compute_sample_day_status WHERE tenant_id = $1 AND day = $2::date), 0))
     ON CONFLICT (tenant_id, day) DO UPDATE SET rolled_version = excluded.rolled_version)
-  INSERT INTO compute_sample_days (tenant_id, resource_id, day, samples, first_ts, last_ts, cpu_max,
-    cpu_buckets, cpu_counts, memory_buckets, memory_counts)
-  SELECT $1, t.resource_id, $2::date, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts
+  INSERT INTO compute_sample_days (tenant_id, day, ${ROLLUP_COLUMNS})
+  SELECT $1, $2::date, ${ROLLUP_VALUES}
   FROM totals t JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)
-  ON CONFLICT (tenant_id, resource_id, day) DO UPDATE SET samples = excluded.samples, first_ts = excluded.first_ts,
-    last_ts = excluded.last_ts, cpu_max = excluded.cpu_max, cpu_buckets = excluded.cpu_buckets, cpu_counts = excluded.cpu_counts,
-    memory_buckets = excluded.memory_buckets, memory_counts = excluded.memory_counts`;
+  ON CONFLICT (tenant_id, resource_id, day) DO UPDATE SET ${ROLLUP_UPDATE}`;
 
 /**
  * Rolls up every settled day of the window that has no roll-up yet or got samples since (one
@@ -129,26 +158,23 @@ const MERGED_HISTOGRAM = (column: "cpu" | "memory", bucket: "cpu_b" | "mem_b") =
  * rebuild reads them all. What the tail now covers is recorded in the same transaction (rollUp).
  */
 const ROLL_UP_TAIL = `
-  WITH queued AS (DELETE FROM compute_sample_tail_late WHERE tenant_id = $1 RETURNING resource_id, ts, cpu_utilization, memory_utilization),
+  WITH queued AS (
+    DELETE FROM compute_sample_tail_late WHERE tenant_id = $1
+    RETURNING resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s),
   raw AS (
     ${BUCKETED([["$2", "$3"]])}
     UNION ALL ${bucketedRow("queued WHERE $4 AND ts < $2")}),
   old AS (
     SELECT t.* FROM compute_sample_tail t
     WHERE t.tenant_id = $1 AND $4 AND t.resource_id IN (SELECT resource_id FROM raw)),
-  totals AS (
-    SELECT resource_id, sum(samples)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts, max(cpu_max) AS cpu_max
-    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max FROM old UNION ALL SELECT resource_id, n, first_ts, last_ts, cpu_max FROM raw) x
-    GROUP BY resource_id),
+  totals AS (SELECT ${MERGED_TOTALS("old")}),
   cpu AS (${MERGED_HISTOGRAM("cpu", "cpu_b")}),
   mem AS (${MERGED_HISTOGRAM("memory", "mem_b")}),
   cleared AS (DELETE FROM compute_sample_tail WHERE tenant_id = $1 AND NOT $4 AND resource_id NOT IN (SELECT resource_id FROM totals))
   INSERT INTO compute_sample_tail AS t (tenant_id, ${ROLLUP_COLUMNS})
-  SELECT $1, t.resource_id, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts
+  SELECT $1, ${ROLLUP_VALUES}
   FROM totals t JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)
-  ON CONFLICT (tenant_id, resource_id) DO UPDATE SET samples = excluded.samples, first_ts = excluded.first_ts,
-    last_ts = excluded.last_ts, cpu_max = excluded.cpu_max, cpu_buckets = excluded.cpu_buckets, cpu_counts = excluded.cpu_counts,
-    memory_buckets = excluded.memory_buckets, memory_counts = excluded.memory_counts`;
+  ON CONFLICT (tenant_id, resource_id) DO UPDATE SET ${ROLLUP_UPDATE}`;
 
 interface TailStatus {
   from_day: string | null;
@@ -282,13 +308,13 @@ export async function dropExpired(prisma: Prisma, tenantId: string, window: Roll
 
 /**
  * Per resource: samples, first/last sample, exact CPU maximum, and nearest-rank p95 of CPU and
- * memory (rank ceil(0.95 n) of the merged whole-percent histograms) over the day roll-ups of
+ * memory (rank ceil(0.95 n) of the merged histograms in hundredths) over the day roll-ups of
  * [firstDay, endDay), the tail roll-up of [endDay, tailCut) and the raw samples of the rest of the
  * window ([since, firstDay) and from tailCut on; tailCut = endDay when there is no tail).
  * Parameters: $1 tenant, $2 since, $3 firstDay, $4 endDay (timestamps), $5 firstDay, $6 endDay (dates), $7 tailCut.
  */
 const HISTOGRAM_P95 = (source: string) => `
-  SELECT resource_id, min(b) AS p95 FROM (
+  SELECT resource_id, min(b) / 100.0 AS p95, max(total)::int AS n FROM (
     SELECT resource_id, b, sum(n) OVER (PARTITION BY resource_id ORDER BY b) AS below,
            sum(n) OVER (PARTITION BY resource_id) AS total
     FROM (SELECT resource_id, b, sum(n) AS n FROM (${source}) x GROUP BY resource_id, b) h) c
@@ -302,18 +328,16 @@ export const WINDOW_STATS = `
   days AS (
     SELECT ${ROLLUP_COLUMNS} FROM compute_sample_days WHERE tenant_id = $1 AND day >= $5::date AND day < $6::date
     UNION ALL SELECT ${ROLLUP_COLUMNS} FROM compute_sample_tail WHERE tenant_id = $1 AND $7::timestamptz > $4::timestamptz),
-  totals AS (
-    SELECT resource_id, sum(samples)::int AS samples, min(first_ts) AS window_start, max(last_ts) AS window_end, max(cpu_max) AS cpu_max
-    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max FROM days
-          UNION ALL SELECT resource_id, n, first_ts, last_ts, cpu_max FROM raw) x
-    GROUP BY resource_id),
+  totals AS (SELECT ${MERGED_TOTALS("days")}),
   cpu AS (${HISTOGRAM_P95(`
     SELECT resource_id, u.b::int AS b, u.n::bigint AS n FROM days, unnest(days.cpu_buckets, days.cpu_counts) AS u(b, n)
     UNION ALL SELECT resource_id, cpu_b, n FROM raw`)}),
   mem AS (${HISTOGRAM_P95(`
     SELECT resource_id, u.b::int AS b, u.n::bigint AS n FROM days, unnest(days.memory_buckets, days.memory_counts) AS u(b, n)
     UNION ALL SELECT resource_id, mem_b, n FROM raw WHERE mem_b IS NOT NULL`)})
-  SELECT t.resource_id, t.samples, t.window_start, t.window_end, c.p95 AS cpu_p95, t.cpu_max, m.p95 AS memory_p95
+  SELECT t.resource_id, t.samples, t.first_ts AS window_start, t.last_ts AS window_end, c.p95::float8 AS cpu_p95, t.cpu_max,
+    m.p95::float8 AS memory_p95, COALESCE(m.n, 0) AS memory_samples, t.memory_first_ts AS memory_start, t.memory_last_ts AS memory_end,
+    t.network_samples, t.network_low
   FROM totals t LEFT JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)`;
 
 export const windowStatsParams = (tenantId: string, w: RollupWindow, tailCut: Date) => [

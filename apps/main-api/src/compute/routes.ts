@@ -6,7 +6,7 @@ import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { AnalysisBusyError } from "./analysis";
 import { ingestMetrics, recordHeartbeats, sampleBatch, upsertResources, type TenantRef } from "./inventory-service";
-import { PricingUnavailableError } from "./pricing-client";
+import { PricingUnavailableError } from "./catalog-prices";
 import { loadComputeSettings } from "./settings";
 import { listRecommendations, recommendationSummary } from "./summary";
 

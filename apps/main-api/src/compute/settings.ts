@@ -1,3 +1,4 @@
+import type { SavingsBasis } from "@cloudcost/contracts";
 import type { Prisma } from "../db";
 
 /** The organization settings the compute analysis and the `active` filter depend on. */
@@ -6,6 +7,8 @@ export interface ComputeSettings {
   cpuTargetPercent: number;
   memoryTargetPercent: number;
   activeWindowMinutes: number;
+  allowArchitectureChange: boolean;
+  savingsBasis: SavingsBasis;
 }
 
 export const DEFAULT_COMPUTE_SETTINGS: ComputeSettings = {
@@ -13,6 +16,8 @@ export const DEFAULT_COMPUTE_SETTINGS: ComputeSettings = {
   cpuTargetPercent: 70,
   memoryTargetPercent: 80,
   activeWindowMinutes: 15,
+  allowArchitectureChange: false,
+  savingsBasis: "effective",
 };
 
 /** The organization's settings row (created at sign-up); the defaults when it is missing. */
@@ -24,5 +29,7 @@ export async function loadComputeSettings(prisma: Prisma, organizationId: string
     cpuTargetPercent: row.rightsizingCpuTargetPercent,
     memoryTargetPercent: row.rightsizingMemTargetPercent,
     activeWindowMinutes: row.activeWindowMinutes,
+    allowArchitectureChange: row.rightsizingAllowArchitectureChange,
+    savingsBasis: row.rightsizingSavingsBasis === "list" ? "list" : "effective",
   };
 }

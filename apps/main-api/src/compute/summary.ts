@@ -133,7 +133,12 @@ export async function recommendationSummary(prisma: Prisma, tenant: TenantRef, q
   };
 }
 
-type ItemRow = Omit<RecommendationItem, "current_monthly_cost_usd" | "recommended_monthly_cost_usd" | "savings_monthly_usd" | "stats"> & {
+type ItemRow = Omit<
+  RecommendationItem,
+  "current_monthly_cost_usd" | "recommended_monthly_cost_usd" | "savings_monthly_usd" | "stats" | "finding_reasons" | "options"
+> & {
+  finding_reasons: RecommendationItem["finding_reasons"] | null;
+  options: RecommendationItem["options"] | null;
   current_monthly_cost_usd: string | null;
   recommended_monthly_cost_usd: string | null;
   savings_monthly_usd: string | null;
@@ -164,13 +169,14 @@ export async function listRecommendations(prisma: Prisma, tenant: TenantRef, que
   params.push(tenant.organizationId, query.limit + 1);
   const rows = await prisma.$queryRawUnsafe<ItemRow[]>(
     `SELECT resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
-       operating_system, cpu_cores, ram_gb, labels,
+       operating_system, cpu_cores, ram_gb, labels, purchase_option,
        COALESCE(last_heartbeat_at > ${activeSince(params.length - 1)}, false) AS active,
        action, current_instance_type, recommended_instance_type,
        current_monthly_cost_usd::text AS current_monthly_cost_usd,
        recommended_monthly_cost_usd::text AS recommended_monthly_cost_usd,
        savings_monthly_usd::text AS savings_monthly_usd,
        cpu_p95, cpu_max, memory_p95, sample_count, ${iso("window_start")} AS window_start, ${iso("window_end")} AS window_end,
+       finding_reasons, options, CASE WHEN action IS NULL THEN NULL ELSE price END AS price,
        ${iso("analyzed_at")} AS analyzed_at
      FROM compute_resources WHERE ${conditions.join(" AND ")}
      ORDER BY resource_id COLLATE "C" LIMIT $${params.length}`,
@@ -187,6 +193,8 @@ export async function listRecommendations(prisma: Prisma, tenant: TenantRef, que
         row.action !== null && sample_count && cpu_p95 !== null && cpu_max !== null && window_start && window_end
           ? { cpu_p95, cpu_max, memory_p95, samples: sample_count, window_start, window_end }
           : null,
+      finding_reasons: row.action === null ? [] : (row.finding_reasons ?? []),
+      options: row.action === null ? [] : (row.options ?? []),
     })),
     next_cursor: rows.length > query.limit ? encodeCursor(page[page.length - 1].resource_id) : null,
   };

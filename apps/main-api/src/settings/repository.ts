@@ -12,6 +12,8 @@ const toSettings = (row: SettingsRow | null): OrganizationSettings =>
           lookback_days: row.rightsizingLookbackDays,
           cpu_target_percent: row.rightsizingCpuTargetPercent,
           memory_target_percent: row.rightsizingMemTargetPercent,
+          allow_architecture_change: row.rightsizingAllowArchitectureChange,
+          savings_basis: row.rightsizingSavingsBasis === "list" ? "list" : "effective",
         },
         active_window_minutes: row.activeWindowMinutes,
       }
@@ -29,6 +31,8 @@ export async function updateOrganizationSettings(prisma: Prisma, organizationId:
     rightsizingLookbackDays: body.rightsizing?.lookback_days,
     rightsizingCpuTargetPercent: body.rightsizing?.cpu_target_percent,
     rightsizingMemTargetPercent: body.rightsizing?.memory_target_percent,
+    rightsizingAllowArchitectureChange: body.rightsizing?.allow_architecture_change,
+    rightsizingSavingsBasis: body.rightsizing?.savings_basis,
     activeWindowMinutes: body.active_window_minutes,
   };
   const row = await prisma.organizationSettings.upsert({ where: { organizationId }, create: { organizationId, ...data }, update: data });

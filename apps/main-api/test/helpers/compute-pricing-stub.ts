@@ -1,6 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import pino from "pino";
 import type { ComputePrice, InstanceTypeRow, ProblemDocument } from "@cloudcost/contracts";
+import { createComputeCatalogs } from "../../src/compute/catalog-prices";
+import { createInternalPricingApi } from "../../src/pricing/internal-client";
+import { TEST_SERVICE_TOKEN_SECRET } from "./context";
 
 type Row = Omit<InstanceTypeRow, "usage_type" | "currency" | "operating_system" | "family"> & { provider: string; region: string };
 
@@ -106,6 +110,12 @@ export async function startPricingStub(slowMs = 2000): Promise<PricingStub> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? "/", "http://stub");
+    // The internal operations on behalf of an account answer like the public ones (service token instead of a key).
+    const internal = /^\/internal\/accounts\/[^/]+\/pricing\//.exec(url.pathname);
+    if (internal && req.headers.authorization?.startsWith("Bearer ")) {
+      url.pathname = `/v1/pricing/${url.pathname.slice(internal[0].length)}`;
+      req.headers["x-api-key"] = stub.apiKey;
+    }
     stub.requests.push({ method: req.method ?? "", path: url.pathname });
     for (const fn of waiters.splice(0)) fn();
     if (held) await new Promise<void>((resolve) => held!.push(resolve));
@@ -167,4 +177,11 @@ export async function refusedUrl(): Promise<string> {
   const port = (server.address() as AddressInfo).port;
   await new Promise((resolve) => server.close(resolve));
   return `http://127.0.0.1:${port}`;
+}
+
+/** The analysis' catalogs over the pricing API (or this stub) at `baseUrl`, through the internal client. */
+export function catalogsAt(baseUrl: string, timeoutMs = 300, attempts = 3) {
+  const logger = pino({ level: "silent" });
+  const api = createInternalPricingApi({ baseUrl, serviceSecret: new TextEncoder().encode(TEST_SERVICE_TOKEN_SECRET), logger, timeoutMs, attempts });
+  return createComputeCatalogs(api, logger);
 }

@@ -22,6 +22,26 @@ export const ActionFilter = z
   .meta({ id: "ActionFilter", description: "An action, or PENDING for resources not analyzed yet." });
 export type ActionFilter = z.infer<typeof ActionFilter>;
 
+export const PurchaseOption = z
+  .enum(["on_demand", "spot", "reserved"])
+  .meta({ id: "PurchaseOption", description: "How the resource is bought: spot resources are priced with spot prices, the others with the effective price." });
+export type PurchaseOption = z.infer<typeof PurchaseOption>;
+
+export const FindingReason = z
+  .enum([
+    "idle",
+    "cpu_over_provisioned",
+    "memory_over_provisioned",
+    "cpu_under_provisioned",
+    "memory_under_provisioned",
+    "insufficient_data",
+    "memory_unknown",
+    "no_candidate",
+    "unpriced_type",
+  ])
+  .meta({ id: "FindingReason", description: "Why the analysis reached its action." });
+export type FindingReason = z.infer<typeof FindingReason>;
+
 const Attribute = z.string().min(1).max(256);
 const Labels = z.record(z.string(), z.string());
 
@@ -39,6 +59,7 @@ export const ComputeResourceInput = z
     cpu_cores: z.number().positive().optional(),
     ram_gb: z.number().positive().optional(),
     labels: Labels.optional(),
+    purchase_option: PurchaseOption.default("on_demand"),
   })
   .meta({ id: "ComputeResourceInput", description: "A compute resource of the inventory, identified by `resource_id`." });
 export type ComputeResourceInput = z.input<typeof ComputeResourceInput>;
@@ -59,6 +80,7 @@ export const ComputeResource = z
     cpu_cores: z.number().nullable(),
     ram_gb: z.number().nullable(),
     labels: Labels,
+    purchase_option: PurchaseOption,
   })
   .meta({ id: "ComputeResource", description: "A compute resource of the inventory." });
 export type ComputeResource = z.infer<typeof ComputeResource>;
@@ -83,10 +105,21 @@ export const UpsertResourcesResponse = z
 export type UpsertResourcesResponse = z.infer<typeof UpsertResourcesResponse>;
 
 const Percent = z.number().min(0).max(100);
+const BytesPerSecond = z.number().nonnegative().max(1e15);
 
 export const MetricSample = z
-  .object({ resource_id: CustomerId, timestamp: Timestamp, cpu_utilization: Percent, memory_utilization: Percent.optional() })
-  .meta({ id: "MetricSample", description: "One utilization sample (percentages 0-100); also a heartbeat." });
+  .object({
+    resource_id: CustomerId,
+    timestamp: Timestamp,
+    cpu_utilization: Percent,
+    memory_utilization: Percent.optional(),
+    network_in_bytes_per_s: BytesPerSecond.optional(),
+    network_out_bytes_per_s: BytesPerSecond.optional(),
+  })
+  .meta({
+    id: "MetricSample",
+    description: "One utilization sample (percentages 0-100, stored rounded half-up to two decimals; network in bytes per second); also a heartbeat.",
+  });
 export type MetricSample = z.output<typeof MetricSample>;
 
 export const IngestMetricsRequest = z
@@ -186,6 +219,45 @@ export const RecommendationStats = z
   .meta({ id: "RecommendationStats", description: "Utilization statistics of the samples the analysis used." });
 export type RecommendationStats = z.infer<typeof RecommendationStats>;
 
+export const PerformanceRisk = z.enum(["low", "medium", "high"]).meta({
+  id: "PerformanceRisk",
+  description: "`low`: projected p95 at most the target; `medium`: at most 10 points above; `high`: more.",
+});
+export type PerformanceRisk = z.infer<typeof PerformanceRisk>;
+export const MigrationEffort = z.enum(["none", "low", "medium", "high"]).meta({
+  id: "MigrationEffort",
+  description: "`none`: same type; `low`: same family; `medium`: another family, same architecture; `high`: another architecture.",
+});
+export type MigrationEffort = z.infer<typeof MigrationEffort>;
+
+export const RecommendationOption = z
+  .object({
+    instance_type: z.string(),
+    cpu_cores: z.number(),
+    ram_gb: z.number(),
+    monthly_cost_usd: z.number(),
+    savings_monthly_usd: z.number(),
+    projected_cpu_p95: z.number(),
+    projected_memory_p95: z.number().nullable(),
+    performance_risk: PerformanceRisk,
+    migration_effort: MigrationEffort,
+  })
+  .meta({ id: "RecommendationOption", description: "A qualifying instance type, ranked by monthly cost; the first is the recommended one." });
+export type RecommendationOption = z.infer<typeof RecommendationOption>;
+
+export const PriceProvenance = z
+  .object({
+    basis: z.enum(["effective", "list"]),
+    source: z.enum(["catalog", "negotiated", "estimate"]).nullable(),
+    price_date: z.string().nullable(),
+  })
+  .meta({
+    id: "PriceProvenance",
+    description:
+      "Where the current and recommended prices came from: `negotiated` when either is the organization's negotiated price, else `estimate` when either is a Windows estimate (Linux + licence), else `catalog`; `price_date` is the older of their dates. Both null when nothing was priced.",
+  });
+export type PriceProvenance = z.infer<typeof PriceProvenance>;
+
 export const RecommendationItem = ComputeResource.extend({
   active: z.boolean(),
   action: Action.nullable(),
@@ -195,6 +267,9 @@ export const RecommendationItem = ComputeResource.extend({
   recommended_monthly_cost_usd: z.number().nullable(),
   savings_monthly_usd: z.number().nullable(),
   stats: RecommendationStats.nullable(),
+  finding_reasons: z.array(FindingReason),
+  options: z.array(RecommendationOption).max(3),
+  price: PriceProvenance.nullable(),
   analyzed_at: TimestampOutput.nullable(),
 }).meta({ id: "RecommendationItem", description: "A resource with its latest recommendation; `action` is null while pending." });
 export type RecommendationItem = z.infer<typeof RecommendationItem>;

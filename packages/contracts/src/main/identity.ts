@@ -190,6 +190,10 @@ export type UpdateUserRequest = z.output<typeof UpdateUserRequest>;
 const LookbackDays = z.number().int().min(1).max(93);
 const TargetPercent = z.number().int().min(1).max(100);
 const ActiveWindowMinutes = z.number().int().min(1).max(10080);
+export const SavingsBasis = z
+  .enum(["effective", "list"])
+  .meta({ id: "SavingsBasis", description: "`effective`: the organization's negotiated prices where they apply; `list`: catalog list prices only." });
+export type SavingsBasis = z.infer<typeof SavingsBasis>;
 
 export const OrganizationSettings = z
   .object({
@@ -199,6 +203,8 @@ export const OrganizationSettings = z
         lookback_days: LookbackDays.default(14),
         cpu_target_percent: TargetPercent.default(70),
         memory_target_percent: TargetPercent.default(80),
+        allow_architecture_change: z.boolean().default(false),
+        savings_basis: SavingsBasis.default("effective"),
       })
       .prefault({}),
     active_window_minutes: ActiveWindowMinutes.default(15),
@@ -215,6 +221,8 @@ export const UpdateSettingsRequest = z
         lookback_days: LookbackDays.optional(),
         cpu_target_percent: TargetPercent.optional(),
         memory_target_percent: TargetPercent.optional(),
+        allow_architecture_change: z.boolean().optional(),
+        savings_basis: SavingsBasis.optional(),
       })
       .optional(),
     active_window_minutes: ActiveWindowMinutes.optional(),
