@@ -309,9 +309,9 @@ describe("compute recommendations over HTTP", () => {
   });
 
   it("fails soft when the pricing API is down: 503, previous results kept, summary still answers", async () => {
-    // A type the app's pricing cache has not seen yet, so the cycle must call the pricing API.
+    // A region the app's catalog cache has not seen yet, so the cycle must call the pricing API.
     await api("put", "/api/v1/tenant/compute/resources")
-      .send({ resources: [vm("fresh", "m5.2xlarge", { provider: "azure", region: "eastus" })] })
+      .send({ resources: [vm("fresh", "m5.2xlarge", { provider: "azure", region: "westeurope" })] })
       .expect(200);
     await api("post", "/api/v1/tenant/compute/metrics")
       .send({ samples: shaped("fresh", 1, 2) })
@@ -401,7 +401,7 @@ describe("inventory validation", () => {
     expect(hb.body.data).toEqual({ accepted: 1 });
   });
 
-  it("stores samples of ids that an array literal would misread, values and offsets exactly as sent", async () => {
+  it("stores samples of ids that an array literal would misread, offsets as sent, utilization rounded half-up to 0.01", async () => {
     // Quotes, backslashes, separators, braces, blanks, the word NULL and non-ASCII text: each must
     // reach its own resource (the batch travels as PostgreSQL array literals, inventory-service.ts).
     const ids = ['q"uote', "back\\slash", "a,b", "{brace}", " padded ", "NULL", "", "zürich-✓"].map((id) => `lit-${id}`);
@@ -409,8 +409,11 @@ describe("inventory validation", () => {
       .send({ resources: ids.map((id) => vm(id, "m5.large")) })
       .expect(200);
     const at = Date.now() - 120_000;
+    // Rounded half-up from the decimal the client wrote (2.675 is 2.67499... as a double, and still 2.68).
+    const memory = [1e-7, 10.005, 35.905, 0.125, 99.995, 50, 2.675, 35.904];
+    const stored = [0, 10.01, 35.91, 0.13, 100, 50, 2.68, 35.9];
     const samples = ids.flatMap((id, i) => [
-      { resource_id: id, timestamp: new Date(at - i * 1000).toISOString(), cpu_utilization: i + 0.25, memory_utilization: 1e-7 * (i + 1) },
+      { resource_id: id, timestamp: new Date(at - i * 1000).toISOString(), cpu_utilization: i + 0.25, memory_utilization: memory[i] },
       // Another offset and second precision: normalised to the same kind of UTC instant.
       { resource_id: id, timestamp: new Date(at - i * 1000 - 60_000).toISOString().replace(/\.\d{3}Z$/, "+00:00"), cpu_utilization: 100 },
     ]);
@@ -421,7 +424,12 @@ describe("inventory validation", () => {
       owner.tenant,
     );
     const expected = samples
-      .map((s) => ({ id: s.resource_id, ts: new Date(s.timestamp), cpu: s.cpu_utilization, mem: s.memory_utilization ?? null }))
+      .map((s) => ({
+        id: s.resource_id,
+        ts: new Date(s.timestamp),
+        cpu: s.cpu_utilization,
+        mem: s.memory_utilization === undefined ? null : stored[memory.indexOf(s.memory_utilization)],
+      }))
       .sort((a, b) => (a.id === b.id ? a.ts.getTime() - b.ts.getTime() : a.id < b.id ? -1 : 1));
     expect(rows).toEqual(expected);
   });

@@ -45,7 +45,13 @@ describe("settings", () => {
     const initial = await api("get", `${org()}/settings`, a.token).expect(200);
     expect(initial.body.data).toEqual({
       default_currency: "USD",
-      rightsizing: { lookback_days: 14, cpu_target_percent: 70, memory_target_percent: 80 },
+      rightsizing: {
+        lookback_days: 14,
+        cpu_target_percent: 70,
+        memory_target_percent: 80,
+        allow_architecture_change: false,
+        savings_basis: "effective",
+      },
       active_window_minutes: 15,
     });
     const res = await api("patch", `${org()}/settings`, a.token)
@@ -53,7 +59,13 @@ describe("settings", () => {
       .expect(200);
     expect(res.body.data).toEqual({
       default_currency: "EUR",
-      rightsizing: { lookback_days: 14, cpu_target_percent: 60, memory_target_percent: 80 },
+      rightsizing: {
+        lookback_days: 14,
+        cpu_target_percent: 60,
+        memory_target_percent: 80,
+        allow_architecture_change: false,
+        savings_basis: "effective",
+      },
       active_window_minutes: 15,
     });
     const row = await ctx.prisma.organizationSettings.findUniqueOrThrow({ where: { organizationId: a.organization.id } });

@@ -53,7 +53,12 @@ describe("migrations", () => {
       const oldDefinitions = await definitions();
       expect(oldRows.map((r) => r.row.savings_cents)).toEqual([7008, null]);
 
-      expect((await migrate(db.sql, MIGRATIONS_DIR)).applied).toContain(layout);
+      const upToLayout = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-migrations-layout-"));
+      for (const { name } of readMigrations(MIGRATIONS_DIR).filter((m) => m.name <= layout)) {
+        fs.cpSync(path.join(MIGRATIONS_DIR, name), path.join(upToLayout, name), { recursive: true });
+      }
+      expect((await migrate(db.sql, upToLayout)).applied).toEqual([layout]);
+      fs.rmSync(upToLayout, { recursive: true, force: true });
 
       expect(await rows()).toEqual(oldRows);
       expect(await definitions()).toEqual(oldDefinitions);
@@ -66,6 +71,46 @@ describe("migrations", () => {
       // The generated column still follows the savings.
       await db.sql.query(`UPDATE compute_resources SET savings_monthly_usd = 1.25 WHERE tenant_id = 'ten_b'`);
       expect((await rows())[1].row.savings_cents).toBe(125);
+    } finally {
+      await db.close();
+      fs.rmSync(before, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("20261126100000_rightsizing_v2 rounds stored utilization to 0.01 points and drops the whole-percent roll-ups for a rebuild", async () => {
+    const target = "20261126100000_rightsizing_v2";
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-migrations-before-"));
+    for (const { name } of readMigrations(MIGRATIONS_DIR).filter((m) => m.name < target)) {
+      fs.cpSync(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
+    }
+    const db = await createTestDatabase(before);
+    try {
+      await db.sql.query(
+        `INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization) VALUES
+           ('ten_a', 'vm-1', '2026-11-20T00:00:00Z', 35.905, 12.344), ('ten_a', 'vm-1', '2026-11-20T00:05:00Z', 8.6, NULL)`,
+      );
+      await db.sql.query(
+        `INSERT INTO compute_sample_days (tenant_id, resource_id, day, samples, first_ts, last_ts, cpu_max, cpu_buckets, cpu_counts)
+         VALUES ('ten_a', 'vm-1', '2026-11-20', 2, '2026-11-20T00:00:00Z', '2026-11-20T00:05:00Z', 35.905, '{8,35}', '{1,1}')`,
+      );
+      await db.sql.query(`INSERT INTO compute_sample_day_status (tenant_id, day, version, rolled_version) VALUES ('ten_a', '2026-11-20', 1, 1)`);
+      await db.sql.query(
+        `INSERT INTO compute_sample_tail_status (tenant_id, from_day, cut, rolled_cut, rolled_version) VALUES ('ten_a', '2026-11-25', now(), now(), 1)`,
+      );
+
+      expect((await migrate(db.sql, MIGRATIONS_DIR)).applied).toContain(target);
+
+      const samples = await db.sql.query(`SELECT cpu_utilization AS cpu, memory_utilization AS mem FROM compute_samples ORDER BY ts`);
+      expect(samples).toEqual([
+        { cpu: 35.91, mem: 12.34 },
+        { cpu: 8.6, mem: null },
+      ]);
+      expect(await db.sql.query(`SELECT * FROM compute_sample_days`)).toEqual([]);
+      expect(await db.sql.query(`SELECT * FROM compute_sample_day_status`)).toEqual([]);
+      // The cut stays (ingest's fence); what the tail covered is forgotten, so the next cycle rebuilds it.
+      expect(await db.sql.query(`SELECT from_day, rolled_cut, rolled_version, cut IS NOT NULL AS fenced FROM compute_sample_tail_status`)).toEqual([
+        { from_day: null, rolled_cut: null, rolled_version: null, fenced: true },
+      ]);
     } finally {
       await db.close();
       fs.rmSync(before, { recursive: true, force: true });
