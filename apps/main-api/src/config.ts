@@ -23,9 +23,6 @@ export const EnvSchema = z
     MAIN_API_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data/main-api")),
     PRICING_API_PORT: port.default(3001),
     PRICING_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-    // A pricing API key (`bl_…`) for the main API's analysis. Unset: a key derived from
-    // SERVICE_TOKEN_SECRET, registered with the pricing API on first use.
-    PRICING_API_KEY: z.string().min(1).optional(),
     PRICING_API_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
     // Minutes between scheduled compute analysis cycles; 0 disables the schedule.
     ANALYSIS_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(60),
@@ -88,7 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.MAIN_API_DATABASE_URL,
     dataDir: e.MAIN_API_DATA_DIR,
     pricingApiUrl: e.PRICING_API_URL ?? `http://127.0.0.1:${e.PRICING_API_PORT}`,
-    pricingApiKey: e.PRICING_API_KEY,
     pricingApiTimeoutMs: e.PRICING_API_TIMEOUT_MS,
     analysisIntervalMinutes: e.ANALYSIS_INTERVAL_MINUTES,
     analysisTailMarginMs: e.ANALYSIS_TAIL_MARGIN_SECONDS * 1000,

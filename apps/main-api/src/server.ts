@@ -23,7 +23,6 @@ async function main() {
   const app = createApp(deps);
   outbox.start();
   outbox.kick(); // deliver whatever a previous run left undelivered
-  if (!config.pricingApiKey) logger.info("PRICING_API_KEY is not set: the analysis uses a key derived from SERVICE_TOKEN_SECRET");
   const schedule = startAnalysisSchedule({ prisma, logger }, deps.analyzer, config.analysisIntervalMinutes);
   await serve({
     name: "main-api",

@@ -5,7 +5,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiKeysPage, SuccessEnvelope } from "@cloudcost/contracts";
 import request from "supertest";
-import { resolvePricingKey } from "../src/compute/pricing-key";
 import { pricingApiKeyHandlers, PROVISION_TOPIC } from "../src/outbox/pricing-api-keys";
 import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
 import { addUser, expectError, signUp, type SignedUp } from "./helpers/identity";
@@ -200,14 +199,6 @@ describe("a key cannot promote anyone to admin or change a manager", () => {
 });
 
 describe("key sync", () => {
-  it("the main API's own analysis key is a viewer key on the pricing API: it reads compute prices only", async () => {
-    const own = resolvePricingKey(ctx.config);
-    await own.provision();
-    const listing = await request(pricing.url).get("/v1/pricing/compute/instance-types?provider=aws&region=us-east-1").set("X-API-Key", own.key);
-    expect(listing.status).toBe(200);
-    expect((await registerModel(own.key, "by-analysis")).status).toBe(403);
-  });
-
   it("is not confirmed by a pricing API that answers without storing the role (an older version): it is retried", async () => {
     const older = http.createServer((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });

@@ -124,7 +124,6 @@ beforeAll(async () => {
   stub = await startPricingStub(1500);
   ctx = await createTestContext({
     PRICING_API_URL: stub.url,
-    PRICING_API_KEY: stub.apiKey,
     PRICING_API_TIMEOUT_MS: "300",
     ANALYSIS_INTERVAL_MINUTES: "0",
   });

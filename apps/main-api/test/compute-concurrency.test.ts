@@ -15,7 +15,7 @@ let ctx: TestContext;
 let stub: PricingStub;
 beforeAll(async () => {
   stub = await startPricingStub(1500);
-  ctx = await createTestContext({ PRICING_API_URL: stub.url, PRICING_API_KEY: stub.apiKey });
+  ctx = await createTestContext({ PRICING_API_URL: stub.url });
 });
 afterAll(async () => {
   await ctx.close();

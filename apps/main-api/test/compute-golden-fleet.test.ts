@@ -50,7 +50,7 @@ const FLEET: Vm[] = [
   { id: "a06-busy-unknown-type", provider: "aws", type: "x9.huge", cpu: [40, 60], memory: 50, cores: 4, ram: 16 },
   { id: "a07-few-samples", provider: "aws", type: "m5.large", few: 50 },
   { id: "a08-memory-one-sample", provider: "aws", type: "m5a.2xlarge", cpu: [20, 30], memoryOnce: 10 },
-  { id: "a09-exact-p95-boundary", provider: "aws", type: "m5a.2xlarge", cpu: [35.89999999999999857891452848, 50], memory: 70 },
+  { id: "a09-exact-p95-boundary", provider: "aws", type: "m5a.2xlarge", cpu: [35.9, 50], memory: 70 },
   { id: "a10-negotiated-light", provider: "aws", type: "m5.2xlarge", cpu: [20, 35], memory: 30 },
   { id: "a11-burstable-at-baseline", provider: "aws", type: "t3.large", cpu: [20, 60], memory: 40 },
   { id: "a12-burstable-above-baseline", provider: "aws", type: "t3.large", cpu: [50, 90], memory: 40 },

@@ -8,7 +8,7 @@ let ctx: TestContext;
 let stub: PricingStub;
 beforeAll(async () => {
   stub = await startPricingStub(1500);
-  ctx = await createTestContext({ PRICING_API_URL: stub.url, PRICING_API_KEY: stub.apiKey, PRICING_API_TIMEOUT_MS: "300" });
+  ctx = await createTestContext({ PRICING_API_URL: stub.url, PRICING_API_TIMEOUT_MS: "300" });
 });
 afterAll(async () => {
   await ctx.close();
