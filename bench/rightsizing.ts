@@ -104,7 +104,6 @@ async function main() {
   const config = loadConfig({
     LOG_LEVEL: "silent",
     PRICING_API_URL: stub.url,
-    PRICING_API_KEY: stub.apiKey,
     ANALYSIS_INTERVAL_MINUTES: "0",
     RATE_LIMIT_PER_IP: "0",
     RATE_LIMIT_PER_CREDENTIAL: "0",
@@ -178,9 +177,10 @@ async function main() {
     await db.sql.query(
       `INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization)
        SELECT $1, r.resource_id, ts,
-              least(100, (ARRAY[${PROFILE_CPU.join(",")}])[substring(r.resource_id from 3)::int % 10 + 1]
-                         * (0.5 + ((hashtext(r.resource_id || ts::text) & 1023) / 1023.0))),
-              30 + (hashtext(ts::text || r.resource_id) & 1023) / 25.6
+              -- At the 0.01 resolution ingest stores (inventory-service.ts).
+              round(least(100, (ARRAY[${PROFILE_CPU.join(",")}])[substring(r.resource_id from 3)::int % 10 + 1]
+                         * (0.5 + ((hashtext(r.resource_id || ts::text) & 1023) / 1023.0)))::numeric, 2)::float8,
+              round((30 + (hashtext(ts::text || r.resource_id) & 1023) / 25.6)::numeric, 2)::float8
        FROM compute_resources r
        CROSS JOIN generate_series($2::timestamptz - make_interval(days => $4), $2::timestamptz, make_interval(mins => $3)) AS ts
        WHERE r.tenant_id = $1 AND substring(r.resource_id from 3)::int % 10 <> 9
@@ -216,9 +216,10 @@ async function main() {
     const steady = await cycle();
     const analyzed = { analyzed_resources: steady.resources };
     const analysisSeconds = steady.seconds;
-    const [{ days, raw }] = await db.sql.query<{ days: number; raw: number }>(
+    const [{ days, raw, buckets }] = await db.sql.query<{ days: number; raw: number; buckets: number }>(
       `SELECT (SELECT count(*)::int FROM compute_sample_days WHERE tenant_id = $1) AS days,
-              (SELECT count(*)::int FROM compute_samples WHERE tenant_id = $1) AS raw`,
+              (SELECT count(*)::int FROM compute_samples WHERE tenant_id = $1) AS raw,
+              (SELECT round(avg(cardinality(cpu_buckets)), 1)::float8 FROM compute_sample_days WHERE tenant_id = $1) AS buckets`,
       [fleet.tenantId],
     );
     const actions = await db.sql.query<{ action: string; n: number }>(
@@ -231,6 +232,7 @@ async function main() {
       seconds: round(analysisSeconds, 2),
       first_cycle_with_rollups_seconds: round(cold.seconds, 2),
       rollup_rows: days,
+      cpu_buckets_per_rollup_row: buckets,
       raw_rows_after_retention: raw,
       bare_stats_sql_seconds: statsSeconds === null ? null : round(statsSeconds, 2),
       actions: Object.fromEntries(actions.map((a) => [a.action, a.n])),

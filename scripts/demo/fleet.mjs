@@ -102,6 +102,18 @@ export const TENANTS = [
   { key: "production", name: "Production", prefix: "prod", vms: 150, nodes: 50 },
   { key: "staging", name: "Staging", prefix: "stg", vms: 70, nodes: 30 },
 ];
+/**
+ * Production also holds three VMs that show what the analysis prices: a Windows VM (AWS has no
+ * Windows rows: Linux + licence), a spot VM (spot prices) and an m5 VM under the organization's
+ * negotiated m5 discount in us-east-1 (load.mjs registers it before the analysis runs).
+ */
+const SHOWCASE = [
+  { suffix: "windows", instance_type: "m5.2xlarge", cpu_cores: 8, ram_gb: 32, operating_system: "windows", app: "reports" },
+  { suffix: "spot", instance_type: "m5.xlarge", cpu_cores: 4, ram_gb: 16, purchase_option: "spot", app: "ml-batch" },
+  { suffix: "negotiated", instance_type: "m5.2xlarge", cpu_cores: 8, ram_gb: 32, app: "search" },
+];
+export const SHOWCASE_COUNT = SHOWCASE.length;
+
 /** Resources registered after the analysis ran: they stay pending until the next cycle. */
 export const PENDING_PER_TENANT = 6;
 export const HOURS = 14 * 24;
@@ -150,6 +162,23 @@ export function demoFleet(tenant, seed = 7) {
   for (let i = 0; i < tenant.nodes; i++) {
     const profile = MIX[(i * 7 + 3) % MIX.length];
     resources.push({ ...resource(rand, tenant, "kubernetes_node", i, profile), profile });
+  }
+  if (tenant.key === "production") {
+    for (const { suffix, app, ...shape } of SHOWCASE) {
+      resources.push({
+        resource_id: `${tenant.prefix}-vm-${suffix}`,
+        name: `${app}-aws-${suffix}`,
+        resource_type: "virtual_machine",
+        provider: "aws",
+        region: "us-east-1",
+        availability_zone: "us-east-1a",
+        architecture: "x86_64",
+        operating_system: "linux",
+        ...shape,
+        labels: { team: app, env: tenant.key },
+        profile: "oversized",
+      });
+    }
   }
   const pending = [];
   for (let i = 0; i < PENDING_PER_TENANT; i++) {

@@ -96,6 +96,11 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log }) {
   const keyReady = waitForPricingKey(pricingUrl, apiKey.key);
   keyReady.catch(() => undefined);
 
+  // The negotiated compute discount must be registered before the analysis that uses it.
+  await keyReady;
+  const pricing = client(pricingUrl, { "X-API-Key": apiKey.key });
+  await pricing("POST", "/marketplace/providers/compute", { entries: PRICES.compute });
+
   const now = Date.now();
   for (const [tenant, spec] of [
     [production, TENANTS[0]],
@@ -103,8 +108,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log }) {
   ])
     await loadTenant(main, tenant.id, spec, now, log);
 
-  await keyReady;
-  const prices = await loadPrices(client(pricingUrl, { "X-API-Key": apiKey.key }));
+  const prices = await loadPrices(pricing);
   return {
     organization_id: org,
     user_id: signup.owner.id,
@@ -164,6 +168,10 @@ export KEY='${marker.api_key}'
 # 1. Right-sizing summary of the Production tenant (main API, bearer token)
 curl -s "${mainUrl}/api/v1/tenant/compute/recommendations/summary" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 
+# 1b. Its downsized VMs with reasons, ranked options and price provenance (the Windows, spot and
+#     negotiated-price VMs are prod-vm-windows, prod-vm-spot and prod-vm-negotiated)
+curl -s "${mainUrl}/api/v1/tenant/compute/recommendations?action=DOWNSIZE&provider=aws&region=us-east-1" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+
 # 2. Price 1.2M input + 20k output tokens of ${marker.model_id} (pricing API, the same organization's API key)
 curl -s -X POST ${pricingUrl}/v1/pricing/usage -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"usage":[{"resource_id":"chat-bot","kind":"model","timestamp":"'"$(date -u +%FT%TZ)"'","labels":{"${labelPrefix}/pricing-id.model":"${marker.model_pricing_id}"},"quantities":{"input":1200000,"output":20000}}]}'
 
@@ -196,7 +204,7 @@ export async function firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, is
     if (!freshMainDb && demo !== "1") {
       return "The main API's database is not empty, so no demo organization was loaded (DEMO=1 pnpm start loads one).\n";
     }
-    console.log("Loading the demo organization (two tenants, 312 resources, 14 days of hourly utilization)...\n");
+    console.log("Loading the demo organization (two tenants, 315 resources, 14 days of hourly utilization)...\n");
     const started = Date.now();
     const lines = [];
     const loaded = await loadDemo({ ...ctx, log: (line) => lines.push(line) });
