@@ -165,13 +165,14 @@ describe("analysis cycle", () => {
     expect(await expired()).toBe(0);
   });
 
-  it("computes p95 from daily roll-ups equal to the nearest-rank p95 of integer samples, and rebuilds a day a sample is re-sent to", async () => {
+  it("computes p95 from daily roll-ups equal to the exact nearest-rank p95 of the samples, and rebuilds a day a sample is re-sent to", async () => {
     const other = { id: "ten_rollup", organizationId: "org_analysis" };
     await upsertResources(ctx.prisma, other, UpsertResourcesRequest.parse({ resources: [vm("roll", "m5.large")] }).resources);
     // Every 20 minutes from 4 days ago until a minute ago: settled days go through the roll-ups, the
     // window's first hours and today through the raw samples.
-    const cpu = (i: number) => (i * 37) % 101;
-    const memory = (i: number) => (i * 53) % 97;
+    // Hundredths spread over the whole range: the p95 is found by whole percent, then inside it.
+    const cpu = (i: number) => ((i * 3737) % 10001) / 100;
+    const memory = (i: number) => ((i * 5353) % 9701) / 100;
     const samples = samplesFor("roll", 4 * 72, 20, cpu, memory);
     const send = (batch: unknown[]) => ingestMetrics(ctx.db.sql, other, sampleBatch(IngestMetricsRequest.parse({ samples: batch }).samples));
     await send(samples);

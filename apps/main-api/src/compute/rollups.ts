@@ -86,6 +86,15 @@ const RAW_TOTALS = `resource_id, sum(n)::int AS samples, min(first_ts) AS first_
       min(first_ts) FILTER (WHERE mem_b IS NOT NULL) AS memory_first_ts, max(last_ts) FILTER (WHERE mem_b IS NOT NULL) AS memory_last_ts,
       sum(net_n)::int AS network_samples, sum(net_low)::int AS network_low`;
 
+/**
+ * A day roll-up also keeps its histograms by whole percent (bucket b / 100): the p95 is found in two
+ * steps (WINDOW_STATS), the whole percent first, then the hundredths inside it only.
+ */
+const COARSE_COLUMNS = "cpu_coarse_buckets, cpu_coarse_counts, memory_coarse_buckets, memory_coarse_counts";
+const COARSE = (bucket: "cpu_b" | "mem_b") => `
+    SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts
+    FROM (SELECT resource_id, ${bucket} / 100 AS b, sum(n)::int AS n FROM raw WHERE ${bucket} IS NOT NULL GROUP BY 1, 2) h GROUP BY resource_id`;
+
 const ROLLUP_VALUES = `t.resource_id, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts,
     t.memory_first_ts, t.memory_last_ts, t.network_samples, t.network_low`;
 const ROLLUP_UPDATE = ROLLUP_COLUMNS.split(", ")
@@ -97,7 +106,7 @@ const ROLLUP_UPDATE = ROLLUP_COLUMNS.split(", ")
 const MERGED_TOTALS = (rollups: string) => `resource_id, sum(samples)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts,
       max(cpu_max) AS cpu_max, min(memory_first_ts) AS memory_first_ts, max(memory_last_ts) AS memory_last_ts,
       sum(network_samples)::int AS network_samples, sum(network_low)::int AS network_low
-    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max, memory_first_ts, memory_last_ts, network_samples, network_low FROM ${rollups}
+    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max, memory_first_ts, memory_last_ts, network_samples, network_low FROM ${rollups} rollups
           UNION ALL SELECT ${RAW_TOTALS} FROM raw GROUP BY resource_id) x
     GROUP BY resource_id`;
 
@@ -110,15 +119,20 @@ const ROLL_UP_DAY = `
   mem AS (
     SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts
     FROM (SELECT resource_id, mem_b AS b, sum(n)::int AS n FROM raw WHERE mem_b IS NOT NULL GROUP BY 1, 2) h GROUP BY resource_id),
+  cpu_coarse AS (${COARSE("cpu_b")}),
+  mem_coarse AS (${COARSE("mem_b")}),
   cleared AS (DELETE FROM compute_sample_days WHERE tenant_id = $1 AND day = $2::date AND resource_id NOT IN (SELECT resource_id FROM totals)),
   status AS (
     INSERT INTO compute_sample_day_status AS s (tenant_id, day, version, rolled_version)
     VALUES ($1, $2::date, 0, COALESCE((SELECT version FROM compute_sample_day_status WHERE tenant_id = $1 AND day = $2::date), 0))
     ON CONFLICT (tenant_id, day) DO UPDATE SET rolled_version = excluded.rolled_version)
-  INSERT INTO compute_sample_days (tenant_id, day, ${ROLLUP_COLUMNS})
-  SELECT $1, $2::date, ${ROLLUP_VALUES}
+  INSERT INTO compute_sample_days (tenant_id, day, ${ROLLUP_COLUMNS}, ${COARSE_COLUMNS})
+  SELECT $1, $2::date, ${ROLLUP_VALUES}, cc.buckets, cc.counts, mc.buckets, mc.counts
   FROM totals t JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)
-  ON CONFLICT (tenant_id, resource_id, day) DO UPDATE SET ${ROLLUP_UPDATE}`;
+    JOIN cpu_coarse cc USING (resource_id) LEFT JOIN mem_coarse mc USING (resource_id)
+  ON CONFLICT (tenant_id, resource_id, day) DO UPDATE SET ${ROLLUP_UPDATE}, ${COARSE_COLUMNS.split(", ")
+    .map((column) => `${column} = excluded.${column}`)
+    .join(", ")}`;
 
 /**
  * Rolls up every settled day of the window that has no roll-up yet or got samples since (one
@@ -313,12 +327,43 @@ export async function dropExpired(prisma: Prisma, tenantId: string, window: Roll
  * window ([since, firstDay) and from tailCut on; tailCut = endDay when there is no tail).
  * Parameters: $1 tenant, $2 since, $3 firstDay, $4 endDay (timestamps), $5 firstDay, $6 endDay (dates), $7 tailCut.
  */
-const HISTOGRAM_P95 = (source: string) => `
-  SELECT resource_id, min(b) / 100.0 AS p95, max(total)::int AS n FROM (
-    SELECT resource_id, b, sum(n) OVER (PARTITION BY resource_id ORDER BY b) AS below,
-           sum(n) OVER (PARTITION BY resource_id) AS total
-    FROM (SELECT resource_id, b, sum(n) AS n FROM (${source}) x GROUP BY resource_id, b) h) c
-  WHERE below >= ceil(0.95 * total) GROUP BY resource_id`;
+/**
+ * Exact nearest-rank p95 in two steps, so that the hundredths are read only where the rank is:
+ * 1. the whole percent holding rank ceil(0.95 n), and how many samples lie below it, from the
+ *    coarse histograms (the days' own, the tail's and raw samples' derived from their hundredths);
+ * 2. inside that whole percent, the hundredths: a slice of each day's sorted buckets found by binary
+ *    search (width_bucket), plus the tail's and the raw samples there.
+ * Merging the full hundredths of 14 days instead sorted one row per distinct value and resource
+ * (docs/performance.md, "Exact percentiles").
+ */
+const P95 = (column: "cpu" | "memory", bucket: "cpu_b" | "mem_b") => `
+  ${column}_coarse AS (
+    SELECT resource_id, b, sum(n) AS n FROM (
+      SELECT resource_id, u.b::int AS b, u.n::bigint AS n FROM days, unnest(days.${column}_coarse_buckets, days.${column}_coarse_counts) AS u(b, n)
+      UNION ALL SELECT resource_id, u.b / 100, u.n FROM tail, unnest(tail.${column}_buckets, tail.${column}_counts) AS u(b, n)
+      UNION ALL SELECT resource_id, ${bucket} / 100, n FROM raw WHERE ${bucket} IS NOT NULL) x
+    GROUP BY resource_id, b),
+  ${column}_at AS (
+    SELECT DISTINCT ON (resource_id) resource_id, b AS whole, below - n AS before, rank, total FROM (
+      SELECT resource_id, b, n, sum(n) OVER (PARTITION BY resource_id ORDER BY b) AS below,
+             sum(n) OVER (PARTITION BY resource_id) AS total, ceil(0.95 * sum(n) OVER (PARTITION BY resource_id)) AS rank
+      FROM ${column}_coarse) c
+    WHERE below >= rank ORDER BY resource_id, b),
+  ${column}_fine AS (
+    SELECT resource_id, b, sum(n) AS n FROM (
+      SELECT a.resource_id, u.b::int AS b, u.n::bigint AS n FROM ${column}_at a JOIN days d USING (resource_id),
+        LATERAL (SELECT width_bucket((a.whole * 100 - 1)::smallint, d.${column}_buckets) + 1 AS lo,
+                        width_bucket((a.whole * 100 + 99)::smallint, d.${column}_buckets) AS hi) s,
+        unnest(d.${column}_buckets[s.lo:s.hi], d.${column}_counts[s.lo:s.hi]) AS u(b, n)
+      UNION ALL SELECT a.resource_id, u.b, u.n FROM ${column}_at a JOIN tail t USING (resource_id),
+        unnest(t.${column}_buckets, t.${column}_counts) AS u(b, n) WHERE u.b / 100 = a.whole
+      UNION ALL SELECT a.resource_id, r.${bucket}, r.n FROM ${column}_at a JOIN raw r USING (resource_id) WHERE r.${bucket} / 100 = a.whole) x
+    GROUP BY resource_id, b),
+  ${column} AS (
+    SELECT DISTINCT ON (resource_id) resource_id, b / 100.0 AS p95, total::int AS n FROM (
+      SELECT f.resource_id, f.b, a.before + sum(f.n) OVER (PARTITION BY f.resource_id ORDER BY f.b) AS below, a.rank, a.total
+      FROM ${column}_fine f JOIN ${column}_at a USING (resource_id)) c
+    WHERE below >= rank ORDER BY resource_id, b)`;
 
 export const WINDOW_STATS = `
   WITH raw AS (${BUCKETED([
@@ -326,19 +371,15 @@ export const WINDOW_STATS = `
     ["$7", "'infinity'"],
   ])}),
   days AS (
-    SELECT ${ROLLUP_COLUMNS} FROM compute_sample_days WHERE tenant_id = $1 AND day >= $5::date AND day < $6::date
-    UNION ALL SELECT ${ROLLUP_COLUMNS} FROM compute_sample_tail WHERE tenant_id = $1 AND $7::timestamptz > $4::timestamptz),
-  totals AS (SELECT ${MERGED_TOTALS("days")}),
-  cpu AS (${HISTOGRAM_P95(`
-    SELECT resource_id, u.b::int AS b, u.n::bigint AS n FROM days, unnest(days.cpu_buckets, days.cpu_counts) AS u(b, n)
-    UNION ALL SELECT resource_id, cpu_b, n FROM raw`)}),
-  mem AS (${HISTOGRAM_P95(`
-    SELECT resource_id, u.b::int AS b, u.n::bigint AS n FROM days, unnest(days.memory_buckets, days.memory_counts) AS u(b, n)
-    UNION ALL SELECT resource_id, mem_b, n FROM raw WHERE mem_b IS NOT NULL`)})
+    SELECT ${ROLLUP_COLUMNS}, ${COARSE_COLUMNS} FROM compute_sample_days WHERE tenant_id = $1 AND day >= $5::date AND day < $6::date),
+  tail AS (SELECT ${ROLLUP_COLUMNS} FROM compute_sample_tail WHERE tenant_id = $1 AND $7::timestamptz > $4::timestamptz),
+  totals AS (SELECT ${MERGED_TOTALS(`(SELECT ${ROLLUP_COLUMNS} FROM days UNION ALL SELECT ${ROLLUP_COLUMNS} FROM tail)`)}),
+  ${P95("cpu", "cpu_b")},
+  ${P95("memory", "mem_b")}
   SELECT t.resource_id, t.samples, t.first_ts AS window_start, t.last_ts AS window_end, c.p95::float8 AS cpu_p95, t.cpu_max,
     m.p95::float8 AS memory_p95, COALESCE(m.n, 0) AS memory_samples, t.memory_first_ts AS memory_start, t.memory_last_ts AS memory_end,
     t.network_samples, t.network_low
-  FROM totals t LEFT JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)`;
+  FROM totals t LEFT JOIN cpu c USING (resource_id) LEFT JOIN memory m USING (resource_id)`;
 
 export const windowStatsParams = (tenantId: string, w: RollupWindow, tailCut: Date) => [
   tenantId,

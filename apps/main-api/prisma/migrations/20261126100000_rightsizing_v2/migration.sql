@@ -18,7 +18,9 @@ DELETE FROM "compute_sample_tail_late";
 UPDATE "compute_sample_tail_status" SET "from_day" = NULL, "rolled_cut" = NULL, "rolled_version" = NULL;
 ALTER TABLE "compute_sample_days"
   ADD COLUMN "memory_first_ts" TIMESTAMPTZ(3), ADD COLUMN "memory_last_ts" TIMESTAMPTZ(3),
-  ADD COLUMN "network_samples" INTEGER NOT NULL DEFAULT 0, ADD COLUMN "network_low" INTEGER NOT NULL DEFAULT 0;
+  ADD COLUMN "network_samples" INTEGER NOT NULL DEFAULT 0, ADD COLUMN "network_low" INTEGER NOT NULL DEFAULT 0,
+  ADD COLUMN "cpu_coarse_buckets" SMALLINT[], ADD COLUMN "cpu_coarse_counts" INTEGER[],
+  ADD COLUMN "memory_coarse_buckets" SMALLINT[], ADD COLUMN "memory_coarse_counts" INTEGER[];
 ALTER TABLE "compute_sample_tail"
   ADD COLUMN "memory_first_ts" TIMESTAMPTZ(3), ADD COLUMN "memory_last_ts" TIMESTAMPTZ(3),
   ADD COLUMN "network_samples" INTEGER NOT NULL DEFAULT 0, ADD COLUMN "network_low" INTEGER NOT NULL DEFAULT 0;
