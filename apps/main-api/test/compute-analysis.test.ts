@@ -341,7 +341,7 @@ describe("analysis cycle", () => {
       // sample, older than the new fence, is in the tail and not lost between two cycles.
       await ctx.db.sql.withSession(async (session) => {
         await session.query("BEGIN");
-        await session.query(INGEST_SQL, [other.id, ["f"], [new Date().toISOString()], [50], [null]]);
+        await session.query(INGEST_SQL, [other.id, ["f"], [new Date().toISOString()], [50], [null], [null], [null]]);
         const running = tailAnalyzer.analyzeTenant(other, DEFAULT_COMPUTE_SETTINGS);
         await new Promise((resolve) => setTimeout(resolve, 300));
         await session.query("COMMIT");
@@ -403,7 +403,7 @@ describe("analysis cycle", () => {
         ctx.db.sql.withSession(async (second) => {
           const open = async (session: typeof first, resource: string) => {
             await session.query("BEGIN");
-            await session.query(INGEST_SQL, [busy.id, [resource], [new Date().toISOString()], [50], [null]]);
+            await session.query(INGEST_SQL, [busy.id, [resource], [new Date().toISOString()], [50], [null], [null], [null]]);
           };
           let [holder, next] = [
             { session: first, resource: "o1" },
