@@ -275,3 +275,58 @@ export async function reallocateLines(tx: LedgerTx, organizationId: string, move
     );
   return changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update, false);
 }
+
+/** The pricing of a stored usage line as reprice found it. */
+export interface LinePricing {
+  id: string;
+  priced: boolean;
+  unpricedReason: string | null;
+  pricingId: string | null;
+  unitPrices: Record<string, string> | null;
+  currency: string | null;
+  billedCost: string | null;
+  effectiveCost: string | null;
+  listCost: string | null;
+}
+
+/**
+ * Sets the pricing of still-unpriced lines (reprice), keeping the roll-up right. A line priced in
+ * the meantime (a concurrent reprice) is left alone: priced lines are never changed. Returns the
+ * ids changed.
+ */
+export async function setLinePricing(tx: LedgerTx, organizationId: string, updates: LinePricing[]): Promise<string[]> {
+  if (updates.length === 0) return [];
+  const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
+    "SELECT id FROM spend_lines WHERE organization_id = $1 AND id = ANY($2::text[]) AND NOT priced ORDER BY id FOR UPDATE",
+    organizationId,
+    updates.map((update) => update.id),
+  );
+  if (locked.length === 0) return [];
+  const ids = locked.map((row) => row.id);
+  const json = JSON.stringify(
+    updates.map((u) => ({
+      id: u.id,
+      priced: u.priced,
+      unpriced_reason: u.unpricedReason,
+      pricing_id: u.pricingId,
+      unit_prices: u.unitPrices,
+      currency: u.currency,
+      billed_cost: u.billedCost,
+      effective_cost: u.effectiveCost,
+      list_cost: u.listCost,
+    })),
+  );
+  const update = () =>
+    tx.$executeRawUnsafe(
+      `UPDATE spend_lines l SET priced = u.priced, unpriced_reason = u.unpriced_reason, pricing_id = u.pricing_id, unit_prices = u.unit_prices,
+          currency = u.currency, billed_cost = u.billed_cost, effective_cost = u.effective_cost, list_cost = u.list_cost
+        FROM jsonb_to_recordset($3::jsonb) AS u(id text, priced boolean, unpriced_reason text, pricing_id text, unit_prices jsonb, currency text,
+          billed_cost numeric, effective_cost numeric, list_cost numeric)
+        WHERE l.organization_id = $1 AND l.id = ANY($2::text[]) AND l.id = u.id`,
+      organizationId,
+      ids,
+      json,
+    );
+  await changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update, false);
+  return ids;
+}
