@@ -12,6 +12,7 @@ import type http from "node:http";
 import { ErrorEnvelope, mainApiRoutes, type Role, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
+import { insertLines } from "../src/spend/ledger";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { listen, operationKey, routeKey } from "@cloudcost/testing";
 import { addUser, mintToken, signUp } from "./helpers/identity";
@@ -151,6 +152,24 @@ async function buildSide(tag: string): Promise<Side> {
         ],
       });
     expect(put.status).toBe(200);
+    // Spend of the tenant, written straight to the ledger (usage ingestion needs the pricing API).
+    await ctx.prisma.$transaction((tx) =>
+      insertLines(tx, org, [
+        {
+          tenantId: tenant,
+          source: "focus_import",
+          chargePeriodStart: "2026-10-01T00:00:00.000Z",
+          chargePeriodEnd: "2026-10-02T00:00:00.000Z",
+          chargeCategory: "Usage",
+          serviceName: mark(`service-${which}`),
+          billedCost: "1",
+          effectiveCost: "1",
+          listCost: "1",
+          currency: "USD",
+          priced: true,
+        },
+      ]),
+    );
   }
   const callers: Record<Caller | Lifecycle, string> = {
     owner: owner.token,
@@ -202,6 +221,7 @@ interface Row {
   why: string;
 }
 
+const SPEND_QUERY = "?start=2026-10-01&end=2026-11-01&group_by=service_name";
 const NONEXISTENT_ORG = "org_00000000000000000000000000";
 const NONEXISTENT_TENANT = "ten_00000000000000000000000000";
 
@@ -299,6 +319,7 @@ function identityCases(): Record<string, IdentityCase> {
         add(KEY_MANAGEMENT_REFUSED, { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
       },
     },
+    getOrganizationSpend: {},
   };
 }
 
@@ -338,12 +359,15 @@ function matrix(): Row[] {
     upsertResources: { resources: [{ resource_id: "intruder", name: "intruder" }] },
     ingestMetrics: { samples: [{ resource_id: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_utilization: 1 }] },
     recordHeartbeats: { resource_ids: ["bravo-vm-one"] },
+    ingestUsage: { usage: [{ resource_id: "intruder", kind: "model", timestamp: "2026-10-01T00:00:00.000Z", quantities: { input: 1 }, event_id: "intruder" }] },
+    repriceUsage: {},
   };
   const compute = declaredOperations
     .filter((route) => route.scope === "tenant")
     .map((route): [string, unknown, "read" | "write" | "manage"] => {
       if (route.body && !(route.operationId in bodies)) throw new Error(`${route.operationId}: no body in the isolation matrix`);
-      return [operationKey(route), bodies[route.operationId], route.roles ? "manage" : route.write ? "write" : "read"];
+      const managersOnly = route.roles && !route.roles.includes("member");
+      return [operationKey(route), bodies[route.operationId], managersOnly ? "manage" : route.write ? "write" : "read"];
     });
   for (const [route, body, kind] of compute) {
     add(route, CALLERS, { tenant: B.tenant1, body, status: 403, why: "another organization's tenant" });
@@ -465,7 +489,7 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
       caller,
       params,
       body,
-      tenant: route.includes("/tenant/compute/") ? side.tenant1 : undefined,
+      tenant: route.includes(" /api/v1/tenant/") ? side.tenant1 : undefined,
       status: 403,
       why: caller === "pending" ? "invited, not accepted" : "left the organization",
     };
@@ -514,6 +538,9 @@ test("lists show only the caller's own organization", async () => {
         { route: "GET /api/v1/organizations/{org_id}/tenants", caller, params: { org_id: self.org }, query: "?include_archived=true", status: 200, why: "" },
         { route: "GET /api/v1/tenant/compute/recommendations", caller, tenant: self.tenant1, status: 200, why: "" },
         { route: "GET /api/v1/tenant/compute/recommendations/summary", caller, tenant: self.tenant1, status: 200, why: "" },
+        { route: "GET /api/v1/tenant/spend", caller, tenant: self.tenant1, query: SPEND_QUERY, status: 200, why: "" },
+        { route: "GET /api/v1/tenant/spend/lines", caller, tenant: self.tenant1, query: "?start=2026-10-01&end=2026-11-01", status: 200, why: "" },
+        { route: "GET /api/v1/organizations/{org_id}/spend", caller, params: { org_id: self.org }, query: SPEND_QUERY, status: 200, why: "" },
         ...(USERS_ONLY.has(caller) && MANAGERS.includes(caller) ? [{ route: "GET /api/v1/settings/api-keys", caller, status: 200, why: "" }] : []),
         ...(MANAGERS.includes(caller)
           ? [{ route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" }]

@@ -102,6 +102,11 @@ describe("POST /api/v1/tenant/spend/usage", () => {
     expectError(res, 400, /usage\.1\.quantities/);
     const long = await post("/api/v1/tenant/spend/usage", { usage: [modelUsage(prices.input, { input: 1 }, { event_id: "x".repeat(257) })] });
     expectError(long, 400, /event_id/);
+    // Stored labels: PostgreSQL jsonb cannot hold NUL; the JSON body parser refuses it up front.
+    const nul = await post("/api/v1/tenant/spend/usage", {
+      usage: [modelUsage(prices.input, { input: 1 }, { event_id: "bad-2", tags: { team: "a\u0000b" } })],
+    });
+    expectError(nul, 400, /NUL/);
     const [{ count }] = await ctx.db.sql.query<{ count: number }>("SELECT count(*)::int AS count FROM spend_lines WHERE event_id LIKE 'bad-%'");
     expect(count).toBe(0);
   });

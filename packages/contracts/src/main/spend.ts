@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Currency, PaginationQuery, Timestamp, TimestampOutput, queryArray } from "../common.js";
+import { Currency, KeyText, PaginationQuery, Timestamp, TimestampOutput, queryArray } from "../common.js";
 import { UsageLine } from "../pricing/references.js";
 
 /** An exact amount: at most 10 decimal places, no exponent (sums of small charges exceed what a JSON number holds). */
@@ -41,7 +41,7 @@ export const isTagParameter = (name: string) => TAG_PARAMETER.test(name);
 
 const MAX_RANGE_DAYS = 400;
 const DAY_MS = 86_400_000;
-const FilterValue = z.string().max(256);
+const FilterValue = KeyText;
 const Filter = queryArray(FilterValue).optional();
 
 const DateOrTimestamp = z
@@ -185,12 +185,10 @@ export type IngestUsageRequest = z.output<typeof IngestUsageRequest>;
 
 const Count = z.number().int().nonnegative();
 
-export const IngestUsageResponse = z
-  .object({ accepted: Count, duplicates: Count, priced: Count, unpriced: Count, totals: z.array(CurrencyAmount) })
-  .meta({
-    id: "IngestUsageResponse",
-    description: "Lines stored (priced and unpriced), lines skipped as already sent, and the stored lines' cost per currency.",
-  });
+export const IngestUsageResponse = z.object({ accepted: Count, duplicates: Count, priced: Count, unpriced: Count, totals: z.array(CurrencyAmount) }).meta({
+  id: "IngestUsageResponse",
+  description: "Lines stored (priced and unpriced), lines skipped as already sent, and the stored lines' cost per currency.",
+});
 export type IngestUsageResponse = z.infer<typeof IngestUsageResponse>;
 
 export const RepriceRequest = z
