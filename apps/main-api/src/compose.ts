@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { loadServiceSecret } from "@cloudcost/credentials";
 import type { Database } from "@cloudcost/db";
 import { createMetrics, sqlIdempotencyStore, type Metrics } from "@cloudcost/http";
 import { loadDevIssuerKey } from "./auth/dev-issuer";
@@ -12,6 +13,7 @@ import type { Config } from "./config";
 import { createPrisma, type Prisma } from "./db";
 import type { AppDeps } from "./deps";
 import { createOutboxWorker } from "./outbox";
+import { createInternalPricingApi } from "./pricing/internal-client";
 
 export interface Infrastructure {
   config: Config;
@@ -41,6 +43,12 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     idempotencyStore: sqlIdempotencyStore(db.sql),
     analyzer: buildAnalyzer({ config, db, prisma, logger, metrics }),
     outbox: createOutboxWorker({ config, prisma, logger }),
+    pricingApi: createInternalPricingApi({
+      baseUrl: config.pricingApiUrl,
+      serviceSecret: loadServiceSecret(config.serviceTokenSecret, config.dataRoot),
+      logger,
+      timeoutMs: config.pricingApiTimeoutMs,
+    }),
   };
 }
 

@@ -8,6 +8,7 @@ import type { Analyzer } from "./compute/analysis";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
 import type { OutboxWorker } from "./outbox";
+import type { InternalPricingApi } from "./pricing/internal-client";
 
 /** Everything the main API is built from, made once by `buildDeps` (compose.ts) and handed down. */
 export interface AppDeps {
@@ -25,6 +26,8 @@ export interface AppDeps {
   idempotencyStore: IdempotencyStore;
   /** The one analyzer of the process: its in-process guard and pricing cache are shared by the routes and the schedule. */
   analyzer: Analyzer;
+  /** The pricing API's internal operations, on behalf of an organization's pricing account. */
+  pricingApi: InternalPricingApi;
   /** Delivers outbox messages (pricing API key sync); started by the server, drained by tests. */
   outbox: OutboxWorker;
 }
