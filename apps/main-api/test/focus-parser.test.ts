@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { FocusFormatError, type FocusLine, readFocusCsv, readFocusParquet } from "../src/spend/focus";
-import type { FocusReadInfo } from "../src/spend/focus/csv";
+import type { FocusReadInfo } from "../src/spend/focus";
 import { asyncBufferOf, FOCUS_ROW, fixture, focusCsvText, focusParquet, streamOf } from "./helpers/focus-files";
 
 async function collect(lines: AsyncIterable<FocusLine>): Promise<FocusLine[]> {

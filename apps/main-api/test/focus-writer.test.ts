@@ -1,7 +1,7 @@
 import { text } from "node:stream/consumers";
 import { Decimal } from "decimal.js";
 import { FOCUS_EXPORT_COLUMNS, type FocusExportLine, type FocusLine, focusCsv, readFocusCsv } from "../src/spend/focus";
-import type { FocusReadInfo } from "../src/spend/focus/csv";
+import type { FocusReadInfo } from "../src/spend/focus";
 import { streamOf } from "./helpers/focus-files";
 
 const importLine: FocusExportLine = {

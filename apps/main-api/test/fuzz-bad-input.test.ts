@@ -159,6 +159,12 @@ beforeAll(async () => {
     listApiKeys: {},
     createApiKey: { body: { name: "k", role: "member", tenant_ids: [tenant] } },
     revokeApiKey: { params: { id: victimKey.body.data.id } },
+    createSpendImport: { params: { org_id: org } },
+    listSpendImports: { params: { org_id: org } },
+    getSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
+    deleteSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
+    getAllocationRules: { params: { org_id: org } },
+    putAllocationRules: { params: { org_id: org }, body: { rules: [{ tenant_id: tenant, sub_account_ids: ["a"], tag: { key: "team", values: ["x"] } }] } },
   });
   table = {
     ...declared,

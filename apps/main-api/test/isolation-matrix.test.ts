@@ -12,6 +12,7 @@ import type http from "node:http";
 import { ErrorEnvelope, mainApiRoutes, type Role, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
+import { focusCsvText } from "./helpers/focus-files";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { listen, operationKey, routeKey } from "@cloudcost/testing";
 import { addUser, mintToken, signUp } from "./helpers/identity";
@@ -37,6 +38,8 @@ interface Side {
   keyId: string;
   /** A pending invitation (of the `pending` identity). */
   invitationId: string;
+  /** A FOCUS import. */
+  importId: string;
   markers: string[];
 }
 type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer" | "keyOfDemotedAdmin";
@@ -152,6 +155,12 @@ async function buildSide(tag: string): Promise<Side> {
       });
     expect(put.status).toBe(200);
   }
+  const bill = await request(server)
+    .post(`/api/v1/organizations/${org}/spend/imports?file_name=${mark("bill")}`)
+    .set(auth)
+    .set("Content-Type", "text/csv")
+    .send(focusCsvText([{ BillingAccountId: mark("account"), ServiceName: mark("service") }]));
+  expect(bill.status).toBe(201);
   const callers: Record<Caller | Lifecycle, string> = {
     owner: owner.token,
     admin: admin.token,
@@ -174,6 +183,7 @@ async function buildSide(tag: string): Promise<Side> {
     ownerUserId: owner.owner.id,
     keyId: keyMember.id,
     invitationId: invitation.body.data.id,
+    importId: bill.body.data.import.id,
     markers: [tag],
   };
 }
@@ -288,6 +298,21 @@ function identityCases(): Record<string, IdentityCase> {
     listReceivedInvitations: { rows: (add) => add(KEYS, { status: 403, why: "keys have no invitations" }) },
     acceptInvitation: { rows: invitee },
     declineInvitation: { rows: invitee },
+    createSpendImport: {},
+    listSpendImports: {},
+    getSpendImport: {
+      ids: (side) => ({ id: side.importId }),
+      rows: (add) =>
+        add(MANAGERS, { params: { org_id: A.org, id: B.importId }, status: 404, why: "import of another organization under the own organization" }),
+    },
+    deleteSpendImport: {
+      ids: (side) => ({ id: side.importId }),
+      rows: (add) =>
+        add(MANAGERS, { params: { org_id: A.org, id: B.importId }, status: 404, why: "import of another organization under the own organization" }),
+    },
+    getAllocationRules: {},
+    // Another organization's tenant in a rule (a 400) is in spend-imports.test.ts: bodies are not swapped between sides here.
+    putAllocationRules: { body: { rules: [] } },
     listApiKeys: { rows: (add) => add(KEY_MANAGEMENT_REFUSED, { status: 403, why: "role too low / keys cannot manage keys" }) },
     createApiKey: {
       body: { name: "k", role: "viewer" },
@@ -418,12 +443,14 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
         [B.userId]: other.userId,
         [B.keyId]: other.keyId,
         [B.invitationId]: other.invitationId,
+        [B.importId]: other.importId,
         [A.org]: self.org,
         [A.tenant1]: self.tenant1,
         [A.tenant2]: self.tenant2,
         [A.userId]: self.userId,
         [A.ownerUserId]: self.ownerUserId,
         [A.invitationId]: self.invitationId,
+        [A.importId]: self.importId,
       })[v] ?? v;
     for (const row of rows) {
       const mapped: Row = {
@@ -459,6 +486,7 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     if (route.includes("/users/{id}")) params.id = side.userId;
     else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
     else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
+    else if (route.includes("/spend/imports/{id}")) params.id = side.importId;
     const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
     return {
       route,

@@ -2,11 +2,7 @@ import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { CsvError, parse } from "csv-parse";
 import { FocusFormatError, type FocusLine } from "./line";
-import { type FocusRowReader, rowReader } from "./rows";
-
-export interface FocusReadInfo {
-  reader?: FocusRowReader;
-}
+import { type FocusReadInfo, type FocusRowReader, rowReader } from "./rows";
 
 /** Streams the lines of a FOCUS CSV file (optionally gzip-compressed), failing on the first bad row. */
 export async function* readFocusCsv(body: Readable, options: { gzip?: boolean; info?: FocusReadInfo } = {}): AsyncGenerator<FocusLine> {

@@ -1,5 +1,6 @@
 export { FOCUS_VERSIONS, type FocusVersion } from "./columns";
-export { type FocusReadInfo, readFocusCsv } from "./csv";
+export { readFocusCsv } from "./csv";
 export { FocusFormatError, type FocusLine } from "./line";
 export { readFocusParquet } from "./parquet";
+export type { FocusReadInfo } from "./rows";
 export { FOCUS_EXPORT_COLUMNS, type FocusExportLine, type FocusExportOptions, focusCsv } from "./writer";

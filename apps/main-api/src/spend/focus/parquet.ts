@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { type AsyncBuffer, type Compressors, type FileMetaData, parquetMetadataAsync, parquetReadObjects, type SchemaElement } from "hyparquet";
 import { FocusFormatError, type FocusLine } from "./line";
-import { rowReader } from "./rows";
+import { type FocusReadInfo, rowReader } from "./rows";
 import type { Cell } from "./values";
 
 const CHUNK_ROWS = 5000;
@@ -68,7 +68,7 @@ function cellOf(value: unknown, scale: number | undefined): Cell {
 }
 
 /** Reads a FOCUS Parquet file chunk by chunk (Parquet needs random access: the caller gives a file). */
-export async function* readFocusParquet(file: AsyncBuffer): AsyncGenerator<FocusLine> {
+export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo = {}): AsyncGenerator<FocusLine> {
   let metadata: FileMetaData;
   try {
     metadata = await parquetMetadataAsync(file);
@@ -78,6 +78,7 @@ export async function* readFocusParquet(file: AsyncBuffer): AsyncGenerator<Focus
   const columns = topLevel(metadata.schema);
   const header = columns.map((c) => c.name);
   const reader = rowReader(header);
+  info.reader = reader;
   const scales = exactDecimals(columns);
   const total = Number(metadata.num_rows);
   let row = 0;

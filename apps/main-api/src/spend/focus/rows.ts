@@ -12,6 +12,11 @@ export interface FocusRowReader {
   read(cells: readonly Cell[], row: number): FocusLine;
 }
 
+/** Filled in by a reader once the header is read: the version detected. */
+export interface FocusReadInfo {
+  reader?: FocusRowReader;
+}
+
 export function rowReader(header: readonly string[]): FocusRowReader {
   const index = new Map<string, number>();
   header.forEach((raw, i) => {
