@@ -12,6 +12,7 @@ import { meHandlers } from "./organizations/me-routes";
 import { organizationHandlers } from "./organizations/routes";
 import { signupHandlers } from "./signup/routes";
 import { spendHandlers } from "./spend/routes";
+import { spendImportHandlers } from "./spend/imports/routes";
 import { requireTenant } from "./tenancy/require-tenant";
 import { userHandlers } from "./users/routes";
 
@@ -53,6 +54,7 @@ export function apiRouter(deps: AppDeps): Router {
       ...apiKeyHandlers(deps),
       ...computeHandlers(deps),
       ...spendHandlers(deps),
+      ...spendImportHandlers(deps),
     },
     hooks(deps),
   );

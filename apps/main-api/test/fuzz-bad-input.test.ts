@@ -176,6 +176,14 @@ beforeAll(async () => {
     },
     listSpendLines: { tenant, query: { start: "2026-10-01", limit: "10", "tag:team": "a" } },
     getOrganizationSpend: { params: { org_id: org }, query: { group_by: "tenant", tenant } },
+    exportTenantSpend: { tenant, query: { start: "2026-10-01", end: "2026-11-01", service_name: "a,b" } },
+    exportOrganizationSpend: { params: { org_id: org }, query: { tenant, "tag:team": "a" } },
+    createSpendImport: { params: { org_id: org } },
+    listSpendImports: { params: { org_id: org } },
+    getSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
+    deleteSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
+    getAllocationRules: { params: { org_id: org } },
+    putAllocationRules: { params: { org_id: org }, body: { rules: [{ tenant_id: tenant, sub_account_ids: ["a"], tag: { key: "team", values: ["x"] } }] } },
   });
   table = {
     ...declared,

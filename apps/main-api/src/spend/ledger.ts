@@ -330,3 +330,31 @@ export async function setLinePricing(tx: LedgerTx, organizationId: string, updat
   await changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update, false);
   return ids;
 }
+
+/** A (billing account, billing period) pair of a FOCUS import; periods as RFC 3339. */
+export interface BillingPair {
+  billingAccountId: string;
+  start: string;
+  end: string;
+}
+
+/**
+ * Supersede (focus): deletes the import lines of every other import for these (billing account,
+ * billing period) pairs, keeping the roll-up right. Returns the imports whose lines were deleted.
+ */
+export async function deleteSupersededLines(tx: LedgerTx, organizationId: string, keepImportId: string, pairs: BillingPair[]): Promise<string[]> {
+  if (pairs.length === 0) return [];
+  const where = `l.source = 'focus_import' AND l.import_id <> $2 AND EXISTS (
+    SELECT 1 FROM jsonb_to_recordset($3::jsonb) AS p("billingAccountId" text, start timestamptz, "end" timestamptz)
+    WHERE p."billingAccountId" = l.billing_account_id AND p.start = l.billing_period_start AND p."end" = l.billing_period_end)`;
+  const params = [keepImportId, JSON.stringify(pairs)];
+  const superseded = await tx.$queryRawUnsafe<{ import_id: string }[]>(
+    `SELECT DISTINCT l.import_id FROM spend_lines l WHERE l.organization_id = $1 AND ${where} ORDER BY 1`,
+    organizationId,
+    ...params,
+  );
+  if (superseded.length === 0) return [];
+  const remove = () => tx.$executeRawUnsafe(`DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where}`, organizationId, ...params);
+  await changeLines(tx, organizationId, where, params, remove, true);
+  return superseded.map((row) => row.import_id);
+}

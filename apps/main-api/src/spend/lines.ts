@@ -3,13 +3,12 @@ import type { SpendDimension, SpendLine, SpendLinesPage } from "@cloudcost/contr
 import type { SqlClient } from "@cloudcost/db";
 import { decodeCursor, encodeCursor } from "../http/pagination";
 import { amount } from "./amounts";
-import type { TenantRef } from "./usage-service";
+import type { FocusExportLine } from "./focus";
+import type { SpendScope } from "./query";
 
-export interface SpendLinesInput {
+export interface SpendLinesFilter {
   start: string;
   end: string;
-  limit: number;
-  cursor?: string;
   filters: Partial<Record<SpendDimension, string[]>>;
   tags: Record<string, string[]>;
 }
@@ -29,22 +28,43 @@ type Row = Omit<SpendLine, "unit_prices"> & { unit_prices: Record<string, string
 
 const orNull = (value: string | null) => (value === null ? null : amount(value));
 
-/** The tenant's lines of the range matching the filters, ordered by charge_period_start, then id. */
-export async function listSpendLines(sql: SqlClient, tenant: TenantRef, input: SpendLinesInput): Promise<SpendLinesPage> {
-  const after = decodeCursor(input.cursor, PageKey);
-  const params: unknown[] = [tenant.organizationId, tenant.id, input.start, input.end];
+const COLUMN: Record<SpendDimension, string> = {
+  tenant: "tenant_id",
+  provider: "provider",
+  service_name: "service_name",
+  service_category: "service_category",
+  region: "region",
+  resource_id: "resource_id",
+  charge_category: "charge_category",
+  source: "source",
+  sub_account_id: "sub_account_id",
+  model: "model",
+};
+
+/** The scope's lines of the range matching the filters after `after` ("at|id"), ordered by charge_period_start, then id. */
+async function readLines(sql: SqlClient, scope: SpendScope, input: SpendLinesFilter, after: string | undefined, limit: number): Promise<Row[]> {
+  const params: unknown[] = [scope.organizationId, input.start, input.end];
   const add = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
-  const conditions = ["l.organization_id = $1", "l.tenant_id = $2", "l.charge_period_start >= $3::timestamptz", "l.charge_period_start < $4::timestamptz"];
-  for (const [name, values] of Object.entries(input.filters)) conditions.push(`coalesce(l.${name}, '') = ANY(${add(values)}::text[])`);
+  const conditions = ["l.organization_id = $1", "l.charge_period_start >= $2::timestamptz", "l.charge_period_start < $3::timestamptz"];
+  if (scope.tenantIds) conditions.push(`l.tenant_id = ANY(${add(scope.tenantIds)}::text[])`);
+  for (const [name, values] of Object.entries(input.filters))
+    conditions.push(`coalesce(l.${COLUMN[name as SpendDimension]}, '') = ANY(${add(values)}::text[])`);
   for (const [key, values] of Object.entries(input.tags)) conditions.push(`l.tags ->> ${add(key)} = ANY(${add(values)}::text[])`);
   if (after) {
     const [at, id] = after.split("|");
     conditions.push(`(l.charge_period_start, l.id) > (${add(at)}::timestamptz, ${add(id)}::text)`);
   }
-  const rows = await sql.query<Row>(`${SELECT} WHERE ${conditions.join(" AND ")} ORDER BY l.charge_period_start, l.id LIMIT ${input.limit + 1}`, params);
+  return sql.query<Row>(`${SELECT} WHERE ${conditions.join(" AND ")} ORDER BY l.charge_period_start, l.id LIMIT ${limit}`, params);
+}
+
+const keyOf = (row: { charge_period_start: string; id: string }) => `${row.charge_period_start}|${row.id}`;
+
+/** A page of the scope's lines with their provenance. */
+export async function listSpendLines(sql: SqlClient, scope: SpendScope, input: SpendLinesFilter & { limit: number; cursor?: string }): Promise<SpendLinesPage> {
+  const rows = await readLines(sql, scope, input, decodeCursor(input.cursor, PageKey), input.limit + 1);
   const items = rows.slice(0, input.limit).map(
     (row): SpendLine => ({
       ...row,
@@ -55,6 +75,31 @@ export async function listSpendLines(sql: SqlClient, tenant: TenantRef, input: S
       list_cost: orNull(row.list_cost),
     }),
   );
-  const last = items[items.length - 1];
-  return { items, next_cursor: rows.length > input.limit ? encodeCursor(`${last.charge_period_start}|${last.id}`) : null };
+  return { items, next_cursor: rows.length > input.limit ? encodeCursor(keyOf(items[items.length - 1])) : null };
+}
+
+const EXPORT_BATCH = 5000;
+
+/**
+ * Every line of the scope and range for the FOCUS export, read in batches of 5000 (keyset pages),
+ * so memory stays flat whatever the range holds. Lines without a price have no currency of their
+ * own; FOCUS requires BillingCurrency, so `fallbackCurrency` is written (their costs stay empty).
+ */
+export async function* exportLines(sql: SqlClient, scope: SpendScope, input: SpendLinesFilter, fallbackCurrency: string): AsyncGenerator<FocusExportLine> {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await readLines(sql, scope, input, after, EXPORT_BATCH);
+    for (const row of rows) {
+      yield {
+        ...row,
+        charge_period_start: new Date(row.charge_period_start),
+        charge_period_end: new Date(row.charge_period_end),
+        billing_period_start: row.billing_period_start ? new Date(row.billing_period_start) : null,
+        billing_period_end: row.billing_period_end ? new Date(row.billing_period_end) : null,
+        currency: row.currency ?? fallbackCurrency,
+      };
+    }
+    if (rows.length < EXPORT_BATCH) return;
+    after = keyOf(rows[rows.length - 1]);
+  }
 }

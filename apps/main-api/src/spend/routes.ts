@@ -8,8 +8,11 @@ import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { assertMember } from "../organizations/access";
 import { PricingUnavailableError } from "../pricing/internal-client";
-import { listSpendLines } from "./lines";
-import { querySpend } from "./query";
+import { pipeline } from "node:stream/promises";
+import { loadOrganizationSettings } from "../settings/repository";
+import { focusCsv } from "./focus";
+import { exportLines, listSpendLines, type SpendLinesFilter } from "./lines";
+import { querySpend, type SpendScope } from "./query";
 import { ingestUsage, repriceUsage, type TenantRef } from "./usage-service";
 
 const tenantOf = (req: Request): TenantRef => {
@@ -46,14 +49,36 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
       return ok("Spend of the tenant", await querySpend(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query));
     },
     listSpendLines: async ({ query }, req) => {
-      const page = await listSpendLines(deps.db.sql, tenantOf(req), query);
+      const tenant = tenantOf(req);
+      const page = await listSpendLines(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query);
       return ok(`${page.items.length} spend lines`, page);
     },
     getOrganizationSpend: async ({ params, query }, req) => {
-      const caller = principalOf(req);
-      assertMember(caller, params.org_id);
-      const tenantIds = isManager(caller.role) ? null : caller.tenantIds;
-      return ok("Spend of the organization", await querySpend(deps.db.sql, { organizationId: params.org_id, tenantIds }, query));
+      return ok("Spend of the organization", await querySpend(deps.db.sql, organizationScope(req, params.org_id), query));
+    },
+    exportTenantSpend: async ({ query }, req, res) => {
+      const tenant = tenantOf(req);
+      await streamExport(deps, res, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query, `spend-${tenant.id}`);
+    },
+    exportOrganizationSpend: async ({ params, query }, req, res) => {
+      await streamExport(deps, res, organizationScope(req, params.org_id), query, `spend-${params.org_id}`);
     },
   };
+}
+
+/** Owners and admins: every tenant and the unallocated lines; members and viewers: their tenants. */
+function organizationScope(req: Request, organizationId: string): SpendScope {
+  const caller = principalOf(req);
+  assertMember(caller, organizationId);
+  return { organizationId, tenantIds: isManager(caller.role) ? null : caller.tenantIds };
+}
+
+/** Streams the lines as FOCUS 1.2 CSV; a failure after the first bytes can only cut the response short. */
+async function streamExport(deps: Pick<AppDeps, "db" | "prisma">, res: Response, scope: SpendScope, range: SpendLinesFilter, name: string): Promise<void> {
+  const settings = await loadOrganizationSettings(deps.prisma, scope.organizationId);
+  res.status(200);
+  res.setHeader("Content-Type", "text/csv; charset=utf-8");
+  res.setHeader("Content-Disposition", `attachment; filename="${name}-${range.start.slice(0, 10)}-${range.end.slice(0, 10)}.csv"`);
+  const csv = focusCsv(exportLines(deps.db.sql, scope, range, settings.default_currency), { billingAccountId: scope.organizationId });
+  await pipeline(csv, res);
 }

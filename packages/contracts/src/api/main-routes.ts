@@ -5,6 +5,7 @@ import { TenantHeaders } from "./headers.js";
 import { mainApiIdentityRoutes } from "./identity-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 import { mainApiSpendRoutes } from "./spend-routes.js";
+import { mainApiSpendImportRoutes } from "./spend-import-routes.js";
 
 const c = compute;
 type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "headers" | "tags">;
@@ -127,5 +128,6 @@ export const mainApiRoutes = {
   ...mainApiIdentityRoutes,
   ...mainApiComputeRoutes,
   ...mainApiSpendRoutes,
+  ...mainApiSpendImportRoutes,
   ...mainApiHealthRoutes,
 } as const;

@@ -10,6 +10,7 @@ const failure = (description: string) => ({ description, schema: ErrorEnvelope }
 const tags = ["Spend"];
 const inTenant = { errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags } as const;
 const inOrganization = { errors: "envelope", auth: "bearer", scope: "organization", tags } as const;
+const csv = { description: "FOCUS 1.2 CSV", schema: s.FocusCsvFile, contentType: "text/csv" };
 const WRITERS = ["owner", "admin", "member"] as const;
 
 /** Spend: usage priced at ingestion, reprice, and the spend views (decisions.md section 6). */
@@ -75,5 +76,25 @@ export const mainApiSpendRoutes = {
     params: OrganizationPathParams,
     query: s.OrganizationSpendQuery,
     responses: { 200: ok("The spend", s.SpendReport) },
+  }),
+  exportTenantSpend: defineRoute({
+    ...inTenant,
+    operationId: "exportTenantSpend",
+    method: "get",
+    path: "/api/v1/tenant/spend/export",
+    summary: "The tenant's spend lines of a range as a FOCUS 1.2 CSV file (streamed)",
+    query: s.TenantSpendExportQuery,
+    responses: { 200: csv },
+  }),
+  exportOrganizationSpend: defineRoute({
+    ...inOrganization,
+    operationId: "exportOrganizationSpend",
+    method: "get",
+    path: "/api/v1/organizations/{org_id}/spend/export",
+    summary:
+      "The organization's spend lines of a range as a FOCUS 1.2 CSV file (streamed; the tenants the caller reaches, and the unallocated lines for owners and admins)",
+    params: OrganizationPathParams,
+    query: s.OrganizationSpendExportQuery,
+    responses: { 200: csv },
   }),
 } as const;

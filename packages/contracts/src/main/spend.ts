@@ -139,6 +139,17 @@ export const SpendLinesQuery = spendFilterQuery(
 );
 export type SpendLinesQuery = z.output<typeof SpendLinesQuery>;
 
+export const TenantSpendExportQuery = spendFilterQuery(false, {}, "TenantSpendExportQuery", "Lines of the range as a FOCUS 1.2 CSV file.");
+export type TenantSpendExportQuery = z.output<typeof TenantSpendExportQuery>;
+export const OrganizationSpendExportQuery = spendFilterQuery(true, {}, "OrganizationSpendExportQuery", "Lines of the range as a FOCUS 1.2 CSV file.");
+export type OrganizationSpendExportQuery = z.output<typeof OrganizationSpendExportQuery>;
+
+/** A FOCUS 1.2 CSV file. */
+export const FocusCsvFile = z.string().meta({
+  id: "FocusCsvFile",
+  description: "FOCUS 1.2 CSV: every column the specification requires, plus x_TenantId, x_Source, x_PricingId and x_UnpricedReason.",
+});
+
 export const CurrencyAmount = z.object({ currency: Currency, cost: DecimalString }).meta({ id: "CurrencyAmount", description: "A sum in one currency." });
 export type CurrencyAmount = z.infer<typeof CurrencyAmount>;
 
