@@ -13,7 +13,7 @@ let org: SignedUp;
 let prices: Record<string, string>;
 beforeAll(async () => {
   pricing = await startPricingApi(TEST_SERVICE_TOKEN_SECRET);
-  ctx = await createTestContext({ PRICING_API_URL: pricing.url, PRICING_API_TIMEOUT_MS: "3000" });
+  ctx = await createTestContext({ PRICING_API_URL: pricing.url, PRICING_API_TIMEOUT_MS: "30000" });
   org = await signUp(ctx);
   prices = await registerModelPrices(pricing, org.organization.id, "gpt-4o", [
     { bucket: "input", perMtok: 0.1 },

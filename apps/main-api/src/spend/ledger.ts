@@ -45,7 +45,7 @@ export interface LedgerLineInput {
   model?: string | null;
   /** Usage lines: the customer's event id; a tenant's event is stored once (the others are skipped). */
   eventId?: string | null;
-  /** Usage lines: the usage line as sent, priced again by reprice. */
+  /** Unpriced usage lines: the usage line as sent, priced again by reprice. */
   usage?: unknown;
 }
 
@@ -145,7 +145,7 @@ const INSERT_SQL = `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) A
     INSERT INTO spend_lines (${COLUMN_LIST})
     SELECT ${LINE_COLUMNS.map(([name]) => (name === "tags" ? "coalesce(tags, '{}'::jsonb)" : name)).join(", ")} FROM input
     ON CONFLICT (organization_id, tenant_id, event_id) DO NOTHING
-    RETURNING *),
+    RETURNING organization_id, tenant_id, charge_period_start, ${DIMENSION_LIST}, billed_cost, effective_cost, list_cost, priced),
   rollup AS (${rollupUpsert("ins", 1)} RETURNING 1)
   SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
     coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost

@@ -83,6 +83,7 @@ export function usageLedgerLine(tenantId: string, line: UsageLine & { event_id?:
     ...consumed(line),
     ...pricedState(line, priced),
     eventId: eventId ?? null,
-    usage,
+    // Kept for reprice, which only ever reads unpriced lines.
+    usage: priced.resolved ? null : usage,
   };
 }
