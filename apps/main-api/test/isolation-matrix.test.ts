@@ -212,7 +212,7 @@ beforeAll(async () => {
   server = await listen(ctx.app);
   A = await buildSide("ALPHA");
   B = await buildSide("BRAVO");
-});
+}, 120_000);
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
@@ -226,6 +226,8 @@ interface Row {
   params?: Record<string, string>;
   tenant?: string;
   body?: unknown;
+  /** The body's Content-Type when it is not JSON (a FOCUS file). */
+  type?: string;
   query?: string;
   status: number;
   why: string;
@@ -240,6 +242,8 @@ type Add = (callers: Caller[], rest: Omit<Row, "route" | "caller">) => void;
 /** What the matrix needs of an organization- or caller-scoped operation (keyed by operationId below). */
 interface IdentityCase {
   body?: unknown;
+  /** The body's Content-Type when it is not JSON. */
+  type?: string;
   /** The path ids besides org_id that name the target on a side. */
   ids?: (side: Side) => Record<string, string>;
   /** Rows besides those the declaration implies (another and a nonexistent organization, a role not in `roles`). */
@@ -318,7 +322,8 @@ function identityCases(): Record<string, IdentityCase> {
     listReceivedInvitations: { rows: (add) => add(KEYS, { status: 403, why: "keys have no invitations" }) },
     acceptInvitation: { rows: invitee },
     declineInvitation: { rows: invitee },
-    createSpendImport: {},
+    // A well-formed FOCUS file: the refusal must come from the caller, not from the body.
+    createSpendImport: { body: focusCsvText([{}]), type: "text/csv" },
     listSpendImports: {},
     getSpendImport: {
       ids: (side) => ({ id: side.importId }),
@@ -366,13 +371,13 @@ function matrix(): Row[] {
     const addTo: Add = (callers, rest) => add(key, callers, rest);
     if (route.scope === "organization") {
       const ids = c.ids ?? (() => ({}));
-      addTo(CALLERS, { params: { org_id: B.org, ...ids(B) }, body: c.body, status: 403, why: "another organization" });
-      addTo(CALLERS, { params: { org_id: NONEXISTENT_ORG, ...ids(B) }, body: c.body, status: 403, why: "nonexistent organization" });
+      addTo(CALLERS, { params: { org_id: B.org, ...ids(B) }, body: c.body, type: c.type, status: 403, why: "another organization" });
+      addTo(CALLERS, { params: { org_id: NONEXISTENT_ORG, ...ids(B) }, body: c.body, type: c.type, status: 403, why: "nonexistent organization" });
       const roles = route.roles;
       if (roles)
         addTo(
           CALLERS.filter((caller) => !roles.includes(ROLE_OF[caller])),
-          { params: { org_id: A.org, ...ids(A) }, body: c.body, status: 403, why: "role too low" },
+          { params: { org_id: A.org, ...ids(A) }, body: c.body, type: c.type, status: 403, why: "role too low" },
         );
     }
     c.rows?.(addTo, c.body);
@@ -422,6 +427,7 @@ async function call(row: Row, side: Side, credential = side.callers[row.caller])
     [method](path + (row.query ?? ""))
     .set("Authorization", `Bearer ${credential}`);
   if (row.tenant) req = req.set("X-Service-Tenant-ID", row.tenant);
+  if (row.type) req = req.set("Content-Type", row.type);
   const res = await (row.body === undefined ? req : req.send(row.body as object));
   await new Promise((resolve) => setImmediate(resolve));
   return { res, logs: log.lines.join("") };
@@ -449,6 +455,7 @@ test("positive control: the markers do show up where the caller may see them", a
   expect(users.res.text).toContain("ALPHA-member-name-MARKER");
 });
 
+// Every scoped route x every caller, both directions: minutes on a loaded machine.
 test("cross-organization, cross-tenant and too-low-role calls answer the decided status and leak nothing", async () => {
   const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
     `SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`,
@@ -498,7 +505,7 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
     `SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`,
   );
   expect(after).toEqual(before);
-}, 120_000); // several hundred calls; the spend and import routes made it outgrow the default on a loaded machine
+}, 180_000);
 
 /**
  * Every organization- or tenant-scoped route with the caller's own side's ids: what an owner could
@@ -512,12 +519,13 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
     else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
     else if (route.includes("/spend/imports/{id}")) params.id = side.importId;
-    const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
+    const withBody = matrix().find((r) => r.route === route && r.body !== undefined);
     return {
       route,
       caller,
       params,
-      body,
+      body: withBody?.body,
+      type: withBody?.type,
       tenant: route.includes(" /api/v1/tenant/") ? side.tenant1 : undefined,
       status: 403,
       why: caller === "pending" ? "invited, not accepted" : "left the organization",

@@ -151,6 +151,16 @@ const INSERT_SQL = `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) A
     coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
   FROM ins GROUP BY currency`;
 
+/** INSERT_SQL without the roll-up: for an import, which adds its lines to the roll-up once at the end (rollupImport). */
+const INSERT_ONLY_SQL = `WITH ins AS (
+    INSERT INTO spend_lines (${COLUMN_LIST})
+    SELECT ${LINE_COLUMNS.map(([name]) => (name === "tags" ? "coalesce(tags, '{}'::jsonb)" : name)).join(", ")}
+    FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_TYPE})
+    RETURNING currency, priced, billed_cost, effective_cost)
+  SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
+    coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
+  FROM ins GROUP BY currency`;
+
 interface InsertRow {
   currency: string | null;
   lines: number;
@@ -165,7 +175,13 @@ interface InsertRow {
  * event_id) is already stored, by an earlier or a concurrent batch or earlier in this one, is
  * skipped: the unique index decides, not a read.
  */
-export async function insertLines(tx: LedgerTx, organizationId: string, lines: LedgerLineInput[]): Promise<InsertResult> {
+export async function insertLines(
+  tx: LedgerTx,
+  organizationId: string,
+  lines: LedgerLineInput[],
+  /** `rollup: false` (focus imports only): the caller runs rollupImport before its transaction ends. */
+  options: { rollup?: boolean } = {},
+): Promise<InsertResult> {
   if (lines.length === 0) return { inserted: 0, priced: 0, unpriced: 0, totals: [] };
   const records = lines.map((line) => ({
     organization_id: organizationId,
@@ -204,7 +220,7 @@ export async function insertLines(tx: LedgerTx, organizationId: string, lines: L
     event_id: line.eventId ?? null,
     usage: line.usage ?? null,
   }));
-  const rows = await tx.$queryRawUnsafe<InsertRow[]>(INSERT_SQL, JSON.stringify(records));
+  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, JSON.stringify(records));
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];
@@ -344,9 +360,9 @@ export interface BillingPair {
  */
 export async function deleteSupersededLines(tx: LedgerTx, organizationId: string, keepImportId: string, pairs: BillingPair[]): Promise<string[]> {
   if (pairs.length === 0) return [];
-  const where = `l.source = 'focus_import' AND l.import_id <> $2 AND EXISTS (
-    SELECT 1 FROM jsonb_to_recordset($3::jsonb) AS p("billingAccountId" text, start timestamptz, "end" timestamptz)
-    WHERE p."billingAccountId" = l.billing_account_id AND p.start = l.billing_period_start AND p."end" = l.billing_period_end)`;
+  // IN (not a correlated EXISTS): the pairs are read from the JSON once, as a hashed set.
+  const where = `l.source = 'focus_import' AND l.import_id <> $2 AND (l.billing_account_id, l.billing_period_start, l.billing_period_end) IN (
+    SELECT p."billingAccountId", p.start, p."end" FROM jsonb_to_recordset($3::jsonb) AS p("billingAccountId" text, start timestamptz, "end" timestamptz))`;
   const params = [keepImportId, JSON.stringify(pairs)];
   const superseded = await tx.$queryRawUnsafe<{ import_id: string }[]>(
     `SELECT DISTINCT l.import_id FROM spend_lines l WHERE l.organization_id = $1 AND ${where} ORDER BY 1`,
@@ -357,4 +373,13 @@ export async function deleteSupersededLines(tx: LedgerTx, organizationId: string
   const remove = () => tx.$executeRawUnsafe(`DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where}`, organizationId, ...params);
   await changeLines(tx, organizationId, where, params, remove, true);
   return superseded.map((row) => row.import_id);
+}
+
+/**
+ * Adds every line of one import to the roll-up, once (focus): an import stores its lines with
+ * `insertLines(..., { rollup: false })` and calls this in the same transaction, which is cheaper
+ * than a roll-up upsert per batch.
+ */
+export async function rollupImport(tx: LedgerTx, organizationId: string, importId: string): Promise<void> {
+  await tx.$executeRawUnsafe(rollupUpsert("(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.import_id = $2)", 1), organizationId, importId);
 }

@@ -2,6 +2,7 @@ import { principalOf } from "../../auth/middleware";
 import type { AppDeps } from "../../deps";
 import { created, success } from "../../http/envelope";
 import type { Handlers } from "../../operations";
+import { focusFormatOf } from "./body";
 import { deleteImport, getAllocationRules, getImport, importFocus, listImports, putAllocationRules } from "./service";
 
 /** `/api/v1/organizations/{org_id}/spend/imports` and `.../spend/allocation-rules` (owners and admins; the service checks). */
@@ -10,6 +11,8 @@ export function spendImportHandlers(
 ): Handlers<"createSpendImport" | "listSpendImports" | "getSpendImport" | "deleteSpendImport" | "getAllocationRules" | "putAllocationRules"> {
   return {
     createSpendImport: async ({ params, query }, req) => {
+      // A body that is no FOCUS file type is refused before the caller is (validation before authorization).
+      focusFormatOf(req);
       const imported = await importFocus(deps.prisma, principalOf(req), params.org_id, req, {
         maxBytes: deps.config.spendImportMaxBytes,
         fileName: query.file_name,

@@ -9,7 +9,7 @@ import { assertManager } from "../../organizations/access";
 import { assertLiveTenants } from "../../tenants/validate";
 import type { Tx } from "../../transactions";
 import { FocusFormatError, type FocusReadInfo } from "../focus";
-import { deleteImportLines, deleteSupersededLines, insertLines, type LedgerLineInput } from "../ledger";
+import { deleteImportLines, deleteSupersededLines, insertLines, type LedgerLineInput, rollupImport } from "../ledger";
 import { allocator, reallocateImports } from "./allocation";
 import { focusFormatOf, focusLinesOf } from "./body";
 import { ImportTally, textTags, toLedgerLine } from "./import-lines";
@@ -71,18 +71,31 @@ export async function importFocus(
       await lockOrganizationImports(tx, organizationId);
       const allocate = allocator(await readRules(tx, organizationId));
       const tally = new ImportTally();
+      // The database stores one batch while the next is parsed: at most one insert in flight.
+      let inFlight: Promise<void> = Promise.resolve();
+      const store = async (lines: LedgerLineInput[]) => {
+        await inFlight;
+        inFlight = insertLines(tx, organizationId, lines, { rollup: false }).then((stored) => tally.addStored(stored));
+      };
       let batch: LedgerLineInput[] = [];
-      for await (const parsed of focusLinesOf(req, options.maxBytes, info)) {
-        const line = { ...parsed, tags: textTags(parsed.tags) };
-        const tenantId = allocate(line);
-        tally.add(line, tenantId);
-        batch.push(toLedgerLine(line, tenantId, id));
-        if (batch.length === BATCH_LINES) {
-          tally.addStored(await insertLines(tx, organizationId, batch));
-          batch = [];
+      try {
+        for await (const parsed of focusLinesOf(req, options.maxBytes, info)) {
+          const line = { ...parsed, tags: textTags(parsed.tags) };
+          const tenantId = allocate(line);
+          tally.add(line, tenantId);
+          batch.push(toLedgerLine(line, tenantId, id));
+          if (batch.length === BATCH_LINES) {
+            await store(batch);
+            batch = [];
+          }
         }
+        if (batch.length) await store(batch);
+      } finally {
+        // Never leave the transaction with a statement still running (a parse error rolls back after it).
+        await inFlight.catch(() => undefined);
       }
-      if (batch.length) tally.addStored(await insertLines(tx, organizationId, batch));
+      await inFlight;
+      await rollupImport(tx, organizationId, id);
       const superseded = await deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
       return tx.spendImport.create({
         data: {
