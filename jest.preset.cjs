@@ -12,7 +12,7 @@ module.exports = function preset({ rootDir, ...overrides }) {
       "^.+\\.(t|j|mj|cj)sx?$": ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }],
     },
     transformIgnorePatterns: [
-      "/node_modules/(?!(\\.pnpm/(jose|@electric-sql\\+pglite|@seriousme\\+openapi-schema-validator)@|jose/|@electric-sql/pglite/|@seriousme/))",
+      "/node_modules/(?!(\\.pnpm/(jose|@electric-sql\\+pglite|@seriousme\\+openapi-schema-validator|hyparquet|hyparquet-writer)@|jose/|@electric-sql/pglite/|@seriousme/|hyparquet/|hyparquet-writer/))",
     ],
     moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
     moduleNameMapper: {

@@ -73,14 +73,45 @@ async function loadPrices(pricing) {
   const database = databases.entries[0];
   await pricing("PUT", "/v1/pricing/pins/database/orders-db", { pricing_id: database.id });
   const model = models.entries.find((e) => e.model_id === PRICES.models[0].model_id && e.token_bucket === "input");
-  return { model_pricing_id: model.id, model_id: model.model_id, database_pricing_id: database.id, pinned_resource: "orders-db" };
+  const inputs = Object.fromEntries(models.entries.filter((e) => e.token_bucket === "input").map((e) => [e.model_id, e.id]));
+  return { model_pricing_id: model.id, model_id: model.model_id, database_pricing_id: database.id, pinned_resource: "orders-db", inputs };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * 60 days of model usage per tenant through the main API, priced at ingestion with the models'
+ * prices; every fifth day gpt-4o-mini also reports reasoning tokens, which have no price: those
+ * lines stay unpriced (bucket_not_priced) until a reasoning price is registered and reprice runs.
+ */
+async function loadUsage(main, tenantId, scale, inputs, labelPrefix, now) {
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  const usage = [];
+  for (let day = 60; day >= 1; day--) {
+    PRICES.models.forEach((model, m) => {
+      const timestamp = new Date(today - day * DAY_MS + (9 + m) * 3_600_000).toISOString();
+      const wave = 1 + 0.3 * Math.sin(day / 4 + m);
+      const quantities = { input: Math.round(scale * wave * 2_000_000), output: Math.round(scale * wave * 150_000) };
+      const reasoning = model.model_id === "gpt-4o-mini" && day % 5 === 0;
+      if (reasoning) quantities.reasoning = Math.round(scale * 50_000);
+      usage.push({
+        resource_id: model.model_id,
+        kind: "model",
+        timestamp,
+        labels: { [`${labelPrefix}/pricing-id.model`]: inputs[model.model_id], team: m === 0 ? "support" : "product" },
+        quantities,
+        event_id: `demo-${model.model_id}-${timestamp}`,
+      });
+    });
+  }
+  return main("POST", "/api/v1/tenant/spend/usage", { usage }, { "X-Service-Tenant-ID": tenantId });
 }
 
 /**
  * Creates the demo organization (owner DEMO_EMAIL), its two tenants, fleet, utilization, analysis,
  * API key and custom prices. Returns what the marker file records.
  */
-export async function loadDemo({ root, env, mainUrl, pricingUrl, log }) {
+export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefix = "costs.example.com" }) {
   const token = await devToken(root, env);
   const main = client(mainUrl, { Authorization: `Bearer ${token}` });
   const signup = await main("POST", "/api/v1/signup/complete", {
@@ -108,7 +139,14 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log }) {
   ])
     await loadTenant(main, tenant.id, spec, now, log);
 
-  const prices = await loadPrices(pricing);
+  const { inputs, ...prices } = await loadPrices(pricing);
+  for (const [tenant, scale] of [
+    [production, 1],
+    [staging, 0.2],
+  ]) {
+    const stored = await loadUsage(main, tenant.id, scale, inputs, labelPrefix, now);
+    log(`  ${tenant.name}: ${stored.accepted} usage lines over 60 days (${stored.unpriced} unpriced until a reasoning price is registered)`);
+  }
   return {
     organization_id: org,
     user_id: signup.owner.id,
@@ -154,7 +192,7 @@ export function writeMarker(file, marker) {
   fs.writeFileSync(file, `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o600 });
 }
 
-/** What `pnpm start` prints after the demo is ready: credentials and three requests to paste. */
+/** What `pnpm start` prints after the demo is ready: credentials and four requests to paste. */
 export function demoInstructions({ marker, token, mainUrl, pricingUrl, labelPrefix }) {
   const t = marker.tenants.production;
   return `Demo organization "Demo Corp" (${marker.organization_id}), owner ${marker.email}:
@@ -175,7 +213,10 @@ curl -s "${mainUrl}/api/v1/tenant/compute/recommendations?action=DOWNSIZE&provid
 # 2. Price 1.2M input + 20k output tokens of ${marker.model_id} (pricing API, the same organization's API key)
 curl -s -X POST ${pricingUrl}/v1/pricing/usage -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"usage":[{"resource_id":"chat-bot","kind":"model","timestamp":"'"$(date -u +%FT%TZ)"'","labels":{"${labelPrefix}/pricing-id.model":"${marker.model_pricing_id}"},"quantities":{"input":1200000,"output":20000}}]}'
 
-# 3. On-demand price of an m5.xlarge in us-east-1 from the compute catalog
+# 3. The Production tenant's spend of the last 30 days by model (main API; usage priced at ingestion, unpriced lines counted apart)
+curl -s "${mainUrl}/api/v1/tenant/spend?start=$(date -u -d '30 days ago' +%F)&end=$(date -u +%F)&granularity=none&group_by=model" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+
+# 4. On-demand price of an m5.xlarge in us-east-1 from the compute catalog
 curl -s -X POST ${pricingUrl}/v1/pricing/compute -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"provider":"aws","region":"us-east-1","instance_type":"m5.xlarge"}'
 `;
 }
@@ -207,7 +248,7 @@ export async function firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, is
     console.log("Loading the demo organization (two tenants, 315 resources, 14 days of hourly utilization)...\n");
     const started = Date.now();
     const lines = [];
-    const loaded = await loadDemo({ ...ctx, log: (line) => lines.push(line) });
+    const loaded = await loadDemo({ ...ctx, labelPrefix, log: (line) => lines.push(line) });
     writeMarker(markerFile, loaded);
     const token = await devToken(root, env);
     return (

@@ -11,6 +11,8 @@ import { invitationHandlers, receivedInvitationHandlers } from "./invitations/ro
 import { meHandlers } from "./organizations/me-routes";
 import { organizationHandlers } from "./organizations/routes";
 import { signupHandlers } from "./signup/routes";
+import { spendHandlers } from "./spend/routes";
+import { spendImportHandlers } from "./spend/imports/routes";
 import { requireTenant } from "./tenancy/require-tenant";
 import { userHandlers } from "./users/routes";
 
@@ -51,6 +53,8 @@ export function apiRouter(deps: AppDeps): Router {
       ...receivedInvitationHandlers(deps),
       ...apiKeyHandlers(deps),
       ...computeHandlers(deps),
+      ...spendHandlers(deps),
+      ...spendImportHandlers(deps),
     },
     hooks(deps),
   );

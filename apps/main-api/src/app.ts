@@ -5,13 +5,17 @@ import { apiRouter } from "./api-router";
 import { jwksRoutes } from "./auth/jwks-routes";
 import type { AppDeps } from "./deps";
 import { renderEnvelopeError } from "./errors";
+import { largeJsonBodies } from "./http/large-body";
 
 /** The main API's Express app over `deps` (built once by compose.ts): the route table's operations, then tooling. */
 export function createApp(deps: AppDeps): Express {
-  return serviceApp({ logger: deps.logger, metrics: deps.metrics, protection: deps.config.protection, renderError: renderEnvelopeError }, (app) => {
-    app.use(apiRouter(deps));
-    app.use(deps.metrics.router());
-    app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
-    app.use(jwksRoutes(deps.devIssuerKey));
-  });
+  return serviceApp(
+    { logger: deps.logger, metrics: deps.metrics, protection: deps.config.protection, renderError: renderEnvelopeError, bodyParsers: largeJsonBodies() },
+    (app) => {
+      app.use(apiRouter(deps));
+      app.use(deps.metrics.router());
+      app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
+      app.use(jwksRoutes(deps.devIssuerKey));
+    },
+  );
 }

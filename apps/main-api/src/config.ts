@@ -52,6 +52,12 @@ export const EnvSchema = z
     ...ProtectionEnv,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+    /** The largest FOCUS file POST .../spend/imports accepts, in bytes as sent (compressed). */
+    SPEND_IMPORT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(1024 ** 3),
   })
   .superRefine((e, ctx) => {
     if (e.AUTH_JWKS_URL && (!e.AUTH_ISSUER || !e.AUTH_AUDIENCE)) {
@@ -111,5 +117,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     // The main API authenticates `Authorization` only: that is the credential its limit counts.
     protection: protectionConfig(e, ["authorization"]),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    spendImportMaxBytes: e.SPEND_IMPORT_MAX_BYTES,
   };
 }

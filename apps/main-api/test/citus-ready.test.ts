@@ -21,6 +21,10 @@ const DISTRIBUTION: TableDistribution = {
     api_keys: "organization_id",
     outbox: "organization_id",
     invitations: "organization_id",
+    spend_lines: "organization_id",
+    spend_daily: "organization_id",
+    spend_imports: "organization_id",
+    spend_allocation_rules: "organization_id",
   },
   global: {
     _prisma_migrations: "the migration runner's bookkeeping, one row per migration: stays on the coordinator",

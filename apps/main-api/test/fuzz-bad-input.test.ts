@@ -8,7 +8,7 @@ import { answerClientErrors, listRoutes } from "@cloudcost/http";
 import pino from "pino";
 import request from "supertest";
 import { envelopeClientErrorBody } from "../src/errors";
-import { createTestContext, type TestContext } from "./helpers/context";
+import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
 import {
   caseFor,
   describeCase,
@@ -29,9 +29,11 @@ import {
   type RouteSpec,
 } from "@cloudcost/testing";
 import { addUser, mintToken, signUp, uniqueEmail } from "./helpers/identity";
+import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
 import { TOOLING_ROUTES } from "./helpers/undeclared";
 
 let ctx: TestContext;
+let pricing: RunningPricingApi;
 let server: http.Server;
 let table: Record<string, RouteSpec>;
 let credentials: Credentials;
@@ -41,7 +43,9 @@ let inviteeCredentials: Credentials;
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  // Valid usage is priced by a real pricing API (an unreachable one would be a 503).
+  pricing = await startPricingApi(TEST_SERVICE_TOKEN_SECRET);
+  ctx = await createTestContext({ PRICING_API_URL: pricing.url });
   server = await listen(ctx.app);
   // What serve() installs: requests the HTTP parser refuses are answered in the API's own shape.
   answerClientErrors(server, { logger: pino({ level: "silent" }), body: envelopeClientErrorBody });
@@ -159,6 +163,27 @@ beforeAll(async () => {
     listApiKeys: {},
     createApiKey: { body: { name: "k", role: "member", tenant_ids: [tenant] } },
     revokeApiKey: { params: { id: victimKey.body.data.id } },
+    ingestUsage: {
+      tenant,
+      body: {
+        usage: [{ resource_id: "gpt-4o", kind: "model", timestamp: now, labels: { team: "a" }, quantities: { input: 10, output: 2 }, event_id: "fuzz-1" }],
+      },
+    },
+    repriceUsage: { tenant, body: { start: "2026-10-01", end: "2026-11-01T00:00:00Z" } },
+    getTenantSpend: {
+      tenant,
+      query: { start: "2026-10-01", end: "2026-11-01", granularity: "month", metric: "effective_cost", group_by: "service_name,tag:team", region: "eu-west-1" },
+    },
+    listSpendLines: { tenant, query: { start: "2026-10-01", limit: "10", "tag:team": "a" } },
+    getOrganizationSpend: { params: { org_id: org }, query: { group_by: "tenant", tenant } },
+    exportTenantSpend: { tenant, query: { start: "2026-10-01", end: "2026-11-01", service_name: "a,b" } },
+    exportOrganizationSpend: { params: { org_id: org }, query: { tenant, "tag:team": "a" } },
+    createSpendImport: { params: { org_id: org } },
+    listSpendImports: { params: { org_id: org } },
+    getSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
+    deleteSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
+    getAllocationRules: { params: { org_id: org } },
+    putAllocationRules: { params: { org_id: org }, body: { rules: [{ tenant_id: tenant, sub_account_ids: ["a"], tag: { key: "team", values: ["x"] } }] } },
   });
   table = {
     ...declared,
@@ -173,6 +198,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   await ctx?.close();
+  await pricing?.close();
 });
 
 function checkAnswer(c: BuiltCase, res: request.Response): void {

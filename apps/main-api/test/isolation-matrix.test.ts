@@ -12,6 +12,8 @@ import type http from "node:http";
 import { ErrorEnvelope, mainApiRoutes, type Role, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
+import { insertLines } from "../src/spend/ledger";
+import { focusCsvText } from "./helpers/focus-files";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { listen, operationKey, routeKey } from "@cloudcost/testing";
 import { addUser, mintToken, signUp } from "./helpers/identity";
@@ -37,6 +39,8 @@ interface Side {
   keyId: string;
   /** A pending invitation (of the `pending` identity). */
   invitationId: string;
+  /** A FOCUS import. */
+  importId: string;
   markers: string[];
 }
 type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer" | "keyOfDemotedAdmin";
@@ -151,7 +155,31 @@ async function buildSide(tag: string): Promise<Side> {
         ],
       });
     expect(put.status).toBe(200);
+    // Spend of the tenant, written straight to the ledger (usage ingestion needs the pricing API).
+    await ctx.prisma.$transaction((tx) =>
+      insertLines(tx, org, [
+        {
+          tenantId: tenant,
+          source: "focus_import",
+          chargePeriodStart: "2026-10-01T00:00:00.000Z",
+          chargePeriodEnd: "2026-10-02T00:00:00.000Z",
+          chargeCategory: "Usage",
+          serviceName: mark(`service-${which}`),
+          billedCost: "1",
+          effectiveCost: "1",
+          listCost: "1",
+          currency: "USD",
+          priced: true,
+        },
+      ]),
+    );
   }
+  const bill = await request(server)
+    .post(`/api/v1/organizations/${org}/spend/imports?file_name=${mark("bill")}`)
+    .set(auth)
+    .set("Content-Type", "text/csv")
+    .send(focusCsvText([{ BillingAccountId: mark("account"), ServiceName: mark("service") }]));
+  expect(bill.status).toBe(201);
   const callers: Record<Caller | Lifecycle, string> = {
     owner: owner.token,
     admin: admin.token,
@@ -174,6 +202,7 @@ async function buildSide(tag: string): Promise<Side> {
     ownerUserId: owner.owner.id,
     keyId: keyMember.id,
     invitationId: invitation.body.data.id,
+    importId: bill.body.data.import.id,
     markers: [tag],
   };
 }
@@ -183,7 +212,7 @@ beforeAll(async () => {
   server = await listen(ctx.app);
   A = await buildSide("ALPHA");
   B = await buildSide("BRAVO");
-});
+}, 120_000);
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
@@ -197,11 +226,14 @@ interface Row {
   params?: Record<string, string>;
   tenant?: string;
   body?: unknown;
+  /** The body's Content-Type when it is not JSON (a FOCUS file). */
+  type?: string;
   query?: string;
   status: number;
   why: string;
 }
 
+const SPEND_QUERY = "?start=2026-10-01&end=2026-11-01&group_by=service_name";
 const NONEXISTENT_ORG = "org_00000000000000000000000000";
 const NONEXISTENT_TENANT = "ten_00000000000000000000000000";
 
@@ -210,6 +242,8 @@ type Add = (callers: Caller[], rest: Omit<Row, "route" | "caller">) => void;
 /** What the matrix needs of an organization- or caller-scoped operation (keyed by operationId below). */
 interface IdentityCase {
   body?: unknown;
+  /** The body's Content-Type when it is not JSON. */
+  type?: string;
   /** The path ids besides org_id that name the target on a side. */
   ids?: (side: Side) => Record<string, string>;
   /** Rows besides those the declaration implies (another and a nonexistent organization, a role not in `roles`). */
@@ -288,6 +322,22 @@ function identityCases(): Record<string, IdentityCase> {
     listReceivedInvitations: { rows: (add) => add(KEYS, { status: 403, why: "keys have no invitations" }) },
     acceptInvitation: { rows: invitee },
     declineInvitation: { rows: invitee },
+    // A well-formed FOCUS file: the refusal must come from the caller, not from the body.
+    createSpendImport: { body: focusCsvText([{}]), type: "text/csv" },
+    listSpendImports: {},
+    getSpendImport: {
+      ids: (side) => ({ id: side.importId }),
+      rows: (add) =>
+        add(MANAGERS, { params: { org_id: A.org, id: B.importId }, status: 404, why: "import of another organization under the own organization" }),
+    },
+    deleteSpendImport: {
+      ids: (side) => ({ id: side.importId }),
+      rows: (add) =>
+        add(MANAGERS, { params: { org_id: A.org, id: B.importId }, status: 404, why: "import of another organization under the own organization" }),
+    },
+    getAllocationRules: {},
+    // Another organization's tenant in a rule (a 400) is in spend-imports.test.ts: bodies are not swapped between sides here.
+    putAllocationRules: { body: { rules: [] } },
     listApiKeys: { rows: (add) => add(KEY_MANAGEMENT_REFUSED, { status: 403, why: "role too low / keys cannot manage keys" }) },
     createApiKey: {
       body: { name: "k", role: "viewer" },
@@ -299,6 +349,8 @@ function identityCases(): Record<string, IdentityCase> {
         add(KEY_MANAGEMENT_REFUSED, { params: { id: B.keyId }, status: 403, why: "role too low / keys cannot manage keys" });
       },
     },
+    getOrganizationSpend: {},
+    exportOrganizationSpend: {},
   };
 }
 
@@ -319,13 +371,13 @@ function matrix(): Row[] {
     const addTo: Add = (callers, rest) => add(key, callers, rest);
     if (route.scope === "organization") {
       const ids = c.ids ?? (() => ({}));
-      addTo(CALLERS, { params: { org_id: B.org, ...ids(B) }, body: c.body, status: 403, why: "another organization" });
-      addTo(CALLERS, { params: { org_id: NONEXISTENT_ORG, ...ids(B) }, body: c.body, status: 403, why: "nonexistent organization" });
+      addTo(CALLERS, { params: { org_id: B.org, ...ids(B) }, body: c.body, type: c.type, status: 403, why: "another organization" });
+      addTo(CALLERS, { params: { org_id: NONEXISTENT_ORG, ...ids(B) }, body: c.body, type: c.type, status: 403, why: "nonexistent organization" });
       const roles = route.roles;
       if (roles)
         addTo(
           CALLERS.filter((caller) => !roles.includes(ROLE_OF[caller])),
-          { params: { org_id: A.org, ...ids(A) }, body: c.body, status: 403, why: "role too low" },
+          { params: { org_id: A.org, ...ids(A) }, body: c.body, type: c.type, status: 403, why: "role too low" },
         );
     }
     c.rows?.(addTo, c.body);
@@ -338,12 +390,15 @@ function matrix(): Row[] {
     upsertResources: { resources: [{ resource_id: "intruder", name: "intruder" }] },
     ingestMetrics: { samples: [{ resource_id: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_utilization: 1 }] },
     recordHeartbeats: { resource_ids: ["bravo-vm-one"] },
+    ingestUsage: { usage: [{ resource_id: "intruder", kind: "model", timestamp: "2026-10-01T00:00:00.000Z", quantities: { input: 1 }, event_id: "intruder" }] },
+    repriceUsage: {},
   };
   const compute = declaredOperations
     .filter((route) => route.scope === "tenant")
     .map((route): [string, unknown, "read" | "write" | "manage"] => {
       if (route.body && !(route.operationId in bodies)) throw new Error(`${route.operationId}: no body in the isolation matrix`);
-      return [operationKey(route), bodies[route.operationId], route.roles ? "manage" : route.write ? "write" : "read"];
+      const managersOnly = route.roles && !route.roles.includes("member");
+      return [operationKey(route), bodies[route.operationId], managersOnly ? "manage" : route.write ? "write" : "read"];
     });
   for (const [route, body, kind] of compute) {
     add(route, CALLERS, { tenant: B.tenant1, body, status: 403, why: "another organization's tenant" });
@@ -372,6 +427,7 @@ async function call(row: Row, side: Side, credential = side.callers[row.caller])
     [method](path + (row.query ?? ""))
     .set("Authorization", `Bearer ${credential}`);
   if (row.tenant) req = req.set("X-Service-Tenant-ID", row.tenant);
+  if (row.type) req = req.set("Content-Type", row.type);
   const res = await (row.body === undefined ? req : req.send(row.body as object));
   await new Promise((resolve) => setImmediate(resolve));
   return { res, logs: log.lines.join("") };
@@ -399,6 +455,7 @@ test("positive control: the markers do show up where the caller may see them", a
   expect(users.res.text).toContain("ALPHA-member-name-MARKER");
 });
 
+// Every scoped route x every caller, both directions: minutes on a loaded machine.
 test("cross-organization, cross-tenant and too-low-role calls answer the decided status and leak nothing", async () => {
   const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
     `SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`,
@@ -418,12 +475,14 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
         [B.userId]: other.userId,
         [B.keyId]: other.keyId,
         [B.invitationId]: other.invitationId,
+        [B.importId]: other.importId,
         [A.org]: self.org,
         [A.tenant1]: self.tenant1,
         [A.tenant2]: self.tenant2,
         [A.userId]: self.userId,
         [A.ownerUserId]: self.ownerUserId,
         [A.invitationId]: self.invitationId,
+        [A.importId]: self.importId,
       })[v] ?? v;
     for (const row of rows) {
       const mapped: Row = {
@@ -446,7 +505,7 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
     `SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`,
   );
   expect(after).toEqual(before);
-});
+}, 180_000);
 
 /**
  * Every organization- or tenant-scoped route with the caller's own side's ids: what an owner could
@@ -459,13 +518,15 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     if (route.includes("/users/{id}")) params.id = side.userId;
     else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
     else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
-    const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
+    else if (route.includes("/spend/imports/{id}")) params.id = side.importId;
+    const withBody = matrix().find((r) => r.route === route && r.body !== undefined);
     return {
       route,
       caller,
       params,
-      body,
-      tenant: route.includes("/tenant/compute/") ? side.tenant1 : undefined,
+      body: withBody?.body,
+      type: withBody?.type,
+      tenant: route.includes(" /api/v1/tenant/") ? side.tenant1 : undefined,
       status: 403,
       why: caller === "pending" ? "invited, not accepted" : "left the organization",
     };
@@ -514,6 +575,11 @@ test("lists show only the caller's own organization", async () => {
         { route: "GET /api/v1/organizations/{org_id}/tenants", caller, params: { org_id: self.org }, query: "?include_archived=true", status: 200, why: "" },
         { route: "GET /api/v1/tenant/compute/recommendations", caller, tenant: self.tenant1, status: 200, why: "" },
         { route: "GET /api/v1/tenant/compute/recommendations/summary", caller, tenant: self.tenant1, status: 200, why: "" },
+        { route: "GET /api/v1/tenant/spend", caller, tenant: self.tenant1, query: SPEND_QUERY, status: 200, why: "" },
+        { route: "GET /api/v1/tenant/spend/lines", caller, tenant: self.tenant1, query: "?start=2026-10-01&end=2026-11-01", status: 200, why: "" },
+        { route: "GET /api/v1/organizations/{org_id}/spend", caller, params: { org_id: self.org }, query: SPEND_QUERY, status: 200, why: "" },
+        { route: "GET /api/v1/tenant/spend/export", caller, tenant: self.tenant1, query: SPEND_QUERY, status: 200, why: "" },
+        { route: "GET /api/v1/organizations/{org_id}/spend/export", caller, params: { org_id: self.org }, query: SPEND_QUERY, status: 200, why: "" },
         ...(USERS_ONLY.has(caller) && MANAGERS.includes(caller) ? [{ route: "GET /api/v1/settings/api-keys", caller, status: 200, why: "" }] : []),
         ...(MANAGERS.includes(caller)
           ? [{ route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" }]

@@ -39,7 +39,7 @@ function genericResponses(route: RouteDefinition): Record<number, string> {
     out[409] = "A request with the same Idempotency-Key is still being processed (code `idempotency_key_in_use`)";
     out[422] = "The Idempotency-Key was already used for a different request (code `idempotency_key_reused`)";
   }
-  if (route.body) {
+  if (route.body || route.rawBody) {
     out[413] = `The body is larger than ${route.bodyLimit ?? "1 MiB"} (code \`payload_too_large\`)`;
     out[415] = "The body's encoding or charset is not supported (code `unsupported_media_type`)";
   }
@@ -47,6 +47,13 @@ function genericResponses(route: RouteDefinition): Record<number, string> {
   out[500] = "Unexpected server error (code `internal_error`)";
   out[503] = `Temporarily unavailable, retry after Retry-After (codes ${codes(503)})`;
   return out;
+}
+
+const BINARY = z.string().meta({ format: "binary" });
+
+/** A body the handler streams as a file: each accepted media type, as binary. */
+function rawRequestBody(raw: NonNullable<RouteDefinition["rawBody"]>) {
+  return { required: true, description: raw.description, content: Object.fromEntries(raw.contentTypes.map((type) => [type, { schema: BINARY }])) };
 }
 
 /** One OpenAPI operation from a route declaration: parameters, body, every answer with its headers. */
@@ -80,6 +87,7 @@ export function routeOperation(route: RouteDefinition): ZodOpenApiOperationObjec
     security: SECURITY[route.auth],
     requestParams,
     ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+    ...(route.rawBody ? { requestBody: rawRequestBody(route.rawBody) } : {}),
     responses,
   };
 }

@@ -566,9 +566,10 @@ function bodyArbitrary(target: FuzzTarget, attack: Attack): fc.Arbitrary<BodyCho
   return fc.constant(json(valid));
 }
 
+/** The keys of an object schema, also behind a transform (a pipe's input). */
 function shapeOf(schema: z.ZodType): Record<string, unknown> {
-  const def = (schema as unknown as { shape?: Record<string, unknown>; def?: { in?: z.ZodType } }).shape;
-  return def ?? {};
+  const s = schema as unknown as { shape?: Record<string, unknown>; def?: { in?: z.ZodType } };
+  return s.shape ?? (s.def?.in ? shapeOf(s.def.in) : {});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import { TenantHeaders } from "./headers.js";
 import { mainApiIdentityRoutes } from "./identity-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
+import { mainApiSpendRoutes } from "./spend-routes.js";
+import { mainApiSpendImportRoutes } from "./spend-import-routes.js";
 
 const c = compute;
 type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "headers" | "tags">;
@@ -122,4 +124,10 @@ export const mainApiHealthRoutes = {
 } as const;
 
 /** Every operation of the main API: the one place each is declared (registered, documented and tested from here). */
-export const mainApiRoutes = { ...mainApiIdentityRoutes, ...mainApiComputeRoutes, ...mainApiHealthRoutes } as const;
+export const mainApiRoutes = {
+  ...mainApiIdentityRoutes,
+  ...mainApiComputeRoutes,
+  ...mainApiSpendRoutes,
+  ...mainApiSpendImportRoutes,
+  ...mainApiHealthRoutes,
+} as const;

@@ -73,6 +73,11 @@ export interface RouteDefinition {
   internal?: boolean;
   /** The largest body accepted, when not the 1 MiB default (documented with the 413). */
   bodyLimit?: string;
+  /**
+   * The body is not JSON but a file the handler streams itself (no `body` schema): the media types
+   * it accepts, documented as binary request bodies.
+   */
+  rawBody?: { contentTypes: readonly string[]; description: string };
 }
 
 /** Declares one operation; the literal type is kept so that handlers get typed input. */

@@ -1,0 +1,44 @@
+import type { ChargeCategory } from "./columns";
+
+/** One FOCUS row, normalized to the ledger line fields of decisions.md §6 (amounts exact decimal strings). */
+export interface FocusLine {
+  charge_period_start: Date;
+  /** Exclusive. */
+  charge_period_end: Date;
+  billing_period_start: Date;
+  billing_period_end: Date;
+  charge_category: ChargeCategory;
+  charge_class: "Correction" | null;
+  provider: string | null;
+  service_name: string | null;
+  service_category: string | null;
+  region: string | null;
+  resource_id: string | null;
+  resource_name: string | null;
+  sku_id: string | null;
+  sku_price_id: string | null;
+  consumed_quantity: string | null;
+  consumed_unit: string | null;
+  /** Null only for a line our own export wrote as unpriced (`x_UnpricedReason`). */
+  billed_cost: string | null;
+  effective_cost: string | null;
+  list_cost: string | null;
+  currency: string;
+  tags: Record<string, unknown>;
+  sub_account_id: string | null;
+  billing_account_id: string;
+  priced: boolean;
+  unpriced_reason: string | null;
+}
+
+/** A file the import refuses: the message names the column and, for a row, its 1-based number (the header is not a row). */
+export class FocusFormatError extends Error {
+  constructor(
+    message: string,
+    readonly row?: number,
+    readonly column?: string,
+  ) {
+    super(row === undefined ? message : `Row ${row}, column ${column}: ${message}`);
+    this.name = "FocusFormatError";
+  }
+}

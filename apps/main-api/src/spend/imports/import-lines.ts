@@ -1,0 +1,95 @@
+import { Decimal } from "decimal.js";
+import type { FocusLine } from "../focus";
+import type { BillingPair, InsertResult, LedgerLineInput } from "../ledger";
+
+/** A FOCUS line as a ledger line of the import `importId`, allocated to `tenantId` (null: unallocated). */
+export function toLedgerLine(line: FocusLine, tenantId: string | null, importId: string): LedgerLineInput {
+  return {
+    tenantId,
+    source: "focus_import",
+    chargePeriodStart: line.charge_period_start.toISOString(),
+    chargePeriodEnd: line.charge_period_end.toISOString(),
+    chargeCategory: line.charge_category,
+    chargeClass: line.charge_class,
+    provider: line.provider,
+    serviceName: line.service_name,
+    serviceCategory: line.service_category,
+    region: line.region,
+    resourceId: line.resource_id,
+    resourceName: line.resource_name,
+    skuId: line.sku_id,
+    skuPriceId: line.sku_price_id,
+    consumedQuantity: line.consumed_quantity,
+    consumedUnit: line.consumed_unit,
+    billedCost: line.billed_cost,
+    effectiveCost: line.effective_cost,
+    listCost: line.list_cost,
+    currency: line.currency,
+    tags: line.tags as Record<string, string>,
+    subAccountId: line.sub_account_id,
+    billingAccountId: line.billing_account_id,
+    billingPeriodStart: line.billing_period_start.toISOString(),
+    billingPeriodEnd: line.billing_period_end.toISOString(),
+    importId,
+    priced: line.priced,
+    unpricedReason: line.unpriced_reason,
+  };
+}
+
+/**
+ * Tag values as text, so that a rule's `tag.values` compares alike in the import and in the SQL
+ * re-allocation (FOCUS writes `true` for a tag without a value).
+ */
+export function textTags(tags: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(tags)) {
+    if (value === null || typeof value === "string") continue;
+    out ??= { ...tags };
+    out[key] = JSON.stringify(value);
+  }
+  return out ?? tags;
+}
+
+/** What an import counts as its lines go by. */
+export class ImportTally {
+  rows = 0;
+  allocated = 0;
+  private readonly pairs = new Map<string, BillingPair>();
+  private readonly totals = new Map<string, { billed: Decimal; effective: Decimal }>();
+
+  add(line: FocusLine, tenantId: string | null): void {
+    this.rows += 1;
+    if (tenantId !== null) this.allocated += 1;
+    const start = line.billing_period_start.toISOString();
+    const end = line.billing_period_end.toISOString();
+    const key = `${line.billing_account_id}\u0000${start}\u0000${end}`;
+    if (!this.pairs.has(key)) this.pairs.set(key, { billingAccountId: line.billing_account_id, start, end });
+  }
+
+  /** Adds the amounts as stored (the ledger's rounding), per currency. */
+  addStored(result: InsertResult): void {
+    for (const t of result.totals) {
+      const sum = this.totals.get(t.currency) ?? { billed: new Decimal(0), effective: new Decimal(0) };
+      this.totals.set(t.currency, { billed: sum.billed.plus(t.billed_cost), effective: sum.effective.plus(t.effective_cost) });
+    }
+  }
+
+  billingPairs(): BillingPair[] {
+    return [...this.pairs.values()];
+  }
+
+  billingAccountIds(): string[] {
+    return [...new Set(this.billingPairs().map((p) => p.billingAccountId))].sort();
+  }
+
+  billingPeriods(): { start: string; end: string }[] {
+    const seen = new Map(this.billingPairs().map((p) => [`${p.start}/${p.end}`, { start: p.start, end: p.end }]));
+    return [...seen.values()].sort((a, b) => (a.start === b.start ? (a.end < b.end ? -1 : 1) : a.start < b.start ? -1 : 1));
+  }
+
+  currencyTotals(): { currency: string; billed_cost: string; effective_cost: string }[] {
+    return [...this.totals.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([currency, t]) => ({ currency, billed_cost: t.billed.toFixed(), effective_cost: t.effective.toFixed() }));
+  }
+}

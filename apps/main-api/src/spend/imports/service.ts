@@ -1,0 +1,179 @@
+import type { AllocationRule, AllocationRules, PaginationQuery, SpendImport } from "@cloudcost/contracts";
+import { newId } from "@cloudcost/db";
+import { badRequest, notFound } from "@cloudcost/http";
+import type { Request } from "express";
+import type { Principal } from "../../auth/principal";
+import type { Prisma } from "../../db";
+import { decodeCursor, toPage } from "../../http/pagination";
+import { assertManager } from "../../organizations/access";
+import { assertLiveTenants } from "../../tenants/validate";
+import type { Tx } from "../../transactions";
+import { FocusFormatError, type FocusReadInfo } from "../focus";
+import { deleteImportLines, deleteSupersededLines, insertLines, type LedgerLineInput, rollupImport } from "../ledger";
+import { allocator, reallocateImports } from "./allocation";
+import { focusFormatOf, focusLinesOf } from "./body";
+import { ImportTally, textTags, toLedgerLine } from "./import-lines";
+
+const BATCH_LINES = 2000;
+/** An import streams its whole file inside its transaction. */
+const IMPORT_TRANSACTION = { maxWait: 20_000, timeout: 30 * 60_000 } as const;
+const TRANSACTION = { maxWait: 20_000, timeout: 120_000 } as const;
+
+type ImportRow = Awaited<ReturnType<Prisma["spendImport"]["findUniqueOrThrow"]>>;
+
+function toSpendImport(row: ImportRow): SpendImport {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    file_name: row.fileName,
+    focus_version: row.focusVersion as SpendImport["focus_version"],
+    rows: row.rows,
+    allocated_rows: row.allocatedRows,
+    unallocated_rows: row.unallocatedRows,
+    billing_account_ids: row.billingAccountIds,
+    billing_periods: row.billingPeriods as SpendImport["billing_periods"],
+    totals: row.totals as SpendImport["totals"],
+    superseded_import_ids: row.supersededImportIds,
+  };
+}
+
+/**
+ * Imports, rule changes and deletes of one organization take turns: an import allocates with the
+ * rules it read and supersedes what was committed before it, so neither may change under it.
+ */
+async function lockOrganizationImports(tx: Tx, organizationId: string): Promise<void> {
+  await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", `spend-imports:${organizationId}`);
+}
+
+async function readRules(tx: Tx | Prisma, organizationId: string): Promise<AllocationRule[]> {
+  const row = await tx.spendAllocationRules.findUnique({ where: { organizationId } });
+  return (row?.rules as AllocationRule[] | undefined) ?? [];
+}
+
+/**
+ * Imports the request's FOCUS file (owners and admins): every line allocated by the rules and
+ * stored with the daily roll-up, then the lines of earlier imports for the same (billing account,
+ * billing period) pairs deleted, all in one transaction. A bad row is a 400 and nothing is stored.
+ */
+export async function importFocus(
+  prisma: Prisma,
+  caller: Principal,
+  organizationId: string,
+  req: Request,
+  options: { maxBytes: number; fileName?: string },
+): Promise<SpendImport> {
+  assertManager(caller, organizationId);
+  focusFormatOf(req);
+  const id = newId("imp");
+  const info: FocusReadInfo = {};
+  try {
+    const row = await prisma.$transaction(async (tx) => {
+      await lockOrganizationImports(tx, organizationId);
+      const allocate = allocator(await readRules(tx, organizationId));
+      const tally = new ImportTally();
+      // The database stores one batch while the next is parsed: at most one insert in flight.
+      let inFlight: Promise<void> = Promise.resolve();
+      const store = async (lines: LedgerLineInput[]) => {
+        await inFlight;
+        inFlight = insertLines(tx, organizationId, lines, { rollup: false }).then((stored) => tally.addStored(stored));
+      };
+      let batch: LedgerLineInput[] = [];
+      try {
+        for await (const parsed of focusLinesOf(req, options.maxBytes, info)) {
+          const line = { ...parsed, tags: textTags(parsed.tags) };
+          const tenantId = allocate(line);
+          tally.add(line, tenantId);
+          batch.push(toLedgerLine(line, tenantId, id));
+          if (batch.length === BATCH_LINES) {
+            await store(batch);
+            batch = [];
+          }
+        }
+        if (batch.length) await store(batch);
+      } finally {
+        // Never leave the transaction with a statement still running (a parse error rolls back after it).
+        await inFlight.catch(() => undefined);
+      }
+      await inFlight;
+      await rollupImport(tx, organizationId, id);
+      const superseded = await deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
+      return tx.spendImport.create({
+        data: {
+          organizationId,
+          id,
+          fileName: options.fileName ?? null,
+          focusVersion: info.reader?.version ?? "1.0",
+          rows: tally.rows,
+          allocatedRows: tally.allocated,
+          unallocatedRows: tally.rows - tally.allocated,
+          billingAccountIds: tally.billingAccountIds(),
+          billingPeriods: tally.billingPeriods(),
+          totals: tally.currencyTotals(),
+          supersededImportIds: superseded,
+        },
+      });
+    }, IMPORT_TRANSACTION);
+    return toSpendImport(row);
+  } catch (err) {
+    // The rest of a refused body is read and dropped, so that the answer reaches the client.
+    if (!req.readableEnded) req.resume();
+    if (err instanceof FocusFormatError) throw badRequest(`Invalid FOCUS file: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The organization's imports, newest first. */
+export async function listImports(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
+  assertManager(caller, organizationId);
+  const before = decodeCursor(query.cursor);
+  const rows = await prisma.spendImport.findMany({
+    where: { organizationId, ...(before ? { id: { lt: before } } : {}) },
+    orderBy: { id: "desc" },
+    take: query.limit + 1,
+  });
+  return toPage(rows, query.limit, toSpendImport);
+}
+
+export async function getImport(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<SpendImport> {
+  assertManager(caller, organizationId);
+  const row = await prisma.spendImport.findUnique({ where: { organizationId_id: { organizationId, id } } });
+  if (!row) throw notFound(`No import ${id} in this organization.`);
+  return toSpendImport(row);
+}
+
+/** Deletes an import and its lines (those no later import superseded), keeping the roll-up right. */
+export async function deleteImport(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
+  assertManager(caller, organizationId);
+  await prisma.$transaction(async (tx) => {
+    await lockOrganizationImports(tx, organizationId);
+    const deleted = await tx.spendImport.deleteMany({ where: { organizationId, id } });
+    if (deleted.count === 0) throw notFound(`No import ${id} in this organization.`);
+    await deleteImportLines(tx, organizationId, [id]);
+  }, TRANSACTION);
+}
+
+export async function getAllocationRules(prisma: Prisma, caller: Principal, organizationId: string): Promise<AllocationRules> {
+  assertManager(caller, organizationId);
+  return { rules: await readRules(prisma, organizationId) };
+}
+
+/** Replaces the rules and re-allocates every stored import line under them, in one transaction. */
+export async function putAllocationRules(prisma: Prisma, caller: Principal, organizationId: string, body: AllocationRules) {
+  assertManager(caller, organizationId);
+  return prisma.$transaction(async (tx) => {
+    await lockOrganizationImports(tx, organizationId);
+    await assertLiveTenants(
+      tx,
+      organizationId,
+      body.rules.map((rule) => rule.tenant_id),
+      "rules.tenant_id",
+    );
+    await tx.spendAllocationRules.upsert({
+      where: { organizationId },
+      create: { organizationId, rules: body.rules },
+      update: { rules: body.rules, updatedAt: new Date() },
+    });
+    const moved = await reallocateImports(tx, organizationId, body.rules);
+    return { rules: body.rules, reallocated_lines: moved };
+  }, TRANSACTION);
+}

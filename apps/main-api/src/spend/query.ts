@@ -1,0 +1,208 @@
+import Decimal from "decimal.js";
+import type { SpendDimension, SpendGranularity, SpendMetric, SpendReport } from "@cloudcost/contracts";
+import type { SqlClient } from "@cloudcost/db";
+import { amount } from "./amounts";
+
+/** Whose lines a query reads: the organization's, limited to these tenants (null: every tenant and the unallocated lines). */
+export interface SpendScope {
+  organizationId: string;
+  tenantIds: string[] | null;
+}
+
+export interface SpendQueryInput {
+  start: string;
+  end: string;
+  granularity: SpendGranularity;
+  metric: SpendMetric;
+  /** Dimension names or `tag:<key>`. */
+  group_by?: string[];
+  filters: Partial<Record<SpendDimension, string[]>>;
+  /** Tag key → accepted values. */
+  tags: Record<string, string[]>;
+}
+
+const DAY_MS = 86_400_000;
+/** Column of each dimension in both sources ('' stands for null); resource_id is on the lines only. */
+const COLUMN: Record<SpendDimension, string> = {
+  tenant: "tenant_id",
+  provider: "provider",
+  service_name: "service_name",
+  service_category: "service_category",
+  region: "region",
+  resource_id: "resource_id",
+  charge_category: "charge_category",
+  source: "source",
+  sub_account_id: "sub_account_id",
+  model: "model",
+};
+const LINE_ONLY = new Set<string>(["resource_id"]);
+
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The spend report of section 6. Whole UTC days of the range are read from the daily roll-up;
+ * the partial days at its edges, and every day when a `resource_id` or `tag:<key>` dimension is
+ * grouped or filtered by, from the lines (through the (organization, tenant, charge_period_start)
+ * index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.
+ */
+export async function querySpend(sql: SqlClient, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
+  const groupBy = query.group_by ?? [];
+  const p = new Params();
+  const org = p.add(scope.organizationId);
+  const tenants = scope.tenantIds === null ? null : p.add(scope.tenantIds);
+  const needsLines =
+    Object.keys(query.tags).length > 0 ||
+    groupBy.some((name) => name.startsWith("tag:") || LINE_ONLY.has(name)) ||
+    Object.keys(query.filters).some((name) => LINE_ONLY.has(name));
+
+  const startMs = Date.parse(query.start);
+  const endMs = Date.parse(query.end);
+  const dayStart = ceilDay(startMs);
+  const dayEnd = floorDay(endMs);
+  const rollupDays = !needsLines && dayStart < dayEnd;
+
+  // Each source yields: day, currency, unpriced_reason, cost, lines, g0, g1 (text, '' for none).
+  const groupExpr = (name: string, alias: "d" | "l") => {
+    if (name.startsWith("tag:")) return `coalesce(l.tags ->> ${p.add(name.slice(4))}, '')`;
+    return `coalesce(${alias}.${COLUMN[name as SpendDimension]}, '')`;
+  };
+  const filterSql = (alias: "d" | "l") => {
+    const conditions: string[] = [];
+    for (const [name, values] of Object.entries(query.filters))
+      conditions.push(`coalesce(${alias}.${COLUMN[name as SpendDimension]}, '') = ANY(${p.add(values)}::text[])`);
+    for (const [key, values] of Object.entries(query.tags)) conditions.push(`l.tags ->> ${p.add(key)} = ANY(${p.add(values)}::text[])`);
+    if (tenants) conditions.push(`${alias}.tenant_id = ANY(${tenants}::text[])`);
+    return conditions.map((condition) => ` AND ${condition}`).join("");
+  };
+  const groups = (alias: "d" | "l") => [0, 1].map((i) => (groupBy[i] ? `${groupExpr(groupBy[i], alias)} AS g${i}` : `'' AS g${i}`)).join(", ");
+
+  const sources: string[] = [];
+  if (rollupDays) {
+    sources.push(
+      `SELECT d.day, d.currency, d.unpriced_reason, d.${query.metric} AS cost, d.line_count AS lines, ${groups("d")}
+         FROM spend_daily d WHERE d.organization_id = ${org} AND d.day >= ${p.add(iso(dayStart))}::date AND d.day < ${p.add(iso(dayEnd))}::date${filterSql("d")}`,
+    );
+  }
+  const lineRanges = rollupDays
+    ? [
+        [startMs, dayStart],
+        [dayEnd, endMs],
+      ].filter(([from, to]) => from < to)
+    : [[startMs, endMs]];
+  for (const [from, to] of lineRanges) {
+    sources.push(
+      `SELECT (l.charge_period_start AT TIME ZONE 'UTC')::date AS day, coalesce(l.currency, '') AS currency, coalesce(l.unpriced_reason, '') AS unpriced_reason,
+          coalesce(l.${query.metric}, 0) AS cost, 1 AS lines, ${groups("l")}
+         FROM spend_lines l WHERE l.organization_id = ${org}
+          AND l.charge_period_start >= ${p.add(iso(from))}::timestamptz AND l.charge_period_start < ${p.add(iso(to))}::timestamptz${filterSql("l")}`,
+    );
+  }
+  const period =
+    query.granularity === "day" ? "src.day" : query.granularity === "month" ? "date_trunc('month', src.day)::date" : `${p.add(query.start.slice(0, 10))}::date`;
+  const rows = await sql.query<{
+    period: string | null;
+    g0: string | null;
+    g1: string | null;
+    currency: string;
+    reason: string;
+    cost: string;
+    lines: string;
+    detail: number;
+  }>(
+    `SELECT ${period}::text AS period, g0, g1, currency, unpriced_reason AS reason, sum(cost)::text AS cost, sum(lines)::text AS lines,
+        GROUPING(${period}, g0, g1) AS detail
+       FROM (${sources.join("\n UNION ALL ")}) src
+      GROUP BY GROUPING SETS ((${period}, g0, g1, currency, unpriced_reason), (currency, unpriced_reason))`,
+    p.values,
+  );
+  return report(query, groupBy, rows, startMs, endMs);
+}
+
+type ReportRow = SpendReport["rows"][number] & { order: Decimal; keys: (string | null)[] };
+
+function report(
+  query: SpendQueryInput,
+  groupBy: string[],
+  rows: { period: string | null; g0: string | null; g1: string | null; currency: string; reason: string; cost: string; lines: string; detail: number }[],
+  startMs: number,
+  endMs: number,
+): SpendReport {
+  const out: ReportRow[] = [];
+  const totals: SpendReport["totals"] = [];
+  const byReason: Record<string, number> = {};
+  let unpricedLines = 0;
+  for (const row of rows) {
+    const isDetail = Number(row.detail) === 0;
+    if (row.reason !== "") {
+      if (!isDetail) {
+        byReason[row.reason] = (byReason[row.reason] ?? 0) + Number(row.lines);
+        unpricedLines += Number(row.lines);
+      }
+      continue;
+    }
+    if (row.currency === "") continue;
+    if (!isDetail) {
+      totals.push({ currency: row.currency, cost: amount(row.cost) });
+      continue;
+    }
+    const [from, to] = periodOf(query.granularity, row.period as string, startMs, endMs);
+    const keys = [row.g0, row.g1].slice(0, groupBy.length).map((value) => (value === "" || value === null ? null : value));
+    out.push({
+      period_start: iso(from),
+      period_end: iso(to),
+      group: Object.fromEntries(groupBy.map((name, i) => [name, keys[i]])),
+      currency: row.currency,
+      cost: amount(row.cost),
+      order: new Decimal(row.cost),
+      keys,
+    });
+  }
+  out.sort((a, b) => {
+    if (a.period_start !== b.period_start) return a.period_start < b.period_start ? -1 : 1;
+    const byCost = b.order.comparedTo(a.order);
+    if (byCost !== 0) return byCost;
+    for (let i = 0; i < a.keys.length; i++) {
+      const byKey = compareBytes(a.keys[i], b.keys[i]);
+      if (byKey !== 0) return byKey;
+    }
+    return compareBytes(a.currency, b.currency);
+  });
+  totals.sort((a, b) => compareBytes(a.currency, b.currency));
+  return {
+    start: iso(startMs),
+    end: iso(endMs),
+    granularity: query.granularity,
+    metric: query.metric,
+    group_by: groupBy,
+    rows: out.map(({ order: _order, keys: _keys, ...row }) => row),
+    totals,
+    unpriced: { lines: unpricedLines, by_reason: byReason },
+  };
+}
+
+/** A period's bounds, clipped to the range. */
+function periodOf(granularity: SpendGranularity, day: string, startMs: number, endMs: number): [number, number] {
+  if (granularity === "none") return [startMs, endMs];
+  const from = Date.parse(`${day}T00:00:00.000Z`);
+  const date = new Date(from);
+  const to = granularity === "day" ? from + DAY_MS : Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  return [Math.max(from, startMs), Math.min(to, endMs)];
+}
+
+/** Byte order of the UTF-8 encodings (PostgreSQL's COLLATE "C"); null after every value. */
+function compareBytes(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}

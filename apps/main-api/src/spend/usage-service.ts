@@ -1,0 +1,90 @@
+import type { IngestUsageRequest, IngestUsageResponse, RepriceRequest, RepriceResponse, UsageLine } from "@cloudcost/contracts";
+import { TRANSACTION_OPTIONS } from "@cloudcost/db";
+import type { AppDeps } from "../deps";
+import { currencyTotals } from "./amounts";
+import { insertLines, setLinePricing, type LinePricing } from "./ledger";
+import { pricedState, usageLedgerLine } from "./usage";
+
+export interface TenantRef {
+  id: string;
+  organizationId: string;
+}
+
+type Deps = Pick<AppDeps, "prisma" | "db" | "pricingApi">;
+
+/** The pricing API's usage call takes the usage line shape only. */
+const pricingLine = ({ event_id: _eventId, ...line }: UsageLine & { event_id?: string }): UsageLine => line;
+
+/**
+ * Prices the lines with the organization's prices (its pricing account) and stores them all or
+ * nothing. PricingUnavailableError (from the pricing client) propagates before anything is written.
+ */
+export async function ingestUsage(deps: Deps, tenant: TenantRef, usage: IngestUsageRequest["usage"]): Promise<IngestUsageResponse> {
+  const priced = await deps.pricingApi.priceUsage(tenant.organizationId, usage.map(pricingLine));
+  const lines = usage.map((line, index) => usageLedgerLine(tenant.id, line, priced.lines[index]));
+  const result = await deps.prisma.$transaction((tx) => insertLines(tx, tenant.organizationId, lines), TRANSACTION_OPTIONS);
+  return {
+    accepted: result.inserted,
+    duplicates: usage.length - result.inserted,
+    priced: result.priced,
+    unpriced: result.unpriced,
+    totals: currencyTotals(result.totals.map((total) => ({ currency: total.currency, cost: total.billed_cost }))),
+  };
+}
+
+const CHUNK = 10_000;
+
+interface UnpricedRow {
+  id: string;
+  at: string;
+  usage: UsageLine;
+  unpriced_reason: string | null;
+}
+
+/**
+ * Prices the tenant's unpriced usage lines of the range again (at their own timestamps), a chunk
+ * of 10,000 at a time, each chunk in its own transaction; lines that stay unpriced keep their
+ * (possibly new) reason. Priced lines are never read for writing.
+ */
+export async function repriceUsage(deps: Deps, tenant: TenantRef, range: RepriceRequest): Promise<RepriceResponse> {
+  let repriced = 0;
+  let after: { at: string; id: string } | null = null;
+  const costs: { currency: string; cost: string }[] = [];
+  for (;;) {
+    const rows: UnpricedRow[] = await deps.db.sql.query<UnpricedRow>(
+      `SELECT id, to_char(charge_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, usage, unpriced_reason
+         FROM spend_lines
+        WHERE organization_id = $1 AND tenant_id = $2 AND NOT priced AND source = 'usage' AND usage IS NOT NULL
+          AND ($3::timestamptz IS NULL OR charge_period_start >= $3) AND ($4::timestamptz IS NULL OR charge_period_start < $4)
+          AND ($5::timestamptz IS NULL OR (charge_period_start, id) > ($5::timestamptz, $6::text))
+        ORDER BY charge_period_start, id LIMIT ${CHUNK}`,
+      [tenant.organizationId, tenant.id, range.start ?? null, range.end ?? null, after?.at ?? null, after?.id ?? null],
+    );
+    if (rows.length === 0) break;
+    const answer = await deps.pricingApi.priceUsage(
+      tenant.organizationId,
+      rows.map((row) => row.usage),
+    );
+    const updates: LinePricing[] = [];
+    rows.forEach((row, index) => {
+      const state = pricedState(row.usage, answer.lines[index]);
+      if (state.priced || state.unpricedReason !== row.unpriced_reason) updates.push({ id: row.id, ...state });
+    });
+    const changed = new Set(await deps.prisma.$transaction((tx) => setLinePricing(tx, tenant.organizationId, updates), TRANSACTION_OPTIONS));
+    for (const update of updates) {
+      if (!update.priced || !changed.has(update.id) || update.currency === null || update.billedCost === null) continue;
+      repriced++;
+      costs.push({ currency: update.currency, cost: update.billedCost });
+    }
+    if (rows.length < CHUNK) break;
+    const last = rows[rows.length - 1];
+    after = { at: last.at, id: last.id };
+  }
+  const [left] = await deps.db.sql.query<{ lines: number }>(
+    `SELECT count(*)::int AS lines FROM spend_lines
+      WHERE organization_id = $1 AND tenant_id = $2 AND NOT priced AND source = 'usage'
+        AND ($3::timestamptz IS NULL OR charge_period_start >= $3) AND ($4::timestamptz IS NULL OR charge_period_start < $4)`,
+    [tenant.organizationId, tenant.id, range.start ?? null, range.end ?? null],
+  );
+  return { repriced, still_unpriced: left.lines, totals: currencyTotals(costs) };
+}

@@ -1,0 +1,89 @@
+import Decimal from "decimal.js";
+import type { PricedLine, UsageLine } from "@cloudcost/contracts";
+import { AMOUNT_PLACES, exact } from "./amounts";
+import type { LedgerLineInput } from "./ledger";
+
+const HOUR_MS = 3_600_000;
+const PER_MILLION = new Decimal(1_000_000);
+
+/** FOCUS 1.2 ServiceCategory of each usage kind. */
+const SERVICE_CATEGORY = { model: "AI and Machine Learning", database: "Databases" } as const;
+const SERVICE_NAME = { model: "Model usage", database: "Database usage" } as const;
+
+/**
+ * The exact cost of a priced line: Σ quantity × unit price (model prices are per million tokens),
+ * rounded half-up to 10 places. Computed here from the unit prices rather than taken from the
+ * pricing API's `cost`, a JSON number that cannot hold every sum exactly; a unit price and a
+ * quantity are each the decimal they print as (registered prices keep at most 15 significant
+ * digits through a double).
+ */
+export function lineCost(line: UsageLine, unitPrices: Record<string, number>): Decimal {
+  let cost = new Decimal(0);
+  for (const [key, quantity] of Object.entries(line.quantities)) cost = cost.plus(exact(quantity).times(exact(unitPrices[key] ?? 0)));
+  if (line.kind === "model") cost = cost.dividedBy(PER_MILLION);
+  return cost.toDecimalPlaces(AMOUNT_PLACES, Decimal.ROUND_HALF_UP);
+}
+
+function consumed(line: UsageLine): { consumedQuantity: string | null; consumedUnit: string | null } {
+  const entries = Object.entries(line.quantities);
+  const sum = () => entries.reduce((total, [, quantity]) => total.plus(exact(quantity)), new Decimal(0)).toFixed();
+  if (line.kind === "model") return { consumedQuantity: sum(), consumedUnit: "Tokens" };
+  if (entries.length === 1) return { consumedQuantity: sum(), consumedUnit: entries[0][0] };
+  return { consumedQuantity: null, consumedUnit: null };
+}
+
+const stringPrices = (prices: Record<string, number>) => Object.fromEntries(Object.entries(prices).map(([key, price]) => [key, exact(price).toFixed()]));
+
+/** The ledger's state of a usage line after pricing: costs, or null costs and the reason. */
+export function pricedState(line: UsageLine, priced: PricedLine) {
+  if (!priced.resolved || priced.unit_prices === null || priced.currency === null) {
+    return {
+      priced: false,
+      unpricedReason: priced.reason ?? "unpriced",
+      pricingId: priced.pricing_id,
+      unitPrices: null,
+      currency: null,
+      billedCost: null,
+      effectiveCost: null,
+      listCost: null,
+    };
+  }
+  const cost = lineCost(line, priced.unit_prices).toFixed();
+  return {
+    priced: true,
+    unpricedReason: null,
+    pricingId: priced.pricing_id,
+    unitPrices: stringPrices(priced.unit_prices),
+    currency: priced.currency,
+    billedCost: cost,
+    effectiveCost: cost,
+    listCost: cost,
+  };
+}
+
+/** A usage line as a ledger line of `tenantId`, with its pricing (labels or tags may name provider, region and service_name). */
+export function usageLedgerLine(tenantId: string, line: UsageLine & { event_id?: string }, priced: PricedLine): LedgerLineInput {
+  const { event_id: eventId, ...usage } = line;
+  const attribute = (key: string) => line.labels?.[key] ?? line.tags?.[key] ?? null;
+  const start = Date.parse(line.timestamp);
+  return {
+    tenantId,
+    source: "usage",
+    chargePeriodStart: line.timestamp,
+    // Usage is an instant: its charge period runs to the end of its hour.
+    chargePeriodEnd: new Date(Math.floor(start / HOUR_MS) * HOUR_MS + HOUR_MS).toISOString(),
+    chargeCategory: "Usage",
+    provider: attribute("provider"),
+    serviceName: attribute("service_name") ?? SERVICE_NAME[line.kind],
+    serviceCategory: SERVICE_CATEGORY[line.kind],
+    region: attribute("region"),
+    resourceId: line.resource_id,
+    model: line.kind === "model" ? line.resource_id : null,
+    tags: { ...line.labels, ...line.tags },
+    ...consumed(line),
+    ...pricedState(line, priced),
+    eventId: eventId ?? null,
+    // Kept for reprice, which only ever reads unpriced lines.
+    usage: priced.resolved ? null : usage,
+  };
+}

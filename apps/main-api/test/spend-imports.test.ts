@@ -1,0 +1,240 @@
+import { gzipSync } from "node:zlib";
+import request from "supertest";
+import { createTestContext, type TestContext } from "./helpers/context";
+import { fixture, focusCsvText, focusParquet } from "./helpers/focus-files";
+import { addUser, expectError, signUp, type SignedUp } from "./helpers/identity";
+
+let ctx: TestContext;
+let org: SignedUp;
+let tenant2: string;
+let admin: string;
+let member: string;
+let viewer: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  org = await signUp(ctx, { company: "Importer" });
+  tenant2 = (
+    await request(ctx.app)
+      .post(`/api/v1/organizations/${org.organization.id}/tenants`)
+      .set("Authorization", `Bearer ${org.token}`)
+      .send({ name: "Ads" })
+      .expect(201)
+  ).body.data.id;
+  admin = (await addUser(ctx, { orgId: org.organization.id, ownerToken: org.token, role: "admin" })).token;
+  member = (await addUser(ctx, { orgId: org.organization.id, ownerToken: org.token, role: "member", tenantIds: [org.tenant.id] })).token;
+  viewer = (await addUser(ctx, { orgId: org.organization.id, ownerToken: org.token, role: "viewer", tenantIds: [org.tenant.id] })).token;
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const base = (o: SignedUp = org) => `/api/v1/organizations/${o.organization.id}/spend`;
+const upload = (body: Buffer | string, options: { token?: string; type?: string; encoding?: string; query?: string; o?: SignedUp } = {}) => {
+  let req = request(ctx.app)
+    .post(`${base(options.o)}/imports${options.query ?? ""}`)
+    .set("Authorization", `Bearer ${options.token ?? org.token}`)
+    .set("Content-Type", options.type ?? "text/csv");
+  if (options.encoding) req = req.set("Content-Encoding", options.encoding);
+  return req.send(Buffer.from(body));
+};
+const putRules = (rules: unknown[], token = org.token) =>
+  request(ctx.app).put(`${base()}/allocation-rules`).set("Authorization", `Bearer ${token}`).send({ rules });
+
+async function clearImports(): Promise<void> {
+  const page = await request(ctx.app).get(`${base()}/imports?limit=500`).set("Authorization", `Bearer ${org.token}`).expect(200);
+  for (const item of page.body.data.items) {
+    await request(ctx.app).delete(`${base()}/imports/${item.id}`).set("Authorization", `Bearer ${org.token}`).expect(204);
+  }
+  await putRules([]).expect(200);
+}
+
+/** Lines per tenant ('' unallocated) with their billed sum, from the lines and from the roll-up: the two must agree. */
+async function ledger(): Promise<Record<string, { lines: number; billed: string }>> {
+  const orgId = org.organization.id;
+  const lines = await ctx.prisma.$queryRawUnsafe<{ tenant: string; lines: number; billed: string }[]>(
+    `SELECT coalesce(tenant_id, '') AS tenant, count(*)::int AS lines, coalesce(sum(billed_cost), 0)::text AS billed
+       FROM spend_lines WHERE organization_id = $1 AND source = 'focus_import' GROUP BY 1 ORDER BY 1`,
+    orgId,
+  );
+  const rollup = await ctx.prisma.$queryRawUnsafe<{ tenant: string; lines: number; billed: string }[]>(
+    `SELECT tenant_id AS tenant, sum(line_count)::int AS lines, sum(billed_cost)::text AS billed
+       FROM spend_daily WHERE organization_id = $1 AND source = 'focus_import' GROUP BY 1 HAVING sum(line_count) > 0 ORDER BY 1`,
+    orgId,
+  );
+  expect(rollup).toEqual(lines);
+  return Object.fromEntries(lines.map((r) => [r.tenant, { lines: r.lines, billed: r.billed.replace(/\.?0+$/, "") }]));
+}
+
+describe("POST .../spend/imports", () => {
+  beforeEach(clearImports);
+
+  test("201: the AWS-style file, no rules: every line stored unallocated, with the answer of decisions §6", async () => {
+    const res = await upload(fixture("aws-focus-1.0.csv"), { query: "?file_name=aws-october.csv" }).expect(201);
+    expect(res.body.data.import).toEqual({
+      id: expect.stringMatching(/^imp_/),
+      created_at: expect.any(String),
+      file_name: "aws-october.csv",
+      focus_version: "1.0",
+      rows: 5,
+      allocated_rows: 0,
+      unallocated_rows: 5,
+      billing_account_ids: ["111111111111"],
+      billing_periods: [{ start: "2026-10-01T00:00:00.000Z", end: "2026-11-01T00:00:00.000Z" }],
+      totals: [{ currency: "USD", billed_cost: "1.41320012", effective_cost: "1.41320012" }],
+      superseded_import_ids: [],
+    });
+    expect(await ledger()).toEqual({ "": { lines: 5, billed: "1.41320012" } });
+    const line = await ctx.prisma.spendLine.findFirstOrThrow({ where: { organizationId: org.organization.id, resourceId: "arn:aws:s3:::acme-logs" } });
+    expect(line).toMatchObject({
+      tenantId: null,
+      source: "focus_import",
+      importId: res.body.data.import.id,
+      tags: { team: "ads" },
+      billingAccountId: "111111111111",
+    });
+    const got = await request(ctx.app).get(`${base()}/imports/${res.body.data.import.id}`).set("Authorization", `Bearer ${admin}`).expect(200);
+    expect(got.body.data.import).toEqual(res.body.data.import);
+  });
+
+  test("allocation at import: first matching rule wins; sub account, billing account and tag criteria", async () => {
+    await putRules([
+      { tenant_id: tenant2, tag: { key: "team", values: ["ads"] } },
+      { tenant_id: org.tenant.id, sub_account_ids: ["222222222222", "333333333333"] },
+      { tenant_id: tenant2, billing_account_ids: ["no-such-account"] },
+    ]).expect(200);
+    const res = await upload(fixture("aws-focus-1.0.csv")).expect(201);
+    expect(res.body.data.import).toMatchObject({ rows: 5, allocated_rows: 4, unallocated_rows: 1 });
+    expect(await ledger()).toEqual({
+      "": { lines: 1, billed: "0.00000012" },
+      [org.tenant.id]: { lines: 3, billed: "0.1832" },
+      [tenant2]: { lines: 1, billed: "1.23" },
+    });
+  });
+
+  test("changing the rules re-allocates the stored import lines in one transaction, the roll-up following", async () => {
+    await upload(fixture("aws-focus-1.0.csv")).expect(201);
+    await upload(fixture("azure-focus-1.2.csv")).expect(201);
+    const put = await putRules([{ tenant_id: tenant2, billing_account_ids: ["111111111111"] }]).expect(200);
+    expect(put.body.data).toEqual({ rules: [{ tenant_id: tenant2, billing_account_ids: ["111111111111"] }], reallocated_lines: 5 });
+    expect((await ledger())[tenant2]).toEqual({ lines: 5, billed: "1.41320012" });
+    const again = await putRules([{ tenant_id: org.tenant.id, sub_account_ids: ["/subscriptions/aaaa-1111"] }, { tenant_id: tenant2 }]).expect(200);
+    // Azure's two aaaa-1111 lines to tenant 1; the catch-all takes the rest (AWS's 5 stay, Azure's bbbb-2222 moves).
+    expect(again.body.data.reallocated_lines).toBe(3);
+    expect(await ledger()).toEqual({ [org.tenant.id]: { lines: 2, billed: "4.608" }, [tenant2]: { lines: 6, billed: "0.91320012" } });
+    const rules = await request(ctx.app).get(`${base()}/allocation-rules`).set("Authorization", `Bearer ${admin}`).expect(200);
+    expect(rules.body.data.rules).toHaveLength(2);
+    await putRules([]).expect(200);
+    expect(Object.keys(await ledger())).toEqual([""]);
+  });
+
+  test("supersede: re-sending a file replaces its (billing account, period) lines, never double counts", async () => {
+    const first = (await upload(fixture("aws-focus-1.0.csv")).expect(201)).body.data.import;
+    const second = (await upload(fixture("aws-focus-1.0.csv")).expect(201)).body.data.import;
+    expect(second.superseded_import_ids).toEqual([first.id]);
+    expect(await ledger()).toEqual({ "": { lines: 5, billed: "1.41320012" } });
+    // Another billing period of the same account, and another account: nothing superseded.
+    const november = focusCsvText([
+      {
+        BillingAccountId: "111111111111",
+        BillingPeriodStart: "2026-11-01T00:00:00Z",
+        BillingPeriodEnd: "2026-12-01T00:00:00Z",
+        ChargePeriodStart: "2026-11-02T00:00:00Z",
+        ChargePeriodEnd: "2026-11-03T00:00:00Z",
+        BilledCost: "7",
+      },
+    ]);
+    expect((await upload(november).expect(201)).body.data.import.superseded_import_ids).toEqual([]);
+    expect((await upload(fixture("azure-focus-1.2.csv")).expect(201)).body.data.import.superseded_import_ids).toEqual([]);
+    expect((await ledger())[""].lines).toBe(9);
+    // A restatement of October: the second import's October lines go; November and Azure stay.
+    const restated = focusCsvText([{ BillingAccountId: "111111111111", BilledCost: "100" }]);
+    const third = (await upload(restated).expect(201)).body.data.import;
+    expect(third.superseded_import_ids).toEqual([second.id]);
+    expect(await ledger()).toEqual({ "": { lines: 5, billed: "111.108" } });
+  });
+
+  test("all or nothing: a bad row after thousands of good ones is a 400 naming row and column, and nothing is stored", async () => {
+    const before = await ledger();
+    const rows = Array.from({ length: 4500 }, (_, i) => ({ BilledCost: i === 4321 ? "12,50" : "0.01" }));
+    const res = await upload(focusCsvText(rows));
+    expectError(res, 400, /^Invalid FOCUS file: Row 4322, column BilledCost: "12,50" is not a decimal$/);
+    expect(await ledger()).toEqual(before);
+    expect(await ctx.prisma.spendImport.count({ where: { organizationId: org.organization.id } })).toBe(0);
+  });
+
+  test("400 naming a missing required column", async () => {
+    expectError(
+      await upload(focusCsvText([{ ChargeCategory: undefined }])),
+      400,
+      /^Invalid FOCUS file: Missing required column ChargeCategory \(FOCUS 1\.0\)$/,
+    );
+  });
+
+  test("gzip CSV and Parquet bodies", async () => {
+    const gz = await upload(gzipSync(fixture("gcp-focus-1.3.csv")), { encoding: "gzip" }).expect(201);
+    expect(gz.body.data.import).toMatchObject({
+      focus_version: "1.3",
+      rows: 3,
+      totals: [{ currency: "USD", billed_cost: "0.0498456789", effective_cost: "0.0498456789" }],
+    });
+    const pq = await upload(Buffer.from(focusParquet(50)), { type: "application/vnd.apache.parquet" }).expect(201);
+    expect(pq.body.data.import).toMatchObject({ focus_version: "1.2", rows: 50, billing_account_ids: ["pq-acct"] });
+  });
+
+  test("415 for other media types and encodings", async () => {
+    expectError(await upload("{}", { type: "application/json" }), 415);
+    expectError(await upload(gzipSync(fixture("aws-focus-1.0.csv")), { encoding: "br" }), 415);
+    expectError(await upload(Buffer.from(focusParquet(2)), { type: "application/vnd.apache.parquet", encoding: "gzip" }), 415);
+  });
+
+  test("DELETE removes the import and its lines (204), then 404; the list is paginated, newest first", async () => {
+    const a = (await upload(fixture("aws-focus-1.0.csv")).expect(201)).body.data.import;
+    const b = (await upload(fixture("azure-focus-1.2.csv")).expect(201)).body.data.import;
+    const page1 = await request(ctx.app).get(`${base()}/imports?limit=1`).set("Authorization", `Bearer ${org.token}`).expect(200);
+    expect(page1.body.data.items.map((i: { id: string }) => i.id)).toEqual([b.id]);
+    const page2 = await request(ctx.app)
+      .get(`${base()}/imports?limit=1&cursor=${page1.body.data.next_cursor}`)
+      .set("Authorization", `Bearer ${org.token}`)
+      .expect(200);
+    expect(page2.body.data).toEqual({ items: [a], next_cursor: null });
+    await request(ctx.app).delete(`${base()}/imports/${a.id}`).set("Authorization", `Bearer ${admin}`).expect(204);
+    expect(await ledger()).toEqual({ "": { lines: 3, billed: "4.108" } });
+    expectError(await request(ctx.app).get(`${base()}/imports/${a.id}`).set("Authorization", `Bearer ${org.token}`), 404);
+    expectError(await request(ctx.app).delete(`${base()}/imports/${a.id}`).set("Authorization", `Bearer ${org.token}`), 404);
+  });
+});
+
+describe("who may import and manage the rules", () => {
+  test("owners and admins may; members and viewers get 403 and nothing is stored", async () => {
+    await upload(fixture("aws-focus-1.0.csv"), { token: admin }).expect(201);
+    for (const token of [member, viewer]) {
+      expectError(await upload(fixture("aws-focus-1.0.csv"), { token }), 403);
+      expectError(await request(ctx.app).get(`${base()}/imports`).set("Authorization", `Bearer ${token}`), 403);
+      expectError(await request(ctx.app).get(`${base()}/allocation-rules`).set("Authorization", `Bearer ${token}`), 403);
+      expectError(await putRules([], token), 403);
+    }
+  });
+
+  test("another organization's tenant in a rule is a 400; another organization's imports are out of reach", async () => {
+    const other = await signUp(ctx, { company: "Other" });
+    expectError(await putRules([{ tenant_id: other.tenant.id }]), 400, /rules\.tenant_id/);
+    expectError(await upload(fixture("aws-focus-1.0.csv"), { o: other }), 403);
+  });
+
+  test("a body over SPEND_IMPORT_MAX_BYTES is a 413", async () => {
+    const small = await createTestContext({ SPEND_IMPORT_MAX_BYTES: "1000" });
+    try {
+      const owner = await signUp(small, { company: "Small" });
+      const res = await request(small.app)
+        .post(`/api/v1/organizations/${owner.organization.id}/spend/imports`)
+        .set("Authorization", `Bearer ${owner.token}`)
+        .set("Content-Type", "text/csv")
+        .send(fixture("aws-focus-1.0.csv"));
+      expectError(res, 413, /SPEND_IMPORT_MAX_BYTES/);
+      expect(await small.prisma.spendLine.count()).toBe(0);
+    } finally {
+      await small.close();
+    }
+  });
+});

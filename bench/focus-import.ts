@@ -1,0 +1,187 @@
+/**
+ * FOCUS import benchmark (not a test): BENCH_FOCUS_ROWS (100,000) rows of an AWS-style FOCUS 1.0
+ * CSV posted to POST /api/v1/organizations/{org_id}/spend/imports (parse, allocate, store with the
+ * daily roll-up, in one transaction), then the same file again (supersede: the first import's
+ * lines deleted from lines and roll-up). Baseline, in the same run: PostgreSQL `COPY` of the same
+ * file into a bare table with the same typed columns.
+ *
+ *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx focus-import.ts
+ */
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import pino from "pino";
+import { openMigratedDatabase } from "@cloudcost/db";
+import { createApp } from "../apps/main-api/src/app";
+import { buildDeps } from "../apps/main-api/src/compose";
+import { loadConfig } from "../apps/main-api/src/config";
+import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
+import { benchCredentials } from "./bench-identity";
+
+const ROWS = Number(process.env.BENCH_FOCUS_ROWS ?? 100_000);
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+const COLUMNS = [
+  "BilledCost",
+  "BillingAccountId",
+  "BillingAccountName",
+  "BillingCurrency",
+  "BillingPeriodEnd",
+  "BillingPeriodStart",
+  "ChargeCategory",
+  "ChargeClass",
+  "ChargeDescription",
+  "ChargePeriodEnd",
+  "ChargePeriodStart",
+  "ContractedCost",
+  "EffectiveCost",
+  "InvoiceIssuerName",
+  "ListCost",
+  "PricingQuantity",
+  "PricingUnit",
+  "ProviderName",
+  "PublisherName",
+  "ServiceCategory",
+  "ServiceName",
+  "ConsumedQuantity",
+  "ConsumedUnit",
+  "RegionId",
+  "ResourceId",
+  "SkuId",
+  "SubAccountId",
+  "Tags",
+] as const;
+const SQL_TYPES: Record<string, string> = { Tags: "jsonb" };
+for (const c of ["BilledCost", "ContractedCost", "EffectiveCost", "ListCost", "PricingQuantity", "ConsumedQuantity"]) SQL_TYPES[c] = "numeric";
+for (const c of ["BillingPeriodEnd", "BillingPeriodStart", "ChargePeriodEnd", "ChargePeriodStart"]) SQL_TYPES[c] = "timestamptz";
+
+function csv(rows: number): string {
+  const lines = [COLUMNS.join(",")];
+  const services = Array.from({ length: 30 }, (_, i) => `Service ${i}`);
+  for (let i = 0; i < rows; i++) {
+    const hour = i % 720;
+    const start = new Date(Date.UTC(2026, 9, 1) + hour * 3_600_000).toISOString().replace(".000Z", "Z");
+    const end = new Date(Date.UTC(2026, 9, 1) + (hour + 1) * 3_600_000).toISOString().replace(".000Z", "Z");
+    const cost = `0.${String((i * 7919) % 10_000_000_000).padStart(10, "0")}`;
+    const tags = `"{""team"":""t${i % 7}"",""env"":""prod""}"`;
+    const values = [
+      cost,
+      "111111111111",
+      "payer",
+      "USD",
+      "2026-11-01T00:00:00Z",
+      "2026-10-01T00:00:00Z",
+      "Usage",
+      "NULL",
+      "NULL",
+      end,
+      start,
+      cost,
+      cost,
+      "AWS",
+      cost,
+      "1",
+      "Hours",
+      "AWS",
+      "AWS",
+      "Compute",
+      services[i % 30],
+      "1",
+      "Hours",
+      "us-east-1",
+      `arn:aws:ec2:us-east-1:1:instance/i-${i % 5000}`,
+      "SKU",
+      `sub-${i % 10}`,
+      tags,
+    ];
+    lines.push(values.join(","));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function main() {
+  const name = `cloudcost_bench_focus_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  const logger = pino({ level: "warn" });
+  const db = await openMigratedDatabase({
+    url: url.toString(),
+    dataDir: "",
+    migrationsDir: MIGRATIONS_DIR,
+    logger,
+    poolSize: 10,
+    sessionSettings: SESSION_SETTINGS,
+  });
+  const file = path.join(os.tmpdir(), `${name}.csv`);
+  try {
+    const body = csv(ROWS);
+    fs.writeFileSync(file, body);
+    fs.chmodSync(file, 0o644);
+    const config = loadConfig({ LOG_LEVEL: "silent", ANALYSIS_INTERVAL_MINUTES: "0", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0" });
+    const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
+    const app = createApp(deps);
+    const { headers, organizationId, tenantId } = await benchCredentials({ app, config });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/organizations/${organizationId}/spend`;
+    const rules = await fetch(`${base}/allocation-rules`, {
+      method: "PUT",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({
+        rules: [
+          { tenant_id: tenantId, sub_account_ids: ["sub-1", "sub-2", "sub-3"] },
+          { tenant_id: tenantId, tag: { key: "team", values: ["t1"] } },
+        ],
+      }),
+    });
+    if (rules.status !== 200) throw new Error(`rules: ${rules.status}`);
+    const post = async () => {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/imports`, { method: "POST", headers: { ...headers, "content-type": "text/csv" }, body });
+      const json = (await res.json()) as { data?: { import: { rows: number; superseded_import_ids: string[] } } };
+      if (res.status !== 201) throw new Error(`import: ${res.status} ${JSON.stringify(json)}`);
+      return { ms: Math.round(performance.now() - t0), rows: json.data?.import.rows, superseded: json.data?.import.superseded_import_ids.length };
+    };
+    const first = await post();
+    const second = await post();
+
+    const bare = `CREATE TABLE bench_focus_bare (${COLUMNS.map((c) => `"${c}" ${SQL_TYPES[c] ?? "text"}`).join(", ")})`;
+    const copyClient = new Client({ connectionString: url.toString() });
+    await copyClient.connect();
+    await copyClient.query(bare);
+    const t0 = performance.now();
+    await copyClient.query(`COPY bench_focus_bare FROM '${file}' WITH (FORMAT csv, HEADER true, NULL 'NULL')`);
+    const copyMs = Math.round(performance.now() - t0);
+    await copyClient.end();
+    server.close();
+    await deps.prisma.$disconnect?.();
+    const result = {
+      rows: ROWS,
+      file_mb: Math.round(body.length / 1e5) / 10,
+      import_ms: first.ms,
+      reimport_superseding_ms: second.ms,
+      copy_baseline_ms: copyMs,
+      ratio_import_to_copy: Math.round((first.ms / copyMs) * 10) / 10,
+      load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
+    };
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    fs.rmSync(file, { force: true });
+    await db.close?.();
+    await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

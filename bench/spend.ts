@@ -1,0 +1,224 @@
+/**
+ * Spend benchmark (not a test), PostgreSQL only:
+ * 1. Usage ingestion: batches of 10,000 model usage lines priced by the real pricing API (in
+ *    process, its own database) and stored through the ledger (service level: ingestUsage).
+ * 2. Spend queries over a ledger of BENCH_SPEND_LINES lines (default 10 M: one organization, 20
+ *    tenants, 90 days, 200 models over 30 services) through querySpend (the daily roll-up),
+ *    beside the same aggregation straight over the lines (the baseline), p50 of BENCH_SPEND_CALLS.
+ *
+ *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx spend.ts
+ *
+ * The ledger is loaded with one INSERT ... SELECT FROM generate_series and the roll-up built with
+ * one GROUP BY (what the ledger's writes maintain line by line; test/spend-ledger.test.ts checks
+ * that both agree). BENCH_KEEP=1 keeps the database.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import pino from "pino";
+import { IngestUsageRequest } from "@cloudcost/contracts";
+import { openMigratedDatabase, type Database } from "@cloudcost/db";
+import { buildDeps } from "../apps/main-api/src/compose";
+import { loadConfig } from "../apps/main-api/src/config";
+import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
+import { querySpend, type SpendQueryInput } from "../apps/main-api/src/spend/query";
+import { ingestUsage } from "../apps/main-api/src/spend/usage-service";
+import { TEST_SERVICE_TOKEN_SECRET } from "../apps/main-api/test/helpers/context";
+import { startPricingApi } from "../apps/main-api/test/helpers/pricing-api";
+import { modelUsage, registerModelPrices } from "../apps/main-api/test/helpers/spend";
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const LINES = env("BENCH_SPEND_LINES", 10_000_000);
+const CALLS = env("BENCH_SPEND_CALLS", 20);
+const BATCHES = env("BENCH_USAGE_BATCHES", 7);
+const ORG = "org_bench_spend";
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
+const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+async function time(calls: number, fn: () => Promise<unknown>) {
+  for (let i = 0; i < 2; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return { p50_ms: round(percentile(times, 0.5), 1), p99_ms: round(percentile(times, 0.99), 1) };
+}
+
+async function openBenchDatabase(serverUrl: string): Promise<{ db: Database; drop: () => Promise<void> }> {
+  const name = `cloudcost_bench_spend_${Date.now().toString(36)}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openMigratedDatabase({
+    url: url.toString(),
+    dataDir: "",
+    migrationsDir: MIGRATIONS_DIR,
+    logger: pino({ level: "warn" }),
+    poolSize: 10,
+    sessionSettings: SESSION_SETTINGS,
+  });
+  return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
+}
+
+async function benchIngestion(db: Database) {
+  const pricing = await startPricingApi(TEST_SERVICE_TOKEN_SECRET);
+  try {
+    const config = loadConfig({
+      LOG_LEVEL: "silent",
+      PRICING_API_URL: pricing.url,
+      PRICING_API_TIMEOUT_MS: "60000",
+      SERVICE_TOKEN_SECRET: TEST_SERVICE_TOKEN_SECRET,
+      MAIN_API_DEV_ISSUER_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-issuer-")),
+    });
+    const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
+    const prices = await registerModelPrices(pricing, "org_bench_usage", "bench-model", [
+      { bucket: "input", perMtok: 2.5 },
+      { bucket: "output", perMtok: 10 },
+    ]);
+    const times: number[] = [];
+    for (let b = 0; b < BATCHES; b++) {
+      const raw = Array.from({ length: 10_000 }, (_, i) =>
+        modelUsage(
+          prices.input,
+          { input: 1000 + i, output: 200 + (i % 50) },
+          { event_id: `bench-${b}-${i}`, timestamp: new Date(Date.UTC(2026, 9, 1, 0, 0, i)).toISOString() },
+        ),
+      );
+      const t0 = performance.now();
+      const { usage } = IngestUsageRequest.parse({ usage: raw });
+      const result = await ingestUsage(deps, { id: "ten_bench_usage", organizationId: "org_bench_usage" }, usage);
+      times.push(performance.now() - t0);
+      if (result.accepted !== 10_000 || result.priced !== 10_000) throw new Error(`unexpected ingestion result ${JSON.stringify(result)}`);
+    }
+    await deps.prisma.$disconnect();
+    return { batches: BATCHES, p50_ms: round(percentile(times, 0.5)), max_ms: round(Math.max(...times)) };
+  } finally {
+    await pricing.close();
+  }
+}
+
+async function loadLedger(db: Database) {
+  const t0 = performance.now();
+  await db.sql.exec(`
+    DROP INDEX IF EXISTS spend_lines_organization_id_tenant_id_charge_period_start_idx;
+    DROP INDEX IF EXISTS spend_lines_organization_id_import_id_idx;
+    DROP INDEX IF EXISTS spend_lines_organization_id_tenant_id_event_id_key;
+    ALTER TABLE spend_lines SET (autovacuum_enabled = false);`);
+  await db.sql.query(
+    `INSERT INTO spend_lines (organization_id, id, tenant_id, source, charge_period_start, charge_period_end, charge_category, provider, service_name,
+        service_category, region, resource_id, model, unit_prices, consumed_quantity, consumed_unit, billed_cost, effective_cost, list_cost, currency,
+        tags, priced)
+     SELECT $1, 'spl_' || i, 'ten_' || lpad(t::text, 2, '0'),
+       'usage', ts, ts + interval '1 hour', 'Usage', 'openai', 'service-' || lpad((m % 30)::text, 2, '0'), 'AI and Machine Learning', 'us-east-1',
+       'model-' || m, 'model-' || m, '{"input": "2.5"}', q, 'Tokens', q * 0.0000025, q * 0.0000025, q * 0.000003, 'USD',
+       jsonb_build_object('team', 'team-' || (i % 7)), true
+     FROM generate_series(1, $2::int) AS i,
+       LATERAL (SELECT abs(hashint4(i)) % 200 AS m, abs(hashint4(-i)) % 20 AS t,
+                       timestamptz '2026-07-01' + (abs(hashint4(i # 1234567)) % 90) * interval '1 day' + (i % 86400) * interval '1 second' AS ts,
+                       (100 + i % 5000)::numeric AS q) x`,
+    [ORG, LINES],
+  );
+  const loaded = performance.now();
+  await db.sql.exec(`
+    CREATE INDEX spend_lines_organization_id_tenant_id_charge_period_start_idx ON spend_lines (organization_id, tenant_id, charge_period_start);
+    CREATE INDEX spend_lines_organization_id_import_id_idx ON spend_lines (organization_id, import_id);
+    CREATE UNIQUE INDEX spend_lines_organization_id_tenant_id_event_id_key ON spend_lines (organization_id, tenant_id, event_id);`);
+  const indexed = performance.now();
+  await db.sql.exec(`
+    INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, provider, service_name, service_category, region,
+        sub_account_id, model, unpriced_reason, billed_cost, effective_cost, list_cost, line_count)
+    SELECT organization_id, tenant_id, day,
+      md5(jsonb_build_array(currency, source, charge_category, provider, service_name, service_category, region, sub_account_id, model, unpriced_reason)::text),
+      currency, source, charge_category, provider, service_name, service_category, region, sub_account_id, model, unpriced_reason, b, e, l, n
+    FROM (SELECT organization_id, coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date AS day, coalesce(currency, '') AS currency,
+            source, charge_category, coalesce(provider, '') AS provider, coalesce(service_name, '') AS service_name, coalesce(service_category, '') AS service_category,
+            coalesce(region, '') AS region, coalesce(sub_account_id, '') AS sub_account_id, coalesce(model, '') AS model, coalesce(unpriced_reason, '') AS unpriced_reason,
+            sum(billed_cost) AS b, sum(effective_cost) AS e, sum(list_cost) AS l, count(*) AS n
+          FROM spend_lines WHERE organization_id = '${ORG}' GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13) g;
+    ANALYZE spend_lines; ANALYZE spend_daily;`);
+  const [{ rollup }] = await db.sql.query<{ rollup: number }>("SELECT count(*)::int AS rollup FROM spend_daily WHERE organization_id = $1", [ORG]);
+  return {
+    lines: LINES,
+    rollup_rows: rollup,
+    insert_s: round((loaded - t0) / 1000),
+    index_s: round((indexed - loaded) / 1000),
+    rollup_s: round((performance.now() - indexed) / 1000),
+  };
+}
+
+async function benchQueries(db: Database) {
+  const base = { granularity: "day" as const, metric: "billed_cost" as const, filters: {}, tags: {} };
+  const tenantQuery: SpendQueryInput = { ...base, start: "2026-07-01T00:00:00.000Z", end: "2026-09-29T00:00:00.000Z", group_by: ["service_name"] };
+  const orgQuery: SpendQueryInput = {
+    ...base,
+    granularity: "month",
+    start: "2026-08-01T00:00:00.000Z",
+    end: "2026-09-01T00:00:00.000Z",
+    group_by: ["tenant", "service_name"],
+  };
+  const tenant = { organizationId: ORG, tenantIds: ["ten_03"] };
+  const org = { organizationId: ORG, tenantIds: null };
+  const check = await querySpend(db.sql, tenant, tenantQuery);
+  const tenantRollup = await time(CALLS, () => querySpend(db.sql, tenant, tenantQuery));
+  const tenantLines = await time(CALLS, () =>
+    db.sql.query(
+      `SELECT (charge_period_start AT TIME ZONE 'UTC')::date AS day, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
+        WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND charge_period_start < $4 GROUP BY 1, 2, 3`,
+      [ORG, "ten_03", tenantQuery.start, tenantQuery.end],
+    ),
+  );
+  const orgRollup = await time(CALLS, () => querySpend(db.sql, org, orgQuery));
+  const orgLines = await time(CALLS, () =>
+    db.sql.query(
+      `SELECT tenant_id, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
+        WHERE organization_id = $1 AND charge_period_start >= $2 AND charge_period_start < $3 GROUP BY 1, 2, 3`,
+      [ORG, orgQuery.start, orgQuery.end],
+    ),
+  );
+  return {
+    tenant_90_days_by_day_and_service: {
+      rows: check.rows.length,
+      rollup: tenantRollup,
+      lines_baseline: tenantLines,
+      ratio: round(tenantLines.p50_ms / tenantRollup.p50_ms),
+    },
+    org_month_by_tenant_and_service: { rollup: orgRollup, lines_baseline: orgLines, ratio: round(orgLines.p50_ms / orgRollup.p50_ms) },
+  };
+}
+
+async function main() {
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) throw new Error("BENCH_DATABASE_URL (PostgreSQL) is required");
+  process.env.TEST_DATABASE_URL ??= serverUrl;
+  const { db, drop } = await openBenchDatabase(serverUrl);
+  try {
+    const results: Record<string, unknown> = {};
+    if (!process.env.BENCH_SKIP_USAGE) results.usage_ingestion_10000_lines = await benchIngestion(db);
+    console.log(JSON.stringify(results, null, 2));
+    if (process.env.BENCH_SKIP_QUERIES) return;
+    results.ledger = await loadLedger(db);
+    console.log(JSON.stringify(results.ledger));
+    results.queries = await benchQueries(db);
+    console.log(JSON.stringify(results, null, 2));
+  } finally {
+    await db.close();
+    await drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { ServiceId } from "../common.js";
+import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
+import * as s from "../main/spend-imports.js";
+import { defineRoute, type RouteDefinition } from "./route.js";
+
+const ok = (description: string, data: z.ZodType) => ({ description, schema: SuccessEnvelope(data) });
+const failure = (description: string) => ({ description, schema: ErrorEnvelope });
+const MANAGERS = ["owner", "admin"] as const;
+const OrgParams = z.object({ org_id: ServiceId });
+const ImportParams = z.object({ org_id: ServiceId, id: ServiceId });
+type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "tags" | "roles">;
+type Managed<S> = S & { errors: "envelope"; auth: "bearer"; scope: "organization"; tags: string[]; roles: typeof MANAGERS };
+
+/** Acts within the organization named by `{org_id}`, for its owners and admins (the service checks). */
+const managed = <const S extends Spec>(spec: S): Managed<S> => ({
+  errors: "envelope",
+  auth: "bearer",
+  scope: "organization",
+  tags: ["Spend"],
+  roles: MANAGERS,
+  ...spec,
+});
+
+export const FOCUS_CONTENT_TYPES = ["text/csv", "application/vnd.apache.parquet"] as const;
+export const SPEND_IMPORT_BODY_LIMIT = "SPEND_IMPORT_MAX_BYTES (default 1 GiB)";
+
+/** Cloud bills imported as FOCUS files, and the rules that allocate their lines to tenants (owners and admins). */
+export const mainApiSpendImportRoutes = {
+  createSpendImport: defineRoute(
+    managed({
+      operationId: "createSpendImport",
+      method: "post",
+      path: "/api/v1/organizations/{org_id}/spend/imports",
+      summary: "Import a FOCUS file (CSV, gzip CSV or Parquet) of a cloud bill",
+      description:
+        "The body is the file itself, streamed: `Content-Type: text/csv` (optionally `Content-Encoding: gzip`) or " +
+        "`application/vnd.apache.parquet`. FOCUS 1.0 to 1.3 column sets are accepted; a missing required column, or a row that breaks " +
+        "a rule (named by its row number and column), is a 400 and nothing is stored. Rows are allocated to tenants by the allocation " +
+        "rules; the lines of earlier imports for every (billing account, billing period) pair the file holds are replaced in the same transaction.",
+      write: true,
+      params: OrgParams,
+      query: s.ImportQuery,
+      rawBody: { contentTypes: FOCUS_CONTENT_TYPES, description: "A FOCUS file (CSV, optionally gzip-compressed, or Parquet)." },
+      bodyLimit: SPEND_IMPORT_BODY_LIMIT,
+      responses: { 201: ok("Imported", s.SpendImportCreated) },
+    }),
+  ),
+  listSpendImports: defineRoute(
+    managed({
+      operationId: "listSpendImports",
+      method: "get",
+      path: "/api/v1/organizations/{org_id}/spend/imports",
+      summary: "The organization's FOCUS imports, newest first (paginated)",
+      params: OrgParams,
+      query: s.SpendImportListQuery,
+      responses: { 200: ok("A page of imports", s.SpendImportPage) },
+    }),
+  ),
+  getSpendImport: defineRoute(
+    managed({
+      operationId: "getSpendImport",
+      method: "get",
+      path: "/api/v1/organizations/{org_id}/spend/imports/{id}",
+      summary: "One FOCUS import",
+      params: ImportParams,
+      responses: { 200: ok("The import", s.SpendImportCreated), 404: failure("No such import in the organization") },
+    }),
+  ),
+  deleteSpendImport: defineRoute(
+    managed({
+      operationId: "deleteSpendImport",
+      method: "delete",
+      path: "/api/v1/organizations/{org_id}/spend/imports/{id}",
+      summary: "Delete a FOCUS import and its lines",
+      write: true,
+      params: ImportParams,
+      responses: { 204: { description: "Deleted with its lines", schema: null }, 404: failure("No such import in the organization") },
+    }),
+  ),
+  getAllocationRules: defineRoute(
+    managed({
+      operationId: "getAllocationRules",
+      method: "get",
+      path: "/api/v1/organizations/{org_id}/spend/allocation-rules",
+      summary: "The rules that allocate imported lines to tenants",
+      params: OrgParams,
+      responses: { 200: ok("The rules", s.AllocationRules) },
+    }),
+  ),
+  putAllocationRules: defineRoute(
+    managed({
+      operationId: "putAllocationRules",
+      method: "put",
+      path: "/api/v1/organizations/{org_id}/spend/allocation-rules",
+      summary: "Replace the allocation rules; stored import lines are re-allocated in the same transaction",
+      write: true,
+      params: OrgParams,
+      body: s.AllocationRules,
+      responses: { 200: ok("Stored, and the stored import lines re-allocated", s.AllocationRulesUpdated) },
+    }),
+  ),
+} as const;

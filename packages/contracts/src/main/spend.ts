@@ -1,0 +1,265 @@
+import { z } from "zod";
+import { Currency, KeyText, PaginationQuery, Timestamp, TimestampOutput, queryArray } from "../common.js";
+import { UsageLine } from "../pricing/references.js";
+
+/** An exact amount: at most 10 decimal places, no exponent (sums of small charges exceed what a JSON number holds). */
+export const DecimalString = z
+  .string()
+  .regex(/^-?\d+(\.\d{1,10})?$/)
+  .meta({ id: "DecimalString", description: "Exact decimal amount as a string: at most 10 decimal places, no exponent, e.g. `0.001`." });
+
+export const SpendSource = z.enum(["usage", "focus_import"]).meta({ id: "SpendSource", description: "Where a spend line comes from." });
+export type SpendSource = z.infer<typeof SpendSource>;
+
+export const SpendMetric = z.enum(["billed_cost", "effective_cost", "list_cost"]).meta({ id: "SpendMetric", description: "Which cost is summed." });
+export type SpendMetric = z.infer<typeof SpendMetric>;
+
+export const SpendGranularity = z
+  .enum(["day", "month", "none"])
+  .meta({ id: "SpendGranularity", description: "Length of each period (`none`: the whole range)." });
+export type SpendGranularity = z.infer<typeof SpendGranularity>;
+
+/** Dimensions a spend query groups and filters by (`tenant` in the organization view only), besides `tag:<key>`. */
+export const SPEND_DIMENSIONS = [
+  "tenant",
+  "provider",
+  "service_name",
+  "service_category",
+  "region",
+  "resource_id",
+  "charge_category",
+  "source",
+  "sub_account_id",
+  "model",
+] as const;
+export type SpendDimension = (typeof SPEND_DIMENSIONS)[number];
+const TENANT_DIMENSIONS = SPEND_DIMENSIONS.filter((dimension) => dimension !== "tenant");
+
+/** `tag:<key>`: a tag key of 1-256 printable characters. */
+const TAG_PARAMETER = /^tag:\P{Cc}{1,256}$/u;
+export const isTagParameter = (name: string) => TAG_PARAMETER.test(name);
+
+const MAX_RANGE_DAYS = 400;
+const DAY_MS = 86_400_000;
+const FilterValue = KeyText;
+const Filter = queryArray(FilterValue).optional();
+
+const DateOrTimestamp = z
+  .union([z.iso.date().transform((day) => `${day}T00:00:00.000Z`), Timestamp])
+  .meta({ override: { type: "string", description: "RFC 3339 timestamp, or YYYY-MM-DD (UTC midnight)." } });
+
+/** The first instant of the current UTC month. */
+export const startOfMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+
+export interface SpendRange {
+  start: string;
+  end: string;
+}
+
+/** start/end resolved (default: the current calendar month to now) and checked: start < end, at most 400 days. */
+function resolveRange<T extends { start?: string; end?: string }>(query: T, ctx: z.RefinementCtx): Omit<T, "start" | "end"> & SpendRange {
+  const now = new Date();
+  const end = query.end ?? now.toISOString();
+  const start = query.start ?? startOfMonth(query.end ? new Date(Date.parse(end) - 1) : now);
+  const span = Date.parse(end) - Date.parse(start);
+  if (span <= 0) ctx.addIssue({ code: "custom", path: ["end"], message: "must be after start" });
+  else if (span > MAX_RANGE_DAYS * DAY_MS) ctx.addIssue({ code: "custom", path: ["end"], message: `the range may span at most ${MAX_RANGE_DAYS} days` });
+  return { ...query, start, end };
+}
+
+/** `tag:<key>` parameters (array forms as for the other filters), by key. */
+function tagFilters(query: Record<string, unknown>, ctx: z.RefinementCtx): Record<string, string[]> {
+  const tags: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (!name.startsWith("tag:")) continue;
+    if (!isTagParameter(name)) {
+      ctx.addIssue({ code: "custom", path: [name], message: "a tag filter is tag:<key> with a key of 1-256 printable characters" });
+      continue;
+    }
+    const parsed = queryArray(FilterValue).safeParse(value);
+    if (!parsed.success) ctx.addIssue({ code: "custom", path: [name], message: "tag values are at most 256 characters each" });
+    else if (parsed.data.length) tags[name.slice(4)] = parsed.data;
+  }
+  return tags;
+}
+
+function filterShape(orgView: boolean) {
+  const dimensions = orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS;
+  return Object.fromEntries(dimensions.map((dimension) => [dimension, Filter])) as Record<SpendDimension, typeof Filter>;
+}
+
+const FILTER_DESCRIPTION =
+  "Filters: each dimension name as an array parameter (`a,b`, repeated, or both) and `tag:<key>` for tag values; a line matches when its value is one of the listed.";
+
+function spendFilterQuery<S extends z.ZodRawShape>(orgView: boolean, shape: S, id: string, description: string) {
+  return z
+    .looseObject({ start: DateOrTimestamp.optional(), end: DateOrTimestamp.optional(), ...filterShape(orgView), ...shape })
+    .transform((query, ctx) => {
+      const tags = tagFilters(query, ctx);
+      const filters: Partial<Record<SpendDimension, string[]>> = {};
+      for (const dimension of orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS) {
+        const values = (query as Record<string, unknown>)[dimension] as string[] | undefined;
+        if (values?.length) filters[dimension] = values;
+      }
+      const { start, end } = resolveRange(query as { start?: string; end?: string }, ctx);
+      const rest = Object.fromEntries(Object.keys(shape).map((key) => [key, (query as Record<string, unknown>)[key]])) as { [K in keyof S]: z.output<S[K]> };
+      return { ...rest, start, end, filters, tags };
+    })
+    .meta({ id, description: `${description} ${FILTER_DESCRIPTION}` });
+}
+
+function groupBy(orgView: boolean) {
+  const dimension = z.union([z.enum(orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS), z.string().regex(TAG_PARAMETER, "must be a dimension or tag:<key>")]);
+  return queryArray(dimension)
+    .refine((values) => new Set(values).size === values.length, "names a dimension twice")
+    .refine((values) => values.length <= 2, "at most two dimensions")
+    .optional();
+}
+
+function spendQuery(orgView: boolean, id: string) {
+  return spendFilterQuery(
+    orgView,
+    { granularity: SpendGranularity.default("day"), metric: SpendMetric.default("billed_cost"), group_by: groupBy(orgView) },
+    id,
+    `Range \`start\` (inclusive) to \`end\` (exclusive), default the current calendar month to now, at most ${MAX_RANGE_DAYS} days; \`granularity\`, \`metric\`, \`group_by\` (at most two of ${(orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS).join(", ")} and tag:<key>).`,
+  );
+}
+
+export const TenantSpendQuery = spendQuery(false, "TenantSpendQuery");
+export type TenantSpendQuery = z.output<typeof TenantSpendQuery>;
+export const OrganizationSpendQuery = spendQuery(true, "OrganizationSpendQuery");
+export type OrganizationSpendQuery = z.output<typeof OrganizationSpendQuery>;
+export type SpendQuery = OrganizationSpendQuery;
+
+export const SpendLinesQuery = spendFilterQuery(
+  false,
+  PaginationQuery.shape,
+  "SpendLinesQuery",
+  "Lines of the range ordered by charge_period_start, then id (paginated).",
+);
+export type SpendLinesQuery = z.output<typeof SpendLinesQuery>;
+
+export const TenantSpendExportQuery = spendFilterQuery(false, {}, "TenantSpendExportQuery", "Lines of the range as a FOCUS 1.2 CSV file.");
+export type TenantSpendExportQuery = z.output<typeof TenantSpendExportQuery>;
+export const OrganizationSpendExportQuery = spendFilterQuery(true, {}, "OrganizationSpendExportQuery", "Lines of the range as a FOCUS 1.2 CSV file.");
+export type OrganizationSpendExportQuery = z.output<typeof OrganizationSpendExportQuery>;
+
+/** A FOCUS 1.2 CSV file. */
+export const FocusCsvFile = z.string().meta({
+  id: "FocusCsvFile",
+  description: "FOCUS 1.2 CSV: every column the specification requires, plus x_TenantId, x_Source, x_PricingId and x_UnpricedReason.",
+});
+
+export const CurrencyAmount = z.object({ currency: Currency, cost: DecimalString }).meta({ id: "CurrencyAmount", description: "A sum in one currency." });
+export type CurrencyAmount = z.infer<typeof CurrencyAmount>;
+
+export const SpendRow = z
+  .object({
+    period_start: TimestampOutput,
+    period_end: TimestampOutput,
+    group: z.record(z.string(), z.string().nullable()),
+    currency: Currency,
+    cost: DecimalString,
+  })
+  .meta({
+    id: "SpendRow",
+    description: "Spend of one period, group and currency; `group` holds the value of each group_by dimension (null where a line has none).",
+  });
+export type SpendRow = z.infer<typeof SpendRow>;
+
+export const UnpricedSummary = z
+  .object({ lines: z.number().int().nonnegative(), by_reason: z.record(z.string(), z.number().int().nonnegative()) })
+  .meta({ id: "UnpricedSummary", description: "Usage lines of the range stored without a price, in total and by reason (they count in no cost)." });
+
+export const SpendReport = z
+  .object({
+    start: TimestampOutput,
+    end: TimestampOutput,
+    granularity: SpendGranularity,
+    metric: SpendMetric,
+    group_by: z.array(z.string()),
+    rows: z.array(SpendRow),
+    totals: z.array(CurrencyAmount),
+    unpriced: UnpricedSummary,
+  })
+  .meta({ id: "SpendReport", description: "Rows ordered by period_start, then cost descending, then the group values in byte order." });
+export type SpendReport = z.infer<typeof SpendReport>;
+
+export const SpendUsageLine = UsageLine.extend({
+  event_id: z.string().min(1).max(256).optional().meta({ description: "The customer's id of the event: a tenant's event is stored once." }),
+}).meta({ id: "SpendUsageLine", description: "A usage line of the pricing API's shape, plus the optional `event_id`." });
+
+export const IngestUsageRequest = z
+  .object({ usage: z.array(SpendUsageLine).min(1).max(10000) })
+  .meta({ id: "IngestUsageRequest", description: "1-10000 usage lines, priced with the organization's prices and stored all or nothing." });
+export type IngestUsageRequest = z.output<typeof IngestUsageRequest>;
+
+const Count = z.number().int().nonnegative();
+
+export const IngestUsageResponse = z.object({ accepted: Count, duplicates: Count, priced: Count, unpriced: Count, totals: z.array(CurrencyAmount) }).meta({
+  id: "IngestUsageResponse",
+  description: "Lines stored (priced and unpriced), lines skipped as already sent, and the stored lines' cost per currency.",
+});
+export type IngestUsageResponse = z.infer<typeof IngestUsageResponse>;
+
+export const RepriceRequest = z
+  .object({ start: DateOrTimestamp.optional(), end: DateOrTimestamp.optional() })
+  .refine(({ start, end }) => start === undefined || end === undefined || Date.parse(start) < Date.parse(end), {
+    path: ["end"],
+    message: "must be after start",
+  })
+  .meta({ id: "RepriceRequest", description: "The range of usage timestamps to reprice (default: every unpriced line of the tenant)." });
+export type RepriceRequest = z.output<typeof RepriceRequest>;
+
+export const RepriceResponse = z
+  .object({ repriced: Count, still_unpriced: Count, totals: z.array(CurrencyAmount) })
+  .meta({ id: "RepriceResponse", description: "Lines priced now, lines still without a price, and the cost of the lines priced now per currency." });
+export type RepriceResponse = z.infer<typeof RepriceResponse>;
+
+const Text = z.string().nullable();
+const When = TimestampOutput.nullable();
+
+export const SpendLine = z
+  .object({
+    id: z.string(),
+    tenant_id: Text,
+    source: SpendSource,
+    charge_period_start: TimestampOutput,
+    charge_period_end: TimestampOutput,
+    charge_category: z.string(),
+    charge_class: Text,
+    provider: Text,
+    service_name: Text,
+    service_category: Text,
+    region: Text,
+    resource_id: Text,
+    resource_name: Text,
+    sku_id: Text,
+    sku_price_id: Text,
+    pricing_id: Text,
+    unit_prices: z.record(z.string(), DecimalString).nullable(),
+    consumed_quantity: DecimalString.nullable(),
+    consumed_unit: Text,
+    billed_cost: DecimalString.nullable(),
+    effective_cost: DecimalString.nullable(),
+    list_cost: DecimalString.nullable(),
+    currency: Currency.nullable(),
+    tags: z.record(z.string(), z.string()),
+    sub_account_id: Text,
+    billing_account_id: Text,
+    billing_period_start: When,
+    billing_period_end: When,
+    import_id: Text,
+    priced: z.boolean(),
+    unpriced_reason: Text,
+    model: Text,
+    event_id: Text,
+    created_at: TimestampOutput,
+  })
+  .meta({ id: "SpendLine", description: "A ledger line with its provenance (source, import_id, pricing_id and unit_prices, event_id, created_at)." });
+export type SpendLine = z.infer<typeof SpendLine>;
+
+export const SpendLinesPage = z
+  .object({ items: z.array(SpendLine), next_cursor: z.string().nullable() })
+  .meta({ id: "SpendLinesPage", description: "A page of spend lines; `next_cursor` is null on the last page." });
+export type SpendLinesPage = z.infer<typeof SpendLinesPage>;
