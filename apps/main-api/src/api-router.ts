@@ -13,6 +13,7 @@ import { organizationHandlers } from "./organizations/routes";
 import { signupHandlers } from "./signup/routes";
 import { requireTenant } from "./tenancy/require-tenant";
 import { userHandlers } from "./users/routes";
+import { webhookCreationReplay, webhookHandlers } from "./webhooks/routes";
 
 /**
  * How the main API runs a declared operation's auth mode, scope and idempotency. Organization- and
@@ -25,7 +26,9 @@ function hooks(deps: AppDeps): RouteHooks {
   const authenticated = authenticate(deps);
   const byCaller = idempotent(deps);
   const byIdentity = idempotent(deps, "identity");
-  const secret = idempotent(deps, "principal", { secretResponse: keyCreationReplay });
+  const secret = idempotent(deps, "principal", {
+    secretResponse: (req) => (req.path.endsWith("/webhooks") ? webhookCreationReplay() : keyCreationReplay()),
+  });
   return {
     authenticate: { bearer: authenticated, identity: authenticated },
     authorize: (route: RouteDefinition) =>
@@ -51,6 +54,7 @@ export function apiRouter(deps: AppDeps): Router {
       ...receivedInvitationHandlers(deps),
       ...apiKeyHandlers(deps),
       ...computeHandlers(deps),
+      ...webhookHandlers(deps),
     },
     hooks(deps),
   );

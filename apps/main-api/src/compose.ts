@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { loadServiceSecret } from "@cloudcost/credentials";
 import type { Database } from "@cloudcost/db";
 import { createMetrics, sqlIdempotencyStore, type Metrics } from "@cloudcost/http";
 import { loadDevIssuerKey } from "./auth/dev-issuer";
@@ -12,6 +13,8 @@ import type { Config } from "./config";
 import { createPrisma, type Prisma } from "./db";
 import type { AppDeps } from "./deps";
 import { createOutboxWorker } from "./outbox";
+import { createSecretBox } from "./webhooks/secrets";
+import { systemResolve, type Resolve } from "./webhooks/targets";
 
 export interface Infrastructure {
   config: Config;
@@ -20,14 +23,18 @@ export interface Infrastructure {
   logger: Logger;
   /** Default: a registry of the app's own. */
   metrics?: Metrics;
+  /** How webhook hosts resolve (default: the system resolver; tests answer chosen addresses). */
+  resolve?: Resolve;
 }
 
 /**
  * The main API's composition root: builds every long-lived object once (used by server.ts and the
  * test context alike). Nothing is started here: the server starts the outbox and the schedule.
  */
-export function buildDeps({ config, db, logger, metrics = createMetrics("main-api") }: Infrastructure): AppDeps {
+export function buildDeps({ config, db, logger, metrics = createMetrics("main-api"), resolve = systemResolve }: Infrastructure): AppDeps {
   const prisma = createPrisma(db.adapter);
+  const serviceSecret = loadServiceSecret(config.serviceTokenSecret, config.dataRoot);
+  const webhookSecrets = createSecretBox(serviceSecret);
   const devIssuerKey = config.auth.devIssuer ? loadDevIssuerKey(config.auth.devIssuerDir) : undefined;
   return {
     config,
@@ -40,7 +47,8 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     devIssuerKey,
     idempotencyStore: sqlIdempotencyStore(db.sql),
     analyzer: buildAnalyzer({ config, db, prisma, logger, metrics }),
-    outbox: createOutboxWorker({ config, prisma, logger }),
+    outbox: createOutboxWorker({ config, prisma, logger, serviceSecret, webhookSecrets, resolve }),
+    webhooks: { secrets: webhookSecrets, resolve },
   };
 }
 

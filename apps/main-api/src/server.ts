@@ -11,6 +11,7 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger("main-api", config.logLevel);
   if (config.auth.devIssuerWarning) logger.warn(config.auth.devIssuerWarning);
+  if (config.webhooks.insecureWarning) logger.warn(config.webhooks.insecureWarning);
   const db = await openMigratedDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,

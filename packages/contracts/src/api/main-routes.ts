@@ -3,6 +3,7 @@ import * as compute from "../main/compute.js";
 import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import { TenantHeaders } from "./headers.js";
 import { mainApiIdentityRoutes } from "./identity-routes.js";
+import { mainApiWebhookRoutes } from "./webhook-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 
 const c = compute;
@@ -122,4 +123,9 @@ export const mainApiHealthRoutes = {
 } as const;
 
 /** Every operation of the main API: the one place each is declared (registered, documented and tested from here). */
-export const mainApiRoutes = { ...mainApiIdentityRoutes, ...mainApiComputeRoutes, ...mainApiHealthRoutes } as const;
+export const mainApiRoutes = {
+  ...mainApiIdentityRoutes,
+  ...mainApiComputeRoutes,
+  ...mainApiHealthRoutes,
+  ...mainApiWebhookRoutes,
+} as const;
