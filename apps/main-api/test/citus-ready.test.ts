@@ -21,6 +21,10 @@ const DISTRIBUTION: TableDistribution = {
     api_keys: "organization_id",
     outbox: "organization_id",
     invitations: "organization_id",
+    webhooks: "organization_id",
+    webhook_events: "organization_id",
+    webhook_deliveries: "organization_id",
+    webhook_delivery_attempts: "organization_id",
   },
   global: {
     _prisma_migrations: "the migration runner's bookkeeping, one row per migration: stays on the coordinator",

@@ -82,6 +82,12 @@ beforeAll(async () => {
     .send({ email: inviteeEmail, role: "viewer" });
   expect(invitation.status).toBe(201);
   const invitee = await mintToken(ctx, { email: inviteeEmail });
+  const webhook = await request(server)
+    .post(`/api/v1/organizations/${org}/webhooks`)
+    .set(auth(owner.token))
+    .send({ url: "http://127.0.0.1:1/fuzz", events: ["anomaly.detected"] });
+  expect(webhook.status).toBe(201);
+  const webhookId = webhook.body.data.id as string;
 
   const garbage = fc.oneof(
     fc.constant({}),
@@ -159,6 +165,19 @@ beforeAll(async () => {
     listApiKeys: {},
     createApiKey: { body: { name: "k", role: "member", tenant_ids: [tenant] } },
     revokeApiKey: { params: { id: victimKey.body.data.id } },
+    createWebhook: {
+      params: { org_id: org },
+      body: { url: "https://hooks.example.com/in", events: ["anomaly.detected", "import.completed"], description: "d" },
+    },
+    listWebhooks: { params: { org_id: org } },
+    getWebhook: { params: { org_id: org, id: webhookId } },
+    updateWebhook: {
+      params: { org_id: org, id: webhookId },
+      body: { url: "https://hooks.example.com/v2", events: ["import.completed"], description: null, active: false },
+    },
+    deleteWebhook: { params: { org_id: org, id: webhookId } },
+    testWebhook: { params: { org_id: org, id: webhookId } },
+    listWebhookDeliveries: { params: { org_id: org, id: webhookId } },
   });
   table = {
     ...declared,

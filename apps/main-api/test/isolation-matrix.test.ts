@@ -37,6 +37,7 @@ interface Side {
   keyId: string;
   /** A pending invitation (of the `pending` identity). */
   invitationId: string;
+  webhookId: string;
   markers: string[];
 }
 type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer" | "keyOfDemotedAdmin";
@@ -106,6 +107,11 @@ async function buildSide(tag: string): Promise<Side> {
     .set(auth)
     .send({ email: pendingEmail, role: "admin", name: mark("pending-name") });
   expect(invitation.status).toBe(201);
+  const webhook = await request(server)
+    .post(`/api/v1/organizations/${org}/webhooks`)
+    .set(auth)
+    .send({ url: "https://hooks.example.com/in", events: ["anomaly.detected"], description: mark("webhook") });
+  expect(webhook.status).toBe(201);
   const keyAdmin = await key("admin");
   const keyMember = await key("member", [tenant1]);
   const keyViewer = await key("viewer", [tenant1]);
@@ -174,6 +180,7 @@ async function buildSide(tag: string): Promise<Side> {
     ownerUserId: owner.owner.id,
     keyId: keyMember.id,
     invitationId: invitation.body.data.id,
+    webhookId: webhook.body.data.id,
     markers: [tag],
   };
 }
@@ -248,6 +255,12 @@ function identityCases(): Record<string, IdentityCase> {
     add(CALLERS, { params: { org_id: A.org, tenant_id: NONEXISTENT_TENANT }, body, status: 403, why: "nonexistent tenant" });
     if (read) add(NON_MANAGERS, { params: { org_id: A.org, tenant_id: A.tenant2 }, status: 403, why: "tenant out of reach" });
   };
+  const webhookCase = (body?: unknown): IdentityCase => ({
+    ids: (side) => ({ id: side.webhookId }),
+    body,
+    rows: (add) =>
+      add(MANAGERS, { params: { org_id: A.org, id: B.webhookId }, body, status: 404, why: "webhook of another organization under the own organization" }),
+  });
   const invitee = (add: Add) => {
     add(NON_KEYS, { params: { id: B.invitationId }, status: 404, why: "someone else's invitation" });
     add(KEYS, { params: { id: B.invitationId }, status: 403, why: "keys cannot answer invitations" });
@@ -286,6 +299,13 @@ function identityCases(): Record<string, IdentityCase> {
         add(MANAGERS, { params: { org_id: A.org, id: B.invitationId }, status: 404, why: "invitation of another organization under the own organization" }),
     },
     listReceivedInvitations: { rows: (add) => add(KEYS, { status: 403, why: "keys have no invitations" }) },
+    createWebhook: { body: { url: "https://example.com/intruder", events: ["anomaly.detected"] } },
+    listWebhooks: {},
+    getWebhook: webhookCase(),
+    updateWebhook: webhookCase({ description: "Hijacked" }),
+    deleteWebhook: webhookCase(),
+    testWebhook: webhookCase(),
+    listWebhookDeliveries: webhookCase(),
     acceptInvitation: { rows: invitee },
     declineInvitation: { rows: invitee },
     listApiKeys: { rows: (add) => add(KEY_MANAGEMENT_REFUSED, { status: 403, why: "role too low / keys cannot manage keys" }) },
@@ -418,12 +438,14 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
         [B.userId]: other.userId,
         [B.keyId]: other.keyId,
         [B.invitationId]: other.invitationId,
+        [B.webhookId]: other.webhookId,
         [A.org]: self.org,
         [A.tenant1]: self.tenant1,
         [A.tenant2]: self.tenant2,
         [A.userId]: self.userId,
         [A.ownerUserId]: self.ownerUserId,
         [A.invitationId]: self.invitationId,
+        [A.webhookId]: self.webhookId,
       })[v] ?? v;
     for (const row of rows) {
       const mapped: Row = {
@@ -459,6 +481,7 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     if (route.includes("/users/{id}")) params.id = side.userId;
     else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
     else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
+    else if (route.includes("/webhooks/{id}")) params.id = side.webhookId;
     const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
     return {
       route,
@@ -516,7 +539,10 @@ test("lists show only the caller's own organization", async () => {
         { route: "GET /api/v1/tenant/compute/recommendations/summary", caller, tenant: self.tenant1, status: 200, why: "" },
         ...(USERS_ONLY.has(caller) && MANAGERS.includes(caller) ? [{ route: "GET /api/v1/settings/api-keys", caller, status: 200, why: "" }] : []),
         ...(MANAGERS.includes(caller)
-          ? [{ route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" }]
+          ? [
+              { route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" },
+              { route: "GET /api/v1/organizations/{org_id}/webhooks", caller, params: { org_id: self.org }, status: 200, why: "" },
+            ]
           : []),
       ];
       for (const row of reads) {
