@@ -13,6 +13,7 @@ import type { Config } from "./config";
 import { createPrisma, type Prisma } from "./db";
 import type { AppDeps } from "./deps";
 import { createOutboxWorker } from "./outbox";
+import { createInternalPricingApi } from "./pricing/internal-client";
 import { createSecretBox } from "./webhooks/secrets";
 import { systemResolve, type Resolve } from "./webhooks/targets";
 
@@ -49,6 +50,7 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     analyzer: buildAnalyzer({ config, db, prisma, logger, metrics }),
     outbox: createOutboxWorker({ config, prisma, logger, serviceSecret, webhookSecrets, resolve }),
     webhooks: { secrets: webhookSecrets, resolve },
+    pricingApi: createInternalPricingApi({ baseUrl: config.pricingApiUrl, serviceSecret, logger, timeoutMs: config.pricingApiTimeoutMs }),
   };
 }
 

@@ -8,6 +8,7 @@ import type { Analyzer } from "./compute/analysis";
 import type { Config } from "./config";
 import type { Prisma } from "./db";
 import type { OutboxWorker } from "./outbox";
+import type { InternalPricingApi } from "./pricing/internal-client";
 import type { SecretBox } from "./webhooks/secrets";
 import type { Resolve } from "./webhooks/targets";
 
@@ -27,6 +28,8 @@ export interface AppDeps {
   idempotencyStore: IdempotencyStore;
   /** The one analyzer of the process: its in-process guard and pricing cache are shared by the routes and the schedule. */
   analyzer: Analyzer;
+  /** The pricing API's internal operations, on behalf of an organization's pricing account. */
+  pricingApi: InternalPricingApi;
   /** Delivers outbox messages (pricing API key sync); started by the server, drained by tests. */
   outbox: OutboxWorker;
   /** Encrypts webhook signing secrets at rest; resolves webhook hosts for the SSRF checks. */

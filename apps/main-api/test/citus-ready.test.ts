@@ -25,6 +25,8 @@ const DISTRIBUTION: TableDistribution = {
     webhook_events: "organization_id",
     webhook_deliveries: "organization_id",
     webhook_delivery_attempts: "organization_id",
+    spend_lines: "organization_id",
+    spend_daily: "organization_id",
   },
   global: {
     _prisma_migrations: "the migration runner's bookkeeping, one row per migration: stays on the coordinator",

@@ -9,8 +9,9 @@ import {
   type OperatingSystem,
 } from "@cloudcost/contracts";
 
-/** The pricing API could not be used (unreachable, slow, 5xx, rejected our key, or answered garbage). */
-export class PricingUnavailableError extends Error {}
+import { PricingUnavailableError } from "../pricing/internal-client";
+
+export { PricingUnavailableError };
 
 export interface CatalogKey {
   provider: string;

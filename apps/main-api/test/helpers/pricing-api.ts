@@ -7,6 +7,7 @@ import { createTestDatabase } from "@cloudcost/db/testing";
 // The real pricing API, in process, on its own test database.
 import { createApp } from "../../../pricing-api/src/app";
 import { buildDeps } from "../../../pricing-api/src/compose";
+import { loadSeedCatalog, refreshCatalogStore } from "../../../pricing-api/src/compute/catalog-loader";
 import { loadConfig } from "../../../pricing-api/src/config";
 
 export interface RunningPricingApi {
@@ -16,11 +17,16 @@ export interface RunningPricingApi {
   close(): Promise<void>;
 }
 
-export async function startPricingApi(serviceSecret: string): Promise<RunningPricingApi> {
+/** `computeCatalog` loads the seed compute catalog (real public prices), as `pnpm start` does. */
+export async function startPricingApi(serviceSecret: string, options: { computeCatalog?: boolean } = {}): Promise<RunningPricingApi> {
   const db: Database = await createTestDatabase(path.resolve(__dirname, "../../../pricing-api/prisma/migrations"));
   const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", SERVICE_TOKEN_SECRET: serviceSecret });
   const deps = buildDeps({ config, db, logger: pino({ level: "silent" }), serviceSecret: new TextEncoder().encode(serviceSecret) });
   const { prisma, apiKeys } = deps;
+  if (options.computeCatalog) {
+    await loadSeedCatalog({ db, prisma });
+    await refreshCatalogStore({ db, prisma }, deps.computeCatalog);
+  }
   const app = createApp(deps);
   const state = { down: false };
   const server = http.createServer((req, res) => {

@@ -1,0 +1,125 @@
+import { TRANSACTION_OPTIONS } from "@cloudcost/db";
+import { deleteImportLines, insertLines, reallocateLines, type LedgerLineInput } from "../src/spend/ledger";
+import { createTestContext, type TestContext } from "./helpers/context";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const ORG = "org_ledger";
+
+const line = (overrides: Partial<LedgerLineInput> = {}): LedgerLineInput => ({
+  tenantId: "ten_a",
+  source: "focus_import",
+  chargePeriodStart: "2026-10-01T00:00:00.000Z",
+  chargePeriodEnd: "2026-10-02T00:00:00.000Z",
+  chargeCategory: "Usage",
+  serviceName: "Amazon EC2",
+  billedCost: "1.25",
+  effectiveCost: "1.00",
+  listCost: "1.50",
+  currency: "USD",
+  priced: true,
+  ...overrides,
+});
+
+const write = <T>(fn: Parameters<typeof ctx.prisma.$transaction>[0] extends (tx: infer X) => unknown ? (tx: X) => Promise<T> : never) =>
+  ctx.prisma.$transaction(fn, TRANSACTION_OPTIONS);
+
+/** The roll-up as it is, and as it would be rebuilt from the lines: always equal. */
+async function rollupMatchesLines(): Promise<{ rows: number }> {
+  const stored = await ctx.db.sql.query<Record<string, unknown>>(
+    `SELECT tenant_id, day::text, currency, source, service_name, unpriced_reason, billed_cost::text, effective_cost::text, list_cost::text, line_count::int
+       FROM spend_daily WHERE organization_id = $1 ORDER BY 1, 2, 3, 4, 5, 6`,
+    [ORG],
+  );
+  const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
+    `SELECT coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date::text AS day, coalesce(currency, '') AS currency, source,
+        coalesce(service_name, '') AS service_name, coalesce(unpriced_reason, '') AS unpriced_reason,
+        coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
+        coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
+       FROM spend_lines WHERE organization_id = $1 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
+    [ORG],
+  );
+  expect(stored).toEqual(rebuilt);
+  return { rows: stored.length };
+}
+
+describe("spend ledger", () => {
+  it("stores lines and adds them to the daily roll-up exactly; a tenant's event_id is stored once", async () => {
+    const result = await write((tx) =>
+      insertLines(tx, ORG, [
+        line(),
+        line({ billedCost: "0.0000000001", effectiveCost: "0.0000000001", listCost: "0.0000000001" }),
+        line({ tenantId: null, chargePeriodStart: "2026-10-01T23:59:59.999Z" }),
+        line({ tenantId: "ten_b", currency: "EUR" }),
+        line({
+          source: "usage",
+          eventId: "ev-1",
+          billedCost: null,
+          effectiveCost: null,
+          listCost: null,
+          currency: null,
+          priced: false,
+          unpricedReason: "no_pricing_label",
+        }),
+        line({ source: "usage", eventId: "ev-1" }),
+      ]),
+    );
+    expect(result).toEqual({
+      inserted: 5,
+      priced: 4,
+      unpriced: 1,
+      totals: [
+        { currency: "EUR", billed_cost: "1.2500000000", effective_cost: "1.0000000000" },
+        { currency: "USD", billed_cost: "2.5000000001", effective_cost: "2.0000000001" },
+      ],
+    });
+    const again = await write((tx) =>
+      insertLines(tx, ORG, [line({ source: "usage", eventId: "ev-1" }), line({ source: "usage", eventId: "ev-1", tenantId: "ten_b" })]),
+    );
+    expect(again.inserted).toBe(1);
+    expect((await rollupMatchesLines()).rows).toBe(5);
+  });
+
+  it("deletes an import's lines and moves lines between tenants, keeping the roll-up equal to the lines", async () => {
+    const imported = await write((tx) =>
+      insertLines(tx, ORG, [
+        line({ importId: "imp_1", tenantId: null }),
+        line({ importId: "imp_1", tenantId: "ten_a", chargePeriodStart: "2026-10-03T00:00:00.000Z" }),
+        line({ importId: "imp_2" }),
+      ]),
+    );
+    expect(imported.inserted).toBe(3);
+    await rollupMatchesLines();
+
+    const ids = await ctx.db.sql.query<{ id: string; tenant_id: string | null }>(
+      "SELECT id, tenant_id FROM spend_lines WHERE organization_id = $1 AND import_id = 'imp_1' ORDER BY id",
+      [ORG],
+    );
+    const moved = await write((tx) =>
+      reallocateLines(tx, ORG, ids.map((row) => ({ id: row.id, tenantId: "ten_c" })).concat([{ id: "spl_unknown", tenantId: "ten_c" }])),
+    );
+    expect(moved).toBe(2);
+    expect(
+      await write((tx) =>
+        reallocateLines(
+          tx,
+          ORG,
+          ids.map((row) => ({ id: row.id, tenantId: "ten_c" })),
+        ),
+      ),
+    ).toBe(0);
+    await rollupMatchesLines();
+
+    expect(await write((tx) => deleteImportLines(tx, ORG, ["imp_1", "imp_none"]))).toBe(2);
+    const days = await rollupMatchesLines();
+    const left = await ctx.db.sql.query("SELECT 1 FROM spend_daily WHERE organization_id = $1 AND (tenant_id = 'ten_c' OR day = '2026-10-03')", [ORG]);
+    expect(left).toEqual([]);
+    expect(days.rows).toBe(5);
+  });
+});
