@@ -14,6 +14,8 @@ import { signupHandlers } from "./signup/routes";
 import { requireTenant } from "./tenancy/require-tenant";
 import { userHandlers } from "./users/routes";
 import { webhookCreationReplay, webhookHandlers } from "./webhooks/routes";
+import { budgetHandlers } from "./budgets/routes";
+import { anomalyHandlers } from "./anomalies/routes";
 
 /**
  * How the main API runs a declared operation's auth mode, scope and idempotency. Organization- and
@@ -55,6 +57,8 @@ export function apiRouter(deps: AppDeps): Router {
       ...apiKeyHandlers(deps),
       ...computeHandlers(deps),
       ...webhookHandlers(deps),
+      ...budgetHandlers(deps),
+      ...anomalyHandlers(deps),
     },
     hooks(deps),
   );

@@ -61,6 +61,8 @@ export const EnvSchema = z
     // A failed delivery waits base x 2^(attempt-1), at most max, and is retried until the window ends.
     WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).default(30_000),
     WEBHOOK_BACKOFF_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
+    // Minutes between budget threshold checks (anomaly detection runs at the first check of each UTC day); 0 disables.
+    ALERTS_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(15),
     WEBHOOK_RETRY_HOURS: z.coerce
       .number()
       .int()
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     pricingApiKey: e.PRICING_API_KEY,
     pricingApiTimeoutMs: e.PRICING_API_TIMEOUT_MS,
     analysisIntervalMinutes: e.ANALYSIS_INTERVAL_MINUTES,
+    alertsIntervalMinutes: e.ALERTS_INTERVAL_MINUTES,
     analysisTailMarginMs: e.ANALYSIS_TAIL_MARGIN_SECONDS * 1000,
     /** Shared with the pricing API; unset: generated once under `.data/` for local use. */
     serviceTokenSecret: e.SERVICE_TOKEN_SECRET,

@@ -2,6 +2,7 @@ import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
 import { buildDeps } from "./compose";
+import { startAlertSchedule } from "./anomalies/schedule";
 import { startAnalysisSchedule } from "./compute/analysis";
 import { loadConfig } from "./config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "./db";
@@ -26,6 +27,7 @@ async function main() {
   outbox.kick(); // deliver whatever a previous run left undelivered
   if (!config.pricingApiKey) logger.info("PRICING_API_KEY is not set: the analysis uses a key derived from SERVICE_TOKEN_SECRET");
   const schedule = startAnalysisSchedule({ prisma, logger }, deps.analyzer, config.analysisIntervalMinutes);
+  const alerts = startAlertSchedule({ prisma, logger, outbox }, config.alertsIntervalMinutes);
   await serve({
     name: "main-api",
     app,
@@ -38,6 +40,7 @@ async function main() {
     onShutdown: async () => {
       await outbox.stop();
       await schedule.stop();
+      await alerts.stop();
       await prisma.$disconnect();
       await db.close();
     },

@@ -14,6 +14,8 @@ const toSettings = (row: SettingsRow | null): OrganizationSettings =>
           memory_target_percent: row.rightsizingMemTargetPercent,
         },
         active_window_minutes: row.activeWindowMinutes,
+        anomaly_min_usd: row.anomalyMinUsd.toNumber(),
+        anomaly_min_percent: row.anomalyMinPercent.toNumber(),
       }
     : DEFAULTS;
 
@@ -30,6 +32,8 @@ export async function updateOrganizationSettings(prisma: Prisma, organizationId:
     rightsizingCpuTargetPercent: body.rightsizing?.cpu_target_percent,
     rightsizingMemTargetPercent: body.rightsizing?.memory_target_percent,
     activeWindowMinutes: body.active_window_minutes,
+    anomalyMinUsd: body.anomaly_min_usd,
+    anomalyMinPercent: body.anomaly_min_percent,
   };
   const row = await prisma.organizationSettings.upsert({ where: { organizationId }, create: { organizationId, ...data }, update: data });
   return toSettings(row);

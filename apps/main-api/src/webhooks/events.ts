@@ -18,13 +18,13 @@ export interface DeliveryMessage {
  */
 export async function emitWebhookEvent(
   tx: Tx,
-  event: { organizationId: string; type: WebhookEventType; data: PrismaNs.InputJsonObject },
+  event: { organizationId: string; type: WebhookEventType; data: PrismaNs.InputJsonObject; id?: string },
 ): Promise<{ eventId: string; deliveries: number }> {
   const webhooks = await tx.webhook.findMany({
     where: { organizationId: event.organizationId, active: true, events: { has: event.type } },
     select: { id: true },
   });
-  const eventId = await recordEvent(tx, event.organizationId, event.type, event.data);
+  const eventId = await recordEvent(tx, event.organizationId, event.type, event.data, event.id);
   for (const webhook of webhooks) await queueDelivery(tx, event.organizationId, webhook.id, eventId);
   return { eventId, deliveries: webhooks.length };
 }
@@ -35,8 +35,10 @@ export async function emitPing(tx: Tx, organizationId: string, webhookId: string
   return queueDelivery(tx, organizationId, webhookId, eventId);
 }
 
-async function recordEvent(tx: Tx, organizationId: string, type: WebhookDeliveryType, data: PrismaNs.InputJsonObject): Promise<string> {
-  const id = newId("evt");
+/** A new event id (to store beside what caused the event, in the same transaction). */
+export const newEventId = (): string => newId("evt");
+
+async function recordEvent(tx: Tx, organizationId: string, type: WebhookDeliveryType, data: PrismaNs.InputJsonObject, id = newEventId()): Promise<string> {
   await tx.webhookEvent.create({ data: { organizationId, id, type, data } });
   return id;
 }

@@ -4,6 +4,7 @@ import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import { TenantHeaders } from "./headers.js";
 import { mainApiIdentityRoutes } from "./identity-routes.js";
 import { mainApiWebhookRoutes } from "./webhook-routes.js";
+import { mainApiAlertRoutes } from "./alert-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 
 const c = compute;
@@ -128,4 +129,5 @@ export const mainApiRoutes = {
   ...mainApiComputeRoutes,
   ...mainApiHealthRoutes,
   ...mainApiWebhookRoutes,
+  ...mainApiAlertRoutes,
 } as const;

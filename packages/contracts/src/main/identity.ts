@@ -191,6 +191,14 @@ const LookbackDays = z.number().int().min(1).max(93);
 const TargetPercent = z.number().int().min(1).max(100);
 const ActiveWindowMinutes = z.number().int().min(1).max(10080);
 
+const AnomalyMinUsd = z
+  .number()
+  .min(0)
+  .max(1_000_000_000)
+  .multipleOf(0.0001)
+  .meta({ description: "A spend anomaly exceeds its expected daily cost by more than this many USD (default 10)." });
+const AnomalyMinPercent = z.number().min(0).max(10_000).multipleOf(0.0001).meta({ description: "... and by more than this percent of it (default 30)." });
+
 export const OrganizationSettings = z
   .object({
     default_currency: Currency.default("USD"),
@@ -202,6 +210,8 @@ export const OrganizationSettings = z
       })
       .prefault({}),
     active_window_minutes: ActiveWindowMinutes.default(15),
+    anomaly_min_usd: AnomalyMinUsd.default(10),
+    anomaly_min_percent: AnomalyMinPercent.default(30),
   })
   .meta({ id: "OrganizationSettings", description: "Organization settings; parsing `{}` yields the defaults." });
 export type OrganizationSettings = z.output<typeof OrganizationSettings>;
@@ -218,6 +228,8 @@ export const UpdateSettingsRequest = z
       })
       .optional(),
     active_window_minutes: ActiveWindowMinutes.optional(),
+    anomaly_min_usd: AnomalyMinUsd.optional(),
+    anomaly_min_percent: AnomalyMinPercent.optional(),
   })
   .meta({ id: "UpdateSettingsRequest", description: "Settings to change; omitted fields keep their value." });
 export type UpdateSettingsRequest = z.output<typeof UpdateSettingsRequest>;
