@@ -210,6 +210,11 @@ interface Row {
 }
 
 const NONEXISTENT_ORG = "org_00000000000000000000000000";
+
+/** A well-formed id for a tenant-scoped path's `{id}`: the tenant check answers before any lookup. */
+function tenantPathIds(route: string): Record<string, string> | undefined {
+  return route.includes("{id}") ? { id: "probe_0000000000" } : undefined;
+}
 const NONEXISTENT_TENANT = "ten_00000000000000000000000000";
 
 type Add = (callers: Caller[], rest: Omit<Row, "route" | "caller">) => void;
@@ -358,20 +363,24 @@ function matrix(): Row[] {
     upsertResources: { resources: [{ resource_id: "intruder", name: "intruder" }] },
     ingestMetrics: { samples: [{ resource_id: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_utilization: 1 }] },
     recordHeartbeats: { resource_ids: ["bravo-vm-one"] },
+    createBudget: { name: "Intruder", period: "monthly", amount: "1", currency: "USD", thresholds: [] },
+    updateBudget: { name: "Hijacked" },
+    detectAnomalies: {},
+    updateAnomaly: { feedback: "no" },
   };
   const compute = declaredOperations
     .filter((route) => route.scope === "tenant")
-    .map((route): [string, unknown, "read" | "write" | "manage"] => {
+    .map((route): [string, unknown, "read" | "write" | "manage", Record<string, string> | undefined] => {
       if (route.body && !(route.operationId in bodies)) throw new Error(`${route.operationId}: no body in the isolation matrix`);
-      return [operationKey(route), bodies[route.operationId], route.roles ? "manage" : route.write ? "write" : "read"];
+      return [operationKey(route), bodies[route.operationId], route.roles ? "manage" : route.write ? "write" : "read", tenantPathIds(operationKey(route))];
     });
-  for (const [route, body, kind] of compute) {
-    add(route, CALLERS, { tenant: B.tenant1, body, status: 403, why: "another organization's tenant" });
-    add(route, CALLERS, { tenant: B.tenant2, body, status: 403, why: "another organization's tenant" });
-    add(route, CALLERS, { tenant: NONEXISTENT_TENANT, body, status: 403, why: "nonexistent tenant" });
-    add(route, NON_MANAGERS, { tenant: A.tenant2, body, status: 403, why: "tenant out of reach" });
-    if (kind === "write") add(route, READ_ONLY, { tenant: A.tenant1, body, status: 403, why: "viewers change nothing" });
-    if (kind === "manage") add(route, NON_MANAGERS, { tenant: A.tenant1, body, status: 403, why: "analysis is for owners and admins" });
+  for (const [route, body, kind, params] of compute) {
+    add(route, CALLERS, { params, tenant: B.tenant1, body, status: 403, why: "another organization's tenant" });
+    add(route, CALLERS, { params, tenant: B.tenant2, body, status: 403, why: "another organization's tenant" });
+    add(route, CALLERS, { params, tenant: NONEXISTENT_TENANT, body, status: 403, why: "nonexistent tenant" });
+    add(route, NON_MANAGERS, { params, tenant: A.tenant2, body, status: 403, why: "tenant out of reach" });
+    if (kind === "write") add(route, READ_ONLY, { params, tenant: A.tenant1, body, status: 403, why: "viewers change nothing" });
+    if (kind === "manage") add(route, NON_MANAGERS, { params, tenant: A.tenant1, body, status: 403, why: "only owners and admins" });
   }
   return rows;
 }
@@ -468,7 +477,7 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
     `SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`,
   );
   expect(after).toEqual(before);
-});
+}, 180_000);
 
 /**
  * Every organization- or tenant-scoped route with the caller's own side's ids: what an owner could
@@ -482,13 +491,14 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
     else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
     else if (route.includes("/webhooks/{id}")) params.id = side.webhookId;
+    else if (route.includes("/tenant/")) Object.assign(params, tenantPathIds(route));
     const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
     return {
       route,
       caller,
       params,
       body,
-      tenant: route.includes("/tenant/compute/") ? side.tenant1 : undefined,
+      tenant: route.includes("/tenant/") ? side.tenant1 : undefined,
       status: 403,
       why: caller === "pending" ? "invited, not accepted" : "left the organization",
     };
