@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { loadAlerts } from "./alerts.mjs";
 import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
 
 const run = promisify(execFile);
@@ -105,6 +106,8 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log }) {
 
   await keyReady;
   const prices = await loadPrices(client(pricingUrl, { "X-API-Key": apiKey.key }));
+  // Last: the budget and the anomaly are computed from the spend loaded above.
+  const alerts = await loadAlerts(main, production.id, log);
   return {
     organization_id: org,
     user_id: signup.owner.id,
@@ -112,6 +115,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log }) {
     tenants: { production: production.id, staging: staging.id },
     api_key: apiKey.key,
     api_key_id: apiKey.id,
+    budget_id: alerts.budget_id,
     ...prices,
   };
 }
