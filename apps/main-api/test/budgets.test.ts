@@ -60,8 +60,15 @@ describe("budgets API", () => {
     expect(got.status).toBe(200);
     expect(got.body.data.status).toMatchObject({ spent: "123.46", percent_used: "12.35" });
 
+    // The list computes every budget in one pass: each status is the one a GET of it answers.
+    const quarterly = await api("post", "").send({ ...BODY, name: "All quarterly", period: "quarterly", metric: "list_cost", filters: {} });
+    const annualEur = await api("post", "").send({ ...BODY, name: "EUR annual", period: "annual", currency: "EUR", filters: { provider: ["aws"] } });
     const list = await api("get", "");
-    expect(list.body.data.items.map((b: { id: string }) => b.id)).toEqual([budget.id]);
+    expect(list.body.data.items.map((b: { id: string }) => b.id)).toEqual([budget.id, quarterly.body.data.id, annualEur.body.data.id]);
+    for (const item of list.body.data.items) expect(item.status).toEqual((await api("get", `/${item.id}`)).body.data.status);
+    expect(list.body.data.items.map((b: { status: { spent: string } }) => b.status.spent)).toEqual(["123.46", "1122.46", "999.00"]);
+    await api("delete", `/${quarterly.body.data.id}`).expect(204);
+    await api("delete", `/${annualEur.body.data.id}`).expect(204);
 
     const patched = await api("patch", `/${budget.id}`).send({ amount: 100.5, filters: {} });
     expect(patched.status).toBe(200);

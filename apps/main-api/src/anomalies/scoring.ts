@@ -41,8 +41,8 @@ export function median(values: readonly Decimal[]): Decimal {
 
 /** Scores `cost` against its 14-day history: an anomaly exceeds the median by more than both floors, with a score above 3. */
 export function scoreDay(day: string, cost: Decimal.Value, history: readonly Decimal.Value[], floors: AnomalyFloors): Scored {
-  const values = history.map((value) => new Decimal(value));
-  const value = new Decimal(cost);
+  const values = history.map((value) => (value instanceof Decimal ? value : new Decimal(value)));
+  const value = cost instanceof Decimal ? cost : new Decimal(cost);
   const expected = median(values);
   const mad = median(values.map((v) => v.minus(expected).abs()));
   const impact = value.minus(expected);
@@ -57,13 +57,9 @@ export function scoreDay(day: string, cost: Decimal.Value, history: readonly Dec
  */
 export function detectAnomalies(series: readonly DayCost[], floors: AnomalyFloors): Scored[] {
   const found: Scored[] = [];
+  const costs = series.map((d) => new Decimal(d.cost));
   for (let i = BASELINE_DAYS; i < series.length; i++) {
-    const scored = scoreDay(
-      series[i].day,
-      series[i].cost,
-      series.slice(i - BASELINE_DAYS, i).map((d) => d.cost),
-      floors,
-    );
+    const scored = scoreDay(series[i].day, costs[i], costs.slice(i - BASELINE_DAYS, i), floors);
     if (scored.anomaly) found.push(scored);
   }
   return found;

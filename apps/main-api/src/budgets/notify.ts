@@ -3,7 +3,7 @@ import { TRANSACTION_OPTIONS } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import { emitWebhookEvent, newEventId } from "../webhooks/events";
 import { specOf } from "./service";
-import { budgetStatus } from "./status";
+import { budgetStatuses } from "./status";
 
 /**
  * Sends `budget.threshold_crossed` for every threshold of the tenant's budgets crossed in the
@@ -14,10 +14,10 @@ import { budgetStatus } from "./status";
  */
 export async function notifyBudgetThresholds(prisma: Prisma, tenant: { id: string; organizationId: string }, now = new Date()): Promise<number> {
   const budgets = await prisma.budget.findMany({ where: { organizationId: tenant.organizationId, tenantId: tenant.id } });
+  const statuses = await budgetStatuses(prisma, budgets.map(specOf), now);
   let sent = 0;
-  for (const row of budgets) {
-    const spec = specOf(row);
-    const status = await budgetStatus(prisma, spec, now);
+  for (const [i, row] of budgets.entries()) {
+    const status = statuses[i];
     for (const threshold of status.crossed) {
       const data = {
         budget_id: row.id,

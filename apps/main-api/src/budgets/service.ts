@@ -3,7 +3,7 @@ import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
-import { budgetStatus, type BudgetSpec } from "./status";
+import { budgetStatus, budgetStatuses, type BudgetSpec } from "./status";
 
 export interface TenantRef {
   id: string;
@@ -24,6 +24,10 @@ export function specOf(row: Budget): BudgetSpec {
 }
 
 async function toBudget(prisma: Prisma, row: Budget, now: Date): Promise<BudgetBody> {
+  return toBudgetWith(row, await budgetStatus(prisma, specOf(row), now));
+}
+
+function toBudgetWith(row: Budget, status: BudgetBody["status"]): BudgetBody {
   const spec = specOf(row);
   return {
     id: row.id,
@@ -37,7 +41,7 @@ async function toBudget(prisma: Prisma, row: Budget, now: Date): Promise<BudgetB
     thresholds: spec.thresholds,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
-    status: await budgetStatus(prisma, spec, now),
+    status,
   };
 }
 
@@ -61,9 +65,8 @@ export async function createBudget(prisma: Prisma, tenant: TenantRef, body: Crea
 
 export async function listBudgets(prisma: Prisma, tenant: TenantRef, now = new Date()): Promise<{ items: BudgetBody[] }> {
   const rows = await prisma.budget.findMany({ where: { organizationId: tenant.organizationId, tenantId: tenant.id }, orderBy: { id: "asc" } });
-  const items: BudgetBody[] = [];
-  for (const row of rows) items.push(await toBudget(prisma, row, now));
-  return { items };
+  const statuses = await budgetStatuses(prisma, rows.map(specOf), now);
+  return { items: rows.map((row, i) => toBudgetWith(row, statuses[i])) };
 }
 
 export async function getBudget(prisma: Prisma, tenant: TenantRef, id: string, now = new Date()): Promise<BudgetBody> {
