@@ -11,7 +11,9 @@ const Amount = z
 const DecimalString = z.string().meta({ description: "An exact decimal as a string." });
 
 export const BudgetPeriod = z.enum(["monthly", "quarterly", "annual"]).meta({ id: "BudgetPeriod", description: "Calendar periods in UTC." });
-export const BudgetMetric = z.enum(["billed_cost", "effective_cost", "list_cost"]).meta({ id: "BudgetMetric" });
+export const BudgetMetric = z
+  .enum(["billed_cost", "effective_cost", "list_cost"])
+  .meta({ id: "BudgetMetric", description: "Which cost a budget counts (default `billed_cost`)." });
 
 export const BudgetThreshold = z
   .object({
@@ -59,7 +61,7 @@ export const CreateBudgetRequest = z
     filters: BudgetFilters.default({}),
     thresholds: Thresholds,
   })
-  .meta({ id: "CreateBudgetRequest" });
+  .meta({ id: "CreateBudgetRequest", description: "A budget of the tenant: its period, amount, currency, optional metric and filters, and its thresholds." });
 export type CreateBudgetRequest = z.output<typeof CreateBudgetRequest>;
 
 export const UpdateBudgetRequest = z
@@ -102,13 +104,13 @@ export const Budget = z
     updated_at: TimestampOutput,
     status: BudgetStatus,
   })
-  .meta({ id: "Budget" });
+  .meta({ id: "Budget", description: "A budget with its status in the current period." });
 export type Budget = z.infer<typeof Budget>;
 
 export const BudgetList = z.object({ items: z.array(Budget) }).meta({ id: "BudgetList", description: "Every budget of the tenant, oldest first." });
 
-export const BudgetPathParams = z.object({ id: ServiceId }).meta({ id: "BudgetPathParams" });
-export const AnomalyPathParams = z.object({ id: ServiceId }).meta({ id: "AnomalyPathParams" });
+export const BudgetPathParams = z.object({ id: ServiceId }).meta({ id: "BudgetPathParams", description: "Path parameters of /tenant/budgets/{id}." });
+export const AnomalyPathParams = z.object({ id: ServiceId }).meta({ id: "AnomalyPathParams", description: "Path parameters of /tenant/spend/anomalies/{id}." });
 
 const Day = z.iso.date().meta({ description: "A UTC day, YYYY-MM-DD." });
 
@@ -135,11 +137,14 @@ export const AnomalyList = z.object({ start: Day, end: Day, items: z.array(Anoma
 
 export const DetectAnomaliesRequest = z
   .object({ days: z.number().int().min(1).max(400).default(30).meta({ description: "How many complete days, ending yesterday, to score." }) })
-  .meta({ id: "DetectAnomaliesRequest" });
+  .meta({ id: "DetectAnomaliesRequest", description: "How many complete days to score (each against the 14 days before it)." });
 export type DetectAnomaliesRequest = z.output<typeof DetectAnomaliesRequest>;
 
 export const DetectAnomaliesResponse = z
   .object({ detected: z.number().int(), anomalies: z.array(Anomaly) })
   .meta({ id: "DetectAnomaliesResponse", description: "The anomalies found that were not known before (each emitted `anomaly.detected` once)." });
 
-export const AnomalyFeedbackRequest = z.object({ feedback: z.enum(["yes", "no", "planned_activity"]) }).meta({ id: "AnomalyFeedbackRequest" });
+export const AnomalyFeedbackRequest = z.object({ feedback: z.enum(["yes", "no", "planned_activity"]) }).meta({
+  id: "AnomalyFeedbackRequest",
+  description: "Whether the anomaly was a real problem (`yes`), not one (`no`) or expected (`planned_activity`).",
+});
