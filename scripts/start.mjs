@@ -24,6 +24,8 @@ const terminal = process.stdout.isTTY && !process.env.LOG_FORMAT;
 const env = {
   ...(jemalloc ? { LD_PRELOAD: jemalloc } : {}),
   ...(terminal ? { LOG_FORMAT: "pretty", ...(process.env.NO_COLOR ? {} : { FORCE_COLOR: "1" }) } : {}),
+  // Local development: webhooks may target a receiver on this machine over plain http.
+  WEBHOOK_ALLOW_INSECURE: "1",
   ...process.env,
   MAIN_API_PORT: mainPort,
   PRICING_API_PORT: pricingPort,

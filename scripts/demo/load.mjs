@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { loadAlerts } from "./alerts.mjs";
 import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
 
 const run = promisify(execFile);
@@ -147,6 +148,8 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
     const stored = await loadUsage(main, tenant.id, scale, inputs, labelPrefix, now);
     log(`  ${tenant.name}: ${stored.accepted} usage lines over 60 days (${stored.unpriced} unpriced until a reasoning price is registered)`);
   }
+  // Last: the budget and the anomaly are computed from the spend loaded above.
+  const alerts = await loadAlerts(main, production.id, log);
   return {
     organization_id: org,
     user_id: signup.owner.id,
@@ -154,6 +157,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
     tenants: { production: production.id, staging: staging.id },
     api_key: apiKey.key,
     api_key_id: apiKey.id,
+    budget_id: alerts.budget_id,
     ...prices,
   };
 }

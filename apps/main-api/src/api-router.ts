@@ -15,6 +15,9 @@ import { spendHandlers } from "./spend/routes";
 import { spendImportHandlers } from "./spend/imports/routes";
 import { requireTenant } from "./tenancy/require-tenant";
 import { userHandlers } from "./users/routes";
+import { webhookCreationReplay, webhookHandlers } from "./webhooks/routes";
+import { budgetHandlers } from "./budgets/routes";
+import { anomalyHandlers } from "./anomalies/routes";
 
 /**
  * How the main API runs a declared operation's auth mode, scope and idempotency. Organization- and
@@ -27,7 +30,9 @@ function hooks(deps: AppDeps): RouteHooks {
   const authenticated = authenticate(deps);
   const byCaller = idempotent(deps);
   const byIdentity = idempotent(deps, "identity");
-  const secret = idempotent(deps, "principal", { secretResponse: keyCreationReplay });
+  const secret = idempotent(deps, "principal", {
+    secretResponse: (req) => (req.path.endsWith("/webhooks") ? webhookCreationReplay() : keyCreationReplay()),
+  });
   return {
     authenticate: { bearer: authenticated, identity: authenticated },
     authorize: (route: RouteDefinition) =>
@@ -55,6 +60,9 @@ export function apiRouter(deps: AppDeps): Router {
       ...computeHandlers(deps),
       ...spendHandlers(deps),
       ...spendImportHandlers(deps),
+      ...webhookHandlers(deps),
+      ...budgetHandlers(deps),
+      ...anomalyHandlers(deps),
     },
     hooks(deps),
   );

@@ -13,6 +13,8 @@ import { createPrisma, type Prisma } from "./db";
 import type { AppDeps } from "./deps";
 import { createOutboxWorker } from "./outbox";
 import { createInternalPricingApi, type InternalPricingApi } from "./pricing/internal-client";
+import { createSecretBox } from "./webhooks/secrets";
+import { systemResolve, type Resolve } from "./webhooks/targets";
 
 export interface Infrastructure {
   config: Config;
@@ -21,18 +23,22 @@ export interface Infrastructure {
   logger: Logger;
   /** Default: a registry of the app's own. */
   metrics?: Metrics;
+  /** How webhook hosts resolve (default: the system resolver; tests answer chosen addresses). */
+  resolve?: Resolve;
 }
 
 /**
  * The main API's composition root: builds every long-lived object once (used by server.ts and the
  * test context alike). Nothing is started here: the server starts the outbox and the schedule.
  */
-export function buildDeps({ config, db, logger, metrics = createMetrics("main-api") }: Infrastructure): AppDeps {
+export function buildDeps({ config, db, logger, metrics = createMetrics("main-api"), resolve = systemResolve }: Infrastructure): AppDeps {
   const prisma = createPrisma(db.adapter);
+  const serviceSecret = loadServiceSecret(config.serviceTokenSecret, config.dataRoot);
+  const webhookSecrets = createSecretBox(serviceSecret);
   const devIssuerKey = config.auth.devIssuer ? loadDevIssuerKey(config.auth.devIssuerDir) : undefined;
   const pricingApi = createInternalPricingApi({
     baseUrl: config.pricingApiUrl,
-    serviceSecret: loadServiceSecret(config.serviceTokenSecret, config.dataRoot),
+    serviceSecret,
     logger,
     timeoutMs: config.pricingApiTimeoutMs,
   });
@@ -47,7 +53,8 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     devIssuerKey,
     idempotencyStore: sqlIdempotencyStore(db.sql),
     analyzer: buildAnalyzer({ db, prisma, logger, metrics, pricingApi, tailMarginMs: config.analysisTailMarginMs }),
-    outbox: createOutboxWorker({ config, prisma, logger }),
+    outbox: createOutboxWorker({ config, prisma, logger, serviceSecret, webhookSecrets, resolve }),
+    webhooks: { secrets: webhookSecrets, resolve },
     pricingApi,
   };
 }

@@ -49,6 +49,23 @@ export const EnvSchema = z
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(5000),
     OUTBOX_BACKOFF_BASE_MS: z.coerce.number().int().min(1).default(1000),
     OUTBOX_BACKOFF_MAX_MS: z.coerce.number().int().min(1).default(300_000),
+    // Plain http and private, loopback and link-local webhook targets: local development and tests only.
+    WEBHOOK_ALLOW_INSECURE: z
+      .enum(["0", "1", "true", "false"])
+      .default("0")
+      .transform((value) => value === "1" || value === "true"),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
+    // A failed delivery waits base x 2^(attempt-1), at most max, and is retried until the window ends.
+    WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+    WEBHOOK_BACKOFF_MAX_MS: z.coerce.number().int().min(1).default(3_600_000),
+    // Minutes between budget threshold checks (anomaly detection runs at the first check of each UTC day); 0 disables.
+    ALERTS_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(15),
+    WEBHOOK_RETRY_HOURS: z.coerce
+      .number()
+      .int()
+      .min(24)
+      .max(24 * 14)
+      .default(72),
     ...ProtectionEnv,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
@@ -93,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     pricingApiUrl: e.PRICING_API_URL ?? `http://127.0.0.1:${e.PRICING_API_PORT}`,
     pricingApiTimeoutMs: e.PRICING_API_TIMEOUT_MS,
     analysisIntervalMinutes: e.ANALYSIS_INTERVAL_MINUTES,
+    alertsIntervalMinutes: e.ALERTS_INTERVAL_MINUTES,
     analysisTailMarginMs: e.ANALYSIS_TAIL_MARGIN_SECONDS * 1000,
     /** Shared with the pricing API; unset: generated once under `.data/` for local use. */
     serviceTokenSecret: e.SERVICE_TOKEN_SECRET,
@@ -113,6 +131,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       devIssuerDir: e.MAIN_API_DEV_ISSUER_DIR,
     },
     outbox: { pollMs: e.OUTBOX_POLL_MS, backoffBaseMs: e.OUTBOX_BACKOFF_BASE_MS, backoffMaxMs: e.OUTBOX_BACKOFF_MAX_MS },
+    webhooks: {
+      allowInsecure: e.WEBHOOK_ALLOW_INSECURE,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      backoffBaseMs: e.WEBHOOK_BACKOFF_BASE_MS,
+      backoffMaxMs: e.WEBHOOK_BACKOFF_MAX_MS,
+      retryWindowMs: e.WEBHOOK_RETRY_HOURS * 3_600_000,
+      /** Logged at every start when insecure targets are allowed in production. */
+      insecureWarning:
+        production && e.WEBHOOK_ALLOW_INSECURE
+          ? "WEBHOOK_ALLOW_INSECURE=1 in production: webhooks may target plain http and private, loopback and link-local addresses (SSRF)"
+          : undefined,
+    },
     logLevel: e.LOG_LEVEL,
     // The main API authenticates `Authorization` only: that is the credential its limit counts.
     protection: protectionConfig(e, ["authorization"]),

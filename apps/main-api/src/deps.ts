@@ -9,6 +9,8 @@ import type { Config } from "./config";
 import type { Prisma } from "./db";
 import type { OutboxWorker } from "./outbox";
 import type { InternalPricingApi } from "./pricing/internal-client";
+import type { SecretBox } from "./webhooks/secrets";
+import type { Resolve } from "./webhooks/targets";
 
 /** Everything the main API is built from, made once by `buildDeps` (compose.ts) and handed down. */
 export interface AppDeps {
@@ -30,6 +32,8 @@ export interface AppDeps {
   pricingApi: InternalPricingApi;
   /** Delivers outbox messages (pricing API key sync); started by the server, drained by tests. */
   outbox: OutboxWorker;
+  /** Encrypts webhook signing secrets at rest; resolves webhook hosts for the SSRF checks. */
+  webhooks: { secrets: SecretBox; resolve: Resolve };
 }
 
 /** What `authenticate` needs. */

@@ -2,6 +2,7 @@ import { openMigratedDatabase } from "@cloudcost/db";
 import { createLogger, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
 import { buildDeps } from "./compose";
+import { startAlertSchedule } from "./anomalies/schedule";
 import { startAnalysisSchedule } from "./compute/analysis";
 import { loadConfig } from "./config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "./db";
@@ -11,6 +12,7 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger("main-api", config.logLevel);
   if (config.auth.devIssuerWarning) logger.warn(config.auth.devIssuerWarning);
+  if (config.webhooks.insecureWarning) logger.warn(config.webhooks.insecureWarning);
   const db = await openMigratedDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -24,6 +26,7 @@ async function main() {
   outbox.start();
   outbox.kick(); // deliver whatever a previous run left undelivered
   const schedule = startAnalysisSchedule({ prisma, logger }, deps.analyzer, config.analysisIntervalMinutes);
+  const alerts = startAlertSchedule({ prisma, logger, outbox }, config.alertsIntervalMinutes);
   await serve({
     name: "main-api",
     app,
@@ -36,6 +39,7 @@ async function main() {
     onShutdown: async () => {
       await outbox.stop();
       await schedule.stop();
+      await alerts.stop();
       await prisma.$disconnect();
       await db.close();
     },

@@ -86,6 +86,19 @@ beforeAll(async () => {
     .send({ email: inviteeEmail, role: "viewer" });
   expect(invitation.status).toBe(201);
   const invitee = await mintToken(ctx, { email: inviteeEmail });
+  const webhook = await request(server)
+    .post(`/api/v1/organizations/${org}/webhooks`)
+    .set(auth(owner.token))
+    .send({ url: "http://127.0.0.1:1/fuzz", events: ["anomaly.detected"] });
+  expect(webhook.status).toBe(201);
+  const webhookId = webhook.body.data.id as string;
+  const budget = await request(server)
+    .post("/api/v1/tenant/budgets")
+    .set(auth(owner.token))
+    .set("X-Service-Tenant-ID", tenant)
+    .send({ name: "Fuzz budget", period: "monthly", amount: "100", currency: "USD", thresholds: [{ percent: 80, kind: "forecast" }] });
+  expect(budget.status).toBe(201);
+  const budgetId = budget.body.data.id as string;
 
   const garbage = fc.oneof(
     fc.constant({}),
@@ -184,6 +197,45 @@ beforeAll(async () => {
     deleteSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
     getAllocationRules: { params: { org_id: org } },
     putAllocationRules: { params: { org_id: org }, body: { rules: [{ tenant_id: tenant, sub_account_ids: ["a"], tag: { key: "team", values: ["x"] } }] } },
+    createWebhook: {
+      params: { org_id: org },
+      body: { url: "https://hooks.example.com/in", events: ["anomaly.detected", "import.completed"], description: "d" },
+    },
+    listWebhooks: { params: { org_id: org } },
+    getWebhook: { params: { org_id: org, id: webhookId } },
+    updateWebhook: {
+      params: { org_id: org, id: webhookId },
+      body: { url: "https://hooks.example.com/v2", events: ["import.completed"], description: null, active: false },
+    },
+    deleteWebhook: { params: { org_id: org, id: webhookId } },
+    testWebhook: { params: { org_id: org, id: webhookId } },
+    listWebhookDeliveries: { params: { org_id: org, id: webhookId } },
+    createBudget: {
+      tenant,
+      body: {
+        name: "B",
+        period: "quarterly",
+        amount: "1500.25",
+        currency: "USD",
+        metric: "effective_cost",
+        filters: { provider: ["aws"], service_name: ["Amazon EC2"] },
+        thresholds: [
+          { percent: 50, kind: "actual" },
+          { percent: 100, kind: "forecast" },
+        ],
+      },
+    },
+    listBudgets: { tenant },
+    getBudget: { tenant, params: { id: budgetId } },
+    updateBudget: {
+      tenant,
+      params: { id: budgetId },
+      body: { name: "Renamed", period: "annual", amount: 2000, thresholds: [{ percent: 90, kind: "actual" }] },
+    },
+    deleteBudget: { tenant, params: { id: budgetId } },
+    detectAnomalies: { tenant, body: { days: 30 } },
+    listAnomalies: { tenant, query: { start: "2026-10-01", end: "2026-11-01" } },
+    updateAnomaly: { tenant, params: { id: "ano_0000000000" }, body: { feedback: "yes" } },
   });
   table = {
     ...declared,

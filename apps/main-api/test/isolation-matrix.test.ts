@@ -41,6 +41,7 @@ interface Side {
   invitationId: string;
   /** A FOCUS import. */
   importId: string;
+  webhookId: string;
   markers: string[];
 }
 type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer" | "keyOfDemotedAdmin";
@@ -110,6 +111,11 @@ async function buildSide(tag: string): Promise<Side> {
     .set(auth)
     .send({ email: pendingEmail, role: "admin", name: mark("pending-name") });
   expect(invitation.status).toBe(201);
+  const webhook = await request(server)
+    .post(`/api/v1/organizations/${org}/webhooks`)
+    .set(auth)
+    .send({ url: "https://hooks.example.com/in", events: ["anomaly.detected"], description: mark("webhook") });
+  expect(webhook.status).toBe(201);
   const keyAdmin = await key("admin");
   const keyMember = await key("member", [tenant1]);
   const keyViewer = await key("viewer", [tenant1]);
@@ -203,6 +209,7 @@ async function buildSide(tag: string): Promise<Side> {
     keyId: keyMember.id,
     invitationId: invitation.body.data.id,
     importId: bill.body.data.import.id,
+    webhookId: webhook.body.data.id,
     markers: [tag],
   };
 }
@@ -235,6 +242,11 @@ interface Row {
 
 const SPEND_QUERY = "?start=2026-10-01&end=2026-11-01&group_by=service_name";
 const NONEXISTENT_ORG = "org_00000000000000000000000000";
+
+/** A well-formed id for a tenant-scoped path's `{id}`: the tenant check answers before any lookup. */
+function tenantPathIds(route: string): Record<string, string> | undefined {
+  return route.includes("{id}") ? { id: "probe_0000000000" } : undefined;
+}
 const NONEXISTENT_TENANT = "ten_00000000000000000000000000";
 
 type Add = (callers: Caller[], rest: Omit<Row, "route" | "caller">) => void;
@@ -282,6 +294,12 @@ function identityCases(): Record<string, IdentityCase> {
     add(CALLERS, { params: { org_id: A.org, tenant_id: NONEXISTENT_TENANT }, body, status: 403, why: "nonexistent tenant" });
     if (read) add(NON_MANAGERS, { params: { org_id: A.org, tenant_id: A.tenant2 }, status: 403, why: "tenant out of reach" });
   };
+  const webhookCase = (body?: unknown): IdentityCase => ({
+    ids: (side) => ({ id: side.webhookId }),
+    body,
+    rows: (add) =>
+      add(MANAGERS, { params: { org_id: A.org, id: B.webhookId }, body, status: 404, why: "webhook of another organization under the own organization" }),
+  });
   const invitee = (add: Add) => {
     add(NON_KEYS, { params: { id: B.invitationId }, status: 404, why: "someone else's invitation" });
     add(KEYS, { params: { id: B.invitationId }, status: 403, why: "keys cannot answer invitations" });
@@ -320,6 +338,13 @@ function identityCases(): Record<string, IdentityCase> {
         add(MANAGERS, { params: { org_id: A.org, id: B.invitationId }, status: 404, why: "invitation of another organization under the own organization" }),
     },
     listReceivedInvitations: { rows: (add) => add(KEYS, { status: 403, why: "keys have no invitations" }) },
+    createWebhook: { body: { url: "https://example.com/intruder", events: ["anomaly.detected"] } },
+    listWebhooks: {},
+    getWebhook: webhookCase(),
+    updateWebhook: webhookCase({ description: "Hijacked" }),
+    deleteWebhook: webhookCase(),
+    testWebhook: webhookCase(),
+    listWebhookDeliveries: webhookCase(),
     acceptInvitation: { rows: invitee },
     declineInvitation: { rows: invitee },
     // A well-formed FOCUS file: the refusal must come from the caller, not from the body.
@@ -392,21 +417,26 @@ function matrix(): Row[] {
     recordHeartbeats: { resource_ids: ["bravo-vm-one"] },
     ingestUsage: { usage: [{ resource_id: "intruder", kind: "model", timestamp: "2026-10-01T00:00:00.000Z", quantities: { input: 1 }, event_id: "intruder" }] },
     repriceUsage: {},
+    createBudget: { name: "Intruder", period: "monthly", amount: "1", currency: "USD", thresholds: [] },
+    updateBudget: { name: "Hijacked" },
+    detectAnomalies: {},
+    updateAnomaly: { feedback: "no" },
   };
   const compute = declaredOperations
     .filter((route) => route.scope === "tenant")
-    .map((route): [string, unknown, "read" | "write" | "manage"] => {
+    .map((route): [string, unknown, "read" | "write" | "manage", Record<string, string> | undefined] => {
       if (route.body && !(route.operationId in bodies)) throw new Error(`${route.operationId}: no body in the isolation matrix`);
       const managersOnly = route.roles && !route.roles.includes("member");
       return [operationKey(route), bodies[route.operationId], managersOnly ? "manage" : route.write ? "write" : "read"];
+      return [operationKey(route), bodies[route.operationId], route.roles ? "manage" : route.write ? "write" : "read", tenantPathIds(operationKey(route))];
     });
-  for (const [route, body, kind] of compute) {
-    add(route, CALLERS, { tenant: B.tenant1, body, status: 403, why: "another organization's tenant" });
-    add(route, CALLERS, { tenant: B.tenant2, body, status: 403, why: "another organization's tenant" });
-    add(route, CALLERS, { tenant: NONEXISTENT_TENANT, body, status: 403, why: "nonexistent tenant" });
-    add(route, NON_MANAGERS, { tenant: A.tenant2, body, status: 403, why: "tenant out of reach" });
-    if (kind === "write") add(route, READ_ONLY, { tenant: A.tenant1, body, status: 403, why: "viewers change nothing" });
-    if (kind === "manage") add(route, NON_MANAGERS, { tenant: A.tenant1, body, status: 403, why: "analysis is for owners and admins" });
+  for (const [route, body, kind, params] of compute) {
+    add(route, CALLERS, { params, tenant: B.tenant1, body, status: 403, why: "another organization's tenant" });
+    add(route, CALLERS, { params, tenant: B.tenant2, body, status: 403, why: "another organization's tenant" });
+    add(route, CALLERS, { params, tenant: NONEXISTENT_TENANT, body, status: 403, why: "nonexistent tenant" });
+    add(route, NON_MANAGERS, { params, tenant: A.tenant2, body, status: 403, why: "tenant out of reach" });
+    if (kind === "write") add(route, READ_ONLY, { params, tenant: A.tenant1, body, status: 403, why: "viewers change nothing" });
+    if (kind === "manage") add(route, NON_MANAGERS, { params, tenant: A.tenant1, body, status: 403, why: "only owners and admins" });
   }
   return rows;
 }
@@ -476,6 +506,7 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
         [B.keyId]: other.keyId,
         [B.invitationId]: other.invitationId,
         [B.importId]: other.importId,
+        [B.webhookId]: other.webhookId,
         [A.org]: self.org,
         [A.tenant1]: self.tenant1,
         [A.tenant2]: self.tenant2,
@@ -483,6 +514,7 @@ test("cross-organization, cross-tenant and too-low-role calls answer the decided
         [A.ownerUserId]: self.ownerUserId,
         [A.invitationId]: self.invitationId,
         [A.importId]: self.importId,
+        [A.webhookId]: self.webhookId,
       })[v] ?? v;
     for (const row of rows) {
       const mapped: Row = {
@@ -520,6 +552,9 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
     else if (route.includes("/spend/imports/{id}")) params.id = side.importId;
     const withBody = matrix().find((r) => r.route === route && r.body !== undefined);
+    else if (route.includes("/webhooks/{id}")) params.id = side.webhookId;
+    else if (route.includes("/tenant/")) Object.assign(params, tenantPathIds(route));
+    const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
     return {
       route,
       caller,
@@ -527,6 +562,8 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
       body: withBody?.body,
       type: withBody?.type,
       tenant: route.includes(" /api/v1/tenant/") ? side.tenant1 : undefined,
+      body,
+      tenant: route.includes("/tenant/") ? side.tenant1 : undefined,
       status: 403,
       why: caller === "pending" ? "invited, not accepted" : "left the organization",
     };
@@ -582,7 +619,10 @@ test("lists show only the caller's own organization", async () => {
         { route: "GET /api/v1/organizations/{org_id}/spend/export", caller, params: { org_id: self.org }, query: SPEND_QUERY, status: 200, why: "" },
         ...(USERS_ONLY.has(caller) && MANAGERS.includes(caller) ? [{ route: "GET /api/v1/settings/api-keys", caller, status: 200, why: "" }] : []),
         ...(MANAGERS.includes(caller)
-          ? [{ route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" }]
+          ? [
+              { route: "GET /api/v1/organizations/{org_id}/invitations", caller, params: { org_id: self.org }, status: 200, why: "" },
+              { route: "GET /api/v1/organizations/{org_id}/webhooks", caller, params: { org_id: self.org }, status: 200, why: "" },
+            ]
           : []),
       ];
       for (const row of reads) {

@@ -53,9 +53,11 @@ describe("settings", () => {
         savings_basis: "effective",
       },
       active_window_minutes: 15,
+      anomaly_min_usd: 10,
+      anomaly_min_percent: 30,
     });
     const res = await api("patch", `${org()}/settings`, a.token)
-      .send({ rightsizing: { cpu_target_percent: 60 }, default_currency: "EUR" })
+      .send({ rightsizing: { cpu_target_percent: 60 }, default_currency: "EUR", anomaly_min_usd: 25.5 })
       .expect(200);
     expect(res.body.data).toEqual({
       default_currency: "EUR",
@@ -67,6 +69,8 @@ describe("settings", () => {
         savings_basis: "effective",
       },
       active_window_minutes: 15,
+      anomaly_min_usd: 25.5,
+      anomaly_min_percent: 30,
     });
     const row = await ctx.prisma.organizationSettings.findUniqueOrThrow({ where: { organizationId: a.organization.id } });
     expect(row.rightsizingCpuTargetPercent).toBe(60);

@@ -139,6 +139,8 @@ describe("settings", () => {
       default_currency: "USD",
       rightsizing: { lookback_days: 14, cpu_target_percent: 70, memory_target_percent: 80 },
       active_window_minutes: 15,
+      anomaly_min_usd: 10,
+      anomaly_min_percent: 30,
     });
   });
   it("UpdateSettingsRequest is a deep partial without defaults", () => {

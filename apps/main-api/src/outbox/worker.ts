@@ -6,6 +6,16 @@ import { claimDue, markDelivered, markFailed } from "./repository";
 /** Delivers one message; throws when the receiver did not confirm (the message is retried). */
 export type OutboxHandler = (payload: PrismaNs.JsonValue, organizationId: string) => Promise<void>;
 
+/** Thrown by a handler that decides itself when its message is tried again (webhooks' own schedule). */
+export class RetryAfter extends Error {
+  constructor(
+    message: string,
+    readonly retryInMs: number,
+  ) {
+    super(message);
+  }
+}
+
 export interface OutboxWorkerOptions {
   pollMs: number;
   backoffBaseMs: number;
@@ -76,7 +86,7 @@ export class OutboxWorker {
         await handler(message.payload, message.organizationId);
         await markDelivered(this.prisma, message);
       } catch (err) {
-        const delay = this.backoff(message.attempts);
+        const delay = err instanceof RetryAfter ? jitter(err.retryInMs) : this.backoff(message.attempts);
         const reason = err instanceof Error ? err.message : String(err);
         this.logger.warn({ topic: message.topic, id: message.id, attempts: message.attempts, retryInMs: delay, reason }, "outbox delivery failed; will retry");
         await markFailed(this.prisma, message, reason, delay);
@@ -90,4 +100,9 @@ export class OutboxWorker {
     const exponential = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.min(attempts - 1, 30));
     return Math.round(exponential * (0.8 + Math.random() * 0.4));
   }
+}
+
+/** +-20 %, so that messages that failed together are not retried together. */
+function jitter(ms: number): number {
+  return Math.round(ms * (0.8 + Math.random() * 0.4));
 }

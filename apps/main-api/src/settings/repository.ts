@@ -16,6 +16,8 @@ const toSettings = (row: SettingsRow | null): OrganizationSettings =>
           savings_basis: row.rightsizingSavingsBasis === "list" ? "list" : "effective",
         },
         active_window_minutes: row.activeWindowMinutes,
+        anomaly_min_usd: row.anomalyMinUsd.toNumber(),
+        anomaly_min_percent: row.anomalyMinPercent.toNumber(),
       }
     : DEFAULTS;
 
@@ -34,6 +36,8 @@ export async function updateOrganizationSettings(prisma: Prisma, organizationId:
     rightsizingAllowArchitectureChange: body.rightsizing?.allow_architecture_change,
     rightsizingSavingsBasis: body.rightsizing?.savings_basis,
     activeWindowMinutes: body.active_window_minutes,
+    anomalyMinUsd: body.anomaly_min_usd,
+    anomalyMinPercent: body.anomaly_min_percent,
   };
   const row = await prisma.organizationSettings.upsert({ where: { organizationId }, create: { organizationId, ...data }, update: data });
   return toSettings(row);

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from "../../src/config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS, type Prisma } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
 import type { OutboxWorker } from "../../src/outbox";
+import type { Resolve } from "../../src/webhooks/targets";
 
 export const TEST_SERVICE_TOKEN_SECRET = "test-service-secret-".repeat(3);
 
@@ -34,7 +35,7 @@ export interface TestContext {
  * with a development issuer whose key lives in a temporary directory. The pricing API URL points at
  * a closed port unless a test passes PRICING_API_URL.
  */
-export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { logger?: Logger } = {}): Promise<TestContext> {
+export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { logger?: Logger; resolve?: Resolve } = {}): Promise<TestContext> {
   const db = await createTestDatabase(MIGRATIONS_DIR, SESSION_SETTINGS);
   const issuerDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-dev-issuer-"));
   const config = loadConfig({
@@ -44,10 +45,11 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { 
     MAIN_API_DEV_ISSUER_DIR: issuerDir,
     PRICING_API_URL: "http://127.0.0.1:1",
     SERVICE_TOKEN_SECRET: TEST_SERVICE_TOKEN_SECRET,
+    WEBHOOK_ALLOW_INSECURE: "1",
     ...env,
   });
   const logger = options.logger ?? pino({ level: "silent" });
-  const deps = buildDeps({ config, db, logger });
+  const deps = buildDeps({ config, db, logger, resolve: options.resolve });
   const { prisma, outbox, metrics } = deps;
   const app = createApp(deps);
   return {

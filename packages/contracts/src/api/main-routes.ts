@@ -3,6 +3,8 @@ import * as compute from "../main/compute.js";
 import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import { TenantHeaders } from "./headers.js";
 import { mainApiIdentityRoutes } from "./identity-routes.js";
+import { mainApiWebhookRoutes } from "./webhook-routes.js";
+import { mainApiAlertRoutes } from "./alert-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 import { mainApiSpendRoutes } from "./spend-routes.js";
 import { mainApiSpendImportRoutes } from "./spend-import-routes.js";
@@ -130,4 +132,6 @@ export const mainApiRoutes = {
   ...mainApiSpendRoutes,
   ...mainApiSpendImportRoutes,
   ...mainApiHealthRoutes,
+  ...mainApiWebhookRoutes,
+  ...mainApiAlertRoutes,
 } as const;

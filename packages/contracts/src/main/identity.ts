@@ -195,6 +195,14 @@ export const SavingsBasis = z
   .meta({ id: "SavingsBasis", description: "`effective`: the organization's negotiated prices where they apply; `list`: catalog list prices only." });
 export type SavingsBasis = z.infer<typeof SavingsBasis>;
 
+const AnomalyMinUsd = z
+  .number()
+  .min(0)
+  .max(1_000_000_000)
+  .multipleOf(0.0001)
+  .meta({ description: "A spend anomaly exceeds its expected daily cost by more than this many USD (default 10)." });
+const AnomalyMinPercent = z.number().min(0).max(10_000).multipleOf(0.0001).meta({ description: "... and by more than this percent of it (default 30)." });
+
 export const OrganizationSettings = z
   .object({
     default_currency: Currency.default("USD"),
@@ -208,6 +216,8 @@ export const OrganizationSettings = z
       })
       .prefault({}),
     active_window_minutes: ActiveWindowMinutes.default(15),
+    anomaly_min_usd: AnomalyMinUsd.default(10),
+    anomaly_min_percent: AnomalyMinPercent.default(30),
   })
   .meta({ id: "OrganizationSettings", description: "Organization settings; parsing `{}` yields the defaults." });
 export type OrganizationSettings = z.output<typeof OrganizationSettings>;
@@ -226,6 +236,8 @@ export const UpdateSettingsRequest = z
       })
       .optional(),
     active_window_minutes: ActiveWindowMinutes.optional(),
+    anomaly_min_usd: AnomalyMinUsd.optional(),
+    anomaly_min_percent: AnomalyMinPercent.optional(),
   })
   .meta({ id: "UpdateSettingsRequest", description: "Settings to change; omitted fields keep their value." });
 export type UpdateSettingsRequest = z.output<typeof UpdateSettingsRequest>;

@@ -1,0 +1,82 @@
+// Anomaly scoring without a database, on series computed by hand: the median of the 14 days before,
+// the MAD scaled by 1.4826, a score above 3 and both floors (10 USD and 30 % by default).
+import Decimal from "decimal.js";
+import { detectAnomalies, median, scoreDay, type DayCost } from "../src/anomalies/scoring";
+
+const floors = { minUsd: 10, minPercent: 30 };
+/** Days from 2026-10-01 with the given costs. */
+function series(costs: Decimal.Value[]): DayCost[] {
+  return costs.map((cost, i) => ({ day: new Date(Date.UTC(2026, 9, 1 + i)).toISOString().slice(0, 10), cost }));
+}
+const flat = (value: number, days = 14) => Array.from({ length: days }, () => value);
+
+describe("median", () => {
+  it("odd and even counts", () => {
+    expect(median([3, 1, 2].map((v) => new Decimal(v))).toString()).toBe("2");
+    expect(median([4, 1, 3, 2].map((v) => new Decimal(v))).toString()).toBe("2.5");
+  });
+});
+
+describe("scoring", () => {
+  it("a flat series has no anomaly", () => {
+    expect(detectAnomalies(series(flat(100, 30)), floors)).toEqual([]);
+  });
+
+  it("one spike on a flat series: expected 100, impact 50, MAD 0 floored at 0.01 -> score 5000", () => {
+    const found = detectAnomalies(series([...flat(100), 150, 100, 100]), floors);
+    expect(found.map((a) => [a.day, a.cost.toString(), a.expected.toString(), a.impact.toString(), a.score.toString()])).toEqual([
+      ["2026-10-15", "150", "100", "50", "5000"],
+    ]);
+  });
+
+  it("weekly seasonality: weekends stay quiet, a weekday spike stands out", () => {
+    // History: 100,104,98,102,96,20,22,101,99,103,97,105,21,19 (weekends at ~20).
+    // Sorted: 19 20 21 22 96 97 98 99 100 101 102 103 104 105 -> median (98 + 99) / 2 = 98.5.
+    // |x - 98.5| sorted: 0.5 0.5 1.5 1.5 2.5 2.5 3.5 4.5 5.5 6.5 76.5 77.5 78.5 79.5 -> MAD (3.5 + 4.5) / 2 = 4.
+    // Scaled MAD 4 x 1.4826 = 5.9304.
+    const history = [100, 104, 98, 102, 96, 20, 22, 101, 99, 103, 97, 105, 21, 19];
+    const spike = scoreDay("d", 140, history, floors);
+    // impact 41.5 > 10 and > 29.55 (30 % of 98.5); score 41.5 / 5.9304 = 6.99784... -> 6.9978.
+    expect([spike.expected.toString(), spike.impact.toString(), spike.score.toString(), spike.anomaly]).toEqual(["98.5", "41.5", "6.9978", true]);
+    // A weekend day of 21 and a usual weekday of 104 are no anomaly.
+    expect(scoreDay("d", 21, history, floors).anomaly).toBe(false);
+    expect(scoreDay("d", 104, history, floors).anomaly).toBe(false);
+    // 125: impact 26.5 > 10 but under 29.55 (30 %): not an anomaly although its score is 26.5 / 5.9304 = 4.46850... -> 4.4685.
+    const under = scoreDay("d", 125, history, floors);
+    expect([under.score.toString(), under.anomaly]).toEqual(["4.4685", false]);
+    // Over a series: 14 days of history then the spike is found, and nothing else.
+    expect(detectAnomalies(series([...history, 140]), floors).map((a) => a.day)).toEqual(["2026-10-15"]);
+  });
+
+  it("a spike under the USD floor: 5 -> 14 is +180 % but only 9 USD", () => {
+    const scored = scoreDay("d", 14, flat(5), floors);
+    expect([scored.impact.toString(), scored.anomaly]).toEqual(["9", false]);
+    // 15.01 is 10.01 over: an anomaly.
+    expect(scoreDay("d", "15.01", flat(5), floors).anomaly).toBe(true);
+    // Exactly 10 over is not "more than" 10.
+    expect(scoreDay("d", 15, flat(5), floors).anomaly).toBe(false);
+  });
+
+  it("a spike under the percent floor: 1000 -> 1250 is 250 USD but only 25 %", () => {
+    const scored = scoreDay("d", 1250, flat(1000), floors);
+    expect([scored.impact.toString(), scored.score.toString(), scored.anomaly]).toEqual(["250", "25000", false]);
+    expect(scoreDay("d", 1300, flat(1000), floors).anomaly).toBe(false); // exactly 30 %
+    expect(scoreDay("d", "1300.01", flat(1000), floors).anomaly).toBe(true);
+  });
+
+  it("a spike within the usual noise: both floors passed but score 100 / 74.13 = 1.3490 <= 3", () => {
+    // 50,150 alternating: median 100, every deviation 50 -> MAD 50, scaled 74.13.
+    const history = Array.from({ length: 14 }, (_, i) => (i % 2 ? 150 : 50));
+    const scored = scoreDay("d", 200, history, floors);
+    expect([scored.expected.toString(), scored.score.toString(), scored.anomaly]).toEqual(["100", "1.349", false]);
+  });
+
+  it("organization floors change the decision", () => {
+    expect(scoreDay("d", 14, flat(5), { minUsd: 5, minPercent: 30 }).anomaly).toBe(true);
+    expect(scoreDay("d", 1250, flat(1000), { minUsd: 10, minPercent: 20 }).anomaly).toBe(true);
+  });
+
+  it("no day is scored without 14 days before it", () => {
+    expect(detectAnomalies(series([...flat(100, 13), 1000]), floors)).toEqual([]);
+  });
+});

@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { Currency, ServiceId, TimestampOutput } from "../common.js";
+
+const DECIMAL = /^\d{1,18}(\.\d{1,10})?$/;
+/** A positive amount as a decimal string (a JSON number is accepted and kept exactly as written). */
+const Amount = z
+  .union([z.string().regex(DECIMAL, "must be a decimal number such as 1500 or 1500.25 (at most 10 decimal places)"), z.number().positive().finite()])
+  .transform((value) => (typeof value === "number" ? String(value) : value))
+  .refine((value) => DECIMAL.test(value) && Number(value) > 0, "must be a positive decimal with at most 10 decimal places")
+  .meta({ description: "A positive amount: a decimal string (exact) or a JSON number." });
+const DecimalString = z.string().meta({ description: "An exact decimal as a string." });
+
+export const BudgetPeriod = z.enum(["monthly", "quarterly", "annual"]).meta({ id: "BudgetPeriod", description: "Calendar periods in UTC." });
+export const BudgetMetric = z
+  .enum(["billed_cost", "effective_cost", "list_cost"])
+  .meta({ id: "BudgetMetric", description: "Which cost a budget counts (default `billed_cost`)." });
+
+export const BudgetThreshold = z
+  .object({
+    percent: z.number().positive().max(1000).multipleOf(0.01),
+    kind: z.enum(["actual", "forecast"]),
+  })
+  .meta({ id: "BudgetThreshold", description: "Crossed when spent (`actual`) or the forecast (`forecast`) reaches `percent` of the amount." });
+export type BudgetThreshold = z.infer<typeof BudgetThreshold>;
+
+/** Dimensions of the daily roll-up a budget can be narrowed to (a line matches one of the values of each). */
+export const BUDGET_FILTER_DIMENSIONS = [
+  "provider",
+  "service_name",
+  "service_category",
+  "region",
+  "charge_category",
+  "source",
+  "sub_account_id",
+  "model",
+] as const;
+const FilterValues = z.array(z.string().min(1).max(256)).min(1).max(100);
+export const BudgetFilters = z
+  .strictObject(
+    Object.fromEntries(BUDGET_FILTER_DIMENSIONS.map((name) => [name, FilterValues.optional()])) as Record<
+      (typeof BUDGET_FILTER_DIMENSIONS)[number],
+      z.ZodOptional<typeof FilterValues>
+    >,
+  )
+  .meta({ id: "BudgetFilters", description: "Spend the budget counts: for each dimension given, lines whose value is one of the listed." });
+export type BudgetFilters = z.infer<typeof BudgetFilters>;
+
+const Thresholds = z
+  .array(BudgetThreshold)
+  .max(10)
+  .refine((list) => new Set(list.map((t) => `${t.kind}:${t.percent}`)).size === list.length, "thresholds must not repeat");
+const Name = z.string().trim().min(1).max(200);
+
+export const CreateBudgetRequest = z
+  .object({
+    name: Name,
+    period: BudgetPeriod,
+    amount: Amount,
+    currency: Currency,
+    metric: BudgetMetric.default("billed_cost"),
+    filters: BudgetFilters.default({}),
+    thresholds: Thresholds,
+  })
+  .meta({ id: "CreateBudgetRequest", description: "A budget of the tenant: its period, amount, currency, optional metric and filters, and its thresholds." });
+export type CreateBudgetRequest = z.output<typeof CreateBudgetRequest>;
+
+export const UpdateBudgetRequest = z
+  .object({
+    name: Name.optional(),
+    period: BudgetPeriod.optional(),
+    amount: Amount.optional(),
+    currency: Currency.optional(),
+    metric: BudgetMetric.optional(),
+    filters: BudgetFilters.optional(),
+    thresholds: Thresholds.optional(),
+  })
+  .meta({ id: "UpdateBudgetRequest", description: "Fields to change; absent fields stay as they are." });
+export type UpdateBudgetRequest = z.output<typeof UpdateBudgetRequest>;
+
+export const BudgetStatus = z
+  .object({
+    period_start: TimestampOutput,
+    period_end: TimestampOutput,
+    spent: DecimalString,
+    forecast: DecimalString,
+    percent_used: DecimalString,
+    state: z.enum(["ok", "warning", "exceeded"]),
+    crossed: z.array(BudgetThreshold),
+  })
+  .meta({ id: "BudgetStatus", description: "Computed from the ledger when read: the current period's spend, forecast and thresholds crossed." });
+
+export const Budget = z
+  .object({
+    id: ServiceId,
+    tenant_id: ServiceId,
+    name: z.string(),
+    period: BudgetPeriod,
+    amount: DecimalString,
+    currency: Currency,
+    metric: BudgetMetric,
+    filters: BudgetFilters,
+    thresholds: z.array(BudgetThreshold),
+    created_at: TimestampOutput,
+    updated_at: TimestampOutput,
+    status: BudgetStatus,
+  })
+  .meta({ id: "Budget", description: "A budget with its status in the current period." });
+export type Budget = z.infer<typeof Budget>;
+
+export const BudgetList = z.object({ items: z.array(Budget) }).meta({ id: "BudgetList", description: "Every budget of the tenant, oldest first." });
+
+export const BudgetPathParams = z.object({ id: ServiceId }).meta({ id: "BudgetPathParams", description: "Path parameters of /tenant/budgets/{id}." });
+export const AnomalyPathParams = z.object({ id: ServiceId }).meta({ id: "AnomalyPathParams", description: "Path parameters of /tenant/spend/anomalies/{id}." });
+
+const Day = z.iso.date().meta({ description: "A UTC day, YYYY-MM-DD." });
+
+export const Anomaly = z
+  .object({
+    id: ServiceId,
+    day: Day,
+    service_name: z.string(),
+    cost: DecimalString,
+    expected: DecimalString.meta({ description: "The median cost of the 14 days before." }),
+    impact: DecimalString.meta({ description: "cost - expected." }),
+    score: DecimalString.meta({ description: "impact / (1.4826 x the median absolute deviation of those 14 days), at least 0.01 as divisor." }),
+    feedback: z.enum(["yes", "no", "planned_activity"]).nullable(),
+  })
+  .meta({ id: "Anomaly", description: "A day whose USD cost of one service stood out of its 14-day history." });
+export type Anomaly = z.infer<typeof Anomaly>;
+
+export const AnomaliesQuery = z
+  .object({ start: Day.optional(), end: Day.optional() })
+  .meta({ id: "AnomaliesQuery", description: "Days from `start` (inclusive, default 30 days ago) to `end` (exclusive, default tomorrow), at most 400 days." });
+export type AnomaliesQuery = z.output<typeof AnomaliesQuery>;
+
+export const AnomalyList = z.object({ start: Day, end: Day, items: z.array(Anomaly) }).meta({ id: "AnomalyList", description: "Newest day first." });
+
+export const DetectAnomaliesRequest = z
+  .object({ days: z.number().int().min(1).max(400).default(30).meta({ description: "How many complete days, ending yesterday, to score." }) })
+  .meta({ id: "DetectAnomaliesRequest", description: "How many complete days to score (each against the 14 days before it)." });
+export type DetectAnomaliesRequest = z.output<typeof DetectAnomaliesRequest>;
+
+export const DetectAnomaliesResponse = z
+  .object({ detected: z.number().int(), anomalies: z.array(Anomaly) })
+  .meta({ id: "DetectAnomaliesResponse", description: "The anomalies found that were not known before (each emitted `anomaly.detected` once)." });
+
+export const AnomalyFeedbackRequest = z.object({ feedback: z.enum(["yes", "no", "planned_activity"]) }).meta({
+  id: "AnomalyFeedbackRequest",
+  description: "Whether the anomaly was a real problem (`yes`), not one (`no`) or expected (`planned_activity`).",
+});

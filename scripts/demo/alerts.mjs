@@ -1,0 +1,32 @@
+// The demo's budget and anomaly: run after the demo spend is loaded (they are computed from it).
+
+/**
+ * A monthly budget of the tenant whose amount puts its forecast at 90 % (over the 80 % forecast
+ * threshold, so `GET /api/v1/tenant/budgets` shows it in `warning`), then the anomaly detection
+ * over the demo's days (the spike in its FOCUS data). Without spend this month the budget stays `ok`.
+ */
+export async function loadAlerts(main, tenantId, log) {
+  const tenant = { "X-Service-Tenant-ID": tenantId };
+  const budget = await main(
+    "POST",
+    "/api/v1/tenant/budgets",
+    {
+      name: "Production monthly",
+      period: "monthly",
+      amount: "1000000000",
+      currency: "USD",
+      thresholds: [
+        { percent: 50, kind: "actual" },
+        { percent: 80, kind: "actual" },
+        { percent: 80, kind: "forecast" },
+        { percent: 100, kind: "forecast" },
+      ],
+    },
+    tenant,
+  );
+  const forecast = Number(budget.status.forecast);
+  if (forecast > 0) await main("PATCH", `/api/v1/tenant/budgets/${budget.id}`, { amount: (forecast / 0.9).toFixed(2) }, tenant);
+  const detected = await main("POST", "/api/v1/tenant/spend/anomalies/detect", { days: 60 }, tenant);
+  log(`  Production: budget ${budget.id} (forecast ${budget.status.forecast} USD), ${detected.detected} spend anomalies`);
+  return { budget_id: budget.id, anomalies: detected.detected };
+}
