@@ -29,6 +29,7 @@ import {
   type RouteSpec,
 } from "@cloudcost/testing";
 import { addUser, mintToken, signUp, uniqueEmail } from "./helpers/identity";
+import { DevTokenRequest } from "../src/auth/dev-token-routes";
 import { TOOLING_ROUTES } from "./helpers/undeclared";
 
 let ctx: TestContext;
@@ -167,6 +168,7 @@ beforeAll(async () => {
     "GET /docs": publicGet,
     "GET /docs/assets/docs-init.js": publicGet,
     "GET /.well-known/jwks.json": publicGet,
+    "POST /api/v1/dev/token": { auth: "none", body: { schema: DevTokenRequest, valid: { email: "fuzz@example.com" } }, readOnly: true },
   };
 });
 
