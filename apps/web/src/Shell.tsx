@@ -20,9 +20,9 @@ export function Shell() {
       </main>
     );
   }
-  if (!me.data || tenants.isPending) return <Loading label="Loading your organization…" />;
+  if (!me.data || (tenants.isPending && me.data.tenant_ids.length === 0)) return <Loading label="Loading your organization…" />;
   return (
-    <TenantProvider tenants={tenants.data?.items ?? []}>
+    <TenantProvider tenants={tenants.data?.items} provisional={me.data.tenant_ids}>
       <a className="skip" href="#main">
         Skip to content
       </a>

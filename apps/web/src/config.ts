@@ -11,7 +11,7 @@ export interface RuntimeConfig {
 export async function loadConfig(): Promise<RuntimeConfig> {
   let raw: Partial<RuntimeConfig> = {};
   try {
-    const res = await fetch("/config.json", { cache: "no-store" });
+    const res = await fetch("/config.json");
     if (res.ok) raw = (await res.json()) as Partial<RuntimeConfig>;
   } catch {
     // No config: the development defaults below.

@@ -8,9 +8,14 @@ import { loadConfig } from "./config";
 import { Shell } from "./Shell";
 import "./styles.css";
 
-// Every page is its own chunk: the first load carries only the shell and the page it opens.
-const Overview = lazy(() => import("./pages/Overview"));
-const Recommendations = lazy(() => import("./pages/Recommendations"));
+// Every page is its own chunk: the first load carries only the shell and the page it opens, whose
+// chunk is fetched at once, in parallel with the session's first API calls (not after them).
+const loadOverview = () => import("./pages/Overview");
+const loadRecommendations = () => import("./pages/Recommendations");
+if (window.location.pathname === "/") void loadOverview();
+else if (window.location.pathname === "/recommendations") void loadRecommendations();
+const Overview = lazy(loadOverview);
+const Recommendations = lazy(loadRecommendations);
 const Prices = lazy(() => import("./pages/Prices"));
 const Settings = lazy(() => import("./pages/settings/Settings"));
 const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));

@@ -11,11 +11,16 @@ interface TenantState {
 
 const TenantContext = createContext<TenantState>({ tenants: [], tenantId: undefined, setTenantId: () => {} });
 
-/** The tenant the tenant-scoped pages act on: the one picked in the header, else the first one in reach. */
-export function TenantProvider({ tenants, children }: { tenants: Tenant[]; children: ReactNode }) {
-  const active = useMemo(() => tenants.filter((t) => !t.archived_at), [tenants]);
+/**
+ * The tenant the tenant-scoped pages act on: the one picked in the header, else the first one in
+ * reach. While the tenant list loads, the caller's own tenant ids stand in, so that the page's
+ * first query does not wait for the list.
+ */
+export function TenantProvider({ tenants, provisional, children }: { tenants: Tenant[] | undefined; provisional: string[]; children: ReactNode }) {
+  const active = useMemo(() => (tenants ?? []).filter((t) => !t.archived_at), [tenants]);
   const [picked, setPicked] = useState(() => localStorage.getItem(KEY) ?? undefined);
-  const tenantId = active.some((t) => t.id === picked) ? picked : active[0]?.id;
+  const ids = tenants ? active.map((t) => t.id) : provisional;
+  const tenantId = picked && ids.includes(picked) ? picked : ids[0];
   useEffect(() => {
     if (picked) localStorage.setItem(KEY, picked);
   }, [picked]);

@@ -156,7 +156,11 @@ export default function Recommendations() {
                     </td>
                     <td>
                       {item.current_instance_type ?? item.instance_type ?? "—"}
-                      {item.recommended_instance_type ? ` → ${item.recommended_instance_type}` : item.action === "TERMINATE" ? " → terminate" : ""}
+                      {item.recommended_instance_type && item.recommended_instance_type !== item.current_instance_type
+                        ? ` → ${item.recommended_instance_type}`
+                        : item.action === "TERMINATE"
+                          ? " → terminate"
+                          : ""}
                     </td>
                     <td className="num">{formatUsd(item.current_monthly_cost_usd)}</td>
                     <td className="num">{formatUsd(item.savings_monthly_usd)}</td>
