@@ -264,7 +264,7 @@ describe("web Dockerfile", () => {
 
   it("listens on the port it exposes, answers /healthz and serves /config.json from WEB_CONFIG_JSON", () => {
     const conf = read("infra/web/default.conf.template");
-    expect(conf).toContain("listen ${WEB_PORT};");
+    expect(conf).toMatch(/listen \$\{WEB_PORT\};/);
     expect(text).toMatch(/WEB_PORT=8080/);
     expect(text).toMatch(/EXPOSE 8080/);
     expect(text).toMatch(/HEALTHCHECK .*\/healthz/);
