@@ -57,7 +57,13 @@ export function startWebServer({ port = 3002, host = "127.0.0.1", mainUrl, prici
     server.once("error", reject);
     server.listen(Number(port), host, () => {
       const address = server.address();
-      resolve({ url: `http://${host}:${address.port}`, port: address.port, close: () => new Promise((r) => server.close(r)) });
+      const close = () =>
+        new Promise((r) => {
+          server.close(r);
+          // Keep-alive connections (a proxy's pool) would hold the close open.
+          server.closeIdleConnections();
+        });
+      resolve({ url: `http://${host}:${address.port}`, port: address.port, close });
     });
   });
 }

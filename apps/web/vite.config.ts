@@ -14,5 +14,6 @@ export default defineConfig({
       "/pricing/": { target: pricingApi, rewrite: (path) => path.replace(/^\/pricing/, "") },
     },
   },
-  test: { environment: "jsdom", include: ["test/**/*.test.{ts,tsx}"] },
+  // Generous: the machine running the suites may be shared and loaded.
+  test: { environment: "jsdom", include: ["test/**/*.test.{ts,tsx}"], testTimeout: 30_000 },
 });

@@ -36,7 +36,7 @@ export async function startStack(options: { mainEnv?: NodeJS.ProcessEnv } = {}):
   let web: ChildProcess | undefined;
   const stop = async () => {
     await gateway?.stop();
-    if (web && web.exitCode === null) await new Promise((resolve) => web?.once("exit", resolve).kill("SIGTERM"));
+    if (web && web.exitCode === null && web.signalCode === null) await new Promise((resolve) => web?.once("exit", resolve).kill("SIGTERM"));
     await Promise.all(started.map((s) => s.cleanup()));
     fs.rmSync(issuerDir, { recursive: true, force: true });
   };
