@@ -201,6 +201,19 @@ if (mixed) {
   }
 }
 
+// Written by the e2e suite's console test (e2e/test/console.test.ts), not by `pnpm bench`.
+const web = read<{ initial_js_gzip_kb: number; overview_interactive_ms: { median: number; runs: number[] } }>("console");
+if (web) {
+  add("console", `initial JavaScript ${web.initial_js_gzip_kb} KB gzipped (route chunks apart)`, "< 250 KB", web.initial_js_gzip_kb < 250);
+  const runs = web.overview_interactive_ms.runs;
+  add(
+    "console",
+    `overview interactive, median of ${runs.length} cold loads ${ms(web.overview_interactive_ms.median)}`,
+    "< 1500 ms",
+    web.overview_interactive_ms.median < 1500,
+  );
+}
+
 const faults = read<{ database: string; checks: { pass: boolean }[]; passed: boolean; scenarios: string[] }>("faults");
 
 const load = os

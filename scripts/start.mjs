@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `pnpm start`: runs both services (already built by the start script), each on its own database,
+// serves the console (apps/web) on WEB_PORT with the APIs proxied,
 // waits until both are ready, loads the demo organization on a first run (scripts/demo/), and
 // prints where they listen. Ctrl-C stops both cleanly.
 import { spawn } from "node:child_process";
@@ -8,10 +9,12 @@ import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { firstRun } from "./demo/load.mjs";
+import { startWebServer } from "./web-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const mainPort = process.env.MAIN_API_PORT || "3000";
 const pricingPort = process.env.PRICING_API_PORT || "3001";
+const webPort = process.env.WEB_PORT || "3002";
 // As the images run them: jemalloc preloaded when the machine has it (docs/deployment.md).
 const jemalloc = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
   .map((dir) => path.join(dir, "libjemalloc.so.2"))
@@ -89,8 +92,13 @@ const ready = await Promise.all(services.map((s) => waitReady(s, Date.now() + 12
 if (ready.every(Boolean)) {
   const mainUrl = `http://127.0.0.1:${mainPort}`;
   const pricingUrl = `http://127.0.0.1:${pricingPort}`;
+  // The console, with /api/ and /pricing/ proxied to the services as the gateway does.
+  const web = await startWebServer({ port: webPort, mainUrl, pricingUrl }).catch((err) => {
+    console.error(`[web] not served: ${err.message}`);
+    return undefined;
+  });
   console.log(`
-Both services are ready (${((Date.now() - started) / 1000).toFixed(1)} s):
+${web ? `Console: ${web.url}   (sign in with any e-mail address; the demo organization's owner is demo-owner@example.com)\n` : ""}Both services are ready (${((Date.now() - started) / 1000).toFixed(1)} s):
   main API     ${mainUrl}     (docs: ${mainUrl}/docs; health: /healthz, readiness: /readyz)
   pricing API  ${pricingUrl}     (docs: ${pricingUrl}/docs; health: /healthz, readiness: /readyz)
 `);

@@ -7,11 +7,13 @@ import { findNginx } from "./requirements";
 
 const TEMPLATE = path.resolve(__dirname, "../../infra/gateway/nginx.conf.template");
 
-export function renderGatewayConfig(values: { port: number; mainApi: string; pricingApi: string }): string {
+export function renderGatewayConfig(values: { port: number; mainApi: string; pricingApi: string; web?: string }): string {
   const placeholders: Record<string, string> = {
     GATEWAY_PORT: `127.0.0.1:${values.port}`,
     MAIN_API_UPSTREAM: values.mainApi,
     PRICING_API_UPSTREAM: values.pricingApi,
+    // Without a console upstream a closed port: the gateway answers its own 503 for console paths.
+    WEB_UPSTREAM: values.web ?? "127.0.0.1:9",
   };
   // envsubst-style `${NAME}`; nginx's own `$host`, `$request_id`... have no braces and stay.
   return fs.readFileSync(TEMPLATE, "utf8").replace(/\$\{(\w+)\}/g, (whole, name: string) => placeholders[name] ?? whole);
@@ -23,7 +25,7 @@ export interface Gateway {
 }
 
 /** Starts nginx with the project's gateway configuration in front of the given upstreams. */
-export async function startGateway(upstreams: { mainApi: string; pricingApi: string }): Promise<Gateway> {
+export async function startGateway(upstreams: { mainApi: string; pricingApi: string; web?: string }): Promise<Gateway> {
   const nginx = findNginx();
   if (!nginx) throw new Error("nginx is not installed");
   const port = await freePort();

@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startGateway, type Gateway } from "./nginx";
-import { freePort } from "./ports";
+import { freePort, waitFor } from "./ports";
 import { startService, type Service } from "./services";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -13,6 +13,8 @@ export interface Stack {
   main: Service;
   pricing: Service;
   gateway: Gateway;
+  /** The console (apps/web's build, served by scripts/web-server.mjs) behind the gateway at `/`. */
+  consoleUrl: string;
   /** `${gateway}/api` is the main API, `${gateway}/pricing` the pricing API. */
   api: string;
   pricingUrl: string;
@@ -31,8 +33,10 @@ export async function startStack(options: { mainEnv?: NodeJS.ProcessEnv } = {}):
   const pricingPort = await freePort();
   const started: Service[] = [];
   let gateway: Gateway | undefined;
+  let web: ChildProcess | undefined;
   const stop = async () => {
     await gateway?.stop();
+    if (web && web.exitCode === null && web.signalCode === null) await new Promise((resolve) => web?.once("exit", resolve).kill("SIGTERM"));
     await Promise.all(started.map((s) => s.cleanup()));
     fs.rmSync(issuerDir, { recursive: true, force: true });
   };
@@ -55,11 +59,18 @@ export async function startStack(options: { mainEnv?: NodeJS.ProcessEnv } = {}):
     const failed = results.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
     const [pricing, main] = started;
-    gateway = await startGateway({ mainApi: `127.0.0.1:${main.port}`, pricingApi: `127.0.0.1:${pricing.port}` });
+    const webPort = await freePort();
+    web = spawn(process.execPath, [path.join(ROOT, "scripts/web-server.mjs")], {
+      env: { PATH: process.env.PATH, WEB_PORT: String(webPort), WEB_HOST: "127.0.0.1" },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    await waitFor(`http://127.0.0.1:${webPort}/config.json`, 15_000);
+    gateway = await startGateway({ mainApi: `127.0.0.1:${main.port}`, pricingApi: `127.0.0.1:${pricing.port}`, web: `127.0.0.1:${webPort}` });
     return {
       main,
       pricing,
       gateway,
+      consoleUrl: gateway.url,
       api: `${gateway.url}/api`,
       pricingUrl: `${gateway.url}/pricing`,
       devToken(email, ...flags) {

@@ -223,7 +223,8 @@ describe("compose", () => {
     const templateFile = path.resolve(ROOT, COMPOSE_DIR, mount[0]);
     expect(templateFile).toBe(path.join(ROOT, "infra/gateway/nginx.conf.template"));
     const placeholders = [...new Set([...fs.readFileSync(templateFile, "utf8").matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]))];
-    expect(placeholders.sort()).toEqual(["GATEWAY_PORT", "MAIN_API_UPSTREAM", "PRICING_API_UPSTREAM"]);
+    expect(env.WEB_UPSTREAM).toBe("web:8080");
+    expect(placeholders.sort()).toEqual(["GATEWAY_PORT", "MAIN_API_UPSTREAM", "PRICING_API_UPSTREAM", "WEB_UPSTREAM"]);
     const command = gateway.command!.join(" ");
     expect(command).toContain(`< ${mount[1]} > /etc/nginx/nginx.conf`);
     for (const p of placeholders) {
@@ -233,7 +234,45 @@ describe("compose", () => {
       expect(command).toContain(`$$${p}`);
     }
     expect(command).toContain("exec nginx -g 'daemon off;'");
-    for (const name of NAMES) expect(gateway.depends_on?.[name]).toBeDefined();
+    for (const name of [...NAMES, "web"]) expect(gateway.depends_on?.[name]).toBeDefined();
+  });
+
+  it("builds the console image from the repository root and exposes the port the gateway names", () => {
+    const web = services.web;
+    expect(web.build).toEqual({ context: "../..", dockerfile: "infra/docker/web.Dockerfile" });
+    expect(web.expose).toEqual(["8080"]);
+  });
+});
+
+// ---- The console's image ----
+
+describe("web Dockerfile", () => {
+  const text = read("infra/docker/web.Dockerfile");
+  const runtime = parseDockerfile(text).at(-1)!;
+
+  it("builds a pruned workspace of the console and serves only its static files with unprivileged nginx", () => {
+    expect(text).toContain("turbo prune @cloudcost/web --docker");
+    expect(text).toContain("turbo run build --filter=@cloudcost/web");
+    expect(runtime.from).toMatch(/^nginxinc\/nginx-unprivileged:1\.27/);
+    const copies = runtime.instructions.filter((i) => i.op === "COPY").map((i) => i.args);
+    expect(copies).toContainEqual(expect.stringContaining("--from=build /repo/apps/web/dist/ /usr/share/nginx/html/"));
+    expect(copies).toContainEqual("infra/web/default.conf.template /etc/nginx/templates/default.conf.template");
+    const user = runtime.instructions.filter((i) => i.op === "USER").at(-1)?.args;
+    expect(user).toBe("101");
+    expect(fs.existsSync(path.join(ROOT, "infra/docker/web.Dockerfile.dockerignore"))).toBe(true);
+  });
+
+  it("listens on the port it exposes, answers /healthz and serves /config.json from WEB_CONFIG_JSON", () => {
+    const conf = read("infra/web/default.conf.template");
+    expect(conf).toMatch(/listen \$\{WEB_PORT\};/);
+    expect(text).toMatch(/WEB_PORT=8080/);
+    expect(text).toMatch(/EXPOSE 8080/);
+    expect(text).toMatch(/HEALTHCHECK .*\/healthz/);
+    expect(conf).toMatch(/location = \/config\.json \{[^}]*return 200 '\$\{WEB_CONFIG_JSON\}';/);
+    expect(conf).toMatch(/try_files \$uri \/index\.html;/);
+    // The default is valid JSON the console reads.
+    const json = /WEB_CONFIG_JSON='([^']+)'/.exec(text)?.[1];
+    expect(JSON.parse(json!)).toEqual({ auth: { mode: "dev" } });
   });
 });
 
@@ -384,6 +423,14 @@ describe("kubernetes", () => {
     }
     const main = { service: "main-api", port: configuredPort("main-api") };
     const pricing = { service: "pricing-api", port: configuredPort("pricing-api") };
+    const web = { service: "web", port: 8080 };
+
+    it("routes every other path to the console, /metrics aside", () => {
+      for (const p of ["/", "/recommendations", "/settings/api-keys", "/config.json", "/assets/index-abc.js", "/apix"]) {
+        expect(route(p)).toEqual({ ...web, path: p });
+      }
+      expect(route("/api")).toEqual({ ...main, path: "/api" });
+    });
 
     it("routes /api and /.well-known to main-api with the path kept", () => {
       expect(route("/api/v1/organizations/org_1")).toEqual({ ...main, path: "/api/v1/organizations/org_1" });
@@ -394,8 +441,9 @@ describe("kubernetes", () => {
       expect(route("/pricing/v1/pricing/compute")).toEqual({ ...pricing, path: "/v1/pricing/compute" });
       expect(route("/pricing/marketplace/providers")).toEqual({ ...pricing, path: "/marketplace/providers" });
       expect(route("/pricing")).toEqual({ ...pricing, path: "/" });
-      expect(route("/pricingx")).toBeUndefined();
-      expect(route("/healthz")).toBeUndefined();
+      // Paths the APIs do not own are the console's.
+      expect(route("/pricingx")).toEqual({ ...web, path: "/pricingx" });
+      expect(route("/healthz")).toEqual({ ...web, path: "/healthz" });
     });
 
     it("routes neither the pricing API's internal endpoints nor metrics (issue #22, finding 10)", () => {

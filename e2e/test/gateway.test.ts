@@ -25,15 +25,18 @@ function recorder(name: string) {
 describeIfNginx("gateway", () => {
   const main = recorder("main");
   const pricing = recorder("pricing");
+  const web = recorder("web");
   let gateway: Gateway;
   let deadPort: number;
 
   beforeAll(async () => {
     await new Promise<void>((r) => main.server.listen(0, "127.0.0.1", r));
     await new Promise<void>((r) => pricing.server.listen(0, "127.0.0.1", r));
+    await new Promise<void>((r) => web.server.listen(0, "127.0.0.1", r));
     gateway = await startGateway({
       mainApi: `127.0.0.1:${(main.server.address() as AddressInfo).port}`,
       pricingApi: `127.0.0.1:${(pricing.server.address() as AddressInfo).port}`,
+      web: `127.0.0.1:${(web.server.address() as AddressInfo).port}`,
     });
     deadPort = await freePort();
   });
@@ -41,6 +44,7 @@ describeIfNginx("gateway", () => {
     await gateway?.stop();
     main.server.close();
     pricing.server.close();
+    web.server.close();
   });
 
   it("routes /api/ and /.well-known/ to the main API with the path kept", async () => {
@@ -95,10 +99,16 @@ describeIfNginx("gateway", () => {
     expect(main.seen.at(-1)?.requestId).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it("answers unknown paths and oversized bodies with JSON", async () => {
-    const unknown = await fetch(`${gateway.url}/elsewhere`);
-    expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { error: string }).error).toMatch(/No route/);
+  it("routes every other path to the console, which answers its own routes", async () => {
+    expect(await (await fetch(`${gateway.url}/`)).json()).toEqual({ upstream: "web", url: "/" });
+    expect(await (await fetch(`${gateway.url}/recommendations?action=DOWNSIZE`)).json()).toEqual({ upstream: "web", url: "/recommendations?action=DOWNSIZE" });
+    expect(await (await fetch(`${gateway.url}/config.json`)).json()).toEqual({ upstream: "web", url: "/config.json" });
+  });
+
+  it("answers oversized bodies with JSON, and never routes /metrics", async () => {
+    const metrics = await fetch(`${gateway.url}/metrics`);
+    expect(metrics.status).toBe(404);
+    expect(((await metrics.json()) as { error: string }).error).toMatch(/No route/);
     const big = await fetch(`${gateway.url}/api/v1/signup/complete`, { method: "POST", body: "x".repeat(10 * 1024 * 1024) });
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ message: "The request body is too large.", status: "error" });
@@ -116,6 +126,8 @@ describeIfNginx("gateway", () => {
       expect(v1.status).toBe(503);
       expect(v1.headers.get("content-type")).toMatch(/application\/problem\+json/);
       expect(await v1.json()).toMatchObject({ status: 503, code: "service_unavailable" });
+      const consolePage = await fetch(`${down.url}/settings`);
+      expect([consolePage.status, await consolePage.text()]).toEqual([503, "The console is unavailable; try again shortly."]);
     } finally {
       await down.stop();
     }

@@ -2,6 +2,7 @@ import type { Express } from "express";
 import { serviceApp } from "@cloudcost/http";
 import { apiDocsRouter, mainApiDocument } from "@cloudcost/openapi";
 import { apiRouter } from "./api-router";
+import { devTokenRoutes } from "./auth/dev-token-routes";
 import { jwksRoutes } from "./auth/jwks-routes";
 import type { AppDeps } from "./deps";
 import { renderEnvelopeError } from "./errors";
@@ -16,6 +17,7 @@ export function createApp(deps: AppDeps): Express {
       app.use(deps.metrics.router());
       app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
       app.use(jwksRoutes(deps.devIssuerKey));
+      app.use(devTokenRoutes(deps.devIssuerKey));
     },
   );
 }

@@ -30,6 +30,7 @@ import {
 } from "@cloudcost/testing";
 import { addUser, mintToken, signUp, uniqueEmail } from "./helpers/identity";
 import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
+import { DevTokenRequest } from "../src/auth/dev-token-routes";
 import { TOOLING_ROUTES } from "./helpers/undeclared";
 
 let ctx: TestContext;
@@ -244,6 +245,7 @@ beforeAll(async () => {
     "GET /docs": publicGet,
     "GET /docs/assets/docs-init.js": publicGet,
     "GET /.well-known/jwks.json": publicGet,
+    "POST /api/v1/dev/token": { auth: "none", body: { schema: DevTokenRequest, valid: { email: "fuzz@example.com" } }, readOnly: true },
   };
 });
 

@@ -1,0 +1,78 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { lazy, StrictMode, Suspense } from "react";
+import { createRoot } from "react-dom/client";
+import { createBrowserRouter, RouterProvider } from "react-router";
+import { AppProvider } from "./app-context";
+import { Loading } from "./components/status";
+import { loadConfig } from "./config";
+import { Shell } from "./Shell";
+import "./styles.css";
+
+// Every page is its own chunk: the first load carries only the shell and the page it opens, whose
+// chunk is fetched at once, in parallel with the session's first API calls (not after them).
+const loadOverview = () => import("./pages/Overview");
+const loadRecommendations = () => import("./pages/Recommendations");
+if (window.location.pathname === "/") void loadOverview();
+else if (window.location.pathname === "/recommendations") void loadRecommendations();
+const Overview = lazy(loadOverview);
+const Recommendations = lazy(loadRecommendations);
+const Prices = lazy(() => import("./pages/Prices"));
+const Settings = lazy(() => import("./pages/settings/Settings"));
+const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));
+const Users = lazy(() => import("./pages/settings/Users"));
+const Tenants = lazy(() => import("./pages/settings/Tenants"));
+const Organization = lazy(() => import("./pages/settings/Organization"));
+const SignIn = lazy(() => import("./auth/SignIn"));
+const Callback = lazy(() => import("./auth/Callback"));
+const Welcome = lazy(() => import("./auth/Welcome"));
+
+const router = createBrowserRouter([
+  { path: "/sign-in", element: <SignIn /> },
+  { path: "/auth/callback", element: <Callback /> },
+  { path: "/welcome", element: <Welcome /> },
+  {
+    element: <Shell />,
+    children: [
+      { index: true, element: <Overview /> },
+      { path: "recommendations", element: <Recommendations /> },
+      { path: "prices", element: <Prices /> },
+      {
+        path: "settings",
+        element: <Settings />,
+        children: [
+          { path: "api-keys", element: <ApiKeys /> },
+          { path: "users", element: <Users /> },
+          { path: "tenants", element: <Tenants /> },
+          { path: "organization", element: <Organization /> },
+        ],
+      },
+      { path: "*", element: <p>No such page.</p> },
+    ],
+  },
+]);
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      retry: (count, error) => count < 2 && ![400, 401, 403, 404].includes((error as { status?: number }).status ?? 0),
+    },
+  },
+});
+
+const config = await loadConfig();
+const root = document.getElementById("root");
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <AppProvider config={config}>
+          <Suspense fallback={<Loading />}>
+            <RouterProvider router={router} />
+          </Suspense>
+        </AppProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

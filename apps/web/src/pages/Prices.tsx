@@ -1,0 +1,123 @@
+import type { AccountInfo, ListModelsResponse } from "@cloudcost/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Link } from "react-router";
+import { pricingCall } from "../api/client";
+import { canManage, useApp, useMe } from "../app-context";
+import { Empty, ErrorNote, Loading } from "../components/status";
+import { formatDate } from "../lib/format";
+
+const KEY = "cloudcost.pricing-key";
+
+/**
+ * The pricing API takes API keys only (not the sign-in token): the page asks for one of the
+ * organization's keys, kept for this tab only.
+ */
+export default function Prices() {
+  const { config } = useApp();
+  const me = useMe().data;
+  const [key, setKey] = useState(() => sessionStorage.getItem(KEY) ?? "");
+  const [draft, setDraft] = useState("");
+  const account = useQuery({
+    queryKey: ["pricing-account", key],
+    queryFn: () => pricingCall<AccountInfo>(config.pricingApiBase, key, "/v1/pricing/account"),
+    enabled: !!key,
+    retry: false,
+  });
+  const models = useQuery({
+    queryKey: ["pricing-models", key],
+    queryFn: () => pricingCall<ListModelsResponse>(config.pricingApiBase, key, "/marketplace/providers/models", { include_closed: "true" }),
+    enabled: !!key && account.isSuccess,
+  });
+  const use = (e: FormEvent) => {
+    e.preventDefault();
+    sessionStorage.setItem(KEY, draft.trim());
+    setKey(draft.trim());
+    setDraft("");
+  };
+  const forget = () => {
+    sessionStorage.removeItem(KEY);
+    setKey("");
+  };
+  return (
+    <>
+      <h1>Prices</h1>
+      {!key || account.error ? (
+        <form className="card form" onSubmit={use} aria-labelledby="key-title">
+          <h2 id="key-title">Use an API key</h2>
+          <p className="muted">
+            The pricing API is reached with one of your organization's API keys
+            {canManage(me) ? (
+              <>
+                {" "}
+                (create one under <Link to="/settings/api-keys">Settings → API keys</Link>)
+              </>
+            ) : (
+              " (ask an administrator for one)"
+            )}
+            . It stays in this browser tab only.
+          </p>
+          <label>
+            API key
+            <input type="password" autoComplete="off" required pattern="bl_.+" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          </label>
+          <button type="submit" className="primary">
+            Use key
+          </button>
+          {account.error && <ErrorNote error={account.error} title="The pricing API refused the key" />}
+        </form>
+      ) : account.isPending ? (
+        <Loading />
+      ) : (
+        <>
+          <p>
+            Pricing account <code data-testid="pricing-account">{account.data.account_id}</code>{" "}
+            <button type="button" className="link" onClick={forget}>
+              Use another key
+            </button>
+          </p>
+          <h2>Model prices</h2>
+          {models.error ? (
+            <ErrorNote error={models.error} title="Could not load model prices" />
+          ) : models.isPending ? (
+            <Loading />
+          ) : models.data.entries.length === 0 ? (
+            <Empty>No model price registered for this account yet.</Empty>
+          ) : (
+            <div className="table-wrap">
+              <table>
+                <caption className="sr-only">Model prices with their versions</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Provider · model</th>
+                    <th scope="col">Bucket</th>
+                    <th scope="col" className="num">
+                      Per million tokens
+                    </th>
+                    <th scope="col">Effective</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {models.data.entries.map((m) => (
+                    <tr key={m.id}>
+                      <td>
+                        {m.provider} · {m.model}
+                      </td>
+                      <td>{m.token_bucket}</td>
+                      <td className="num">
+                        {String(m.unit_price_per_mtok)} {m.currency}
+                      </td>
+                      <td>
+                        {formatDate(m.effective_from)} → {m.effective_to ? formatDate(m.effective_to) : "open"}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { Loading } from "../components/status";
+import { age, formatDate, formatNumber, formatPercent, formatUsd } from "../lib/format";
+import { ACTION_LABELS, actionOf, REASON_LABELS, type Recommendation } from "../lib/recommendation";
+
+/** Why a resource got its action: statistics and window, reasons, ranked options, where the prices came from. */
+export function RecommendationDetail({ open, item, loading, onClose }: { open: boolean; item: Recommendation | undefined; loading: boolean; onClose(): void }) {
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay" />
+        <Dialog.Content className="sheet" aria-describedby={undefined}>
+          <div className="sheet-head">
+            <Dialog.Title>{item ? item.name || item.resource_id : "Resource"}</Dialog.Title>
+            <Dialog.Close className="link">Close</Dialog.Close>
+          </div>
+          {item ? <Detail item={item} /> : loading ? <Loading /> : <p>This resource is not on the current page of results.</p>}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function Detail({ item }: { item: Recommendation }) {
+  const stats = item.stats;
+  return (
+    <div className="detail">
+      <p>
+        <span className={`action action-${actionOf(item)}`}>{ACTION_LABELS[actionOf(item)]}</span> {item.current_instance_type ?? item.instance_type ?? "—"}
+        {item.recommended_instance_type ? ` → ${item.recommended_instance_type}` : ""}
+        {item.savings_monthly_usd !== null && <> · saves {formatUsd(item.savings_monthly_usd)} a month</>}
+      </p>
+      <dl className="facts">
+        <dt>Resource id</dt>
+        <dd>{item.resource_id}</dd>
+        <dt>Where</dt>
+        <dd>{[item.provider, item.region, item.availability_zone].filter(Boolean).join(" · ") || "—"}</dd>
+        <dt>Shape</dt>
+        <dd>
+          {formatNumber(item.cpu_cores)} vCPU · {formatNumber(item.ram_gb)} GB · {item.architecture ?? "—"} · {item.operating_system ?? "—"}
+          {item.purchase_option ? ` · ${item.purchase_option.replace("_", " ")}` : ""}
+        </dd>
+        <dt>Monthly cost</dt>
+        <dd>
+          {formatUsd(item.current_monthly_cost_usd)} now, {formatUsd(item.recommended_monthly_cost_usd)} recommended
+        </dd>
+        <dt>Analyzed</dt>
+        <dd>{formatDate(item.analyzed_at)}</dd>
+      </dl>
+      <h3>Utilization</h3>
+      {stats ? (
+        <dl className="facts">
+          <dt>CPU p95 / max</dt>
+          <dd>
+            {formatPercent(stats.cpu_p95)} / {formatPercent(stats.cpu_max)}
+          </dd>
+          <dt>Memory p95</dt>
+          <dd>{formatPercent(stats.memory_p95)}</dd>
+          <dt>Samples</dt>
+          <dd>{stats.samples}</dd>
+          <dt>Window</dt>
+          <dd>
+            {formatDate(stats.window_start)} to {formatDate(stats.window_end)}
+          </dd>
+        </dl>
+      ) : (
+        <p className="muted">Not analyzed yet.</p>
+      )}
+      {item.finding_reasons && item.finding_reasons.length > 0 && (
+        <>
+          <h3>Why</h3>
+          <ul>
+            {item.finding_reasons.map((r) => (
+              <li key={r}>{REASON_LABELS[r] ?? r}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {item.options && item.options.length > 0 && (
+        <>
+          <h3>Options, best first</h3>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Type</th>
+                  <th scope="col" className="num">
+                    Monthly
+                  </th>
+                  <th scope="col" className="num">
+                    Saves
+                  </th>
+                  <th scope="col">Projected CPU / memory p95</th>
+                  <th scope="col">Risk</th>
+                  <th scope="col">Effort</th>
+                </tr>
+              </thead>
+              <tbody>
+                {item.options.map((o) => (
+                  <tr key={o.instance_type}>
+                    <td>
+                      {o.instance_type}{" "}
+                      <span className="muted">
+                        {formatNumber(o.cpu_cores)} vCPU · {formatNumber(o.ram_gb)} GB
+                      </span>
+                    </td>
+                    <td className="num">{formatUsd(o.monthly_cost_usd)}</td>
+                    <td className="num">{formatUsd(o.savings_monthly_usd)}</td>
+                    <td>
+                      {formatPercent(o.projected_cpu_p95)} / {formatPercent(o.projected_memory_p95)}
+                    </td>
+                    <td>
+                      <span className={`risk risk-${o.performance_risk}`}>{o.performance_risk}</span>
+                    </td>
+                    <td>{o.migration_effort}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      {item.price && (
+        <>
+          <h3>Prices</h3>
+          <p>
+            {item.price.basis === "effective" ? "Your effective prices" : "Catalog list prices"} from {item.price.source}
+            {item.price.price_date && (
+              <>
+                , dated {formatDate(item.price.price_date)} ({age(item.price.price_date)})
+              </>
+            )}
+            .
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

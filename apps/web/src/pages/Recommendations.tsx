@@ -1,0 +1,240 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useMemo } from "react";
+import { useSearchParams } from "react-router";
+import { useRecommendations, useSummary } from "../api/recommendations";
+import { canManage, useApp, useMe } from "../app-context";
+import { SummaryCards } from "../components/SummaryCards";
+import { Empty, ErrorNote, Loading, QueryState } from "../components/status";
+import { apiQuery, type FilterKey, LIST_KEYS, listValue, SUMMARY_KEYS, toggled, withFilter } from "../lib/filters";
+import { formatUsd } from "../lib/format";
+import { ACTION_LABELS, ACTIONS, actionOf } from "../lib/recommendation";
+import { useTenant } from "../tenant";
+import { RecommendationDetail } from "./RecommendationDetail";
+
+const TEXT_FILTERS: [FilterKey, string][] = [
+  ["provider", "Provider"],
+  ["region", "Region"],
+  ["availability_zone", "Availability zone"],
+  ["instance_type", "Instance type"],
+];
+
+export default function Recommendations() {
+  const [search, setSearch] = useSearchParams();
+  const { tenantId } = useTenant();
+  const summaryQuery = useMemo(() => apiQuery(search, SUMMARY_KEYS), [search]);
+  const listQuery = useMemo(() => apiQuery(search, LIST_KEYS), [search]);
+  const summary = useSummary(tenantId, summaryQuery);
+  const list = useRecommendations(tenantId, listQuery);
+  const selectedId = search.get("resource");
+  const selected = list.data?.items.find((item) => item.resource_id === selectedId);
+  const update = (next: URLSearchParams) => setSearch(next);
+
+  const applyText = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    let next = search;
+    for (const [key] of TEXT_FILTERS) next = withFilter(next, key, String(data.get(key) ?? ""));
+    update(next);
+  };
+
+  if (!tenantId) return <Empty>No tenant is in your reach yet.</Empty>;
+  return (
+    <>
+      <div className="title-row">
+        <h1>Recommendations</h1>
+        <AnalyzeButton tenantId={tenantId} />
+      </div>
+      <QueryState query={summary}>{(s) => <SummaryCards summary={s} />}</QueryState>
+      <section aria-labelledby="filters-title" className="card filters">
+        <h2 id="filters-title" className="sr-only">
+          Filters
+        </h2>
+        <div className="filter-row">
+          <label>
+            Resource type
+            <select value={search.get("resource_type") ?? "virtual_machine"} onChange={(e) => update(withFilter(search, "resource_type", e.target.value))}>
+              <option value="virtual_machine">Virtual machines</option>
+              <option value="kubernetes_node">Kubernetes nodes</option>
+            </select>
+          </label>
+          <label>
+            Activity
+            <select value={search.get("active") ?? ""} onChange={(e) => update(withFilter(search, "active", e.target.value))}>
+              <option value="">Active and inactive</option>
+              <option value="true">Active only</option>
+              <option value="false">Inactive only</option>
+            </select>
+          </label>
+          <label>
+            Per page
+            <select value={search.get("limit") ?? "100"} onChange={(e) => update(withFilter(search, "limit", e.target.value))}>
+              {["25", "50", "100", "500"].map((n) => (
+                <option key={n}>{n}</option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <form className="filter-row" onSubmit={applyText} key={TEXT_FILTERS.map(([k]) => search.get(k)).join("|")}>
+          {TEXT_FILTERS.map(([key, label]) => (
+            <label key={key}>
+              {label}
+              <input name={key} defaultValue={search.get(key) ?? ""} placeholder="any; a, b for several" />
+            </label>
+          ))}
+          <button type="submit">Apply</button>
+        </form>
+        <Checkboxes legend="Action" name="action" values={ACTIONS.map((a) => [a, ACTION_LABELS[a]])} search={search} onChange={update} />
+        <div className="filter-row">
+          <Checkboxes
+            legend="Architecture"
+            name="architecture"
+            values={[
+              ["x86_64", "x86_64"],
+              ["arm64", "arm64"],
+            ]}
+            search={search}
+            onChange={update}
+          />
+          <Checkboxes
+            legend="Operating system"
+            name="operating_system"
+            values={[
+              ["linux", "Linux"],
+              ["windows", "Windows"],
+            ]}
+            search={search}
+            onChange={update}
+          />
+        </div>
+        {[...search.keys()].some((k) => k !== "resource") && (
+          <button type="button" className="link" onClick={() => update(new URLSearchParams())}>
+            Clear all filters
+          </button>
+        )}
+      </section>
+      {list.error ? (
+        <ErrorNote error={list.error} title="Could not load the recommendations" />
+      ) : list.isPending ? (
+        <Loading />
+      ) : list.data.items.length === 0 ? (
+        <Empty>No resource matches these filters.</Empty>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption className="sr-only">Recommendations, one row per resource</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Resource</th>
+                  <th scope="col">Region</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Current → recommended</th>
+                  <th scope="col" className="num">
+                    Monthly cost
+                  </th>
+                  <th scope="col" className="num">
+                    Savings / month
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.items.map((item) => (
+                  <tr key={item.resource_id}>
+                    <td>
+                      <button
+                        type="button"
+                        className="link"
+                        onClick={() => update(new URLSearchParams({ ...Object.fromEntries(search), resource: item.resource_id }))}
+                      >
+                        {item.name || item.resource_id}
+                      </button>
+                      {!item.active && <span className="tag">inactive</span>}
+                    </td>
+                    <td>{item.region ?? "—"}</td>
+                    <td>
+                      <span className={`action action-${actionOf(item)}`}>{ACTION_LABELS[actionOf(item)]}</span>
+                    </td>
+                    <td>
+                      {item.current_instance_type ?? item.instance_type ?? "—"}
+                      {item.recommended_instance_type && item.recommended_instance_type !== item.current_instance_type
+                        ? ` → ${item.recommended_instance_type}`
+                        : item.action === "TERMINATE"
+                          ? " → terminate"
+                          : ""}
+                    </td>
+                    <td className="num">{formatUsd(item.current_monthly_cost_usd)}</td>
+                    <td className="num">{formatUsd(item.savings_monthly_usd)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav className="pager" aria-label="Pages">
+            <button type="button" disabled={!search.get("cursor")} onClick={() => update(withFilter(search, "cursor", undefined))}>
+              First page
+            </button>
+            <button type="button" disabled={!list.data.next_cursor} onClick={() => update(withFilter(search, "cursor", list.data.next_cursor ?? undefined))}>
+              Next page
+            </button>
+          </nav>
+        </>
+      )}
+      <RecommendationDetail
+        open={!!selectedId}
+        item={selected}
+        loading={list.isPending}
+        onClose={() => {
+          const next = new URLSearchParams(search);
+          next.delete("resource");
+          update(next);
+        }}
+      />
+    </>
+  );
+}
+
+function Checkboxes(props: { legend: string; name: FilterKey; values: [string, string][]; search: URLSearchParams; onChange(next: URLSearchParams): void }) {
+  const selected = listValue(props.search.get(props.name));
+  return (
+    <fieldset className="checks">
+      <legend>{props.legend}</legend>
+      {props.values.map(([value, label]) => (
+        <label key={value}>
+          <input
+            type="checkbox"
+            name={props.name}
+            value={value}
+            checked={selected.includes(value)}
+            onChange={() => props.onChange(toggled(props.search, props.name, value))}
+          />
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function AnalyzeButton({ tenantId }: { tenantId: string }) {
+  const { api } = useApp();
+  const me = useMe().data;
+  const queryClient = useQueryClient();
+  const analyze = useMutation({
+    mutationFn: () =>
+      api.call<{ analyzed_resources: number; duration_ms: number }>("/v1/tenant/compute/recommendations/analyze", { method: "POST", tenant: tenantId }),
+    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === "summary" || q.queryKey[0] === "recommendations" }),
+  });
+  if (!canManage(me)) return null;
+  return (
+    <div className="analyze">
+      <button type="button" onClick={() => analyze.mutate()} disabled={analyze.isPending}>
+        {analyze.isPending ? "Analyzing…" : "Analyze now"}
+      </button>
+      {analyze.data && (
+        <span role="status" className="muted">
+          {analyze.data.analyzed_resources} resources analyzed in {analyze.data.duration_ms} ms
+        </span>
+      )}
+      {analyze.error && <ErrorNote error={analyze.error} title="Analysis failed" />}
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+// `vite` alone (development) proxies the APIs like `pnpm start` and the gateway do.
+const mainApi = process.env.MAIN_API_URL ?? "http://127.0.0.1:3000";
+const pricingApi = process.env.PRICING_API_URL ?? "http://127.0.0.1:3001";
+
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: "dist", sourcemap: false, target: "es2022", reportCompressedSize: false },
+  server: {
+    proxy: {
+      "/api/": mainApi,
+      "/pricing/": { target: pricingApi, rewrite: (path) => path.replace(/^\/pricing/, "") },
+    },
+  },
+  // Generous: the machine running the suites may be shared and loaded.
+  test: { environment: "jsdom", include: ["test/**/*.test.{ts,tsx}"], testTimeout: 30_000 },
+});
