@@ -8,7 +8,14 @@ import { renderEnvelopeError } from "./errors";
 
 /** The main API's Express app over `deps` (built once by compose.ts): the route table's operations, then tooling. */
 export function createApp(deps: AppDeps): Express {
-  return serviceApp({ logger: deps.logger, metrics: deps.metrics, protection: deps.config.protection, renderError: renderEnvelopeError }, (app) => {
+  const options = {
+    logger: deps.logger,
+    metrics: deps.metrics,
+    protection: deps.config.protection,
+    rateLimitStore: deps.redis && { redis: deps.redis, keyPrefix: "rl:main-api" },
+    renderError: renderEnvelopeError,
+  };
+  return serviceApp(options, (app) => {
     app.use(apiRouter(deps));
     app.use(deps.metrics.router());
     app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));

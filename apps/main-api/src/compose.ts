@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
-import { createMetrics, sqlIdempotencyStore, type Metrics } from "@cloudcost/http";
+import { connectRedis, createMetrics, sqlIdempotencyStore, type Metrics } from "@cloudcost/http";
 import { loadDevIssuerKey } from "./auth/dev-issuer";
 import { KeyUseRecorder } from "./auth/key-use";
 import { createTokenVerifier } from "./auth/token-verifier";
@@ -41,6 +41,7 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     idempotencyStore: sqlIdempotencyStore(db.sql),
     analyzer: buildAnalyzer({ config, db, prisma, logger, metrics }),
     outbox: createOutboxWorker({ config, prisma, logger }),
+    redis: config.protection.redisUrl ? connectRedis(config.protection.redisUrl, logger) : undefined,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
-import type { IdempotencyStore, Metrics } from "@cloudcost/http";
+import type { IdempotencyStore, Metrics, Redis } from "@cloudcost/http";
 import type { DevIssuerKey } from "./auth/dev-issuer";
 import type { KeyUseRecorder } from "./auth/key-use";
 import type { TokenVerifier } from "./auth/token-verifier";
@@ -25,6 +25,8 @@ export interface AppDeps {
   idempotencyStore: IdempotencyStore;
   /** The one analyzer of the process: its in-process guard and pricing cache are shared by the routes and the schedule. */
   analyzer: Analyzer;
+  /** The shared store of rate-limit counts (REDIS_URL); absent: each process counts its own. */
+  redis?: Redis;
   /** Delivers outbox messages (pricing API key sync); started by the server, drained by tests. */
   outbox: OutboxWorker;
 }

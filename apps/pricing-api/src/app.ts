@@ -65,6 +65,7 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     metrics: deps.metrics,
     protection: deps.config.protection,
+    rateLimitStore: deps.redis && { redis: deps.redis, keyPrefix: "rl:pricing-api" },
     renderError: renderPricingError,
     bodyParsers: [{ paths: LARGE_BODY_PATHS, parser: usageBody() }],
   };

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { loadServiceSecret } from "@cloudcost/credentials";
 import type { Database } from "@cloudcost/db";
-import { createMetrics, sqlIdempotencyStore, type Metrics } from "@cloudcost/http";
+import { connectRedis, createMetrics, sqlIdempotencyStore, type Metrics } from "@cloudcost/http";
 import { ApiKeyStore } from "./auth/api-key-store";
 import { ComputeCatalogStore } from "./compute/catalog";
 import type { Config } from "./config";
@@ -38,5 +38,6 @@ export function buildDeps({ config, db, logger, serviceSecret, metrics = createM
     serviceTokenJtis: serviceTokenJtis(db.sql),
     computeCatalog: new ComputeCatalogStore(),
     idempotencyStore: sqlIdempotencyStore(db.sql),
+    redis: config.protection.redisUrl ? connectRedis(config.protection.redisUrl, logger) : undefined,
   };
 }

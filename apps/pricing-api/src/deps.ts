@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
-import type { IdempotencyStore, Metrics } from "@cloudcost/http";
+import type { IdempotencyStore, Metrics, Redis } from "@cloudcost/http";
 import type { ApiKeyStore } from "./auth/api-key-store";
 import type { ComputeCatalogStore } from "./compute/catalog";
 import type { Config } from "./config";
@@ -22,4 +22,6 @@ export interface AppDeps {
   /** The in-process compute catalog (empty until loaded: see compute/catalog-loader.ts). */
   computeCatalog: ComputeCatalogStore;
   idempotencyStore: IdempotencyStore;
+  /** The shared store of rate-limit counts (REDIS_URL); absent: each process counts its own. */
+  redis?: Redis;
 }

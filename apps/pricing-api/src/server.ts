@@ -1,5 +1,5 @@
 import { openMigratedDatabase } from "@cloudcost/db";
-import { createLogger, serve, startFailure } from "@cloudcost/http";
+import { closeRedis, createLogger, redisReady, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
 import { buildDeps } from "./compose";
 import { loadSeedCatalog, refreshCatalogStore, watchCatalogVersion } from "./compute/catalog-loader";
@@ -14,6 +14,7 @@ async function main() {
   const deps = buildDeps({ config, db, logger });
   const { prisma, apiKeys, computeCatalog } = deps;
   apiKeys.startUsageFlush();
+  if (deps.redis && !(await redisReady(deps.redis))) logger.warn("REDIS_URL is not reachable yet: rate limits count in this process until it is");
   const app = createApp(deps);
   let stopWatching: () => void = () => undefined;
   // Listening first lets /healthz answer while the catalog loads; /readyz says 503 until it is loaded.
@@ -33,6 +34,7 @@ async function main() {
       stopWatching();
       await prisma.$disconnect();
       await db.close();
+      if (deps.redis) await closeRedis(deps.redis);
     },
   });
   catalogLoad = (async () => {

@@ -5,7 +5,7 @@ import type { Express } from "express";
 import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
-import type { Metrics } from "@cloudcost/http";
+import { closeRedis, type Metrics } from "@cloudcost/http";
 import { createApp } from "../../src/app";
 import { buildDeps } from "../../src/compose";
 import { loadConfig, type Config } from "../../src/config";
@@ -62,6 +62,7 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { 
       await outbox.stop();
       await prisma.$disconnect();
       await db.close();
+      if (deps.redis) await closeRedis(deps.redis);
       fs.rmSync(issuerDir, { recursive: true, force: true });
     },
   };

@@ -2,7 +2,7 @@ import type { Express } from "express";
 import pino, { type Logger } from "pino";
 import type { Database } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
-import type { Metrics } from "@cloudcost/http";
+import { closeRedis, type Metrics } from "@cloudcost/http";
 import { createApp } from "../../src/app";
 import type { ApiKeyStore } from "../../src/auth/api-key-store";
 import { buildDeps } from "../../src/compose";
@@ -59,6 +59,7 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: Te
       await apiKeys.stop();
       await prisma.$disconnect();
       await db.close();
+      if (deps.redis) await closeRedis(deps.redis);
     },
   };
 }
