@@ -12,7 +12,8 @@ async function main() {
   const logger = createLogger("pricing-api", config.logLevel);
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger });
   const deps = buildDeps({ config, db, logger });
-  const { prisma, apiKeys, computeCatalog } = deps;
+  const { prisma, apiKeys, computeCatalog, changes } = deps;
+  await changes.start();
   apiKeys.startUsageFlush();
   if (deps.redis && !(await redisReady(deps.redis))) logger.warn("REDIS_URL is not reachable yet: rate limits count in this process until it is");
   const app = createApp(deps);
@@ -32,6 +33,7 @@ async function main() {
       await catalogLoad.catch(() => undefined);
       await apiKeys.stop();
       stopWatching();
+      await changes.close();
       await prisma.$disconnect();
       await db.close();
       if (deps.redis) await closeRedis(deps.redis);
