@@ -62,6 +62,7 @@ describeOnPostgres("two replicas of each service behind the gateway", () => {
         }
       }),
     );
+    console.info(`revoked key refused by the pricing replicas after ${refusedAfter.map((ms) => `${Math.round(ms)} ms`).join(", ")}`);
     for (const ms of refusedAfter) expect(ms).toBeLessThan(1_000);
     // The main API replicas refuse it at once (they read the key's row on every request).
     for (const main of stack.mains) expectReply(await call("GET", `${main.url}/api/v1/settings/api-keys`, { token: key }), 401, ErrorEnvelope);
