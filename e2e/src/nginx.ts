@@ -7,16 +7,28 @@ import { findNginx } from "./requirements";
 
 const TEMPLATE = path.resolve(__dirname, "../../infra/gateway/nginx.conf.template");
 
-export function renderGatewayConfig(values: { port: number; mainApi: string; pricingApi: string; web?: string }): string {
+/** An upstream is one `host:port`, or several (replicas: one `server` line each, round robin). */
+export type Upstream = string | string[];
+
+export function renderGatewayConfig(values: { port: number; mainApi: Upstream; pricingApi: Upstream; web?: string }): string {
+  const upstreams: Record<string, string[]> = {
+    MAIN_API_UPSTREAM: [values.mainApi].flat(),
+    PRICING_API_UPSTREAM: [values.pricingApi].flat(),
+  };
   const placeholders: Record<string, string> = {
     GATEWAY_PORT: `127.0.0.1:${values.port}`,
-    MAIN_API_UPSTREAM: values.mainApi,
-    PRICING_API_UPSTREAM: values.pricingApi,
+    MAIN_API_UPSTREAM: upstreams.MAIN_API_UPSTREAM.join(" "),
+    PRICING_API_UPSTREAM: upstreams.PRICING_API_UPSTREAM.join(" "),
     // Without a console upstream a closed port: the gateway answers its own 503 for console paths.
     WEB_UPSTREAM: values.web ?? "127.0.0.1:9",
   };
   // envsubst-style `${NAME}`; nginx's own `$host`, `$request_id`... have no braces and stay.
-  return fs.readFileSync(TEMPLATE, "utf8").replace(/\$\{(\w+)\}/g, (whole, name: string) => placeholders[name] ?? whole);
+  return fs
+    .readFileSync(TEMPLATE, "utf8")
+    .replace(/^(\s*)server \$\{(\w+_UPSTREAM)\}(.*)$/gm, (whole, indent: string, name: string, rest: string) =>
+      upstreams[name] ? upstreams[name].map((address) => `${indent}server ${address}${rest}`).join("\n") : whole,
+    )
+    .replace(/\$\{(\w+)\}/g, (whole, name: string) => placeholders[name] ?? whole);
 }
 
 export interface Gateway {
@@ -25,7 +37,7 @@ export interface Gateway {
 }
 
 /** Starts nginx with the project's gateway configuration in front of the given upstreams. */
-export async function startGateway(upstreams: { mainApi: string; pricingApi: string; web?: string }): Promise<Gateway> {
+export async function startGateway(upstreams: { mainApi: Upstream; pricingApi: Upstream; web?: string }): Promise<Gateway> {
   const nginx = findNginx();
   if (!nginx) throw new Error("nginx is not installed");
   const port = await freePort();

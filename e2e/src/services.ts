@@ -15,7 +15,7 @@ const JEMALLOC = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch
 const NODE_FLAGS: Record<"main-api" | "pricing-api", string[]> = JSON.parse(fs.readFileSync(path.join(ROOT, "infra/node-flags.json"), "utf8"));
 
 export interface Service {
-  name: string;
+  name: "main-api" | "pricing-api";
   url: string;
   port: number;
   /** Prometheus' /metrics, on the service's separate metrics listener. */
@@ -66,7 +66,34 @@ export async function startService(
     : undefined;
   if (databaseUrl) serviceEnv[`${upper}_DATABASE_URL`] = databaseUrl;
   else if (template?.dir) fs.cpSync(template.dir, path.join(dataDir, "db"), { recursive: true });
+  return launch(name, serviceEnv, { port, metricsPort, dataDir, databaseUrl, ownsDatabase: true, entry: options.entry });
+}
 
+/**
+ * Another process of a running service on the same PostgreSQL database (as a second replica behind
+ * the gateway): its own port, metrics port and working directory; `of` owns the database.
+ */
+export async function startReplica(of: Service): Promise<Service> {
+  if (!of.databaseUrl) throw new Error(`a second ${of.name} replica needs a PostgreSQL database (TEST_DATABASE_URL): an embedded one belongs to one process`);
+  const upper = of.name === "main-api" ? "MAIN_API" : "PRICING_API";
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-${of.name}-replica-`));
+  const env: NodeJS.ProcessEnv = {
+    ...of.env,
+    [`${upper}_PORT`]: String(port),
+    [`${upper}_METRICS_PORT`]: String(metricsPort),
+    [`${upper}_DATA_DIR`]: path.join(dataDir, "db"),
+  };
+  return launch(of.name, env, { port, metricsPort, dataDir, databaseUrl: of.databaseUrl, ownsDatabase: false });
+}
+
+async function launch(
+  name: "main-api" | "pricing-api",
+  serviceEnv: NodeJS.ProcessEnv,
+  options: { port: number; metricsPort: number; dataDir: string; databaseUrl?: string; ownsDatabase: boolean; entry?: string },
+): Promise<Service> {
+  const { port, metricsPort, dataDir, databaseUrl } = options;
   const service: Service = {
     name,
     port,
@@ -110,7 +137,7 @@ export async function startService(
         await exited;
         clearTimeout(timer);
       }
-      if (databaseUrl) await dropServerDatabase(databaseUrl);
+      if (databaseUrl && options.ownsDatabase) await dropServerDatabase(databaseUrl);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -5,13 +5,17 @@ import os from "node:os";
 import path from "node:path";
 import { startGateway, type Gateway } from "./nginx";
 import { freePort, waitFor } from "./ports";
-import { startService, type Service } from "./services";
+import { startReplica, startService, type Service } from "./services";
 
 const ROOT = path.resolve(__dirname, "../..");
 
 export interface Stack {
+  /** The first replica of each service (the only one unless `replicas` > 1). */
   main: Service;
   pricing: Service;
+  /** Every replica, the first included, each behind the gateway's upstream. */
+  mains: Service[];
+  pricings: Service[];
   gateway: Gateway;
   /** The console (apps/web's build, served by scripts/web-server.mjs) behind the gateway at `/`. */
   consoleUrl: string;
@@ -23,11 +27,27 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** How many processes of each service a stack runs: E2E_REPLICAS (default 1). */
+export function configuredReplicas(): number {
+  const replicas = Number(process.env.E2E_REPLICAS ?? "1");
+  if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`E2E_REPLICAS must be a positive integer, got ${process.env.E2E_REPLICAS}`);
+  return replicas;
+}
+
 /**
  * Both services as real processes on their own databases, sharing SERVICE_TOKEN_SECRET, the main
- * API pointing at the pricing API directly, and nginx in front of both.
+ * API pointing at the pricing API directly, and nginx in front of both. With `replicas` > 1 (on
+ * PostgreSQL: TEST_DATABASE_URL) each service runs that many processes on its one database, behind
+ * the gateway's upstreams, with rate limits shared in Redis (E2E_REDIS_URL, default database 1 of
+ * 127.0.0.1:6379); the main API's outbox delivers to the first pricing API replica, which tells
+ * the others.
  */
-export async function startStack(options: { mainEnv?: NodeJS.ProcessEnv } = {}): Promise<Stack> {
+export async function startStack(options: { mainEnv?: NodeJS.ProcessEnv; replicas?: number } = {}): Promise<Stack> {
+  const replicas = options.replicas ?? configuredReplicas();
+  if (replicas > 1 && !process.env.TEST_DATABASE_URL) {
+    throw new Error("E2E_REPLICAS > 1 needs TEST_DATABASE_URL: the replicas of a service share one PostgreSQL database");
+  }
+  const shared: NodeJS.ProcessEnv = replicas > 1 ? { REDIS_URL: process.env.E2E_REDIS_URL ?? "redis://127.0.0.1:6379/1" } : {};
   const secret = randomBytes(32).toString("base64url");
   const issuerDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-issuer-"));
   const pricingPort = await freePort();
@@ -37,13 +57,16 @@ export async function startStack(options: { mainEnv?: NodeJS.ProcessEnv } = {}):
   const stop = async () => {
     await gateway?.stop();
     if (web && web.exitCode === null && web.signalCode === null) await new Promise((resolve) => web?.once("exit", resolve).kill("SIGTERM"));
-    await Promise.all(started.map((s) => s.cleanup()));
+    // Replicas first: the first process of each service drops the database they share.
+    await Promise.all(started.slice(2).map((s) => s.cleanup()));
+    await Promise.all(started.slice(0, 2).map((s) => s.cleanup()));
     fs.rmSync(issuerDir, { recursive: true, force: true });
   };
   try {
     const results = await Promise.allSettled([
-      startService("pricing-api", { SERVICE_TOKEN_SECRET: secret }, { port: pricingPort }),
+      startService("pricing-api", { SERVICE_TOKEN_SECRET: secret, ...shared }, { port: pricingPort }),
       startService("main-api", {
+        ...shared,
         SERVICE_TOKEN_SECRET: secret,
         PRICING_API_URL: `http://127.0.0.1:${pricingPort}`,
         PRICING_API_TIMEOUT_MS: "2000",
@@ -59,16 +82,27 @@ export async function startStack(options: { mainEnv?: NodeJS.ProcessEnv } = {}):
     const failed = results.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
     const [pricing, main] = started;
+    const pricings = [pricing];
+    const mains = [main];
+    for (let i = 1; i < replicas; i++) {
+      const more = await Promise.all([startReplica(pricing), startReplica(main)]);
+      started.push(...more);
+      pricings.push(more[0]);
+      mains.push(more[1]);
+    }
+    const upstream = (services: Service[]) => services.map((s) => `127.0.0.1:${s.port}`);
     const webPort = await freePort();
     web = spawn(process.execPath, [path.join(ROOT, "scripts/web-server.mjs")], {
       env: { PATH: process.env.PATH, WEB_PORT: String(webPort), WEB_HOST: "127.0.0.1" },
       stdio: ["ignore", "ignore", "inherit"],
     });
     await waitFor(`http://127.0.0.1:${webPort}/config.json`, 15_000);
-    gateway = await startGateway({ mainApi: `127.0.0.1:${main.port}`, pricingApi: `127.0.0.1:${pricing.port}`, web: `127.0.0.1:${webPort}` });
+    gateway = await startGateway({ mainApi: upstream(mains), pricingApi: upstream(pricings), web: `127.0.0.1:${webPort}` });
     return {
       main,
       pricing,
+      mains,
+      pricings,
       gateway,
       consoleUrl: gateway.url,
       api: `${gateway.url}/api`,

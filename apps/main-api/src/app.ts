@@ -10,14 +10,19 @@ import { largeJsonBodies } from "./http/large-body";
 
 /** The main API's Express app over `deps` (built once by compose.ts): the route table's operations, then tooling. */
 export function createApp(deps: AppDeps): Express {
-  return serviceApp(
-    { logger: deps.logger, metrics: deps.metrics, protection: deps.config.protection, renderError: renderEnvelopeError, bodyParsers: largeJsonBodies() },
-    (app) => {
-      app.use(apiRouter(deps));
-      app.use(deps.metrics.router());
-      app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
-      app.use(jwksRoutes(deps.devIssuerKey));
-      app.use(devTokenRoutes(deps.devIssuerKey));
-    },
-  );
+  const options = {
+    logger: deps.logger,
+    metrics: deps.metrics,
+    protection: deps.config.protection,
+    rateLimitStore: deps.redis && { redis: deps.redis, keyPrefix: "rl:main-api" },
+    renderError: renderEnvelopeError,
+    bodyParsers: largeJsonBodies(),
+  };
+  return serviceApp(options, (app) => {
+    app.use(apiRouter(deps));
+    app.use(deps.metrics.router());
+    app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
+    app.use(jwksRoutes(deps.devIssuerKey));
+    app.use(devTokenRoutes(deps.devIssuerKey));
+  });
 }

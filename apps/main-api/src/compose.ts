@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { loadServiceSecret } from "@cloudcost/credentials";
 import type { Database } from "@cloudcost/db";
-import { createMetrics, sqlIdempotencyStore, type Metrics } from "@cloudcost/http";
+import { connectRedis, createMetrics, sqlIdempotencyStore, type Metrics } from "@cloudcost/http";
 import { loadDevIssuerKey } from "./auth/dev-issuer";
 import { KeyUseRecorder } from "./auth/key-use";
 import { createTokenVerifier } from "./auth/token-verifier";
@@ -56,6 +56,7 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     outbox: createOutboxWorker({ config, prisma, logger, serviceSecret, webhookSecrets, resolve }),
     webhooks: { secrets: webhookSecrets, resolve },
     pricingApi,
+    redis: config.protection.redisUrl ? connectRedis(config.protection.redisUrl, logger) : undefined,
   };
 }
 

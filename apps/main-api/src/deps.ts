@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
-import type { IdempotencyStore, Metrics } from "@cloudcost/http";
+import type { IdempotencyStore, Metrics, Redis } from "@cloudcost/http";
 import type { DevIssuerKey } from "./auth/dev-issuer";
 import type { KeyUseRecorder } from "./auth/key-use";
 import type { TokenVerifier } from "./auth/token-verifier";
@@ -30,6 +30,8 @@ export interface AppDeps {
   analyzer: Analyzer;
   /** The pricing API's internal operations, on behalf of an organization's pricing account. */
   pricingApi: InternalPricingApi;
+  /** The shared store of rate-limit counts (REDIS_URL); absent: each process counts its own. */
+  redis?: Redis;
   /** Delivers outbox messages (pricing API key sync); started by the server, drained by tests. */
   outbox: OutboxWorker;
   /** Encrypts webhook signing secrets at rest; resolves webhook hosts for the SSRF checks. */

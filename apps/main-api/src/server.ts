@@ -1,5 +1,5 @@
 import { openMigratedDatabase } from "@cloudcost/db";
-import { createLogger, serve, startFailure } from "@cloudcost/http";
+import { closeRedis, createLogger, redisReady, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
 import { buildDeps } from "./compose";
 import { startAlertSchedule } from "./anomalies/schedule";
@@ -22,6 +22,7 @@ async function main() {
   });
   const deps = buildDeps({ config, db, logger });
   const { prisma, outbox } = deps;
+  if (deps.redis && !(await redisReady(deps.redis))) logger.warn("REDIS_URL is not reachable yet: rate limits count in this process until it is");
   const app = createApp(deps);
   outbox.start();
   outbox.kick(); // deliver whatever a previous run left undelivered
@@ -42,6 +43,7 @@ async function main() {
       await alerts.stop();
       await prisma.$disconnect();
       await db.close();
+      if (deps.redis) await closeRedis(deps.redis);
     },
   });
 }

@@ -12,9 +12,7 @@ import { idempotent } from "./idempotency";
 import { internalPricingHandlers } from "./internal/pricing-routes";
 import { internalHandlers } from "./internal/routes";
 import { requireServiceToken } from "./internal/service-token";
-import { NegotiatedPriceCache } from "./marketplace/compute-negotiated";
 import { computePriceHandlers } from "./marketplace/compute-routes";
-import { liveComputePrices } from "./marketplace/compute-service";
 import { databaseHandlers } from "./marketplace/database-routes";
 import { modelHandlers } from "./marketplace/model-routes";
 import { pinHandlers, reportHandlers } from "./references/routes";
@@ -30,8 +28,7 @@ function apiRouter(deps: AppDeps): Router {
   const router = Router();
   const labelled = { prisma: deps.prisma, labelPrefix: deps.config.labelPrefix };
   const idempotency = idempotent(deps);
-  // Per app, keyed by account: each account's negotiated compute entries, for the compute query.
-  const negotiated = new NegotiatedPriceCache((accountId) => liveComputePrices(deps.prisma, accountId));
+  const { negotiated } = deps;
   registerRoutes(
     router,
     pricingApiRoutes,
@@ -65,6 +62,7 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     metrics: deps.metrics,
     protection: deps.config.protection,
+    rateLimitStore: deps.redis && { redis: deps.redis, keyPrefix: "rl:pricing-api" },
     renderError: renderPricingError,
     bodyParsers: [{ paths: LARGE_BODY_PATHS, parser: usageBody() }],
   };

@@ -1,9 +1,11 @@
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
-import type { IdempotencyStore, Metrics } from "@cloudcost/http";
+import type { IdempotencyStore, Metrics, Redis } from "@cloudcost/http";
 import type { ApiKeyStore } from "./auth/api-key-store";
 import type { ComputeCatalogStore } from "./compute/catalog";
 import type { Config } from "./config";
+import type { ChangeFeed } from "@cloudcost/db";
+import type { NegotiatedPriceCache } from "./marketplace/compute-negotiated";
 import type { Prisma } from "./db";
 import type { ServiceTokenJtis } from "./internal/service-token";
 
@@ -22,4 +24,10 @@ export interface AppDeps {
   /** The in-process compute catalog (empty until loaded: see compute/catalog-loader.ts). */
   computeCatalog: ComputeCatalogStore;
   idempotencyStore: IdempotencyStore;
+  /** Tells every replica that a cached key, catalog or account's negotiated prices changed (LISTEN/NOTIFY). */
+  changes: ChangeFeed;
+  /** Each account's negotiated compute entries, for the compute query (keyed by account). */
+  negotiated: NegotiatedPriceCache;
+  /** The shared store of rate-limit counts (REDIS_URL); absent: each process counts its own. */
+  redis?: Redis;
 }

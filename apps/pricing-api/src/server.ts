@@ -1,5 +1,5 @@
 import { openMigratedDatabase } from "@cloudcost/db";
-import { createLogger, serve, startFailure } from "@cloudcost/http";
+import { closeRedis, createLogger, redisReady, serve, startFailure } from "@cloudcost/http";
 import { createApp } from "./app";
 import { buildDeps } from "./compose";
 import { loadSeedCatalog, refreshCatalogStore, watchCatalogVersion } from "./compute/catalog-loader";
@@ -12,8 +12,10 @@ async function main() {
   const logger = createLogger("pricing-api", config.logLevel);
   const db = await openMigratedDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrationsDir: MIGRATIONS_DIR, logger });
   const deps = buildDeps({ config, db, logger });
-  const { prisma, apiKeys, computeCatalog } = deps;
+  const { prisma, apiKeys, computeCatalog, changes } = deps;
+  await changes.start();
   apiKeys.startUsageFlush();
+  if (deps.redis && !(await redisReady(deps.redis))) logger.warn("REDIS_URL is not reachable yet: rate limits count in this process until it is");
   const app = createApp(deps);
   let stopWatching: () => void = () => undefined;
   // Listening first lets /healthz answer while the catalog loads; /readyz says 503 until it is loaded.
@@ -31,8 +33,10 @@ async function main() {
       await catalogLoad.catch(() => undefined);
       await apiKeys.stop();
       stopWatching();
+      await changes.close();
       await prisma.$disconnect();
       await db.close();
+      if (deps.redis) await closeRedis(deps.redis);
     },
   });
   catalogLoad = (async () => {

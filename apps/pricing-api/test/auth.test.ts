@@ -148,7 +148,7 @@ describe("internal key endpoints", () => {
 describe("key cache", () => {
   it("stays bounded when flooded with made-up, well-formed keys", async () => {
     const { ApiKeyStore } = await import("../src/auth/api-key-store");
-    const small = new ApiKeyStore(ctx.prisma, 20);
+    const small = new ApiKeyStore(ctx.prisma, { maxCacheEntries: 20 });
     for (let i = 0; i < 45; i++) await small.verify(generateApiKey());
     expect((small as unknown as { cache: Map<string, unknown> }).cache.size).toBeLessThanOrEqual(20);
     // A real key still verifies after the flood.

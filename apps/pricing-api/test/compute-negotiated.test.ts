@@ -182,7 +182,7 @@ describe("the per-account cache of negotiated entries", () => {
     usageType: "on_demand",
     currency: "USD",
   };
-  const cacheOver = (ttlMs: number) => new NegotiatedPriceCache((accountId) => liveComputePrices(ctx.prisma, accountId), ttlMs);
+  const cacheOver = (ttlMs: number) => new NegotiatedPriceCache((accountId) => liveComputePrices(ctx.prisma, accountId), { ttlMs });
   const data = (discount: number) => [{ provider: "aws", family: "m5", discount_percent: discount, currency: "USD" }];
 
   it("holds each account's own entries: B's are never A's, whatever was loaded first", async () => {

@@ -4,9 +4,9 @@ import { Pool } from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { lockDataDir } from "./datadir-lock";
 import { preparePrivateDataDir, restrictDataDir } from "./datadir-permissions";
-import { openPglite, pgliteSqlClient } from "./pglite";
-import { postgresSqlClient, redactUrl } from "./postgres";
-import type { SqlClient } from "./sql-client";
+import { openPglite, pgliteListen, pgliteSqlClient } from "./pglite";
+import { postgresListen, postgresSqlClient, redactUrl } from "./postgres";
+import type { Listen, SqlClient } from "./sql-client";
 
 export type DriverAdapterFactory = PrismaPg | PrismaPGlite;
 
@@ -15,6 +15,8 @@ export interface Database {
   /** Pass to the generated PrismaClient: `new PrismaClient({ adapter: db.adapter })`. */
   adapter: DriverAdapterFactory;
   sql: SqlClient;
+  /** LISTEN for notifications (see change-feed.ts): a dedicated connection on PostgreSQL, the one session on PGlite. */
+  listen: Listen;
   description: string;
   close(): Promise<void>;
 }
@@ -59,13 +61,15 @@ function withStartupOptions(url: string, settings: [string, string][]): string {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const settings = checkedSettings(options.sessionSettings);
   if (options.url) {
-    const pool = new Pool({ connectionString: withStartupOptions(options.url, settings), max: options.poolSize ?? 10 });
+    const connectionString = withStartupOptions(options.url, settings);
+    const pool = new Pool({ connectionString, max: options.poolSize ?? 10 });
     // An idle client losing its server (a restart) must not crash the process.
     pool.on("error", () => undefined);
     return {
       kind: "postgres",
       adapter: new PrismaPg(pool),
       sql: postgresSqlClient(pool),
+      listen: postgresListen(connectionString),
       description: `PostgreSQL at ${redactUrl(options.url)}`,
       close: () => pool.end(),
     };
@@ -97,6 +101,7 @@ function wrapPglite(pglite: PGlite, description: string, afterClose: () => Promi
     kind: "pglite",
     adapter: new PrismaPGlite(pglite),
     sql: pgliteSqlClient(pglite),
+    listen: pgliteListen(pglite),
     description,
     async close() {
       if (!pglite.closed) await pglite.close();

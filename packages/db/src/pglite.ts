@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import type { SqlClient, SqlSession } from "./sql-client";
+import type { Listen, SqlClient, SqlSession } from "./sql-client";
 
 export function pgliteSqlClient(db: PGlite): SqlClient {
   const session: SqlSession = {
@@ -28,4 +28,14 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
   const db = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
   await db.waitReady;
   return db;
+}
+
+/** LISTEN on the one connection: notifications come back to this process (there is no other). */
+export function pgliteListen(db: PGlite): Listen {
+  return async (channel, onPayload) => {
+    const unlisten = await db.listen(channel, onPayload);
+    return async () => {
+      if (!db.closed) await unlisten();
+    };
+  };
 }

@@ -18,3 +18,9 @@ export interface SqlClient extends SqlSession {
   /** Runs `fn` on one dedicated connection (session-level advisory locks, explicit transactions). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
 }
+
+/**
+ * Receives notifications on `channel` (see change-feed.ts); `onGap` when some may have been missed.
+ * Resolves once it listens, to a function that stops listening.
+ */
+export type Listen = (channel: string, onPayload: (payload: string) => void, onGap: () => void) => Promise<() => Promise<void>>;

@@ -24,8 +24,10 @@ export {
   protectionConfig,
   ProtectionEnv,
   type RateLimitOptions,
+  type RateLimitStore,
   type TrustProxy,
 } from "./protection";
+export { connectRedis, redisReady, closeRedis, type Redis } from "./redis";
 export {
   idempotency,
   canonicalJson,

@@ -3,7 +3,7 @@ import type { RequestHandler } from "express";
 import cors from "cors";
 import helmet from "helmet";
 import { z } from "zod";
-import { rateLimits, type CredentialHeader } from "./rate-limit";
+import { rateLimits, type CredentialHeader, type RateLimitStore } from "./rate-limit";
 
 const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -71,6 +71,8 @@ export const ProtectionEnv = {
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
   RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(0).default(1200),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(3000),
+  // Unset: rate limits count per process. Set: in Redis, shared by every replica (docs/scaling.md).
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   CORS_ORIGINS: z
     .string()
     .default("")
@@ -108,6 +110,7 @@ export function protectionConfig(
     RATE_LIMIT_WINDOW_MS: number;
     RATE_LIMIT_PER_CREDENTIAL: number;
     RATE_LIMIT_PER_IP: number;
+    REDIS_URL?: string;
     CORS_ORIGINS: string[];
     TRUST_PROXY?: TrustProxy;
   },
@@ -116,6 +119,8 @@ export function protectionConfig(
   return {
     rateLimit: { windowMs: e.RATE_LIMIT_WINDOW_MS, perCredential: e.RATE_LIMIT_PER_CREDENTIAL, perIp: e.RATE_LIMIT_PER_IP, credentialHeaders },
     corsOrigins: e.CORS_ORIGINS,
+    /** The shared store of rate-limit counts; the service connects to it once (compose.ts). */
+    redisUrl: e.REDIS_URL,
     /**
      * Which proxies' `X-Forwarded-For` to believe for the client address (rate limits per IP,
      * logs). Off by default: a directly exposed service must not let a client pick its own address.
@@ -125,10 +130,18 @@ export function protectionConfig(
   };
 }
 
-/** Helmet, CORS (when configured) and rate limits, in that order. */
-export function protections(config: ReturnType<typeof protectionConfig>): RequestHandler[] {
+/** Helmet, CORS (when configured) and rate limits (counted in `store` when given), in that order. */
+export function protections(config: ReturnType<typeof protectionConfig>, store?: RateLimitStore): RequestHandler[] {
   const cors = corsPolicy(config.corsOrigins);
-  return [securityHeaders(), ...(cors ? [cors] : []), ...rateLimits(config.rateLimit)];
+  return [securityHeaders(), ...(cors ? [cors] : []), ...rateLimits({ ...config.rateLimit, store })];
 }
 
-export { rateLimits, requestCredential, API_KEY_OR_BEARER, type CredentialHeader, type RateLimitOptions, type RequestCredential } from "./rate-limit";
+export {
+  rateLimits,
+  requestCredential,
+  API_KEY_OR_BEARER,
+  type CredentialHeader,
+  type RateLimitOptions,
+  type RateLimitStore,
+  type RequestCredential,
+} from "./rate-limit";

@@ -1,8 +1,9 @@
 import { hash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { Request, RequestHandler, Response } from "express";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { HttpError } from "./http-error";
+import type { Redis } from "./redis";
 
 /**
  * The headers a service authenticates, in the order it reads them: the per-credential limit must
@@ -18,6 +19,20 @@ export interface RateLimitOptions {
   perIp: number;
   /** Where the service reads its credential (the main API: `authorization` only). */
   credentialHeaders: readonly CredentialHeader[];
+  /** Where the counts live: absent, in this process (each replica counts its own). */
+  store?: RateLimitStore;
+}
+
+/**
+ * Counts shared by every replica in Redis (and kept across restarts): one key per limit and client,
+ * `<keyPrefix>:<limit>:<client>`, expiring with its window. While Redis is unreachable each
+ * process counts in memory (rate-limiter-flexible's insurance limiter) rather than refusing or
+ * waiting.
+ */
+export interface RateLimitStore {
+  redis: Redis;
+  /** Separates the services' counts in one Redis (e.g. `rl:pricing-api`). */
+  keyPrefix: string;
 }
 
 /** The pricing API's order: `X-API-Key`, else `Authorization: Bearer`. */
@@ -89,7 +104,7 @@ export function ipBucket(ip: string | undefined): string {
 interface Limit {
   name: "ip" | "credential";
   points: number;
-  limiter: RateLimiterMemory;
+  limiter: RateLimiterAbstract;
   /** `"name";q=..;w=..`, the policy item of the RateLimit-Policy header (fixed per limit). */
   policy: string;
   what: string;
@@ -103,12 +118,25 @@ interface Applied {
 
 const windowSeconds = (windowMs: number) => Math.max(1, Math.ceil(windowMs / 1000));
 
-function limit(name: Limit["name"], points: number, windowMs: number, what: string, keyOf: Limit["keyOf"]): Limit {
-  const duration = windowSeconds(windowMs);
+function limiter(name: Limit["name"], points: number, duration: number, store: RateLimitStore | undefined): RateLimiterAbstract {
+  const memory = new RateLimiterMemory({ points, duration });
+  if (!store) return memory;
+  return new RateLimiterRedis({
+    storeClient: store.redis,
+    keyPrefix: `${store.keyPrefix}:${name}`,
+    points,
+    duration,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: memory,
+  });
+}
+
+function limit(name: Limit["name"], points: number, options: RateLimitOptions, what: string, keyOf: Limit["keyOf"]): Limit {
+  const duration = windowSeconds(options.windowMs);
   return {
     name,
     points,
-    limiter: new RateLimiterMemory({ points, duration }),
+    limiter: limiter(name, points, duration, options.store),
     policy: `"${name}";q=${points};w=${duration}`,
     what,
     keyOf,
@@ -121,16 +149,16 @@ function tooMany(res: Response, item: Limit, state: RateLimiterRes): HttpError {
 }
 
 /**
- * Per-IP and per-credential fixed-window limits (rate-limiter-flexible's in-process store: each
- * replica counts its own), reported in the IETF `RateLimit` / `RateLimit-Policy` headers (draft 8,
+ * Per-IP and per-credential fixed-window limits (rate-limiter-flexible: in process, each replica
+ * counting its own, or in Redis, shared by all: `options.store`), reported in the IETF `RateLimit` / `RateLimit-Policy` headers (draft 8,
  * one list item per limit); a 429 carries Retry-After and is rendered in the API's own shape.
  * One middleware for both limits: it runs on every request.
  */
 export function rateLimits(options: RateLimitOptions): RequestHandler[] {
   const limits: Limit[] = [];
-  if (options.perIp > 0) limits.push(limit("ip", options.perIp, options.windowMs, "from this address", (req) => ipBucket(clientAddress(req))));
+  if (options.perIp > 0) limits.push(limit("ip", options.perIp, options, "from this address", (req) => ipBucket(clientAddress(req))));
   const credentialOf = (req: Request) => requestCredential(req, options.credentialHeaders)?.hash;
-  if (options.perCredential > 0) limits.push(limit("credential", options.perCredential, options.windowMs, "for this credential", credentialOf));
+  if (options.perCredential > 0) limits.push(limit("credential", options.perCredential, options, "for this credential", credentialOf));
   if (limits.length === 0) return [];
 
   // The RateLimit-Policy value per combination of applied limits (an anonymous request has no

@@ -4,13 +4,15 @@ import { jsonBody } from "./json-body";
 import { httpLogger } from "./logger";
 import type { Metrics } from "./metrics";
 import { errorHandler, notFoundHandler, type ErrorRenderer } from "./middlewares";
-import { protections, type protectionConfig } from "./protection";
+import { protections, type protectionConfig, type RateLimitStore } from "./protection";
 import { requestId } from "./request-id";
 
 export interface ServiceAppOptions {
   logger: Logger;
   metrics: Metrics;
   protection: ReturnType<typeof protectionConfig>;
+  /** Shared rate-limit counts (with REDIS_URL); absent: counted in this process. */
+  rateLimitStore?: RateLimitStore;
   /** Writes errors (the 404 of an unknown path included) in the API's own shape. */
   renderError: ErrorRenderer;
   /** Parsers for particular paths' bodies, run before the JSON parser (which leaves a parsed body alone). */
@@ -30,7 +32,7 @@ export function serviceApp(options: ServiceAppOptions, mount: (app: Express) => 
   app.use(requestId());
   app.use(options.metrics.middleware());
   app.use(httpLogger(options.logger));
-  app.use(protections(options.protection));
+  app.use(protections(options.protection, options.rateLimitStore));
   for (const { paths, parser } of options.bodyParsers ?? []) app.use(paths, parser);
   app.use(jsonBody());
   mount(app);

@@ -3,9 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import type { Express } from "express";
 import pino, { type Logger } from "pino";
-import type { Database } from "@cloudcost/db";
-import { createTestDatabase } from "@cloudcost/db/testing";
-import type { Metrics } from "@cloudcost/http";
+import { createTestDatabase, type TestDatabase } from "@cloudcost/db/testing";
+import { closeRedis, type Metrics } from "@cloudcost/http";
 import { createApp } from "../../src/app";
 import { buildDeps } from "../../src/compose";
 import { loadConfig, type Config } from "../../src/config";
@@ -19,7 +18,7 @@ export const TEST_SERVICE_TOKEN_SECRET = "test-service-secret-".repeat(3);
 export interface TestContext {
   app: Express;
   prisma: Prisma;
-  db: Database;
+  db: TestDatabase;
   config: Config;
   /** Everything the app was built from (as server.ts builds it). */
   deps: AppDeps;
@@ -38,6 +37,27 @@ export interface TestContext {
 export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { logger?: Logger; resolve?: Resolve } = {}): Promise<TestContext> {
   const db = await createTestDatabase(MIGRATIONS_DIR, SESSION_SETTINGS);
   const issuerDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-dev-issuer-"));
+  const ctx = contextOn(db, issuerDir, env, options);
+  return {
+    ...ctx,
+    async close() {
+      await ctx.close();
+      fs.rmSync(issuerDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Another instance of the app on `of`'s database and development issuer, as a second replica is:
+ * its own connections, outbox worker, analyzer and rate limiter (on PGlite, one process, the one
+ * database). Close it before `of`.
+ */
+export async function createReplicaContext(of: TestContext, env: NodeJS.ProcessEnv = {}, options: { logger?: Logger } = {}): Promise<TestContext> {
+  const db = await of.db.reopen();
+  return contextOn({ ...db, reopen: of.db.reopen }, of.config.auth.devIssuerDir, env, options);
+}
+
+function contextOn(db: TestDatabase, issuerDir: string, env: NodeJS.ProcessEnv, options: { logger?: Logger }): TestContext {
   const config = loadConfig({
     LOG_LEVEL: "silent",
     RATE_LIMIT_PER_IP: "0",
@@ -64,7 +84,7 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { 
       await outbox.stop();
       await prisma.$disconnect();
       await db.close();
-      fs.rmSync(issuerDir, { recursive: true, force: true });
+      if (deps.redis) await closeRedis(deps.redis);
     },
   };
 }

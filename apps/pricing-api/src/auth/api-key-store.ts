@@ -1,6 +1,6 @@
 import type { PricingKeyRole } from "@cloudcost/contracts";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@cloudcost/credentials";
-import { newId } from "@cloudcost/db";
+import { newId, type ChangeFeed } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { ApiKey } from "../generated/prisma/client";
 
@@ -28,11 +28,14 @@ const CACHE_TTL_MS = 30_000;
 const UNKNOWN_KEY_TTL_MS = 1_000;
 const CACHE_MAX_ENTRIES = 10_000;
 const TOUCH_INTERVAL_MS = 60_000;
+/** The change feed's topic: the key hash whose row changed. */
+export const API_KEY_CHANGED = "pricing.api_key";
 
 /**
  * API keys by hash. Verified keys are cached for 30 s so a hot request path does no key lookup;
- * a revocation, suspension or role change through this process takes effect at once, through
- * another replica within 30 s.
+ * a revocation, suspension, role change or provisioning takes effect at once in this process and,
+ * through the change feed, in every other replica as soon as it hears of it (the TTL stays as the
+ * safety net for a missed notification).
  * `last_used_at` is written in the background at most once a minute per key, never on the request path.
  */
 export class ApiKeyStore {
@@ -41,12 +44,21 @@ export class ApiKeyStore {
   // Bumped when a key's state changes here: a lookup that read the row before the change does not
   // cache what it read.
   private changes = new Map<string, number>();
+  // Bumped when notifications may have been missed: no lookup in flight then caches its answer.
+  private epoch = 0;
   private timer?: NodeJS.Timeout;
+
+  private readonly maxCacheEntries: number;
+  private readonly changeFeed?: ChangeFeed;
 
   constructor(
     private readonly prisma: Prisma,
-    private readonly maxCacheEntries = CACHE_MAX_ENTRIES,
-  ) {}
+    options: { changes?: ChangeFeed; maxCacheEntries?: number } = {},
+  ) {
+    this.maxCacheEntries = options.maxCacheEntries ?? CACHE_MAX_ENTRIES;
+    this.changeFeed = options.changes;
+    this.changeFeed?.subscribe(API_KEY_CHANGED, (keyHash) => (keyHash === null ? this.forgetAll() : this.invalidate(keyHash)));
+  }
 
   private evictExpired(now: number): void {
     for (const [hash, cached] of this.cache) if (cached.expires < now) this.cache.delete(hash);
@@ -75,6 +87,7 @@ export class ApiKeyStore {
   /** Reads the key from the database and caches the answer. */
   async lookup(keyHash: string, now = Date.now()): Promise<ApiKeyIdentity | null> {
     const changesBefore = this.changes.get(keyHash);
+    const epochBefore = this.epoch;
     const row = await this.prisma.apiKey.findUnique({
       where: { keyHash },
       select: { accountId: true, id: true, revokedAt: true, suspended: true, role: true },
@@ -82,7 +95,8 @@ export class ApiKeyStore {
     const identity = row && !row.revokedAt && !row.suspended ? { accountId: row.accountId, keyId: row.id, role: row.role } : null;
     // Made-up keys (anyone can compute a valid checksum) must not grow the cache without bound.
     if (this.cache.size >= this.maxCacheEntries) this.evictExpired(now);
-    if (this.changes.get(keyHash) === changesBefore) this.cache.set(keyHash, { identity, expires: now + (row ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) });
+    if (this.changes.get(keyHash) === changesBefore && this.epoch === epochBefore)
+      this.cache.set(keyHash, { identity, expires: now + (row ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) });
     if (identity) this.markUsed(keyHash, identity, now);
     return identity;
   }
@@ -91,6 +105,18 @@ export class ApiKeyStore {
   private invalidate(keyHash: string): void {
     this.cache.delete(keyHash);
     this.changes.set(keyHash, (this.changes.get(keyHash) ?? 0) + 1);
+  }
+
+  /** Notifications may have been missed: every cached answer goes (the next request of each key looks it up). */
+  private forgetAll(): void {
+    this.epoch++;
+    this.cache.clear();
+  }
+
+  /** After a change committed: forgets it here and tells the other replicas. */
+  private async changed(keyHash: string): Promise<void> {
+    this.invalidate(keyHash);
+    await this.changeFeed?.publish(API_KEY_CHANGED, keyHash);
   }
 
   private markUsed(keyHash: string, identity: ApiKeyIdentity, now: number): void {
@@ -121,7 +147,7 @@ export class ApiKeyStore {
         where: { keyHash: input.keyHash },
         data: { name: input.name === undefined ? undefined : input.name, role: input.role, suspended: input.suspended },
       });
-      this.invalidate(input.keyHash);
+      await this.changed(input.keyHash);
       return { record, created: false, conflict: false };
     }
     const record = await this.insert({ ...input, id: input.id ?? newId("key") }).catch(async (err) => {
@@ -140,7 +166,7 @@ export class ApiKeyStore {
     this.invalidate(keyHash);
     if (row.revokedAt) return row;
     const revoked = await this.prisma.apiKey.update({ where: { keyHash }, data: { revokedAt: new Date() } });
-    this.invalidate(keyHash);
+    await this.changed(keyHash);
     return revoked;
   }
 
@@ -149,7 +175,7 @@ export class ApiKeyStore {
       await tx.account.upsert({ where: { id: data.accountId }, create: { id: data.accountId }, update: {} });
       return tx.apiKey.create({ data: { ...data, name: data.name ?? null } });
     });
-    this.invalidate(data.keyHash); // a client may have tried the key before it arrived
+    await this.changed(data.keyHash); // a client may have tried the key before it arrived, here or elsewhere
     return record;
   }
 

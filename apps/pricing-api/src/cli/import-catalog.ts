@@ -12,8 +12,8 @@ import { createPrisma, MIGRATIONS_DIR } from "../db";
 // replaces, in one transaction, the rows of the (provider, region) pairs it covers, then refits the
 // estimate rates. A malformed file imports nothing (exit 1); bad usage exits 2.
 // The embedded database belongs to one process: while the service runs this fails with a clear
-// message (stop it first). Against PostgreSQL a running service picks the new catalog up within
-// COMPUTE_CATALOG_REFRESH_MS.
+// message (stop it first). Against PostgreSQL every running replica hears of the new catalog at
+// commit (LISTEN/NOTIFY) and at the latest within COMPUTE_CATALOG_REFRESH_MS.
 const USAGE = `usage: pnpm --filter @cloudcost/pricing-api catalog:import [--format aws|azure|gcp|csv] <file>...
   aws    an Amazon EC2 offer file (JSON or CSV)
   azure  one or more Azure Retail Prices API result pages (JSON)

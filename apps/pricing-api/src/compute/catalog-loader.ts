@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import type { Database } from "@cloudcost/db";
+import type { ChangeFeed, Database } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import { ComputeCatalog, type ComputeCatalogStore } from "./catalog";
 import { parsePriceFile, parseSeed, type CatalogRow } from "./catalog-file";
-import { readCatalog, readCatalogVersion, replaceCatalog } from "./catalog-repository";
+import { CATALOG_CHANGED, readCatalog, readCatalogVersion, replaceCatalog } from "./catalog-repository";
 
 export const SEED_FILE = path.resolve(__dirname, "../../prisma/seed/compute-prices.csv.gz");
 
@@ -40,11 +40,23 @@ export async function loadSeedCatalog(deps: CatalogDeps, seedFile = SEED_FILE): 
 }
 
 /** Builds the in-process catalog from the database and swaps it in (after any transaction committed). */
-export async function refreshCatalogStore(deps: CatalogDeps, store: ComputeCatalogStore): Promise<ComputeCatalog> {
-  const { rows, rates, version } = await readCatalog(deps.db);
-  const catalog = new ComputeCatalog(rows, rates, version);
-  store.swap(catalog);
-  return catalog;
+export function refreshCatalogStore(deps: CatalogDeps, store: ComputeCatalogStore): Promise<ComputeCatalog> {
+  return store.rebuild(async () => {
+    const { rows, rates, version } = await readCatalog(deps.db);
+    return new ComputeCatalog(rows, rates, version);
+  });
+}
+
+/**
+ * Rebuilds the in-process catalog when any process (a replica, the `catalog:import` command)
+ * announces a replaced catalog, or when notifications may have been missed. Before the first load
+ * (the server's, at start) there is nothing to refresh.
+ */
+export function followCatalogChanges(deps: CatalogDeps, store: ComputeCatalogStore, changes: ChangeFeed, onError: (err: unknown) => void): () => void {
+  return changes.subscribe(CATALOG_CHANGED, (version) => {
+    if (!store.loaded || version === store.current.version) return;
+    refreshCatalogStore(deps, store).catch(onError);
+  });
 }
 
 /**
@@ -65,8 +77,9 @@ export async function importPriceFile(
 }
 
 /**
- * Another process (the `catalog:import` command against PostgreSQL) may replace the catalog: poll
- * its version (one small SELECT) and rebuild the in-process catalog when it changed.
+ * Another process (a replica, the `catalog:import` command against PostgreSQL) may replace the
+ * catalog: besides the change feed, poll its version (one small SELECT), the safety net for a
+ * missed notification, and rebuild the in-process catalog when it changed.
  */
 export function watchCatalogVersion(deps: CatalogDeps, store: ComputeCatalogStore, intervalMs: number, onError: (err: unknown) => void): () => void {
   if (intervalMs <= 0) return () => undefined;

@@ -1,4 +1,4 @@
-import type { Database } from "@cloudcost/db";
+import { changeNotification, type Database } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { CatalogRow } from "./catalog-file";
 import type { FittedRate } from "./catalog";
@@ -17,6 +17,9 @@ export interface CatalogVersion {
 }
 
 const INSERT_CHUNK = 2000;
+
+/** The change feed's topic: the catalog was replaced (the key is its new version). */
+export const CATALOG_CHANGED = "pricing.compute_catalog";
 
 export async function readCatalogVersion(db: Database): Promise<CatalogVersion | null> {
   const rows = await db.sql.query<{ version: string; seed_sha256: string | null; row_count: number; source: string }>(
@@ -102,6 +105,9 @@ async function insertRowsRefitAndRecord(tx: Tx, rows: CatalogRow[], version: Cat
   }
   await tx.$executeRawUnsafe(`DELETE FROM compute_rates`);
   await tx.$executeRawUnsafe(FIT_RATES_SQL, MIN_FIT_ROWS, DEFAULT_CPU_RATE, DEFAULT_RAM_RATE);
+  // Announced at commit to every replica (and to nobody if the transaction rolls back).
+  const notification = changeNotification(CATALOG_CHANGED, version.version);
+  await tx.$queryRawUnsafe(notification.sql, ...notification.params);
   await tx.$executeRawUnsafe(
     `INSERT INTO compute_catalog_version (id, version, seed_sha256, row_count, source, loaded_at)
          VALUES ('compute', $1, $2, $3, $4, now())

@@ -170,4 +170,20 @@ export class ComputeCatalogStore {
     this.catalog = next;
     this.built = true;
   }
+
+  private building: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Builds a catalog with `build` and swaps it in, one build at a time: a build starts after the
+   * previous one swapped, so it reads a state at least as recent and a slow, older read never
+   * replaces a newer catalog (refreshes come from the start, the change feed and the poll).
+   */
+  rebuild(build: () => Promise<ComputeCatalog>): Promise<ComputeCatalog> {
+    const next = this.building.then(build).then((catalog) => {
+      this.swap(catalog);
+      return catalog;
+    });
+    this.building = next.catch(() => undefined);
+    return next;
+  }
 }

@@ -1,4 +1,5 @@
 import Decimal from "decimal.js";
+import type { ChangeFeed } from "@cloudcost/db";
 import type { ComputeRow } from "./compute-rows";
 
 /** One negotiated entry as the compute query applies it ("" = matches all). */
@@ -120,10 +121,14 @@ export class AccountComputePrices {
   }
 }
 
+/** The change feed's topic: the account whose negotiated compute entries changed. */
+export const NEGOTIATED_PRICES_CHANGED = "pricing.negotiated_compute";
+
 /**
  * The accounts' negotiated compute entries held in process, keyed by account: loaded on an
- * account's first query, dropped when that account's entries change through this process, and
- * reloaded after `ttlMs` so that changes made through another replica show within that time.
+ * account's first query, dropped when that account's entries change (through this process, or
+ * another replica through the change feed), and reloaded after `ttlMs` in any case, the safety
+ * net for a missed notification.
  */
 export class NegotiatedPriceCache {
   private readonly accounts = new Map<string, { prices: AccountComputePrices; loadedAt: number }>();
@@ -132,10 +137,17 @@ export class NegotiatedPriceCache {
   private readonly generations = new Map<string, number>();
   private lastSweep = Date.now();
 
+  private readonly ttlMs: number;
+  private readonly changeFeed?: ChangeFeed;
+
   constructor(
     private readonly load: (accountId: string) => Promise<ComputeRow[]>,
-    private readonly ttlMs = 10_000,
-  ) {}
+    options: { ttlMs?: number; changes?: ChangeFeed } = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 10_000;
+    this.changeFeed = options.changes;
+    this.changeFeed?.subscribe(NEGOTIATED_PRICES_CHANGED, (accountId) => (accountId === null ? this.invalidateAll() : this.invalidate(accountId)));
+  }
 
   /** The account's entries if loaded and fresh (no database work); undefined otherwise. */
   peek(accountId: string, now = Date.now()): AccountComputePrices | undefined {
@@ -178,10 +190,20 @@ export class NegotiatedPriceCache {
     for (const [accountId, cached] of this.accounts) if (now - cached.loadedAt >= this.ttlMs) this.accounts.delete(accountId);
   }
 
-  /** Drops the account's entries: the next query reloads them. Called after every change of the account's entries. */
+  /** Drops the account's entries: the next query reloads them. */
   invalidate(accountId: string): void {
     this.generations.set(accountId, (this.generations.get(accountId) ?? 0) + 1);
     this.accounts.delete(accountId);
     this.loading.delete(accountId);
+  }
+
+  private invalidateAll(): void {
+    for (const accountId of new Set([...this.accounts.keys(), ...this.loading.keys()])) this.invalidate(accountId);
+  }
+
+  /** Called after every committed change of the account's entries: drops them here and tells the other replicas. */
+  async changed(accountId: string): Promise<void> {
+    this.invalidate(accountId);
+    await this.changeFeed?.publish(NEGOTIATED_PRICES_CHANGED, accountId);
   }
 }

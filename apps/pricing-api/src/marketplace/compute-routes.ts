@@ -13,7 +13,7 @@ export function computePriceHandlers(deps: {
     registerComputePrices: async ({ body }, req) => {
       const account = accountOf(req);
       const entries = await registerComputePrices(deps.prisma, account, body.entries);
-      deps.negotiated.invalidate(account);
+      await deps.negotiated.changed(account);
       return { status: 201, body: { entries, status: "Registered" } };
     },
     listComputePrices: async ({ query }, req) => ({
@@ -23,7 +23,7 @@ export function computePriceHandlers(deps: {
     closeComputePrice: async ({ query }, req) => {
       const account = accountOf(req);
       const entry = await closeComputePrice(deps.prisma, account, query.id);
-      deps.negotiated.invalidate(account);
+      await deps.negotiated.changed(account);
       return { status: 200, body: { entries: [entry], status: "Deleted" } };
     },
   };

@@ -1,8 +1,7 @@
 import type { Express } from "express";
 import pino, { type Logger } from "pino";
-import type { Database } from "@cloudcost/db";
-import { createTestDatabase } from "@cloudcost/db/testing";
-import type { Metrics } from "@cloudcost/http";
+import { createTestDatabase, type TestDatabase } from "@cloudcost/db/testing";
+import { closeRedis, type Metrics } from "@cloudcost/http";
 import { createApp } from "../../src/app";
 import type { ApiKeyStore } from "../../src/auth/api-key-store";
 import { buildDeps } from "../../src/compose";
@@ -17,7 +16,7 @@ export const TEST_SERVICE_SECRET = new TextEncoder().encode("test-service-secret
 export interface TestContext {
   app: Express;
   prisma: Prisma;
-  db: Database;
+  db: TestDatabase;
   config: Config;
   /** Everything the app was built from (as server.ts builds it). */
   deps: AppDeps;
@@ -37,10 +36,24 @@ export interface TestContextOptions {
 
 /** The real app on a fresh, migrated database of its own (PGlite, or TEST_DATABASE_URL's server). */
 export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: TestContextOptions = {}): Promise<TestContext> {
-  const db = await createTestDatabase(MIGRATIONS_DIR);
+  return contextOn(await createTestDatabase(MIGRATIONS_DIR), env, options);
+}
+
+/**
+ * Another instance of the app on `of`'s database, as a second replica is: its own connections,
+ * caches, change feed listener and rate limiter (on PGlite, one process, the one database).
+ * Close it before `of`.
+ */
+export async function createReplicaContext(of: TestContext, env: NodeJS.ProcessEnv = {}, options: TestContextOptions = {}): Promise<TestContext> {
+  const db = await of.db.reopen();
+  return contextOn({ ...db, reopen: of.db.reopen }, env, options);
+}
+
+async function contextOn(db: TestDatabase, env: NodeJS.ProcessEnv, options: TestContextOptions): Promise<TestContext> {
   const config = loadConfig({ LOG_LEVEL: "silent", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0", ...env });
   const deps = buildDeps({ config, db, logger: options.logger ?? pino({ level: "silent" }), serviceSecret: TEST_SERVICE_SECRET });
-  const { prisma, apiKeys, computeCatalog, metrics } = deps;
+  const { prisma, apiKeys, computeCatalog, metrics, changes } = deps;
+  await changes.start();
   if (options.computeCatalog) {
     await loadSeedCatalog({ db, prisma });
     await refreshCatalogStore({ db, prisma }, computeCatalog);
@@ -57,8 +70,10 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: Te
     computeCatalog,
     async close() {
       await apiKeys.stop();
+      await changes.close();
       await prisma.$disconnect();
       await db.close();
+      if (deps.redis) await closeRedis(deps.redis);
     },
   };
 }

@@ -14,9 +14,18 @@ export { findDistributionProblems, type TableDistribution } from "./distribution
  * database on the server named by TEST_DATABASE_URL (created from a migrated template database and
  * dropped by `close()`). Templates are keyed by a hash of the migrations, so they never go stale.
  */
-export async function createTestDatabase(migrationsDir: string, sessionSettings?: SessionSettings): Promise<Database> {
+export async function createTestDatabase(migrationsDir: string, sessionSettings?: SessionSettings): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   return serverUrl ? createServerDatabase(serverUrl, migrationsDir, sessionSettings) : createPgliteDatabase(migrationsDir, sessionSettings);
+}
+
+export interface TestDatabase extends Database {
+  /**
+   * Another process's view of this database, for a second app instance (a replica): on PostgreSQL
+   * a pool and listener of its own, on PGlite (one connection per data directory) this same
+   * database, whose close is then left to the original.
+   */
+  reopen(): Promise<Database>;
 }
 
 /** Builds the template once (Jest globalSetup); createTestDatabase also builds it when missing. */
@@ -49,7 +58,7 @@ async function ensurePgliteTemplate(migrationsDir: string): Promise<string> {
   return dir;
 }
 
-async function createPgliteDatabase(migrationsDir: string, sessionSettings?: SessionSettings): Promise<Database> {
+async function createPgliteDatabase(migrationsDir: string, sessionSettings?: SessionSettings): Promise<TestDatabase> {
   const template = await ensurePgliteTemplate(migrationsDir);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-test-db-"));
   fs.cpSync(template, dir, { recursive: true });
@@ -57,6 +66,7 @@ async function createPgliteDatabase(migrationsDir: string, sessionSettings?: Ses
   return {
     ...db,
     description: `test database at ${dir}`,
+    reopen: async () => ({ ...db, close: async () => undefined }),
     async close() {
       await db.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -105,7 +115,7 @@ async function ensureServerTemplate(serverUrl: string, migrationsDir: string): P
   return name;
 }
 
-async function createServerDatabase(serverUrl: string, migrationsDir: string, sessionSettings?: SessionSettings): Promise<Database> {
+async function createServerDatabase(serverUrl: string, migrationsDir: string, sessionSettings?: SessionSettings): Promise<TestDatabase> {
   const template = await ensureServerTemplate(serverUrl, migrationsDir);
   const name = `cloudcost_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   await admin(serverUrl, async (client) => {
@@ -116,10 +126,12 @@ async function createServerDatabase(serverUrl: string, migrationsDir: string, se
       await client.query("SELECT pg_advisory_unlock(hashtext($1))", [template]);
     }
   });
-  const db = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 5, sessionSettings });
+  const url = withDatabase(serverUrl, name);
+  const db = await openDatabase({ url, poolSize: 5, sessionSettings });
   return {
     ...db,
     description: `test database ${name}`,
+    reopen: () => openDatabase({ url, poolSize: 5, sessionSettings }),
     async close() {
       await db.close();
       await admin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
