@@ -427,8 +427,7 @@ function matrix(): Row[] {
     .map((route): [string, unknown, "read" | "write" | "manage", Record<string, string> | undefined] => {
       if (route.body && !(route.operationId in bodies)) throw new Error(`${route.operationId}: no body in the isolation matrix`);
       const managersOnly = route.roles && !route.roles.includes("member");
-      return [operationKey(route), bodies[route.operationId], managersOnly ? "manage" : route.write ? "write" : "read"];
-      return [operationKey(route), bodies[route.operationId], route.roles ? "manage" : route.write ? "write" : "read", tenantPathIds(operationKey(route))];
+      return [operationKey(route), bodies[route.operationId], managersOnly ? "manage" : route.write ? "write" : "read", tenantPathIds(operationKey(route))];
     });
   for (const [route, body, kind, params] of compute) {
     add(route, CALLERS, { params, tenant: B.tenant1, body, status: 403, why: "another organization's tenant" });
@@ -551,10 +550,9 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
     else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
     else if (route.includes("/spend/imports/{id}")) params.id = side.importId;
-    const withBody = matrix().find((r) => r.route === route && r.body !== undefined);
     else if (route.includes("/webhooks/{id}")) params.id = side.webhookId;
     else if (route.includes("/tenant/")) Object.assign(params, tenantPathIds(route));
-    const body = matrix().find((r) => r.route === route && r.body !== undefined)?.body;
+    const withBody = matrix().find((r) => r.route === route && r.body !== undefined);
     return {
       route,
       caller,
@@ -562,8 +560,6 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
       body: withBody?.body,
       type: withBody?.type,
       tenant: route.includes(" /api/v1/tenant/") ? side.tenant1 : undefined,
-      body,
-      tenant: route.includes("/tenant/") ? side.tenant1 : undefined,
       status: 403,
       why: caller === "pending" ? "invited, not accepted" : "left the organization",
     };

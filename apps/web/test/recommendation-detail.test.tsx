@@ -24,13 +24,17 @@ const base: Recommendation = {
   recommended_monthly_cost_usd: 70.08,
   savings_monthly_usd: 70.08,
   stats: { cpu_p95: 12.5, cpu_max: 40, memory_p95: 30, samples: 336, window_start: "2026-11-11T00:00:00.000Z", window_end: "2026-11-25T00:00:00.000Z" },
+  purchase_option: "on_demand",
+  finding_reasons: [],
+  options: [],
+  price: null,
   analyzed_at: "2026-11-25T01:00:00.000Z",
 };
 
 afterEach(cleanup);
 
 describe("recommendation detail panel", () => {
-  it("shows the statistics and window of today's items, without the right-sizing v2 sections", () => {
+  it("shows the statistics and window, and no reasons or options sections when the item has none", () => {
     render(<RecommendationDetail open item={base} loading={false} onClose={() => {}} />);
     expect(screen.getByRole("dialog", { name: "web-1" })).toBeTruthy();
     expect(screen.getByText("336")).toBeTruthy();
@@ -60,8 +64,8 @@ describe("recommendation detail panel", () => {
           instance_type: "c6g.large",
           cpu_cores: 2,
           ram_gb: 4,
-          monthly_cost_usd: "49.64",
-          savings_monthly_usd: "90.52",
+          monthly_cost_usd: 49.64,
+          savings_monthly_usd: 90.52,
           projected_cpu_p95: 25,
           projected_memory_p95: 120,
           performance_risk: "high",

@@ -1,30 +1,7 @@
-import type { RecommendationItem } from "@cloudcost/contracts";
+import type { PriceProvenance, RecommendationItem, RecommendationOption } from "@cloudcost/contracts";
 
-/** Right-sizing v2 (decisions.md section 4.8): optional here until the contracts carry them. */
-export interface RecommendationOption {
-  instance_type: string;
-  cpu_cores: number | null;
-  ram_gb: number | null;
-  monthly_cost_usd: number | string | null;
-  savings_monthly_usd: number | string | null;
-  projected_cpu_p95: number | null;
-  projected_memory_p95: number | null;
-  performance_risk: "low" | "medium" | "high";
-  migration_effort: "none" | "low" | "medium" | "high";
-}
-
-export interface PriceProvenance {
-  basis: "list" | "effective";
-  source: string;
-  price_date: string | null;
-}
-
-export type Recommendation = RecommendationItem & {
-  finding_reasons?: string[];
-  options?: RecommendationOption[];
-  price?: PriceProvenance | null;
-  purchase_option?: string;
-};
+export type { PriceProvenance, RecommendationOption };
+export type Recommendation = RecommendationItem;
 
 export const ACTIONS = ["DOWNSIZE", "UPSIZE", "TERMINATE", "NOOP", "NO_RECOMMENDATION", "PENDING"] as const;
 

@@ -23,7 +23,7 @@ export default function Organization() {
     e.preventDefault();
     if (form) save.mutate(form);
   };
-  const rs = (field: keyof OrganizationSettings["rightsizing"]) => ({
+  const rs = (field: "lookback_days" | "cpu_target_percent" | "memory_target_percent") => ({
     value: form?.rightsizing[field] ?? "",
     onChange: (e: { target: { value: string } }) => form && setForm({ ...form, rightsizing: { ...form.rightsizing, [field]: Number(e.target.value) } }),
     disabled: !manager,
@@ -63,6 +63,28 @@ export default function Organization() {
                   value={form?.active_window_minutes ?? ""}
                   onChange={(e) => form && setForm({ ...form, active_window_minutes: Number(e.target.value) })}
                 />
+              </label>
+            </div>
+            <div className="row">
+              <label>
+                Savings basis
+                <select
+                  disabled={!manager}
+                  value={form?.rightsizing.savings_basis ?? "effective"}
+                  onChange={(e) => form && setForm({ ...form, rightsizing: { ...form.rightsizing, savings_basis: e.target.value as "effective" | "list" } })}
+                >
+                  <option value="effective">Effective prices (negotiated where registered)</option>
+                  <option value="list">Catalog list prices</option>
+                </select>
+              </label>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  disabled={!manager}
+                  checked={form?.rightsizing.allow_architecture_change ?? false}
+                  onChange={(e) => form && setForm({ ...form, rightsizing: { ...form.rightsizing, allow_architecture_change: e.target.checked } })}
+                />
+                Allow moves to another CPU architecture (x86_64 and arm64)
               </label>
             </div>
             {manager ? (
