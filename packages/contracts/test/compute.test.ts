@@ -31,6 +31,7 @@ describe("inventory", () => {
   it("accepts a full resource and defaults resource_type", () => {
     accept(UpsertResourcesRequest, { resources: [resource] });
     expect(accept(ComputeResourceInput, { resource_id: "node-1" }).resource_type).toBe("virtual_machine");
+    expect(accept(ComputeResourceInput, { resource_id: "node-1" }).purchase_option).toBe("on_demand");
   });
   it.each([
     [{ ...resource, resource_id: undefined }, ["resource_id"]],
@@ -41,6 +42,7 @@ describe("inventory", () => {
     [{ ...resource, cpu_cores: 0 }, ["cpu_cores"]],
     [{ ...resource, ram_gb: -1 }, ["ram_gb"]],
     [{ ...resource, labels: { team: 1 } }, ["labels", "team"]],
+    [{ ...resource, purchase_option: "Spot" }, ["purchase_option"]],
   ])("rejects an invalid resource (%#)", (body, path) => {
     reject(ComputeResourceInput, body, path);
   });
@@ -168,6 +170,7 @@ describe("RecommendationSummary", () => {
 describe("RecommendationItem", () => {
   const analyzed = {
     ...resource,
+    purchase_option: "spot",
     active: true,
     action: "DOWNSIZE",
     current_instance_type: "m5.xlarge",
@@ -183,6 +186,21 @@ describe("RecommendationItem", () => {
       window_start: "2026-11-07T22:50:00.000Z",
       window_end: "2026-11-21T22:45:00.000Z",
     },
+    finding_reasons: ["cpu_over_provisioned", "memory_unknown"],
+    options: [
+      {
+        instance_type: "m5.large",
+        cpu_cores: 2,
+        ram_gb: 8,
+        monthly_cost_usd: 70.08,
+        savings_monthly_usd: 70.08,
+        projected_cpu_p95: 42.8,
+        projected_memory_p95: null,
+        performance_risk: "low",
+        migration_effort: "low",
+      },
+    ],
+    price: { basis: "effective", source: "catalog", price_date: "2026-07-20" },
     analyzed_at: "2026-11-21T22:47:22.123Z",
   };
   const pending = {
@@ -198,6 +216,7 @@ describe("RecommendationItem", () => {
     cpu_cores: null,
     ram_gb: null,
     labels: {},
+    purchase_option: "on_demand",
     active: false,
     action: null,
     current_instance_type: null,
@@ -206,6 +225,9 @@ describe("RecommendationItem", () => {
     recommended_monthly_cost_usd: null,
     savings_monthly_usd: null,
     stats: null,
+    finding_reasons: [],
+    options: [],
+    price: null,
     analyzed_at: null,
   };
   it("accepts analyzed and pending items in a page", () => {
@@ -215,6 +237,8 @@ describe("RecommendationItem", () => {
     reject(RecommendationItem, { ...analyzed, action: "PENDING" }, ["action"]);
     reject(RecommendationItem, { ...analyzed, stats: { ...analyzed.stats, samples: undefined } }, ["stats", "samples"]);
     reject(RecommendationItem, { ...pending, analyzed_at: undefined }, ["analyzed_at"]);
+    reject(RecommendationItem, { ...analyzed, finding_reasons: ["bored"] }, ["finding_reasons", 0]);
+    reject(RecommendationItem, { ...analyzed, options: [...analyzed.options, ...analyzed.options, ...analyzed.options, ...analyzed.options] }, ["options"]);
   });
   it("AnalyzeResponse holds integer counts", () => {
     accept(AnalyzeResponse, { analyzed_resources: 12, duration_ms: 842 });

@@ -137,7 +137,13 @@ describe("settings", () => {
   it("OrganizationSettings fills the defaults", () => {
     expect(accept(OrganizationSettings, {})).toEqual({
       default_currency: "USD",
-      rightsizing: { lookback_days: 14, cpu_target_percent: 70, memory_target_percent: 80 },
+      rightsizing: {
+        lookback_days: 14,
+        cpu_target_percent: 70,
+        memory_target_percent: 80,
+        allow_architecture_change: false,
+        savings_basis: "effective",
+      },
       active_window_minutes: 15,
       anomaly_min_usd: 10,
       anomaly_min_percent: 30,
