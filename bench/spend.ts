@@ -106,6 +106,22 @@ async function benchIngestion(db: Database) {
   }
 }
 
+/** The roll-up of the generated lines, built with one GROUP BY. */
+async function buildRollup(db: Database) {
+  await db.sql.exec(`
+    INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, provider, service_name, service_category, region,
+        sub_account_id, model, unpriced_reason, billed_cost, effective_cost, list_cost, line_count)
+    SELECT organization_id, tenant_id, day,
+      md5(jsonb_build_array(currency, source, charge_category, provider, service_name, service_category, region, sub_account_id, model, unpriced_reason)::text),
+      currency, source, charge_category, provider, service_name, service_category, region, sub_account_id, model, unpriced_reason, b, e, l, n
+    FROM (SELECT organization_id, coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date AS day, coalesce(currency, '') AS currency,
+            source, charge_category, coalesce(provider, '') AS provider, coalesce(service_name, '') AS service_name, coalesce(service_category, '') AS service_category,
+            coalesce(region, '') AS region, coalesce(sub_account_id, '') AS sub_account_id, coalesce(model, '') AS model, coalesce(unpriced_reason, '') AS unpriced_reason,
+            sum(billed_cost) AS b, sum(effective_cost) AS e, sum(list_cost) AS l, count(*) AS n
+          FROM spend_lines WHERE organization_id = '${ORG}' GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13) g;
+    ANALYZE spend_lines; ANALYZE spend_daily;`);
+}
+
 async function loadLedger(db: Database) {
   const t0 = performance.now();
   await db.sql.exec(`
@@ -133,18 +149,8 @@ async function loadLedger(db: Database) {
     CREATE INDEX spend_lines_organization_id_import_id_idx ON spend_lines (organization_id, import_id);
     CREATE UNIQUE INDEX spend_lines_organization_id_tenant_id_event_id_key ON spend_lines (organization_id, tenant_id, event_id);`);
   const indexed = performance.now();
-  await db.sql.exec(`
-    INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, provider, service_name, service_category, region,
-        sub_account_id, model, unpriced_reason, billed_cost, effective_cost, list_cost, line_count)
-    SELECT organization_id, tenant_id, day,
-      md5(jsonb_build_array(currency, source, charge_category, provider, service_name, service_category, region, sub_account_id, model, unpriced_reason)::text),
-      currency, source, charge_category, provider, service_name, service_category, region, sub_account_id, model, unpriced_reason, b, e, l, n
-    FROM (SELECT organization_id, coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date AS day, coalesce(currency, '') AS currency,
-            source, charge_category, coalesce(provider, '') AS provider, coalesce(service_name, '') AS service_name, coalesce(service_category, '') AS service_category,
-            coalesce(region, '') AS region, coalesce(sub_account_id, '') AS sub_account_id, coalesce(model, '') AS model, coalesce(unpriced_reason, '') AS unpriced_reason,
-            sum(billed_cost) AS b, sum(effective_cost) AS e, sum(list_cost) AS l, count(*) AS n
-          FROM spend_lines WHERE organization_id = '${ORG}' GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13) g;
-    ANALYZE spend_lines; ANALYZE spend_daily;`);
+  await buildRollup(db);
+
   const [{ rollup }] = await db.sql.query<{ rollup: number }>("SELECT count(*)::int AS rollup FROM spend_daily WHERE organization_id = $1", [ORG]);
   return {
     lines: LINES,
@@ -198,6 +204,26 @@ async function benchQueries(db: Database) {
 async function main() {
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) throw new Error("BENCH_DATABASE_URL (PostgreSQL) is required");
+  // BENCH_SPEND_DB=<name>: the queries only, over a ledger loaded before (BENCH_KEEP=1), its roll-up rebuilt.
+  const kept = process.env.BENCH_SPEND_DB;
+  if (kept) {
+    const url = new URL(serverUrl);
+    url.pathname = `/${kept}`;
+    const db = await openMigratedDatabase({
+      url: url.toString(),
+      dataDir: "",
+      migrationsDir: MIGRATIONS_DIR,
+      logger: pino({ level: "warn" }),
+      poolSize: 4,
+      sessionSettings: SESSION_SETTINGS,
+    });
+    await db.sql.query("DELETE FROM spend_daily WHERE organization_id = $1", [ORG]);
+    const t0 = performance.now();
+    await buildRollup(db);
+    console.log(JSON.stringify({ rollup_s: round((performance.now() - t0) / 1000), queries: await benchQueries(db) }, null, 2));
+    await db.close();
+    return;
+  }
   process.env.TEST_DATABASE_URL ??= serverUrl;
   const { db, drop } = await openBenchDatabase(serverUrl);
   try {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ServiceId } from "../common.js";
+import { PaginationQuery, ServiceId } from "../common.js";
 import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import * as s from "../main/spend-imports.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
@@ -40,7 +40,7 @@ export const mainApiSpendImportRoutes = {
         "rules; the lines of earlier imports for every (billing account, billing period) pair the file holds are replaced in the same transaction.",
       write: true,
       params: OrgParams,
-      query: s.ImportQuery,
+      query: s.SpendImportQuery,
       rawBody: { contentTypes: FOCUS_CONTENT_TYPES, description: "A FOCUS file (CSV, optionally gzip-compressed, or Parquet)." },
       bodyLimit: SPEND_IMPORT_BODY_LIMIT,
       responses: { 201: ok("Imported", s.SpendImportCreated) },
@@ -53,7 +53,7 @@ export const mainApiSpendImportRoutes = {
       path: "/api/v1/organizations/{org_id}/spend/imports",
       summary: "The organization's FOCUS imports, newest first (paginated)",
       params: OrgParams,
-      query: s.SpendImportListQuery,
+      query: PaginationQuery,
       responses: { 200: ok("A page of imports", s.SpendImportPage) },
     }),
   ),
@@ -85,7 +85,7 @@ export const mainApiSpendImportRoutes = {
       path: "/api/v1/organizations/{org_id}/spend/allocation-rules",
       summary: "The rules that allocate imported lines to tenants",
       params: OrgParams,
-      responses: { 200: ok("The rules", s.AllocationRules) },
+      responses: { 200: ok("The rules", s.SpendAllocationRules) },
     }),
   ),
   putAllocationRules: defineRoute(
@@ -96,8 +96,8 @@ export const mainApiSpendImportRoutes = {
       summary: "Replace the allocation rules; stored import lines are re-allocated in the same transaction",
       write: true,
       params: OrgParams,
-      body: s.AllocationRules,
-      responses: { 200: ok("Stored, and the stored import lines re-allocated", s.AllocationRulesUpdated) },
+      body: s.SpendAllocationRules,
+      responses: { 200: ok("Stored, and the stored import lines re-allocated", s.SpendAllocationRulesUpdated) },
     }),
   ),
 } as const;

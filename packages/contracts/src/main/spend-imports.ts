@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { Currency, PaginationQuery, ServiceId, TimestampOutput } from "../common.js";
+import { Currency, ServiceId, TimestampOutput } from "../common.js";
 
 /** An exact amount as a decimal string: at most 10 decimal places, no exponent (sums of small charges exceed a JSON number). */
 const ImportAmount = z.string().regex(/^-?\d+(\.\d{1,10})?$/, "must be a decimal string with at most 10 decimal places");
 
 const IdList = z.array(z.string().trim().min(1).max(256)).min(1).max(1000);
 
-export const AllocationRule = z
+export const SpendAllocationRule = z
   .strictObject({
     tenant_id: ServiceId,
     sub_account_ids: IdList.optional(),
@@ -19,19 +19,19 @@ export const AllocationRule = z
       "Sends the import lines it matches to `tenant_id`. Every criterion given must match (a line's SubAccountId in `sub_account_ids`, " +
       "its BillingAccountId in `billing_account_ids`, its tag `tag.key` one of `tag.values`); a rule with no criterion matches every line.",
   });
-export type AllocationRule = z.infer<typeof AllocationRule>;
+export type SpendAllocationRule = z.infer<typeof SpendAllocationRule>;
 
-export const AllocationRules = z.strictObject({ rules: z.array(AllocationRule).max(500) }).meta({
+export const SpendAllocationRules = z.strictObject({ rules: z.array(SpendAllocationRule).max(500) }).meta({
   id: "SpendAllocationRules",
   description: "The organization's allocation rules, in order: the first rule a line matches wins; a line no rule matches is unallocated.",
 });
-export type AllocationRules = z.infer<typeof AllocationRules>;
+export type SpendAllocationRules = z.infer<typeof SpendAllocationRules>;
 
-export const AllocationRulesUpdated = AllocationRules.extend({
+export const SpendAllocationRulesUpdated = SpendAllocationRules.extend({
   reallocated_lines: z.number().int().min(0).meta({ description: "Stored import lines whose tenant changed under the new rules." }),
 }).meta({ id: "SpendAllocationRulesUpdated", description: "The rules as stored, and how many stored import lines moved." });
 
-export const ImportQuery = z
+export const SpendImportQuery = z
   .strictObject({ file_name: z.string().trim().min(1).max(255).optional() })
   .meta({ id: "SpendImportQuery", description: "`file_name`: the name to record with the import (optional)." });
 
@@ -57,6 +57,7 @@ export const SpendImport = z
   });
 export type SpendImport = z.infer<typeof SpendImport>;
 
-export const SpendImportCreated = z.object({ import: SpendImport }).meta({ id: "SpendImportCreated" });
-export const SpendImportPage = z.object({ items: z.array(SpendImport), next_cursor: z.string().nullable() }).meta({ id: "SpendImportPage" });
-export const SpendImportListQuery = PaginationQuery;
+export const SpendImportCreated = z.object({ import: SpendImport }).meta({ id: "SpendImportCreated", description: "One FOCUS import." });
+export const SpendImportPage = z
+  .object({ items: z.array(SpendImport), next_cursor: z.string().nullable() })
+  .meta({ id: "SpendImportPage", description: "A page of FOCUS imports, newest first; `next_cursor` is null on the last page." });

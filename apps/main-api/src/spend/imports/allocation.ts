@@ -1,10 +1,10 @@
-import type { AllocationRule } from "@cloudcost/contracts";
+import type { SpendAllocationRule } from "@cloudcost/contracts";
 import { type LedgerTx, reallocateLines } from "../ledger";
 
 /** Which tenant an import line goes to: the first rule it matches, or null (unallocated). */
 export type Allocate = (line: { sub_account_id: string | null; billing_account_id: string | null; tags: Record<string, unknown> }) => string | null;
 
-export function allocator(rules: AllocationRule[]): Allocate {
+export function allocator(rules: SpendAllocationRule[]): Allocate {
   const compiled = rules.map((rule) => ({
     tenantId: rule.tenant_id,
     subAccounts: rule.sub_account_ids && new Set(rule.sub_account_ids),
@@ -35,7 +35,7 @@ const RULE_TENANT = `(SELECT e.rule->>'tenant_id' FROM jsonb_array_elements($2::
   ORDER BY e.n LIMIT 1)`;
 
 /** Re-allocates every stored import line of the organization under `rules` (inside the caller's transaction). Returns the lines moved. */
-export async function reallocateImports(tx: LedgerTx, organizationId: string, rules: AllocationRule[]): Promise<number> {
+export async function reallocateImports(tx: LedgerTx, organizationId: string, rules: SpendAllocationRule[]): Promise<number> {
   const moves = await tx.$queryRawUnsafe<{ id: string; tenant_id: string | null }[]>(
     `SELECT id, tenant_id FROM (SELECT l.id, l.tenant_id AS current, ${RULE_TENANT} AS tenant_id
        FROM spend_lines l WHERE l.organization_id = $1 AND l.source = 'focus_import') m

@@ -1,4 +1,4 @@
-import type { AllocationRule, AllocationRules, PaginationQuery, SpendImport } from "@cloudcost/contracts";
+import type { SpendAllocationRule, SpendAllocationRules, PaginationQuery, SpendImport } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
 import { badRequest, notFound } from "@cloudcost/http";
 import type { Request } from "express";
@@ -45,9 +45,9 @@ async function lockOrganizationImports(tx: Tx, organizationId: string): Promise<
   await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", `spend-imports:${organizationId}`);
 }
 
-async function readRules(tx: Tx | Prisma, organizationId: string): Promise<AllocationRule[]> {
+async function readRules(tx: Tx | Prisma, organizationId: string): Promise<SpendAllocationRule[]> {
   const row = await tx.spendAllocationRules.findUnique({ where: { organizationId } });
-  return (row?.rules as AllocationRule[] | undefined) ?? [];
+  return (row?.rules as SpendAllocationRule[] | undefined) ?? [];
 }
 
 /**
@@ -152,13 +152,13 @@ export async function deleteImport(prisma: Prisma, caller: Principal, organizati
   }, TRANSACTION);
 }
 
-export async function getAllocationRules(prisma: Prisma, caller: Principal, organizationId: string): Promise<AllocationRules> {
+export async function getAllocationRules(prisma: Prisma, caller: Principal, organizationId: string): Promise<SpendAllocationRules> {
   assertManager(caller, organizationId);
   return { rules: await readRules(prisma, organizationId) };
 }
 
 /** Replaces the rules and re-allocates every stored import line under them, in one transaction. */
-export async function putAllocationRules(prisma: Prisma, caller: Principal, organizationId: string, body: AllocationRules) {
+export async function putAllocationRules(prisma: Prisma, caller: Principal, organizationId: string, body: SpendAllocationRules) {
   assertManager(caller, organizationId);
   return prisma.$transaction(async (tx) => {
     await lockOrganizationImports(tx, organizationId);
