@@ -69,7 +69,7 @@ export async function startStack(options: { mainEnv?: NodeJS.ProcessEnv; replica
         ...shared,
         SERVICE_TOKEN_SECRET: secret,
         PRICING_API_URL: `http://127.0.0.1:${pricingPort}`,
-        PRICING_API_TIMEOUT_MS: "2000",
+        PRICING_API_TIMEOUT_MS: "10000",
         MAIN_API_DEV_ISSUER_DIR: issuerDir,
         OUTBOX_POLL_MS: "200",
         OUTBOX_BACKOFF_BASE_MS: "100",
