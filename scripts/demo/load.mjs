@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { loadAlerts } from "./alerts.mjs";
 import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
+import { loadFocus } from "./focus.mjs";
 
 const run = promisify(execFile);
 export const DEMO_EMAIL = "demo-owner@example.com";
@@ -13,13 +14,14 @@ const PRICES = JSON.parse(fs.readFileSync(new URL("./prices.json", import.meta.u
 
 export class DemoError extends Error {}
 
-/** A small JSON client: throws DemoError naming the request on any non-2xx answer. */
+/** A small JSON client (a string body is sent as it is, with the caller's Content-Type): throws DemoError naming the request on any non-2xx answer. */
 export function client(base, headers) {
   return async (method, url, body, extra = {}) => {
+    const raw = typeof body === "string";
     const res = await fetch(base + url, {
       method,
-      headers: { ...headers, ...extra, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { ...headers, ...(body === undefined || raw ? {} : { "Content-Type": "application/json" }), ...extra },
+      body: body === undefined || raw ? body : JSON.stringify(body),
     });
     const text = await res.text();
     const json = text ? JSON.parse(text) : null;
@@ -65,9 +67,11 @@ async function loadTenant(main, tenantId, spec, now, log) {
   return { resources: all.length, samples };
 }
 
-async function loadPrices(pricing) {
+async function loadPrices(pricing, now) {
+  // Effective before the 60 days of demo usage (else that usage would be not_yet_effective).
+  const effective_from = new Date((Math.floor(now / DAY_MS) - 90) * DAY_MS).toISOString();
   const entries = PRICES.models.flatMap(({ buckets, ...model }) =>
-    Object.entries(buckets).map(([token_bucket, unit_price_per_mtok]) => ({ ...model, token_bucket, unit_price_per_mtok })),
+    Object.entries(buckets).map(([token_bucket, unit_price_per_mtok]) => ({ ...model, token_bucket, unit_price_per_mtok, effective_from })),
   );
   const models = await pricing("POST", "/marketplace/providers/models", { entries });
   const databases = await pricing("POST", "/marketplace/providers/databases", { entries: PRICES.databases });
@@ -140,7 +144,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
   ])
     await loadTenant(main, tenant.id, spec, now, log);
 
-  const { inputs, ...prices } = await loadPrices(pricing);
+  const { inputs, ...prices } = await loadPrices(pricing, now);
   for (const [tenant, scale] of [
     [production, 1],
     [staging, 0.2],
@@ -148,6 +152,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
     const stored = await loadUsage(main, tenant.id, scale, inputs, labelPrefix, now);
     log(`  ${tenant.name}: ${stored.accepted} usage lines over 60 days (${stored.unpriced} unpriced until a reasoning price is registered)`);
   }
+  await loadFocus({ main, org, tenants: { production: production.id, staging: staging.id }, now, log });
   // Last: the budget and the anomaly are computed from the spend loaded above.
   const alerts = await loadAlerts(main, production.id, log);
   return {
@@ -220,6 +225,13 @@ curl -s -X POST ${pricingUrl}/v1/pricing/usage -H "X-API-Key: $KEY" -H 'Content-
 # 3. The Production tenant's spend of the last 30 days by model (main API; usage priced at ingestion, unpriced lines counted apart)
 curl -s "${mainUrl}/api/v1/tenant/spend?start=$(date -u -d '30 days ago' +%F)&end=$(date -u +%F)&granularity=none&group_by=model" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 
+# 3b. The organization's spend of the last 60 days by tenant and service (the cloud bill imported as FOCUS 1.2; tenant null = unallocated)
+curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/spend?start=$(date -u -d '60 days ago' +%F)&end=$(date -u +%F)&granularity=none&group_by=tenant&group_by=service_name" -H "Authorization: Bearer $TOKEN"
+
+# 3c. The Production budget (over its 80 % forecast threshold) and the spend anomaly (the EC2 spike)
+curl -s "${mainUrl}/api/v1/tenant/budgets" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+curl -s "${mainUrl}/api/v1/tenant/spend/anomalies?start=$(date -u -d '60 days ago' +%F)&end=$(date -u +%F)" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+
 # 4. On-demand price of an m5.xlarge in us-east-1 from the compute catalog
 curl -s -X POST ${pricingUrl}/v1/pricing/compute -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"provider":"aws","region":"us-east-1","instance_type":"m5.xlarge"}'
 `;
@@ -249,7 +261,7 @@ export async function firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, is
     if (!freshMainDb && demo !== "1") {
       return "The main API's database is not empty, so no demo organization was loaded (DEMO=1 pnpm start loads one).\n";
     }
-    console.log("Loading the demo organization (two tenants, 315 resources, 14 days of hourly utilization)...\n");
+    console.log("Loading the demo organization (two tenants, 315 resources, 14 days of hourly utilization, 60 days of spend)...\n");
     const started = Date.now();
     const lines = [];
     const loaded = await loadDemo({ ...ctx, labelPrefix, log: (line) => lines.push(line) });

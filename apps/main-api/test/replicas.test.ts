@@ -5,12 +5,11 @@ import pino from "pino";
 import { IngestMetricsRequest, UpsertResourcesRequest } from "@cloudcost/contracts";
 import { AnalysisBusyError, createAnalyzer } from "../src/compute/analysis";
 import { ingestMetrics, sampleBatch, upsertResources } from "../src/compute/inventory-service";
-import { createPricingClient } from "../src/compute/pricing-client";
 import { DEFAULT_COMPUTE_SETTINGS } from "../src/compute/settings";
 import { OutboxWorker } from "../src/outbox";
 import { enqueue } from "../src/outbox/repository";
 import { shaped, vm } from "./helpers/compute-fleet";
-import { startPricingStub, type PricingStub } from "./helpers/compute-pricing-stub";
+import { catalogsAt, startPricingStub, type PricingStub } from "./helpers/compute-pricing-stub";
 import { createReplicaContext, createTestContext, type TestContext } from "./helpers/context";
 
 const logger = pino({ level: "silent" });
@@ -94,13 +93,7 @@ describe("analysis schedule under two replicas", () => {
     await stub?.close();
   });
 
-  const analyzerOf = (ctx: TestContext) =>
-    createAnalyzer({
-      prisma: ctx.prisma,
-      db: ctx.db,
-      logger,
-      pricing: createPricingClient({ baseUrl: stub.url, apiKey: stub.apiKey, logger, timeoutMs: 2_000 }),
-    });
+  const analyzerOf = (ctx: TestContext) => createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(stub.url, 2_000) });
 
   it("analyses a tenant on one replica at a time: the other is kept out while a cycle runs", async () => {
     const [onA, onB] = [analyzerOf(a), analyzerOf(b)];

@@ -3,6 +3,7 @@ import type { mainApiSpendRoutes } from "@cloudcost/contracts";
 import { HttpError, releaseBody } from "@cloudcost/http";
 import { principalOf } from "../auth/middleware";
 import { isManager } from "../auth/principal";
+import { checkBudgetsAfterSpend } from "../budgets/after-spend";
 import type { AppDeps } from "../deps";
 import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
@@ -32,16 +33,20 @@ async function pricing<T>(res: Response, work: () => Promise<T>): Promise<T> {
 }
 
 /** Spend operations (decisions.md section 6); tenant-scoped ones behind requireTenant. */
-export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi">): Handlers<keyof typeof mainApiSpendRoutes> {
+export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi" | "outbox" | "logger">): Handlers<keyof typeof mainApiSpendRoutes> {
   return {
     ingestUsage: async (input, req, res) => {
       const usage = input.body.usage;
       releaseBody(input, req);
-      const result = await pricing(res, () => ingestUsage(deps, tenantOf(req), usage));
+      const tenant = tenantOf(req);
+      const result = await pricing(res, () => ingestUsage(deps, tenant, usage));
+      if (result.accepted > 0) await checkBudgetsAfterSpend(deps, tenant.organizationId, [tenant.id]);
       return ok(`Stored ${result.accepted} usage lines (${result.duplicates} already sent)`, result);
     },
     repriceUsage: async ({ body }, req, res) => {
-      const result = await pricing(res, () => repriceUsage(deps, tenantOf(req), body));
+      const tenant = tenantOf(req);
+      const result = await pricing(res, () => repriceUsage(deps, tenant, body));
+      if (result.repriced > 0) await checkBudgetsAfterSpend(deps, tenant.organizationId, [tenant.id]);
       return ok(`Priced ${result.repriced} lines; ${result.still_unpriced} still unpriced`, result);
     },
     getTenantSpend: async ({ query }, req) => {

@@ -7,6 +7,7 @@ import type { Prisma } from "../../db";
 import { decodeCursor, toPage } from "../../http/pagination";
 import { assertManager } from "../../organizations/access";
 import { assertLiveTenants } from "../../tenants/validate";
+import { emitWebhookEvent } from "../../webhooks/events";
 import type { Tx } from "../../transactions";
 import { FocusFormatError, type FocusReadInfo } from "../focus";
 import { deleteImportLines, deleteSupersededLines, insertLines, type LedgerLineInput, rollupImport } from "../ledger";
@@ -53,7 +54,8 @@ async function readRules(tx: Tx | Prisma, organizationId: string): Promise<Spend
 /**
  * Imports the request's FOCUS file (owners and admins): every line allocated by the rules and
  * stored with the daily roll-up, then the lines of earlier imports for the same (billing account,
- * billing period) pairs deleted, all in one transaction. A bad row is a 400 and nothing is stored.
+ * billing period) pairs deleted, all in one transaction with its `import.completed` event (the
+ * caller kicks the outbox). A bad row is a 400 and nothing is stored.
  */
 export async function importFocus(
   prisma: Prisma,
@@ -97,7 +99,7 @@ export async function importFocus(
       await inFlight;
       await rollupImport(tx, organizationId, id);
       const superseded = await deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
-      return tx.spendImport.create({
+      const created = await tx.spendImport.create({
         data: {
           organizationId,
           id,
@@ -112,8 +114,11 @@ export async function importFocus(
           supersededImportIds: superseded,
         },
       });
+      const imported = toSpendImport(created);
+      await emitWebhookEvent(tx, { organizationId, type: "import.completed", data: { ...imported } });
+      return imported;
     }, IMPORT_TRANSACTION);
-    return toSpendImport(row);
+    return row;
   } catch (err) {
     // The rest of a refused body is read and dropped, so that the answer reaches the client.
     if (!req.readableEnded) req.resume();
