@@ -78,8 +78,9 @@ function Detail({ item }: { item: Recommendation }) {
       )}
       {item.options && item.options.length > 0 && (
         <>
-          <h3>Options, best first</h3>
-          <div className="table-wrap">
+          <h3 id="options-title">Options, best first</h3>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (WCAG 2.1.1; axe scrollable-region-focusable) */}
+          <section className="table-wrap" tabIndex={0} aria-labelledby="options-title">
             <table>
               <thead>
                 <tr>
@@ -117,7 +118,7 @@ function Detail({ item }: { item: Recommendation }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         </>
       )}
       {item.price && (
