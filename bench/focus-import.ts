@@ -18,41 +18,14 @@ import { createApp } from "../apps/main-api/src/app";
 import { buildDeps } from "../apps/main-api/src/compose";
 import { loadConfig } from "../apps/main-api/src/config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
+import { REQUIRED_COLUMNS } from "../apps/main-api/src/spend/focus/columns";
 import { benchCredentials } from "./bench-identity";
 
 const ROWS = Number(process.env.BENCH_FOCUS_ROWS ?? 100_000);
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-const COLUMNS = [
-  "BilledCost",
-  "BillingAccountId",
-  "BillingAccountName",
-  "BillingCurrency",
-  "BillingPeriodEnd",
-  "BillingPeriodStart",
-  "ChargeCategory",
-  "ChargeClass",
-  "ChargeDescription",
-  "ChargePeriodEnd",
-  "ChargePeriodStart",
-  "ContractedCost",
-  "EffectiveCost",
-  "InvoiceIssuerName",
-  "ListCost",
-  "PricingQuantity",
-  "PricingUnit",
-  "ProviderName",
-  "PublisherName",
-  "ServiceCategory",
-  "ServiceName",
-  "ConsumedQuantity",
-  "ConsumedUnit",
-  "RegionId",
-  "ResourceId",
-  "SkuId",
-  "SubAccountId",
-  "Tags",
-] as const;
+// The columns FOCUS 1.2 requires (as the import checks them), then the optional ones the rows fill.
+const COLUMNS = [...REQUIRED_COLUMNS["1.2"], "ConsumedQuantity", "ConsumedUnit", "RegionId", "ResourceId", "SkuId", "SubAccountId", "Tags"];
 const SQL_TYPES: Record<string, string> = { Tags: "jsonb" };
 for (const c of ["BilledCost", "ContractedCost", "EffectiveCost", "ListCost", "PricingQuantity", "ConsumedQuantity"]) SQL_TYPES[c] = "numeric";
 for (const c of ["BillingPeriodEnd", "BillingPeriodStart", "ChargePeriodEnd", "ChargePeriodStart"]) SQL_TYPES[c] = "timestamptz";

@@ -52,12 +52,16 @@ export async function createTestContext(env: NodeJS.ProcessEnv = {}, options: { 
  * its own connections, outbox worker, analyzer and rate limiter (on PGlite, one process, the one
  * database). Close it before `of`.
  */
-export async function createReplicaContext(of: TestContext, env: NodeJS.ProcessEnv = {}, options: { logger?: Logger } = {}): Promise<TestContext> {
+export async function createReplicaContext(
+  of: TestContext,
+  env: NodeJS.ProcessEnv = {},
+  options: { logger?: Logger; resolve?: Resolve } = {},
+): Promise<TestContext> {
   const db = await of.db.reopen();
   return contextOn({ ...db, reopen: of.db.reopen }, of.config.auth.devIssuerDir, env, options);
 }
 
-function contextOn(db: TestDatabase, issuerDir: string, env: NodeJS.ProcessEnv, options: { logger?: Logger }): TestContext {
+function contextOn(db: TestDatabase, issuerDir: string, env: NodeJS.ProcessEnv, options: { logger?: Logger; resolve?: Resolve }): TestContext {
   const config = loadConfig({
     LOG_LEVEL: "silent",
     RATE_LIMIT_PER_IP: "0",
