@@ -2,10 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { createChangeFeed, type Database } from "@cloudcost/db";
 import request from "supertest";
 import { CatalogFileError, formatSeed, PRICE_FILE_COLUMNS, parsePriceFile } from "../src/compute/catalog-file";
-import { importPriceFile, loadSeedCatalog, SEED_FILE } from "../src/compute/catalog-loader";
-import { readCatalogVersion } from "../src/compute/catalog-repository";
+import { ComputeCatalogStore } from "../src/compute/catalog";
+import { followCatalogChanges, importPriceFile, loadSeedCatalog, SEED_FILE } from "../src/compute/catalog-loader";
+import { CATALOG_CHANGED, readCatalogVersion } from "../src/compute/catalog-repository";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { createApiKey } from "./helpers/keys";
 
@@ -35,6 +37,19 @@ function priceFile(m5Price: string, extra: number): string {
   const lines = [PRICE_FILE_COLUMNS.join(","), `aws,us-east-1,m5.large,m5,2,8,0,x86_64,linux,on_demand,${m5Price},2026-11-01`];
   for (let i = 0; i < extra; i++) lines.push(`aws,us-east-1,zz${i}.large,zz${i},2,8,0,x86_64,linux,on_demand,0.1,2026-11-01`);
   return `${lines.join("\n")}\n`;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition() && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
+/** Waits (up to 2 s, the change feed's promise is 1 s) for the in-process catalog to reach `version`. */
+async function expectInMemoryCatalog(version: string): Promise<void> {
+  for (let waited = 0; ctx.computeCatalog.current.version !== version && waited < 2_000; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(ctx.computeCatalog.current.version).toBe(version);
 }
 
 describe("compute catalog seed", () => {
@@ -73,6 +88,54 @@ describe("compute catalog seed", () => {
     // back to the committed seed
     expect(await loadSeedCatalog(deps())).toMatchObject({ replaced: true, rows: SEED_ROWS });
     expect(await count()).toBe(SEED_ROWS);
+    // Replaced and restored in quick succession: the second notification names the version still in
+    // memory while the first rebuild is pending, and must not be dropped (it once was, on PostgreSQL).
+    await expectInMemoryCatalog((await readCatalogVersion(ctx.db))!.version);
+    expect(await m5Large()).toBe(0.096);
+  });
+
+  it("follows a catalog replaced and restored while the first rebuild is still swapping in", async () => {
+    const restored = (await readCatalogVersion(ctx.db))!.version;
+    const store = new ComputeCatalogStore(ctx.computeCatalog.current);
+    // A replica whose rebuild is slow after its read: it holds what it read until `release`.
+    let reads = 0;
+    let returned = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slowDb = {
+      ...ctx.db,
+      sql: {
+        ...ctx.db.sql,
+        query: async (text: string, params?: unknown[]) => {
+          const result = await ctx.db.sql.query(text, params);
+          reads++;
+          await gate;
+          returned++;
+          return result;
+        },
+      },
+    } as unknown as Database;
+    const feed = createChangeFeed(ctx.db);
+    await feed.start();
+    const heard: (string | null)[] = [];
+    followCatalogChanges({ db: slowDb, prisma: ctx.prisma }, store, feed, () => undefined);
+    feed.subscribe(CATALOG_CHANGED, (version) => heard.push(version));
+    try {
+      const seed = path.join(tmp, "seed-race.csv.gz");
+      fs.writeFileSync(seed, gzipSync(formatSeed(parsePriceFile(priceFile("0.3", 2)))));
+      await loadSeedCatalog(deps(), seed);
+      await until(() => reads === 1);
+      await loadSeedCatalog(deps());
+      await until(() => heard.includes(restored));
+      release();
+      await until(() => returned === reads && !store.refreshing);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(store.current.version).toBe(restored);
+      expect(store.current.size).toBe(SEED_ROWS);
+    } finally {
+      release();
+      await feed.close();
+    }
   });
 });
 

@@ -54,7 +54,9 @@ export function refreshCatalogStore(deps: CatalogDeps, store: ComputeCatalogStor
  */
 export function followCatalogChanges(deps: CatalogDeps, store: ComputeCatalogStore, changes: ChangeFeed, onError: (err: unknown) => void): () => void {
   return changes.subscribe(CATALOG_CHANGED, (version) => {
-    if (!store.loaded || version === store.current.version) return;
+    // While a rebuild is pending, the version in memory is not the one it will swap in: a notified
+    // version equal to it (a catalog replaced and then restored) still needs a rebuild after it.
+    if (!store.loaded || (!store.refreshing && version === store.current.version)) return;
     refreshCatalogStore(deps, store).catch(onError);
   });
 }

@@ -172,6 +172,12 @@ export class ComputeCatalogStore {
   }
 
   private building: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+
+  /** true while a rebuild is queued or running: the current catalog may be about to change. */
+  get refreshing(): boolean {
+    return this.pending > 0;
+  }
 
   /**
    * Builds a catalog with `build` and swaps it in, one build at a time: a build starts after the
@@ -179,10 +185,14 @@ export class ComputeCatalogStore {
    * replaces a newer catalog (refreshes come from the start, the change feed and the poll).
    */
   rebuild(build: () => Promise<ComputeCatalog>): Promise<ComputeCatalog> {
-    const next = this.building.then(build).then((catalog) => {
-      this.swap(catalog);
-      return catalog;
-    });
+    this.pending++;
+    const next = this.building
+      .then(build)
+      .then((catalog) => {
+        this.swap(catalog);
+        return catalog;
+      })
+      .finally(() => this.pending--);
     this.building = next.catch(() => undefined);
     return next;
   }
