@@ -27,7 +27,9 @@ export default function Recommendations() {
   const list = useRecommendations(tenantId, listQuery);
   const selectedId = search.get("resource");
   const selected = list.data?.items.find((item) => item.resource_id === selectedId);
-  const update = (next: URLSearchParams) => setSearch(next);
+  // Synchronously: as a transition the router would leave a clicked checkbox unticked until the
+  // new page of results had rendered, and a second click meanwhile would toggle the old state.
+  const update = (next: URLSearchParams) => setSearch(next, { flushSync: true });
 
   const applyText = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
