@@ -22,7 +22,7 @@ faults=${PIPESTATUS[0]}
 echo "== mixed load (short) =="
 left=$(remaining)
 if [ "$left" -gt 60 ]; then
-  LOAD_DURATION=${LOAD_DURATION:-15} LOAD_WARMUP=${LOAD_WARMUP:-10} LOAD_WARMUP_MAX_PHASES=${LOAD_WARMUP_MAX_PHASES:-3} timeout --kill-after=10 "$left" \
+  LOAD_DURATION=${LOAD_DURATION:-10} LOAD_WARMUP=${LOAD_WARMUP:-6} LOAD_WARMUP_MAX_PHASES=${LOAD_WARMUP_MAX_PHASES:-3} timeout --kill-after=10 "$left" \
     pnpm --filter @cloudcost/bench --silent bench:mixed 2>&1 | tee "$logs/mixed.log"
   mixed=${PIPESTATUS[0]}
 else
