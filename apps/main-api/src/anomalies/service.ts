@@ -6,7 +6,7 @@ import type { Prisma } from "../db";
 import type { SpendAnomaly } from "../generated/prisma/client";
 import { loadOrganizationSettings } from "../settings/repository";
 import { emitWebhookEvent } from "../webhooks/events";
-import { BASELINE_DAYS, type DayCost, detectAnomalies } from "./scoring";
+import { BASELINE_DAYS, MAD_SCALE, MIN_SCALED_MAD, SCORE_THRESHOLD } from "./scoring";
 
 const DAY_MS = 86_400_000;
 /** Anomalies are scored on USD spend: the floors are in USD. */
@@ -35,9 +35,13 @@ export function toAnomaly(row: SpendAnomaly): Anomaly {
 
 /**
  * Scores the tenant's complete days (the `days` before today, UTC) per service against the 14 days
- * before each, from the daily roll-up aggregated in the database. A new anomaly is stored and emits
- * `anomaly.detected` in one transaction; one already stored for (tenant, service, day) is left as
- * it is (the unique key decides between concurrent detections). Returns the new ones.
+ * before each, in the database: the daily USD cost per service from the roll-up, made dense (every
+ * day from the service's first one to yesterday, 0 without spend), the 14 days before each day as a
+ * window, their median and MAD sorted in SQL, and the decision of `scoring.ts` (its pure functions
+ * are the reference the tests hold this statement to). New anomalies are stored in one statement
+ * and emit `anomaly.detected`, in one transaction; one already stored for (tenant, service, day) is
+ * left as it is (the unique key decides between concurrent detections). Returns the new ones, by
+ * service and day.
  */
 export async function detectTenantAnomalies(
   prisma: Prisma,
@@ -49,78 +53,101 @@ export async function detectTenantAnomalies(
   const today = utcDay(now);
   const from = new Date(today.getTime() - request.days * DAY_MS);
   const historyFrom = new Date(from.getTime() - BASELINE_DAYS * DAY_MS);
-  const rows = await prisma.$queryRawUnsafe<{ service_name: string; day: string; cost: string }[]>(
-    `SELECT service_name, to_char(day, 'YYYY-MM-DD') AS day, sum(billed_cost)::text AS cost
-       FROM spend_daily
-      WHERE organization_id = $1 AND tenant_id = $2 AND currency = $3 AND day >= $4::date AND day < $5::date
-      GROUP BY service_name, day
-      ORDER BY service_name, day`,
+  const found = await prisma.$queryRawUnsafe<{ service_name: string; day: string; cost: string; expected: string; impact: string; score: string }[]>(
+    DETECT_SQL,
     tenant.organizationId,
     tenant.id,
     CURRENCY,
-    historyFrom,
-    today,
+    dayOf(historyFrom),
+    dayOf(today),
+    dayOf(from),
+    String(settings.anomaly_min_usd),
+    String(settings.anomaly_min_percent),
+    MAD_SCALE.toString(),
+    MIN_SCALED_MAD.toString(),
+    SCORE_THRESHOLD,
   );
-  const floors = { minUsd: settings.anomaly_min_usd, minPercent: settings.anomaly_min_percent };
-  const found: { service: string; day: string; cost: Decimal; expected: Decimal; impact: Decimal; score: Decimal }[] = [];
-  for (const [service, costs] of groupByService(rows)) {
-    for (const scored of detectAnomalies(denseSeries(costs, today), floors)) {
-      if (scored.day >= dayOf(from)) found.push({ service, ...scored });
-    }
-  }
   if (found.length === 0) return { detected: 0, anomalies: [] };
   const created = await prisma.$transaction(async (tx) => {
-    const stored: SpendAnomaly[] = [];
-    for (const a of found) {
-      const [row] = await tx.$queryRawUnsafe<SpendAnomaly[]>(
-        `INSERT INTO spend_anomalies (organization_id, tenant_id, id, service_name, day, cost, expected, impact, score)
-         VALUES ($1, $2, $3, $4, $5::date, $6::numeric, $7::numeric, $8::numeric, $9::numeric)
+    const stored = await tx.$queryRawUnsafe<
+      { id: string; service_name: string; day: string; cost: string; expected: string; impact: string; score: string; feedback: string | null }[]
+    >(
+      `WITH inserted AS (
+         INSERT INTO spend_anomalies (organization_id, tenant_id, id, service_name, day, cost, expected, impact, score)
+         SELECT $1, $2, a.id, a.service_name, a.day::date, a.cost::numeric, a.expected::numeric, a.impact::numeric, a.score::numeric
+           FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+                AS a(id, service_name, day, cost, expected, impact, score)
          ON CONFLICT (organization_id, tenant_id, service_name, day) DO NOTHING
-         RETURNING id`,
-        tenant.organizationId,
-        tenant.id,
-        newId("ano"),
-        a.service,
-        a.day,
-        a.cost.toString(),
-        a.expected.toString(),
-        a.impact.toString(),
-        a.score.toString(),
-      );
-      if (!row) continue;
-      const anomaly = await tx.spendAnomaly.findUniqueOrThrow({ where: { organizationId_id: { organizationId: tenant.organizationId, id: row.id } } });
-      await emitWebhookEvent(tx, {
-        organizationId: tenant.organizationId,
-        type: "anomaly.detected",
-        data: { tenant_id: tenant.id, anomaly: toAnomaly(anomaly) },
-      });
-      stored.push(anomaly);
-    }
-    return stored;
+         RETURNING id, service_name, day, cost, expected, impact, score, feedback)
+       SELECT id, service_name, to_char(day, 'YYYY-MM-DD') AS day, cost::text, expected::text, impact::text, score::text, feedback
+         FROM inserted ORDER BY service_name, day`,
+      tenant.organizationId,
+      tenant.id,
+      found.map(() => newId("ano")),
+      found.map((a) => a.service_name),
+      found.map((a) => a.day),
+      found.map((a) => a.cost),
+      found.map((a) => a.expected),
+      found.map((a) => a.impact),
+      found.map((a) => a.score),
+    );
+    const anomalies: Anomaly[] = stored.map((row) => ({
+      id: row.id,
+      day: row.day,
+      service_name: row.service_name,
+      cost: cents(row.cost),
+      expected: cents(row.expected),
+      impact: cents(row.impact),
+      score: cents(row.score),
+      feedback: row.feedback as Anomaly["feedback"],
+    }));
+    for (const anomaly of anomalies)
+      await emitWebhookEvent(tx, { organizationId: tenant.organizationId, type: "anomaly.detected", data: { tenant_id: tenant.id, anomaly } });
+    return anomalies;
   }, TRANSACTION_OPTIONS);
-  return { detected: created.length, anomalies: created.map(toAnomaly) };
+  return { detected: created.length, anomalies: created };
 }
 
-function groupByService(rows: { service_name: string; day: string; cost: string }[]): Map<string, Map<string, string>> {
-  const services = new Map<string, Map<string, string>>();
-  for (const row of rows) {
-    const days = services.get(row.service_name) ?? new Map<string, string>();
-    days.set(row.day, row.cost);
-    services.set(row.service_name, days);
-  }
-  return services;
-}
+const cents = (value: string) => new Decimal(value).toFixed(2, Decimal.ROUND_HALF_UP);
 
-/** Every day from the service's first one to yesterday; days without spend cost 0. */
-function denseSeries(costs: Map<string, string>, today: Date): DayCost[] {
-  const first = [...costs.keys()][0];
-  const series: DayCost[] = [];
-  for (let t = Date.parse(`${first}T00:00:00.000Z`); t < today.getTime(); t += DAY_MS) {
-    const day = dayOf(new Date(t));
-    series.push({ day, cost: costs.get(day) ?? "0" });
-  }
-  return series;
-}
+/**
+ * The anomalies among a tenant's days from $6 to $5 (exclusive), with history from $4: per service
+ * and day, the median of the 14 days before (the middle two of them sorted, halved exactly), the
+ * MAD the same way over the absolute deviations from it, the score rounded half away from zero to 4
+ * decimals, and both floors ($7 USD, $8 percent of the median) and the score threshold ($11) passed.
+ */
+const MIDDLE = `(s[(${BASELINE_DAYS} + 1) / 2] + s[${BASELINE_DAYS} / 2 + 1]) * 0.5`;
+const DETECT_SQL = `
+  WITH daily AS (
+    SELECT service_name, day, sum(billed_cost) AS cost
+      FROM spend_daily
+     WHERE organization_id = $1 AND tenant_id = $2 AND currency = $3 AND day >= $4::date AND day < $5::date
+     GROUP BY service_name, day),
+  series AS (
+    SELECT f.service_name, f.first + g.i AS day, COALESCE(d.cost, 0) AS cost
+      FROM (SELECT service_name, min(day) AS first FROM daily GROUP BY service_name) f
+      CROSS JOIN LATERAL generate_series(0, $5::date - 1 - f.first) AS g(i)
+      LEFT JOIN daily d ON d.service_name = f.service_name AND d.day = f.first + g.i),
+  windowed AS (
+    SELECT service_name, day, cost,
+           array_agg(cost) OVER (PARTITION BY service_name ORDER BY day ROWS BETWEEN ${BASELINE_DAYS} PRECEDING AND 1 PRECEDING) AS history,
+           row_number() OVER (PARTITION BY service_name ORDER BY day) AS n
+      FROM series),
+  baseline AS (
+    SELECT w.service_name, w.day, w.cost, w.history, m.expected
+      FROM windowed w
+      CROSS JOIN LATERAL (SELECT ${MIDDLE} AS expected FROM (SELECT array_agg(v ORDER BY v) AS s FROM unnest(w.history) AS v) sorted) m
+     WHERE w.n > ${BASELINE_DAYS} AND w.day >= $6::date),
+  scored AS (
+    SELECT b.service_name, b.day, b.cost, b.expected, b.cost - b.expected AS impact,
+           round((b.cost - b.expected) / greatest(mad.mad * $9::numeric, $10::numeric), 4) AS score
+      FROM baseline b
+      CROSS JOIN LATERAL (
+        SELECT ${MIDDLE} AS mad FROM (SELECT array_agg(abs(v - b.expected) ORDER BY abs(v - b.expected)) AS s FROM unnest(b.history) AS v) sorted) mad)
+  SELECT service_name, to_char(day, 'YYYY-MM-DD') AS day, cost::text, expected::text, impact::text, score::text
+    FROM scored
+   WHERE impact > $7::numeric AND impact > expected * $8::numeric / 100 AND score > $11::numeric
+   ORDER BY service_name, day`;
 
 export async function listAnomalies(prisma: Prisma, tenant: TenantRef, query: AnomaliesQuery, now = new Date()) {
   const end = query.end ?? dayOf(new Date(utcDay(now).getTime() + DAY_MS));
