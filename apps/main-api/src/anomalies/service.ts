@@ -69,27 +69,26 @@ export async function detectOrganizationAnomalies(
   const today = utcDay(now);
   const from = new Date(today.getTime() - request.days * DAY_MS);
   const historyFrom = new Date(from.getTime() - BASELINE_DAYS * DAY_MS);
+  // Planned without JIT (SESSION_SETTINGS): its estimated cost grows with the tenants and days past
+  // the point where PostgreSQL would compile it, which took seconds for a query of a few hundred ms.
+  const found = await prisma.$queryRawUnsafe<
+    { tenant_id: string; service_name: string; day: string; cost: string; expected: string; impact: string; score: string }[]
+  >(
+    DETECT_SQL,
+    organizationId,
+    [...tenantIds],
+    CURRENCY,
+    dayOf(historyFrom),
+    dayOf(today),
+    dayOf(from),
+    String(settings.anomaly_min_usd),
+    String(settings.anomaly_min_percent),
+    MAD_SCALE.toString(),
+    MIN_SCALED_MAD.toString(),
+    SCORE_THRESHOLD,
+  );
+  if (found.length === 0) return { detected: 0, anomalies: [] };
   const created = await prisma.$transaction(async (tx) => {
-    // The statement's many small sorts are cheap, but its estimated cost grows with the tenants and
-    // days past the point where PostgreSQL would compile it (JIT): seconds, for a query of tens of ms.
-    await tx.$executeRawUnsafe("SET LOCAL jit = off");
-    const found = await tx.$queryRawUnsafe<
-      { tenant_id: string; service_name: string; day: string; cost: string; expected: string; impact: string; score: string }[]
-    >(
-      DETECT_SQL,
-      organizationId,
-      [...tenantIds],
-      CURRENCY,
-      dayOf(historyFrom),
-      dayOf(today),
-      dayOf(from),
-      String(settings.anomaly_min_usd),
-      String(settings.anomaly_min_percent),
-      MAD_SCALE.toString(),
-      MIN_SCALED_MAD.toString(),
-      SCORE_THRESHOLD,
-    );
-    if (found.length === 0) return [];
     const stored = await tx.$queryRawUnsafe<
       { tenant_id: string; id: string; service_name: string; day: string; cost: string; expected: string; impact: string; score: string; feedback: string | null }[]
     >(

@@ -79,6 +79,8 @@ export async function budgetStatuses(db: Pick<Prisma | Tx, "$queryRawUnsafe">, b
   });
   const dimensions = ["currency", ...BUDGET_FILTER_DIMENSIONS.filter((name) => budgets.some((budget) => budget.filters[name]?.length))].join(", ");
   const metricSums = metrics.map((m) => `sum(${METRIC_SOURCE[m]}) AS ${m}`).join(", ");
+  // Planned without JIT (SESSION_SETTINGS): compiling its many filtered sums would take far longer
+  // than running them.
   const [row] = await db.$queryRawUnsafe<Record<string, string>[]>(
     `WITH d AS (
        SELECT width_bucket(day, $5::date[]) AS k, ${dimensions}, ${metricSums}
