@@ -204,7 +204,15 @@ if (mixed) {
 interface Alerts {
   database: string;
   ledger_lines: number;
-  budget_status_20_budgets: { calls: number; p50_ms: number; p99_ms: number; bare_read_p50_ms: number; ratio_p50: number; plan_indexes: string[]; target_p50_ms: number };
+  budget_status_20_budgets: {
+    calls: number;
+    p50_ms: number;
+    p99_ms: number;
+    bare_read_p50_ms: number;
+    ratio_p50: number;
+    plan_indexes: string[];
+    target_p50_ms: number;
+  };
   anomaly_detection: {
     tenants: number;
     services: number;

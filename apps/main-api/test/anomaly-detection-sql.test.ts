@@ -138,8 +138,13 @@ test("one statement for several tenants of the organization finds each one's ano
   expect(result.anomalies.map((a) => [a.tenant_id, a.service_name, a.day, a.score])).toEqual(
     expected.map(([service, day, , , , score]) => [second, service, day, exact(score, 2)]),
   );
-  const rows = await ctx.prisma.spendAnomaly.findMany({ where: { organizationId: tenant.organizationId, tenantId: second }, orderBy: [{ serviceName: "asc" }, { day: "asc" }] });
-  expect(rows.map((r) => [r.serviceName, r.day.toISOString().slice(0, 10), r.cost.toFixed(10), r.expected.toFixed(10), r.impact.toFixed(10), r.score.toFixed(4)])).toEqual(expected);
+  const rows = await ctx.prisma.spendAnomaly.findMany({
+    where: { organizationId: tenant.organizationId, tenantId: second },
+    orderBy: [{ serviceName: "asc" }, { day: "asc" }],
+  });
+  expect(
+    rows.map((r) => [r.serviceName, r.day.toISOString().slice(0, 10), r.cost.toFixed(10), r.expected.toFixed(10), r.impact.toFixed(10), r.score.toFixed(4)]),
+  ).toEqual(expected);
   expect(await ctx.prisma.spendAnomaly.count({ where: { organizationId: tenant.organizationId, tenantId: unnamed } })).toBe(0);
   const events = await ctx.prisma.webhookEvent.findMany({ where: { organizationId: tenant.organizationId, type: "anomaly.detected" } });
   expect(events.filter((e) => (e.data as { tenant_id: string }).tenant_id === second)).toHaveLength(expected.length);
@@ -153,7 +158,10 @@ test("the daily schedule detects, per organization, the tenants with spend in th
     const owner = await signUp(ctx, { company });
     const tenants = [owner.tenant.id];
     if (company === "Schedule One") {
-      const res = await request(ctx.app).post(`/api/v1/organizations/${owner.organization.id}/tenants`).set("Authorization", `Bearer ${owner.token}`).send({ name: "B" });
+      const res = await request(ctx.app)
+        .post(`/api/v1/organizations/${owner.organization.id}/tenants`)
+        .set("Authorization", `Bearer ${owner.token}`)
+        .send({ name: "B" });
       tenants.push(res.body.data.id);
     }
     for (const tenantId of tenants) {

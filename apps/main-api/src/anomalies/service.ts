@@ -90,7 +90,17 @@ export async function detectOrganizationAnomalies(
   if (found.length === 0) return { detected: 0, anomalies: [] };
   const created = await prisma.$transaction(async (tx) => {
     const stored = await tx.$queryRawUnsafe<
-      { tenant_id: string; id: string; service_name: string; day: string; cost: string; expected: string; impact: string; score: string; feedback: string | null }[]
+      {
+        tenant_id: string;
+        id: string;
+        service_name: string;
+        day: string;
+        cost: string;
+        expected: string;
+        impact: string;
+        score: string;
+        feedback: string | null;
+      }[]
     >(
       `WITH inserted AS (
          INSERT INTO spend_anomalies (organization_id, tenant_id, id, service_name, day, cost, expected, impact, score)
@@ -122,8 +132,7 @@ export async function detectOrganizationAnomalies(
       score: cents(row.score),
       feedback: row.feedback as Anomaly["feedback"],
     }));
-    for (const { tenant_id, ...anomaly } of anomalies)
-      await emitWebhookEvent(tx, { organizationId, type: "anomaly.detected", data: { tenant_id, anomaly } });
+    for (const { tenant_id, ...anomaly } of anomalies) await emitWebhookEvent(tx, { organizationId, type: "anomaly.detected", data: { tenant_id, anomaly } });
     return anomalies;
   }, TRANSACTION_OPTIONS);
   return { detected: created.length, anomalies: created };
