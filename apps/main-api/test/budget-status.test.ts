@@ -84,3 +84,8 @@ test("on 2026-09-30 12:00 October's lines are in no month or quarter, and the wi
     ["2026-09-01", "0.00", "0.00"],
   ]);
 });
+
+test("sessions plan without JIT: compiling the statuses' filtered sums takes longer than running them", async () => {
+  const [row] = await ctx.prisma.$queryRawUnsafe<{ jit: string }[]>("SELECT current_setting('jit') AS jit");
+  expect(row.jit).toBe("off");
+});
