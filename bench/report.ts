@@ -201,6 +201,53 @@ if (mixed) {
   }
 }
 
+interface Alerts {
+  database: string;
+  ledger_lines: number;
+  budget_status_20_budgets: {
+    calls: number;
+    p50_ms: number;
+    p99_ms: number;
+    bare_read_p50_ms: number;
+    ratio_p50: number;
+    plan_indexes: string[];
+    target_p50_ms: number;
+  };
+  anomaly_detection: {
+    tenants: number;
+    services: number;
+    days: number;
+    total_s: number;
+    anomalies: number;
+    bare_read_s: number;
+    js_scoring_s: number;
+    ratio_to_bare_read: number;
+    organization_call_s: number;
+    target_s: number;
+  };
+}
+const alerts = read<Alerts>("alerts");
+if (alerts) {
+  const b = alerts.budget_status_20_budgets;
+  add(
+    `budget status, 20 budgets of a tenant over the roll-up of a ${(alerts.ledger_lines / 1e6).toFixed(1)}M-line ledger (${alerts.database}, p50 of ${b.calls}; plan reads ${b.plan_indexes.join(", ")})`,
+    `${ms(b.p50_ms)} (p99 ${b.p99_ms} ms)`,
+    `p50 < ${b.target_p50_ms} ms`,
+    b.p50_ms < b.target_p50_ms,
+    `bare read of the tenant's rows of its widest period: p50 ${ms(b.bare_read_p50_ms)}`,
+    `${b.ratio_p50}×`,
+  );
+  const a = alerts.anomaly_detection;
+  add(
+    `anomaly detection, ${a.tenants} tenants x ${a.services} services x ${a.days} days, one call per tenant (${alerts.database}, ${a.anomalies} anomalies)`,
+    `${a.total_s} s (one call for the organization's ${a.tenants} tenants ${a.organization_call_s} s)`,
+    `< ${a.target_s} s`,
+    a.total_s < a.target_s,
+    `bare read of the daily costs ${a.bare_read_s} s; that read scored in JavaScript (previous implementation) ${a.js_scoring_s} s`,
+    `${a.ratio_to_bare_read}× the bare read`,
+  );
+} else notes.push("Budgets and anomalies (alerts.ts): not run; its figures are for PostgreSQL (set BENCH_DATABASE_URL).");
+
 // Written by the e2e suite's console test (e2e/test/console.test.ts), not by `pnpm bench`.
 const web = read<{ initial_js_gzip_kb: number; overview_interactive_ms: { median: number; runs: number[] } }>("console");
 if (web) {

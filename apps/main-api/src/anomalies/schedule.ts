@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { notifyBudgetThresholds, tenantsWithBudgets } from "../budgets/notify";
 import type { Prisma } from "../db";
 import type { OutboxWorker } from "../outbox";
-import { detectTenantAnomalies, tenantsWithRecentSpend } from "./service";
+import { detectOrganizationAnomalies, tenantsWithRecentSpend } from "./service";
 
 /**
  * Checks every budget's thresholds every `intervalMinutes`, and runs the anomaly detection of every
@@ -19,8 +19,12 @@ export function startAlertSchedule(deps: { prisma: Prisma; logger: Logger; outbo
     for (const tenant of await tenantsWithBudgets(deps.prisma)) sent += await notifyBudgetThresholds(deps.prisma, tenant, now);
     const day = now.toISOString().slice(0, 10);
     if (day !== detectedDay) {
+      // One detection per organization, over all its tenants with recent spend.
+      const organizations = new Map<string, string[]>();
       for (const tenant of await tenantsWithRecentSpend(deps.prisma, now))
-        sent += (await detectTenantAnomalies(deps.prisma, tenant, { days: 2 }, now)).detected;
+        organizations.set(tenant.organizationId, [...(organizations.get(tenant.organizationId) ?? []), tenant.id]);
+      for (const [organizationId, tenantIds] of organizations)
+        sent += (await detectOrganizationAnomalies(deps.prisma, organizationId, tenantIds, { days: 2 }, now)).detected;
       detectedDay = day;
     }
     if (sent > 0) deps.outbox.kick();
