@@ -17,6 +17,8 @@ else if (window.location.pathname === "/recommendations") void loadRecommendatio
 const Overview = lazy(loadOverview);
 const Recommendations = lazy(loadRecommendations);
 const Prices = lazy(() => import("./pages/Prices"));
+const Spend = lazy(() => import("./pages/Spend"));
+const Budgets = lazy(() => import("./pages/Budgets"));
 const Settings = lazy(() => import("./pages/settings/Settings"));
 const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));
 const Users = lazy(() => import("./pages/settings/Users"));
@@ -35,6 +37,8 @@ const router = createBrowserRouter([
     children: [
       { index: true, element: <Overview /> },
       { path: "recommendations", element: <Recommendations /> },
+      { path: "spend", element: <Spend /> },
+      { path: "budgets", element: <Budgets /> },
       { path: "prices", element: <Prices /> },
       {
         path: "settings",

@@ -1,0 +1,106 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { useBudgets, useSpend } from "../api/spend";
+import { money } from "../lib/format";
+import { currenciesOf, monthForecast, stackRows } from "../lib/spend";
+import { BudgetBurn } from "./BudgetBurn";
+import { SpendChart } from "./SpendChart";
+import { Empty, QueryState } from "./status";
+
+/** The overview's spend: month to date and its forecast, spend by day stacked by service, top services, budget burn. */
+export function SpendOverview({ tenantId, tenantName }: { tenantId: string; tenantName: string | undefined }) {
+  const [now] = useState(() => new Date());
+  const monthStart = `${now.toISOString().slice(0, 8)}01`;
+  const byDay = useSpend("tenant", tenantId, new URLSearchParams({ start: monthStart, granularity: "day", group_by: "service_name" }));
+  const byService = useSpend("tenant", tenantId, new URLSearchParams({ start: monthStart, granularity: "none", group_by: "service_name" }));
+  const budgets = useBudgets(tenantId);
+  return (
+    <section aria-labelledby="spend-overview">
+      <h2 id="spend-overview">Spend of {tenantName ?? "the tenant"}, month to date</h2>
+      <QueryState query={byDay}>
+        {(report) => {
+          const currency = currenciesOf(report.totals)[0] ?? "USD";
+          const { spent, forecast } = monthForecast(report.rows, currency, now);
+          const stacked = stackRows(report.rows, "service_name", currency);
+          return (
+            <>
+              <dl className="cards">
+                <div className="card stat" data-testid="spend-mtd">
+                  <dt>Spent this month ({currency})</dt>
+                  <dd title={spent}>{money(spent, currency)}</dd>
+                </div>
+                <div className="card stat" data-testid="spend-forecast">
+                  <dt>Forecast for the month</dt>
+                  <dd title={forecast}>{money(forecast, currency)}</dd>
+                </div>
+                {report.unpriced.lines > 0 && (
+                  <div className="card stat">
+                    <dt>Usage lines without a price</dt>
+                    <dd>
+                      <Link to="/spend?scope=tenant">{report.unpriced.lines}</Link>
+                    </dd>
+                  </div>
+                )}
+              </dl>
+              <div className="grid-2">
+                <section className="card" aria-labelledby="by-day">
+                  <h3 id="by-day">Spend by day, by service</h3>
+                  {stacked.periods.length === 0 ? (
+                    <Empty>No spend this month yet.</Empty>
+                  ) : (
+                    <SpendChart keys={stacked.keys} periods={stacked.periods} currency={currency} title="Spend by day this month" height={200} />
+                  )}
+                </section>
+                <section className="card" aria-labelledby="top-services">
+                  <h3 id="top-services">Top services</h3>
+                  <QueryState query={byService}>
+                    {(services) =>
+                      services.rows.length === 0 ? (
+                        <Empty>No spend this month yet.</Empty>
+                      ) : (
+                        <ol className="plain top">
+                          {services.rows.slice(0, 6).map((row) => (
+                            <li key={`${row.group.service_name}-${row.currency}`}>
+                              <Link to={`/spend?scope=tenant&service_name=${encodeURIComponent(row.group.service_name ?? "")}`}>
+                                {row.group.service_name ?? "(no service)"}
+                              </Link>{" "}
+                              <strong title={row.cost}>{money(row.cost, row.currency)}</strong>
+                            </li>
+                          ))}
+                        </ol>
+                      )
+                    }
+                  </QueryState>
+                </section>
+              </div>
+            </>
+          );
+        }}
+      </QueryState>
+      <section className="card" aria-labelledby="budget-burn">
+        <h3 id="budget-burn">Budget burn</h3>
+        <QueryState query={budgets}>
+          {({ items }) =>
+            items.length === 0 ? (
+              <Empty>
+                No budget yet: <Link to="/budgets">set one</Link>.
+              </Empty>
+            ) : (
+              <ul className="plain budget-list">
+                {items.map((b) => (
+                  <li key={b.id}>
+                    <Link to="/budgets">{b.name}</Link>{" "}
+                    <span className="muted small">
+                      {money(b.status.spent, b.currency)} of {money(b.amount, b.currency)}
+                    </span>
+                    <BudgetBurn budget={b} />
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </QueryState>
+      </section>
+    </section>
+  );
+}
