@@ -23,6 +23,7 @@ const Settings = lazy(() => import("./pages/settings/Settings"));
 const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));
 const Users = lazy(() => import("./pages/settings/Users"));
 const Tenants = lazy(() => import("./pages/settings/Tenants"));
+const Webhooks = lazy(() => import("./pages/settings/Webhooks"));
 const Organization = lazy(() => import("./pages/settings/Organization"));
 const SignIn = lazy(() => import("./auth/SignIn"));
 const Callback = lazy(() => import("./auth/Callback"));
@@ -47,6 +48,7 @@ const router = createBrowserRouter([
           { path: "api-keys", element: <ApiKeys /> },
           { path: "users", element: <Users /> },
           { path: "tenants", element: <Tenants /> },
+          { path: "webhooks", element: <Webhooks /> },
           { path: "organization", element: <Organization /> },
         ],
       },

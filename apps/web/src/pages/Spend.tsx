@@ -8,18 +8,7 @@ import { canManage, canWrite, useApp, useMe } from "../app-context";
 import { SpendChart } from "../components/SpendChart";
 import { Empty, ErrorNote, QueryState } from "../components/status";
 import { formatNumber, money } from "../lib/format";
-import {
-  currenciesOf,
-  DIMENSIONS,
-  dimensionLabel,
-  exportQuery,
-  filtersOf,
-  groupByOf,
-  PRESETS,
-  presetOf,
-  spendQuery,
-  stackRows,
-} from "../lib/spend";
+import { currenciesOf, DIMENSIONS, dimensionLabel, exportQuery, filtersOf, groupByOf, PRESETS, presetOf, spendQuery, stackRows } from "../lib/spend";
 import { useTenant } from "../tenant";
 
 /** The pricing API's reasons (UnresolvedReason), in words. */

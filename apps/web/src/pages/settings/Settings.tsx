@@ -13,6 +13,7 @@ export default function Settings() {
         {manager && <NavLink to="/settings/api-keys">API keys</NavLink>}
         <NavLink to="/settings/users">Users</NavLink>
         <NavLink to="/settings/tenants">Tenants</NavLink>
+        {manager && <NavLink to="/settings/webhooks">Webhooks</NavLink>}
         <NavLink to="/settings/organization">Organization</NavLink>
       </nav>
       <Outlet />
