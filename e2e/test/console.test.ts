@@ -212,6 +212,41 @@ describeIfBrowser("console", () => {
     expect(await page.getByTestId("pricing-account").textContent()).toBe((account.body as { account_id: string }).account_id);
     await page.getByRole("heading", { name: "Model prices" }).waitFor();
     await check(page, "prices");
+
+    // With an admin key: register a model price, change it (the earlier version stays in the history), close it.
+    const admin = data<{ key: string }>(
+      (await call("POST", `${stack.api}/v1/settings/api-keys`, { token: ownerToken, body: { name: "prices admin", role: "admin" } })).body,
+    );
+    await until(
+      async () => (await call("GET", `${stack.pricingUrl}/v1/pricing/account`, { apiKey: admin.key })).status,
+      (status) => status === 200,
+      30_000,
+    );
+    await page.getByRole("button", { name: "Use another key" }).click();
+    await page.getByRole("textbox", { name: "API key" }).fill(admin.key);
+    await page.getByRole("button", { name: "Use key" }).click();
+    const form = page.getByRole("form", { name: "Register a model price" });
+    for (const price of ["2.5", "2"]) {
+      await form.getByLabel("Provider").fill("openai");
+      await form.getByLabel("Model").fill("gpt-console");
+      await form.getByLabel("Price per million tokens").fill(price);
+      await form.getByRole("button", { name: "Register price" }).click();
+      await page.getByRole("cell", { name: `${price} USD / M tokens` }).waitFor();
+    }
+    await page.getByText("earlier version").waitFor();
+    await check(page, "prices-registered");
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Close openai · gpt-console · input" }).click();
+    await until(
+      () => page.getByRole("button", { name: "Close openai · gpt-console · input" }).count(),
+      (n) => n === 0,
+    );
+    const models = (await call("GET", `${stack.pricingUrl}/marketplace/providers/models?model=gpt-console&include_closed=true`, { apiKey: admin.key }))
+      .body as { entries: { unit_price_per_mtok: number; effective_to: string | null }[] };
+    expect(models.entries.map((m) => [m.unit_price_per_mtok, m.effective_to === null]).sort()).toEqual([
+      [2, false],
+      [2.5, false],
+    ]);
   });
 
   it("invites a viewer, who signs in, joins, and is offered no write action", async () => {
@@ -327,6 +362,12 @@ describeIfBrowser("console", () => {
     expect(await page.getByTestId("spend-mtd").locator("dd").textContent()).toBe(usd(Number(tenantSpend.totals[0].cost)));
     await page.getByRole("img", { name: /Spend by day this month/ }).waitFor();
     await check(page, "overview-spend");
+
+    // The allocation rules as the import used them, and the import itself.
+    await page.goto(`${stack.consoleUrl}/settings/allocation`);
+    expect(await page.getByLabel("Sub-account ids").inputValue()).toBe("111111111111");
+    await page.getByText("demo-aws-focus-1.2.csv").waitFor();
+    await check(page, "settings-allocation");
   });
 
   it("creates and edits a budget from the console, sees its burn bar, and gives feedback on an anomaly", async () => {
@@ -335,7 +376,7 @@ describeIfBrowser("console", () => {
     await page.getByRole("button", { name: "New budget" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("Name").fill("Console monthly");
-    await dialog.getByLabel("Amount").fill("500");
+    await dialog.getByLabel("Amount", { exact: true }).fill("500");
     await check(page, "budget-dialog");
     await dialog.getByRole("button", { name: "Create budget" }).click();
     const card = page.getByTestId("budget").filter({ hasText: "Console monthly" });
@@ -353,7 +394,7 @@ describeIfBrowser("console", () => {
     expect(await card.getByText("Over budget").count()).toBe(1);
 
     await card.getByRole("button", { name: "Edit Console monthly" }).click();
-    await dialog.getByLabel("Amount").fill("1000000");
+    await dialog.getByLabel("Amount", { exact: true }).fill("1000000");
     await dialog.getByRole("button", { name: "Save budget" }).click();
     await card.getByText(`spent of ${usd(1_000_000)}`, { exact: false }).waitFor();
     expect(await card.getByText("On track").count()).toBe(1);

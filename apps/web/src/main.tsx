@@ -23,6 +23,7 @@ const Settings = lazy(() => import("./pages/settings/Settings"));
 const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));
 const Users = lazy(() => import("./pages/settings/Users"));
 const Tenants = lazy(() => import("./pages/settings/Tenants"));
+const Allocation = lazy(() => import("./pages/settings/Allocation"));
 const Webhooks = lazy(() => import("./pages/settings/Webhooks"));
 const Organization = lazy(() => import("./pages/settings/Organization"));
 const SignIn = lazy(() => import("./auth/SignIn"));
@@ -49,6 +50,7 @@ const router = createBrowserRouter([
           { path: "users", element: <Users /> },
           { path: "tenants", element: <Tenants /> },
           { path: "webhooks", element: <Webhooks /> },
+          { path: "allocation", element: <Allocation /> },
           { path: "organization", element: <Organization /> },
         ],
       },

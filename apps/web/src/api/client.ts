@@ -71,8 +71,20 @@ export function saveBlob(blob: Blob, name: string) {
 }
 
 /** Calls the pricing API with an API key; answers are not enveloped. */
-export async function pricingCall<T>(base: string, key: string, path: string, query?: Record<string, string | undefined>): Promise<T> {
-  const res = await send(`${base}${path}${queryString(query)}`, { headers: { Accept: "application/json", "X-API-Key": key } });
+export async function pricingCall<T>(
+  base: string,
+  key: string,
+  path: string,
+  query?: Record<string, string | undefined>,
+  write?: { method: "POST" | "PUT" | "DELETE"; body?: unknown },
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json", "X-API-Key": key };
+  if (write?.body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await send(`${base}${path}${queryString(query)}`, {
+    method: write?.method ?? "GET",
+    headers,
+    body: write?.body === undefined ? undefined : JSON.stringify(write.body),
+  });
   const body = await readJson(res);
   if (!res.ok) throw new ApiError(res.status, errorMessage(res.status, body), (body as { code?: string } | null)?.code);
   return body as T;

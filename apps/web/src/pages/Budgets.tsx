@@ -177,11 +177,11 @@ function BudgetDialog({ tenantId, budget, onClose }: { tenantId: string; budget:
               {form.thresholds.map((t, i) => (
                 <div className="row threshold" key={i}>
                   <label>
-                    Percent of the amount
+                    Threshold {i + 1}, percent of the budget
                     <input required inputMode="decimal" value={t.percent} onChange={(e) => setThreshold(i, { percent: e.target.value })} />
                   </label>
                   <label>
-                    Reached by
+                    Threshold {i + 1} reached by
                     <select value={t.kind} onChange={(e) => setThreshold(i, { kind: e.target.value as "actual" | "forecast" })}>
                       <option value="actual">actual spend</option>
                       <option value="forecast">forecast</option>
