@@ -244,7 +244,14 @@ function ComputePrices({ apiKey, rights }: { apiKey: string; rights: PriceRights
     queryKey: ["pricing-compute", apiKey],
     queryFn: () => call<ListComputePricesResponse>("/marketplace/providers/compute", { include_closed: "true" }),
   });
-  const [form, setForm] = useState({ provider: "aws", region: "", target: "", by: "discount" as "discount" | "fixed", value: "" });
+  const [form, setForm] = useState({
+    provider: "aws",
+    region: "",
+    scope: "family" as "instance_type" | "family" | "all",
+    target: "",
+    by: "discount" as "discount" | "fixed",
+    value: "",
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["pricing-compute", apiKey] });
   const register = useMutation({
     mutationFn: () => {
@@ -253,8 +260,7 @@ function ComputePrices({ apiKey, rights }: { apiKey: string; rights: PriceRights
       if (form.region.trim()) entry.region = form.region.trim();
       if (form.by === "fixed") Object.assign(entry, { instance_type: target, price_per_hour: Number(form.value) });
       else {
-        // A discount names an instance type (with a dot: m5.xlarge) or a family (m5), or neither.
-        if (target) entry[target.includes(".") || target.includes("_") || target.includes("-") ? "instance_type" : "family"] = target;
+        if (form.scope !== "all" && target) entry[form.scope] = target;
         entry.discount_percent = Number(form.value);
       }
       return call("/marketplace/providers/compute", undefined, { method: "POST", body: { entries: [entry] } });
@@ -293,10 +299,22 @@ function ComputePrices({ apiKey, rights }: { apiKey: string; rights: PriceRights
                 <option value="fixed">fixed price per hour</option>
               </select>
             </label>
-            <label>
-              {form.by === "fixed" ? "Instance type" : "Instance type or family (optional)"}
-              <input required={form.by === "fixed"} maxLength={256} value={form.target} onChange={(e) => setForm({ ...form, target: e.target.value })} />
-            </label>
+            {form.by === "discount" && (
+              <label>
+                Discount applies to
+                <select value={form.scope} onChange={(e) => setForm({ ...form, scope: e.target.value as "instance_type" | "family" | "all" })}>
+                  <option value="family">one family</option>
+                  <option value="instance_type">one instance type</option>
+                  <option value="all">everything of the provider (and region)</option>
+                </select>
+              </label>
+            )}
+            {(form.by === "fixed" || form.scope !== "all") && (
+              <label>
+                {form.by === "fixed" || form.scope === "instance_type" ? "Instance type" : "Family"}
+                <input required maxLength={256} value={form.target} onChange={(e) => setForm({ ...form, target: e.target.value })} />
+              </label>
+            )}
             <label>
               {form.by === "fixed" ? "USD per hour" : "Percent off"}
               <input
