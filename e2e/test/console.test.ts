@@ -233,7 +233,7 @@ describeIfBrowser("console", () => {
       await form.getByRole("button", { name: "Register price" }).click();
       await page.getByRole("cell", { name: `${price} USD / M tokens` }).waitFor();
     }
-    await page.getByText("earlier version").waitFor();
+    await page.getByText("earlier version", { exact: true }).waitFor();
     await check(page, "prices-registered");
     page.once("dialog", (d) => void d.accept());
     await page.getByRole("button", { name: "Close openai · gpt-console · input" }).click();
@@ -366,7 +366,7 @@ describeIfBrowser("console", () => {
     // The allocation rules as the import used them, and the import itself.
     await page.goto(`${stack.consoleUrl}/settings/allocation`);
     expect(await page.getByLabel("Sub-account ids").inputValue()).toBe("111111111111");
-    await page.getByText("demo-aws-focus-1.2.csv").waitFor();
+    await page.getByText("demo-aws-focus-1.2.csv", { exact: true }).waitFor();
     await check(page, "settings-allocation");
   });
 
