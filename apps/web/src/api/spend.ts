@@ -19,11 +19,11 @@ export function useSpend(scope: SpendScope, tenantId: string | undefined, query:
   });
 }
 
-export function useBudgets(tenantId: string | undefined) {
+export function useBudgets(tenantId: string | undefined, enabled = true) {
   const { api } = useApp();
   return useQuery({
     queryKey: ["budgets", tenantId],
     queryFn: () => api.call<{ items: Budget[] }>("/v1/tenant/budgets", { tenant: tenantId }),
-    enabled: !!tenantId,
+    enabled: enabled && !!tenantId,
   });
 }

@@ -1,5 +1,6 @@
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar } from "@visx/shape";
+import { useEffect, useRef, useState } from "react";
 import type { StackedPeriod } from "../lib/spend";
 
 const COLORS = ["#0a58ca", "#1a7f37", "#bc4c00", "#8250df", "#bf3989", "#0e7490", "#9a6700", "#57606a"];
@@ -22,22 +23,32 @@ export function SpendChart({
   title: string;
   height?: number;
 }) {
-  const width = 720;
+  // Drawn at the width it is shown at, so that its labels keep their size on a phone.
+  const ref = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(720);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(240, Math.round(entry.contentRect.width))));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const left = 56;
   const bottom = 22;
+  const top = 10;
   const plotHeight = height - bottom - 6;
   const max = Math.max(0, ...periods.map((p) => p.total));
   const x = scaleBand({ domain: periods.map((p) => p.period_start), range: [left, width - 4], padding: 0.2 });
-  const y = scaleLinear({ domain: [0, max || 1], range: [plotHeight, 0], nice: true });
+  const y = scaleLinear({ domain: [0, max || 1], range: [plotHeight, top], nice: true });
   const fmt = money(currency);
   const ticks = y.ticks(4);
-  const labelEvery = Math.max(1, Math.ceil(periods.length / 10));
+  const labelEvery = Math.max(1, Math.ceil(periods.length / Math.max(2, Math.floor((width - left) / 56))));
   const total = periods.reduce((sum, p) => sum + p.total, 0);
   const summary = `${title}: ${periods.length} period${periods.length === 1 ? "" : "s"}, ${fmt.format(total)} in all${
     keys.length > 1 ? `, stacked by ${keys.join(", ")}` : ""
   }`;
   return (
-    <figure className="spend-chart">
+    <figure className="spend-chart" ref={ref}>
       <svg viewBox={`0 0 ${width} ${height}`} width="100%" role="img" aria-label={summary} className="chart chart-wide">
         {ticks.map((t) => (
           <g key={t}>
@@ -55,10 +66,10 @@ export function SpendChart({
               {keys.map((key, k) => {
                 const value = p.values[key] ?? 0;
                 if (value <= 0) return null;
-                const top = y(base + value);
-                const h = y(base) - top;
+                const barTop = y(base + value);
+                const h = y(base) - barTop;
                 base += value;
-                return <Bar key={key} x={px} y={top} width={x.bandwidth()} height={Math.max(h, 0.5)} fill={COLORS[k % COLORS.length]} />;
+                return <Bar key={key} x={px} y={barTop} width={x.bandwidth()} height={Math.max(h, 0.5)} fill={COLORS[k % COLORS.length]} />;
               })}
               {i % labelEvery === 0 && (
                 <text x={px + x.bandwidth() / 2} y={height - 6} textAnchor="middle" className="chart-label">

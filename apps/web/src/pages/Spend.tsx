@@ -264,7 +264,8 @@ function Unpriced({
       {report.unpriced.lines > 0 ? (
         <>
           <p>
-            {formatNumber(report.unpriced.lines)} usage line{report.unpriced.lines === 1 ? " has" : "s have"} no price and count in no total:
+            {formatNumber(report.unpriced.lines)} usage line{report.unpriced.lines === 1 ? " has no price and counts" : "s have no price and count"} in no
+            total:
           </p>
           <ul>
             {Object.entries(report.unpriced.by_reason).map(([reason, n]) => (
