@@ -160,6 +160,7 @@ export default function Spend() {
         </div>
         <FilterEditor
           orgView={orgView}
+          tenants={tenants}
           filters={filters}
           label={(dimension, value) => label(dimension)(value)}
           onAdd={(key, value) =>
@@ -338,12 +339,14 @@ function SpendTable({ report, groupBy, label }: { report: SpendReport; groupBy: 
 
 function FilterEditor({
   orgView,
+  tenants,
   filters,
   label,
   onAdd,
   onRemove,
 }: {
   orgView: boolean;
+  tenants: { id: string; name: string }[];
   filters: [string, string[]][];
   label: (dimension: string, value: string) => string;
   onAdd(key: string, value: string): void;
@@ -379,10 +382,24 @@ function FilterEditor({
             <input value={tagKey} onChange={(e) => setTagKey(e.target.value)} required maxLength={256} />
           </label>
         )}
-        <label>
-          Value{dimension === "tenant" ? " (tenant id)" : ""}
-          <input value={value} onChange={(e) => setValue(e.target.value)} required maxLength={256} />
-        </label>
+        {dimension === "tenant" ? (
+          <label>
+            Tenant
+            <select value={value} onChange={(e) => setValue(e.target.value)} required>
+              <option value="">pick a tenant</option>
+              {tenants.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <label>
+            Value
+            <input value={value} onChange={(e) => setValue(e.target.value)} required maxLength={256} />
+          </label>
+        )}
         <button type="submit">Add filter</button>
       </form>
       {filters.length > 0 && (
