@@ -361,6 +361,14 @@ describeIfBrowser("console", () => {
     await page.getByTestId("spend-mtd").waitFor();
     expect(await page.getByTestId("spend-mtd").locator("dd").textContent()).toBe(usd(Number(tenantSpend.totals[0].cost)));
     await page.getByRole("img", { name: /Spend by day this month/ }).waitFor();
+    // An owner also sees the organization's split by tenant, the unallocated lines included.
+    const byTenant = data<{ rows: { group: { tenant: string | null }; cost: string }[] }>(
+      (await call("GET", `${stack.api}/v1/organizations/${org}/spend?granularity=none&group_by=tenant`, { token: ownerToken })).body,
+    );
+    await page.getByTestId("top-tenant").first().waitFor();
+    expect(await page.getByTestId("top-tenant").allTextContents()).toEqual(
+      byTenant.rows.map((row) => `${row.group.tenant === null ? "Unallocated" : "Default"} ${usd(Number(row.cost))}`),
+    );
     await check(page, "overview-spend");
 
     // The allocation rules as the import used them, and the import itself.

@@ -1,6 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { useBudgets, useSpend } from "../api/spend";
+import { canManage, useMe } from "../app-context";
+import { useTenant } from "../tenant";
 import { money } from "../lib/format";
 import { currenciesOf, monthForecast, stackRows } from "../lib/spend";
 import { BudgetBurn } from "./BudgetBurn";
@@ -14,6 +16,10 @@ export function SpendOverview({ tenantId, tenantName, start = true }: { tenantId
   const byDay = useSpend("tenant", tenantId, new URLSearchParams({ start: monthStart, granularity: "day", group_by: "service_name" }), start);
   const byService = useSpend("tenant", tenantId, new URLSearchParams({ start: monthStart, granularity: "none", group_by: "service_name" }), start);
   const budgets = useBudgets(tenantId, start);
+  // Owners and admins also see the organization's split by tenant (with the unallocated lines).
+  const manager = canManage(useMe().data);
+  const byTenant = useSpend("organization", undefined, new URLSearchParams({ start: monthStart, granularity: "none", group_by: "tenant" }), start && manager);
+  const { tenants } = useTenant();
   return (
     <section aria-labelledby="spend-overview">
       <h2 id="spend-overview">Spend of {tenantName ?? "the tenant"}, month to date</h2>
@@ -78,6 +84,29 @@ export function SpendOverview({ tenantId, tenantName, start = true }: { tenantId
           );
         }}
       </QueryState>
+      {manager && (
+        <section className="card" aria-labelledby="top-tenants">
+          <h3 id="top-tenants">Top tenants of the organization, month to date</h3>
+          <QueryState query={byTenant}>
+            {(org) =>
+              org.rows.length === 0 ? (
+                <Empty>No spend in the organization this month yet.</Empty>
+              ) : (
+                <ol className="plain top">
+                  {org.rows.slice(0, 6).map((row) => (
+                    <li key={`${row.group.tenant}-${row.currency}`} data-testid="top-tenant">
+                      <Link to="/spend?group_by=tenant">
+                        {row.group.tenant === null ? "Unallocated" : (tenants.find((t) => t.id === row.group.tenant)?.name ?? row.group.tenant)}
+                      </Link>{" "}
+                      <strong title={row.cost}>{money(row.cost, row.currency)}</strong>
+                    </li>
+                  ))}
+                </ol>
+              )
+            }
+          </QueryState>
+        </section>
+      )}
       <section className="card" aria-labelledby="budget-burn">
         <h3 id="budget-burn">Budget burn</h3>
         <QueryState query={budgets}>
