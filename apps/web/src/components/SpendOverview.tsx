@@ -85,8 +85,9 @@ export function SpendOverview({ tenantId, tenantName, start = true }: { tenantId
         }}
       </QueryState>
       {manager && (
-        <section className="card" aria-labelledby="top-tenants">
-          <h3 id="top-tenants">Top tenants of the organization, month to date</h3>
+        // Not a labelled region: its name would also answer the header's "Tenant" switcher by label.
+        <div className="card">
+          <h3>Top tenants of the organization, month to date</h3>
           <QueryState query={byTenant}>
             {(org) =>
               org.rows.length === 0 ? (
@@ -105,7 +106,7 @@ export function SpendOverview({ tenantId, tenantName, start = true }: { tenantId
               )
             }
           </QueryState>
-        </section>
+        </div>
       )}
       <section className="card" aria-labelledby="budget-burn">
         <h3 id="budget-burn">Budget burn</h3>
