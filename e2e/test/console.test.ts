@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
@@ -22,6 +24,13 @@ const OWNER = "ada@console.example";
 const VIEWER = "vic@console.example";
 const usd = (n: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(n);
 const data = <T>(body: unknown) => (body as { data: T }).data;
+const ROOT = path.resolve(__dirname, "../..");
+
+/** The demo organization's cloud bill (scripts/demo/focus.mjs, the file `pnpm start` imports), for today. */
+function demoFocusCsv(): string {
+  const script = `import { demoFocusCsv } from ${JSON.stringify(path.join(ROOT, "scripts/demo/focus.mjs"))}; process.stdout.write(demoFocusCsv(Date.now()));`;
+  return execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+}
 
 async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -43,7 +52,8 @@ describeIfBrowser("console", () => {
   beforeAll(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     [stack, browser] = await Promise.all([
-      startStack(),
+      // Webhooks to the test's own receiver on 127.0.0.1 (refused by default, as in production).
+      startStack({ mainEnv: { WEBHOOK_ALLOW_INSECURE: "1" } }),
       chromium.launch({
         executablePath: findChromium(),
         headless: true,
@@ -202,6 +212,41 @@ describeIfBrowser("console", () => {
     expect(await page.getByTestId("pricing-account").textContent()).toBe((account.body as { account_id: string }).account_id);
     await page.getByRole("heading", { name: "Model prices" }).waitFor();
     await check(page, "prices");
+
+    // With an admin key: register a model price, change it (the earlier version stays in the history), close it.
+    const admin = data<{ key: string }>(
+      (await call("POST", `${stack.api}/v1/settings/api-keys`, { token: ownerToken, body: { name: "prices admin", role: "admin" } })).body,
+    );
+    await until(
+      async () => (await call("GET", `${stack.pricingUrl}/v1/pricing/account`, { apiKey: admin.key })).status,
+      (status) => status === 200,
+      30_000,
+    );
+    await page.getByRole("button", { name: "Use another key" }).click();
+    await page.getByRole("textbox", { name: "API key" }).fill(admin.key);
+    await page.getByRole("button", { name: "Use key" }).click();
+    const form = page.getByRole("form", { name: "Register a model price" });
+    for (const price of ["2.5", "2"]) {
+      await form.getByLabel("Provider").fill("openai");
+      await form.getByLabel("Model").fill("gpt-console");
+      await form.getByLabel("Price per million tokens").fill(price);
+      await form.getByRole("button", { name: "Register price" }).click();
+      await page.getByRole("cell", { name: `${price} USD / M tokens` }).waitFor();
+    }
+    await page.getByText("earlier version", { exact: true }).waitFor();
+    await check(page, "prices-registered");
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Close openai · gpt-console · input" }).click();
+    await until(
+      () => page.getByRole("button", { name: "Close openai · gpt-console · input" }).count(),
+      (n) => n === 0,
+    );
+    const models = (await call("GET", `${stack.pricingUrl}/marketplace/providers/models?model=gpt-console&include_closed=true`, { apiKey: admin.key }))
+      .body as { entries: { unit_price_per_mtok: number; effective_to: string | null }[] };
+    expect(models.entries.map((m) => [m.unit_price_per_mtok, m.effective_to === null]).sort()).toEqual([
+      [2, false],
+      [2.5, false],
+    ]);
   });
 
   it("invites a viewer, who signs in, joins, and is offered no write action", async () => {
@@ -244,6 +289,199 @@ describeIfBrowser("console", () => {
     await viewer.context.close();
   });
 
+  it("shows the organization's month-to-date spend exactly as the API sums it, with unpriced lines called out and a FOCUS export", async () => {
+    const me = data<{ organization: { id: string } }>((await call("GET", `${stack.api}/v1/me`, { token: ownerToken })).body);
+    const org = me.organization.id;
+    // The demo's bill: the Production sub-account allocated to the journey's tenant, the others unallocated.
+    const rules = await call("PUT", `${stack.api}/v1/organizations/${org}/spend/allocation-rules`, {
+      token: ownerToken,
+      body: { rules: [{ tenant_id: tenant, sub_account_ids: ["111111111111"] }] },
+    });
+    expect(rules.status).toBe(200);
+    const imported = await fetch(`${stack.api}/v1/organizations/${org}/spend/imports?file_name=demo-aws-focus-1.2.csv`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ownerToken}`, "content-type": "text/csv", accept: "application/json" },
+      body: demoFocusCsv(),
+    });
+    expect(imported.status).toBe(201);
+    // A model usage line without a pricing label: stored unpriced, with its reason.
+    const usage = await call("POST", `${stack.api}/v1/tenant/spend/usage`, {
+      token: ownerToken,
+      tenant,
+      body: { usage: [{ resource_id: "gpt-unlabelled", kind: "model", timestamp: new Date().toISOString(), quantities: { input: 1000 } }] },
+    });
+    expect(data<{ unpriced: number }>(usage.body).unpriced).toBe(1);
+
+    const report = data<{ totals: { currency: string; cost: string }[]; unpriced: { lines: number; by_reason: Record<string, number> } }>(
+      (await call("GET", `${stack.api}/v1/organizations/${org}/spend`, { token: ownerToken })).body,
+    );
+    const total = report.totals.find((t) => t.currency === "USD");
+    expect(Number(total?.cost)).toBeGreaterThan(0);
+    expect(report.unpriced.by_reason).toEqual({ no_pricing_label: 1 });
+
+    const page = owner;
+    await page.goto(`${stack.consoleUrl}/spend`);
+    await page.getByTestId("spend-total").first().waitFor();
+    expect(await page.getByTestId("spend-total").locator("dd").textContent()).toBe(usd(Number(total?.cost)));
+    expect(await page.getByTestId("spend-total").locator("dd").getAttribute("title")).toBe(`${total?.cost} USD`);
+    await page.getByRole("heading", { name: "Unpriced usage" }).waitFor();
+    expect(await page.getByText("no_pricing_label").count()).toBe(1);
+    expect(await page.getByRole("button", { name: /Reprice/ }).count()).toBe(1);
+
+    // Grouped by service, then by tenant: the URL holds the view; the table lists the API's rows.
+    await page.getByLabel("Group by (chart stacks by it)").selectOption("service_name");
+    await page.waitForURL(/group_by=service_name/);
+    await page.getByLabel("Then by").selectOption("tenant");
+    await page.waitForURL(/group_by=service_name%2Ctenant/);
+    const grouped = data<{ rows: unknown[] }>(
+      (await call("GET", `${stack.api}/v1/organizations/${org}/spend?granularity=none&group_by=service_name,tenant`, { token: ownerToken })).body,
+    );
+    expect(
+      await until(
+        () => page.locator("section[aria-label='Spend by group'] tbody tr").count(),
+        (n) => n === grouped.rows.length,
+      ),
+    ).toBe(grouped.rows.length);
+    expect(await page.getByRole("cell", { name: "Unallocated" }).count()).toBeGreaterThan(0);
+    await page.getByRole("img", { name: /Spend per period/ }).waitFor();
+    await check(page, "spend");
+
+    // The export: fetched with the bearer token and saved as a file.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download FOCUS CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^focus-\d{4}-\d{2}-01-.*\.csv$/);
+    const csv = fs.readFileSync((await download.path()) ?? "", "utf8");
+    expect(csv.split("\n")[0]).toContain("BilledCost");
+    expect(csv.trim().split("\n").length).toBeGreaterThan(10);
+
+    // The overview's month to date is the tenant's (its share of the bill), as the API sums it.
+    const tenantSpend = data<{ totals: { currency: string; cost: string }[] }>(
+      (await call("GET", `${stack.api}/v1/tenant/spend?granularity=none`, { token: ownerToken, tenant })).body,
+    );
+    await page.goto(`${stack.consoleUrl}/`);
+    await page.getByTestId("spend-mtd").waitFor();
+    expect(await page.getByTestId("spend-mtd").locator("dd").textContent()).toBe(usd(Number(tenantSpend.totals[0].cost)));
+    await page.getByRole("img", { name: /Spend by day this month/ }).waitFor();
+    // An owner also sees the organization's split by tenant, the unallocated lines included.
+    const byTenant = data<{ rows: { group: { tenant: string | null }; cost: string }[] }>(
+      (await call("GET", `${stack.api}/v1/organizations/${org}/spend?granularity=none&group_by=tenant`, { token: ownerToken })).body,
+    );
+    await page.getByTestId("top-tenant").first().waitFor();
+    expect(await page.getByTestId("top-tenant").allTextContents()).toEqual(
+      byTenant.rows.map((row) => `${row.group.tenant === null ? "Unallocated" : "Default"} ${usd(Number(row.cost))}`),
+    );
+    await check(page, "overview-spend");
+
+    // The allocation rules as the import used them, and the import itself.
+    await page.goto(`${stack.consoleUrl}/settings/allocation`);
+    expect(await page.getByLabel("Sub-account ids").inputValue()).toBe("111111111111");
+    await page.getByText("demo-aws-focus-1.2.csv", { exact: true }).waitFor();
+    await check(page, "settings-allocation");
+  });
+
+  it("creates and edits a budget from the console, sees its burn bar, and gives feedback on an anomaly", async () => {
+    const page = owner;
+    await page.goto(`${stack.consoleUrl}/budgets`);
+    await page.getByRole("button", { name: "New budget" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Name").fill("Console monthly");
+    await dialog.getByLabel("Amount", { exact: true }).fill("500");
+    await check(page, "budget-dialog");
+    await dialog.getByRole("button", { name: "Create budget" }).click();
+    const card = page.getByTestId("budget").filter({ hasText: "Console monthly" });
+    await card.waitFor();
+    const budgets = data<{ items: { id: string; name: string; amount: string; status: { spent: string; state: string } }[] }>(
+      (await call("GET", `${stack.api}/v1/tenant/budgets`, { token: ownerToken, tenant })).body,
+    );
+    const budget = budgets.items.find((b) => b.name === "Console monthly");
+    expect(budget).toMatchObject({ amount: "500" });
+    expect(await card.textContent()).toContain(`${usd(Number(budget?.status.spent))} spent of ${usd(500)}`);
+    const bar = await card.getByRole("img", { name: /^Console monthly: / }).getAttribute("aria-label");
+    expect(bar).toMatch(/spent [\d.]+ % of the budget, forecast [\d.]+ %/);
+    // The demo's Production spend this month is far over 500 USD.
+    expect(budget?.status.state).toBe("exceeded");
+    expect(await card.getByText("Over budget").count()).toBe(1);
+
+    await card.getByRole("button", { name: "Edit Console monthly" }).click();
+    await dialog.getByLabel("Amount", { exact: true }).fill("1000000");
+    await dialog.getByRole("button", { name: "Save budget" }).click();
+    await card.getByText(`spent of ${usd(1_000_000)}`, { exact: false }).waitFor();
+    expect(await card.getByText("On track").count()).toBe(1);
+
+    // The anomaly of the demo's bill (an EC2 spike 3 days ago), detected on demand, then marked planned.
+    await page.getByRole("button", { name: "Detect now" }).click();
+    await page.getByRole("cell", { name: "Amazon EC2" }).first().waitFor();
+    const planned = page.getByRole("button", { name: "Planned" }).first();
+    await planned.click();
+    await until(
+      () => planned.getAttribute("aria-pressed"),
+      (v) => v === "true",
+    );
+    const anomalies = data<{ items: { feedback: string | null }[] }>(
+      (await call("GET", `${stack.api}/v1/tenant/spend/anomalies`, { token: ownerToken, tenant })).body,
+    );
+    expect(anomalies.items.map((a) => a.feedback)).toContain("planned_activity");
+    await check(page, "budgets");
+
+    // A viewer sees the budgets and anomalies, and no write action.
+    const viewer = await signIn(VIEWER);
+    await viewer.page.getByRole("heading", { name: "Overview" }).waitFor();
+    await viewer.page.goto(`${stack.consoleUrl}/budgets`);
+    await viewer.page.getByTestId("budget").first().waitFor();
+    await viewer.page.getByRole("cell", { name: "Amazon EC2" }).first().waitFor();
+    expect(await viewer.page.getByRole("button", { name: /New budget|Edit|Delete|Detect now|Planned|Real problem/ }).count()).toBe(0);
+    await check(viewer.page, "viewer-budgets");
+    await viewer.page.goto(`${stack.consoleUrl}/spend`);
+    await viewer.page.getByTestId("spend-total").first().waitFor();
+    expect(await viewer.page.getByRole("button", { name: /Reprice/ }).count()).toBe(0);
+    await viewer.context.close();
+  });
+
+  it("registers a webhook (secret shown once), sends a test ping and shows it delivered in the log, then deletes it", async () => {
+    const received: { signature: string | undefined; body: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        received.push({ signature: req.headers["webhook-signature"] as string | undefined, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    try {
+      const page = owner;
+      await page.goto(`${stack.consoleUrl}/settings/webhooks`);
+      await page.getByLabel("Receiver URL (https)").fill(url);
+      await page.getByLabel("Description").fill("console e2e");
+      await page.getByRole("button", { name: "Register webhook" }).click();
+      const secret = (await page.getByTestId("webhook-secret").textContent()) ?? "";
+      expect(secret).toMatch(/^whsec_/);
+      const card = page.getByTestId("webhook").filter({ hasText: url });
+      await card.waitFor();
+      await check(page, "settings-webhooks");
+      await card.getByRole("button", { name: `Send test ping to ${url}` }).click();
+      await card.getByRole("table").waitFor();
+      expect(
+        await until(
+          async () => (await card.getByTestId("delivery-status").allTextContents()).join(),
+          (text) => text === "delivered",
+          20_000,
+        ),
+      ).toBe("delivered");
+      expect(received.length).toBeGreaterThanOrEqual(1);
+      expect(JSON.parse(received[0].body)).toMatchObject({ type: "ping" });
+      expect(received[0].signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      await page.reload();
+      await card.waitFor();
+      expect(await page.getByTestId("webhook-secret").count()).toBe(0);
+      page.once("dialog", (dialog) => void dialog.accept());
+      await card.getByRole("button", { name: `Delete ${url}` }).click();
+      await page.getByText("No webhook yet.").waitFor();
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
   it("creates a tenant and switches to it from the header", async () => {
     const page = owner;
     await page.goto(`${stack.consoleUrl}/settings/tenants`);
@@ -268,6 +506,7 @@ describeIfBrowser("console", () => {
 
     // Overview of the seeded tenant, signed in (the token in sessionStorage, as after sign-in), cold cache.
     const runs: number[] = [];
+    const spendRuns: number[] = [];
     for (let i = 0; i < 5; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       await context.addInitScript((token) => (globalThis as any).sessionStorage.setItem("cloudcost.token", token), ownerToken);
@@ -275,9 +514,12 @@ describeIfBrowser("console", () => {
       await page.goto(`${stack.consoleUrl}/`);
       await page.getByTestId("savings-monthly").waitFor();
       runs.push(await page.evaluate(() => Math.round((globalThis as any).performance.getEntriesByName("summary-rendered")[0].startTime)));
+      await page.getByTestId("spend-mtd").waitFor();
+      spendRuns.push(await page.evaluate(() => Math.round((globalThis as any).performance.getEntriesByName("spend-rendered")[0].startTime)));
       await context.close();
     }
     runs.sort((x, y) => x - y);
+    spendRuns.sort((x, y) => x - y);
     const median = runs[Math.floor(runs.length / 2)];
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(
@@ -291,6 +533,7 @@ describeIfBrowser("console", () => {
             "headless Chromium through the nginx gateway, cold browser context; time from navigation start to the summary cards rendered with API data (performance.mark in the page)",
           overview_interactive_target_ms: 1500,
           overview_interactive_met: median < 1500,
+          overview_spend_rendered_ms: { median: spendRuns[Math.floor(spendRuns.length / 2)], runs: spendRuns },
           a11y_pages: Object.keys(a11y).length,
         },
         null,

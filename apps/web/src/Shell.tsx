@@ -49,6 +49,8 @@ function Header() {
         <NavLink to="/" end>
           Overview
         </NavLink>
+        <NavLink to="/spend">Spend</NavLink>
+        <NavLink to="/budgets">Budgets</NavLink>
         <NavLink to="/recommendations">Recommendations</NavLink>
         <NavLink to="/prices">Prices</NavLink>
         <NavLink to="/settings">Settings</NavLink>

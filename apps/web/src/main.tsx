@@ -17,10 +17,14 @@ else if (window.location.pathname === "/recommendations") void loadRecommendatio
 const Overview = lazy(loadOverview);
 const Recommendations = lazy(loadRecommendations);
 const Prices = lazy(() => import("./pages/Prices"));
+const Spend = lazy(() => import("./pages/Spend"));
+const Budgets = lazy(() => import("./pages/Budgets"));
 const Settings = lazy(() => import("./pages/settings/Settings"));
 const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));
 const Users = lazy(() => import("./pages/settings/Users"));
 const Tenants = lazy(() => import("./pages/settings/Tenants"));
+const Allocation = lazy(() => import("./pages/settings/Allocation"));
+const Webhooks = lazy(() => import("./pages/settings/Webhooks"));
 const Organization = lazy(() => import("./pages/settings/Organization"));
 const SignIn = lazy(() => import("./auth/SignIn"));
 const Callback = lazy(() => import("./auth/Callback"));
@@ -35,6 +39,8 @@ const router = createBrowserRouter([
     children: [
       { index: true, element: <Overview /> },
       { path: "recommendations", element: <Recommendations /> },
+      { path: "spend", element: <Spend /> },
+      { path: "budgets", element: <Budgets /> },
       { path: "prices", element: <Prices /> },
       {
         path: "settings",
@@ -43,6 +49,8 @@ const router = createBrowserRouter([
           { path: "api-keys", element: <ApiKeys /> },
           { path: "users", element: <Users /> },
           { path: "tenants", element: <Tenants /> },
+          { path: "webhooks", element: <Webhooks /> },
+          { path: "allocation", element: <Allocation /> },
           { path: "organization", element: <Organization /> },
         ],
       },

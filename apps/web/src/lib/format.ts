@@ -29,3 +29,15 @@ export function age(value: string | null | undefined, now = Date.now()): string 
   if (hours >= 1) return `${hours} hour${hours === 1 ? "" : "s"} ago`;
   return "less than an hour ago";
 }
+
+/** A decimal-string amount in its currency (display only; the exact string is in the title where it matters). */
+export function money(value: string | null | undefined, currency: string): string {
+  if (value === null || value === undefined || value === "") return "—";
+  const n = Number(value);
+  if (!Number.isFinite(n)) return `${value} ${currency}`;
+  try {
+    return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(n);
+  } catch {
+    return `${value} ${currency}`;
+  }
+}

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { useSummary } from "../api/recommendations";
 import { ActionChart } from "../components/ActionChart";
+import { SpendOverview } from "../components/SpendOverview";
 import { SummaryCards } from "../components/SummaryCards";
 import { Empty, QueryState } from "../components/status";
 import { formatUsd } from "../lib/format";
@@ -18,38 +19,42 @@ export default function Overview() {
       {!tenantId ? (
         <Empty>No tenant is in your reach yet: ask an administrator to give you one.</Empty>
       ) : (
-        <QueryState query={summary}>
-          {(s) => (
-            <>
-              <h2>Right-sizing, virtual machines of {tenantName}</h2>
-              <SummaryCards summary={s} />
-              <div className="grid-2">
-                <section className="card" aria-labelledby="by-action">
-                  <h3 id="by-action">Resources per action</h3>
-                  <ActionChart counts={s.action_counts} />
-                </section>
-                <section className="card" aria-labelledby="top-savers">
-                  <h3 id="top-savers">Top savers</h3>
-                  {s.top_savers.length === 0 ? (
-                    <Empty>No resource with savings yet.</Empty>
-                  ) : (
-                    <ol className="plain top">
-                      {s.top_savers.map((t) => (
-                        <li key={t.resource_id}>
-                          <Link to={`/recommendations?resource=${encodeURIComponent(t.resource_id)}`}>{t.name || t.resource_id}</Link>{" "}
-                          <span className="muted">
-                            {t.current_instance_type} → {t.recommended_instance_type || "terminate"}
-                          </span>{" "}
-                          <strong>{formatUsd(t.savings_monthly_usd)}</strong>
-                        </li>
-                      ))}
-                    </ol>
-                  )}
-                </section>
-              </div>
-            </>
-          )}
-        </QueryState>
+        <>
+          <QueryState query={summary}>
+            {(s) => (
+              <>
+                <h2>Right-sizing, virtual machines of {tenantName}</h2>
+                <SummaryCards summary={s} />
+                <div className="grid-2">
+                  <section className="card" aria-labelledby="by-action">
+                    <h3 id="by-action">Resources per action</h3>
+                    <ActionChart counts={s.action_counts} />
+                  </section>
+                  <section className="card" aria-labelledby="top-savers">
+                    <h3 id="top-savers">Top savers</h3>
+                    {s.top_savers.length === 0 ? (
+                      <Empty>No resource with savings yet.</Empty>
+                    ) : (
+                      <ol className="plain top">
+                        {s.top_savers.map((t) => (
+                          <li key={t.resource_id}>
+                            <Link to={`/recommendations?resource=${encodeURIComponent(t.resource_id)}`}>{t.name || t.resource_id}</Link>{" "}
+                            <span className="muted">
+                              {t.current_instance_type} → {t.recommended_instance_type || "terminate"}
+                            </span>{" "}
+                            <strong>{formatUsd(t.savings_monthly_usd)}</strong>
+                          </li>
+                        ))}
+                      </ol>
+                    )}
+                  </section>
+                </div>
+              </>
+            )}
+          </QueryState>
+          {/* The spend follows the right-sizing figures: on an embedded database the API answers one query at a time. */}
+          <SpendOverview tenantId={tenantId} tenantName={tenantName} start={!summary.isPending} />
+        </>
       )}
     </>
   );

@@ -1,11 +1,11 @@
-import type { AccountInfo, ListModelsResponse } from "@cloudcost/contracts";
+import type { AccountInfo } from "@cloudcost/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { pricingCall } from "../api/client";
-import { canManage, useApp, useMe } from "../app-context";
-import { Empty, ErrorNote, Loading } from "../components/status";
-import { formatDate } from "../lib/format";
+import { canManage, canWrite, useApp, useMe } from "../app-context";
+import { ErrorNote, Loading } from "../components/status";
+import { PriceBook } from "./PriceBook";
 
 const KEY = "cloudcost.pricing-key";
 
@@ -23,11 +23,6 @@ export default function Prices() {
     queryFn: () => pricingCall<AccountInfo>(config.pricingApiBase, key, "/v1/pricing/account"),
     enabled: !!key,
     retry: false,
-  });
-  const models = useQuery({
-    queryKey: ["pricing-models", key],
-    queryFn: () => pricingCall<ListModelsResponse>(config.pricingApiBase, key, "/marketplace/providers/models", { include_closed: "true" }),
-    enabled: !!key && account.isSuccess,
   });
   const use = (e: FormEvent) => {
     e.preventDefault();
@@ -76,46 +71,7 @@ export default function Prices() {
               Use another key
             </button>
           </p>
-          <h2>Model prices</h2>
-          {models.error ? (
-            <ErrorNote error={models.error} title="Could not load model prices" />
-          ) : models.isPending ? (
-            <Loading />
-          ) : models.data.entries.length === 0 ? (
-            <Empty>No model price registered for this account yet.</Empty>
-          ) : (
-            <div className="table-wrap">
-              <table>
-                <caption className="sr-only">Model prices with their versions</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Provider · model</th>
-                    <th scope="col">Bucket</th>
-                    <th scope="col" className="num">
-                      Per million tokens
-                    </th>
-                    <th scope="col">Effective</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {models.data.entries.map((m) => (
-                    <tr key={m.id}>
-                      <td>
-                        {m.provider} · {m.model}
-                      </td>
-                      <td>{m.token_bucket}</td>
-                      <td className="num">
-                        {String(m.unit_price_per_mtok)} {m.currency}
-                      </td>
-                      <td>
-                        {formatDate(m.effective_from)} → {m.effective_to ? formatDate(m.effective_to) : "open"}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <PriceBook apiKey={key} rights={{ register: canWrite(me), close: canManage(me) }} />
         </>
       )}
     </>

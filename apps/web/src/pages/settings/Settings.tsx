@@ -13,6 +13,8 @@ export default function Settings() {
         {manager && <NavLink to="/settings/api-keys">API keys</NavLink>}
         <NavLink to="/settings/users">Users</NavLink>
         <NavLink to="/settings/tenants">Tenants</NavLink>
+        {manager && <NavLink to="/settings/webhooks">Webhooks</NavLink>}
+        {manager && <NavLink to="/settings/allocation">Allocation</NavLink>}
         <NavLink to="/settings/organization">Organization</NavLink>
       </nav>
       <Outlet />

@@ -68,7 +68,17 @@ export default function Users() {
                         u.role
                       )}
                     </td>
-                    <td>{u.role === "owner" || u.role === "admin" ? "all" : u.tenant_ids.map(tenantName).join(", ") || "none"}</td>
+                    <td>
+                      {u.role === "owner" || u.role === "admin" ? "all" : u.tenant_ids.map(tenantName).join(", ") || "none"}
+                      {manager && u.role !== "owner" && u.role !== "admin" && (
+                        <TenantEditor
+                          user={u}
+                          tenants={tenants}
+                          saving={update.isPending}
+                          onSave={(tenant_ids) => update.mutate({ id: u.id, body: { tenant_ids } })}
+                        />
+                      )}
+                    </td>
                     <td>
                       {u.active ? "active" : "deactivated"}{" "}
                       {manager && u.id !== me?.user?.id && (me?.role === "owner" || u.role !== "owner") && (
@@ -167,5 +177,51 @@ function InviteForm({ orgId, roles, onDone }: { orgId: string; roles: Role[]; on
       {invite.isSuccess && <p role="status">Invitation sent.</p>}
       {invite.error && <ErrorNote error={invite.error} title="Could not invite" />}
     </form>
+  );
+}
+
+/** A member's or viewer's tenants, edited in place (owners and admins reach every tenant). */
+function TenantEditor({
+  user,
+  tenants,
+  saving,
+  onSave,
+}: {
+  user: User;
+  tenants: { id: string; name: string }[];
+  saving: boolean;
+  onSave(ids: string[]): void;
+}) {
+  const [picked, setPicked] = useState(user.tenant_ids);
+  const [open, setOpen] = useState(false);
+  return (
+    <details open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} className="tenant-editor">
+      <summary>
+        Edit tenants<span className="sr-only"> of {user.name}</span>
+      </summary>
+      <fieldset className="checks">
+        <legend className="sr-only">Tenants {user.name} reaches</legend>
+        {tenants.map((t) => (
+          <label key={t.id}>
+            <input
+              type="checkbox"
+              checked={picked.includes(t.id)}
+              onChange={(e) => setPicked(e.target.checked ? [...picked, t.id] : picked.filter((id) => id !== t.id))}
+            />
+            {t.name}
+          </label>
+        ))}
+      </fieldset>
+      <button
+        type="button"
+        disabled={saving}
+        onClick={() => {
+          onSave(picked);
+          setOpen(false);
+        }}
+      >
+        Save tenants<span className="sr-only"> of {user.name}</span>
+      </button>
+    </details>
   );
 }

@@ -1,0 +1,192 @@
+import type { SpendRow } from "@cloudcost/contracts";
+import { parseDecimal, scaleDecimal, sumDecimals } from "./decimal";
+import { listValue } from "./filters";
+
+/**
+ * The spend page's view lives in its URL (bookmarkable, shareable): `preset` (or `start`/`end`
+ * days of a custom range, both inclusive), `granularity`, `metric`, `group_by` (at most two) and
+ * the filters, one parameter per dimension (`a,b`) or `tag:<key>`. This module turns it into the
+ * spend API's query.
+ */
+export const PRESETS = [
+  ["mtd", "Month to date"],
+  ["last-7", "Last 7 days"],
+  ["last-30", "Last 30 days"],
+  ["last-month", "Last month"],
+  ["last-90", "Last 90 days"],
+  ["ytd", "Year to date"],
+  ["custom", "Custom range"],
+] as const;
+export type Preset = (typeof PRESETS)[number][0];
+
+/** Dimensions the pages offer (the contract's list; `tenant` only in the organization view). */
+export const DIMENSIONS = [
+  ["tenant", "Tenant"],
+  ["provider", "Provider"],
+  ["service_name", "Service"],
+  ["service_category", "Service category"],
+  ["region", "Region"],
+  ["resource_id", "Resource"],
+  ["charge_category", "Charge category"],
+  ["source", "Source"],
+  ["sub_account_id", "Sub-account"],
+  ["model", "Model"],
+] as const;
+export type Dimension = (typeof DIMENSIONS)[number][0];
+const DIMENSION_NAMES = DIMENSIONS.map(([name]) => name) as readonly string[];
+
+export const dimensionLabel = (name: string) => (name.startsWith("tag:") ? `Tag ${name.slice(4)}` : (DIMENSIONS.find(([key]) => key === name)?.[1] ?? name));
+
+const DAY_MS = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const midnight = (now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+
+/**
+ * The API range of a preset, as UTC days: `start` inclusive, `end` exclusive. Ranges that run to
+ * today leave `end` out, so the API's own default (now) applies, as it does for the month total.
+ */
+export function presetRange(preset: Preset, now: Date, custom?: { start?: string | null; end?: string | null }): { start: string; end?: string } {
+  const today = midnight(now);
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  switch (preset) {
+    case "last-7":
+      return { start: day(today - 6 * DAY_MS) };
+    case "last-30":
+      return { start: day(today - 29 * DAY_MS) };
+    case "last-90":
+      return { start: day(today - 89 * DAY_MS) };
+    case "last-month":
+      return { start: day(Date.UTC(y, m - 1, 1)), end: day(Date.UTC(y, m, 1)) };
+    case "ytd":
+      return { start: day(Date.UTC(y, 0, 1)) };
+    case "custom": {
+      const start = validDay(custom?.start) ?? day(Date.UTC(y, m, 1));
+      const last = validDay(custom?.end);
+      // The form's end day is inclusive; the API's end is exclusive: the day after.
+      return last ? { start, end: day(Date.parse(`${last}T00:00:00Z`) + DAY_MS) } : { start };
+    }
+    default:
+      return { start: day(Date.UTC(y, m, 1)) };
+  }
+}
+
+function validDay(value: string | null | undefined): string | undefined {
+  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : undefined;
+}
+
+export function presetOf(search: URLSearchParams): Preset {
+  const value = search.get("preset");
+  return (PRESETS.find(([key]) => key === value)?.[0] ?? "mtd") as Preset;
+}
+
+/** The view's group-by dimensions: at most two, known names or tag:<key>, no repeats, `tenant` only at organization level. */
+export function groupByOf(search: URLSearchParams, orgView: boolean): string[] {
+  const out: string[] = [];
+  for (const name of search.getAll("group_by").flatMap(listValue)) {
+    const known = DIMENSION_NAMES.includes(name) || /^tag:.+/.test(name);
+    if (!known || out.includes(name) || (name === "tenant" && !orgView)) continue;
+    out.push(name);
+  }
+  return out.slice(0, 2);
+}
+
+/** The filters of the view: dimension (or tag:<key>) → values. */
+export function filtersOf(search: URLSearchParams, orgView: boolean): [string, string[]][] {
+  const out: [string, string[]][] = [];
+  for (const key of new Set(search.keys())) {
+    const isDimension = DIMENSION_NAMES.includes(key) && (orgView || key !== "tenant");
+    if (!isDimension && !/^tag:.+/.test(key)) continue;
+    const values = search.getAll(key).flatMap(listValue);
+    if (values.length) out.push([key, [...new Set(values)]]);
+  }
+  return out;
+}
+
+/** The spend API query of the view (`granularity` overridable: the table reads the whole range as one period). */
+export function spendQuery(search: URLSearchParams, now: Date, orgView: boolean, override: { granularity?: string } = {}): URLSearchParams {
+  const out = new URLSearchParams();
+  const range = presetRange(presetOf(search), now, { start: search.get("start"), end: search.get("end") });
+  out.set("start", range.start);
+  if (range.end) out.set("end", range.end);
+  const granularity = override.granularity ?? search.get("granularity");
+  out.set("granularity", granularity === "month" || granularity === "none" ? granularity : "day");
+  const metric = search.get("metric");
+  out.set("metric", metric === "effective_cost" || metric === "list_cost" ? metric : "billed_cost");
+  const groupBy = groupByOf(search, orgView);
+  if (groupBy.length) out.set("group_by", groupBy.join(","));
+  for (const [key, values] of filtersOf(search, orgView)) out.set(key, values.join(","));
+  return out;
+}
+
+/** The export's query: the same range and filters (the export takes no grouping). */
+export function exportQuery(search: URLSearchParams, now: Date, orgView: boolean): URLSearchParams {
+  const query = spendQuery(search, now, orgView);
+  for (const key of ["granularity", "metric", "group_by"]) query.delete(key);
+  return query;
+}
+
+export interface StackedPeriod {
+  period_start: string;
+  total: number;
+  values: Record<string, number>;
+}
+
+/**
+ * Rows of one currency as chart series stacked by `dimension` (the first group-by): the largest
+ * `maxSeries - 1` values over the range keep their own series, the rest add up in "Other".
+ * The chart draws floats; the exact amounts are in the table.
+ */
+export function stackRows(
+  rows: readonly SpendRow[],
+  dimension: string | undefined,
+  currency: string,
+  label: (value: string | null) => string = (value) => value ?? "(none)",
+  maxSeries = 8,
+): { keys: string[]; periods: StackedPeriod[] } {
+  const mine = rows.filter((row) => row.currency === currency);
+  const seriesOf = (row: SpendRow) => (dimension ? label(row.group[dimension] ?? null) : "Total");
+  const byKey = new Map<string, bigint>();
+  for (const row of mine) byKey.set(seriesOf(row), (byKey.get(seriesOf(row)) ?? 0n) + parseDecimal(row.cost));
+  const ranked = [...byKey.entries()].sort((a, b) => (b[1] > a[1] ? 1 : b[1] < a[1] ? -1 : a[0] < b[0] ? -1 : 1)).map(([key]) => key);
+  const keep = ranked.length > maxSeries ? ranked.slice(0, maxSeries - 1) : ranked;
+  const keys = ranked.length > maxSeries ? [...keep, "Other"] : keep;
+  const periods = new Map<string, StackedPeriod>();
+  for (const row of mine) {
+    const period = periods.get(row.period_start) ?? { period_start: row.period_start, total: 0, values: {} };
+    const key = keep.includes(seriesOf(row)) ? seriesOf(row) : "Other";
+    const cost = Number(row.cost);
+    period.values[key] = (period.values[key] ?? 0) + cost;
+    period.total += cost;
+    periods.set(row.period_start, period);
+  }
+  return { keys, periods: [...periods.values()].sort((a, b) => (a.period_start < b.period_start ? -1 : 1)) };
+}
+
+/** The currencies of a report, the one with the largest total first (the chart shows one). */
+export function currenciesOf(totals: readonly { currency: string; cost: string }[]): string[] {
+  return [...totals].sort((a, b) => (parseDecimal(b.cost) > parseDecimal(a.cost) ? 1 : -1)).map((t) => t.currency);
+}
+
+/**
+ * The month's forecast, by the budgets' rule (decisions.md section 7): spent + the mean daily spend
+ * of the last 7 complete days of the month (or of its complete days when fewer) x the days left
+ * (fractional, from now). `rows` are day rows of the month to now in one currency; exact decimals.
+ */
+export function monthForecast(
+  rows: readonly { period_start: string; currency: string; cost: string }[],
+  currency: string,
+  now: Date,
+): { spent: string; forecast: string } {
+  const mine = rows.filter((row) => row.currency === currency);
+  const spent = sumDecimals(mine.map((row) => row.cost));
+  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const monthEnd = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  const today = midnight(now);
+  const days = Math.min(7, Math.round((today - monthStart) / DAY_MS));
+  const left = monthEnd - now.getTime();
+  if (days === 0 || left <= 0) return { spent, forecast: spent };
+  const windowStart = today - days * DAY_MS;
+  const window = sumDecimals(mine.filter((row) => Date.parse(row.period_start) >= windowStart && Date.parse(row.period_start) < today).map((row) => row.cost));
+  return { spent, forecast: sumDecimals([spent, scaleDecimal(window, left, days * DAY_MS)]) };
+}

@@ -1,0 +1,182 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen } from "@testing-library/react";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AppProvider } from "../src/app-context";
+import Budgets from "../src/pages/Budgets";
+import Spend from "../src/pages/Spend";
+import { Shell } from "../src/Shell";
+
+const ORG = { id: "org_1", name: "Acme", slug: "acme" };
+const me = (role: string) => ({
+  organization: ORG,
+  user: { id: `usr_${role}`, email: `${role}@acme.example`, name: role, role },
+  role,
+  tenant_ids: ["ten_1"],
+  api_key_id: null,
+});
+const REPORT = {
+  start: "2026-10-01T00:00:00.000Z",
+  end: "2026-11-01T00:00:00.000Z",
+  granularity: "none",
+  metric: "billed_cost",
+  group_by: ["service_name"],
+  rows: [
+    {
+      period_start: "2026-10-01T00:00:00.000Z",
+      period_end: "2026-11-01T00:00:00.000Z",
+      group: { service_name: "Amazon EC2" },
+      currency: "USD",
+      cost: "1234.5678901234",
+    },
+    { period_start: "2026-10-01T00:00:00.000Z", period_end: "2026-11-01T00:00:00.000Z", group: { service_name: null }, currency: "USD", cost: "0.1" },
+  ],
+  totals: [{ currency: "USD", cost: "1234.6678901234" }],
+  unpriced: { lines: 3, by_reason: { bucket_not_priced: 2, no_pricing_label: 1 } },
+};
+const BUDGET = {
+  id: "bud_1",
+  tenant_id: "ten_1",
+  name: "Prod monthly",
+  period: "monthly",
+  amount: "1000",
+  currency: "USD",
+  metric: "billed_cost",
+  filters: {},
+  thresholds: [{ percent: 100, kind: "forecast" }],
+  created_at: "2026-11-01T00:00:00.000Z",
+  updated_at: "2026-11-01T00:00:00.000Z",
+  status: {
+    period_start: "2026-11-01T00:00:00.000Z",
+    period_end: "2026-12-01T00:00:00.000Z",
+    spent: "600",
+    forecast: "1150",
+    percent_used: "60",
+    state: "warning",
+    crossed: [{ percent: 100, kind: "forecast" }],
+  },
+};
+
+let requests: { url: URL; tenant: string | null }[] = [];
+
+/** The main API as the browser sees it: one answer per path, every request recorded. */
+function answer(role: string) {
+  requests = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string, init?: RequestInit) => {
+      const url = new URL(input, "http://console");
+      const headers = (init?.headers ?? {}) as Record<string, string>;
+      requests.push({ url, tenant: headers["X-Service-Tenant-ID"] ?? null });
+      const routes: Record<string, unknown> = {
+        "/api/v1/me": me(role),
+        "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
+        "/api/v1/organizations/org_1/spend": REPORT,
+        "/api/v1/tenant/spend": REPORT,
+        "/api/v1/tenant/budgets": { items: [BUDGET] },
+        "/api/v1/tenant/spend/anomalies": {
+          start: "2026-10-28",
+          end: "2026-11-28",
+          items: [{ id: "ano_1", day: "2026-11-24", service_name: "Amazon EC2", cost: "900", expected: "120", impact: "780", score: "12.5", feedback: null }],
+        },
+      };
+      const data = routes[url.pathname];
+      const body = data ? { status: "success", message: "ok", data } : { status: "error", message: `no ${url.pathname}` };
+      return new Response(JSON.stringify(body), { status: data ? 200 : 404, headers: { "content-type": "application/json" } });
+    }),
+  );
+}
+
+function renderAt(path: string) {
+  const config = { auth: { mode: "dev" as const }, mainApiBase: "/api", pricingApiBase: "/pricing" };
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <AppProvider config={config}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route element={<Shell />}>
+              <Route path="spend" element={<Spend />} />
+              <Route path="budgets" element={<Budgets />} />
+            </Route>
+          </Routes>
+        </MemoryRouter>
+      </AppProvider>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2026-11-27T09:30:00.000Z"));
+  sessionStorage.setItem("cloudcost.token", "header.eyJlbWFpbCI6ImFAYWNtZS5leGFtcGxlIn0.sig");
+});
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+  localStorage.clear();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe("the spend page", () => {
+  it("asks the organization view for the URL's range and grouping, shows the total and the unpriced reasons, and offers an admin the reprice", async () => {
+    answer("admin");
+    renderAt("/spend?preset=last-month&group_by=service_name&provider=aws");
+    expect((await screen.findByTestId("spend-total")).textContent).toContain("$1,234.67");
+    const spendCalls = requests.filter((r) => r.url.pathname === "/api/v1/organizations/org_1/spend").map((r) => Object.fromEntries(r.url.searchParams));
+    expect(spendCalls).toContainEqual({
+      start: "2026-10-01",
+      end: "2026-11-01",
+      granularity: "none",
+      metric: "billed_cost",
+      group_by: "service_name",
+      provider: "aws",
+    });
+    expect(spendCalls).toContainEqual({
+      start: "2026-10-01",
+      end: "2026-11-01",
+      granularity: "day",
+      metric: "billed_cost",
+      group_by: "service_name",
+      provider: "aws",
+    });
+    expect(screen.getByTestId("spend-total").querySelector("dd")?.getAttribute("title")).toBe("1234.6678901234 USD");
+    expect(screen.getByText("bucket_not_priced")).toBeTruthy();
+    expect(screen.getByText(/3 usage lines have no price/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: /Reprice Prod's unpriced usage/ })).toBeTruthy();
+    expect(screen.getByRole("cell", { name: "(none)" })).toBeTruthy();
+  });
+
+  it("shows a viewer the tenant view without the reprice", async () => {
+    answer("viewer");
+    renderAt("/spend");
+    await screen.findByTestId("spend-total");
+    const tenantCalls = requests.filter((r) => r.url.pathname === "/api/v1/tenant/spend");
+    expect(tenantCalls.length).toBe(2);
+    expect(tenantCalls.every((r) => r.tenant === "ten_1" && r.url.searchParams.get("start") === "2026-11-01" && !r.url.searchParams.has("end"))).toBe(true);
+    expect(requests.some((r) => r.url.pathname.endsWith("/organizations/org_1/spend"))).toBe(false);
+    expect(screen.queryByRole("button", { name: /Reprice/ })).toBeNull();
+  });
+});
+
+describe("the budgets page", () => {
+  it("shows the burn and a forecast-only warning in words, and offers an owner every action", async () => {
+    answer("owner");
+    renderAt("/budgets");
+    const bar = await screen.findByRole("img", { name: /^Prod monthly: / });
+    expect(bar.getAttribute("aria-label")).toBe("Prod monthly: Forecast past 100 %: spent 60 % of the budget, forecast 115 % by the end of the period");
+    expect(screen.getByText("Forecast past 100 %")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "New budget" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: /^Edit\s*Prod monthly$/ })).toBeTruthy();
+    expect(await screen.findByRole("button", { name: "Planned" })).toBeTruthy();
+  });
+
+  it("offers a viewer no budget action and no anomaly feedback", async () => {
+    answer("viewer");
+    renderAt("/budgets");
+    await screen.findByRole("img", { name: /^Prod monthly: / });
+    await screen.findByRole("cell", { name: "2026-11-24" });
+    expect(screen.queryByRole("button", { name: /New budget|Edit|Delete|Detect now|Planned|Real problem|Not a problem/ })).toBeNull();
+    expect(screen.getByRole("cell", { name: "none yet" })).toBeTruthy();
+  });
+});
