@@ -30,23 +30,40 @@ const line = (overrides: Partial<LedgerLineInput> = {}): LedgerLineInput => ({
 const write = <T>(fn: Parameters<typeof ctx.prisma.$transaction>[0] extends (tx: infer X) => unknown ? (tx: X) => Promise<T> : never) =>
   ctx.prisma.$transaction(fn, TRANSACTION_OPTIONS);
 
-/** The roll-up as it is, and as it would be rebuilt from the lines: always equal. */
-async function rollupMatchesLines(): Promise<{ rows: number }> {
-  const stored = await ctx.db.sql.query<Record<string, unknown>>(
-    `SELECT tenant_id, day::text, currency, source, service_name, unpriced_reason, billed_cost::text, effective_cost::text, list_cost::text, line_count::int
-       FROM spend_daily WHERE organization_id = $1 ORDER BY 1, 2, 3, 4, 5, 6`,
-    [ORG],
-  );
-  const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
-    `SELECT coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date::text AS day, coalesce(currency, '') AS currency, source,
-        coalesce(service_name, '') AS service_name, coalesce(unpriced_reason, '') AS unpriced_reason,
-        coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
-        coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
-       FROM spend_lines WHERE organization_id = $1 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
-    [ORG],
-  );
-  expect(stored).toEqual(rebuilt);
-  return { rows: stored.length };
+/** Both roll-ups as they are, and as they would be rebuilt from the lines: always equal. */
+async function rollupMatchesLines(): Promise<{ rows: number; serviceRows: number }> {
+  const compare = async (table: string, dimensions: string[]) => {
+    const stored = await ctx.db.sql.query<Record<string, unknown>>(
+      `SELECT tenant_id, day::text, ${dimensions.join(", ")}, billed_cost::text, effective_cost::text, list_cost::text, line_count::int
+         FROM ${table} WHERE organization_id = $1 ORDER BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`,
+      [ORG],
+    );
+    const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
+      `SELECT coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date::text AS day,
+          ${dimensions.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
+          coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
+          coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
+         FROM spend_lines WHERE organization_id = $1 GROUP BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2
+         ORDER BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`,
+      [ORG],
+    );
+    expect(stored).toEqual(rebuilt);
+    return stored.length;
+  };
+  const rows = await compare("spend_daily", [
+    "currency",
+    "source",
+    "charge_category",
+    "provider",
+    "service_name",
+    "service_category",
+    "region",
+    "sub_account_id",
+    "model",
+    "unpriced_reason",
+  ]);
+  const serviceRows = await compare("spend_service_daily", ["currency", "source", "charge_category", "provider", "service_name", "service_category", "unpriced_reason"]);
+  return { rows, serviceRows };
 }
 
 describe("spend ledger", () => {
@@ -118,8 +135,10 @@ describe("spend ledger", () => {
 
     expect(await write((tx) => deleteImportLines(tx, ORG, ["imp_1", "imp_none"]))).toBe(2);
     const days = await rollupMatchesLines();
-    const left = await ctx.db.sql.query("SELECT 1 FROM spend_daily WHERE organization_id = $1 AND (tenant_id = 'ten_c' OR day = '2026-10-03')", [ORG]);
-    expect(left).toEqual([]);
+    for (const table of ["spend_daily", "spend_service_daily"]) {
+      const left = await ctx.db.sql.query(`SELECT 1 FROM ${table} WHERE organization_id = $1 AND (tenant_id = 'ten_c' OR day = '2026-10-03')`, [ORG]);
+      expect(left).toEqual([]);
+    }
     expect(days.rows).toBe(5);
   });
 });

@@ -36,6 +36,8 @@ const COLUMN: Record<SpendDimension, string> = {
   model: "model",
 };
 const LINE_ONLY = new Set<string>(["resource_id"]);
+/** Dimensions spend_service_daily holds (tenant is its key): a query grouping and filtering by these only reads it. */
+const SERVICE_ROLLUP = new Set<string>(["tenant", "provider", "service_name", "service_category", "charge_category", "source"]);
 
 class Params {
   readonly values: unknown[] = [];
@@ -50,7 +52,8 @@ const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * The spend report of section 6. Whole UTC days of the range are read from the daily roll-up;
+ * The spend report of section 6. Whole UTC days of the range are read from a daily roll-up
+ * (spend_service_daily when every dimension grouped or filtered by is one of its, else spend_daily);
  * the partial days at its edges, and every day when a `resource_id` or `tag:<key>` dimension is
  * grouped or filtered by, from the lines (through the (organization, tenant, charge_period_start)
  * index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.
@@ -70,6 +73,7 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   const dayStart = ceilDay(startMs);
   const dayEnd = floorDay(endMs);
   const rollupDays = !needsLines && dayStart < dayEnd;
+  const rollupTable = [...groupBy, ...Object.keys(query.filters)].every((name) => SERVICE_ROLLUP.has(name)) ? "spend_service_daily" : "spend_daily";
 
   // Each source yields: day, currency, unpriced_reason, cost, lines, g0, g1 (text, '' for none).
   const groupExpr = (name: string, alias: "d" | "l") => {
@@ -90,7 +94,7 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   if (rollupDays) {
     sources.push(
       `SELECT d.day, d.currency, d.unpriced_reason, d.${query.metric} AS cost, d.line_count AS lines, ${groups("d")}
-         FROM spend_daily d WHERE d.organization_id = ${org} AND d.day >= ${p.add(iso(dayStart))}::date AND d.day < ${p.add(iso(dayEnd))}::date${filterSql("d")}`,
+         FROM ${rollupTable} d WHERE d.organization_id = ${org} AND d.day >= ${p.add(iso(dayStart))}::date AND d.day < ${p.add(iso(dayEnd))}::date${filterSql("d")}`,
     );
   }
   const lineRanges = rollupDays
