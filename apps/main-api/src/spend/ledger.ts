@@ -61,7 +61,9 @@ export interface InsertResult {
 /**
  * The columns written from the input, in order, with their SQL type. Each is sent as one text
  * array parameter (`$2` on; `$1` is the organization id) and cast row by row: one INSERT ... SELECT
- * FROM unnest(...) per batch, whatever its size, with no per-row JSON keys to send or parse.
+ * FROM unnest(...) per batch, whatever its size, with no per-row JSON keys to send or parse. The
+ * arrays travel as their PostgreSQL text form (textArray), one string per column: the client
+ * layers then pass 35 strings rather than walking every value.
  */
 const LINE_COLUMNS: [string, string][] = [
   ["id", "text"],
@@ -104,7 +106,7 @@ const COLUMN_LIST = `organization_id, ${LINE_COLUMNS.map(([name]) => name).join(
 const INPUT_SELECT = `SELECT $1::text AS organization_id, ${LINE_COLUMNS.map(([name, type]) =>
   type === "text" ? `x.${name}` : name === "tags" ? "coalesce(x.tags::jsonb, '{}'::jsonb) AS tags" : `x.${name}::${type} AS ${name}`,
 ).join(", ")}
-  FROM unnest(${LINE_COLUMNS.map((_, i) => `$${i + 2}::text[]`).join(", ")}) AS x(${LINE_COLUMNS.map(([name]) => name).join(", ")})`;
+  FROM unnest(${LINE_COLUMNS.map((_, i) => `$${i + 2}::text::text[]`).join(", ")}) AS x(${LINE_COLUMNS.map(([name]) => name).join(", ")})`;
 
 /** The daily roll-up's dimensions as read from a spend_lines row `l` ('' for null). */
 const ROLLUP_DIMENSIONS = [
@@ -173,7 +175,7 @@ const rollupStatement = (source: string, sign: 1 | -1) => `WITH ${rollupCtes(sou
 const INSERT_SQL = `WITH ins AS (
     INSERT INTO spend_lines (${COLUMN_LIST})
     ${INPUT_SELECT}
-    ON CONFLICT (organization_id, tenant_id, event_id) DO NOTHING
+    ON CONFLICT (organization_id, tenant_id, event_id) WHERE event_id IS NOT NULL DO NOTHING
     RETURNING organization_id, tenant_id, charge_period_start, ${DIMENSION_LIST}, billed_cost, effective_cost, list_cost, priced),
   ${rollupCtes("ins", 1)}
   SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
@@ -188,6 +190,16 @@ const INSERT_ONLY_SQL = `WITH ins AS (
   SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
     coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
   FROM ins GROUP BY currency`;
+
+/** A PostgreSQL text[] literal: every element quoted (only `"` and `\\` need escaping inside quotes), NULL for null. */
+export function textArray(values: (string | null)[]): string {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    parts[i] = value === null ? "NULL" : `"${value.includes('"') || value.includes("\\") ? value.replace(/["\\]/g, "\\$&") : value}"`;
+  }
+  return `{${parts.join(",")}}`;
+}
 
 interface InsertRow {
   currency: string | null;
@@ -253,7 +265,10 @@ export async function insertLines(
     ];
     for (let c = 0; c < values.length; c++) columns[c][i] = values[c];
   });
-  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, organizationId, ...columns);
+  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL,
+    organizationId,
+    ...columns.map(textArray),
+  );
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];
@@ -278,24 +293,54 @@ async function changeLines(
   where: string,
   params: unknown[],
   change: () => Promise<number>,
-  deleted: boolean,
 ): Promise<number> {
   const selected = `(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND ${where})`;
   const days = await tx.$queryRawUnsafe<{ day: string }[]>(rollupStatement(selected, -1), organizationId, ...params);
   const changed = await change();
-  if (!deleted) await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, ...params);
-  const touched = days.map((row) => row.day);
-  for (const table of ["spend_daily", "spend_service_daily"])
-    await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0`, organizationId, touched);
+  await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, ...params);
+  await dropEmptyRollupRows(
+    tx,
+    organizationId,
+    days.map((row) => row.day),
+  );
   return changed;
+}
+
+/** Removes the roll-up rows of these days left without lines. */
+async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: string[]): Promise<void> {
+  if (days.length === 0) return;
+  for (const table of ["spend_daily", "spend_service_daily"])
+    await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0`, organizationId, days);
+}
+
+/**
+ * Deletes the lines `where` selects (as in changeLines) and subtracts them from both roll-ups in
+ * the same statement (one pass over the lines). Returns how many, and the imports they belonged to.
+ */
+async function deleteLines(
+  tx: LedgerTx,
+  organizationId: string,
+  where: string,
+  params: unknown[],
+): Promise<{ deleted: number; importIds: string[] }> {
+  const [row] = await tx.$queryRawUnsafe<{ deleted: number; import_ids: string[]; days: string[] }[]>(
+    `WITH del AS (DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where} RETURNING l.*),
+      ${rollupCtes("del", -1)}
+    SELECT (SELECT count(*) FROM del)::int AS deleted,
+      ARRAY(SELECT DISTINCT import_id FROM del WHERE import_id IS NOT NULL ORDER BY 1) AS import_ids,
+      ARRAY(SELECT DISTINCT day::text FROM rollup_daily ORDER BY 1) AS days,
+      (SELECT count(*) FROM rollup_service) AS service_rows`,
+    organizationId,
+    ...params,
+  );
+  await dropEmptyRollupRows(tx, organizationId, row.days);
+  return { deleted: row.deleted, importIds: row.import_ids };
 }
 
 /** Deletes the lines of these imports (supersede, an import's DELETE), keeping the roll-up right. Returns the lines deleted. */
 export function deleteImportLines(tx: LedgerTx, organizationId: string, importIds: string[]): Promise<number> {
   if (importIds.length === 0) return Promise.resolve(0);
-  const where = "l.import_id = ANY($2::text[])";
-  const remove = () => tx.$executeRawUnsafe(`DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where}`, organizationId, importIds);
-  return changeLines(tx, organizationId, where, [importIds], remove, true);
+  return deleteLines(tx, organizationId, "l.import_id = ANY($2::text[])", [importIds]).then((result) => result.deleted);
 }
 
 /**
@@ -322,7 +367,7 @@ export async function reallocateLines(tx: LedgerTx, organizationId: string, move
       ids,
       json,
     );
-  return changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update, false);
+  return changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update);
 }
 
 /** The pricing of a stored usage line as reprice found it. */
@@ -376,7 +421,7 @@ export async function setLinePricing(tx: LedgerTx, organizationId: string, updat
       ids,
       json,
     );
-  await changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update, false);
+  await changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update);
   return ids;
 }
 
@@ -393,19 +438,15 @@ export interface BillingPair {
  */
 export async function deleteSupersededLines(tx: LedgerTx, organizationId: string, keepImportId: string, pairs: BillingPair[]): Promise<string[]> {
   if (pairs.length === 0) return [];
-  // IN (not a correlated EXISTS): the pairs are read from the JSON once, as a hashed set.
-  const where = `l.source = 'focus_import' AND l.import_id <> $2 AND (l.billing_account_id, l.billing_period_start, l.billing_period_end) IN (
-    SELECT p."billingAccountId", p.start, p."end" FROM jsonb_to_recordset($3::jsonb) AS p("billingAccountId" text, start timestamptz, "end" timestamptz))`;
-  const params = [keepImportId, JSON.stringify(pairs)];
-  const superseded = await tx.$queryRawUnsafe<{ import_id: string }[]>(
-    `SELECT DISTINCT l.import_id FROM spend_lines l WHERE l.organization_id = $1 AND ${where} ORDER BY 1`,
-    organizationId,
-    ...params,
-  );
-  if (superseded.length === 0) return [];
-  const remove = () => tx.$executeRawUnsafe(`DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where}`, organizationId, ...params);
-  await changeLines(tx, organizationId, where, params, remove, true);
-  return superseded.map((row) => row.import_id);
+  // Only the lines of earlier imports of these billing accounts (their records name them) are
+  // read, through the (organization, import) index, never the organization's whole ledger. IN
+  // (not a correlated EXISTS): the pairs are read from the JSON once, as a hashed set.
+  const where = `l.import_id = ANY(ARRAY(SELECT i.id FROM spend_imports i
+      WHERE i.organization_id = $1 AND i.id <> $2 AND i.billing_account_ids && $4::text[]))
+    AND l.source = 'focus_import' AND (l.billing_account_id, l.billing_period_start, l.billing_period_end) IN (
+      SELECT p."billingAccountId", p.start, p."end" FROM jsonb_to_recordset($3::jsonb) AS p("billingAccountId" text, start timestamptz, "end" timestamptz))`;
+  const accounts = [...new Set(pairs.map((pair) => pair.billingAccountId))];
+  return (await deleteLines(tx, organizationId, where, [keepImportId, JSON.stringify(pairs), accounts])).importIds;
 }
 
 /**

@@ -132,7 +132,8 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   return report(query, groupBy, rows, startMs, endMs);
 }
 
-type ReportRow = SpendReport["rows"][number] & { order: Decimal; keys: (string | null)[] };
+/** `order`: the cost; `approx`: the same as a float, compared first (exact whenever two floats differ, as rounding is monotone). */
+type ReportRow = SpendReport["rows"][number] & { order: Decimal; approx: number; keys: (string | null)[] };
 
 function report(
   query: SpendQueryInput,
@@ -145,6 +146,8 @@ function report(
   const totals: SpendReport["totals"] = [];
   const byReason: Record<string, number> = {};
   let unpricedLines = 0;
+  /** Each period's bounds, computed once (many rows share a period). */
+  const periods = new Map<string, [string, string]>();
   for (const row of rows) {
     const isDetail = Number(row.detail) === 0;
     if (row.reason !== "") {
@@ -159,21 +162,28 @@ function report(
       totals.push({ currency: row.currency, cost: amount(row.cost) });
       continue;
     }
-    const [from, to] = periodOf(query.granularity, row.period as string, startMs, endMs);
+    let bounds = periods.get(row.period as string);
+    if (!bounds) {
+      const [from, to] = periodOf(query.granularity, row.period as string, startMs, endMs);
+      bounds = [iso(from), iso(to)];
+      periods.set(row.period as string, bounds);
+    }
     const keys = [row.g0, row.g1].slice(0, groupBy.length).map((value) => (value === "" || value === null ? null : value));
+    const order = new Decimal(row.cost);
     out.push({
-      period_start: iso(from),
-      period_end: iso(to),
+      period_start: bounds[0],
+      period_end: bounds[1],
       group: Object.fromEntries(groupBy.map((name, i) => [name, keys[i]])),
       currency: row.currency,
-      cost: amount(row.cost),
-      order: new Decimal(row.cost),
+      cost: amount(order),
+      order,
+      approx: Number(row.cost),
       keys,
     });
   }
   out.sort((a, b) => {
     if (a.period_start !== b.period_start) return a.period_start < b.period_start ? -1 : 1;
-    const byCost = b.order.comparedTo(a.order);
+    const byCost = a.approx !== b.approx ? (b.approx > a.approx ? 1 : -1) : b.order.comparedTo(a.order);
     if (byCost !== 0) return byCost;
     for (let i = 0; i < a.keys.length; i++) {
       const byKey = compareBytes(a.keys[i], b.keys[i]);
@@ -188,7 +198,7 @@ function report(
     granularity: query.granularity,
     metric: query.metric,
     group_by: groupBy,
-    rows: out.map(({ order: _order, keys: _keys, ...row }) => row),
+    rows: out.map(({ order: _order, approx: _approx, keys: _keys, ...row }) => row),
     totals,
     unpriced: { lines: unpricedLines, by_reason: byReason },
   };

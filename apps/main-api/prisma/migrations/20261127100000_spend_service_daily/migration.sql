@@ -31,4 +31,17 @@ SELECT "organization_id", "tenant_id", "day",
     "currency", "source", "charge_category", "provider", "service_name", "service_category", "unpriced_reason",
     sum("billed_cost"), sum("effective_cost"), sum("list_cost"), sum("line_count")
 FROM "spend_daily"
-GROUP BY "organization_id", "tenant_id", "day", "currency", "source", "charge_category", "provider", "service_name", "service_category", "unpriced_reason";
+GROUP BY "organization_id", "tenant_id", "day", "currency", "source", "charge_category", "provider", "service_name", "service_category", "unpriced_reason"
+ORDER BY "organization_id", "day";
+-- Statistics now, not at autovacuum's leisure: without them the planner takes the new table for
+-- empty and sorts (rather than hashes) a month of it.
+ANALYZE "spend_service_daily";
+
+-- The event and import indexes become partial: an import line (no event_id) is not entered in the
+-- event index, nor a usage line (no import_id) in the import index, so every stored line updates
+-- one index fewer. Lookups are unchanged: dedupe names event_id IS NOT NULL in its ON CONFLICT, and
+-- import_id = ... implies import_id IS NOT NULL.
+CREATE UNIQUE INDEX "manual_spend_lines_event_id" ON "spend_lines"("organization_id", "tenant_id", "event_id") WHERE "event_id" IS NOT NULL;
+DROP INDEX "spend_lines_organization_id_tenant_id_event_id_key";
+CREATE INDEX "manual_spend_lines_import_id" ON "spend_lines"("organization_id", "import_id") WHERE "import_id" IS NOT NULL;
+DROP INDEX "spend_lines_organization_id_import_id_idx";
