@@ -107,7 +107,10 @@ async function benchIngestion(db: Database) {
       if (result.accepted !== 10_000 || result.priced !== 10_000) throw new Error(`unexpected ingestion result ${JSON.stringify(result)}`);
       // The pricing call alone for the same lines (part of the figure above), for the breakdown.
       const t1 = performance.now();
-      await deps.pricingApi.priceUsage("org_bench_usage", usage.map(({ event_id: _eventId, ...line }) => line));
+      await deps.pricingApi.priceUsage(
+        "org_bench_usage",
+        usage.map(({ event_id: _eventId, ...line }) => line),
+      );
       pricing.push(performance.now() - t1);
     }
     await deps.prisma.$disconnect();
@@ -197,21 +200,25 @@ async function benchQueries(db: Database) {
   const org = { organizationId: ORG, tenantIds: null };
   const check = await querySpend(db.sql, tenant, tenantQuery);
   const tenantRollup = await time(CALLS, () => querySpend(db.sql, tenant, tenantQuery));
-  const tenantLines = await time(BASELINE_CALLS, () =>
-    db.sql.query(
-      `SELECT (charge_period_start AT TIME ZONE 'UTC')::date AS day, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
+  const tenantLines = await time(
+    BASELINE_CALLS,
+    () =>
+      db.sql.query(
+        `SELECT (charge_period_start AT TIME ZONE 'UTC')::date AS day, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
         WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND charge_period_start < $4 GROUP BY 1, 2, 3`,
-      [ORG, "ten_03", tenantQuery.start, tenantQuery.end],
-    ),
+        [ORG, "ten_03", tenantQuery.start, tenantQuery.end],
+      ),
     1,
   );
   const orgRollup = await time(CALLS, () => querySpend(db.sql, org, orgQuery));
-  const orgLines = await time(BASELINE_CALLS, () =>
-    db.sql.query(
-      `SELECT tenant_id, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
+  const orgLines = await time(
+    BASELINE_CALLS,
+    () =>
+      db.sql.query(
+        `SELECT tenant_id, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
         WHERE organization_id = $1 AND charge_period_start >= $2 AND charge_period_start < $3 GROUP BY 1, 2, 3`,
-      [ORG, orgQuery.start, orgQuery.end],
-    ),
+        [ORG, orgQuery.start, orgQuery.end],
+      ),
     1,
   );
   return {

@@ -62,7 +62,15 @@ async function rollupMatchesLines(): Promise<{ rows: number; serviceRows: number
     "model",
     "unpriced_reason",
   ]);
-  const serviceRows = await compare("spend_service_daily", ["currency", "source", "charge_category", "provider", "service_name", "service_category", "unpriced_reason"]);
+  const serviceRows = await compare("spend_service_daily", [
+    "currency",
+    "source",
+    "charge_category",
+    "provider",
+    "service_name",
+    "service_category",
+    "unpriced_reason",
+  ]);
   return { rows, serviceRows };
 }
 

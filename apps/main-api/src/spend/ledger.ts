@@ -265,10 +265,7 @@ export async function insertLines(
     ];
     for (let c = 0; c < values.length; c++) columns[c][i] = values[c];
   });
-  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL,
-    organizationId,
-    ...columns.map(textArray),
-  );
+  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, organizationId, ...columns.map(textArray));
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];
@@ -287,13 +284,7 @@ export async function insertLines(
  * subtracted, `change` runs, and (unless they were deleted) the same lines' new share is added.
  * Roll-up rows left without lines are removed.
  */
-async function changeLines(
-  tx: LedgerTx,
-  organizationId: string,
-  where: string,
-  params: unknown[],
-  change: () => Promise<number>,
-): Promise<number> {
+async function changeLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[], change: () => Promise<number>): Promise<number> {
   const selected = `(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND ${where})`;
   const days = await tx.$queryRawUnsafe<{ day: string }[]>(rollupStatement(selected, -1), organizationId, ...params);
   const changed = await change();
@@ -317,12 +308,7 @@ async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: s
  * Deletes the lines `where` selects (as in changeLines) and subtracts them from both roll-ups in
  * the same statement (one pass over the lines). Returns how many, and the imports they belonged to.
  */
-async function deleteLines(
-  tx: LedgerTx,
-  organizationId: string,
-  where: string,
-  params: unknown[],
-): Promise<{ deleted: number; importIds: string[] }> {
+async function deleteLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[]): Promise<{ deleted: number; importIds: string[] }> {
   const [row] = await tx.$queryRawUnsafe<{ deleted: number; import_ids: string[]; days: string[] }[]>(
     `WITH del AS (DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where} RETURNING l.*),
       ${rollupCtes("del", -1)}
