@@ -265,7 +265,10 @@ export async function insertLines(
     ];
     for (let c = 0; c < values.length; c++) columns[c][i] = values[c];
   });
-  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, organizationId, ...columns.map(textArray));
+  // A column null on every line is sent as a null array: unnest pads it with nulls (the id column
+  // is never null, so it sets the length), and the server parses nothing for it.
+  const params = columns.map((values) => (values.every((value) => value === null) ? null : textArray(values)));
+  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, organizationId, ...params);
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];
