@@ -99,6 +99,8 @@ async function main() {
   const file = path.join(os.tmpdir(), `${name}.csv`);
   try {
     const body = csv(ROWS);
+    // Encoded once, outside the timings: the client's own UTF-8 encoding of 30 MB is not the import's work.
+    const encoded = Buffer.from(body);
     fs.writeFileSync(file, body);
     fs.chmodSync(file, 0o644);
     const config = loadConfig({ LOG_LEVEL: "silent", ANALYSIS_INTERVAL_MINUTES: "0", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0" });
@@ -121,7 +123,7 @@ async function main() {
     if (rules.status !== 200) throw new Error(`rules: ${rules.status}`);
     const post = async () => {
       const t0 = performance.now();
-      const res = await fetch(`${base}/imports`, { method: "POST", headers: { ...headers, "content-type": "text/csv" }, body });
+      const res = await fetch(`${base}/imports`, { method: "POST", headers: { ...headers, "content-type": "text/csv" }, body: encoded });
       const json = (await res.json()) as { data?: { import: { rows: number; superseded_import_ids: string[] } } };
       if (res.status !== 201) throw new Error(`import: ${res.status} ${JSON.stringify(json)}`);
       return { ms: Math.round(performance.now() - t0), rows: json.data?.import.rows, superseded: json.data?.import.superseded_import_ids.length };
