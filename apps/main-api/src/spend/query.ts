@@ -1,7 +1,6 @@
 import Decimal from "decimal.js";
 import type { SpendDimension, SpendGranularity, SpendMetric, SpendReport } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
-import { amount } from "./amounts";
 
 /** Whose lines a query reads: the organization's, limited to these tenants (null: every tenant and the unallocated lines). */
 export interface SpendScope {
@@ -120,10 +119,11 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
     currency: string;
     reason: string;
     cost: string;
+    amount: string;
     lines: string;
     detail: number;
   }>(
-    `SELECT ${period}::text AS period, g0, g1, currency, unpriced_reason AS reason, sum(cost)::text AS cost, sum(lines)::text AS lines,
+    `SELECT ${period}::text AS period, g0, g1, currency, unpriced_reason AS reason, sum(cost)::text AS cost, trim_scale(round(sum(cost), 10))::text AS amount, sum(lines)::text AS lines,
         GROUPING(${period}, g0, g1) AS detail
        FROM (${sources.join("\n UNION ALL ")}) src
       GROUP BY GROUPING SETS ((${period}, g0, g1, currency, unpriced_reason), (currency, unpriced_reason))`,
@@ -132,13 +132,26 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   return report(query, groupBy, rows, startMs, endMs);
 }
 
-/** `order`: the cost; `approx`: the same as a float, compared first (exact whenever two floats differ, as rounding is monotone). */
-type ReportRow = SpendReport["rows"][number] & { order: Decimal; approx: number; keys: (string | null)[] };
+/**
+ * `exact`: the cost as numeric text; `approx`: the same as a float, compared first (exact whenever
+ * two floats differ, as rounding is monotone; the decimals are compared only when the floats tie).
+ */
+type ReportRow = SpendReport["rows"][number] & { exact: string; approx: number; keys: (string | null)[] };
 
 function report(
   query: SpendQueryInput,
   groupBy: string[],
-  rows: { period: string | null; g0: string | null; g1: string | null; currency: string; reason: string; cost: string; lines: string; detail: number }[],
+  rows: {
+    period: string | null;
+    g0: string | null;
+    g1: string | null;
+    currency: string;
+    reason: string;
+    cost: string;
+    amount: string;
+    lines: string;
+    detail: number;
+  }[],
   startMs: number,
   endMs: number,
 ): SpendReport {
@@ -159,7 +172,7 @@ function report(
     }
     if (row.currency === "") continue;
     if (!isDetail) {
-      totals.push({ currency: row.currency, cost: amount(row.cost) });
+      totals.push({ currency: row.currency, cost: row.amount });
       continue;
     }
     let bounds = periods.get(row.period as string);
@@ -169,21 +182,21 @@ function report(
       periods.set(row.period as string, bounds);
     }
     const keys = [row.g0, row.g1].slice(0, groupBy.length).map((value) => (value === "" || value === null ? null : value));
-    const order = new Decimal(row.cost);
     out.push({
       period_start: bounds[0],
       period_end: bounds[1],
       group: Object.fromEntries(groupBy.map((name, i) => [name, keys[i]])),
       currency: row.currency,
-      cost: amount(order),
-      order,
+      // amount() as the database computes it: rounded half away from zero to 10 places, trailing zeros trimmed.
+      cost: row.amount,
+      exact: row.cost,
       approx: Number(row.cost),
       keys,
     });
   }
   out.sort((a, b) => {
     if (a.period_start !== b.period_start) return a.period_start < b.period_start ? -1 : 1;
-    const byCost = a.approx !== b.approx ? (b.approx > a.approx ? 1 : -1) : b.order.comparedTo(a.order);
+    const byCost = a.approx !== b.approx ? (b.approx > a.approx ? 1 : -1) : new Decimal(b.exact).comparedTo(a.exact);
     if (byCost !== 0) return byCost;
     for (let i = 0; i < a.keys.length; i++) {
       const byKey = compareBytes(a.keys[i], b.keys[i]);
@@ -198,7 +211,7 @@ function report(
     granularity: query.granularity,
     metric: query.metric,
     group_by: groupBy,
-    rows: out.map(({ order: _order, approx: _approx, keys: _keys, ...row }) => row),
+    rows: out.map(({ exact: _exact, approx: _approx, keys: _keys, ...row }) => row),
     totals,
     unpriced: { lines: unpricedLines, by_reason: byReason },
   };
