@@ -11,6 +11,7 @@ afterAll(async () => {
 });
 
 const ORG = "org_ledger";
+const TEXT_ORG = "org_ledger_text";
 
 const line = (overrides: Partial<LedgerLineInput> = {}): LedgerLineInput => ({
   tenantId: "ten_a",
@@ -31,12 +32,12 @@ const write = <T>(fn: Parameters<typeof ctx.prisma.$transaction>[0] extends (tx:
   ctx.prisma.$transaction(fn, TRANSACTION_OPTIONS);
 
 /** Both roll-ups as they are, and as they would be rebuilt from the lines: always equal. */
-async function rollupMatchesLines(): Promise<{ rows: number; serviceRows: number }> {
+async function rollupMatchesLines(org = ORG): Promise<{ rows: number; serviceRows: number }> {
   const compare = async (table: string, dimensions: string[]) => {
     const stored = await ctx.db.sql.query<Record<string, unknown>>(
       `SELECT tenant_id, day::text, ${dimensions.join(", ")}, billed_cost::text, effective_cost::text, list_cost::text, line_count::int
          FROM ${table} WHERE organization_id = $1 ORDER BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`,
-      [ORG],
+      [org],
     );
     const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
       `SELECT coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date::text AS day,
@@ -45,7 +46,7 @@ async function rollupMatchesLines(): Promise<{ rows: number; serviceRows: number
           coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
          FROM spend_lines WHERE organization_id = $1 GROUP BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2
          ORDER BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`,
-      [ORG],
+      [org],
     );
     expect(stored).toEqual(rebuilt);
     return stored.length;
@@ -109,6 +110,25 @@ describe("spend ledger", () => {
     );
     expect(again.inserted).toBe(1);
     expect((await rollupMatchesLines()).rows).toBe(5);
+  });
+
+  it("stores text as sent whatever it holds (quotes, backslashes, braces, commas, the word NULL) and null as null", async () => {
+    const odd = 'say "hi", {x} \\ y\\"z';
+    await write((tx) =>
+      insertLines(tx, TEXT_ORG, [
+        line({ tenantId: "ten_text", serviceName: odd, resourceId: "NULL", region: "", tags: { k: odd } }),
+        line({ tenantId: "ten_text", serviceName: null, resourceId: null, chargePeriodStart: "2026-10-02T00:00:00.000Z" }),
+      ]),
+    );
+    const rows = await ctx.db.sql.query<{ service_name: string | null; resource_id: string | null; region: string | null; tags: unknown }>(
+      "SELECT service_name, resource_id, region, tags FROM spend_lines WHERE organization_id = $1 AND tenant_id = 'ten_text' ORDER BY charge_period_start",
+      [TEXT_ORG],
+    );
+    expect(rows).toEqual([
+      { service_name: odd, resource_id: "NULL", region: "", tags: { k: odd } },
+      { service_name: null, resource_id: null, region: null, tags: {} },
+    ]);
+    await rollupMatchesLines(TEXT_ORG);
   });
 
   it("deletes an import's lines and moves lines between tenants, keeping the roll-up equal to the lines", async () => {
