@@ -248,6 +248,73 @@ if (alerts) {
   );
 } else notes.push("Budgets and anomalies (alerts.ts): not run; its figures are for PostgreSQL (set BENCH_DATABASE_URL).");
 
+interface SpendQueryFigure {
+  rollup: { p50_ms: number; p99_ms: number };
+  lines_baseline: { p50_ms: number };
+  ratio: number;
+}
+interface Spend {
+  usage_ingestion_10000_lines?: { batches: number; p50_ms: number; max_ms: number; pricing_call_p50_ms?: number };
+  ledger?: { lines: number; rollup_rows: number; service_rollup_rows?: number };
+  queries?: { tenant_90_days_by_day_and_service: SpendQueryFigure; org_month_by_tenant_and_service: SpendQueryFigure };
+}
+const spend = read<Spend>("spend");
+if (spend) {
+  const usage = spend.usage_ingestion_10000_lines;
+  if (usage) {
+    const pricingCall = usage.pricing_call_p50_ms == null ? "" : `, the pricing call alone p50 ${usage.pricing_call_p50_ms} ms`;
+    add(
+      `spend: usage batch of 10,000 lines priced and stored (PostgreSQL, median of ${usage.batches})`,
+      `${ms(usage.p50_ms)} (max ${usage.max_ms} ms${pricingCall})`,
+      "< 1 s",
+      usage.p50_ms < 1000,
+    );
+  }
+  const ledger = spend.ledger;
+  if (ledger && spend.queries) {
+    const full = ledger.lines >= 10_000_000;
+    const size = `${ledger.lines.toLocaleString("en")} lines`;
+    for (const [label, figure, target] of [
+      ["a tenant's 90 days by day and service_name", spend.queries.tenant_90_days_by_day_and_service, 100],
+      ["the organization's month by tenant and service_name", spend.queries.org_month_by_tenant_and_service, 150],
+    ] as const) {
+      add(
+        `spend query p50 over ${size} (PostgreSQL): ${label}`,
+        `${ms(figure.rollup.p50_ms)} (p99 ${figure.rollup.p99_ms} ms)`,
+        full ? `p50 < ${target} ms` : `p50 < ${target} ms at 10M lines`,
+        full ? figure.rollup.p50_ms < target : undefined,
+        `the same aggregation over the lines p50 ${ms(figure.lines_baseline.p50_ms)}`,
+        `${figure.ratio}× faster`,
+      );
+    }
+  }
+}
+
+interface FocusImport {
+  rows: number;
+  file_mb: number;
+  import_ms: number;
+  reimport_superseding_ms: number;
+  copy_baseline_ms: number;
+  ratio_import_to_copy: number;
+}
+const focus = read<FocusImport>("focus-import");
+if (focus) {
+  const rows = `${focus.rows.toLocaleString("en")} rows (${focus.file_mb} MB)`;
+  const full = focus.rows >= 100_000;
+  add(
+    `FOCUS CSV import over HTTP, ${rows} (PostgreSQL)`,
+    ms(focus.import_ms),
+    full ? "< 10 s" : "< 10 s at 100,000 rows",
+    full ? focus.import_ms < 10_000 : undefined,
+    `COPY of the same file into a bare table ${ms(focus.copy_baseline_ms)}`,
+    `${focus.ratio_import_to_copy}×`,
+  );
+  add(`FOCUS CSV import of the same file again (supersedes the first), ${rows}`, ms(focus.reimport_superseding_ms), "— (reported)", undefined);
+}
+const notRunPostgres = ["spend", "focus-import"].filter((name) => !read(name));
+if (notRunPostgres.length) notes.push(`Not run (PostgreSQL only: BENCH_DATABASE_URL): ${notRunPostgres.join(", ")}.`);
+
 // Written by the e2e suite's console test (e2e/test/console.test.ts), not by `pnpm bench`.
 const web = read<{ initial_js_gzip_kb: number; overview_interactive_ms: { median: number; runs: number[] } }>("console");
 if (web) {

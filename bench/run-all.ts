@@ -13,6 +13,9 @@ const BENCHMARKS: [string, string, Record<string, string>][] = [
   // PostgreSQL only: without BENCH_DATABASE_URL it prints that it skipped and exits 0 (no figure).
   ["alerts", "alerts.ts", { BENCH_BUDGET_CALLS: "50" }],
   ["mixed-load", "reliability/mixed-load.ts", { LOAD_DURATION: "60", LOAD_WARMUP: "10" }],
+  // PostgreSQL only (skipped without BENCH_DATABASE_URL); the query targets are for 10M lines (BENCH_SPEND_LINES=10000000, ~10 min to load).
+  ["spend", "spend.ts", { BENCH_SPEND_LINES: "2000000", BENCH_SPEND_CALLS: "20" }],
+  ["focus-import", "focus-import.ts", { BENCH_FOCUS_ROWS: "100000" }],
 ];
 const only = process.env.BENCH_ONLY?.split(",");
 const results = path.join(__dirname, "results");

@@ -8,9 +8,13 @@
  *
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx spend.ts
  *
- * The ledger is loaded with one INSERT ... SELECT FROM generate_series and the roll-up built with
- * one GROUP BY (what the ledger's writes maintain line by line; test/spend-ledger.test.ts checks
- * that both agree). BENCH_KEEP=1 keeps the database.
+ * The ledger is loaded with one INSERT ... SELECT FROM generate_series and both roll-ups built
+ * with one GROUP BY each (what the ledger's writes maintain line by line; test/spend-ledger.test.ts
+ * checks that they agree). BENCH_KEEP=1 keeps the database. Writes bench/results/spend.json; without
+ * BENCH_DATABASE_URL it says so and exits 0 (pnpm bench then reports it as not run).
+ * Knobs: BENCH_SPEND_LINES, BENCH_SPEND_CALLS (20), BENCH_USAGE_BATCHES (7), BENCH_SKIP_USAGE,
+ * BENCH_SKIP_QUERIES, BENCH_SPEND_BASELINE_CALLS (3), BENCH_SPEND_DB=<kept database> (queries only,
+ * roll-ups rebuilt unless BENCH_SPEND_KEEP_ROLLUPS=1).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -31,14 +35,16 @@ import { modelUsage, registerModelPrices } from "../apps/main-api/test/helpers/s
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const LINES = env("BENCH_SPEND_LINES", 10_000_000);
 const CALLS = env("BENCH_SPEND_CALLS", 20);
+/** The baseline aggregates millions of lines per call (tens of seconds on a loaded machine): fewer calls, one warm-up. */
+const BASELINE_CALLS = env("BENCH_SPEND_BASELINE_CALLS", 3);
 const BATCHES = env("BENCH_USAGE_BATCHES", 7);
 const ORG = "org_bench_spend";
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
-async function time(calls: number, fn: () => Promise<unknown>) {
-  for (let i = 0; i < 2; i++) await fn();
+async function time(calls: number, fn: () => Promise<unknown>, warmups = 2) {
+  for (let i = 0; i < warmups; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < calls; i++) {
     const t0 = performance.now();
@@ -70,21 +76,22 @@ async function openBenchDatabase(serverUrl: string): Promise<{ db: Database; dro
 }
 
 async function benchIngestion(db: Database) {
-  const pricing = await startPricingApi(TEST_SERVICE_TOKEN_SECRET);
+  const pricingApi = await startPricingApi(TEST_SERVICE_TOKEN_SECRET);
   try {
     const config = loadConfig({
       LOG_LEVEL: "silent",
-      PRICING_API_URL: pricing.url,
+      PRICING_API_URL: pricingApi.url,
       PRICING_API_TIMEOUT_MS: "60000",
       SERVICE_TOKEN_SECRET: TEST_SERVICE_TOKEN_SECRET,
       MAIN_API_DEV_ISSUER_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-issuer-")),
     });
     const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
-    const prices = await registerModelPrices(pricing, "org_bench_usage", "bench-model", [
+    const prices = await registerModelPrices(pricingApi, "org_bench_usage", "bench-model", [
       { bucket: "input", perMtok: 2.5 },
       { bucket: "output", perMtok: 10 },
     ]);
     const times: number[] = [];
+    const pricing: number[] = [];
     for (let b = 0; b < BATCHES; b++) {
       const raw = Array.from({ length: 10_000 }, (_, i) =>
         modelUsage(
@@ -98,15 +105,22 @@ async function benchIngestion(db: Database) {
       const result = await ingestUsage(deps, { id: "ten_bench_usage", organizationId: "org_bench_usage" }, usage);
       times.push(performance.now() - t0);
       if (result.accepted !== 10_000 || result.priced !== 10_000) throw new Error(`unexpected ingestion result ${JSON.stringify(result)}`);
+      // The pricing call alone for the same lines (part of the figure above), for the breakdown.
+      const t1 = performance.now();
+      await deps.pricingApi.priceUsage(
+        "org_bench_usage",
+        usage.map(({ event_id: _eventId, ...line }) => line),
+      );
+      pricing.push(performance.now() - t1);
     }
     await deps.prisma.$disconnect();
-    return { batches: BATCHES, p50_ms: round(percentile(times, 0.5)), max_ms: round(Math.max(...times)) };
+    return { batches: BATCHES, p50_ms: round(percentile(times, 0.5)), max_ms: round(Math.max(...times)), pricing_call_p50_ms: round(percentile(pricing, 0.5)) };
   } finally {
-    await pricing.close();
+    await pricingApi.close();
   }
 }
 
-/** The roll-up of the generated lines, built with one GROUP BY. */
+/** Both roll-ups of the generated lines, built with one GROUP BY each (spend_service_daily from spend_daily, as its migration fills it). */
 async function buildRollup(db: Database) {
   await db.sql.exec(`
     INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, provider, service_name, service_category, region,
@@ -119,15 +133,21 @@ async function buildRollup(db: Database) {
             coalesce(region, '') AS region, coalesce(sub_account_id, '') AS sub_account_id, coalesce(model, '') AS model, coalesce(unpriced_reason, '') AS unpriced_reason,
             sum(billed_cost) AS b, sum(effective_cost) AS e, sum(list_cost) AS l, count(*) AS n
           FROM spend_lines WHERE organization_id = '${ORG}' GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13) g;
-    ANALYZE spend_lines; ANALYZE spend_daily;`);
+    INSERT INTO spend_service_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, provider, service_name, service_category,
+        unpriced_reason, billed_cost, effective_cost, list_cost, line_count)
+    SELECT organization_id, tenant_id, day, md5(jsonb_build_array(currency, source, charge_category, provider, service_name, service_category, unpriced_reason)::text),
+      currency, source, charge_category, provider, service_name, service_category, unpriced_reason, sum(billed_cost), sum(effective_cost), sum(list_cost), sum(line_count)
+    FROM spend_daily WHERE organization_id = '${ORG}'
+    GROUP BY organization_id, tenant_id, day, currency, source, charge_category, provider, service_name, service_category, unpriced_reason;
+    ANALYZE spend_lines; ANALYZE spend_daily; ANALYZE spend_service_daily;`);
 }
 
 async function loadLedger(db: Database) {
   const t0 = performance.now();
   await db.sql.exec(`
     DROP INDEX IF EXISTS spend_lines_organization_id_tenant_id_charge_period_start_idx;
-    DROP INDEX IF EXISTS spend_lines_organization_id_import_id_idx;
-    DROP INDEX IF EXISTS spend_lines_organization_id_tenant_id_event_id_key;
+    DROP INDEX IF EXISTS manual_spend_lines_import_id;
+    DROP INDEX IF EXISTS manual_spend_lines_event_id;
     ALTER TABLE spend_lines SET (autovacuum_enabled = false);`);
   await db.sql.query(
     `INSERT INTO spend_lines (organization_id, id, tenant_id, source, charge_period_start, charge_period_end, charge_category, provider, service_name,
@@ -146,15 +166,20 @@ async function loadLedger(db: Database) {
   const loaded = performance.now();
   await db.sql.exec(`
     CREATE INDEX spend_lines_organization_id_tenant_id_charge_period_start_idx ON spend_lines (organization_id, tenant_id, charge_period_start);
-    CREATE INDEX spend_lines_organization_id_import_id_idx ON spend_lines (organization_id, import_id);
-    CREATE UNIQUE INDEX spend_lines_organization_id_tenant_id_event_id_key ON spend_lines (organization_id, tenant_id, event_id);`);
+    CREATE INDEX manual_spend_lines_import_id ON spend_lines (organization_id, import_id) WHERE import_id IS NOT NULL;
+    CREATE UNIQUE INDEX manual_spend_lines_event_id ON spend_lines (organization_id, tenant_id, event_id) WHERE event_id IS NOT NULL;`);
   const indexed = performance.now();
   await buildRollup(db);
 
-  const [{ rollup }] = await db.sql.query<{ rollup: number }>("SELECT count(*)::int AS rollup FROM spend_daily WHERE organization_id = $1", [ORG]);
+  const [{ rollup, service }] = await db.sql.query<{ rollup: number; service: number }>(
+    `SELECT (SELECT count(*)::int FROM spend_daily WHERE organization_id = $1) AS rollup,
+       (SELECT count(*)::int FROM spend_service_daily WHERE organization_id = $1) AS service`,
+    [ORG],
+  );
   return {
     lines: LINES,
     rollup_rows: rollup,
+    service_rollup_rows: service,
     insert_s: round((loaded - t0) / 1000),
     index_s: round((indexed - loaded) / 1000),
     rollup_s: round((performance.now() - indexed) / 1000),
@@ -175,20 +200,26 @@ async function benchQueries(db: Database) {
   const org = { organizationId: ORG, tenantIds: null };
   const check = await querySpend(db.sql, tenant, tenantQuery);
   const tenantRollup = await time(CALLS, () => querySpend(db.sql, tenant, tenantQuery));
-  const tenantLines = await time(CALLS, () =>
-    db.sql.query(
-      `SELECT (charge_period_start AT TIME ZONE 'UTC')::date AS day, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
+  const tenantLines = await time(
+    BASELINE_CALLS,
+    () =>
+      db.sql.query(
+        `SELECT (charge_period_start AT TIME ZONE 'UTC')::date AS day, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
         WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND charge_period_start < $4 GROUP BY 1, 2, 3`,
-      [ORG, "ten_03", tenantQuery.start, tenantQuery.end],
-    ),
+        [ORG, "ten_03", tenantQuery.start, tenantQuery.end],
+      ),
+    1,
   );
   const orgRollup = await time(CALLS, () => querySpend(db.sql, org, orgQuery));
-  const orgLines = await time(CALLS, () =>
-    db.sql.query(
-      `SELECT tenant_id, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
+  const orgLines = await time(
+    BASELINE_CALLS,
+    () =>
+      db.sql.query(
+        `SELECT tenant_id, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
         WHERE organization_id = $1 AND charge_period_start >= $2 AND charge_period_start < $3 GROUP BY 1, 2, 3`,
-      [ORG, orgQuery.start, orgQuery.end],
-    ),
+        [ORG, orgQuery.start, orgQuery.end],
+      ),
+    1,
   );
   return {
     tenant_90_days_by_day_and_service: {
@@ -203,7 +234,10 @@ async function benchQueries(db: Database) {
 
 async function main() {
   const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl) throw new Error("BENCH_DATABASE_URL (PostgreSQL) is required");
+  if (!serverUrl) {
+    console.log("spend: skipped, BENCH_DATABASE_URL (PostgreSQL) is not set");
+    return;
+  }
   // BENCH_SPEND_DB=<name>: the queries only, over a ledger loaded before (BENCH_KEEP=1), its roll-up rebuilt.
   const kept = process.env.BENCH_SPEND_DB;
   if (kept) {
@@ -217,9 +251,13 @@ async function main() {
       poolSize: 4,
       sessionSettings: SESSION_SETTINGS,
     });
-    await db.sql.query("DELETE FROM spend_daily WHERE organization_id = $1", [ORG]);
     const t0 = performance.now();
-    await buildRollup(db);
+    // BENCH_SPEND_KEEP_ROLLUPS=1: the roll-ups as they are (e.g. as a new migration filled them).
+    if (!process.env.BENCH_SPEND_KEEP_ROLLUPS) {
+      await db.sql.query("DELETE FROM spend_daily WHERE organization_id = $1", [ORG]);
+      await db.sql.query("DELETE FROM spend_service_daily WHERE organization_id = $1", [ORG]);
+      await buildRollup(db);
+    } else await db.sql.exec("ANALYZE spend_daily; ANALYZE spend_service_daily;");
     console.log(JSON.stringify({ rollup_s: round((performance.now() - t0) / 1000), queries: await benchQueries(db) }, null, 2));
     await db.close();
     return;
@@ -235,6 +273,9 @@ async function main() {
     console.log(JSON.stringify(results.ledger));
     results.queries = await benchQueries(db);
     console.log(JSON.stringify(results, null, 2));
+    results.load_average = os.loadavg().map((l) => round(l));
+    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
+    fs.writeFileSync(path.join(__dirname, "results", "spend.json"), `${JSON.stringify(results, null, 2)}\n`);
   } finally {
     await db.close();
     await drop();

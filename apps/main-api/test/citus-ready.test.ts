@@ -30,6 +30,7 @@ const DISTRIBUTION: TableDistribution = {
     spend_anomalies: "organization_id",
     spend_lines: "organization_id",
     spend_daily: "organization_id",
+    spend_service_daily: "organization_id",
     spend_imports: "organization_id",
     spend_allocation_rules: "organization_id",
   },

@@ -49,7 +49,7 @@ async function clearImports(): Promise<void> {
   await putRules([]).expect(200);
 }
 
-/** Lines per tenant ('' unallocated) with their billed sum, from the lines and from the roll-up: the two must agree. */
+/** Lines per tenant ('' unallocated) with their billed sum, from the lines and from both roll-ups: the three must agree. */
 async function ledger(): Promise<Record<string, { lines: number; billed: string }>> {
   const orgId = org.organization.id;
   const lines = await ctx.prisma.$queryRawUnsafe<{ tenant: string; lines: number; billed: string }[]>(
@@ -57,12 +57,14 @@ async function ledger(): Promise<Record<string, { lines: number; billed: string 
        FROM spend_lines WHERE organization_id = $1 AND source = 'focus_import' GROUP BY 1 ORDER BY 1`,
     orgId,
   );
-  const rollup = await ctx.prisma.$queryRawUnsafe<{ tenant: string; lines: number; billed: string }[]>(
-    `SELECT tenant_id AS tenant, sum(line_count)::int AS lines, sum(billed_cost)::text AS billed
-       FROM spend_daily WHERE organization_id = $1 AND source = 'focus_import' GROUP BY 1 HAVING sum(line_count) > 0 ORDER BY 1`,
-    orgId,
-  );
-  expect(rollup).toEqual(lines);
+  for (const table of ["spend_daily", "spend_service_daily"]) {
+    const rollup = await ctx.prisma.$queryRawUnsafe<{ tenant: string; lines: number; billed: string }[]>(
+      `SELECT tenant_id AS tenant, sum(line_count)::int AS lines, sum(billed_cost)::text AS billed
+         FROM ${table} WHERE organization_id = $1 AND source = 'focus_import' GROUP BY 1 HAVING sum(line_count) > 0 ORDER BY 1`,
+      orgId,
+    );
+    expect(rollup).toEqual(lines);
+  }
   return Object.fromEntries(lines.map((r) => [r.tenant, { lines: r.lines, billed: r.billed.replace(/\.?0+$/, "") }]));
 }
 

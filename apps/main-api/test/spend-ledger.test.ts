@@ -11,6 +11,7 @@ afterAll(async () => {
 });
 
 const ORG = "org_ledger";
+const TEXT_ORG = "org_ledger_text";
 
 const line = (overrides: Partial<LedgerLineInput> = {}): LedgerLineInput => ({
   tenantId: "ten_a",
@@ -30,23 +31,48 @@ const line = (overrides: Partial<LedgerLineInput> = {}): LedgerLineInput => ({
 const write = <T>(fn: Parameters<typeof ctx.prisma.$transaction>[0] extends (tx: infer X) => unknown ? (tx: X) => Promise<T> : never) =>
   ctx.prisma.$transaction(fn, TRANSACTION_OPTIONS);
 
-/** The roll-up as it is, and as it would be rebuilt from the lines: always equal. */
-async function rollupMatchesLines(): Promise<{ rows: number }> {
-  const stored = await ctx.db.sql.query<Record<string, unknown>>(
-    `SELECT tenant_id, day::text, currency, source, service_name, unpriced_reason, billed_cost::text, effective_cost::text, list_cost::text, line_count::int
-       FROM spend_daily WHERE organization_id = $1 ORDER BY 1, 2, 3, 4, 5, 6`,
-    [ORG],
-  );
-  const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
-    `SELECT coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date::text AS day, coalesce(currency, '') AS currency, source,
-        coalesce(service_name, '') AS service_name, coalesce(unpriced_reason, '') AS unpriced_reason,
-        coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
-        coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
-       FROM spend_lines WHERE organization_id = $1 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
-    [ORG],
-  );
-  expect(stored).toEqual(rebuilt);
-  return { rows: stored.length };
+/** Both roll-ups as they are, and as they would be rebuilt from the lines: always equal. */
+async function rollupMatchesLines(org = ORG): Promise<{ rows: number; serviceRows: number }> {
+  const compare = async (table: string, dimensions: string[]) => {
+    const stored = await ctx.db.sql.query<Record<string, unknown>>(
+      `SELECT tenant_id, day::text, ${dimensions.join(", ")}, billed_cost::text, effective_cost::text, list_cost::text, line_count::int
+         FROM ${table} WHERE organization_id = $1 ORDER BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`,
+      [org],
+    );
+    const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
+      `SELECT coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date::text AS day,
+          ${dimensions.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
+          coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
+          coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
+         FROM spend_lines WHERE organization_id = $1 GROUP BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2
+         ORDER BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`,
+      [org],
+    );
+    expect(stored).toEqual(rebuilt);
+    return stored.length;
+  };
+  const rows = await compare("spend_daily", [
+    "currency",
+    "source",
+    "charge_category",
+    "provider",
+    "service_name",
+    "service_category",
+    "region",
+    "sub_account_id",
+    "model",
+    "unpriced_reason",
+  ]);
+  const serviceRows = await compare("spend_service_daily", [
+    "currency",
+    "source",
+    "charge_category",
+    "provider",
+    "service_name",
+    "service_category",
+    "unpriced_reason",
+  ]);
+  return { rows, serviceRows };
 }
 
 describe("spend ledger", () => {
@@ -86,6 +112,25 @@ describe("spend ledger", () => {
     expect((await rollupMatchesLines()).rows).toBe(5);
   });
 
+  it("stores text as sent whatever it holds (quotes, backslashes, braces, commas, the word NULL) and null as null", async () => {
+    const odd = 'say "hi", {x} \\ y\\"z';
+    await write((tx) =>
+      insertLines(tx, TEXT_ORG, [
+        line({ tenantId: "ten_text", serviceName: odd, resourceId: "NULL", region: "", tags: { k: odd } }),
+        line({ tenantId: "ten_text", serviceName: null, resourceId: null, chargePeriodStart: "2026-10-02T00:00:00.000Z" }),
+      ]),
+    );
+    const rows = await ctx.db.sql.query<{ service_name: string | null; resource_id: string | null; region: string | null; tags: unknown }>(
+      "SELECT service_name, resource_id, region, tags FROM spend_lines WHERE organization_id = $1 AND tenant_id = 'ten_text' ORDER BY charge_period_start",
+      [TEXT_ORG],
+    );
+    expect(rows).toEqual([
+      { service_name: odd, resource_id: "NULL", region: "", tags: { k: odd } },
+      { service_name: null, resource_id: null, region: null, tags: {} },
+    ]);
+    await rollupMatchesLines(TEXT_ORG);
+  });
+
   it("deletes an import's lines and moves lines between tenants, keeping the roll-up equal to the lines", async () => {
     const imported = await write((tx) =>
       insertLines(tx, ORG, [
@@ -118,8 +163,10 @@ describe("spend ledger", () => {
 
     expect(await write((tx) => deleteImportLines(tx, ORG, ["imp_1", "imp_none"]))).toBe(2);
     const days = await rollupMatchesLines();
-    const left = await ctx.db.sql.query("SELECT 1 FROM spend_daily WHERE organization_id = $1 AND (tenant_id = 'ten_c' OR day = '2026-10-03')", [ORG]);
-    expect(left).toEqual([]);
+    for (const table of ["spend_daily", "spend_service_daily"]) {
+      const left = await ctx.db.sql.query(`SELECT 1 FROM ${table} WHERE organization_id = $1 AND (tenant_id = 'ten_c' OR day = '2026-10-03')`, [ORG]);
+      expect(left).toEqual([]);
+    }
     expect(days.rows).toBe(5);
   });
 });

@@ -196,6 +196,65 @@ describe("GET /api/v1/organizations/{org_id}/spend", () => {
     expect(filtered.body.data.totals).toEqual([]);
   });
 
+  it("answers alike from spend_service_daily (tenant and service dimensions), from spend_daily (a region filter) and from the lines (a tag filter)", async () => {
+    const range = "?start=2026-10-01&end=2026-12-01&granularity=month&group_by=tenant&group_by=service_name";
+    const service = await orgSpend(range);
+    const daily = await orgSpend(`${range}&region=us-east-1`);
+    const lines = await orgSpend(`${range}&tag:team=web,data`);
+    expect(service.status).toBe(200);
+    const rows = (res: request.Response) => res.body.data.rows.map((row: { period_start: string; group: unknown; currency: string; cost: string }) => row);
+    expect(rows(daily)).toEqual(rows(service));
+    expect(rows(service)).toEqual([
+      {
+        period_start: "2026-10-01T00:00:00.000Z",
+        period_end: "2026-11-01T00:00:00.000Z",
+        group: { tenant: null, service_name: "Support" },
+        currency: "USD",
+        cost: "1000",
+      },
+      {
+        period_start: "2026-10-01T00:00:00.000Z",
+        period_end: "2026-11-01T00:00:00.000Z",
+        group: { tenant: tenant2, service_name: "Amazon RDS" },
+        currency: "USD",
+        cost: "100",
+      },
+      {
+        period_start: "2026-10-01T00:00:00.000Z",
+        period_end: "2026-11-01T00:00:00.000Z",
+        group: { tenant: org.tenant.id, service_name: "Amazon EC2" },
+        currency: "USD",
+        cost: "14.5",
+      },
+      {
+        period_start: "2026-10-01T00:00:00.000Z",
+        period_end: "2026-11-01T00:00:00.000Z",
+        group: { tenant: org.tenant.id, service_name: "Amazon S3" },
+        currency: "USD",
+        cost: "3.25",
+      },
+      {
+        period_start: "2026-10-01T00:00:00.000Z",
+        period_end: "2026-11-01T00:00:00.000Z",
+        group: { tenant: org.tenant.id, service_name: "Amazon EC2" },
+        currency: "EUR",
+        cost: "2",
+      },
+      {
+        period_start: "2026-11-01T00:00:00.000Z",
+        period_end: "2026-12-01T00:00:00.000Z",
+        group: { tenant: org.tenant.id, service_name: "Amazon EC2" },
+        currency: "USD",
+        cost: "7",
+      },
+    ]);
+    expect(service.body.data.totals).toEqual(daily.body.data.totals);
+    expect(service.body.data.unpriced).toEqual({ lines: 1, by_reason: { no_pricing_label: 1 } });
+    expect(daily.body.data.unpriced).toEqual(service.body.data.unpriced);
+    // The tag filter reads the lines: only the tagged ones count.
+    expect(lines.body.data.totals).toEqual([{ currency: "USD", cost: "17.75" }]);
+  });
+
   it("shows members only their tenants (no unallocated lines)", async () => {
     const res = await orgSpend("?start=2026-10-01&end=2026-11-01&granularity=none&group_by=tenant", member);
     expect(res.status).toBe(200);

@@ -5,6 +5,6 @@ export { redactUrl } from "./postgres";
 export type { Listen, QueryOptions, SqlClient, SqlSession } from "./sql-client";
 export { openMigratedDatabase } from "./open-migrated";
 export { migrateDatabase } from "./migrate-command";
-export { newId } from "./ids";
+export { newId, newIds } from "./ids";
 export { TRANSACTION_OPTIONS, isUniqueViolation, isForeignKeyViolation, isSerializationFailure } from "./transactions";
 export { createChangeFeed, changeNotification, CHANGE_CHANNEL, type ChangeFeed, type ChangeHandler } from "./change-feed";

@@ -1,4 +1,4 @@
-import { newId } from "@cloudcost/db";
+import { newIds } from "@cloudcost/db";
 import type { Tx } from "../transactions";
 
 /** What the ledger functions need of a transaction (an interactive Prisma transaction's client). */
@@ -58,9 +58,14 @@ export interface InsertResult {
   totals: { currency: string; billed_cost: string; effective_cost: string }[];
 }
 
-/** The columns written from the input, in order: (name, SQL type of jsonb_to_recordset). */
+/**
+ * The columns written from the input, in order, with their SQL type. Each is sent as one text
+ * array parameter (`$2` on; `$1` is the organization id) and cast row by row: one INSERT ... SELECT
+ * FROM unnest(...) per batch, whatever its size, with no per-row JSON keys to send or parse. The
+ * arrays travel as their PostgreSQL text form (textArray), one string per column: the client
+ * layers then pass 35 strings rather than walking every value.
+ */
 const LINE_COLUMNS: [string, string][] = [
-  ["organization_id", "text"],
   ["id", "text"],
   ["tenant_id", "text"],
   ["source", "text"],
@@ -96,10 +101,14 @@ const LINE_COLUMNS: [string, string][] = [
   ["event_id", "text"],
   ["usage", "jsonb"],
 ];
-const COLUMN_LIST = LINE_COLUMNS.map(([name]) => name).join(", ");
-const RECORD_TYPE = LINE_COLUMNS.map(([name, type]) => `${name} ${type}`).join(", ");
+const COLUMN_LIST = `organization_id, ${LINE_COLUMNS.map(([name]) => name).join(", ")}`;
+/** The input rows: every column arrives as text and is cast to its type here. */
+const INPUT_SELECT = `SELECT $1::text AS organization_id, ${LINE_COLUMNS.map(([name, type]) =>
+  type === "text" ? `x.${name}` : name === "tags" ? "coalesce(x.tags::jsonb, '{}'::jsonb) AS tags" : `x.${name}::${type} AS ${name}`,
+).join(", ")}
+  FROM unnest(${LINE_COLUMNS.map((_, i) => `$${i + 2}::text::text[]`).join(", ")}) AS x(${LINE_COLUMNS.map(([name]) => name).join(", ")})`;
 
-/** The roll-up's dimensions as read from a spend_lines row `l` ('' for null). */
+/** The daily roll-up's dimensions as read from a spend_lines row `l` ('' for null). */
 const ROLLUP_DIMENSIONS = [
   "currency",
   "source",
@@ -112,41 +121,63 @@ const ROLLUP_DIMENSIONS = [
   "model",
   "unpriced_reason",
 ] as const;
+/** The dimensions of the coarser roll-up, spend_service_daily (spend_daily's without model, region and sub_account_id). */
+export const SERVICE_ROLLUP_DIMENSIONS = ["currency", "source", "charge_category", "provider", "service_name", "service_category", "unpriced_reason"] as const;
 const DIMENSION_LIST = ROLLUP_DIMENSIONS.join(", ");
+const SERVICE_DIMENSION_LIST = SERVICE_ROLLUP_DIMENSIONS.join(", ");
 const DIMENSION_VALUES = ROLLUP_DIMENSIONS.map((name) => `coalesce(l.${name}, '') AS ${name}`).join(", ");
 /** Unambiguous whatever the strings hold: a JSON array of the dimensions, hashed. */
-const DIMS_KEY = `md5(jsonb_build_array(${ROLLUP_DIMENSIONS.join(", ")})::text)`;
+const DIMS_KEY = `md5(jsonb_build_array(${DIMENSION_LIST})::text)`;
+const SERVICE_DIMS_KEY = `md5(jsonb_build_array(${SERVICE_DIMENSION_LIST})::text)`;
+const SUMS = "billed_cost, effective_cost, list_cost, line_count";
+const addSums = (table: string) =>
+  ["billed_cost", "effective_cost", "list_cost", "line_count"].map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(", ");
 
 /**
- * Adds `sign` times the lines of `source` (a relation with spend_lines' columns, e.g. a CTE) to
- * spend_daily, grouped by organization, tenant, UTC day and dimensions; upserted in key order so
- * concurrent writers lock roll-up rows in the same order.
+ * CTEs (to follow a WITH) that add `sign` times the lines of `source` (a relation with
+ * spend_lines' columns, e.g. a CTE) to both roll-ups: the lines grouped once by organization,
+ * tenant, UTC day and spend_daily's dimensions (`rollup_groups`), upserted into spend_daily
+ * (`rollup_daily`, returning the days touched), then those groups grouped again into
+ * spend_service_daily (`rollup_service`). Each upsert runs in key order, and spend_service_daily's
+ * only after spend_daily's (it reads its count), so concurrent writers lock roll-up rows in one order.
  */
-function rollupUpsert(source: string, sign: 1 | -1): string {
-  return `INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, ${DIMENSION_LIST}, billed_cost, effective_cost, list_cost, line_count)
-    SELECT organization_id, tenant_id, day, ${DIMS_KEY}, ${DIMENSION_LIST}, billed_cost, effective_cost, list_cost, line_count
-    FROM (
+function rollupCtes(source: string, sign: 1 | -1): string {
+  return `rollup_groups AS MATERIALIZED (
       SELECT l.organization_id, coalesce(l.tenant_id, '') AS tenant_id, (l.charge_period_start AT TIME ZONE 'UTC')::date AS day, ${DIMENSION_VALUES},
         ${sign} * coalesce(sum(l.billed_cost), 0) AS billed_cost, ${sign} * coalesce(sum(l.effective_cost), 0) AS effective_cost,
         ${sign} * coalesce(sum(l.list_cost), 0) AS list_cost, ${sign} * count(*) AS line_count
       FROM ${source} l
-      GROUP BY 1, 2, 3, ${ROLLUP_DIMENSIONS.map((_, i) => i + 4).join(", ")}
-    ) g
-    ORDER BY organization_id, tenant_id, day, 4
-    ON CONFLICT (organization_id, tenant_id, day, dims_key) DO UPDATE SET
-      billed_cost = spend_daily.billed_cost + excluded.billed_cost,
-      effective_cost = spend_daily.effective_cost + excluded.effective_cost,
-      list_cost = spend_daily.list_cost + excluded.list_cost,
-      line_count = spend_daily.line_count + excluded.line_count`;
+      GROUP BY 1, 2, 3, ${ROLLUP_DIMENSIONS.map((_, i) => i + 4).join(", ")}),
+    rollup_daily AS (
+      INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, ${DIMENSION_LIST}, ${SUMS})
+      SELECT organization_id, tenant_id, day, ${DIMS_KEY}, ${DIMENSION_LIST}, ${SUMS} FROM rollup_groups
+      ORDER BY organization_id, tenant_id, day, 4
+      ON CONFLICT (organization_id, tenant_id, day, dims_key) DO UPDATE SET ${addSums("spend_daily")}
+      RETURNING day),
+    rollup_service AS (
+      INSERT INTO spend_service_daily (organization_id, tenant_id, day, dims_key, ${SERVICE_DIMENSION_LIST}, ${SUMS})
+      SELECT organization_id, tenant_id, day, ${SERVICE_DIMS_KEY}, ${SERVICE_DIMENSION_LIST}, billed_cost, effective_cost, list_cost, line_count
+      FROM (
+        SELECT g.organization_id, g.tenant_id, g.day, ${SERVICE_ROLLUP_DIMENSIONS.map((name) => `g.${name}`).join(", ")},
+          sum(g.billed_cost) AS billed_cost, sum(g.effective_cost) AS effective_cost, sum(g.list_cost) AS list_cost, sum(g.line_count) AS line_count
+        FROM rollup_groups g, (SELECT count(*) FROM rollup_daily) AS after_daily
+        GROUP BY ${["organization_id", "tenant_id", "day", ...SERVICE_ROLLUP_DIMENSIONS].map((name) => `g.${name}`).join(", ")}
+      ) s
+      ORDER BY organization_id, tenant_id, day, 4
+      ON CONFLICT (organization_id, tenant_id, day, dims_key) DO UPDATE SET ${addSums("spend_service_daily")}
+      RETURNING 1)`;
 }
 
-const INSERT_SQL = `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_TYPE})),
-  ins AS (
+/** A statement adding (or subtracting) the lines of `source` to both roll-ups; answers the days touched. */
+const rollupStatement = (source: string, sign: 1 | -1) => `WITH ${rollupCtes(source, sign)}
+  SELECT DISTINCT day::text AS day FROM rollup_daily, (SELECT count(*) FROM rollup_service) AS after_service`;
+
+const INSERT_SQL = `WITH ins AS (
     INSERT INTO spend_lines (${COLUMN_LIST})
-    SELECT ${LINE_COLUMNS.map(([name]) => (name === "tags" ? "coalesce(tags, '{}'::jsonb)" : name)).join(", ")} FROM input
-    ON CONFLICT (organization_id, tenant_id, event_id) DO NOTHING
+    ${INPUT_SELECT}
+    ON CONFLICT (organization_id, tenant_id, event_id) WHERE event_id IS NOT NULL DO NOTHING
     RETURNING organization_id, tenant_id, charge_period_start, ${DIMENSION_LIST}, billed_cost, effective_cost, list_cost, priced),
-  rollup AS (${rollupUpsert("ins", 1)} RETURNING 1)
+  ${rollupCtes("ins", 1)}
   SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
     coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
   FROM ins GROUP BY currency`;
@@ -154,12 +185,21 @@ const INSERT_SQL = `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) A
 /** INSERT_SQL without the roll-up: for an import, which adds its lines to the roll-up once at the end (rollupImport). */
 const INSERT_ONLY_SQL = `WITH ins AS (
     INSERT INTO spend_lines (${COLUMN_LIST})
-    SELECT ${LINE_COLUMNS.map(([name]) => (name === "tags" ? "coalesce(tags, '{}'::jsonb)" : name)).join(", ")}
-    FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_TYPE})
+    ${INPUT_SELECT}
     RETURNING currency, priced, billed_cost, effective_cost)
   SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
     coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
   FROM ins GROUP BY currency`;
+
+/** A PostgreSQL text[] literal: every element quoted (only `"` and `\\` need escaping inside quotes), NULL for null. */
+export function textArray(values: (string | null)[]): string {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    parts[i] = value === null ? "NULL" : `"${value.includes('"') || value.includes("\\") ? value.replace(/["\\]/g, "\\$&") : value}"`;
+  }
+  return `{${parts.join(",")}}`;
+}
 
 interface InsertRow {
   currency: string | null;
@@ -183,44 +223,52 @@ export async function insertLines(
   options: { rollup?: boolean } = {},
 ): Promise<InsertResult> {
   if (lines.length === 0) return { inserted: 0, priced: 0, unpriced: 0, totals: [] };
-  const records = lines.map((line) => ({
-    organization_id: organizationId,
-    id: newId("spl"),
-    tenant_id: line.tenantId,
-    source: line.source,
-    charge_period_start: line.chargePeriodStart,
-    charge_period_end: line.chargePeriodEnd,
-    charge_category: line.chargeCategory,
-    charge_class: line.chargeClass ?? null,
-    provider: line.provider ?? null,
-    service_name: line.serviceName ?? null,
-    service_category: line.serviceCategory ?? null,
-    region: line.region ?? null,
-    resource_id: line.resourceId ?? null,
-    resource_name: line.resourceName ?? null,
-    sku_id: line.skuId ?? null,
-    sku_price_id: line.skuPriceId ?? null,
-    pricing_id: line.pricingId ?? null,
-    unit_prices: line.unitPrices ?? null,
-    consumed_quantity: line.consumedQuantity ?? null,
-    consumed_unit: line.consumedUnit ?? null,
-    billed_cost: line.billedCost,
-    effective_cost: line.effectiveCost,
-    list_cost: line.listCost,
-    currency: line.currency,
-    tags: line.tags ?? {},
-    sub_account_id: line.subAccountId ?? null,
-    billing_account_id: line.billingAccountId ?? null,
-    billing_period_start: line.billingPeriodStart ?? null,
-    billing_period_end: line.billingPeriodEnd ?? null,
-    import_id: line.importId ?? null,
-    priced: line.priced,
-    unpriced_reason: line.unpricedReason ?? null,
-    model: line.model ?? null,
-    event_id: line.eventId ?? null,
-    usage: line.usage ?? null,
-  }));
-  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, JSON.stringify(records));
+  const ids = newIds("spl", lines.length);
+  const columns = LINE_COLUMNS.map(() => new Array<string | null>(lines.length));
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+  lines.forEach((line, i) => {
+    const values = [
+      ids[i],
+      line.tenantId,
+      line.source,
+      line.chargePeriodStart,
+      line.chargePeriodEnd,
+      line.chargeCategory,
+      line.chargeClass ?? null,
+      line.provider ?? null,
+      line.serviceName ?? null,
+      line.serviceCategory ?? null,
+      line.region ?? null,
+      line.resourceId ?? null,
+      line.resourceName ?? null,
+      line.skuId ?? null,
+      line.skuPriceId ?? null,
+      line.pricingId ?? null,
+      json(line.unitPrices),
+      line.consumedQuantity ?? null,
+      line.consumedUnit ?? null,
+      line.billedCost,
+      line.effectiveCost,
+      line.listCost,
+      line.currency,
+      json(line.tags ?? {}),
+      line.subAccountId ?? null,
+      line.billingAccountId ?? null,
+      line.billingPeriodStart ?? null,
+      line.billingPeriodEnd ?? null,
+      line.importId ?? null,
+      line.priced ? "true" : "false",
+      line.unpricedReason ?? null,
+      line.model ?? null,
+      line.eventId ?? null,
+      json(line.usage),
+    ];
+    for (let c = 0; c < values.length; c++) columns[c][i] = values[c];
+  });
+  // A column null on every line is sent as a null array: unnest pads it with nulls (the id column
+  // is never null, so it sets the length), and the server parses nothing for it.
+  const params = columns.map((values) => (values.every((value) => value === null) ? null : textArray(values)));
+  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, organizationId, ...params);
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];
@@ -235,34 +283,53 @@ export async function insertLines(
 
 /**
  * Applies a change to the lines `where` selects (a condition on spend_lines `l`, parameters from
- * $2; $1 is the organization id) while keeping the roll-up right: their roll-up share is
+ * $2; $1 is the organization id) while keeping both roll-ups right: their roll-up share is
  * subtracted, `change` runs, and (unless they were deleted) the same lines' new share is added.
  * Roll-up rows left without lines are removed.
  */
-async function changeLines(
-  tx: LedgerTx,
-  organizationId: string,
-  where: string,
-  params: unknown[],
-  change: () => Promise<number>,
-  deleted: boolean,
-): Promise<number> {
+async function changeLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[], change: () => Promise<number>): Promise<number> {
   const selected = `(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND ${where})`;
-  const days = await tx.$queryRawUnsafe<{ day: string }[]>(`${rollupUpsert(selected, -1)} RETURNING day::text AS day`, organizationId, ...params);
+  const days = await tx.$queryRawUnsafe<{ day: string }[]>(rollupStatement(selected, -1), organizationId, ...params);
   const changed = await change();
-  if (!deleted) await tx.$executeRawUnsafe(rollupUpsert(selected, 1), organizationId, ...params);
-  await tx.$executeRawUnsafe("DELETE FROM spend_daily WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0", organizationId, [
-    ...new Set(days.map((row) => row.day)),
-  ]);
+  await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, ...params);
+  await dropEmptyRollupRows(
+    tx,
+    organizationId,
+    days.map((row) => row.day),
+  );
   return changed;
+}
+
+/** Removes the roll-up rows of these days left without lines. */
+async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: string[]): Promise<void> {
+  if (days.length === 0) return;
+  for (const table of ["spend_daily", "spend_service_daily"])
+    await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0`, organizationId, days);
+}
+
+/**
+ * Deletes the lines `where` selects (as in changeLines) and subtracts them from both roll-ups in
+ * the same statement (one pass over the lines). Returns how many, and the imports they belonged to.
+ */
+async function deleteLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[]): Promise<{ deleted: number; importIds: string[] }> {
+  const [row] = await tx.$queryRawUnsafe<{ deleted: number; import_ids: string[]; days: string[] }[]>(
+    `WITH del AS (DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where} RETURNING l.*),
+      ${rollupCtes("del", -1)}
+    SELECT (SELECT count(*) FROM del)::int AS deleted,
+      ARRAY(SELECT DISTINCT import_id FROM del WHERE import_id IS NOT NULL ORDER BY 1) AS import_ids,
+      ARRAY(SELECT DISTINCT day::text FROM rollup_daily ORDER BY 1) AS days,
+      (SELECT count(*) FROM rollup_service) AS service_rows`,
+    organizationId,
+    ...params,
+  );
+  await dropEmptyRollupRows(tx, organizationId, row.days);
+  return { deleted: row.deleted, importIds: row.import_ids };
 }
 
 /** Deletes the lines of these imports (supersede, an import's DELETE), keeping the roll-up right. Returns the lines deleted. */
 export function deleteImportLines(tx: LedgerTx, organizationId: string, importIds: string[]): Promise<number> {
   if (importIds.length === 0) return Promise.resolve(0);
-  const where = "l.import_id = ANY($2::text[])";
-  const remove = () => tx.$executeRawUnsafe(`DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where}`, organizationId, importIds);
-  return changeLines(tx, organizationId, where, [importIds], remove, true);
+  return deleteLines(tx, organizationId, "l.import_id = ANY($2::text[])", [importIds]).then((result) => result.deleted);
 }
 
 /**
@@ -289,7 +356,7 @@ export async function reallocateLines(tx: LedgerTx, organizationId: string, move
       ids,
       json,
     );
-  return changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update, false);
+  return changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update);
 }
 
 /** The pricing of a stored usage line as reprice found it. */
@@ -343,7 +410,7 @@ export async function setLinePricing(tx: LedgerTx, organizationId: string, updat
       ids,
       json,
     );
-  await changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update, false);
+  await changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update);
   return ids;
 }
 
@@ -360,19 +427,15 @@ export interface BillingPair {
  */
 export async function deleteSupersededLines(tx: LedgerTx, organizationId: string, keepImportId: string, pairs: BillingPair[]): Promise<string[]> {
   if (pairs.length === 0) return [];
-  // IN (not a correlated EXISTS): the pairs are read from the JSON once, as a hashed set.
-  const where = `l.source = 'focus_import' AND l.import_id <> $2 AND (l.billing_account_id, l.billing_period_start, l.billing_period_end) IN (
-    SELECT p."billingAccountId", p.start, p."end" FROM jsonb_to_recordset($3::jsonb) AS p("billingAccountId" text, start timestamptz, "end" timestamptz))`;
-  const params = [keepImportId, JSON.stringify(pairs)];
-  const superseded = await tx.$queryRawUnsafe<{ import_id: string }[]>(
-    `SELECT DISTINCT l.import_id FROM spend_lines l WHERE l.organization_id = $1 AND ${where} ORDER BY 1`,
-    organizationId,
-    ...params,
-  );
-  if (superseded.length === 0) return [];
-  const remove = () => tx.$executeRawUnsafe(`DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where}`, organizationId, ...params);
-  await changeLines(tx, organizationId, where, params, remove, true);
-  return superseded.map((row) => row.import_id);
+  // Only the lines of earlier imports of these billing accounts (their records name them) are
+  // read, through the (organization, import) index, never the organization's whole ledger. IN
+  // (not a correlated EXISTS): the pairs are read from the JSON once, as a hashed set.
+  const where = `l.import_id = ANY(ARRAY(SELECT i.id FROM spend_imports i
+      WHERE i.organization_id = $1 AND i.id <> $2 AND i.billing_account_ids && $4::text[]))
+    AND l.source = 'focus_import' AND (l.billing_account_id, l.billing_period_start, l.billing_period_end) IN (
+      SELECT p."billingAccountId", p.start, p."end" FROM jsonb_to_recordset($3::jsonb) AS p("billingAccountId" text, start timestamptz, "end" timestamptz))`;
+  const accounts = [...new Set(pairs.map((pair) => pair.billingAccountId))];
+  return (await deleteLines(tx, organizationId, where, [keepImportId, JSON.stringify(pairs), accounts])).importIds;
 }
 
 /**
@@ -381,5 +444,5 @@ export async function deleteSupersededLines(tx: LedgerTx, organizationId: string
  * than a roll-up upsert per batch.
  */
 export async function rollupImport(tx: LedgerTx, organizationId: string, importId: string): Promise<void> {
-  await tx.$executeRawUnsafe(rollupUpsert("(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.import_id = $2)", 1), organizationId, importId);
+  await tx.$queryRawUnsafe(rollupStatement("(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.import_id = $2)", 1), organizationId, importId);
 }

@@ -1,7 +1,6 @@
 import Decimal from "decimal.js";
 import type { SpendDimension, SpendGranularity, SpendMetric, SpendReport } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
-import { amount } from "./amounts";
 
 /** Whose lines a query reads: the organization's, limited to these tenants (null: every tenant and the unallocated lines). */
 export interface SpendScope {
@@ -36,6 +35,8 @@ const COLUMN: Record<SpendDimension, string> = {
   model: "model",
 };
 const LINE_ONLY = new Set<string>(["resource_id"]);
+/** Dimensions spend_service_daily holds (tenant is its key): a query grouping and filtering by these only reads it. */
+const SERVICE_ROLLUP = new Set<string>(["tenant", "provider", "service_name", "service_category", "charge_category", "source"]);
 
 class Params {
   readonly values: unknown[] = [];
@@ -50,7 +51,8 @@ const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * The spend report of section 6. Whole UTC days of the range are read from the daily roll-up;
+ * The spend report of section 6. Whole UTC days of the range are read from a daily roll-up
+ * (spend_service_daily when every dimension grouped or filtered by is one of its, else spend_daily);
  * the partial days at its edges, and every day when a `resource_id` or `tag:<key>` dimension is
  * grouped or filtered by, from the lines (through the (organization, tenant, charge_period_start)
  * index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.
@@ -70,6 +72,7 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   const dayStart = ceilDay(startMs);
   const dayEnd = floorDay(endMs);
   const rollupDays = !needsLines && dayStart < dayEnd;
+  const rollupTable = [...groupBy, ...Object.keys(query.filters)].every((name) => SERVICE_ROLLUP.has(name)) ? "spend_service_daily" : "spend_daily";
 
   // Each source yields: day, currency, unpriced_reason, cost, lines, g0, g1 (text, '' for none).
   const groupExpr = (name: string, alias: "d" | "l") => {
@@ -90,7 +93,7 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   if (rollupDays) {
     sources.push(
       `SELECT d.day, d.currency, d.unpriced_reason, d.${query.metric} AS cost, d.line_count AS lines, ${groups("d")}
-         FROM spend_daily d WHERE d.organization_id = ${org} AND d.day >= ${p.add(iso(dayStart))}::date AND d.day < ${p.add(iso(dayEnd))}::date${filterSql("d")}`,
+         FROM ${rollupTable} d WHERE d.organization_id = ${org} AND d.day >= ${p.add(iso(dayStart))}::date AND d.day < ${p.add(iso(dayEnd))}::date${filterSql("d")}`,
     );
   }
   const lineRanges = rollupDays
@@ -116,10 +119,11 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
     currency: string;
     reason: string;
     cost: string;
+    amount: string;
     lines: string;
     detail: number;
   }>(
-    `SELECT ${period}::text AS period, g0, g1, currency, unpriced_reason AS reason, sum(cost)::text AS cost, sum(lines)::text AS lines,
+    `SELECT ${period}::text AS period, g0, g1, currency, unpriced_reason AS reason, sum(cost)::text AS cost, trim_scale(round(sum(cost), 10))::text AS amount, sum(lines)::text AS lines,
         GROUPING(${period}, g0, g1) AS detail
        FROM (${sources.join("\n UNION ALL ")}) src
       GROUP BY GROUPING SETS ((${period}, g0, g1, currency, unpriced_reason), (currency, unpriced_reason))`,
@@ -128,12 +132,26 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   return report(query, groupBy, rows, startMs, endMs);
 }
 
-type ReportRow = SpendReport["rows"][number] & { order: Decimal; keys: (string | null)[] };
+/**
+ * `exact`: the cost as numeric text; `approx`: the same as a float, compared first (exact whenever
+ * two floats differ, as rounding is monotone; the decimals are compared only when the floats tie).
+ */
+type ReportRow = SpendReport["rows"][number] & { exact: string; approx: number; keys: (string | null)[] };
 
 function report(
   query: SpendQueryInput,
   groupBy: string[],
-  rows: { period: string | null; g0: string | null; g1: string | null; currency: string; reason: string; cost: string; lines: string; detail: number }[],
+  rows: {
+    period: string | null;
+    g0: string | null;
+    g1: string | null;
+    currency: string;
+    reason: string;
+    cost: string;
+    amount: string;
+    lines: string;
+    detail: number;
+  }[],
   startMs: number,
   endMs: number,
 ): SpendReport {
@@ -141,6 +159,8 @@ function report(
   const totals: SpendReport["totals"] = [];
   const byReason: Record<string, number> = {};
   let unpricedLines = 0;
+  /** Each period's bounds, computed once (many rows share a period). */
+  const periods = new Map<string, [string, string]>();
   for (const row of rows) {
     const isDetail = Number(row.detail) === 0;
     if (row.reason !== "") {
@@ -152,24 +172,31 @@ function report(
     }
     if (row.currency === "") continue;
     if (!isDetail) {
-      totals.push({ currency: row.currency, cost: amount(row.cost) });
+      totals.push({ currency: row.currency, cost: row.amount });
       continue;
     }
-    const [from, to] = periodOf(query.granularity, row.period as string, startMs, endMs);
+    let bounds = periods.get(row.period as string);
+    if (!bounds) {
+      const [from, to] = periodOf(query.granularity, row.period as string, startMs, endMs);
+      bounds = [iso(from), iso(to)];
+      periods.set(row.period as string, bounds);
+    }
     const keys = [row.g0, row.g1].slice(0, groupBy.length).map((value) => (value === "" || value === null ? null : value));
     out.push({
-      period_start: iso(from),
-      period_end: iso(to),
+      period_start: bounds[0],
+      period_end: bounds[1],
       group: Object.fromEntries(groupBy.map((name, i) => [name, keys[i]])),
       currency: row.currency,
-      cost: amount(row.cost),
-      order: new Decimal(row.cost),
+      // amount() as the database computes it: rounded half away from zero to 10 places, trailing zeros trimmed.
+      cost: row.amount,
+      exact: row.cost,
+      approx: Number(row.cost),
       keys,
     });
   }
   out.sort((a, b) => {
     if (a.period_start !== b.period_start) return a.period_start < b.period_start ? -1 : 1;
-    const byCost = b.order.comparedTo(a.order);
+    const byCost = a.approx !== b.approx ? (b.approx > a.approx ? 1 : -1) : new Decimal(b.exact).comparedTo(a.exact);
     if (byCost !== 0) return byCost;
     for (let i = 0; i < a.keys.length; i++) {
       const byKey = compareBytes(a.keys[i], b.keys[i]);
@@ -184,7 +211,7 @@ function report(
     granularity: query.granularity,
     metric: query.metric,
     group_by: groupBy,
-    rows: out.map(({ order: _order, keys: _keys, ...row }) => row),
+    rows: out.map(({ exact: _exact, approx: _approx, keys: _keys, ...row }) => row),
     totals,
     unpriced: { lines: unpricedLines, by_reason: byReason },
   };

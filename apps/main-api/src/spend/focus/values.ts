@@ -22,6 +22,8 @@ export function text(cell: Cell): string | null {
 }
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** Already in Decimal#toFixed's form (no sign but a minus, no leading or trailing zeros, no exponent): kept as is. */
+const CANONICAL = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 
 /** An exact decimal string without exponent; a Parquet double is read through its shortest form. */
 export function decimal(cell: Cell): string | null {
@@ -33,6 +35,8 @@ export function decimal(cell: Cell): string | null {
   } else if (typeof cell === "bigint") raw = cell.toString();
   else if (typeof cell === "string") raw = cell.trim();
   else throw new CellError("is not a decimal");
+  // Most cells are written canonically: no Decimal to build for them (a negative zero goes the long way).
+  if (CANONICAL.test(raw) && !raw.startsWith("-0")) return raw;
   if (!DECIMAL.test(raw)) throw new CellError(`"${raw.slice(0, 40)}" is not a decimal`);
   return new Decimal(raw).toFixed();
 }

@@ -2,13 +2,28 @@ import { Decimal } from "decimal.js";
 import type { FocusLine } from "../focus";
 import type { BillingPair, InsertResult, LedgerLineInput } from "../ledger";
 
+const ISO_CACHE_MAX = 4096;
+const isoStrings = new Map<number, string>();
+
+/** `date.toISOString()`, remembered: a bill repeats the same few period boundaries and hours on every row. */
+function iso(date: Date): string {
+  const time = date.getTime();
+  let text = isoStrings.get(time);
+  if (text === undefined) {
+    text = date.toISOString();
+    if (isoStrings.size === ISO_CACHE_MAX) isoStrings.clear();
+    isoStrings.set(time, text);
+  }
+  return text;
+}
+
 /** A FOCUS line as a ledger line of the import `importId`, allocated to `tenantId` (null: unallocated). */
 export function toLedgerLine(line: FocusLine, tenantId: string | null, importId: string): LedgerLineInput {
   return {
     tenantId,
     source: "focus_import",
-    chargePeriodStart: line.charge_period_start.toISOString(),
-    chargePeriodEnd: line.charge_period_end.toISOString(),
+    chargePeriodStart: iso(line.charge_period_start),
+    chargePeriodEnd: iso(line.charge_period_end),
     chargeCategory: line.charge_category,
     chargeClass: line.charge_class,
     provider: line.provider,
@@ -28,8 +43,8 @@ export function toLedgerLine(line: FocusLine, tenantId: string | null, importId:
     tags: line.tags as Record<string, string>,
     subAccountId: line.sub_account_id,
     billingAccountId: line.billing_account_id,
-    billingPeriodStart: line.billing_period_start.toISOString(),
-    billingPeriodEnd: line.billing_period_end.toISOString(),
+    billingPeriodStart: iso(line.billing_period_start),
+    billingPeriodEnd: iso(line.billing_period_end),
     importId,
     priced: line.priced,
     unpricedReason: line.unpriced_reason,
@@ -60,8 +75,8 @@ export class ImportTally {
   add(line: FocusLine, tenantId: string | null): void {
     this.rows += 1;
     if (tenantId !== null) this.allocated += 1;
-    const start = line.billing_period_start.toISOString();
-    const end = line.billing_period_end.toISOString();
+    const start = iso(line.billing_period_start);
+    const end = iso(line.billing_period_end);
     const key = `${line.billing_account_id}\u0000${start}\u0000${end}`;
     if (!this.pairs.has(key)) this.pairs.set(key, { billingAccountId: line.billing_account_id, start, end });
   }

@@ -15,7 +15,7 @@ import { allocator, reallocateImports } from "./allocation";
 import { focusFormatOf, focusLinesOf } from "./body";
 import { ImportTally, textTags, toLedgerLine } from "./import-lines";
 
-const BATCH_LINES = 2000;
+const BATCH_LINES = 5000;
 /** An import streams its whole file inside its transaction. */
 const IMPORT_TRANSACTION = { maxWait: 20_000, timeout: 30 * 60_000 } as const;
 const TRANSACTION = { maxWait: 20_000, timeout: 120_000 } as const;
