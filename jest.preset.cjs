@@ -1,6 +1,5 @@
 // Shared Jest configuration: SWC compiles TypeScript (and the ESM-only jose and PGlite builds) to
 // CommonJS; workspace packages resolve to their sources so tests never need a prior build.
-const os = require("node:os");
 const path = require("node:path");
 
 module.exports = function preset({ rootDir, ...overrides }) {
@@ -27,9 +26,6 @@ module.exports = function preset({ rootDir, ...overrides }) {
       "^(\\.{1,2}/.*)\\.js$": "$1",
     },
     testTimeout: 30000,
-    // Jest's default (one fewer than the cores) is a single worker on a 2-core machine, which leaves
-    // a core idle once the other packages' suites are done; the suites wait on the database often.
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // In CI a handle a failed test leaves open must not hold the run until the job's time limit
     // (it once did: a timed-out test's server kept its Jest worker, and turbo, alive for 90 minutes).
     // Locally Jest still waits and names the leak.
