@@ -1,6 +1,6 @@
 // Bad input, property-based: every route of the main API answers every invalid request with a 4xx
 // in the envelope error shape, never a 5xx, and leaves the database exactly as it was.
-// Cases per route: FUZZ_RUNS (default 100; `pnpm test:fuzz` runs 2000).
+// Cases per route: FUZZ_RUNS (default 40; `pnpm test:fuzz` runs 2000).
 import type http from "node:http";
 import fc from "fast-check";
 import { ErrorEnvelope, mainApiRoutes, type RouteDefinition } from "@cloudcost/contracts";

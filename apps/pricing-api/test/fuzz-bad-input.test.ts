@@ -1,7 +1,7 @@
 // Bad input, property-based: every route of the pricing API answers every invalid request with a 4xx
 // in its own error shape ({error} outside /v1, an RFC 9457 problem document on /v1), never a 5xx,
 // and leaves the database exactly as it was.
-// Cases per route: FUZZ_RUNS (default 100; `pnpm test:fuzz` runs 2000).
+// Cases per route: FUZZ_RUNS (default 40; `pnpm test:fuzz` runs 2000).
 import type http from "node:http";
 import fc from "fast-check";
 import { MarketplaceError, pricingApiRoutes, ProblemDocument, type RouteDefinition } from "@cloudcost/contracts";
