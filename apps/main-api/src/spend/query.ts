@@ -112,17 +112,7 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   }
   const period =
     query.granularity === "day" ? "src.day" : query.granularity === "month" ? "date_trunc('month', src.day)::date" : `${p.add(query.start.slice(0, 10))}::date`;
-  const rows = await sql.query<{
-    period: string | null;
-    g0: string | null;
-    g1: string | null;
-    currency: string;
-    reason: string;
-    cost: string;
-    amount: string;
-    lines: string;
-    detail: number;
-  }>(
+  const rows = await sql.query<GroupedRow>(
     `SELECT ${period}::text AS period, g0, g1, currency, unpriced_reason AS reason, sum(cost)::text AS cost, trim_scale(round(sum(cost), 10))::text AS amount, sum(lines)::text AS lines,
         GROUPING(${period}, g0, g1) AS detail
        FROM (${sources.join("\n UNION ALL ")}) src
@@ -136,25 +126,22 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
  * `exact`: the cost as numeric text; `approx`: the same as a float, compared first (exact whenever
  * two floats differ, as rounding is monotone; the decimals are compared only when the floats tie).
  */
+/** One row of the grouped statement: a detail row, or (GROUPING(...) != 0) a total per currency and reason. */
+interface GroupedRow {
+  period: string | null;
+  g0: string | null;
+  g1: string | null;
+  currency: string;
+  reason: string;
+  cost: string;
+  amount: string;
+  lines: string;
+  detail: number;
+}
+
 type ReportRow = SpendReport["rows"][number] & { exact: string; approx: number; keys: (string | null)[] };
 
-function report(
-  query: SpendQueryInput,
-  groupBy: string[],
-  rows: {
-    period: string | null;
-    g0: string | null;
-    g1: string | null;
-    currency: string;
-    reason: string;
-    cost: string;
-    amount: string;
-    lines: string;
-    detail: number;
-  }[],
-  startMs: number,
-  endMs: number,
-): SpendReport {
+function report(query: SpendQueryInput, groupBy: string[], rows: GroupedRow[], startMs: number, endMs: number): SpendReport {
   const out: ReportRow[] = [];
   const totals: SpendReport["totals"] = [];
   const byReason: Record<string, number> = {};

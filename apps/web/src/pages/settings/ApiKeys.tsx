@@ -2,6 +2,7 @@ import type { ApiKeyRole, ApiKeysPage, CreateApiKeyResponse } from "@cloudcost/c
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { canManage, useApp, useMe } from "../../app-context";
+import { SecretOnce } from "../../components/SecretOnce";
 import { Empty, ErrorNote, QueryState } from "../../components/status";
 import { formatDate } from "../../lib/format";
 import { useTenant } from "../../tenant";
@@ -17,7 +18,6 @@ export default function ApiKeys() {
     enabled: canManage(me),
   });
   const [created, setCreated] = useState<CreateApiKeyResponse>();
-  const [copied, setCopied] = useState(false);
   const [form, setForm] = useState<{ name: string; role: ApiKeyRole; tenant_ids: string[] }>({ name: "", role: "viewer", tenant_ids: [] });
   const create = useMutation({
     mutationFn: () =>
@@ -27,7 +27,6 @@ export default function ApiKeys() {
       }),
     onSuccess: (key) => {
       setCreated(key);
-      setCopied(false);
       setForm({ name: "", role: "viewer", tenant_ids: [] });
       queryClient.invalidateQueries({ queryKey: ["api-keys"] });
     },
@@ -40,11 +39,6 @@ export default function ApiKeys() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();
-  };
-  const copy = async () => {
-    if (!created) return;
-    await navigator.clipboard?.writeText(created.key).catch(() => undefined);
-    setCopied(true);
   };
   return (
     <>
@@ -87,20 +81,7 @@ export default function ApiKeys() {
         </button>
         {create.error && <ErrorNote error={create.error} title="Could not create the key" />}
       </form>
-      {created && (
-        <div className="card secret" role="status">
-          <p>
-            <strong>Copy the key now:</strong> it is shown only once.
-          </p>
-          <code data-testid="new-key">{created.key}</code>{" "}
-          <button type="button" onClick={copy}>
-            {copied ? "Copied" : "Copy"}
-          </button>{" "}
-          <button type="button" className="link" onClick={() => setCreated(undefined)}>
-            Done
-          </button>
-        </div>
-      )}
+      {created && <SecretOnce key={created.key} what="the key" secret={created.key} testId="new-key" onDone={() => setCreated(undefined)} />}
       <QueryState query={keys}>
         {(page) =>
           page.items.length === 0 ? (

@@ -2,6 +2,7 @@ import type { CreateWebhookResponse, Webhook, WebhookDeliveriesPage, WebhookEven
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { canManage, useApp, useMe } from "../../app-context";
+import { SecretOnce } from "../../components/SecretOnce";
 import { Empty, ErrorNote, QueryState } from "../../components/status";
 import { formatDate } from "../../lib/format";
 
@@ -28,7 +29,6 @@ export default function Webhooks() {
     events: EVENTS.map(([e]) => e),
   });
   const [created, setCreated] = useState<CreateWebhookResponse>();
-  const [copied, setCopied] = useState(false);
   const [open, setOpen] = useState<string>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["webhooks", orgId] });
   const create = useMutation({
@@ -39,7 +39,6 @@ export default function Webhooks() {
       }),
     onSuccess: (hook) => {
       setCreated(hook);
-      setCopied(false);
       setForm({ url: "", description: "", events: EVENTS.map(([e]) => e) });
       refresh();
     },
@@ -60,11 +59,6 @@ export default function Webhooks() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();
-  };
-  const copy = async () => {
-    if (!created) return;
-    await navigator.clipboard?.writeText(created.secret).catch(() => undefined);
-    setCopied(true);
   };
   return (
     <>
@@ -100,18 +94,7 @@ export default function Webhooks() {
         {create.error && <ErrorNote error={create.error} title="Could not register the webhook" />}
       </form>
       {created && (
-        <div className="card secret" role="status">
-          <p>
-            <strong>Copy the signing secret now:</strong> it is shown only once.
-          </p>
-          <code data-testid="webhook-secret">{created.secret}</code>{" "}
-          <button type="button" onClick={copy}>
-            {copied ? "Copied" : "Copy"}
-          </button>{" "}
-          <button type="button" className="link" onClick={() => setCreated(undefined)}>
-            Done
-          </button>
-        </div>
+        <SecretOnce key={created.secret} what="the signing secret" secret={created.secret} testId="webhook-secret" onDone={() => setCreated(undefined)} />
       )}
       <QueryState query={hooks}>
         {(page) =>
