@@ -37,7 +37,11 @@ const auth = (token = org.token) => ({ Authorization: `Bearer ${token}` });
 const tenantPost = (path: string, body: unknown, tenant = org.tenant.id) =>
   request(ctx.app).post(path).set(auth()).set("X-Service-Tenant-ID", tenant).send(body);
 
-/** The events the receiver got, of one type, after every due delivery ran. */
+/**
+ * The events the receiver got, of one type, after every due delivery ran. Spend routes write their
+ * events before they answer, so the final drain delivers all of them: waiting for `expected` and
+ * then counting also catches an extra (duplicate) event.
+ */
 async function receivedOf(type: string, expected: number): Promise<{ id: string; type: string; data: Record<string, unknown> }[]> {
   const of = () => receiver.received.map((r) => JSON.parse(r.body)).filter((event) => event.type === type);
   const deadline = Date.now() + 10_000;
@@ -88,7 +92,7 @@ it("a usage ingestion that crosses a threshold sends exactly one budget.threshol
   await tenantPost("/api/v1/tenant/spend/usage", { usage: [modelUsage(prices.output, { output: 20_000 }, { event_id: "u-3", timestamp: nowIso() })] }).expect(
     200,
   );
-  expect(await receivedOf("budget.threshold_crossed", 2)).toHaveLength(1);
+  expect(await receivedOf("budget.threshold_crossed", 1)).toHaveLength(1);
 
   // A second tenant: usage of a bucket without a price stays unpriced; the reprice after the price is registered crosses its budget.
   const second = await request(ctx.app).post(`/api/v1/organizations/${org.organization.id}/tenants`).set(auth()).send({ name: "Repriced" }).expect(201);
@@ -101,7 +105,7 @@ it("a usage ingestion that crosses a threshold sends exactly one budget.threshol
     tenant2,
   );
   expect(unpriced.body.data).toMatchObject({ accepted: 1, unpriced: 1 });
-  expect(await receivedOf("budget.threshold_crossed", 2)).toHaveLength(1);
+  expect(await receivedOf("budget.threshold_crossed", 1)).toHaveLength(1);
   await registerModelPrices(pricing, org.organization.id, "claude", [{ bucket: "output", perMtok: 10 }]);
   const reprice = await tenantPost("/api/v1/tenant/spend/usage/reprice", {}, tenant2);
   expect(reprice.status).toBe(200);

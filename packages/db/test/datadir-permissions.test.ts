@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../src";
+import { ensureEmptyPgliteCluster } from "../src/testing";
 
 /** Paths under `dir` (itself included) that group or others may read, write or enter. */
 function openToOthers(dir: string): string[] {
@@ -33,9 +34,9 @@ describe("embedded database permissions (issue #22, finding 11)", () => {
   });
 
   it("restricts an existing data directory created with open permissions", async () => {
+    // An initialised cluster as an older version or another tool left it (a copy: initdb takes seconds).
     const dataDir = path.join(root(), "existing");
-    const first = await openDatabase({ dataDir });
-    await first.close();
+    fs.cpSync(await ensureEmptyPgliteCluster(), dataDir, { recursive: true });
     fs.chmodSync(dataDir, 0o755);
     fs.chmodSync(path.join(dataDir, "postgresql.conf"), 0o666);
     const parentMode = mode(path.dirname(dataDir));

@@ -46,14 +46,39 @@ function migrationsHash(migrationsDir: string): string {
 async function ensurePgliteTemplate(migrationsDir: string): Promise<string> {
   const dir = path.join(os.tmpdir(), `cloudcost-pglite-template-${migrationsHash(migrationsDir)}`);
   if (fs.existsSync(path.join(dir, "PG_VERSION"))) return dir;
+  const empty = await ensureEmptyPgliteCluster();
+  return buildOnce(dir, async (building) => {
+    fs.cpSync(empty, building, { recursive: true });
+    const pglite = await openPglite(building);
+    await migrate(pgliteSqlClient(pglite), migrationsDir);
+    await pglite.close();
+  });
+}
+
+/**
+ * An initialised, empty PGlite cluster to copy: initdb takes seconds on a data directory (6.6 s
+ * measured), a copy milliseconds, and every migrations set (the partial ones of the migration tests
+ * too) starts from it. Keyed by the PGlite build in use.
+ */
+export async function ensureEmptyPgliteCluster(): Promise<string> {
+  const build = createHash("sha256").update(require.resolve("@electric-sql/pglite")).digest("hex").slice(0, 16);
+  const dir = path.join(os.tmpdir(), `cloudcost-pglite-empty-${build}`);
+  if (fs.existsSync(path.join(dir, "PG_VERSION"))) return dir;
+  return buildOnce(dir, async (building) => {
+    const pglite = await openPglite(building);
+    await pglite.close();
+  });
+}
+
+/** Builds `dir` in a directory of its own and renames it into place; a concurrent builder that finished first wins. */
+async function buildOnce(dir: string, build: (building: string) => Promise<void>): Promise<string> {
   const building = `${dir}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  const pglite = await openPglite(building);
-  await migrate(pgliteSqlClient(pglite), migrationsDir);
-  await pglite.close();
   try {
+    await build(building);
     fs.renameSync(building, dir);
-  } catch {
-    fs.rmSync(building, { recursive: true, force: true }); // another worker finished first
+  } catch (err) {
+    fs.rmSync(building, { recursive: true, force: true });
+    if (!fs.existsSync(path.join(dir, "PG_VERSION"))) throw err;
   }
   return dir;
 }
