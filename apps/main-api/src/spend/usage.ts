@@ -5,6 +5,19 @@ import type { LedgerLineInput } from "./ledger";
 const HOUR_MS = 3_600_000;
 const ZERO: Scaled = { unscaled: 0n, scale: 0 };
 
+/** A batch's lines repeat the same few unit prices: each distinct number is converted once. */
+const prices = new Map<number, { scaled: Scaled; text: string }>();
+function priceOf(value: number): { scaled: Scaled; text: string } {
+  let price = prices.get(value);
+  if (!price) {
+    if (prices.size >= 10_000) prices.clear();
+    const scaled = scaledOf(value);
+    price = { scaled, text: scaledText(scaled) };
+    prices.set(value, price);
+  }
+  return price;
+}
+
 /** FOCUS 1.2 ServiceCategory of each usage kind. */
 const SERVICE_CATEGORY = { model: "AI and Machine Learning", database: "Databases" } as const;
 const SERVICE_NAME = { model: "Model usage", database: "Database usage" } as const;
@@ -18,7 +31,7 @@ const SERVICE_NAME = { model: "Model usage", database: "Database usage" } as con
  */
 export function lineCost(line: UsageLine, unitPrices: Record<string, number>): string {
   let cost = ZERO;
-  for (const [key, quantity] of Object.entries(line.quantities)) cost = scaledPlus(cost, scaledTimes(scaledOf(quantity), scaledOf(unitPrices[key] ?? 0)));
+  for (const [key, quantity] of Object.entries(line.quantities)) cost = scaledPlus(cost, scaledTimes(scaledOf(quantity), priceOf(unitPrices[key] ?? 0).scaled));
   // Per million tokens: six more places, exactly.
   if (line.kind === "model") cost = { unscaled: cost.unscaled, scale: cost.scale + 6 };
   return scaledText(scaledRound(cost, AMOUNT_PLACES));
@@ -32,7 +45,11 @@ function consumed(line: UsageLine): { consumedQuantity: string | null; consumedU
   return { consumedQuantity: null, consumedUnit: null };
 }
 
-const stringPrices = (prices: Record<string, number>) => Object.fromEntries(Object.entries(prices).map(([key, price]) => [key, scaledText(scaledOf(price))]));
+function stringPrices(unitPrices: Record<string, number>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key in unitPrices) out[key] = priceOf(unitPrices[key]).text;
+  return out;
+}
 
 /** The ledger's state of a usage line after pricing: costs, or null costs and the reason. */
 export function pricedState(line: UsageLine, priced: PricedLine) {
