@@ -240,6 +240,43 @@ describe("who may import and manage the rules", () => {
         .send(fixture("aws-focus-1.0.csv"));
       expectError(res, 413, /SPEND_IMPORT_MAX_BYTES/);
       expect(await small.prisma.spendLine.count()).toBe(0);
+
+      // Without a Content-Length (chunked), the limit is found while receiving: still a 413 that
+      // reaches the client, and no temporary file left behind.
+      const tmp = mkdtempSync(join(os.tmpdir(), "spend-import-test-"));
+      jest.spyOn(os, "tmpdir").mockReturnValue(tmp);
+      const server = createServer(small.app);
+      try {
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = httpRequest({
+            host: "127.0.0.1",
+            port: (server.address() as AddressInfo).port,
+            method: "POST",
+            path: `/api/v1/organizations/${owner.organization.id}/spend/imports`,
+            headers: { Authorization: `Bearer ${owner.token}`, "Content-Type": "text/csv", "Transfer-Encoding": "chunked" },
+          });
+          req.on("response", (r) => {
+            let body = "";
+            r.setEncoding("utf8");
+            r.on("data", (chunk: string) => (body += chunk));
+            r.on("end", () => resolve({ status: r.statusCode ?? 0, body }));
+          });
+          req.on("error", reject);
+          const file = fixture("aws-focus-1.0.csv");
+          req.write(file.subarray(0, 600));
+          setTimeout(() => req.end(file.subarray(600)), 50);
+        });
+        expect(answer.status).toBe(413);
+        expect(answer.body).toMatch(/SPEND_IMPORT_MAX_BYTES/);
+        expect(readdirSync(tmp)).toEqual([]);
+        expect(await small.prisma.spendLine.count()).toBe(0);
+      } finally {
+        jest.restoreAllMocks();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        rmSync(tmp, { recursive: true, force: true });
+      }
     } finally {
       await small.close();
     }
