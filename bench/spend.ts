@@ -4,7 +4,9 @@
  *    process, its own database) and stored through the ledger (service level: ingestUsage).
  * 2. Spend queries over a ledger of BENCH_SPEND_LINES lines (default 10 M: one organization, 20
  *    tenants, 90 days, 200 models over 30 services) through querySpend (the daily roll-up),
- *    beside the same aggregation straight over the lines (the baseline), p50 of BENCH_SPEND_CALLS.
+ *    beside the same aggregation straight over the lines (the baseline), p50 of BENCH_SPEND_CALLS;
+ *    `tag:<key>` grouping and a tag filter (read from the lines: every line carries a `team` tag of 7
+ *    values), beside the same aggregation written by hand over the lines.
  *
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx spend.ts
  *
@@ -13,7 +15,7 @@
  * checks that they agree). BENCH_KEEP=1 keeps the database. Writes bench/results/spend.json; without
  * BENCH_DATABASE_URL it says so and exits 0 (pnpm bench then reports it as not run).
  * Knobs: BENCH_SPEND_LINES, BENCH_SPEND_CALLS (20), BENCH_USAGE_BATCHES (7), BENCH_SKIP_USAGE,
- * BENCH_SKIP_QUERIES, BENCH_SPEND_BASELINE_CALLS (3), BENCH_SPEND_DB=<kept database> (queries only,
+ * BENCH_SKIP_QUERIES, BENCH_SPEND_BASELINE_CALLS (3), BENCH_SPEND_TAG_CALLS (5), BENCH_SPEND_DB=<kept database> (queries only,
  * roll-ups rebuilt unless BENCH_SPEND_KEEP_ROLLUPS=1).
  */
 import fs from "node:fs";
@@ -38,6 +40,8 @@ const CALLS = env("BENCH_SPEND_CALLS", 20);
 /** The baseline aggregates millions of lines per call (tens of seconds on a loaded machine): fewer calls, one warm-up. */
 const BASELINE_CALLS = env("BENCH_SPEND_BASELINE_CALLS", 3);
 const BATCHES = env("BENCH_USAGE_BATCHES", 7);
+/** `tag:<key>` queries read the tenant's lines (seconds each on a loaded machine): fewer calls, one warm-up. */
+const TAG_CALLS = env("BENCH_SPEND_TAG_CALLS", 5);
 const ORG = "org_bench_spend";
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
@@ -221,6 +225,35 @@ async function benchQueries(db: Database) {
       ),
     1,
   );
+  // `tag:<key>` reads the lines (tags have no roll-up): the same tenant's 90 days grouped by a tag,
+  // and by service filtered by a tag, each beside the same aggregation written straight over the lines.
+  const tagGrouped: SpendQueryInput = { ...tenantQuery, group_by: ["tag:team"] };
+  const tagCheck = await querySpend(db.sql, tenant, tagGrouped);
+  const tagRoute = await time(TAG_CALLS, () => querySpend(db.sql, tenant, tagGrouped), 1);
+  const tagLines = await time(
+    BASELINE_CALLS,
+    () =>
+      db.sql.query(
+        `SELECT (charge_period_start AT TIME ZONE 'UTC')::date AS day, tags ->> 'team' AS team, currency, sum(billed_cost)::text AS cost FROM spend_lines
+        WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND charge_period_start < $4 GROUP BY 1, 2, 3`,
+        [ORG, "ten_03", tenantQuery.start, tenantQuery.end],
+      ),
+    1,
+  );
+  const tagFiltered: SpendQueryInput = { ...tenantQuery, tags: { team: ["team-3"] } };
+  const filteredCheck = await querySpend(db.sql, tenant, tagFiltered);
+  const filteredRoute = await time(TAG_CALLS, () => querySpend(db.sql, tenant, tagFiltered), 1);
+  const filteredLines = await time(
+    BASELINE_CALLS,
+    () =>
+      db.sql.query(
+        `SELECT (charge_period_start AT TIME ZONE 'UTC')::date AS day, service_name, currency, sum(billed_cost)::text AS cost FROM spend_lines
+        WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND charge_period_start < $4 AND tags ->> 'team' = ANY($5::text[])
+        GROUP BY 1, 2, 3`,
+        [ORG, "ten_03", tenantQuery.start, tenantQuery.end, ["team-3"]],
+      ),
+    1,
+  );
   return {
     tenant_90_days_by_day_and_service: {
       rows: check.rows.length,
@@ -229,6 +262,18 @@ async function benchQueries(db: Database) {
       ratio: round(tenantLines.p50_ms / tenantRollup.p50_ms),
     },
     org_month_by_tenant_and_service: { rollup: orgRollup, lines_baseline: orgLines, ratio: round(orgLines.p50_ms / orgRollup.p50_ms) },
+    tenant_90_days_by_day_and_tag: {
+      rows: tagCheck.rows.length,
+      query: tagRoute,
+      lines_baseline: tagLines,
+      ratio: round(tagLines.p50_ms / tagRoute.p50_ms, 2),
+    },
+    tenant_90_days_by_day_and_service_filtered_by_tag: {
+      rows: filteredCheck.rows.length,
+      query: filteredRoute,
+      lines_baseline: filteredLines,
+      ratio: round(filteredLines.p50_ms / filteredRoute.p50_ms, 2),
+    },
   };
 }
 

@@ -1,3 +1,8 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
@@ -235,8 +240,152 @@ describe("who may import and manage the rules", () => {
         .send(fixture("aws-focus-1.0.csv"));
       expectError(res, 413, /SPEND_IMPORT_MAX_BYTES/);
       expect(await small.prisma.spendLine.count()).toBe(0);
+
+      // Without a Content-Length (chunked), the limit is found while receiving: still a 413 that
+      // reaches the client, and no temporary file left behind.
+      const tmp = mkdtempSync(join(os.tmpdir(), "spend-import-test-"));
+      jest.spyOn(os, "tmpdir").mockReturnValue(tmp);
+      const server = createServer(small.app);
+      try {
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = httpRequest({
+            host: "127.0.0.1",
+            port: (server.address() as AddressInfo).port,
+            method: "POST",
+            path: `/api/v1/organizations/${owner.organization.id}/spend/imports`,
+            headers: { Authorization: `Bearer ${owner.token}`, "Content-Type": "text/csv", "Transfer-Encoding": "chunked" },
+          });
+          req.on("response", (r) => {
+            let body = "";
+            r.setEncoding("utf8");
+            r.on("data", (chunk: string) => (body += chunk));
+            r.on("end", () => resolve({ status: r.statusCode ?? 0, body }));
+          });
+          req.on("error", reject);
+          const file = fixture("aws-focus-1.0.csv");
+          req.write(file.subarray(0, 600));
+          setTimeout(() => req.end(file.subarray(600)), 50);
+        });
+        expect(answer.status).toBe(413);
+        expect(answer.body).toMatch(/SPEND_IMPORT_MAX_BYTES/);
+        expect(readdirSync(tmp)).toEqual([]);
+        expect(await small.prisma.spendLine.count()).toBe(0);
+      } finally {
+        jest.restoreAllMocks();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        rmSync(tmp, { recursive: true, force: true });
+      }
     } finally {
       await small.close();
     }
+  });
+});
+
+describe("an upload in progress holds no database connection", () => {
+  let server: Server;
+  let port: number;
+  let tmp: string;
+
+  beforeAll(async () => {
+    server = createServer(ctx.app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(async () => {
+    await clearImports();
+    // The app spools under os.tmpdir(): a directory of the test's own shows what it leaves behind
+    // (Jest's process.env is the sandbox's copy, so TMPDIR cannot be set for the app from here).
+    tmp = mkdtempSync(join(os.tmpdir(), "spend-import-test-"));
+    jest.spyOn(os, "tmpdir").mockReturnValue(tmp);
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  async function within<T>(ms: number, work: PromiseLike<T>): Promise<T | "no answer"> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"no answer">((resolve) => (timer = setTimeout(() => resolve("no answer"), ms)));
+    try {
+      return await Promise.race([Promise.resolve(work), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+    const until = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > until) throw new Error("timed out waiting");
+      await sleep(20);
+    }
+  }
+  const spooled = () => readdirSync(tmp, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+
+  /** A raw upload announcing the whole file's length; the test writes the bytes itself. */
+  function startUpload(length: number) {
+    const req = httpRequest({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: `${base()}/imports`,
+      headers: { Authorization: `Bearer ${org.token}`, "Content-Type": "text/csv", "Content-Length": length },
+    });
+    const answer = new Promise<{ status: number; body: { data: { import: { rows: number } } } }>((resolve, reject) => {
+      req.on("response", (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on("error", reject);
+    });
+    return { req, answer };
+  }
+
+  const stalledFile = () => Buffer.from(focusCsvText(Array.from({ length: 3000 }, () => ({ BillingAccountId: "slow-acct", BilledCost: "0.01" }))));
+
+  test("while a client stalls mid-upload, the list and another import are answered; then the upload completes", async () => {
+    const file = stalledFile();
+    const half = Math.floor(file.length / 2);
+    const upload1 = startUpload(file.length);
+    upload1.req.write(file.subarray(0, half));
+    try {
+      await sleep(300);
+      const list = await within(3000, request(ctx.app).get(`${base()}/imports`).set("Authorization", `Bearer ${org.token}`));
+      expect(list).not.toBe("no answer");
+      expect(list).toMatchObject({ status: 200 });
+      const other = await within(3000, upload(fixture("aws-focus-1.0.csv")));
+      expect(other).not.toBe("no answer");
+      expect(other).toMatchObject({ status: 201 });
+    } finally {
+      upload1.req.end(file.subarray(half));
+    }
+    const done = await upload1.answer;
+    expect(done.status).toBe(201);
+    expect(done.body.data.import.rows).toBe(3000);
+    expect(await ledger()).toEqual({ "": { lines: 3005, billed: "31.41320012" } });
+    expect(spooled()).toEqual([]);
+  });
+
+  test("an aborted upload leaves no temporary file and stores nothing", async () => {
+    const file = stalledFile();
+    const upload1 = startUpload(file.length);
+    upload1.answer.catch(() => undefined);
+    upload1.req.write(file.subarray(0, Math.floor(file.length / 2)));
+    await waitFor(() => spooled().length === 1);
+    const [entry] = spooled();
+    expect(statSync(join(entry.parentPath, entry.name)).mode & 0o777).toBe(0o600);
+    upload1.req.destroy();
+    await waitFor(() => readdirSync(tmp).length === 0);
+    expect(await ctx.prisma.spendLine.count({ where: { organizationId: org.organization.id } })).toBe(0);
+    expect(await ctx.prisma.spendImport.count({ where: { organizationId: org.organization.id } })).toBe(0);
+    await request(ctx.app).get(`${base()}/imports`).set("Authorization", `Bearer ${org.token}`).expect(200);
   });
 });

@@ -63,7 +63,9 @@ export interface InsertResult {
  * array parameter (`$2` on; `$1` is the organization id) and cast row by row: one INSERT ... SELECT
  * FROM unnest(...) per batch, whatever its size, with no per-row JSON keys to send or parse. The
  * arrays travel as their PostgreSQL text form (textArray), one string per column: the client
- * layers then pass 35 strings rather than walking every value.
+ * layers then pass 35 strings rather than walking every value. A column holding one value on every
+ * line (a usage batch's source, service, unit prices, labels...) is sent once instead, as the text
+ * parameter after the arrays: neither side builds, parses or casts it per line.
  */
 const LINE_COLUMNS: [string, string][] = [
   ["id", "text"],
@@ -102,10 +104,14 @@ const LINE_COLUMNS: [string, string][] = [
   ["usage", "jsonb"],
 ];
 const COLUMN_LIST = `organization_id, ${LINE_COLUMNS.map(([name]) => name).join(", ")}`;
-/** The input rows: every column arrives as text and is cast to its type here. */
-const INPUT_SELECT = `SELECT $1::text AS organization_id, ${LINE_COLUMNS.map(([name, type]) =>
-  type === "text" ? `x.${name}` : name === "tags" ? "coalesce(x.tags::jsonb, '{}'::jsonb) AS tags" : `x.${name}::${type} AS ${name}`,
-).join(", ")}
+/** Column i > 0's one value is parameter CONSTANT_BASE + i (after $1 and the arrays; the id column has none). */
+const CONSTANT_BASE = LINE_COLUMNS.length + 1;
+/** The input rows: every column arrives as text (an array, or one value for all rows) and is cast to its type here. */
+const INPUT_SELECT = `SELECT $1::text AS organization_id, ${LINE_COLUMNS.map(([name, type], i) => {
+  const value =
+    i === 0 ? `x.${name}` : `coalesce(x.${name}${type === "text" ? "" : `::${type}`}, $${CONSTANT_BASE + i}::text${type === "text" ? "" : `::${type}`})`;
+  return name === "tags" ? `coalesce(${value}, '{}'::jsonb) AS tags` : `${value} AS ${name}`;
+}).join(", ")}
   FROM unnest(${LINE_COLUMNS.map((_, i) => `$${i + 2}::text::text[]`).join(", ")}) AS x(${LINE_COLUMNS.map(([name]) => name).join(", ")})`;
 
 /** The daily roll-up's dimensions as read from a spend_lines row `l` ('' for null). */
@@ -265,10 +271,17 @@ export async function insertLines(
     ];
     for (let c = 0; c < values.length; c++) columns[c][i] = values[c];
   });
-  // A column null on every line is sent as a null array: unnest pads it with nulls (the id column
-  // is never null, so it sets the length), and the server parses nothing for it.
-  const params = columns.map((values) => (values.every((value) => value === null) ? null : textArray(values)));
-  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, organizationId, ...params);
+  // A column with one value on every line (null included) is sent as a null array, which unnest
+  // pads with nulls (the id column, never constant, sets the length), and that value once.
+  const arrays: (string | null)[] = [];
+  const constants: (string | null)[] = [];
+  columns.forEach((values, c) => {
+    const first = values[0];
+    const constant = c !== 0 && values.every((value) => value === first);
+    arrays.push(constant ? null : textArray(values));
+    if (c !== 0) constants.push(constant ? first : null);
+  });
+  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, organizationId, ...arrays, ...constants);
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];

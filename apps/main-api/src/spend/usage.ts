@@ -1,10 +1,22 @@
-import Decimal from "decimal.js";
 import type { PricedLine, UsageLine } from "@cloudcost/contracts";
-import { AMOUNT_PLACES, exact } from "./amounts";
+import { AMOUNT_PLACES, type Scaled, scaledOf, scaledPlus, scaledRound, scaledText, scaledTimes } from "./amounts";
 import type { LedgerLineInput } from "./ledger";
 
 const HOUR_MS = 3_600_000;
-const PER_MILLION = new Decimal(1_000_000);
+const ZERO: Scaled = { unscaled: 0n, scale: 0 };
+
+/** A batch's lines repeat the same few unit prices: each distinct number is converted once. */
+const prices = new Map<number, { scaled: Scaled; text: string }>();
+function priceOf(value: number): { scaled: Scaled; text: string } {
+  let price = prices.get(value);
+  if (!price) {
+    if (prices.size >= 10_000) prices.clear();
+    const scaled = scaledOf(value);
+    price = { scaled, text: scaledText(scaled) };
+    prices.set(value, price);
+  }
+  return price;
+}
 
 /** FOCUS 1.2 ServiceCategory of each usage kind. */
 const SERVICE_CATEGORY = { model: "AI and Machine Learning", database: "Databases" } as const;
@@ -17,22 +29,27 @@ const SERVICE_NAME = { model: "Model usage", database: "Database usage" } as con
  * quantity are each the decimal they print as (registered prices keep at most 15 significant
  * digits through a double).
  */
-export function lineCost(line: UsageLine, unitPrices: Record<string, number>): Decimal {
-  let cost = new Decimal(0);
-  for (const [key, quantity] of Object.entries(line.quantities)) cost = cost.plus(exact(quantity).times(exact(unitPrices[key] ?? 0)));
-  if (line.kind === "model") cost = cost.dividedBy(PER_MILLION);
-  return cost.toDecimalPlaces(AMOUNT_PLACES, Decimal.ROUND_HALF_UP);
+export function lineCost(line: UsageLine, unitPrices: Record<string, number>): string {
+  let cost = ZERO;
+  for (const [key, quantity] of Object.entries(line.quantities)) cost = scaledPlus(cost, scaledTimes(scaledOf(quantity), priceOf(unitPrices[key] ?? 0).scaled));
+  // Per million tokens: six more places, exactly.
+  if (line.kind === "model") cost = { unscaled: cost.unscaled, scale: cost.scale + 6 };
+  return scaledText(scaledRound(cost, AMOUNT_PLACES));
 }
 
 function consumed(line: UsageLine): { consumedQuantity: string | null; consumedUnit: string | null } {
   const entries = Object.entries(line.quantities);
-  const sum = () => entries.reduce((total, [, quantity]) => total.plus(exact(quantity)), new Decimal(0)).toFixed();
+  const sum = () => scaledText(entries.reduce((total, [, quantity]) => scaledPlus(total, scaledOf(quantity)), ZERO));
   if (line.kind === "model") return { consumedQuantity: sum(), consumedUnit: "Tokens" };
   if (entries.length === 1) return { consumedQuantity: sum(), consumedUnit: entries[0][0] };
   return { consumedQuantity: null, consumedUnit: null };
 }
 
-const stringPrices = (prices: Record<string, number>) => Object.fromEntries(Object.entries(prices).map(([key, price]) => [key, exact(price).toFixed()]));
+function stringPrices(unitPrices: Record<string, number>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key in unitPrices) out[key] = priceOf(unitPrices[key]).text;
+  return out;
+}
 
 /** The ledger's state of a usage line after pricing: costs, or null costs and the reason. */
 export function pricedState(line: UsageLine, priced: PricedLine) {
@@ -48,7 +65,7 @@ export function pricedState(line: UsageLine, priced: PricedLine) {
       listCost: null,
     };
   }
-  const cost = lineCost(line, priced.unit_prices).toFixed();
+  const cost = lineCost(line, priced.unit_prices);
   return {
     priced: true,
     unpricedReason: null,

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pipeline } from "node:stream/promises";
-import { createWriteStream } from "node:fs";
-import { Transform, type Readable } from "node:stream";
+import { finished, pipeline } from "node:stream/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { Transform } from "node:stream";
 import type { Request } from "express";
 import { asyncBufferFromFile } from "hyparquet";
 import { HttpError } from "@cloudcost/http";
@@ -27,38 +27,64 @@ export function focusFormatOf(req: Request): { format: FocusBodyFormat; gzip: bo
 
 const tooLarge = (max: number) => new HttpError("payload_too_large", `The file is larger than ${max} bytes (SPEND_IMPORT_MAX_BYTES).`);
 
-/** Passes the body through, failing with a 413 past `max` bytes (as received, before decompression). */
-function limited(body: Readable, max: number): Readable {
-  let seen = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      done(seen > max ? tooLarge(max) : null, chunk);
-    },
-  });
-  body.on("error", (err) => counter.destroy(err));
-  return body.pipe(counter);
+/** A request's FOCUS file, received whole into a private temporary file. */
+export interface ReceivedFocusBody {
+  format: FocusBodyFormat;
+  gzip: boolean;
+  path: string;
+  /** Removes the file (idempotent). */
+  remove(): Promise<void>;
 }
 
 /**
- * The lines of the request's FOCUS file. CSV is parsed as it arrives; Parquet keeps its index at the
- * end, so it is spooled to a temporary file first (removed when the lines are done).
+ * Receives the request's body into a temporary file (mode 0600, as received: gzip stays compressed),
+ * failing with a 413 past `maxBytes`. The file is removed if the body fails or the client goes away;
+ * otherwise the caller removes it. An import parses from the file only once it is whole, so that no
+ * database connection waits for a slow uploader.
  */
-export async function* focusLinesOf(req: Request, maxBytes: number, info: FocusReadInfo): AsyncGenerator<FocusLine> {
+export async function receiveFocusBody(req: Request, maxBytes: number): Promise<ReceivedFocusBody> {
   const { format, gzip } = focusFormatOf(req);
   const declared = Number(req.headers["content-length"]);
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const body = limited(req, maxBytes);
-  if (format === "csv") {
-    yield* readFocusCsv(body, { gzip, info });
+  const dir = await mkdtemp(join(tmpdir(), "focus-import-"));
+  const body: ReceivedFocusBody = { format, gzip, path: join(dir, "body"), remove: () => rm(dir, { recursive: true, force: true }) };
+  try {
+    let seen = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        seen += chunk.length;
+        done(seen > maxBytes ? tooLarge(maxBytes) : null, chunk);
+      },
+    });
+    const written = pipeline(counter, createWriteStream(body.path, { flags: "wx", mode: 0o600 }));
+    // Piped rather than part of the pipeline: a failure must not destroy the request, whose socket
+    // still carries the error answer (the caller drains the rest of a refused body).
+    req.pipe(counter);
+    try {
+      await Promise.all([finished(req), written]);
+    } catch (err) {
+      req.unpipe(counter);
+      counter.destroy();
+      await written.catch(() => undefined);
+      throw err;
+    }
+    return body;
+  } catch (err) {
+    await body.remove();
+    throw err;
+  }
+}
+
+/** The lines of a received FOCUS file: CSV streamed from the file, Parquet read by random access. */
+export async function* focusLinesOf(body: ReceivedFocusBody, info: FocusReadInfo): AsyncGenerator<FocusLine> {
+  if (body.format === "parquet") {
+    yield* readFocusParquet(await asyncBufferFromFile(body.path), info);
     return;
   }
-  const dir = await mkdtemp(join(tmpdir(), "focus-import-"));
+  const file = createReadStream(body.path);
   try {
-    const path = join(dir, "body.parquet");
-    await pipeline(body, createWriteStream(path));
-    yield* readFocusParquet(await asyncBufferFromFile(path), info);
+    yield* readFocusCsv(file, { gzip: body.gzip, info });
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    file.destroy();
   }
 }

@@ -12,11 +12,11 @@ import type { Tx } from "../../transactions";
 import { FocusFormatError, type FocusReadInfo } from "../focus";
 import { deleteImportLines, deleteSupersededLines, insertLines, type LedgerLineInput, rollupImport } from "../ledger";
 import { allocator, reallocateImports } from "./allocation";
-import { focusFormatOf, focusLinesOf } from "./body";
+import { focusLinesOf, type ReceivedFocusBody, receiveFocusBody } from "./body";
 import { ImportTally, textTags, toLedgerLine } from "./import-lines";
 
 const BATCH_LINES = 5000;
-/** An import streams its whole file inside its transaction. */
+/** An import parses its whole (already received) file inside its transaction. */
 const IMPORT_TRANSACTION = { maxWait: 20_000, timeout: 30 * 60_000 } as const;
 const TRANSACTION = { maxWait: 20_000, timeout: 120_000 } as const;
 
@@ -65,10 +65,12 @@ export async function importFocus(
   options: { maxBytes: number; fileName?: string },
 ): Promise<SpendImport> {
   assertManager(caller, organizationId);
-  focusFormatOf(req);
   const id = newId("imp");
   const info: FocusReadInfo = {};
+  let body: ReceivedFocusBody | undefined;
   try {
+    body = await receiveFocusBody(req, options.maxBytes);
+    const received = body;
     const row = await prisma.$transaction(async (tx) => {
       await lockOrganizationImports(tx, organizationId);
       const allocate = allocator(await readRules(tx, organizationId));
@@ -81,7 +83,7 @@ export async function importFocus(
       };
       let batch: LedgerLineInput[] = [];
       try {
-        for await (const parsed of focusLinesOf(req, options.maxBytes, info)) {
+        for await (const parsed of focusLinesOf(received, info)) {
           const line = { ...parsed, tags: textTags(parsed.tags) };
           const tenantId = allocate(line);
           tally.add(line, tenantId);
@@ -124,6 +126,8 @@ export async function importFocus(
     if (!req.readableEnded) req.resume();
     if (err instanceof FocusFormatError) throw badRequest(`Invalid FOCUS file: ${err.message}`);
     throw err;
+  } finally {
+    await body?.remove();
   }
 }
 
