@@ -253,16 +253,29 @@ interface SpendQueryFigure {
   lines_baseline: { p50_ms: number };
   ratio: number;
 }
+/** A query the code answers from the lines (tag: grouping or filters): reported, no target. */
+interface SpendLineQueryFigure {
+  query: { p50_ms: number; p99_ms: number };
+  lines_baseline: { p50_ms: number };
+  ratio: number;
+}
 interface Spend {
   usage_ingestion_10000_lines?: { batches: number; p50_ms: number; max_ms: number; pricing_call_p50_ms?: number };
+  usage_load_average?: number[];
   ledger?: { lines: number; rollup_rows: number; service_rollup_rows?: number };
-  queries?: { tenant_90_days_by_day_and_service: SpendQueryFigure; org_month_by_tenant_and_service: SpendQueryFigure };
+  queries?: {
+    tenant_90_days_by_day_and_service: SpendQueryFigure;
+    org_month_by_tenant_and_service: SpendQueryFigure;
+    tenant_90_days_by_day_and_tag?: SpendLineQueryFigure;
+    tenant_90_days_by_day_and_service_filtered_by_tag?: SpendLineQueryFigure;
+  };
 }
 const spend = read<Spend>("spend");
 if (spend) {
   const usage = spend.usage_ingestion_10000_lines;
   if (usage) {
-    const pricingCall = usage.pricing_call_p50_ms == null ? "" : `, the pricing call alone p50 ${usage.pricing_call_p50_ms} ms`;
+    const load = spend.usage_load_average ? `, load average ${spend.usage_load_average[0]}` : "";
+    const pricingCall = `${usage.pricing_call_p50_ms == null ? "" : `, the pricing call alone p50 ${usage.pricing_call_p50_ms} ms`}${load}`;
     add(
       `spend: usage batch of 10,000 lines priced and stored (PostgreSQL, median of ${usage.batches})`,
       `${ms(usage.p50_ms)} (max ${usage.max_ms} ms${pricingCall})`,
@@ -285,6 +298,20 @@ if (spend) {
         full ? figure.rollup.p50_ms < target : undefined,
         `the same aggregation over the lines p50 ${ms(figure.lines_baseline.p50_ms)}`,
         `${figure.ratio}× faster`,
+      );
+    }
+    for (const [label, figure] of [
+      ["a tenant's 90 days by day and tag:team (read from the lines)", spend.queries.tenant_90_days_by_day_and_tag],
+      ["a tenant's 90 days by day and service_name, filtered by a tag (read from the lines)", spend.queries.tenant_90_days_by_day_and_service_filtered_by_tag],
+    ] as const) {
+      if (!figure) continue;
+      add(
+        `spend query p50 over ${size} (PostgreSQL): ${label}`,
+        `${ms(figure.query.p50_ms)} (p99 ${figure.query.p99_ms} ms)`,
+        "none (reported)",
+        undefined,
+        `the same aggregation over the lines p50 ${ms(figure.lines_baseline.p50_ms)}`,
+        `${figure.ratio}×`,
       );
     }
   }

@@ -15,7 +15,7 @@
  * checks that they agree). BENCH_KEEP=1 keeps the database. Writes bench/results/spend.json; without
  * BENCH_DATABASE_URL it says so and exits 0 (pnpm bench then reports it as not run).
  * Knobs: BENCH_SPEND_LINES, BENCH_SPEND_CALLS (20), BENCH_USAGE_BATCHES (7), BENCH_SKIP_USAGE,
- * BENCH_SKIP_QUERIES, BENCH_SPEND_BASELINE_CALLS (3), BENCH_SPEND_TAG_CALLS (5), BENCH_SPEND_DB=<kept database> (queries only,
+ * BENCH_SKIP_QUERIES (the usage figure only, written over the last full run's), BENCH_SPEND_BASELINE_CALLS (3), BENCH_SPEND_TAG_CALLS (5), BENCH_SPEND_DB=<kept database> (queries only,
  * roll-ups rebuilt unless BENCH_SPEND_KEEP_ROLLUPS=1).
  */
 import fs from "node:fs";
@@ -277,6 +277,13 @@ async function benchQueries(db: Database) {
   };
 }
 
+const RESULTS = path.join(__dirname, "results", "spend.json");
+const readResults = (): Record<string, unknown> => (fs.existsSync(RESULTS) ? JSON.parse(fs.readFileSync(RESULTS, "utf8")) : {});
+function writeResults(results: Record<string, unknown>) {
+  fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+}
+
 async function main() {
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) {
@@ -313,14 +320,17 @@ async function main() {
     const results: Record<string, unknown> = {};
     if (!process.env.BENCH_SKIP_USAGE) results.usage_ingestion_10000_lines = await benchIngestion(db);
     console.log(JSON.stringify(results, null, 2));
-    if (process.env.BENCH_SKIP_QUERIES) return;
+    if (process.env.BENCH_SKIP_QUERIES) {
+      // The usage figure alone (a quick re-run): kept beside the last full run's ledger and query figures.
+      if (results.usage_ingestion_10000_lines) writeResults({ ...readResults(), ...results, usage_load_average: os.loadavg().map((l) => round(l)) });
+      return;
+    }
     results.ledger = await loadLedger(db);
     console.log(JSON.stringify(results.ledger));
     results.queries = await benchQueries(db);
     console.log(JSON.stringify(results, null, 2));
     results.load_average = os.loadavg().map((l) => round(l));
-    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "results", "spend.json"), `${JSON.stringify(results, null, 2)}\n`);
+    writeResults(results);
   } finally {
     await db.close();
     await drop();
