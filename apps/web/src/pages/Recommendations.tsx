@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useMemo } from "react";
+import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useRecommendations, useSummary } from "../api/recommendations";
 import { canManage, useApp, useMe } from "../app-context";
@@ -196,19 +196,23 @@ export default function Recommendations() {
 }
 
 function Checkboxes(props: { legend: string; name: FilterKey; values: [string, string][]; search: URLSearchParams; onChange(next: URLSearchParams): void }) {
-  const selected = listValue(props.search.get(props.name));
+  // Ticked at once, then the URL (the source of truth) follows: the router's navigation is
+  // asynchronous, and a controlled box bound only to the URL stayed unticked until it ended (on a
+  // loaded machine long enough for a second click to toggle the old state).
+  const inUrl = listValue(props.search.get(props.name)).join(",");
+  const [selected, setSelected] = useState(() => listValue(inUrl));
+  useEffect(() => setSelected(listValue(inUrl)), [inUrl]);
+  const toggle = (value: string) => {
+    const next = toggled(withFilter(props.search, props.name, selected), props.name, value);
+    setSelected(listValue(next.get(props.name)));
+    props.onChange(next);
+  };
   return (
     <fieldset className="checks">
       <legend>{props.legend}</legend>
       {props.values.map(([value, label]) => (
         <label key={value}>
-          <input
-            type="checkbox"
-            name={props.name}
-            value={value}
-            checked={selected.includes(value)}
-            onChange={() => props.onChange(toggled(props.search, props.name, value))}
-          />
+          <input type="checkbox" name={props.name} value={value} checked={selected.includes(value)} onChange={() => toggle(value)} />
           {label}
         </label>
       ))}
