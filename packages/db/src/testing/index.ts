@@ -1,7 +1,9 @@
+import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { Client } from "pg";
 import { openDatabase, type Database, type SessionSettings } from "../database";
 import { migrate, readMigrations } from "../migrate";
@@ -162,4 +164,15 @@ async function createServerDatabase(serverUrl: string, migrationsDir: string, se
       await admin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     },
   };
+}
+
+/**
+ * What `db-diff --check` prints for an app (its prisma/schema.prisma against its migrations):
+ * "Migrations and schema agree" when they do, the missing SQL otherwise.
+ */
+export async function schemaDiffCheck(appDir: string): Promise<string> {
+  const script = path.resolve(__dirname, "../../bin/db-diff.mjs");
+  const args = [script, "--schema", "prisma/schema.prisma", "--migrations", "prisma/migrations", "--check"];
+  const result = await promisify(execFile)(process.execPath, args, { cwd: appDir }).catch((err: { stdout?: string; stderr?: string }) => err);
+  return `${result.stdout ?? ""}${result.stderr ?? ""}`;
 }
