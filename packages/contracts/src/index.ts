@@ -1,4 +1,5 @@
 export * from "./common.js";
+export * from "./decimal-bounds.js";
 export * from "./main/envelope.js";
 export * from "./main/identity.js";
 export * from "./main/compute.js";

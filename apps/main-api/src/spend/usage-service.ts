@@ -1,9 +1,10 @@
 import type { IngestUsageRequest, IngestUsageResponse, RepriceRequest, RepriceResponse, UsageLine } from "@cloudcost/contracts";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
+import { badRequest } from "@cloudcost/http";
 import type { AppDeps } from "../deps";
 import { currencyTotals } from "./amounts";
 import { insertLines, setLinePricing, type LinePricing } from "./ledger";
-import { pricedState, usageLedgerLine } from "./usage";
+import { costOutOfRange, pricedState, usageLedgerLine } from "./usage";
 
 export interface TenantRef {
   id: string;
@@ -22,6 +23,11 @@ const pricingLine = ({ event_id: _eventId, ...line }: UsageLine & { event_id?: s
 export async function ingestUsage(deps: Deps, tenant: TenantRef, usage: IngestUsageRequest["usage"]): Promise<IngestUsageResponse> {
   const priced = await deps.pricingApi.priceUsage(tenant.organizationId, usage.map(pricingLine));
   const lines = usage.map((line, index) => usageLedgerLine(tenant.id, line, priced.lines[index]));
+  const outOfRange = lines.findIndex((line) => costOutOfRange(line.billedCost));
+  if (outOfRange !== -1)
+    throw badRequest(
+      `Invalid body: usage.${outOfRange}.quantities: cost ${lines[outOfRange].billedCost} at its price; a line's cost is below 10^18 in absolute value`,
+    );
   const result = await deps.prisma.$transaction((tx) => insertLines(tx, tenant.organizationId, lines), TRANSACTION_OPTIONS);
   return {
     accepted: result.inserted,
@@ -68,6 +74,8 @@ export async function repriceUsage(deps: Deps, tenant: TenantRef, range: Reprice
     const updates: LinePricing[] = [];
     rows.forEach((row, index) => {
       const state = pricedState(row.usage, answer.lines[index]);
+      // A price registered since may make a stored quantity cost more than any amount the ledger keeps: it stays unpriced.
+      if (costOutOfRange(state.billedCost)) return;
       if (state.priced || state.unpricedReason !== row.unpriced_reason) updates.push({ id: row.id, ...state });
     });
     const changed = new Set(await deps.prisma.$transaction((tx) => setLinePricing(tx, tenant.organizationId, updates), TRANSACTION_OPTIONS));

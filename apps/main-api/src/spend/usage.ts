@@ -1,4 +1,4 @@
-import type { PricedLine, UsageLine } from "@cloudcost/contracts";
+import { DECIMAL_MAX_INTEGER_DIGITS, type PricedLine, type UsageLine } from "@cloudcost/contracts";
 import { AMOUNT_PLACES, type Scaled, scaledOf, scaledPlus, scaledRound, scaledText, scaledTimes } from "./amounts";
 import type { LedgerLineInput } from "./ledger";
 
@@ -35,6 +35,13 @@ export function lineCost(line: UsageLine, unitPrices: Record<string, number>): s
   // Per million tokens: six more places, exactly.
   if (line.kind === "model") cost = { unscaled: cost.unscaled, scale: cost.scale + 6 };
   return scaledText(scaledRound(cost, AMOUNT_PLACES));
+}
+
+/** Whether a line cost (exact text) is past what the ledger keeps: 10^18 or more in absolute value, as any decimal a client sends. */
+export function costOutOfRange(cost: string | null | undefined): boolean {
+  if (!cost) return false;
+  const digits = cost.indexOf(".") === -1 ? cost.length : cost.indexOf(".");
+  return digits - (cost.startsWith("-") ? 1 : 0) > DECIMAL_MAX_INTEGER_DIGITS;
 }
 
 function consumed(line: UsageLine): { consumedQuantity: string | null; consumedUnit: string | null } {

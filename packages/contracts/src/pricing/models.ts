@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedNumber } from "../decimal-bounds.js";
 import { Currency, FreeObject, KeyText, ServiceId, Timestamp, TimestampOutput, queryBoolean } from "../common.js";
 
 export const MAX_PRICE_DECIMALS = 12;
@@ -9,8 +10,7 @@ export const MAX_PRICE = 1e15;
  * decimal places (rounded half-up beyond, so binary-float noise like 0.30000000000000004 reads back
  * as 0.3); anything with at most 12 decimals echoes back exactly as sent.
  */
-export const ExactAmount = z
-  .number()
+export const ExactAmount = boundedNumber()
   .min(0)
   .max(MAX_PRICE)
   .meta({ id: "ExactAmount", description: "Non-negative amount up to 1e15; kept exactly to 12 decimal places (rounded half-up beyond)." });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedNumber } from "../decimal-bounds.js";
 import { Currency, CustomerId, ServiceId, Timestamp, TimestampOutput } from "../common.js";
 import { TokenBucket } from "./models.js";
 
@@ -63,7 +64,7 @@ export const UsageLine = z
     timestamp: Timestamp,
     labels: StringRecord.optional(),
     tags: StringRecord.optional(),
-    quantities: z.record(z.string(), z.number().min(0)).refine((quantities) => Object.keys(quantities).length > 0, "must hold at least one quantity"),
+    quantities: z.record(z.string(), boundedNumber().min(0)).refine((quantities) => Object.keys(quantities).length > 0, "must hold at least one quantity"),
   })
   .superRefine((line, ctx) => {
     const allowed = QUANTITY_KEYS[line.kind];

@@ -1,18 +1,41 @@
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { CsvError, parse } from "csv-parse";
-import { FocusFormatError, type FocusLine } from "./line";
+import { Transform } from "node:stream";
+import { FocusFormatError, type FocusLine, FocusTooLargeError } from "./line";
 import { type FocusReadInfo, type FocusRowReader, rowReader } from "./rows";
 
-/** Streams the lines of a FOCUS CSV file (optionally gzip-compressed), failing on the first bad row. */
-export async function* readFocusCsv(body: Readable, options: { gzip?: boolean; info?: FocusReadInfo } = {}): AsyncGenerator<FocusLine> {
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true });
+/**
+ * One row's text is bounded before it is split into cells (a cell's own bound, 64 KiB, is checked
+ * after): room for every FOCUS column at that bound, and no 300 MB field held whole in memory.
+ */
+const MAX_ROW_BYTES = 4 * 1024 * 1024;
+
+/** Counts what passes and fails past `maxBytes`. */
+function byteLimit(maxBytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > maxBytes ? new FocusTooLargeError(maxBytes) : null, chunk);
+    },
+  });
+}
+
+/**
+ * Streams the lines of a FOCUS CSV file (optionally gzip-compressed, its decompressed size bounded by
+ * `maxBytes`), failing on the first bad row.
+ */
+export async function* readFocusCsv(body: Readable, options: { gzip?: boolean; maxBytes?: number; info?: FocusReadInfo } = {}): AsyncGenerator<FocusLine> {
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_ROW_BYTES });
   let source: Readable = body;
   if (options.gzip) {
     const gunzip = createGunzip();
+    const limit = byteLimit(options.maxBytes ?? Number.POSITIVE_INFINITY);
     body.on("error", (err) => gunzip.destroy(err));
     gunzip.on("error", (err: NodeJS.ErrnoException) => parser.destroy(err.code?.startsWith("Z_") ? new FocusFormatError("The body is not valid gzip") : err));
-    source = body.pipe(gunzip);
+    limit.on("error", (err) => parser.destroy(err));
+    source = body.pipe(gunzip).pipe(limit);
   } else {
     body.on("error", (err) => parser.destroy(err));
   }
@@ -30,6 +53,12 @@ export async function* readFocusCsv(body: Readable, options: { gzip?: boolean; i
       yield reader.read(record, ++row);
     }
   } catch (err) {
+    if (err instanceof CsvError && err.code === "CSV_MAX_RECORD_SIZE") {
+      const limit = `${MAX_ROW_BYTES / 1024 / 1024} MiB`;
+      if (!reader) throw new FocusFormatError(`The header row is longer than ${limit}`);
+      const column = typeof err.column === "number" ? reader.header[err.column] : undefined;
+      throw new FocusFormatError(`the row is longer than ${limit}`, row + 1, column ?? "?");
+    }
     if (err instanceof CsvError) throw new FocusFormatError(`Malformed CSV: ${err.message}`);
     throw err;
   } finally {

@@ -42,3 +42,11 @@ export class FocusFormatError extends Error {
     this.name = "FocusFormatError";
   }
 }
+
+/** A file whose content, once decompressed, is past the import's size bound (a 413). */
+export class FocusTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The file is larger than ${maxBytes} bytes once decompressed (SPEND_IMPORT_MAX_BYTES).`);
+    this.name = "FocusTooLargeError";
+  }
+}

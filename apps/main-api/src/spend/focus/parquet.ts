@@ -1,15 +1,47 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { type AsyncBuffer, type Compressors, type FileMetaData, parquetMetadataAsync, parquetReadObjects, type SchemaElement } from "hyparquet";
-import { FocusFormatError, type FocusLine } from "./line";
+import {
+  type AsyncBuffer,
+  type Compressors,
+  type FileMetaData,
+  parquetMetadataAsync,
+  parquetReadObjects,
+  type SchemaElement,
+  snappyUncompress,
+} from "hyparquet";
+import { FocusFormatError, type FocusLine, FocusTooLargeError } from "./line";
 import { type FocusReadInfo, rowReader } from "./rows";
 import type { Cell } from "./values";
 
 const CHUNK_ROWS = 5000;
 
-const compressors: Compressors = {
-  GZIP: (input) => gunzipSync(input),
-  BROTLI: (input) => brotliDecompressSync(input),
-};
+const UNREADABLE = "The body is not a readable Parquet file";
+
+/**
+ * Decompressors that never produce more than a page's declared size, nor a page larger than the
+ * import's bound (the declared size is the file's word; a lie is caught, not believed).
+ */
+function boundedCompressors(maxBytes: number): Compressors {
+  const declared = (size: number) => {
+    if (size > maxBytes) throw new FocusTooLargeError(maxBytes);
+    return size;
+  };
+  return {
+    GZIP: (input, size) => gunzipSync(input, { maxOutputLength: Math.max(1, declared(size)) }),
+    BROTLI: (input, size) => brotliDecompressSync(input, { maxOutputLength: Math.max(1, declared(size)) }),
+    SNAPPY: (input, size) => {
+      const page = new Uint8Array(declared(size));
+      snappyUncompress(input, page);
+      return page;
+    },
+  };
+}
+
+/** The file's declared size once decompressed, every column chunk of every row group. */
+function uncompressedSize(metadata: FileMetaData): bigint {
+  let total = 0n;
+  for (const group of metadata.row_groups) for (const chunk of group.columns) total += BigInt(chunk.meta_data?.total_uncompressed_size ?? 0n);
+  return total;
+}
 
 /** The top-level columns of the file (the root's direct children, nested groups skipped over). */
 function topLevel(schema: SchemaElement[]): SchemaElement[] {
@@ -67,15 +99,23 @@ function cellOf(value: unknown, scale: number | undefined): Cell {
   return value as Cell;
 }
 
-/** Reads a FOCUS Parquet file chunk by chunk (Parquet needs random access: the caller gives a file). */
-export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo = {}): AsyncGenerator<FocusLine> {
+/**
+ * Reads a FOCUS Parquet file chunk by chunk (Parquet needs random access: the caller gives a file),
+ * its decompressed size bounded by `maxBytes`. The reader's own messages never reach the client.
+ */
+export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo = {}, maxBytes = Number.MAX_SAFE_INTEGER): AsyncGenerator<FocusLine> {
   let metadata: FileMetaData;
+  let columns: SchemaElement[];
+  let declaredSize: bigint;
   try {
     metadata = await parquetMetadataAsync(file);
-  } catch (err) {
-    throw new FocusFormatError(`The body is not a Parquet file: ${(err as Error).message}`);
+    columns = topLevel(metadata.schema);
+    declaredSize = uncompressedSize(metadata);
+  } catch {
+    throw new FocusFormatError(UNREADABLE);
   }
-  const columns = topLevel(metadata.schema);
+  if (declaredSize > BigInt(maxBytes)) throw new FocusTooLargeError(maxBytes);
+  const compressors = boundedCompressors(maxBytes);
   const header = columns.map((c) => c.name);
   const reader = rowReader(header);
   info.reader = reader;
@@ -94,7 +134,8 @@ export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo =
         parsers: { uuidFromBytes: (bytes: Uint8Array) => bytes },
       });
     } catch (err) {
-      throw new FocusFormatError(`The Parquet file cannot be read: ${(err as Error).message}`);
+      if (err instanceof FocusTooLargeError) throw err;
+      throw new FocusFormatError(`${UNREADABLE} (rows ${start + 1} to ${Math.min(total, start + CHUNK_ROWS)})`);
     }
     for (const object of rows) {
       yield reader.read(

@@ -8,6 +8,8 @@ const CURRENCY = /^[A-Z]{3}$/;
 /** Reads the rows of one file, given its header: the version is detected and the required columns checked once. */
 export interface FocusRowReader {
   version: FocusVersion;
+  /** The column names, trimmed. */
+  header: readonly string[];
   /** `row` is 1-based, the header excluded. */
   read(cells: readonly Cell[], row: number): FocusLine;
 }
@@ -32,6 +34,7 @@ export function rowReader(header: readonly string[]): FocusRowReader {
 
   return {
     version,
+    header: header.map((name) => name.trim()),
     read(cells, row) {
       let column = "";
       const cell = (name: string): Cell => {

@@ -1,4 +1,4 @@
-import { Decimal } from "decimal.js";
+import { boundedDecimal, DecimalBoundError } from "@cloudcost/contracts";
 
 /** What a cell holds once read: CSV gives strings; Parquet gives numbers, bigints, dates, objects. */
 export type Cell = string | number | bigint | boolean | Date | Record<string, unknown> | null | undefined;
@@ -14,18 +14,28 @@ export function isNull(cell: Cell): cell is null | undefined | "" {
   return t === "" || t.toUpperCase() === "NULL";
 }
 
+/** Bounds on one cell (a 400 naming the row and column past them). */
+export const TEXT_MAX_BYTES = 64 * 1024;
+export const TAGS_MAX_DEPTH = 32;
+
+function checkTextSize(value: string): void {
+  // A string's UTF-8 form is at least as long as its UTF-16 length and at most three times it.
+  if (value.length > TEXT_MAX_BYTES || (value.length * 3 > TEXT_MAX_BYTES && Buffer.byteLength(value) > TEXT_MAX_BYTES))
+    throw new CellError(`is longer than ${TEXT_MAX_BYTES / 1024} KiB`);
+}
+
+/** What our export puts before a text that a spreadsheet would run as a formula; read back without it. */
+const ESCAPED_FORMULA = /^'[=+\-@\t\r]/;
+
 export function text(cell: Cell): string | null {
   if (isNull(cell)) return null;
   if (cell instanceof Date) return cell.toISOString();
-  if (typeof cell === "object") return JSON.stringify(cell);
-  return String(cell).trim();
+  const value = typeof cell === "object" ? JSON.stringify(cell) : String(cell).trim();
+  checkTextSize(value);
+  return ESCAPED_FORMULA.test(value) ? value.slice(1) : value;
 }
 
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-/** Already in Decimal#toFixed's form (no sign but a minus, no leading or trailing zeros, no exponent): kept as is. */
-const CANONICAL = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
-
-/** An exact decimal string without exponent; a Parquet double is read through its shortest form. */
+/** An exact decimal string without exponent, within the bounds on decimals; a Parquet double is read through its shortest form. */
 export function decimal(cell: Cell): string | null {
   if (isNull(cell)) return null;
   let raw: string;
@@ -35,10 +45,12 @@ export function decimal(cell: Cell): string | null {
   } else if (typeof cell === "bigint") raw = cell.toString();
   else if (typeof cell === "string") raw = cell.trim();
   else throw new CellError("is not a decimal");
-  // Most cells are written canonically: no Decimal to build for them (a negative zero goes the long way).
-  if (CANONICAL.test(raw) && !raw.startsWith("-0")) return raw;
-  if (!DECIMAL.test(raw)) throw new CellError(`"${raw.slice(0, 40)}" is not a decimal`);
-  return new Decimal(raw).toFixed();
+  try {
+    return boundedDecimal(raw);
+  } catch (err) {
+    if (err instanceof DecimalBoundError) throw new CellError(err.message);
+    throw err;
+  }
 }
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?\s*(Z|[+-]\d{2}:?\d{2}| ?UTC)?$/i;
@@ -85,11 +97,56 @@ function parseTimestamp(raw: string): Date {
   return date;
 }
 
-/** A JSON object (the FOCUS KeyValueFormat); null or empty is no tags. */
+/** The deepest nesting of arrays and objects in JSON text, read once without parsing (strings skipped). */
+function jsonTextDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+/** The deepest nesting of a value read from Parquet, walked without recursion; stops past `limit`. */
+function valueDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (node === null || typeof node !== "object" || node instanceof Date) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) break;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+function checkTagsBounds(json: string | null, depth: number): void {
+  if (depth > TAGS_MAX_DEPTH) throw new CellError(`is nested more than ${TAGS_MAX_DEPTH} levels deep`);
+  if (json !== null) checkTextSize(json);
+}
+
+/** A JSON object (the FOCUS KeyValueFormat) of at most 64 KiB and 32 levels; null or empty is no tags. */
 export function tags(cell: Cell): Record<string, unknown> {
   if (isNull(cell)) return {};
-  if (typeof cell === "object" && !(cell instanceof Date) && !Array.isArray(cell)) return cell as Record<string, unknown>;
+  if (typeof cell === "object" && !(cell instanceof Date) && !Array.isArray(cell)) {
+    checkTagsBounds(null, valueDepth(cell, TAGS_MAX_DEPTH));
+    checkTagsBounds(
+      JSON.stringify(cell, (_key, value) => (typeof value === "bigint" ? value.toString() : value)),
+      0,
+    );
+    return cell as Record<string, unknown>;
+  }
   if (typeof cell !== "string") throw new CellError("is not a JSON object");
+  checkTextSize(cell);
+  checkTagsBounds(null, jsonTextDepth(cell));
   let parsed: unknown;
   try {
     parsed = JSON.parse(cell);

@@ -89,6 +89,27 @@ function field(value: string | null | undefined): string {
   return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
+/** Columns written as numbers or timestamps: never altered by the formula escape. */
+const NOT_TEXT: ReadonlySet<string> = new Set([
+  "BilledCost",
+  "ConsumedQuantity",
+  "ContractedCost",
+  "EffectiveCost",
+  "ListCost",
+  "PricingQuantity",
+  "BillingPeriodEnd",
+  "BillingPeriodStart",
+  "ChargePeriodEnd",
+  "ChargePeriodStart",
+]);
+
+/**
+ * A text a spreadsheet would run as a formula (it begins with =, +, -, @, a tab or a carriage
+ * return) gets a leading `'`; the importer reads such a cell back without it.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const escapeFormula = (value: string | null): string | null => (value !== null && FORMULA_START.test(value) ? `'${value}` : value);
+
 const amount = (value: Amount): string | null => (value === null ? null : new Decimal(String(value)).toFixed());
 const time = (value: Date): string => value.toISOString().replace(".000Z", "Z");
 
@@ -141,7 +162,7 @@ function row(line: FocusExportLine, options: FocusExportOptions): string {
     x_PricingId: line.pricing_id,
     x_UnpricedReason: line.unpriced_reason,
   };
-  return `${FOCUS_EXPORT_COLUMNS.map((c) => field(values[c])).join(",")}\r\n`;
+  return `${FOCUS_EXPORT_COLUMNS.map((c) => field(NOT_TEXT.has(c) ? values[c] : escapeFormula(values[c]))).join(",")}\r\n`;
 }
 
 /** Streams `lines` as a FOCUS 1.2 CSV file (header first), a chunk of lines at a time. */

@@ -75,15 +75,15 @@ export async function receiveFocusBody(req: Request, maxBytes: number): Promise<
   }
 }
 
-/** The lines of a received FOCUS file: CSV streamed from the file, Parquet read by random access. */
-export async function* focusLinesOf(body: ReceivedFocusBody, info: FocusReadInfo): AsyncGenerator<FocusLine> {
+/** The lines of a received FOCUS file (at most `maxBytes` once decompressed): CSV streamed from the file, Parquet read by random access. */
+export async function* focusLinesOf(body: ReceivedFocusBody, info: FocusReadInfo, maxBytes: number): AsyncGenerator<FocusLine> {
   if (body.format === "parquet") {
-    yield* readFocusParquet(await asyncBufferFromFile(body.path), info);
+    yield* readFocusParquet(await asyncBufferFromFile(body.path), info, maxBytes);
     return;
   }
   const file = createReadStream(body.path);
   try {
-    yield* readFocusCsv(file, { gzip: body.gzip, info });
+    yield* readFocusCsv(file, { gzip: body.gzip, maxBytes, info });
   } finally {
     file.destroy();
   }

@@ -1,6 +1,6 @@
 import type { SpendAllocationRule, SpendAllocationRules, PaginationQuery, SpendImport } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
-import { badRequest, notFound } from "@cloudcost/http";
+import { badRequest, HttpError, notFound } from "@cloudcost/http";
 import type { Request } from "express";
 import type { Principal } from "../../auth/principal";
 import type { Prisma } from "../../db";
@@ -9,7 +9,7 @@ import { assertManager } from "../../organizations/access";
 import { assertLiveTenants } from "../../tenants/validate";
 import { emitWebhookEvent } from "../../webhooks/events";
 import type { Tx } from "../../transactions";
-import { FocusFormatError, type FocusReadInfo } from "../focus";
+import { FocusFormatError, type FocusReadInfo, FocusTooLargeError } from "../focus";
 import { deleteImportLines, deleteSupersededLines, insertLines, type LedgerLineInput, rollupImport } from "../ledger";
 import { allocator, reallocateImports } from "./allocation";
 import { focusLinesOf, type ReceivedFocusBody, receiveFocusBody } from "./body";
@@ -83,7 +83,7 @@ export async function importFocus(
       };
       let batch: LedgerLineInput[] = [];
       try {
-        for await (const parsed of focusLinesOf(received, info)) {
+        for await (const parsed of focusLinesOf(received, info, options.maxBytes)) {
           const line = { ...parsed, tags: textTags(parsed.tags) };
           const tenantId = allocate(line);
           tally.add(line, tenantId);
@@ -125,6 +125,7 @@ export async function importFocus(
     // The rest of a refused body is read and dropped, so that the answer reaches the client.
     if (!req.readableEnded) req.resume();
     if (err instanceof FocusFormatError) throw badRequest(`Invalid FOCUS file: ${err.message}`);
+    if (err instanceof FocusTooLargeError) throw new HttpError("payload_too_large", err.message);
     throw err;
   } finally {
     await body?.remove();
