@@ -256,6 +256,7 @@ describe("bad input on POST /marketplace/providers/models", () => {
     ["an unknown token_bucket", { entries: [modelEntry({ token_bucket: "prompt" })] }],
     ["a price as a string", { entries: [modelEntry({ unit_price_per_mtok: "0.15" })] }],
     ["a price over 1e15", { entries: [modelEntry({ unit_price_per_mtok: 1e16 })] }],
+    ["a price with an exponent beyond -20 (1e-300)", { entries: [modelEntry({ unit_price_per_mtok: 1e-300 })] }],
     ["a lower-case currency", { entries: [modelEntry({ currency: "usd" })] }],
     ["a missing model", { entries: [modelEntry({ model: undefined })] }],
     ["one bad entry in a batch", { entries: [modelEntry({ model: "Good" }), modelEntry({ model: "Bad", context_limit: -1 })] }],
@@ -265,6 +266,12 @@ describe("bad input on POST /marketplace/providers/models", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: expect.any(String) });
     expect(await countRows(ctx, "model_prices")).toBe(rows);
+  });
+
+  it("names where a price past the decimal bounds is", async () => {
+    const res = await a.post(PATH, { entries: [modelEntry(), modelEntry({ model: "Tiny", unit_price_per_mtok: 1e-21 })] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/entries\.1\.unit_price_per_mtok: has an exponent beyond ±20/);
   });
 
   it("answers malformed JSON with 400 and a body over 1 MiB with 413, in {error} shape", async () => {
