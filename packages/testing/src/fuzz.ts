@@ -11,6 +11,7 @@ import fc from "fast-check";
 import request from "supertest";
 import type { z } from "zod";
 import type { Database } from "@cloudcost/db";
+import { deepObjectText, expandRawNumbers, extremeDecimalText, parsedRawNumbers, rawNumber } from "./fuzz-extremes";
 
 /** Cases per route: FUZZ_RUNS (pnpm test:fuzz sets 2000), else 40 (every `pnpm test`, twice in CI's time budget). */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 40);
@@ -110,9 +111,11 @@ const edgeNumber = fc.constantFrom(1e308, -1e308, -1, -0, 0, 1e-320, 5e-324, 0.1
 const DEEP = "__fuzz_deep_array__";
 const deepArray = fc.integer({ min: 100, max: 5000 }).map((depth) => ({ [DEEP]: depth }));
 
-/** JSON.stringify, with deep-array markers expanded. */
+/** JSON.stringify, with deep-array and raw-number markers expanded. */
 export function toJson(value: unknown): string {
-  return JSON.stringify(value).replace(new RegExp(`\\{"${DEEP}":(\\d+)\\}`, "g"), (_m, n: string) => "[".repeat(Number(n)) + "]".repeat(Number(n)));
+  return expandRawNumbers(
+    JSON.stringify(value).replace(new RegExp(`\\{"${DEEP}":(\\d+)\\}`, "g"), (_m, n: string) => "[".repeat(Number(n)) + "]".repeat(Number(n))),
+  );
 }
 
 /** Any JSON value a client could send where something specific is expected. */
@@ -121,6 +124,9 @@ export const junkValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: hugeString },
   { weight: 2, arbitrary: controlString },
   { weight: 3, arbitrary: edgeNumber },
+  { weight: 2, arbitrary: extremeDecimalText },
+  { weight: 2, arbitrary: rawNumber },
+  { weight: 1, arbitrary: deepObjectText },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.constantFrom(true, false, null, "", " ", "null", "true", "0", "-1", "NaN", "[]", "{}") },
@@ -513,7 +519,11 @@ interface BodyChoice {
 
 function bodyArbitrary(target: FuzzTarget, attack: Attack): fc.Arbitrary<BodyChoice> {
   const { spec } = target;
-  const json = (value: unknown): BodyChoice => ({ send: { contentType: "application/json", raw: toJson(value) }, parsed: value, malformed: false });
+  const json = (value: unknown): BodyChoice => ({
+    send: { contentType: "application/json", raw: toJson(value) },
+    parsed: parsedRawNumbers(value),
+    malformed: false,
+  });
   if (attack === "malformed-json")
     return fc
       .tuple(malformedJson, fc.constantFrom("application/json", "application/json; charset=utf-8", "application/problem+json"))

@@ -3,3 +3,4 @@ export * from "./log-capture";
 export * from "./openapi-coverage";
 export * from "./route-targets";
 export * from "./response-validator";
+export * from "./fuzz-extremes";

@@ -1,6 +1,6 @@
 import { CHARGE_CATEGORIES, type ChargeCategory, detectVersion, type FocusVersion, REQUIRED_COLUMNS, SERVICE_CATEGORIES } from "./columns";
 import { FocusFormatError, type FocusLine } from "./line";
-import { type Cell, CellError, decimal, tags, text, timestampReader } from "./values";
+import { type Cell, CellError, checkText, decimal, tags, text, timestampReader } from "./values";
 
 const CATEGORIES: ReadonlySet<string> = new Set(CHARGE_CATEGORIES);
 const CURRENCY = /^[A-Z]{3}$/;
@@ -58,6 +58,13 @@ export function rowReader(header: readonly string[]): FocusRowReader {
         if (cells.length !== header.length) {
           column = header[Math.min(cells.length, header.length - 1)];
           throw new CellError(`the row has ${cells.length} fields, the header ${header.length}`);
+        }
+        // Every text cell is bounded, also those of columns the ledger does not keep.
+        for (let i = 0; i < cells.length; i++) {
+          const value = cells[i];
+          if (typeof value !== "string") continue;
+          column = header[i];
+          checkText(value);
         }
         const chargeCategory = required("ChargeCategory", text);
         if (!CATEGORIES.has(chargeCategory)) throw new CellError(`"${chargeCategory.slice(0, 40)}" is not one of ${CHARGE_CATEGORIES.join(", ")}`);

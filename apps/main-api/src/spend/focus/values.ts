@@ -18,20 +18,42 @@ export function isNull(cell: Cell): cell is null | undefined | "" {
 export const TEXT_MAX_BYTES = 64 * 1024;
 export const TAGS_MAX_DEPTH = 32;
 
-function checkTextSize(value: string): void {
+const NUL = "\u0000";
+
+export function checkText(value: string): void {
   // A string's UTF-8 form is at least as long as its UTF-16 length and at most three times it.
   if (value.length > TEXT_MAX_BYTES || (value.length * 3 > TEXT_MAX_BYTES && Buffer.byteLength(value) > TEXT_MAX_BYTES))
     throw new CellError(`is longer than ${TEXT_MAX_BYTES / 1024} KiB`);
+  // PostgreSQL's text and jsonb cannot hold U+0000.
+  if (value.includes(NUL)) throw new CellError("contains a NUL character (U+0000)");
+}
+
+/** Whether a parsed JSON value holds U+0000 in a key or a string (walked without recursion). */
+function holdsNul(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length) {
+    const node = stack.pop();
+    if (typeof node === "string") {
+      if (node.includes(NUL)) return true;
+    } else if (node !== null && typeof node === "object" && !(node instanceof Date)) {
+      for (const [key, child] of Object.entries(node)) {
+        if (key.includes(NUL)) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 /** What our export puts before a text that a spreadsheet would run as a formula; read back without it. */
 const ESCAPED_FORMULA = /^'[=+\-@\t\r]/;
 
+/** A cell as text; a string cell has passed `checkText` already (the row reader checks every cell). */
 export function text(cell: Cell): string | null {
   if (isNull(cell)) return null;
   if (cell instanceof Date) return cell.toISOString();
   const value = typeof cell === "object" ? JSON.stringify(cell) : String(cell).trim();
-  checkTextSize(value);
+  if (typeof cell === "object") checkText(value);
   return ESCAPED_FORMULA.test(value) ? value.slice(1) : value;
 }
 
@@ -130,7 +152,7 @@ function valueDepth(value: unknown, limit: number): number {
 
 function checkTagsBounds(json: string | null, depth: number): void {
   if (depth > TAGS_MAX_DEPTH) throw new CellError(`is nested more than ${TAGS_MAX_DEPTH} levels deep`);
-  if (json !== null) checkTextSize(json);
+  if (json !== null) checkText(json);
 }
 
 /** A JSON object (the FOCUS KeyValueFormat) of at most 64 KiB and 32 levels; null or empty is no tags. */
@@ -145,7 +167,6 @@ export function tags(cell: Cell): Record<string, unknown> {
     return cell as Record<string, unknown>;
   }
   if (typeof cell !== "string") throw new CellError("is not a JSON object");
-  checkTextSize(cell);
   checkTagsBounds(null, jsonTextDepth(cell));
   let parsed: unknown;
   try {
@@ -154,5 +175,6 @@ export function tags(cell: Cell): Record<string, unknown> {
     throw new CellError("is not valid JSON");
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new CellError("is not a JSON object");
+  if (holdsNul(parsed)) throw new CellError("contains a NUL character (U+0000)");
   return parsed as Record<string, unknown>;
 }

@@ -1,0 +1,99 @@
+// Bad bills, property-based: FOCUS files with cells past the bounds on bill content (decimals with
+// huge exponents or hundreds of digits, text over 64 KiB, Tags nested past 32 levels), next to odd
+// but valid cells (negative zero, formula-like text, control characters). A file with a cell past a
+// bound is a 400 naming a row and column, with nothing stored; no file is ever a 5xx.
+// Cases: FUZZ_RUNS (default 40; `pnpm test:fuzz` runs 2000).
+import fc from "fast-check";
+import request from "supertest";
+import { ErrorEnvelope } from "@cloudcost/contracts";
+import { deepObjectText, extremeDecimalText, FUZZ_RUNS, FUZZ_SEED_OPTION, hugeText, STACK_OR_SQL } from "@cloudcost/testing";
+import { createTestContext, type TestContext } from "./helpers/context";
+import { FOCUS_ROW, focusCsvText } from "./helpers/focus-files";
+import { signUp, type SignedUp } from "./helpers/identity";
+
+let ctx: TestContext;
+let org: SignedUp;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  org = await signUp(ctx, { company: "Fuzz Bills" });
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const DECIMAL_COLUMNS = ["BilledCost", "EffectiveCost", "ListCost", "ContractedCost", "PricingQuantity", "ConsumedQuantity"];
+const TEXT_COLUMNS = ["ResourceId", "ResourceName", "ServiceName", "SubAccountId", "RegionId", "ChargeDescription"];
+
+interface Cell {
+  column: string;
+  value: string;
+  /** Past a bound by construction: the file must be refused. */
+  bad: boolean;
+}
+
+const badCell: fc.Arbitrary<Cell> = fc.oneof(
+  fc.tuple(fc.constantFrom(...DECIMAL_COLUMNS), extremeDecimalText).map(([column, value]) => ({ column, value, bad: !/^-0(\.0)?$/.test(value) })),
+  fc.tuple(fc.constantFrom(...TEXT_COLUMNS), hugeText).map(([column, value]) => ({ column, value, bad: true })),
+  deepObjectText.map((value) => ({ column: "Tags", value, bad: true })),
+  // PostgreSQL's text and jsonb hold no U+0000.
+  fc.constantFrom(...TEXT_COLUMNS).map((column) => ({ column, value: "a\u0000b", bad: true })),
+  fc.constant({ column: "Tags", value: '{"a":"\\u0000"}', bad: true }),
+);
+
+const oddCell: fc.Arbitrary<Cell> = fc.oneof(
+  fc
+    .tuple(fc.constantFrom(...DECIMAL_COLUMNS), fc.constantFrom("-0", "0e5", "1e17", "-1.5e-20", "999999999999999999.9999999999", "+7", ".5"))
+    .map(([column, value]) => ({
+      column,
+      value,
+      bad: false,
+    })),
+  fc
+    .tuple(
+      fc.constantFrom(...TEXT_COLUMNS),
+      fc.constantFrom('=HYPERLINK("https://x")', "'=1+1", "+cmd", "@SUM(A1)", "-", "\u0007\u001b", "\ud800", "é😀\u202e"),
+    )
+    .map(([column, value]) => ({ column, value, bad: false })),
+  fc.constantFrom('{"team":"a"}', "{}", "[]", "null", '{"a":[[[[1]]]]}').map((value) => ({ column: "Tags", value, bad: false })),
+);
+
+const file = fc
+  .tuple(fc.integer({ min: 1, max: 3 }), fc.array(fc.oneof(badCell, oddCell), { minLength: 1, maxLength: 3 }), fc.nat())
+  .map(([rows, cells, seed]) => {
+    const content = Array.from({ length: rows }, () => ({}) as Record<string, string>);
+    // A later cell in the same row and column replaces an earlier one: only what is sent counts.
+    const placed = new Map<string, Cell>();
+    cells.forEach((cell, i) => {
+      const row = (seed + i) % rows;
+      content[row][cell.column] = cell.value;
+      placed.set(`${row}/${cell.column}`, cell);
+    });
+    const sent = [...placed.values()];
+    const extra = [...new Set(sent.map((cell) => cell.column))].filter((column) => !(column in FOCUS_ROW));
+    return { csv: focusCsvText(content, extra), bad: sent.some((cell) => cell.bad), cells: sent };
+  });
+
+const storedLines = () => ctx.prisma.spendLine.count({ where: { organizationId: org.organization.id } });
+
+test("bad bills: past a bound a 400 naming row and column with nothing stored; never a 5xx", async () => {
+  const path = `/api/v1/organizations/${org.organization.id}/spend/imports`;
+  await fc.assert(
+    fc.asyncProperty(file, async ({ csv, bad, cells }) => {
+      const before = await storedLines();
+      const res = await request(ctx.app).post(path).set("Authorization", `Bearer ${org.token}`).set("Content-Type", "text/csv").send(Buffer.from(csv));
+      const what = `${res.status} ${JSON.stringify(res.body).slice(0, 300)}; cells ${JSON.stringify(cells.map((c) => ({ ...c, value: c.value.slice(0, 60) })))}`;
+      if (res.status >= 500) throw new Error(`5xx: ${what}`);
+      if (res.status === 201) {
+        if (bad) throw new Error(`a cell past a bound was stored: ${what}`);
+        await request(ctx.app).delete(`${path}/${res.body.data.import.id}`).set("Authorization", `Bearer ${org.token}`).expect(204);
+        return;
+      }
+      if (res.status !== 400 || !ErrorEnvelope.safeParse(res.body).success) throw new Error(`not a 400 in the envelope: ${what}`);
+      if (!/Row \d+, column \w+: /.test(res.body.message)) throw new Error(`the 400 names no row and column: ${what}`);
+      if (STACK_OR_SQL.test(res.body.message) || res.body.message.length > 500) throw new Error(`the message leaks or echoes: ${what}`);
+      if ((await storedLines()) !== before) throw new Error(`a refused file stored lines: ${what}`);
+    }),
+    { numRuns: FUZZ_RUNS, ...FUZZ_SEED_OPTION },
+  );
+});
