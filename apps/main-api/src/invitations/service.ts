@@ -6,6 +6,7 @@ import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
 import { assertManager } from "../organizations/access";
 import { assertLiveTenants } from "../tenants/validate";
+import { mayInvite } from "./inviter-rights";
 import { inviterNames, OPEN, statusOf, toInvitation } from "./serialize";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,7 +22,7 @@ export async function createInvitation(prisma: Prisma, caller: Principal, organi
   if (caller.kind === "api_key" && (body.role === "admin" || body.role === "owner")) {
     throw forbidden("An API key cannot invite admins or owners: send this invitation signed in as an owner or admin.");
   }
-  if (body.role === "owner" && caller.role !== "owner") throw forbidden("Only owners can invite owners.");
+  if (!mayInvite(caller.role, body.role)) throw forbidden("Only owners can invite owners.");
   const email = body.email.toLowerCase();
   try {
     const row = await prisma.$transaction(async (tx) => {
