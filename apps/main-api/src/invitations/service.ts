@@ -1,6 +1,7 @@
 import type { Invitation as InvitationBody, InviteUserRequest, PaginationQuery } from "@cloudcost/contracts";
 import { isUniqueViolation, newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { conflict, forbidden, notFound } from "@cloudcost/http";
+import { normalizeEmail } from "../auth/email";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
@@ -23,7 +24,7 @@ export async function createInvitation(prisma: Prisma, caller: Principal, organi
     throw forbidden("An API key cannot invite admins or owners: send this invitation signed in as an owner or admin.");
   }
   if (!mayInvite(caller.role, body.role)) throw forbidden("Only owners can invite owners.");
-  const email = body.email.toLowerCase();
+  const email = normalizeEmail(body.email);
   try {
     const row = await prisma.$transaction(async (tx) => {
       const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
