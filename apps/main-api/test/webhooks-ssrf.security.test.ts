@@ -20,6 +20,8 @@ const dns: Record<string, ResolvedAddress[]> = {
     { address: "fd00::1", family: 6 },
   ],
   "rebind.example.com": [{ address: PUBLIC, family: 4 }],
+  "compat.example.com": [{ address: "::127.0.0.1", family: 6 }],
+  "mapped.example.com": [{ address: "0:0:0:0:0:FFFF:a9fe:a9fe", family: 6 }],
 };
 const lookups: string[] = [];
 const resolve = async (hostname: string) => {
@@ -58,6 +60,10 @@ describe("registration refuses", () => {
     ["link-local metadata 169.254.169.254", "https://169.254.169.254/latest/meta-data", /169\.254\.169\.254/],
     ["IPv6 loopback ::1", "https://[::1]/in", /::1 is a private/],
     ["IPv4-mapped loopback", "https://[::ffff:127.0.0.1]/in", /is a private/],
+    ["IPv4-compatible loopback (::/96)", "https://[::127.0.0.1]/in", /::7f00:1 is a private/],
+    ["IPv4-compatible private (::/96)", "https://[::a00:1]/in", /::a00:1 is a private/],
+    ["a name resolving to an IPv4-compatible address", "https://compat.example.com/in", /compat\.example\.com resolves to ::127\.0\.0\.1 is a private/],
+    ["a name resolving to an IPv4-mapped metadata address", "https://mapped.example.com/in", /mapped\.example\.com resolves to .* is a private/],
     ["IPv6 link-local", "https://[fe80::1]/in", /fe80::1/],
     ["unspecified 0.0.0.0", "https://0.0.0.0/in", /0\.0\.0\.0/],
     ["a name resolving to a private address", "https://internal.example.com/in", /internal\.example\.com resolves to 10\.20\.30\.40/],
@@ -160,6 +166,22 @@ describe("address rules", () => {
     ["::", true],
     ["::ffff:10.0.0.1", true],
     ["::ffff:a00:1", true],
+    // Issue 33 finding 10d: ::/96 (IPv4-compatible, deprecated) is refused whole; an IPv4-mapped
+    // address (::ffff:0:0/96), however written, is judged by the IPv4 address it carries; the
+    // IPv4-translated ::ffff:0:0:0/96 is refused whole.
+    ["::7f00:1", true],
+    ["::127.0.0.1", true],
+    ["0:0:0:0:0:0:a9fe:a9fe", true],
+    ["::808:808", true],
+    ["::ffff:7f00:1", true],
+    ["::FFFF:7F00:0001", true],
+    ["0:0:0:0:0:ffff:127.0.0.1", true],
+    ["0000:0000:0000:0000:0000:ffff:a9fe:a9fe", true],
+    ["::ffff:0:0", true],
+    ["::ffff:0:7f00:1", true],
+    ["::ffff:0:808:808", true],
+    ["::ffff:808:808", false],
+    ["0:0:0:0:0:ffff:8.8.8.8", false],
     ["fd12:3456::1", true],
     ["fe80::1", true],
     ["ff02::1", true],

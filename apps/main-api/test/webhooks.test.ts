@@ -226,7 +226,7 @@ describe("delivery", () => {
     }
   });
 
-  it("does not follow redirects", async () => {
+  it("does not follow redirects, and logs only their status: not the receiver's Location (issue 33 finding 10c)", async () => {
     // Always a redirect: a retry (due after BASE_MS) may reach it before this loop looks again.
     const receiver = await startReceiver(Array.from({ length: 20 }, () => 302));
     try {
@@ -235,7 +235,8 @@ describe("delivery", () => {
       await deliverUntil(() => receiver.received.length >= 1);
       const [log] = await deliveries(hook.id);
       expect(log.status).toBe("pending");
-      expect(log.attempts[0]).toMatchObject({ status_code: 302, error: "redirect to http://169.254.169.254/ not followed" });
+      // The Location is the receiver's own text: it stays out of the delivery log the organization reads.
+      expect(log.attempts[0]).toMatchObject({ status_code: 302, error: "redirect (302) not followed" });
     } finally {
       await receiver.close();
       await ctx.prisma.webhookDelivery.updateMany({ where: { organizationId: org, status: "pending" }, data: { status: "failed" } });

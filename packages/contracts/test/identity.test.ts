@@ -74,6 +74,8 @@ describe("User, Organization, Tenant", () => {
     const data = accept(SignupCompleteResponse, { default_tenant: tenant, organization, owner });
     expect(data.owner.role).toBe("owner");
     accept(User, { ...owner, avatar_url: null, job_title: null });
+    // Sign-up keeps a provider's non-ASCII address (only ASCII letters are lower-cased).
+    accept(User, { ...owner, email: "\u212Aate@acme.example" });
     accept(Tenant, { ...tenant, archived_at: "2026-11-21T22:47:22.123Z" });
   });
   it("reject an unknown role, a bad e-mail and a malformed id", () => {

@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ran
 import fs from "node:fs";
 import path from "node:path";
 import { SignJWT, type JWK } from "jose";
+import { normalizeEmail } from "./email";
 
 /**
  * The development issuer: an Ed25519 key pair generated on first use and kept in a data directory,
@@ -66,7 +67,7 @@ export interface DevTokenOptions {
 
 /** A stable subject for an e-mail, so repeated tokens for one address are one identity. */
 export function devSubjectFor(email: string): string {
-  return `dev|${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 24)}`;
+  return `dev|${createHash("sha256").update(normalizeEmail(email)).digest("hex").slice(0, 24)}`;
 }
 
 export async function mintDevToken(key: DevIssuerKey, options: DevTokenOptions): Promise<string> {

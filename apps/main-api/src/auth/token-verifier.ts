@@ -2,6 +2,7 @@ import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } fro
 import { unauthenticated } from "@cloudcost/http";
 import type { Config } from "../config";
 import { DEV_AUDIENCE, DEV_ISSUER, type DevIssuerKey } from "./dev-issuer";
+import { normalizeEmail } from "./email";
 
 /** Who a verified identity-provider token says the caller is. */
 export interface VerifiedIdentity {
@@ -68,7 +69,7 @@ async function verifyIdentityToken(auth: Config["auth"], keys: IssuerKeys, token
   if (typeof subject !== "string" || !subject || subject.length > MAX_CLAIM_LENGTH) {
     throw unauthenticated("The token has no usable 'sub' claim.");
   }
-  const email = typeof payload.email === "string" && payload.email.includes("@") ? payload.email.trim().toLowerCase() : null;
+  const email = typeof payload.email === "string" && payload.email.includes("@") ? normalizeEmail(payload.email) : null;
   // Some providers send the flag as a string.
   const emailVerified = payload.email_verified === true || payload.email_verified === "true";
   return { issuer: payload.iss as string, subject, email, emailVerified: emailVerified && email !== null };

@@ -1,11 +1,13 @@
 import type { Invitation as InvitationBody, InviteUserRequest, PaginationQuery } from "@cloudcost/contracts";
 import { isUniqueViolation, newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { conflict, forbidden, notFound } from "@cloudcost/http";
+import { normalizeEmail } from "../auth/email";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
 import { assertManager } from "../organizations/access";
 import { assertLiveTenants } from "../tenants/validate";
+import { mayInvite } from "./inviter-rights";
 import { inviterNames, OPEN, statusOf, toInvitation } from "./serialize";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,8 +23,8 @@ export async function createInvitation(prisma: Prisma, caller: Principal, organi
   if (caller.kind === "api_key" && (body.role === "admin" || body.role === "owner")) {
     throw forbidden("An API key cannot invite admins or owners: send this invitation signed in as an owner or admin.");
   }
-  if (body.role === "owner" && caller.role !== "owner") throw forbidden("Only owners can invite owners.");
-  const email = body.email.toLowerCase();
+  if (!mayInvite(caller.role, body.role)) throw forbidden("Only owners can invite owners.");
+  const email = normalizeEmail(body.email);
   try {
     const row = await prisma.$transaction(async (tx) => {
       const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);

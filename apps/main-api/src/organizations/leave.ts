@@ -4,12 +4,14 @@ import { conflict, forbidden } from "@cloudcost/http";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { syncCreatorKeys } from "../api-keys/sync";
+import { revokeInvitationsBeyond } from "../invitations/inviter-rights";
 import { lockOrganization } from "../users/service";
 
 /**
- * The caller leaves its organization: its user is deactivated and its identity unlinked in one
- * transaction, so the identity may sign up or accept an invitation elsewhere. The last active owner
- * cannot leave (the organization row is locked, as for demotions, so two owners cannot both pass).
+ * The caller leaves its organization: its user is deactivated, its identity unlinked and its pending
+ * invitations revoked in one transaction, so the identity may sign up or accept an invitation
+ * elsewhere. The last active owner cannot leave (the organization row is locked, as for demotions,
+ * so two owners cannot both pass).
  * Kick the outbox after it: the caller's keys are re-synced to the pricing API as suspended.
  */
 export async function leaveOrganization(prisma: Prisma, caller: Principal): Promise<LeaveResponse> {
@@ -26,6 +28,7 @@ export async function leaveOrganization(prisma: Prisma, caller: Principal): Prom
     await tx.identity.deleteMany({ where: { organizationId, userId } });
     // The keys the caller created are suspended with it, on the pricing API too.
     await syncCreatorKeys(tx, organizationId, userId);
+    await revokeInvitationsBeyond(tx, organizationId, userId, null);
   }, TRANSACTION_OPTIONS);
   return { organization_id: organizationId, user_id: userId };
 }

@@ -5,6 +5,7 @@ import { syncCreatorKeys } from "../api-keys/sync";
 import { isManager, type Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
+import { revokeInvitationsBeyond } from "../invitations/inviter-rights";
 import { assertMember } from "../organizations/access";
 import { toUser, withTenantIds } from "../organizations/serialize";
 import { assertLiveTenants } from "../tenants/validate";
@@ -36,8 +37,8 @@ export async function listUsers(prisma: Prisma, caller: Principal, organizationI
  * the last active owner can be neither demoted nor deactivated (the organization row is locked so
  * two concurrent demotions cannot both pass the check). An API key promotes no one to admin or
  * owner and changes no admin or owner (a key must not outgrow the people who manage it). A change
- * of role or active state re-syncs the user's keys to the pricing API in the same transaction:
- * kick the outbox after this returns.
+ * of role or active state re-syncs the user's keys to the pricing API, and revokes the pending
+ * invitations the user may no longer send, in the same transaction: kick the outbox after this returns.
  */
 export async function updateUser(prisma: Prisma, caller: Principal, organizationId: string, id: string, body: UpdateUserRequest): Promise<UserBody> {
   assertMember(caller, organizationId);
@@ -76,7 +77,10 @@ export async function updateUser(prisma: Prisma, caller: Principal, organization
       },
       include: withTenantIds,
     });
-    if (row.role !== current.role || row.active !== current.active) await syncCreatorKeys(tx, organizationId, id);
+    if (row.role !== current.role || row.active !== current.active) {
+      await syncCreatorKeys(tx, organizationId, id);
+      await revokeInvitationsBeyond(tx, organizationId, id, row.active ? row.role : null);
+    }
     return toUser(row);
   }, TRANSACTION_OPTIONS);
 }

@@ -11,7 +11,8 @@ export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
 export const systemResolve: Resolve = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 // Not routable on the public internet (RFC 6890 special-purpose registries), or reaching the host
-// itself. IPv4-mapped IPv6 addresses match the IPv4 rules (node's BlockList maps them).
+// itself. An IPv4-mapped IPv6 address (::ffff:0:0/96) is judged by the IPv4 address it carries, in
+// whatever spelling (refusedAddress maps it, not BlockList).
 const V4: [string, number][] = [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
@@ -30,8 +31,10 @@ const V4: [string, number][] = [
   ["240.0.0.0", 4],
 ];
 const V6: [string, number][] = [
-  ["::", 128],
-  ["::1", 128],
+  // Unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d, which no receiver needs.
+  ["::", 96],
+  // IPv4-translated (SIIT) ::ffff:0:a.b.c.d embeds an IPv4 address too.
+  ["::ffff:0:0:0", 96],
   // NAT64, Teredo and 6to4 embed IPv4 addresses that could be private.
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
@@ -52,8 +55,19 @@ for (const [address, prefix] of V6) BLOCKED.addSubnet(address, prefix, "ipv6");
 export function refusedAddress(address: string): string | undefined {
   const family = net.isIP(address);
   if (family === 0) return `${address} is not an IP address`;
-  if (BLOCKED.check(address, family === 4 ? "ipv4" : "ipv6")) return `${address} is a private, loopback, link-local or reserved address`;
-  return undefined;
+  const mapped = family === 6 ? mappedIPv4(address) : undefined;
+  const refused = mapped ? BLOCKED.check(mapped, "ipv4") : BLOCKED.check(address, family === 4 ? "ipv4" : "ipv6");
+  return refused ? `${address} is a private, loopback, link-local or reserved address` : undefined;
+}
+
+/** The IPv4 address an IPv4-mapped IPv6 address (::ffff:a.b.c.d) carries, or undefined for any other address. */
+function mappedIPv4(address: string): string | undefined {
+  // The URL parser writes an IPv6 host one way: lower-case hex, longest zero run compressed, no dotted quad.
+  const host = new URL(`http://[${address.replace(/%.*$/, "")}]/`).hostname;
+  const words = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(host);
+  if (!words) return undefined;
+  const [high, low] = [Number.parseInt(words[1], 16), Number.parseInt(words[2], 16)];
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
 /** A target the service will not send to; the message says why. */

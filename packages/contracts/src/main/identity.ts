@@ -21,7 +21,11 @@ export const User = z
     id: ServiceId,
     organization_id: ServiceId,
     name: z.string(),
-    email: z.email(),
+    // Not z.email() (ASCII only): sign-up keeps the identity provider's address, which may hold other characters.
+    email: z
+      .string()
+      .regex(z.regexes.unicodeEmail)
+      .describe("The e-mail address with its ASCII letters lower-cased and no other case folding (from the invitation, or the token at sign-up)."),
     role: Role,
     active: z.boolean(),
     joined_at: TimestampOutput,
