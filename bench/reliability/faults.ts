@@ -9,6 +9,7 @@
 //    names the pg_ctlcluster cluster, default `main`, version from /etc/postgresql)
 // c. clients disconnecting mid-upload and mid-response
 // d. SIGTERM under write load
+// e. a bill whose cost cells are 1e20000000, imported while /healthz is polled (answers under 200 ms)
 // FAULTS=a,c picks scenarios. Writes bench/results/faults.json.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -18,7 +19,7 @@ import { promisify } from "node:util";
 import type { Service } from "../../e2e/src/services";
 import { json, modelEntries, seedFleet, serverUrl, sleep, startStack, type Stack } from "./stack";
 
-const SELECTED = (process.env.FAULTS ?? "a,b,c,d").split(",").map((s) => s.trim());
+const SELECTED = (process.env.FAULTS ?? "a,b,c,d,e").split(",").map((s) => s.trim());
 const FLEET = Number(process.env.FAULTS_FLEET ?? 200);
 const REGISTER_BATCH = 8;
 const UPSERT_BATCH = 20;
@@ -441,6 +442,60 @@ async function scenarioD(stack: Stack) {
   await verifyLedger(stack, s);
 }
 
+/**
+ * The bill that once held the event loop for seconds: three cost cells of 1e20000000 in a FOCUS file
+ * of 731 bytes (each cell expanded to 20 million digits by a careless reader).
+ */
+function exponentBombFile(): string {
+  const header =
+    "BilledCost,BillingAccountId,BillingAccountName,BillingCurrency,BillingPeriodEnd,BillingPeriodStart,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodEnd,ChargePeriodStart,ContractedCost,EffectiveCost,InvoiceIssuerName,ListCost,PricingQuantity,PricingUnit,ProviderName,PublisherName,ServiceCategory,ServiceName";
+  const row = "1e20000000,a,A,USD,2026-11-01T00:00:00Z,2026-10-01T00:00:00Z,Usage,,,2026-10-02T00:00:00Z,2026-10-01T00:00:00Z,1,1,C,1,1,H,C,C,Compute,VM";
+  return `${header}\n${row}\n${row}\n${row}\n`;
+}
+
+async function scenarioE(stack: Stack) {
+  const s = "e";
+  const latencies: number[] = [];
+  const failures: string[] = [];
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const t0 = performance.now();
+      const res = await json(stack.main.url, "GET", "/healthz", {}, undefined, 5_000);
+      latencies.push(performance.now() - t0);
+      if (res.status !== 200) failures.push(String(res.status));
+      await sleep(10);
+    }
+  })();
+  await sleep(200);
+  const t0 = Date.now();
+  const res = await fetch(`${stack.main.url}/api/v1/organizations/${stack.owner.organizationId}/spend/imports`, {
+    method: "POST",
+    headers: { ...stack.owner.headers, "content-type": "text/csv" },
+    body: exponentBombFile(),
+    signal: AbortSignal.timeout(60_000),
+  }).catch((err: Error) => ({ status: 0, text: async () => err.message }));
+  const answer = await res.text();
+  const importMs = Date.now() - t0;
+  await sleep(300);
+  polling = false;
+  await poller;
+  const max = Math.max(...latencies);
+  console.log(`  import answered ${res.status} in ${importMs} ms; ${latencies.length} health answers, max ${max.toFixed(1)} ms`);
+  check(
+    s,
+    "a FOCUS file with 1e20000000 costs is a 400 naming the row and column",
+    res.status === 400 && /Row 1, column BilledCost/.test(answer),
+    answer.slice(0, 200),
+  );
+  check(
+    s,
+    "the health answers stay under 200 ms while it is imported",
+    max < 200 && failures.length === 0,
+    `max ${max.toFixed(1)} ms, non-200: ${failures.join(",") || "none"}`,
+  );
+}
+
 // --------------------------------------------------------------------------------------------------
 
 async function main() {
@@ -455,6 +510,7 @@ async function main() {
       ["b", scenarioB],
       ["c", scenarioC],
       ["d", scenarioD],
+      ["e", scenarioE],
     ] as const) {
       if (!SELECTED.includes(name)) continue;
       const t0 = Date.now();
