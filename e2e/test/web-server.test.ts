@@ -88,6 +88,7 @@ describe("console web server (scripts/web-server.mjs)", () => {
   let dist: string;
   let web: ChildProcess;
   let exited: string | undefined;
+  let stderr = "";
   let port: number;
   const get = (target: string, headers?: Record<string, string>) => raw(port, `GET ${target} HTTP/1.1`, headers);
   const forwarded = () => [...main.seen, ...pricing.seen, ...elsewhere.seen];
@@ -104,7 +105,8 @@ describe("console web server (scripts/web-server.mjs)", () => {
       const server = await startWebServer({ port: 0, mainUrl: "http://127.0.0.1:${main.port()}", pricingUrl: "http://127.0.0.1:${pricing.port()}",
         dist: ${JSON.stringify(dist)}, config: { auth: { mode: "dev" } } });
       console.log("PORT " + server.port);`;
-    web = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    web = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+    web.stderr!.on("data", (d) => (stderr += d));
     web.once("exit", (code, signal) => (exited = signal ?? `code ${code}`));
     port = await new Promise<number>((resolve, reject) => {
       web.stdout!.on("data", (d) => {
@@ -119,7 +121,7 @@ describe("console web server (scripts/web-server.mjs)", () => {
   });
   afterEach(() => {
     // Every test ends with the server still running: no request may stop it.
-    expect(exited).toBeUndefined();
+    if (exited) throw new Error(`the web server exited (${exited}):\n${stderr}`);
   });
   afterAll(async () => {
     if (web && exited === undefined) await new Promise((resolve) => web.once("exit", resolve).kill("SIGTERM"));
@@ -202,6 +204,7 @@ describe("console web server (scripts/web-server.mjs)", () => {
 
   (process.platform === "linux" ? it : it.skip)("answers a file it cannot read with a 500, and keeps serving", async () => {
     expect((await get("/assets/unreadable.js")).status).toBe(500);
+    expect(stderr).toContain("[web] GET /assets/unreadable.js: Error: EIO");
     const asset = await get("/assets/app-1234.js");
     expect([asset.status, asset.body, asset.headers["x-content-type-options"]]).toEqual([200, "console.log(1)", "nosniff"]);
   });
