@@ -3,12 +3,11 @@
 // serves the console (apps/web) on WEB_PORT with the APIs proxied,
 // waits until both are ready, loads the demo organization on a first run (scripts/demo/), and
 // prints where they listen. Ctrl-C stops both cleanly.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { firstRun } from "./demo/load.mjs";
+import { supervise } from "./supervise.mjs";
 import { startWebServer } from "./web-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,38 +43,14 @@ const services = [
   { name: "main-api", port: mainPort, entry: "apps/main-api/dist/server.js" },
 ];
 
-let stopping = false;
-const children = services.map((service) => {
-  const child = spawn(process.execPath, [...nodeFlags[service.name], path.join(root, service.entry)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  for (const stream of [child.stdout, child.stderr]) {
-    readline.createInterface({ input: stream }).on("line", (line) => console.log(`[${service.name}] ${line}`));
-  }
-  child.on("exit", (code, signal) => {
-    if (!stopping) {
-      console.error(`[${service.name}] exited (${signal ?? code}); stopping everything.`);
-      stopAll(code || 1);
-    }
-  });
-  return child;
-});
-
-function stopAll(exitCode = 0) {
-  stopping = true;
-  let running = children.filter((c) => c.exitCode === null && c.signalCode === null).length;
-  if (!running) process.exit(exitCode);
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    child.once("exit", () => {
-      if (--running === 0) process.exit(exitCode);
-    });
-    child.kill("SIGTERM");
-  }
-}
-process.on("SIGINT", () => stopAll(0));
-process.on("SIGTERM", () => stopAll(0));
+const supervisor = supervise(
+  services.map((service) => ({ name: service.name, args: [...nodeFlags[service.name], path.join(root, service.entry)] })),
+  { cwd: root, env },
+);
+const stopping = supervisor.isStopping;
 
 async function waitReady(service, deadline) {
-  while (Date.now() < deadline && !stopping) {
+  while (Date.now() < deadline && !stopping()) {
     try {
       const res = await fetch(`http://127.0.0.1:${service.port}/readyz`);
       if (res.ok) return true;
@@ -102,9 +77,9 @@ ${web ? `Console: ${web.url}   (sign in with any e-mail address; the demo organi
   main API     ${mainUrl}     (docs: ${mainUrl}/docs; health: /healthz, readiness: /readyz)
   pricing API  ${pricingUrl}     (docs: ${pricingUrl}/docs; health: /healthz, readiness: /readyz)
 `);
-  const demo = await firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, isStopping: () => stopping });
-  if (!stopping) console.log(`${demo ? `${demo}\n` : ""}Press Ctrl-C to stop both.\n`);
-} else if (!stopping) {
+  const demo = await firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, isStopping: stopping });
+  if (!stopping()) console.log(`${demo ? `${demo}\n` : ""}Press Ctrl-C to stop both.\n`);
+} else if (!stopping()) {
   console.error("The services did not become ready within 120 s; stopping.");
-  stopAll(1);
+  supervisor.stop(1);
 }

@@ -45,6 +45,42 @@ test("a request forwarded for a client elsewhere is refused (403)", async () => 
   await request(ctx.app).post(PATH).set("X-Forwarded-For", "127.0.0.1").send({ email: "a@example.com" }).expect(200);
 });
 
+test("a request that names another host (Host, X-Forwarded-Host or Forwarded host=) is refused (403): DNS rebinding", async () => {
+  // A page on evil.example whose name now resolves to 127.0.0.1 reaches the API from loopback, but
+  // its requests name evil.example.
+  const refused = [
+    ["Host", "evil.example"],
+    ["Host", "evil.example:3000"],
+    ["Host", "localhost.evil.example"],
+    ["Host", "127.0.0.1.nip.io:3000"],
+    ["Host", "10.0.0.5:3000"],
+    ["X-Forwarded-Host", "evil.example:3002"],
+    ["X-Forwarded-Host", "localhost:3002, evil.example:3002"],
+    ["Forwarded", "host=evil.example"],
+    ["Forwarded", 'for=127.0.0.1;host="evil.example:3002"'],
+  ];
+  const answers = [];
+  for (const [name, value] of refused) {
+    const res = await request(ctx.app).post(PATH).set(name, value).send({ email: "a@example.com" });
+    answers.push([name, value, res.status, res.headers["x-error-code"], res.body.data]);
+  }
+  expect(answers).toEqual(refused.map(([name, value]) => [name, value, 403, "forbidden", undefined]));
+
+  const allowed = [
+    ["Host", "localhost"],
+    ["Host", "localhost:3000"],
+    ["Host", "127.0.0.1:3000"],
+    ["Host", "127.0.0.2"],
+    ["Host", "[::1]:3000"],
+    ["X-Forwarded-Host", "localhost:3002"],
+    ["Forwarded", 'for=127.0.0.1;host="127.0.0.1:3002"'],
+  ];
+  for (const [name, value] of allowed) {
+    const res = await request(ctx.app).post(PATH).set(name, value).send({ email: "a@example.com" });
+    expect([name, value, res.status]).toEqual([name, value, 200]);
+  }
+});
+
 const external = Object.values(os.networkInterfaces())
   .flat()
   .find((address) => address && !address.internal && address.family === "IPv4");

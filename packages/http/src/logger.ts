@@ -63,7 +63,7 @@ function prettyLines(colorize: boolean, destination: Destination): Destination &
 
 /**
  * Logs to stdout. JSON writes are asynchronous (sonic-boom) so a request never waits on a log
- * collector; `serve` flushes on shutdown. Readable lines (a terminal, see logOutput) are written
+ * collector; `serve` flushes them on shutdown before it exits. Readable lines (a terminal, see logOutput) are written
  * synchronously, so nothing is left to flush. `destination` replaces stdout (tests).
  */
 export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info", output: LogOutput = logOutput(), destination?: Destination): Logger {
@@ -71,7 +71,10 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "inf
   const logger =
     output.format === "pretty"
       ? pino(options, prettyLines(output.colorize, destination ?? pino.destination({ dest: 1, sync: true })))
-      : pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+      : // minLength 1 makes flush(cb) wait for the writes (with 0 it calls back at once). Else what
+        // is left is written on exit by a synchronous flush that retries a failed write forever:
+        // with stdout's reader gone (EPIPE), a stopping service would never exit.
+        pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 1 }));
   if (output.unknown !== undefined) logger.warn(`LOG_FORMAT=${output.unknown} is neither json nor pretty: writing JSON`);
   return logger;
 }

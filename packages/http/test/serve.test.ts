@@ -69,6 +69,29 @@ describe("serve: graceful shutdown", () => {
     // child's STOPPING line arrived, which a loaded machine can deliver after the refusal itself.
     expect(outcomes.filter((o) => o.status === "ECONNREFUSED").length).toBe(2);
   }, 30_000);
+
+  it("exits after SIGTERM when the reader of its stdout has gone (EPIPE), its JSON logs undeliverable", async () => {
+    // As when `pnpm start`'s launcher dies: its services' stdout pipes have no reader any more.
+    const script = `
+      const express = require("express");
+      const { serve } = require(${JSON.stringify(path.join(__dirname, "../dist/serve.js"))});
+      const { createLogger } = require(${JSON.stringify(path.join(__dirname, "../dist/logger.js"))});
+      serve({ name: "t", app: express(), port: 0, host: "127.0.0.1", logger: createLogger("t", "info", { format: "json", colorize: false }),
+        shutdownTimeoutMs: 60000, onShutdown: async () => {}, clientErrorBody: () => ({ contentType: "application/json", body: "{}" }) })
+        .then((server) => process.stderr.write("PORT " + server.address().port + "\\n"));
+    `;
+    const child = spawn(process.execPath, ["-e", script], { cwd: __dirname, stdio: ["ignore", "pipe", "pipe"] });
+    const exit = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? `code ${code}`)));
+    await new Promise<void>((resolve) => child.stderr!.on("data", (d) => String(d).includes("PORT") && resolve()));
+    child.stdout!.destroy();
+    child.kill("SIGTERM");
+    const bound = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    try {
+      expect(await exit).toBe("code 0");
+    } finally {
+      clearTimeout(bound);
+    }
+  }, 30_000);
 });
 
 describe("serve: requests the HTTP parser refuses", () => {
