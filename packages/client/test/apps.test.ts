@@ -1,4 +1,5 @@
 // The client against the real apps, in process on ports of their own (each on a fresh embedded database).
+// Their test helpers are imported by path (the apps must be built: turbo.json makes test depend on their build).
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createTestContext as mainContext, type TestContext as MainContext } from "../../../apps/main-api/test/helpers/context";
