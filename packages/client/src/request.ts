@@ -159,8 +159,9 @@ export async function send(transport: Transport, route: RouteDefinition, input: 
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(input.body);
   }
-  const fileAnswer = Object.values(route.responses).some((spec) => spec.contentType && !/json/i.test(spec.contentType));
-  if (fileAnswer) headers.Accept = `${Object.values(route.responses).find((spec) => spec.contentType)?.contentType}, application/json`;
+  // A file answer (the CSV exports) is asked for by its media type; errors still come as JSON.
+  const fileType = Object.values(route.responses).find((spec) => spec.contentType && !/json/i.test(spec.contentType))?.contentType;
+  if (fileType) headers.Accept = `${fileType}, application/json`;
   Object.assign(headers, input.headers);
 
   const init: RequestInit & { duplex?: "half" } = { method: route.method.toUpperCase(), headers, body, signal: input.signal };
