@@ -1,4 +1,5 @@
-import { mainApiRoutes } from "@cloudcost/contracts";
+import { defineRoute, mainApiRoutes } from "@cloudcost/contracts";
+import { z } from "zod";
 import { ApiError, bindRoutes, createClient, type ClientOptions, isApiError } from "../src/index.js";
 
 interface Sent {
@@ -229,5 +230,27 @@ describe("bindRoutes", () => {
     await expect(ops.mainHealthz()).resolves.toEqual({ service: "main-api" });
     expect(sent[0].url).toBe("http://127.0.0.1:3000/healthz");
     expect(ops.mainHealthz.route.path).toBe("/healthz");
+  });
+
+  it("types every placeholder of the path, so a route whose path changes breaks its callers' type check", async () => {
+    const { fetch, sent } = fakeFetch(() => json(200, { ok: true }));
+    const route = defineRoute({
+      operationId: "getThing",
+      method: "get",
+      path: "/things/{org_id}/{thing_id}",
+      summary: "A thing",
+      tags: [],
+      errors: "marketplace",
+      auth: "none",
+      scope: "none",
+      params: z.object({ org_id: z.string() }),
+      responses: { 200: { description: "The thing", schema: z.object({ ok: z.boolean() }) } },
+    });
+    const ops = bindRoutes({ getThing: route }, { baseUrl: "", fetch });
+    // @ts-expect-error thing_id is in the path but not given
+    await expect(ops.getThing({ params: { org_id: "o" } })).rejects.toThrow(/missing path parameter "thing_id"/);
+    const ok: boolean = (await ops.getThing({ params: { org_id: "o", thing_id: 7 } })).ok;
+    expect(ok).toBe(true);
+    expect(sent.map((s) => s.url)).toEqual(["/things/o/7"]);
   });
 });
