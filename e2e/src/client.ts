@@ -1,4 +1,4 @@
-import { type CloudCostClient, createClient } from "@cloudcost/client";
+import { ApiError, type CloudCostClient, createClient } from "@cloudcost/client";
 import type { Stack } from "./stack";
 
 /**
@@ -7,4 +7,15 @@ import type { Stack } from "./stack";
  */
 export function stackClient(stack: Pick<Stack, "api" | "pricingUrl">, auth: { token?: string; apiKey?: string }): CloudCostClient {
   return createClient({ mainUrl: stack.api.replace(/\/api$/, ""), pricingUrl: stack.pricingUrl, token: auth.token, apiKey: auth.apiKey });
+}
+
+/** The ApiError `pending` fails with (the test fails when it succeeds or fails otherwise). */
+export async function failure(pending: Promise<unknown>): Promise<ApiError> {
+  try {
+    await pending;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail with an API error");
 }
