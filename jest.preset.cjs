@@ -17,6 +17,7 @@ module.exports = function preset({ rootDir, ...overrides }) {
     moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
     moduleNameMapper: {
       "^@cloudcost/contracts$": path.join(root, "packages/contracts/src/index.ts"),
+      "^@cloudcost/client$": path.join(root, "packages/client/src/index.ts"),
       "^@cloudcost/db$": path.join(root, "packages/db/src/index.ts"),
       "^@cloudcost/db/testing$": path.join(root, "packages/db/src/testing/index.ts"),
       "^@cloudcost/credentials$": path.join(root, "packages/credentials/src/index.ts"),

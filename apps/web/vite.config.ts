@@ -15,5 +15,5 @@ export default defineConfig({
     },
   },
   // Generous: the machine running the suites may be shared and loaded.
-  test: { environment: "jsdom", include: ["test/**/*.test.{ts,tsx}"], testTimeout: 30_000 },
+  test: { environment: "jsdom", include: ["test/**/*.test.{ts,tsx}"], setupFiles: ["test/setup.ts"], testTimeout: 30_000 },
 });

@@ -4,10 +4,9 @@ import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
-import type { RecommendationSummary } from "@cloudcost/contracts";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { FLEET, samplesOf } from "../src/fleet";
-import { call } from "../src/http";
+import { stackClient } from "../src/client";
 import { describeWith, findChromium } from "../src/requirements";
 import { startStack, type Stack } from "../src/stack";
 
@@ -23,7 +22,6 @@ const describeIfBrowser = describeWith("the console browser test", ["chromium", 
 const OWNER = "ada@console.example";
 const VIEWER = "vic@console.example";
 const usd = (n: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(n);
-const data = <T>(body: unknown) => (body as { data: T }).data;
 const ROOT = path.resolve(__dirname, "../..");
 
 /** The demo organization's cloud bill (scripts/demo/focus.mjs, the file `pnpm start` imports), for today. */
@@ -111,21 +109,18 @@ describeIfBrowser("console", () => {
     await page.getByRole("heading", { name: "Overview" }).waitFor();
 
     ownerToken = stack.devToken(OWNER);
-    const me = data<{ organization: { name: string }; role: string; tenant_ids: string[] }>(
-      (await call("GET", `${stack.api}/v1/me`, { token: ownerToken })).body,
-    );
+    const me = await stackClient(stack, { token: ownerToken }).main.getMe();
     expect(me).toMatchObject({ organization: { name: "Console Corp" }, role: "owner" });
     tenant = me.tenant_ids[0];
   });
 
   it("shows the overview's numbers exactly as the API computes them", async () => {
-    await call("PUT", `${stack.api}/v1/tenant/compute/resources`, { token: ownerToken, tenant, body: { resources: FLEET.map((m) => m.resource) } });
-    await call("POST", `${stack.api}/v1/tenant/compute/metrics`, { token: ownerToken, tenant, body: { samples: samplesOf(FLEET) } });
-    const analyzed = await call("POST", `${stack.api}/v1/tenant/compute/recommendations/analyze`, { token: ownerToken, tenant });
-    expect(analyzed.status).toBe(200);
-    const summary = data<RecommendationSummary>(
-      (await call("GET", `${stack.api}/v1/tenant/compute/recommendations/summary`, { token: ownerToken, tenant })).body,
-    );
+    const { main } = stackClient(stack, { token: ownerToken });
+    await main.upsertResources({ tenant, body: { resources: FLEET.map((m) => m.resource) } });
+    await main.ingestMetrics({ tenant, body: { samples: samplesOf(FLEET) } });
+    const analyzed = await main.analyzeRecommendations({ tenant });
+    expect(analyzed.analyzed_resources).toBeGreaterThan(0);
+    const summary = await main.getRecommendationSummary({ tenant });
     expect(summary.actionable_count).toBeGreaterThan(0);
 
     const page = owner;
@@ -149,9 +144,7 @@ describeIfBrowser("console", () => {
     await check(page, "recommendations");
     await page.getByRole("checkbox", { name: "Downsize" }).check();
     await page.waitForURL(/action=DOWNSIZE/);
-    const api = data<{ items: { resource_id: string; name: string | null }[] }>(
-      (await call("GET", `${stack.api}/v1/tenant/compute/recommendations?action=DOWNSIZE`, { token: ownerToken, tenant })).body,
-    );
+    const api = await stackClient(stack, { token: ownerToken }).main.listRecommendations({ tenant, query: { action: ["DOWNSIZE"] } });
     expect(api.items.length).toBeGreaterThan(0);
     expect(
       await until(
@@ -200,23 +193,25 @@ describeIfBrowser("console", () => {
     await page.getByRole("cell", { name: "console e2e", exact: true }).waitFor();
     expect(await page.getByTestId("new-key").count()).toBe(0);
 
-    const account = await call("GET", `${stack.pricingUrl}/v1/pricing/account`, { apiKey: key });
-    expect(account.status).toBe(200);
+    const account = await stackClient(stack, { apiKey: key }).pricing.getAccount();
     await page.goto(`${stack.consoleUrl}/prices`);
     await check(page, "prices-key");
     await page.getByRole("textbox", { name: "API key" }).fill(key);
     await page.getByRole("button", { name: "Use key" }).click();
-    expect(await page.getByTestId("pricing-account").textContent()).toBe((account.body as { account_id: string }).account_id);
+    expect(await page.getByTestId("pricing-account").textContent()).toBe(account.account_id);
     await page.getByRole("heading", { name: "Model prices" }).waitFor();
     await check(page, "prices");
 
     // With an admin key: register a model price, change it (the earlier version stays in the history), close it.
-    const admin = data<{ key: string }>(
-      (await call("POST", `${stack.api}/v1/settings/api-keys`, { token: ownerToken, body: { name: "prices admin", role: "admin" } })).body,
-    );
+    const admin = await stackClient(stack, { token: ownerToken }).main.createApiKey({ body: { name: "prices admin", role: "admin" } });
+    const adminPricing = stackClient(stack, { apiKey: admin.key }).pricing;
     await until(
-      async () => (await call("GET", `${stack.pricingUrl}/v1/pricing/account`, { apiKey: admin.key })).status,
-      (status) => status === 200,
+      () =>
+        adminPricing.getAccount().then(
+          () => true,
+          () => false,
+        ),
+      (accepted) => accepted,
       30_000,
     );
     await page.getByRole("button", { name: "Use another key" }).click();
@@ -238,8 +233,7 @@ describeIfBrowser("console", () => {
       () => page.getByRole("button", { name: "Close openai · gpt-console · input" }).count(),
       (n) => n === 0,
     );
-    const models = (await call("GET", `${stack.pricingUrl}/marketplace/providers/models?model=gpt-console&include_closed=true`, { apiKey: admin.key }))
-      .body as { entries: { unit_price_per_mtok: number; effective_to: string | null }[] };
+    const models = await adminPricing.listModels({ query: { model: "gpt-console", include_closed: "true" } });
     expect(models.entries.map((m) => [m.unit_price_per_mtok, m.effective_to === null]).sort()).toEqual([
       [2, false],
       [2.5, false],
@@ -287,31 +281,26 @@ describeIfBrowser("console", () => {
   });
 
   it("shows the organization's month-to-date spend exactly as the API sums it, with unpriced lines called out and a FOCUS export", async () => {
-    const me = data<{ organization: { id: string } }>((await call("GET", `${stack.api}/v1/me`, { token: ownerToken })).body);
-    const org = me.organization.id;
+    const { main } = stackClient(stack, { token: ownerToken });
+    const org = (await main.getMe()).organization.id;
     // The demo's bill: the Production sub-account allocated to the journey's tenant, the others unallocated.
-    const rules = await call("PUT", `${stack.api}/v1/organizations/${org}/spend/allocation-rules`, {
-      token: ownerToken,
-      body: { rules: [{ tenant_id: tenant, sub_account_ids: ["111111111111"] }] },
-    });
-    expect(rules.status).toBe(200);
-    const imported = await fetch(`${stack.api}/v1/organizations/${org}/spend/imports?file_name=demo-aws-focus-1.2.csv`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${ownerToken}`, "content-type": "text/csv", accept: "application/json" },
+    const rules = await main.putAllocationRules({ params: { org_id: org }, body: { rules: [{ tenant_id: tenant, sub_account_ids: ["111111111111"] }] } });
+    expect(rules.rules).toHaveLength(1);
+    const imported = await main.createSpendImport.reply({
+      params: { org_id: org },
+      query: { file_name: "demo-aws-focus-1.2.csv" },
       body: demoFocusCsv(),
+      contentType: "text/csv",
     });
     expect(imported.status).toBe(201);
     // A model usage line without a pricing label: stored unpriced, with its reason.
-    const usage = await call("POST", `${stack.api}/v1/tenant/spend/usage`, {
-      token: ownerToken,
+    const usage = await main.ingestUsage({
       tenant,
       body: { usage: [{ resource_id: "gpt-unlabelled", kind: "model", timestamp: new Date().toISOString(), quantities: { input: 1000 } }] },
     });
-    expect(data<{ unpriced: number }>(usage.body).unpriced).toBe(1);
+    expect(usage.unpriced).toBe(1);
 
-    const report = data<{ totals: { currency: string; cost: string }[]; unpriced: { lines: number; by_reason: Record<string, number> } }>(
-      (await call("GET", `${stack.api}/v1/organizations/${org}/spend`, { token: ownerToken })).body,
-    );
+    const report = await main.getOrganizationSpend({ params: { org_id: org } });
     const total = report.totals.find((t) => t.currency === "USD");
     expect(Number(total?.cost)).toBeGreaterThan(0);
     expect(report.unpriced.by_reason).toEqual({ no_pricing_label: 1 });
@@ -330,9 +319,7 @@ describeIfBrowser("console", () => {
     await page.waitForURL(/group_by=service_name/);
     await page.getByLabel("Then by").selectOption("tenant");
     await page.waitForURL(/group_by=service_name%2Ctenant/);
-    const grouped = data<{ rows: unknown[] }>(
-      (await call("GET", `${stack.api}/v1/organizations/${org}/spend?granularity=none&group_by=service_name,tenant`, { token: ownerToken })).body,
-    );
+    const grouped = await main.getOrganizationSpend({ params: { org_id: org }, query: { granularity: "none", group_by: ["service_name", "tenant"] } });
     expect(
       await until(
         () => page.locator("section[aria-label='Spend by group'] tbody tr").count(),
@@ -351,17 +338,13 @@ describeIfBrowser("console", () => {
     expect(csv.trim().split("\n").length).toBeGreaterThan(10);
 
     // The overview's month to date is the tenant's (its share of the bill), as the API sums it.
-    const tenantSpend = data<{ totals: { currency: string; cost: string }[] }>(
-      (await call("GET", `${stack.api}/v1/tenant/spend?granularity=none`, { token: ownerToken, tenant })).body,
-    );
+    const tenantSpend = await main.getTenantSpend({ tenant, query: { granularity: "none" } });
     await page.goto(`${stack.consoleUrl}/`);
     await page.getByTestId("spend-mtd").waitFor();
     expect(await page.getByTestId("spend-mtd").locator("dd").textContent()).toBe(usd(Number(tenantSpend.totals[0].cost)));
     await page.getByRole("img", { name: /Spend by day this month/ }).waitFor();
     // An owner also sees the organization's split by tenant, the unallocated lines included.
-    const byTenant = data<{ rows: { group: { tenant: string | null }; cost: string }[] }>(
-      (await call("GET", `${stack.api}/v1/organizations/${org}/spend?granularity=none&group_by=tenant`, { token: ownerToken })).body,
-    );
+    const byTenant = await main.getOrganizationSpend({ params: { org_id: org }, query: { granularity: "none", group_by: ["tenant"] } });
     await page.getByTestId("top-tenant").first().waitFor();
     expect(await page.getByTestId("top-tenant").allTextContents()).toEqual(
       byTenant.rows.map((row) => `${row.group.tenant === null ? "Unallocated" : "Default"} ${usd(Number(row.cost))}`),
@@ -386,9 +369,7 @@ describeIfBrowser("console", () => {
     await dialog.getByRole("button", { name: "Create budget" }).click();
     const card = page.getByTestId("budget").filter({ hasText: "Console monthly" });
     await card.waitFor();
-    const budgets = data<{ items: { id: string; name: string; amount: string; status: { spent: string; state: string } }[] }>(
-      (await call("GET", `${stack.api}/v1/tenant/budgets`, { token: ownerToken, tenant })).body,
-    );
+    const budgets = await stackClient(stack, { token: ownerToken }).main.listBudgets({ tenant });
     const budget = budgets.items.find((b) => b.name === "Console monthly");
     expect(budget).toMatchObject({ amount: "500" });
     expect(await card.textContent()).toContain(`${usd(Number(budget?.status.spent))} spent of ${usd(500)}`);
@@ -413,9 +394,7 @@ describeIfBrowser("console", () => {
       () => planned.getAttribute("aria-pressed"),
       (v) => v === "true",
     );
-    const anomalies = data<{ items: { feedback: string | null }[] }>(
-      (await call("GET", `${stack.api}/v1/tenant/spend/anomalies`, { token: ownerToken, tenant })).body,
-    );
+    const anomalies = await stackClient(stack, { token: ownerToken }).main.listAnomalies({ tenant });
     expect(anomalies.items.map((a) => a.feedback)).toContain("planned_activity");
     await check(page, "budgets");
 

@@ -1,26 +1,6 @@
-import {
-  AccountInfo,
-  AnalyzeResponse,
-  ComputeBatchResponse,
-  ComputePrice,
-  CreateApiKeyResponse,
-  DeleteDatabasesResponse,
-  ErrorEnvelope,
-  IngestMetricsResponse,
-  MarketplaceError,
-  Pin,
-  ProblemDocument,
-  RecommendationsPage,
-  RecommendationSummary,
-  RegisterDatabasesResponse,
-  RegisterModelsResponse,
-  SignupCompleteResponse,
-  SuccessEnvelope,
-  UpsertResourcesResponse,
-  UsageResponse,
-  User,
-  type RecommendationItem,
-} from "@cloudcost/contracts";
+import { ErrorEnvelope, MarketplaceError, ProblemDocument, type RecommendationItem } from "@cloudcost/contracts";
+import type { CloudCostClient } from "@cloudcost/client";
+import { failure, stackClient } from "../src/client";
 import { FLEET, samplesOf } from "../src/fleet";
 import { call, eventually, expectReply } from "../src/http";
 import { centsToNumber, monthlyCents, toUnits, unitsToCents } from "../src/money";
@@ -28,7 +8,8 @@ import { describeWith } from "../src/requirements";
 import { startStack, type Stack } from "../src/stack";
 
 // The whole journey of a customer, as an outside client: both services as real processes on their
-// own databases, every request through the nginx gateway, every body checked with the contracts.
+// own databases, every request through the nginx gateway with @cloudcost/client (every answer parsed
+// with its schema from the contracts; every error body checked with its error schema).
 const describeIfNginx = describeWith("the journey", ["nginx"]);
 
 const PREFIX = "costs.example.com";
@@ -40,6 +21,10 @@ describeIfNginx("customer journey through the gateway", () => {
   let tenant: string;
   let ownerId: string;
   let key: string;
+  /** The main API with the owner's token, the pricing API with the key. */
+  let client: CloudCostClient;
+  /** The main API with the API key as its bearer credential. */
+  let withKey: CloudCostClient;
 
   beforeAll(async () => {
     stack = await startStack();
@@ -50,117 +35,101 @@ describeIfNginx("customer journey through the gateway", () => {
 
   it("signs up with a development-issuer token and reads the owner back", async () => {
     token = stack.devToken("ada@journey.example");
-    const signup = expectReply(
-      await call("POST", `${stack.api}/v1/signup/complete`, {
-        token,
-        body: { company_name: "Journey Corp", first_name: "Ada", last_name: "Lovelace", job_title: "CTO" },
-      }),
-      201,
-      SuccessEnvelope(SignupCompleteResponse),
-    );
-    org = signup.data.organization.id;
-    tenant = signup.data.default_tenant.id;
-    ownerId = signup.data.owner.id;
-    expect(signup.data.owner).toMatchObject({ role: "owner", active: true, email: "ada@journey.example", name: "Ada Lovelace", tenant_ids: [tenant] });
-
-    const owner = expectReply(await call("GET", `${stack.api}/v1/organizations/${org}/users/${ownerId}`, { token }), 200, SuccessEnvelope(User));
-    expect(owner.data).toEqual(signup.data.owner);
-
-    const again = await call("POST", `${stack.api}/v1/signup/complete`, {
-      token,
-      body: { company_name: "Journey Corp", first_name: "Ada", last_name: "Lovelace" },
+    client = stackClient(stack, { token });
+    const signup = await client.main.completeSignup.reply({
+      body: { company_name: "Journey Corp", first_name: "Ada", last_name: "Lovelace", job_title: "CTO" },
     });
-    expectReply(again, 409, ErrorEnvelope);
-    expectReply(await call("GET", `${stack.api}/v1/organizations/${org}/users/${ownerId}`), 401, ErrorEnvelope);
+    expect(signup.status).toBe(201);
+    const signedUp = signup.body.data;
+    org = signedUp.organization.id;
+    tenant = signedUp.default_tenant.id;
+    ownerId = signedUp.owner.id;
+    expect(signedUp.owner).toMatchObject({ role: "owner", active: true, email: "ada@journey.example", name: "Ada Lovelace", tenant_ids: [tenant] });
+
+    const owner = await client.main.getUser({ params: { org_id: org, id: ownerId } });
+    expect(owner).toEqual(signedUp.owner);
+
+    const again = await failure(client.main.completeSignup({ body: { company_name: "Journey Corp", first_name: "Ada", last_name: "Lovelace" } }));
+    expect(again).toMatchObject({ status: 409, code: "conflict" });
+    ErrorEnvelope.parse(again.body);
+    const anonymous = await failure(stackClient(stack, {}).main.getUser({ params: { org_id: org, id: ownerId } }));
+    expect(anonymous).toMatchObject({ status: 401, code: "unauthenticated" });
+    ErrorEnvelope.parse(anonymous.body);
   });
 
   it("creates an API key that the pricing API accepts once the outbox delivered it", async () => {
-    const created = expectReply(
-      await call("POST", `${stack.api}/v1/settings/api-keys`, { token, body: { name: "journey CI", role: "admin" } }),
-      201,
-      SuccessEnvelope(CreateApiKeyResponse),
+    const created = await client.main.createApiKey.reply({ body: { name: "journey CI", role: "admin" } });
+    expect(created.status).toBe(201);
+    key = created.body.data.key;
+    client = stackClient(stack, { token, apiKey: key });
+    withKey = stackClient(stack, { token: key });
+    const account = await eventually("the pricing API accepts the new key", () =>
+      client.pricing.getAccount().catch((error: unknown) => {
+        if ((error as { status?: number }).status === 401) return undefined;
+        throw error;
+      }),
     );
-    key = created.data.key;
-    const account = await eventually("the pricing API accepts the new key", async () => {
-      const reply = await call("GET", `${stack.pricingUrl}/v1/pricing/account`, { apiKey: key });
-      if (reply.status === 401) return undefined;
-      return expectReply(reply, 200, AccountInfo);
-    });
     expect(account.account_id).toBe(org);
 
-    const wrong = await call("GET", `${stack.pricingUrl}/v1/pricing/account`, { apiKey: "bl_notAKeyOfAnyone" });
-    expect(expectReply(wrong, 401, ProblemDocument).code).toBe("unauthenticated");
+    const wrong = await failure(client.pricing.getAccount({ credential: "bl_notAKeyOfAnyone" }));
+    expect(wrong).toMatchObject({ status: 401, code: "unauthenticated" });
+    expect(ProblemDocument.parse(wrong.body).code).toBe("unauthenticated");
   });
 
   it("registers model and database prices, prices usage exactly, and protects a pinned entry", async () => {
-    const models = expectReply(
-      await call("POST", `${stack.pricingUrl}/marketplace/providers/models`, {
-        apiKey: key,
-        body: {
-          entries: [
-            { provider: "openai", publisher: "OpenAI", model: "GPT-4o mini", model_id: "gpt-4o-mini", token_bucket: "input", unit_price_per_mtok: 0.15 },
-            { provider: "openai", publisher: "OpenAI", model: "GPT-4o mini", model_id: "gpt-4o-mini", token_bucket: "output", unit_price_per_mtok: 0.6 },
-          ],
-        },
-      }),
-      201,
-      RegisterModelsResponse,
-    );
+    const models = await client.pricing.registerModels({
+      body: {
+        entries: [
+          { provider: "openai", publisher: "OpenAI", model: "GPT-4o mini", model_id: "gpt-4o-mini", token_bucket: "input", unit_price_per_mtok: 0.15 },
+          { provider: "openai", publisher: "OpenAI", model: "GPT-4o mini", model_id: "gpt-4o-mini", token_bucket: "output", unit_price_per_mtok: 0.6 },
+        ],
+      },
+    });
     expect(models.entries.map((e) => [e.token_bucket, e.unit_price_per_mtok, e.currency])).toEqual([
       ["input", 0.15, "USD"],
       ["output", 0.6, "USD"],
     ]);
-    const databases = expectReply(
-      await call("POST", `${stack.pricingUrl}/marketplace/providers/databases`, {
-        apiKey: key,
-        body: {
-          entries: [
-            {
-              provider: "aws",
-              service: "rds",
-              region: "eu-west-1",
-              engine: "PostgreSQL",
-              instance_type: "db.r6g.large",
-              cost_per_hour: 0.258,
-              cost_per_storage_gb_hour: 0.000158,
-            },
-          ],
-        },
-      }),
-      201,
-      RegisterDatabasesResponse,
-    );
+    const databases = await client.pricing.registerDatabases({
+      body: {
+        entries: [
+          {
+            provider: "aws",
+            service: "rds",
+            region: "eu-west-1",
+            engine: "PostgreSQL",
+            instance_type: "db.r6g.large",
+            cost_per_hour: 0.258,
+            cost_per_storage_gb_hour: 0.000158,
+          },
+        ],
+      },
+    });
     const modelId = models.entries[0].id;
     const databaseId = databases.entries[0].id;
     expect(databases.entries[0]).toMatchObject({ period_billing_hours: 730, cost_per_hour: 0.258, edition: null });
 
     const now = new Date().toISOString();
-    const usage = expectReply(
-      await call("POST", `${stack.pricingUrl}/v1/pricing/usage`, {
-        apiKey: key,
-        body: {
-          usage: [
-            {
-              resource_id: "chat-bot",
-              kind: "model",
-              timestamp: now,
-              labels: { [`${PREFIX}/pricing-id.model`]: modelId },
-              quantities: { input: 1234567, output: 20000 },
-            },
-            {
-              resource_id: "prod-db-1",
-              kind: "database",
-              timestamp: now,
-              tags: { [`${PREFIX}/pricing-id.database`]: databaseId },
-              quantities: { hours: 730, storage_gb_hours: 73000 },
-            },
-            { resource_id: "unlabelled", kind: "database", timestamp: now, quantities: { hours: 1 } },
-          ],
-        },
-      }),
-      200,
-      UsageResponse,
-    );
+    const usage = await client.pricing.priceUsage({
+      body: {
+        usage: [
+          {
+            resource_id: "chat-bot",
+            kind: "model",
+            timestamp: now,
+            labels: { [`${PREFIX}/pricing-id.model`]: modelId },
+            quantities: { input: 1234567, output: 20000 },
+          },
+          {
+            resource_id: "prod-db-1",
+            kind: "database",
+            timestamp: now,
+            tags: { [`${PREFIX}/pricing-id.database`]: databaseId },
+            quantities: { hours: 730, storage_gb_hours: 73000 },
+          },
+          { resource_id: "unlabelled", kind: "database", timestamp: now, quantities: { hours: 1 } },
+        ],
+      },
+    });
     // 1.234567 M x 0.15 + 0.02 M x 0.6; 730 h x 0.258 + 73000 GB-h x 0.000158.
     expect(usage.lines.map((l) => [l.resolved, l.cost, l.reason])).toEqual([
       [true, 0.19718505, null],
@@ -170,66 +139,44 @@ describeIfNginx("customer journey through the gateway", () => {
     expect(usage.lines[0].unit_prices).toEqual({ input: 0.15, output: 0.6 });
     expect(usage.totals).toEqual([{ currency: "USD", cost: 200.07118505 }]);
 
-    const pin = expectReply(
-      await call("PUT", `${stack.pricingUrl}/v1/pricing/pins/database/prod-db-1`, { apiKey: key, body: { pricing_id: databaseId } }),
-      200,
-      Pin,
-    );
+    const pinned = { kind: "database", resource_id: "prod-db-1" } as const;
+    const pin = await client.pricing.putPin({ params: pinned, body: { pricing_id: databaseId } });
     expect(pin).toMatchObject({ kind: "database", resource_id: "prod-db-1", pricing_id: databaseId });
-    const refused = expectReply(
-      await call("DELETE", `${stack.pricingUrl}/marketplace/providers/databases?id=${databaseId}`, { apiKey: key }),
-      409,
-      MarketplaceError,
-    );
-    expect(refused.error).toContain("prod-db-1");
+    const refused = await failure(client.pricing.deleteDatabase({ query: { id: databaseId } }));
+    expect(refused).toMatchObject({ status: 409, code: "conflict" });
+    expect(MarketplaceError.parse(refused.body).error).toContain("prod-db-1");
 
-    expect((await call("DELETE", `${stack.pricingUrl}/v1/pricing/pins/database/prod-db-1`, { apiKey: key })).status).toBe(204);
-    const deleted = expectReply(
-      await call("DELETE", `${stack.pricingUrl}/marketplace/providers/databases?id=${databaseId}`, { apiKey: key }),
-      200,
-      DeleteDatabasesResponse,
-    );
+    expect((await client.pricing.deletePin.reply({ params: pinned })).status).toBe(204);
+    const deleted = await client.pricing.deleteDatabase({ query: { id: databaseId } });
     expect(deleted.entries.map((e) => e.id)).toEqual([databaseId]);
   });
 
   it("sends a fleet and its utilization, analyzes it, and summarizes what the fleet implies", async () => {
     const vms = FLEET.filter((m) => m.resource.resource_type === "virtual_machine");
-    const upserted = expectReply(
-      await call("PUT", `${stack.api}/v1/tenant/compute/resources`, { token: key, tenant, body: { resources: FLEET.map((m) => m.resource) } }),
-      200,
-      SuccessEnvelope(UpsertResourcesResponse),
-    );
-    expect(upserted.data.upserted).toBe(FLEET.length);
+    const upserted = await withKey.main.upsertResources({ tenant, body: { resources: FLEET.map((m) => m.resource) } });
+    expect(upserted.upserted).toBe(FLEET.length);
     const samples = samplesOf(FLEET);
-    const accepted = expectReply(
-      await call("POST", `${stack.api}/v1/tenant/compute/metrics`, { token: key, tenant, body: { samples } }),
-      200,
-      SuccessEnvelope(IngestMetricsResponse),
-    );
-    expect(accepted.data.accepted).toBe(samples.length);
+    const accepted = await withKey.main.ingestMetrics({ tenant, body: { samples } });
+    expect(accepted.accepted).toBe(samples.length);
 
-    const summaryUrl = `${stack.api}/v1/tenant/compute/recommendations/summary`;
-    const before = expectReply(await call("GET", summaryUrl, { token, tenant }), 200, SuccessEnvelope(RecommendationSummary)).data;
+    const summaryOf = (query?: { resource_type?: "virtual_machine" | "kubernetes_node"; provider?: string }) =>
+      client.main.getRecommendationSummary({ tenant, query });
+    const before = await summaryOf();
     expect(before).toMatchObject({ total_resources: vms.length, analyzed_resources: 0, analysis_coverage: 0, actionable_count: 0, top_savers: [] });
     expect(before.action_counts.pending).toBe(vms.length);
-    expectReply(await call("GET", summaryUrl, { token }), 400, ErrorEnvelope);
+    // Without the tenant header: the typed client cannot send that (a type error, and a TypeError
+    // before any request), so a raw request checks the service's own 400.
+    await expect(client.main.getRecommendationSummary({ tenant: "" })).rejects.toThrow(TypeError);
+    expectReply(await call("GET", `${stack.api}/v1/tenant/compute/recommendations/summary`, { token }), 400, ErrorEnvelope);
 
-    const analyzed = expectReply(
-      await call("POST", `${stack.api}/v1/tenant/compute/recommendations/analyze`, { token, tenant }),
-      200,
-      SuccessEnvelope(AnalyzeResponse),
-    );
-    expect(analyzed.data.analyzed_resources).toBe(FLEET.length);
+    const analyzed = await client.main.analyzeRecommendations({ tenant });
+    expect(analyzed.analyzed_resources).toBe(FLEET.length);
 
     // Every member got the action its utilization implies.
     const items = new Map<string, RecommendationItem>();
-    for (const type of ["virtual_machine", "kubernetes_node"]) {
-      const page = expectReply(
-        await call("GET", `${stack.api}/v1/tenant/compute/recommendations?resource_type=${type}&limit=500`, { token, tenant }),
-        200,
-        SuccessEnvelope(RecommendationsPage),
-      );
-      for (const item of page.data.items) items.set(item.resource_id, item);
+    for (const type of ["virtual_machine", "kubernetes_node"] as const) {
+      const page = await client.main.listRecommendations({ tenant, query: { resource_type: type, limit: 500 } });
+      for (const item of page.items) items.set(item.resource_id, item);
     }
     expect(Object.fromEntries([...items].map(([id, item]) => [id, item.action]))).toEqual(
       Object.fromEntries(FLEET.map((m) => [m.resource.resource_id, m.expect])),
@@ -238,19 +185,14 @@ describeIfNginx("customer journey through the gateway", () => {
     // Prices of the current and recommended types, from the pricing API, independently of the main API.
     const actionable = vms.filter((m) => ["DOWNSIZE", "UPSIZE"].includes(m.expect)).map((m) => items.get(m.resource.resource_id)!);
     const query = (provider: string, region: string, instance_type: string) => ({ provider, region, instance_type });
-    const batch = expectReply(
-      await call("POST", `${stack.pricingUrl}/v1/pricing/compute/batch`, {
-        apiKey: key,
-        body: {
-          items: actionable.flatMap((i) => [
-            query(i.provider!, i.region!, i.current_instance_type!),
-            query(i.provider!, i.region!, i.recommended_instance_type!),
-          ]),
-        },
-      }),
-      200,
-      ComputeBatchResponse,
-    );
+    const batch = await client.pricing.priceComputeBatch({
+      body: {
+        items: actionable.flatMap((i) => [
+          query(i.provider!, i.region!, i.current_instance_type!),
+          query(i.provider!, i.region!, i.recommended_instance_type!),
+        ]),
+      },
+    });
     const hourly = batch.results.map((r) => {
       if (!("price" in r)) throw new Error(`no price: ${JSON.stringify(r)}`);
       return r.price.price_per_hour;
@@ -271,11 +213,7 @@ describeIfNginx("customer journey through the gateway", () => {
 
     // The idle VM: its whole catalog price, 730 hours a month.
     const idle = FLEET.find((m) => m.expect === "TERMINATE")!.resource;
-    const idlePrice = expectReply(
-      await call("POST", `${stack.pricingUrl}/v1/pricing/compute`, { apiKey: key, body: query(idle.provider!, idle.region!, idle.instance_type!) }),
-      200,
-      ComputePrice,
-    );
+    const idlePrice = await client.pricing.priceCompute({ body: query(idle.provider!, idle.region!, idle.instance_type!) });
     expect(idlePrice.source).toBe("catalog");
     expectedSavings.set(idle.resource_id, monthlyCents(idlePrice.price_per_hour));
     expect(items.get(idle.resource_id)).toMatchObject({
@@ -283,7 +221,7 @@ describeIfNginx("customer journey through the gateway", () => {
       savings_monthly_usd: centsToNumber(monthlyCents(idlePrice.price_per_hour)),
     });
 
-    const summary = expectReply(await call("GET", summaryUrl, { token, tenant }), 200, SuccessEnvelope(RecommendationSummary)).data;
+    const summary = await summaryOf();
     const count = (action: string) => vms.filter((m) => m.expect === action).length;
     expect(summary.action_counts).toEqual({
       downsize: count("DOWNSIZE"),
@@ -314,13 +252,9 @@ describeIfNginx("customer journey through the gateway", () => {
     }
 
     // Filters: the Kubernetes node only under its resource type; one provider of the VMs.
-    const nodes = expectReply(
-      await call("GET", `${summaryUrl}?resource_type=kubernetes_node`, { token, tenant }),
-      200,
-      SuccessEnvelope(RecommendationSummary),
-    ).data;
+    const nodes = await summaryOf({ resource_type: "kubernetes_node" });
     expect(nodes).toMatchObject({ total_resources: 1, analyzed_resources: 1, actionable_count: 1 });
-    const gcp = expectReply(await call("GET", `${summaryUrl}?provider=gcp`, { token, tenant }), 200, SuccessEnvelope(RecommendationSummary)).data;
+    const gcp = await summaryOf({ provider: "gcp" });
     expect(gcp.total_resources).toBe(vms.filter((m) => m.resource.provider === "gcp").length);
     expect(gcp.potential_savings_monthly_usd).toBe(centsToNumber(expectedSavings.get("vm-gcp-n2")!));
   });

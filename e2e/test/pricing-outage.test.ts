@@ -1,19 +1,8 @@
-import {
-  AccountInfo,
-  AnalyzeResponse,
-  CreateApiKeyResponse,
-  ErrorEnvelope,
-  MarketplaceError,
-  ProblemDocument,
-  RecommendationsPage,
-  RecommendationSummary,
-  SignupCompleteResponse,
-  SuccessEnvelope,
-  User,
-  type RecommendationItem,
-} from "@cloudcost/contracts";
+import type { CloudCostClient } from "@cloudcost/client";
+import { ErrorEnvelope, MarketplaceError, ProblemDocument, type RecommendationItem } from "@cloudcost/contracts";
+import { failure, stackClient } from "../src/client";
 import { FLEET, samplesOf, type FleetMember } from "../src/fleet";
-import { call, eventually, expectReply } from "../src/http";
+import { eventually } from "../src/http";
 import { describeWith } from "../src/requirements";
 import { startStack, type Stack } from "../src/stack";
 
@@ -42,38 +31,30 @@ const LATECOMER: FleetMember = {
 describeIfNginx("pricing API outage", () => {
   let stack: Stack;
   let token: string;
+  /** The main API with the owner's token (through the gateway, like every request here). */
+  let client: CloudCostClient;
   let org: string;
   let tenant: string;
   const vms = FLEET.filter((m) => m.resource.resource_type === "virtual_machine");
 
-  const summary = async () =>
-    expectReply(await call("GET", `${stack.api}/v1/tenant/compute/recommendations/summary`, { token, tenant }), 200, SuccessEnvelope(RecommendationSummary))
-      .data;
+  const summary = () => client.main.getRecommendationSummary({ tenant });
   const recommendations = async () =>
     new Map(
-      expectReply(
-        await call("GET", `${stack.api}/v1/tenant/compute/recommendations?limit=500`, { token, tenant }),
-        200,
-        SuccessEnvelope(RecommendationsPage),
-      ).data.items.map((item): [string, RecommendationItem] => [item.resource_id, item]),
+      (await client.main.listRecommendations({ tenant, query: { limit: 500 } })).items.map((item): [string, RecommendationItem] => [item.resource_id, item]),
     );
-  const analyze = () => call("POST", `${stack.api}/v1/tenant/compute/recommendations/analyze`, { token, tenant });
+  const analyze = () => client.main.analyzeRecommendations({ tenant });
   const send = async (members: FleetMember[]) => {
-    const resources = members.map((m) => m.resource);
-    expect((await call("PUT", `${stack.api}/v1/tenant/compute/resources`, { token, tenant, body: { resources } })).status).toBe(200);
-    expect((await call("POST", `${stack.api}/v1/tenant/compute/metrics`, { token, tenant, body: { samples: samplesOf(members) } })).status).toBe(200);
+    await client.main.upsertResources({ tenant, body: { resources: members.map((m) => m.resource) } });
+    await client.main.ingestMetrics({ tenant, body: { samples: samplesOf(members) } });
   };
 
   beforeAll(async () => {
     stack = await startStack();
     token = stack.devToken("grace@outage.example");
-    const signup = expectReply(
-      await call("POST", `${stack.api}/v1/signup/complete`, { token, body: { company_name: "Outage Inc", first_name: "Grace", last_name: "Hopper" } }),
-      201,
-      SuccessEnvelope(SignupCompleteResponse),
-    );
-    org = signup.data.organization.id;
-    tenant = signup.data.default_tenant.id;
+    client = stackClient(stack, { token });
+    const signup = await client.main.completeSignup({ body: { company_name: "Outage Inc", first_name: "Grace", last_name: "Hopper" } });
+    org = signup.organization.id;
+    tenant = signup.default_tenant.id;
   });
   afterAll(async () => {
     await stack?.stop();
@@ -81,7 +62,7 @@ describeIfNginx("pricing API outage", () => {
 
   it("keeps answering from stored results while the pricing API is down, and recovers when it is back", async () => {
     await send(vms);
-    expectReply(await analyze(), 200, SuccessEnvelope(AnalyzeResponse));
+    await analyze();
     const analyzedOnce = await summary();
     expect(analyzedOnce).toMatchObject({ total_resources: vms.length, analyzed_resources: vms.length });
     const before = await recommendations();
@@ -94,8 +75,9 @@ describeIfNginx("pricing API outage", () => {
 
     // A fleet change that needs prices nobody has cached: the documented failure, nothing lost.
     await send([LATECOMER]);
-    const failed = expectReply(await analyze(), 503, ErrorEnvelope);
-    expect(failed.message).toMatch(/pricing API is unavailable/);
+    const failed = await failure(analyze());
+    expect(failed).toMatchObject({ status: 503, code: "pricing_unavailable" });
+    expect(ErrorEnvelope.parse(failed.body).message).toMatch(/pricing API is unavailable/);
     const during = await summary();
     expect(during).toMatchObject({
       total_resources: vms.length + 1,
@@ -111,34 +93,25 @@ describeIfNginx("pricing API outage", () => {
     // Identity and management do not need the pricing API: sign-up, users, even a new API key
     // (the outbox holds it until the pricing API is back).
     const other = stack.devToken("linus@outage.example");
-    const signup = expectReply(
-      await call("POST", `${stack.api}/v1/signup/complete`, { token: other, body: { company_name: "Second Co", first_name: "Linus", last_name: "T" } }),
-      201,
-      SuccessEnvelope(SignupCompleteResponse),
-    );
-    const user = expectReply(
-      await call("GET", `${stack.api}/v1/organizations/${signup.data.organization.id}/users/${signup.data.owner.id}`, { token: other }),
-      200,
-      SuccessEnvelope(User),
-    );
-    expect(user.data.email).toBe("linus@outage.example");
-    const created = expectReply(
-      await call("POST", `${stack.api}/v1/settings/api-keys`, { token, body: { name: "made during the outage", role: "viewer" } }),
-      201,
-      SuccessEnvelope(CreateApiKeyResponse),
-    );
+    const second = stackClient(stack, { token: other }).main;
+    const signup = await second.completeSignup({ body: { company_name: "Second Co", first_name: "Linus", last_name: "T" } });
+    const user = await second.getUser({ params: { org_id: signup.organization.id, id: signup.owner.id } });
+    expect(user.email).toBe("linus@outage.example");
+    const created = await client.main.createApiKey({ body: { name: "made during the outage", role: "viewer" } });
 
     // The gateway answers for the missing upstream, in each API's error shape.
-    const market = await call("GET", `${stack.pricingUrl}/marketplace/providers/models`, { apiKey: created.data.key });
-    expect(expectReply(market, 503, MarketplaceError).error).toMatch(/unavailable/);
-    const v1 = await call("GET", `${stack.pricingUrl}/v1/pricing/account`, { apiKey: created.data.key });
-    expect(v1.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    expect(expectReply(v1, 503, ProblemDocument).code).toBe("service_unavailable");
+    const pricing = stackClient(stack, { apiKey: created.key }).pricing;
+    const market = await failure(pricing.listModels());
+    expect(market.status).toBe(503);
+    expect(MarketplaceError.parse(market.body).error).toMatch(/unavailable/);
+    const v1 = await failure(pricing.getAccount());
+    expect(v1).toMatchObject({ status: 503, code: "service_unavailable" });
+    expect(ProblemDocument.parse(v1.body).code).toBe("service_unavailable");
 
     // Back on the same port and database.
     await stack.pricing.start();
-    const recovered = expectReply(await analyze(), 200, SuccessEnvelope(AnalyzeResponse));
-    expect(recovered.data.analyzed_resources).toBe(vms.length + 1);
+    const recovered = await analyze();
+    expect(recovered.analyzed_resources).toBe(vms.length + 1);
     const after = await summary();
     expect(after).toMatchObject({ total_resources: vms.length + 1, analyzed_resources: vms.length + 1, analysis_coverage: 1 });
     expect(after.action_counts.pending).toBe(0);
@@ -146,10 +119,7 @@ describeIfNginx("pricing API outage", () => {
     expect((await recommendations()).get(LATECOMER.resource.resource_id)?.action).toBe(LATECOMER.expect);
 
     // The key made during the outage reached the pricing API once it was back.
-    const account = await eventually("the key created during the outage is delivered", async () => {
-      const reply = await call("GET", `${stack.pricingUrl}/v1/pricing/account`, { apiKey: created.data.key });
-      return reply.status === 200 ? AccountInfo.parse(reply.body) : undefined;
-    });
+    const account = await eventually("the key created during the outage is delivered", () => pricing.getAccount().catch(() => undefined));
     expect(account.account_id).toBe(org);
   });
 });

@@ -6,11 +6,10 @@
  * over the demo's days (the spike in its FOCUS data). Without spend this month the budget stays `ok`.
  */
 export async function loadAlerts(main, tenantId, log) {
-  const tenant = { "X-Service-Tenant-ID": tenantId };
-  const budget = await main(
-    "POST",
-    "/api/v1/tenant/budgets",
-    {
+  const tenant = tenantId;
+  const budget = await main.createBudget({
+    tenant,
+    body: {
       name: "Production monthly",
       period: "monthly",
       amount: "1000000000",
@@ -22,11 +21,10 @@ export async function loadAlerts(main, tenantId, log) {
         { percent: 100, kind: "forecast" },
       ],
     },
-    tenant,
-  );
+  });
   const forecast = Number(budget.status.forecast);
-  if (forecast > 0) await main("PATCH", `/api/v1/tenant/budgets/${budget.id}`, { amount: (forecast / 0.9).toFixed(2) }, tenant);
-  const detected = await main("POST", "/api/v1/tenant/spend/anomalies/detect", { days: 60 }, tenant);
+  if (forecast > 0) await main.updateBudget({ tenant, params: { id: budget.id }, body: { amount: (forecast / 0.9).toFixed(2) } });
+  const detected = await main.detectAnomalies({ tenant, body: { days: 60 } });
   log(`  Production: budget ${budget.id} (forecast ${budget.status.forecast} USD), ${detected.detected} spend anomalies`);
   return { budget_id: budget.id, anomalies: detected.detected };
 }

@@ -123,14 +123,20 @@ export function demoFocusCsv(now) {
  * then the bill imported as `text/csv` through the public import route.
  */
 export async function loadFocus({ main, org, tenants, now, log }) {
-  await main("PUT", `/api/v1/organizations/${org}/spend/allocation-rules`, {
-    rules: [
-      { tenant_id: tenants.production, sub_account_ids: [SUB_ACCOUNTS.production] },
-      { tenant_id: tenants.staging, sub_account_ids: [SUB_ACCOUNTS.staging] },
-    ],
+  await main.putAllocationRules({
+    params: { org_id: org },
+    body: {
+      rules: [
+        { tenant_id: tenants.production, sub_account_ids: [SUB_ACCOUNTS.production] },
+        { tenant_id: tenants.staging, sub_account_ids: [SUB_ACCOUNTS.staging] },
+      ],
+    },
   });
-  const { import: imported } = await main("POST", `/api/v1/organizations/${org}/spend/imports?file_name=demo-aws-focus-1.2.csv`, demoFocusCsv(now), {
-    "Content-Type": "text/csv",
+  const { import: imported } = await main.createSpendImport({
+    params: { org_id: org },
+    query: { file_name: "demo-aws-focus-1.2.csv" },
+    body: demoFocusCsv(now),
+    contentType: "text/csv",
   });
   log(`  Cloud bill: FOCUS 1.2 import of ${imported.rows} rows (${imported.allocated_rows} allocated, ${imported.unallocated_rows} unallocated)`);
   return imported;

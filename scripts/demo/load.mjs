@@ -1,9 +1,11 @@
-// Loads the demo organization through the services' public HTTP APIs (the paths a customer uses),
-// or refreshes the credentials of one loaded before. Used by scripts/start.mjs.
+// Loads the demo organization through the services' public HTTP APIs with the client a customer
+// installs (@cloudcost/client, built by `pnpm start` before this runs), or refreshes the credentials
+// of one loaded before. Used by scripts/start.mjs.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { createClient, isApiError } from "@cloudcost/client";
 import { loadAlerts } from "./alerts.mjs";
 import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
 import { loadFocus } from "./focus.mjs";
@@ -14,20 +16,10 @@ const PRICES = JSON.parse(fs.readFileSync(new URL("./prices.json", import.meta.u
 
 export class DemoError extends Error {}
 
-/** A small JSON client (a string body is sent as it is, with the caller's Content-Type): throws DemoError naming the request on any non-2xx answer. */
-export function client(base, headers) {
-  return async (method, url, body, extra = {}) => {
-    const raw = typeof body === "string";
-    const res = await fetch(base + url, {
-      method,
-      headers: { ...headers, ...(body === undefined || raw ? {} : { "Content-Type": "application/json" }), ...extra },
-      body: body === undefined || raw ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    const json = text ? JSON.parse(text) : null;
-    if (!res.ok) throw new DemoError(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
-    return json?.status === "success" ? json.data : json;
-  };
+/** An API failure in words, naming the operation (an ApiError carries its status, code and the service's message). */
+export function failureText(err) {
+  if (isApiError(err)) return `${err.operationId}: HTTP ${err.status} ${err.code}: ${err.message.slice(0, 300)}`;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** A token of the development issuer for the demo owner (the CLI docs/operations.md documents). */
@@ -40,29 +32,33 @@ export async function devToken(root, env, email = DEMO_EMAIL) {
 export async function waitForPricingKey(pricingUrl, key, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const res = await fetch(`${pricingUrl}/v1/pricing/account`, { headers: { "X-API-Key": key } }).catch(() => null);
-    if (res?.ok) return;
+    const accepted = await createClient({ pricingUrl, apiKey: key })
+      .pricing.getAccount()
+      .then(
+        () => true,
+        () => false,
+      );
+    if (accepted) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new DemoError(`the pricing API did not accept the demo API key within ${timeoutMs / 1000} s`);
 }
 
-async function loadTenant(main, tenantId, spec, now, log) {
-  const headers = { "X-Service-Tenant-ID": tenantId };
+async function loadTenant(main, tenant, spec, now, log) {
   const { resources, pending } = demoFleet(spec);
   const strip = (list) => list.map(({ profile, ...r }) => r);
-  await main("PUT", "/api/v1/tenant/compute/resources", { resources: strip(resources) }, headers);
+  await main.upsertResources({ tenant, body: { resources: strip(resources) } });
   let samples = 0;
   for (const batch of batches(demoSamples(resources, now))) {
-    await main("POST", "/api/v1/tenant/compute/metrics", { samples: batch }, headers);
+    await main.ingestMetrics({ tenant, body: { samples: batch } });
     samples += batch.length;
   }
-  const analysis = await main("POST", "/api/v1/tenant/compute/recommendations/analyze", undefined, headers);
+  const analysis = await main.analyzeRecommendations({ tenant });
   // Registered after the analysis: pending until the next cycle (scheduled hourly, or analyze again).
-  await main("PUT", "/api/v1/tenant/compute/resources", { resources: strip(pending) }, headers);
-  for (const batch of batches(demoSamples(pending, now, 13))) await main("POST", "/api/v1/tenant/compute/metrics", { samples: batch }, headers);
+  await main.upsertResources({ tenant, body: { resources: strip(pending) } });
+  for (const batch of batches(demoSamples(pending, now, 13))) await main.ingestMetrics({ tenant, body: { samples: batch } });
   const all = [...resources, ...pending].map((r) => r.resource_id);
-  await main("POST", "/api/v1/tenant/compute/heartbeats", { resource_ids: all }, headers);
+  await main.recordHeartbeats({ tenant, body: { resource_ids: all } });
   log(`  ${spec.name}: ${all.length} resources, ${samples} samples, analysis of ${analysis.analyzed_resources} resources in ${analysis.duration_ms} ms`);
   return { resources: all.length, samples };
 }
@@ -73,10 +69,10 @@ async function loadPrices(pricing, now) {
   const entries = PRICES.models.flatMap(({ buckets, ...model }) =>
     Object.entries(buckets).map(([token_bucket, unit_price_per_mtok]) => ({ ...model, token_bucket, unit_price_per_mtok, effective_from })),
   );
-  const models = await pricing("POST", "/marketplace/providers/models", { entries });
-  const databases = await pricing("POST", "/marketplace/providers/databases", { entries: PRICES.databases });
+  const models = await pricing.registerModels({ body: { entries } });
+  const databases = await pricing.registerDatabases({ body: { entries: PRICES.databases } });
   const database = databases.entries[0];
-  await pricing("PUT", "/v1/pricing/pins/database/orders-db", { pricing_id: database.id });
+  await pricing.putPin({ params: { kind: "database", resource_id: "orders-db" }, body: { pricing_id: database.id } });
   const model = models.entries.find((e) => e.model_id === PRICES.models[0].model_id && e.token_bucket === "input");
   const inputs = Object.fromEntries(models.entries.filter((e) => e.token_bucket === "input").map((e) => [e.model_id, e.id]));
   return { model_pricing_id: model.id, model_id: model.model_id, database_pricing_id: database.id, pinned_resource: "orders-db", inputs };
@@ -109,7 +105,7 @@ async function loadUsage(main, tenantId, scale, inputs, labelPrefix, now) {
       });
     });
   }
-  return main("POST", "/api/v1/tenant/spend/usage", { usage }, { "X-Service-Tenant-ID": tenantId });
+  return main.ingestUsage({ tenant: tenantId, body: { usage } });
 }
 
 /**
@@ -118,24 +114,19 @@ async function loadUsage(main, tenantId, scale, inputs, labelPrefix, now) {
  */
 export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefix = "costs.example.com" }) {
   const token = await devToken(root, env);
-  const main = client(mainUrl, { Authorization: `Bearer ${token}` });
-  const signup = await main("POST", "/api/v1/signup/complete", {
-    company_name: "Demo Corp",
-    first_name: "Dana",
-    last_name: "Demo",
-    job_title: "Head of Platform",
-  });
+  const { main } = createClient({ mainUrl, token });
+  const signup = await main.completeSignup({ body: { company_name: "Demo Corp", first_name: "Dana", last_name: "Demo", job_title: "Head of Platform" } });
   const org = signup.organization.id;
-  const production = await main("PATCH", `/api/v1/organizations/${org}/tenants/${signup.default_tenant.id}`, { name: TENANTS[0].name });
-  const staging = await main("POST", `/api/v1/organizations/${org}/tenants`, { name: TENANTS[1].name });
-  const apiKey = await main("POST", "/api/v1/settings/api-keys", { name: "demo (pnpm start)", role: "admin" });
+  const production = await main.updateTenant({ params: { org_id: org, tenant_id: signup.default_tenant.id }, body: { name: TENANTS[0].name } });
+  const staging = await main.createTenant({ params: { org_id: org }, body: { name: TENANTS[1].name } });
+  const apiKey = await main.createApiKey({ body: { name: "demo (pnpm start)", role: "admin" } });
   const keyReady = waitForPricingKey(pricingUrl, apiKey.key);
   keyReady.catch(() => undefined);
 
   // The negotiated compute discount must be registered before the analysis that uses it.
   await keyReady;
-  const pricing = client(pricingUrl, { "X-API-Key": apiKey.key });
-  await pricing("POST", "/marketplace/providers/compute", { entries: PRICES.compute });
+  const { pricing } = createClient({ pricingUrl, apiKey: apiKey.key });
+  await pricing.registerComputePrices({ body: { entries: PRICES.compute } });
 
   const now = Date.now();
   for (const [tenant, spec] of [
@@ -173,15 +164,17 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
  */
 export async function refreshDemo(marker, { root, env, mainUrl, pricingUrl }) {
   const token = await devToken(root, env);
-  const main = client(mainUrl, { Authorization: `Bearer ${token}` });
-  const me = await main("GET", "/api/v1/me").catch(() => null);
+  const { main } = createClient({ mainUrl, token });
+  const me = await main.getMe().catch(() => null);
   if (me?.organization?.id !== marker.organization_id) return null;
-  const works = await fetch(`${pricingUrl}/v1/pricing/account`, { headers: { "X-API-Key": marker.api_key } }).then(
-    (r) => r.ok,
-    () => false,
-  );
+  const works = await createClient({ pricingUrl, apiKey: marker.api_key })
+    .pricing.getAccount()
+    .then(
+      () => true,
+      () => false,
+    );
   if (!works) {
-    const apiKey = await main("POST", "/api/v1/settings/api-keys", { name: "demo (pnpm start)", role: "admin" });
+    const apiKey = await main.createApiKey({ body: { name: "demo (pnpm start)", role: "admin" } });
     await waitForPricingKey(pricingUrl, apiKey.key);
     marker = { ...marker, api_key: apiKey.key, api_key_id: apiKey.id };
   }
@@ -274,7 +267,7 @@ export async function firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, is
   } catch (err) {
     if (isStopping()) return "";
     return (
-      `The demo organization could not be loaded (${err instanceof Error ? err.message : String(err)}).\n` +
+      `The demo organization could not be loaded (${failureText(err)}).\n` +
       "The services keep running. To start over with an empty database: stop, remove .data/, pnpm start.\n"
     );
   }

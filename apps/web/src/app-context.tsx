@@ -1,13 +1,14 @@
-import type { Me, Tenant } from "@cloudcost/contracts";
+import type { Me } from "@cloudcost/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
-import { MainApi } from "./api/client";
+import { type CloudCostClient, consoleClient } from "./api/client";
 import { tokenStore } from "./auth/session";
 import type { RuntimeConfig } from "./config";
 
 interface AppState {
   config: RuntimeConfig;
-  api: MainApi;
+  /** Both APIs (@cloudcost/client); the main API with the session's token. */
+  client: CloudCostClient;
   token: string | undefined;
   signIn(token: string): void;
   signOut(): void;
@@ -25,8 +26,8 @@ export function AppProvider({ config, children }: { config: RuntimeConfig; child
     tokenStore.set(next);
     setToken(next);
   }, []);
-  const api = useMemo(() => new MainApi(config.mainApiBase, tokenStore.get, signOut), [config.mainApiBase, signOut]);
-  const value = useMemo(() => ({ config, api, token, signIn, signOut }), [config, api, token, signIn, signOut]);
+  const client = useMemo(() => consoleClient(config, tokenStore.get, signOut), [config, signOut]);
+  const value = useMemo(() => ({ config, client, token, signIn, signOut }), [config, client, token, signIn, signOut]);
   return <AppContext.Provider value={value}>{children}</AppContext.Provider>;
 }
 
@@ -37,15 +38,15 @@ export function useApp(): AppState {
 }
 
 export function useMe() {
-  const { api, token } = useApp();
-  return useQuery({ queryKey: ["me", token], queryFn: () => api.call<Me>("/v1/me"), enabled: !!token, retry: false, staleTime: 60_000 });
+  const { client, token } = useApp();
+  return useQuery({ queryKey: ["me", token], queryFn: () => client.main.getMe(), enabled: !!token, retry: false, staleTime: 60_000 });
 }
 
 export function useTenants(orgId: string | undefined) {
-  const { api } = useApp();
+  const { client } = useApp();
   return useQuery({
     queryKey: ["tenants", orgId],
-    queryFn: () => api.call<{ items: Tenant[]; next_cursor: string | null }>(`/v1/organizations/${orgId}/tenants`, { query: { limit: "500" } }),
+    queryFn: () => client.main.listTenants({ params: { org_id: orgId ?? "" }, query: { limit: 500 } }),
     enabled: !!orgId,
   });
 }

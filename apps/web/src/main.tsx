@@ -17,8 +17,8 @@ else if (window.location.pathname === "/recommendations") void loadRecommendatio
 const Overview = lazy(loadOverview);
 const Recommendations = lazy(loadRecommendations);
 const Prices = lazy(() => import("./pages/Prices"));
-const Spend = lazy(() => import("./pages/Spend"));
-const Budgets = lazy(() => import("./pages/Budgets"));
+const Spend = lazy(() => import("./pages/spend/Spend"));
+const Budgets = lazy(() => import("./pages/budgets/Budgets"));
 const Settings = lazy(() => import("./pages/settings/Settings"));
 const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));
 const Users = lazy(() => import("./pages/settings/Users"));

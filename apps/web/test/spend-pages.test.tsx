@@ -3,14 +3,23 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppProvider } from "../src/app-context";
-import Budgets from "../src/pages/Budgets";
-import Spend from "../src/pages/Spend";
+import Budgets from "../src/pages/budgets/Budgets";
+import Spend from "../src/pages/spend/Spend";
 import { Shell } from "../src/Shell";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };
 const me = (role: string) => ({
   organization: ORG,
-  user: { id: `usr_${role}`, email: `${role}@acme.example`, name: role, role },
+  user: {
+    id: `usr_${role}`,
+    organization_id: "org_1",
+    email: `${role}@acme.example`,
+    name: role,
+    role,
+    active: true,
+    joined_at: "2026-11-01T00:00:00.000Z",
+    tenant_ids: ["ten_1"],
+  },
   role,
   tenant_ids: ["ten_1"],
   api_key_id: null,

@@ -1,13 +1,6 @@
-/** An API answer that was not a success, with the service's own words. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
+import { ApiError } from "@cloudcost/client";
+
+export { ApiError };
 
 const FALLBACK: Record<number, string> = {
   0: "The service could not be reached. Check your connection and try again.",
@@ -33,8 +26,9 @@ export function errorMessage(status: number, body: unknown): string {
   return FALLBACK[status] ?? `The request failed (HTTP ${status}).`;
 }
 
+/** An error in words: the service's own (with its field errors), else words for its status. */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError) return error.code === "invalid_response" ? error.message : errorMessage(error.status, error.body);
   if (error instanceof Error) return error.message;
   return "Something went wrong.";
 }

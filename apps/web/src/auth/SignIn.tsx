@@ -1,16 +1,17 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
+import { devTokenClient } from "../api/dev-token";
 import { useApp } from "../app-context";
 import { ErrorNote } from "../components/status";
 import { startOidcSignIn } from "./session";
 
 export default function SignIn() {
-  const { config, api, token, signIn } = useApp();
+  const { config, token, signIn } = useApp();
   const navigate = useNavigate();
   const [email, setEmail] = useState("");
   const devSignIn = useMutation({
-    mutationFn: () => api.call<{ token: string }>("/v1/dev/token", { method: "POST", body: { email: email.trim() } }),
+    mutationFn: () => devTokenClient(config.mainApiBase).mintDevToken({ body: { email: email.trim() } }),
     onSuccess: (data) => {
       signIn(data.token);
       navigate("/", { replace: true });

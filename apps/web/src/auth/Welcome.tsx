@@ -1,4 +1,3 @@
-import type { ReceivedInvitationsPage, SignupCompleteResponse } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
@@ -9,16 +8,16 @@ import { tokenEmail } from "./session";
 
 /** A signed-in identity without an organization: accept an invitation, or create an organization. */
 export default function Welcome() {
-  const { api, token, signOut } = useApp();
+  const { client, token, signOut } = useApp();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const invitations = useQuery({
     queryKey: ["received-invitations", token],
-    queryFn: () => api.call<ReceivedInvitationsPage>("/v1/invitations"),
+    queryFn: () => client.main.listReceivedInvitations(),
     enabled: !!token,
   });
   const accept = useMutation({
-    mutationFn: (id: string) => api.call(`/v1/invitations/${id}/accept`, { method: "POST" }),
+    mutationFn: (id: string) => client.main.acceptInvitation({ params: { id } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries();
       navigate("/", { replace: true });
@@ -63,7 +62,7 @@ export default function Welcome() {
 }
 
 function SignUpForm() {
-  const { api } = useApp();
+  const { client } = useApp();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [form, setForm] = useState({ company_name: "", first_name: "", last_name: "", job_title: "", slug: "" });
@@ -72,8 +71,7 @@ function SignUpForm() {
   const problem = slugProblem(slug);
   const signup = useMutation({
     mutationFn: () =>
-      api.call<SignupCompleteResponse>("/v1/signup/complete", {
-        method: "POST",
+      client.main.completeSignup({
         body: {
           company_name: form.company_name,
           first_name: form.first_name,

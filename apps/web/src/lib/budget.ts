@@ -1,4 +1,4 @@
-import type { Budget, BudgetThreshold } from "@cloudcost/contracts";
+import type { Budget, BudgetThreshold, CreateBudgetRequest } from "@cloudcost/contracts";
 import { parseDecimal } from "./decimal";
 
 export type BudgetTone = "ok" | "forecast" | "warning" | "over";
@@ -110,7 +110,7 @@ export function budgetToForm(budget: Budget): BudgetForm {
  * The create/update body of the form, or the first problem in words. The amount stays the string
  * typed (exact); thresholds are percents with at most two decimals; empty filter fields are left out.
  */
-export function budgetBody(form: BudgetForm): { body: Record<string, unknown> } | { error: string } {
+export function budgetBody(form: BudgetForm): { body: CreateBudgetRequest } | { error: string } {
   const name = form.name.trim();
   if (!name) return { error: "Give the budget a name." };
   const amount = form.amount.trim().replace(/,/g, "");
@@ -127,8 +127,8 @@ export function budgetBody(form: BudgetForm): { body: Record<string, unknown> } 
     thresholds.push({ percent: Number(text), kind: t.kind });
   }
   if (thresholds.length > 10) return { error: "A budget has at most 10 thresholds." };
-  const filters: Record<string, string[]> = {};
-  for (const [key, text] of Object.entries(form.filters)) {
+  const filters: CreateBudgetRequest["filters"] = {};
+  for (const [key, text] of Object.entries(form.filters) as [keyof CreateBudgetRequest["filters"], string][]) {
     const values = [
       ...new Set(
         text

@@ -1,11 +1,9 @@
-import type { AccountInfo } from "@cloudcost/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
-import { pricingCall } from "../api/client";
 import { canManage, canWrite, useApp, useMe } from "../app-context";
 import { ErrorNote, Loading } from "../components/status";
-import { PriceBook } from "./PriceBook";
+import { PriceBook } from "./price-book/PriceBook";
 
 const KEY = "cloudcost.pricing-key";
 
@@ -14,13 +12,13 @@ const KEY = "cloudcost.pricing-key";
  * organization's keys, kept for this tab only.
  */
 export default function Prices() {
-  const { config } = useApp();
+  const { client } = useApp();
   const me = useMe().data;
   const [key, setKey] = useState(() => sessionStorage.getItem(KEY) ?? "");
   const [draft, setDraft] = useState("");
   const account = useQuery({
     queryKey: ["pricing-account", key],
-    queryFn: () => pricingCall<AccountInfo>(config.pricingApiBase, key, "/v1/pricing/account"),
+    queryFn: () => client.pricing.getAccount({ credential: key }),
     enabled: !!key,
     retry: false,
   });

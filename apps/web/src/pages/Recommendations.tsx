@@ -221,12 +221,11 @@ function Checkboxes(props: { legend: string; name: FilterKey; values: [string, s
 }
 
 function AnalyzeButton({ tenantId }: { tenantId: string }) {
-  const { api } = useApp();
+  const { client } = useApp();
   const me = useMe().data;
   const queryClient = useQueryClient();
   const analyze = useMutation({
-    mutationFn: () =>
-      api.call<{ analyzed_resources: number; duration_ms: number }>("/v1/tenant/compute/recommendations/analyze", { method: "POST", tenant: tenantId }),
+    mutationFn: () => client.main.analyzeRecommendations({ tenant: tenantId }),
     onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === "summary" || q.queryKey[0] === "recommendations" }),
   });
   if (!canManage(me)) return null;

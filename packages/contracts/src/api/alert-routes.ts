@@ -10,7 +10,7 @@ type TenantScoped<S> = Omit<{ errors: "envelope"; auth: "bearer"; scope: "tenant
 /** An operation on the tenant named by X-Service-Tenant-ID. */
 const tenantScoped = <const S extends Spec>(spec: S): TenantScoped<S> =>
   ({ errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, ...spec }) as TenantScoped<S>;
-const ok = (description: string, data: z.ZodType) => ({ description, schema: SuccessEnvelope(data) });
+const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
 const failure = (description: string) => ({ description, schema: ErrorEnvelope });
 const MANAGERS = ["owner", "admin"] as const;
 const BUDGET_NOT_FOUND = failure("No such budget in the tenant");

@@ -14,7 +14,7 @@ const inOrganization = <const S extends Spec>(spec: S) => bearer("organization",
 /** Acts on the caller itself (its identity, its own organization): no organization in the path. */
 const ofCaller = <const S extends Spec>(spec: S) => bearer("caller", spec);
 
-const ok = (description: string, data: z.ZodType) => ({ description, schema: SuccessEnvelope(data) });
+const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
 const failure = (description: string) => ({ description, schema: ErrorEnvelope });
 const MANAGERS = ["owner", "admin"] as const;
 const INVITE_RULES =

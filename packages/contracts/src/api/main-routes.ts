@@ -17,7 +17,7 @@ type TenantScoped<S> = Omit<{ errors: "envelope"; auth: "bearer"; scope: "tenant
 function tenantScoped<const S extends Spec>(spec: S): TenantScoped<S> {
   return { errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags: ["Compute"], ...spec };
 }
-const ok = (description: string, data: z.ZodType) => ({ description, schema: SuccessEnvelope(data) });
+const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
 const failure = (description: string) => ({ description, schema: ErrorEnvelope });
 
 const MainHealth = SuccessEnvelope(z.object({ service: z.literal("main-api") })).meta({ id: "MainHealth", description: "The process is up." });

@@ -4,7 +4,7 @@ import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import * as s from "../main/spend-imports.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 
-const ok = (description: string, data: z.ZodType) => ({ description, schema: SuccessEnvelope(data) });
+const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
 const failure = (description: string) => ({ description, schema: ErrorEnvelope });
 const MANAGERS = ["owner", "admin"] as const;
 const OrgParams = z.object({ org_id: ServiceId });

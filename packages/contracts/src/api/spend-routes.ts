@@ -5,7 +5,7 @@ import * as s from "../main/spend.js";
 import { TenantHeaders } from "./headers.js";
 import { defineRoute } from "./route.js";
 
-const ok = (description: string, data: z.ZodType) => ({ description, schema: SuccessEnvelope(data) });
+const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
 const failure = (description: string) => ({ description, schema: ErrorEnvelope });
 const tags = ["Spend"];
 const inTenant = { errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags } as const;

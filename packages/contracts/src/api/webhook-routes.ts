@@ -12,7 +12,7 @@ const MANAGERS = ["owner", "admin"] as const;
 /** Webhooks are organization settings: owners and admins only, within the organization named by `{org_id}`. */
 const managed = <const S extends Spec>(spec: S): Declared<S> =>
   ({ errors: "envelope", auth: "bearer", scope: "organization", tags: ["Webhooks"], roles: MANAGERS, ...spec }) as Declared<S>;
-const ok = (description: string, data: z.ZodType) => ({ description, schema: SuccessEnvelope(data) });
+const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
 const failure = (description: string) => ({ description, schema: ErrorEnvelope });
 const NOT_FOUND = failure("No such webhook in the organization");
 const SIGNATURE =

@@ -7,35 +7,23 @@ import { moved, type RuleForm, ruleToForm, rulesBody } from "../../lib/allocatio
 import { formatDate, money } from "../../lib/format";
 import { useTenant } from "../../tenant";
 
-interface SpendImportSummary {
-  id: string;
-  created_at: string;
-  file_name: string | null;
-  focus_version: string;
-  rows: number;
-  allocated_rows: number;
-  unallocated_rows: number;
-  totals: { currency: string; billed_cost: string }[];
-}
-
 const blank = (tenant: string): RuleForm => ({ tenant_id: tenant, sub_account_ids: "", billing_account_ids: "", tag_key: "", tag_values: "" });
 
 /** FOCUS import allocation: the organization's rules (first match wins) and its imports. */
 export default function Allocation() {
-  const { api } = useApp();
+  const { client } = useApp();
   const me = useMe().data;
-  const orgId = me?.organization.id;
+  const orgId = me?.organization.id ?? "";
   const { tenants } = useTenant();
   const queryClient = useQueryClient();
-  const base = `/v1/organizations/${orgId}/spend`;
   const rules = useQuery({
     queryKey: ["allocation-rules", orgId],
-    queryFn: () => api.call<{ rules: SpendAllocationRule[] }>(`${base}/allocation-rules`),
+    queryFn: () => client.main.getAllocationRules({ params: { org_id: orgId } }),
     enabled: canManage(me) && !!orgId,
   });
   const imports = useQuery({
     queryKey: ["spend-imports", orgId],
-    queryFn: () => api.call<{ items: SpendImportSummary[] }>(`${base}/imports`, { query: { limit: "50" } }),
+    queryFn: () => client.main.listSpendImports({ params: { org_id: orgId }, query: { limit: 50 } }),
     enabled: canManage(me) && !!orgId,
   });
   const [rows, setRows] = useState<RuleForm[]>();
@@ -44,8 +32,7 @@ export default function Allocation() {
     if (rules.data && rows === undefined) setRows(rules.data.rules.map(ruleToForm));
   }, [rules.data, rows]);
   const save = useMutation({
-    mutationFn: (body: { rules: SpendAllocationRule[] }) =>
-      api.call<{ rules: SpendAllocationRule[]; reallocated_lines: number }>(`${base}/allocation-rules`, { method: "PUT", body }),
+    mutationFn: (body: { rules: SpendAllocationRule[] }) => client.main.putAllocationRules({ params: { org_id: orgId }, body }),
     onSuccess: (stored) => {
       setRows(stored.rules.map(ruleToForm));
       queryClient.invalidateQueries({ queryKey: ["allocation-rules", orgId] });
@@ -53,7 +40,7 @@ export default function Allocation() {
     },
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api.call(`${base}/imports/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => client.main.deleteSpendImport({ params: { org_id: orgId, id } }),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: ["spend-imports", orgId] });
       queryClient.invalidateQueries({ queryKey: ["spend"] });

@@ -1,4 +1,4 @@
-import type { ApiKeyRole, ApiKeysPage, CreateApiKeyResponse } from "@cloudcost/contracts";
+import type { ApiKeyRole, CreateApiKeyResponse } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { canManage, useApp, useMe } from "../../app-context";
@@ -8,21 +8,20 @@ import { formatDate } from "../../lib/format";
 import { useTenant } from "../../tenant";
 
 export default function ApiKeys() {
-  const { api } = useApp();
+  const { client } = useApp();
   const me = useMe().data;
   const queryClient = useQueryClient();
   const { tenants } = useTenant();
   const keys = useQuery({
     queryKey: ["api-keys"],
-    queryFn: () => api.call<ApiKeysPage>("/v1/settings/api-keys", { query: { limit: "500" } }),
+    queryFn: () => client.main.listApiKeys({ query: { limit: 500 } }),
     enabled: canManage(me),
   });
   const [created, setCreated] = useState<CreateApiKeyResponse>();
   const [form, setForm] = useState<{ name: string; role: ApiKeyRole; tenant_ids: string[] }>({ name: "", role: "viewer", tenant_ids: [] });
   const create = useMutation({
     mutationFn: () =>
-      api.call<CreateApiKeyResponse>("/v1/settings/api-keys", {
-        method: "POST",
+      client.main.createApiKey({
         body: { name: form.name, role: form.role, ...(form.role === "admin" ? {} : { tenant_ids: form.tenant_ids }) },
       }),
     onSuccess: (key) => {
@@ -32,7 +31,7 @@ export default function ApiKeys() {
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => api.call(`/v1/settings/api-keys/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => client.main.revokeApiKey({ params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["api-keys"] }),
   });
   if (!canManage(me)) return <Empty>Only owners and admins manage API keys.</Empty>;

@@ -5,18 +5,18 @@ import { canManage, useApp, useMe } from "../../app-context";
 import { ErrorNote, QueryState } from "../../components/status";
 
 export default function Organization() {
-  const { api } = useApp();
+  const { client } = useApp();
   const me = useMe().data;
   const orgId = me?.organization.id;
   const manager = canManage(me);
   const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ["settings", orgId], queryFn: () => api.call<OrganizationSettings>(`/v1/organizations/${orgId}/settings`) });
+  const settings = useQuery({ queryKey: ["settings", orgId], queryFn: () => client.main.getSettings({ params: { org_id: orgId ?? "" } }) });
   const [form, setForm] = useState<OrganizationSettings>();
   useEffect(() => {
     if (settings.data) setForm(settings.data);
   }, [settings.data]);
   const save = useMutation({
-    mutationFn: (body: OrganizationSettings) => api.call<OrganizationSettings>(`/v1/organizations/${orgId}/settings`, { method: "PATCH", body }),
+    mutationFn: (body: OrganizationSettings) => client.main.updateSettings({ params: { org_id: orgId ?? "" }, body }),
     onSuccess: (data) => queryClient.setQueryData(["settings", orgId], data),
   });
   const submit = (e: FormEvent) => {

@@ -1,4 +1,3 @@
-import type { Tenant } from "@cloudcost/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { canManage, useApp, useMe } from "../../app-context";
@@ -6,7 +5,7 @@ import { Empty, ErrorNote } from "../../components/status";
 import { useTenant } from "../../tenant";
 
 export default function Tenants() {
-  const { api } = useApp();
+  const { client } = useApp();
   const me = useMe().data;
   const orgId = me?.organization.id;
   const { tenants } = useTenant();
@@ -14,14 +13,14 @@ export default function Tenants() {
   const [name, setName] = useState("");
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["tenants"] });
   const create = useMutation({
-    mutationFn: () => api.call<Tenant>(`/v1/organizations/${orgId}/tenants`, { method: "POST", body: { name } }),
+    mutationFn: () => client.main.createTenant({ params: { org_id: orgId ?? "" }, body: { name } }),
     onSuccess: () => {
       setName("");
       refresh();
     },
   });
   const archive = useMutation({
-    mutationFn: (id: string) => api.call<Tenant>(`/v1/organizations/${orgId}/tenants/${id}`, { method: "PATCH", body: { archived: true } }),
+    mutationFn: (id: string) => client.main.updateTenant({ params: { org_id: orgId ?? "", tenant_id: id }, body: { archived: true } }),
     onSuccess: refresh,
   });
   const submit = (e: FormEvent) => {

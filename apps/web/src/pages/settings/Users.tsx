@@ -1,4 +1,4 @@
-import type { InvitationsPage, Role, User, UsersPage } from "@cloudcost/contracts";
+import type { Role, User } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { canManage, useApp, useMe } from "../../app-context";
@@ -9,22 +9,22 @@ import { useTenant } from "../../tenant";
 const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 
 export default function Users() {
-  const { api } = useApp();
+  const { client } = useApp();
   const me = useMe().data;
   const orgId = me?.organization.id;
   const manager = canManage(me);
   const { tenants } = useTenant();
   const queryClient = useQueryClient();
-  const users = useQuery({ queryKey: ["users", orgId], queryFn: () => api.call<UsersPage>(`/v1/organizations/${orgId}/users`, { query: { limit: "500" } }) });
+  const users = useQuery({ queryKey: ["users", orgId], queryFn: () => client.main.listUsers({ params: { org_id: orgId ?? "" }, query: { limit: 500 } }) });
   const invitations = useQuery({
     queryKey: ["invitations", orgId],
-    queryFn: () => api.call<InvitationsPage>(`/v1/organizations/${orgId}/invitations`, { query: { limit: "500" } }),
+    queryFn: () => client.main.listInvitations({ params: { org_id: orgId ?? "" }, query: { limit: 500 } }),
     enabled: manager,
   });
   const refresh = () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === "users" || q.queryKey[0] === "invitations" });
   const update = useMutation({
     mutationFn: ({ id, body }: { id: string; body: Partial<Pick<User, "role" | "active" | "tenant_ids">> }) =>
-      api.call<User>(`/v1/organizations/${orgId}/users/${id}`, { method: "PATCH", body }),
+      client.main.updateUser({ params: { org_id: orgId ?? "", id }, body }),
     onSuccess: refresh,
   });
   const tenantName = (id: string) => tenants.find((t) => t.id === id)?.name ?? id;
@@ -121,13 +121,13 @@ export default function Users() {
 }
 
 function InviteForm({ orgId, roles, onDone }: { orgId: string; roles: Role[]; onDone(): void }) {
-  const { api } = useApp();
+  const { client } = useApp();
   const { tenants } = useTenant();
   const [form, setForm] = useState<{ email: string; role: Role; tenant_ids: string[] }>({ email: "", role: "member", tenant_ids: [] });
   const invite = useMutation({
     mutationFn: () =>
-      api.call(`/v1/organizations/${orgId}/invitations`, {
-        method: "POST",
+      client.main.createInvitation({
+        params: { org_id: orgId },
         body: { email: form.email.trim(), role: form.role, ...(form.role === "member" || form.role === "viewer" ? { tenant_ids: form.tenant_ids } : {}) },
       }),
     onSuccess: () => {

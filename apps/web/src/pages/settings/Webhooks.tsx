@@ -1,4 +1,4 @@
-import type { CreateWebhookResponse, Webhook, WebhookDeliveriesPage, WebhookEventType, WebhooksPage } from "@cloudcost/contracts";
+import type { CreateWebhookResponse, Webhook, WebhookEventType } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { canManage, useApp, useMe } from "../../app-context";
@@ -13,14 +13,13 @@ const EVENTS: [WebhookEventType, string][] = [
 ];
 
 export default function Webhooks() {
-  const { api } = useApp();
+  const { client } = useApp();
   const me = useMe().data;
-  const orgId = me?.organization.id;
+  const orgId = me?.organization.id ?? "";
   const queryClient = useQueryClient();
-  const base = `/v1/organizations/${orgId}/webhooks`;
   const hooks = useQuery({
     queryKey: ["webhooks", orgId],
-    queryFn: () => api.call<WebhooksPage>(base, { query: { limit: "100" } }),
+    queryFn: () => client.main.listWebhooks({ params: { org_id: orgId }, query: { limit: 100 } }),
     enabled: canManage(me) && !!orgId,
   });
   const [form, setForm] = useState<{ url: string; description: string; events: WebhookEventType[] }>({
@@ -33,8 +32,8 @@ export default function Webhooks() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["webhooks", orgId] });
   const create = useMutation({
     mutationFn: () =>
-      api.call<CreateWebhookResponse>(base, {
-        method: "POST",
+      client.main.createWebhook({
+        params: { org_id: orgId },
         body: { url: form.url.trim(), events: form.events, ...(form.description.trim() ? { description: form.description.trim() } : {}) },
       }),
     onSuccess: (hook) => {
@@ -43,13 +42,13 @@ export default function Webhooks() {
       refresh();
     },
   });
-  const remove = useMutation({ mutationFn: (id: string) => api.call(`${base}/${id}`, { method: "DELETE" }), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => client.main.deleteWebhook({ params: { org_id: orgId, id } }), onSuccess: refresh });
   const toggle = useMutation({
-    mutationFn: (hook: Webhook) => api.call<Webhook>(`${base}/${hook.id}`, { method: "PATCH", body: { active: !hook.active } }),
+    mutationFn: (hook: Webhook) => client.main.updateWebhook({ params: { org_id: orgId, id: hook.id }, body: { active: !hook.active } }),
     onSuccess: refresh,
   });
   const ping = useMutation({
-    mutationFn: (id: string) => api.call(`${base}/${id}/test`, { method: "POST" }),
+    mutationFn: (id: string) => client.main.testWebhook({ params: { org_id: orgId, id } }),
     onSuccess: (_, id) => {
       setOpen(id);
       queryClient.invalidateQueries({ queryKey: ["webhook-deliveries", id] });
@@ -126,7 +125,7 @@ export default function Webhooks() {
                   <button type="button" className="link" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? undefined : hook.id)}>
                     {open === hook.id ? "Hide" : "Show"} delivery log<span className="sr-only"> of {hook.url}</span>
                   </button>
-                  {open === hook.id && <Deliveries base={base} id={hook.id} />}
+                  {open === hook.id && <Deliveries orgId={orgId} id={hook.id} />}
                 </li>
               ))}
             </ul>
@@ -140,11 +139,11 @@ export default function Webhooks() {
   );
 }
 
-function Deliveries({ base, id }: { base: string; id: string }) {
-  const { api } = useApp();
+function Deliveries({ orgId, id }: { orgId: string; id: string }) {
+  const { client } = useApp();
   const deliveries = useQuery({
     queryKey: ["webhook-deliveries", id],
-    queryFn: () => api.call<WebhookDeliveriesPage>(`${base}/${id}/deliveries`, { query: { limit: "50" } }),
+    queryFn: () => client.main.listWebhookDeliveries({ params: { org_id: orgId, id }, query: { limit: 50 } }),
     refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === "pending") ? 2000 : false),
   });
   return (

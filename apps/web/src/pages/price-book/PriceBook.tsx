@@ -1,0 +1,19 @@
+import { ComputePrices } from "./ComputePrices";
+import { DatabaseRates } from "./DatabaseRates";
+import { ModelPrices } from "./ModelPrices";
+import { Pins } from "./Pins";
+import type { PriceRights } from "./usePriceBook";
+
+export type { PriceRights };
+
+/** Model prices, negotiated compute prices, database rates and pins of the key's pricing account. */
+export function PriceBook({ apiKey, rights }: { apiKey: string; rights: PriceRights }) {
+  return (
+    <>
+      <ModelPrices apiKey={apiKey} rights={rights} />
+      <ComputePrices apiKey={apiKey} rights={rights} />
+      <DatabaseRates apiKey={apiKey} rights={rights} />
+      <Pins apiKey={apiKey} rights={rights} />
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import type { PricingApiClient } from "@cloudcost/client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useApp } from "../../app-context";
+
+/** What the signed-in role may do with prices (the key's own role still decides on the server). */
+export interface PriceRights {
+  register: boolean;
+  close: boolean;
+}
+
+type BodyOf<O extends keyof PricingApiClient> = NonNullable<Parameters<PricingApiClient[O]>[0]> extends { body?: infer B } ? B : never;
+/** One entry of a registration body, as the pricing API takes it. */
+export type ModelPriceInput = BodyOf<"registerModels">["entries"][number];
+export type ComputePriceInput = BodyOf<"registerComputePrices">["entries"][number];
+
+/** The pricing API with the key the page was given (the pricing API takes API keys, not the sign-in token). */
+function usePricing(apiKey: string, key: string) {
+  const { client } = useApp();
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: [key, apiKey] });
+  return { pricing: client.pricing, credential: apiKey, refresh };
+}
+
+/** Model prices of the key's account, every version; register one, close one. */
+export function useModelPrices(apiKey: string) {
+  const { pricing, credential, refresh } = usePricing(apiKey, "pricing-models");
+  const list = useQuery({ queryKey: ["pricing-models", apiKey], queryFn: () => pricing.listModels({ query: { include_closed: "true" }, credential }) });
+  const register = useMutation({ mutationFn: (entry: ModelPriceInput) => pricing.registerModels({ body: { entries: [entry] }, credential }) });
+  const close = useMutation({ mutationFn: (id: string) => pricing.closeModel({ query: { id }, credential }), onSuccess: refresh });
+  return { list, register, close, refresh };
+}
+
+/** Negotiated compute prices of the key's account, every version; register one, close one. */
+export function useComputePrices(apiKey: string) {
+  const { pricing, credential, refresh } = usePricing(apiKey, "pricing-compute");
+  const list = useQuery({ queryKey: ["pricing-compute", apiKey], queryFn: () => pricing.listComputePrices({ query: { include_closed: "true" }, credential }) });
+  const register = useMutation({ mutationFn: (entry: ComputePriceInput) => pricing.registerComputePrices({ body: { entries: [entry] }, credential }) });
+  const close = useMutation({ mutationFn: (id: string) => pricing.closeComputePrice({ query: { id }, credential }), onSuccess: refresh });
+  return { list, register, close, refresh };
+}
+
+/** Database rates of the key's account; delete one. */
+export function useDatabaseRates(apiKey: string) {
+  const { pricing, credential, refresh } = usePricing(apiKey, "pricing-databases");
+  const list = useQuery({ queryKey: ["pricing-databases", apiKey], queryFn: () => pricing.listDatabases({ credential }) });
+  const remove = useMutation({ mutationFn: (id: string) => pricing.deleteDatabase({ query: { id }, credential }), onSuccess: refresh });
+  return { list, remove };
+}
+
+/** Pins of the key's account; pin a resource, unpin one. */
+export function usePins(apiKey: string) {
+  const { pricing, credential, refresh } = usePricing(apiKey, "pricing-pins");
+  const list = useQuery({ queryKey: ["pricing-pins", apiKey], queryFn: () => pricing.listPins({ credential }) });
+  const put = useMutation({
+    mutationFn: (pin: { kind: "model" | "database"; resource_id: string; pricing_id: string }) =>
+      pricing.putPin({ params: { kind: pin.kind, resource_id: pin.resource_id }, body: { pricing_id: pin.pricing_id }, credential }),
+  });
+  const remove = useMutation({
+    mutationFn: (pin: { kind: "model" | "database"; resource_id: string }) => pricing.deletePin({ params: pin, credential }),
+    onSuccess: refresh,
+  });
+  return { list, put, remove, refresh };
+}

@@ -1,0 +1,190 @@
+import { useMemo, useState } from "react";
+import { useSearchParams } from "react-router";
+import { type SpendScope, useSpend } from "../../api/spend";
+import { canManage, canWrite, useMe } from "../../app-context";
+import { SpendChart } from "../../components/SpendChart";
+import { Empty, ErrorNote, QueryState } from "../../components/status";
+import { currenciesOf, DIMENSIONS, filtersOf, groupByOf, PRESETS, presetOf, spendQuery, stackRows } from "../../lib/spend";
+import { useTenant } from "../../tenant";
+import { FilterEditor } from "./FilterEditor";
+import { SpendTable } from "./SpendTable";
+import { Totals, Unpriced } from "./SpendSummary";
+import { useSpendExport } from "./useSpendPage";
+
+export default function Spend() {
+  const me = useMe().data;
+  const { tenantId, tenants } = useTenant();
+  const [search, setSearch] = useSearchParams();
+  const [now] = useState(() => new Date());
+  const scope: SpendScope =
+    search.get("scope") === "tenant" || search.get("scope") === "organization"
+      ? (search.get("scope") as SpendScope)
+      : canManage(me)
+        ? "organization"
+        : "tenant";
+  const orgView = scope === "organization";
+  const groupBy = groupByOf(search, orgView);
+  const filters = filtersOf(search, orgView);
+  const preset = presetOf(search);
+  const chartQuery = useMemo(() => spendQuery(search, now, orgView), [search, now, orgView]);
+  const tableQuery = useMemo(() => spendQuery(search, now, orgView, { granularity: "none" }), [search, now, orgView]);
+  const chart = useSpend(scope, tenantId, chartQuery);
+  const table = useSpend(scope, tenantId, tableQuery);
+  const tenantName = tenants.find((t) => t.id === tenantId)?.name ?? "this tenant";
+  const label = (dimension: string) => (value: string | null) => {
+    if (dimension === "tenant") return value === null ? "Unallocated" : (tenants.find((t) => t.id === value)?.name ?? value);
+    return value ?? "(none)";
+  };
+
+  const update = (change: (next: URLSearchParams) => void) => {
+    const next = new URLSearchParams(search);
+    change(next);
+    setSearch(next, { replace: true });
+  };
+  const set = (key: string, value: string | undefined) =>
+    update((next) => {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    });
+  const setGroup = (index: number, value: string) =>
+    update((next) => {
+      const list = [...groupBy];
+      if (value) list[index] = value;
+      else list.splice(index, 1);
+      const clean = list.filter((v, i) => v && list.indexOf(v) === i);
+      if (clean.length) next.set("group_by", clean.join(","));
+      else next.delete("group_by");
+    });
+
+  const { download, error: exporting } = useSpendExport(search, now, orgView, tenantId);
+
+  return (
+    <>
+      <div className="title-row">
+        <h1>Spend</h1>
+        <button type="button" onClick={download} disabled={!orgView && !tenantId}>
+          Download FOCUS CSV
+        </button>
+      </div>
+      {exporting !== undefined && <ErrorNote error={exporting} title="Could not export" />}
+      <section className="card filters" aria-label="View">
+        <div className="filter-row">
+          <label>
+            Scope
+            <select value={scope} onChange={(e) => set("scope", e.target.value)}>
+              <option value="organization">Whole organization{canManage(me) ? " (with unallocated)" : ""}</option>
+              <option value="tenant" disabled={!tenantId}>
+                Tenant {tenantName}
+              </option>
+            </select>
+          </label>
+          <label>
+            Range
+            <select value={preset} onChange={(e) => set("preset", e.target.value === "mtd" ? undefined : e.target.value)}>
+              {PRESETS.map(([key, text]) => (
+                <option key={key} value={key}>
+                  {text}
+                </option>
+              ))}
+            </select>
+          </label>
+          {preset === "custom" && (
+            <>
+              <label>
+                From
+                <input type="date" value={search.get("start") ?? ""} onChange={(e) => set("start", e.target.value)} />
+              </label>
+              <label>
+                To (inclusive)
+                <input type="date" value={search.get("end") ?? ""} onChange={(e) => set("end", e.target.value)} />
+              </label>
+            </>
+          )}
+          <label>
+            Per
+            <select value={chartQuery.get("granularity") ?? "day"} onChange={(e) => set("granularity", e.target.value === "day" ? undefined : e.target.value)}>
+              <option value="day">day</option>
+              <option value="month">month</option>
+              <option value="none">whole range</option>
+            </select>
+          </label>
+          <label>
+            Cost
+            <select
+              value={chartQuery.get("metric") ?? "billed_cost"}
+              onChange={(e) => set("metric", e.target.value === "billed_cost" ? undefined : e.target.value)}
+            >
+              <option value="billed_cost">billed</option>
+              <option value="effective_cost">effective (after discounts)</option>
+              <option value="list_cost">list</option>
+            </select>
+          </label>
+        </div>
+        <div className="filter-row">
+          {[0, 1].map((index) => (
+            <label key={index}>
+              {index === 0 ? "Group by (chart stacks by it)" : "Then by"}
+              <select value={groupBy[index] ?? ""} onChange={(e) => setGroup(index, e.target.value)} disabled={index === 1 && groupBy.length === 0}>
+                <option value="">{index === 0 ? "nothing (total)" : "nothing"}</option>
+                {DIMENSIONS.filter(([key]) => orgView || key !== "tenant").map(([key, text]) => (
+                  <option key={key} value={key} disabled={groupBy.includes(key) && groupBy[index] !== key}>
+                    {text}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
+        </div>
+        <FilterEditor
+          orgView={orgView}
+          tenants={tenants}
+          filters={filters}
+          label={(dimension, value) => label(dimension)(value)}
+          onAdd={(key, value) =>
+            update((next) => {
+              const values = new Set((next.get(key) ?? "").split(",").filter(Boolean));
+              values.add(value);
+              next.set(key, [...values].join(","));
+            })
+          }
+          onRemove={(key, value) =>
+            update((next) => {
+              const values = (next.get(key) ?? "").split(",").filter((v) => v && v !== value);
+              if (values.length) next.set(key, values.join(","));
+              else next.delete(key);
+            })
+          }
+        />
+      </section>
+      {!orgView && !tenantId ? (
+        <Empty>No tenant is in your reach yet.</Empty>
+      ) : (
+        <QueryState query={table}>
+          {(report) => (
+            <>
+              <Totals report={report} />
+              <Unpriced report={report} canReprice={canWrite(me) && !!tenantId} tenantId={tenantId} tenantName={tenantName} orgView={orgView} />
+              <section className="card" aria-labelledby="spend-chart">
+                <h2 id="spend-chart">Spend per {chartQuery.get("granularity") === "none" ? "range" : chartQuery.get("granularity")}</h2>
+                <QueryState query={chart}>
+                  {(c) => {
+                    const currency = currenciesOf(c.totals)[0];
+                    if (!currency) return <Empty>No spend in this range.</Empty>;
+                    const stacked = stackRows(c.rows, groupBy[0], currency, label(groupBy[0] ?? ""));
+                    return (
+                      <>
+                        <SpendChart keys={stacked.keys} periods={stacked.periods} currency={currency} title="Spend per period" />
+                        {c.totals.length > 1 && <p className="muted">The chart shows {currency}; the table lists every currency.</p>}
+                      </>
+                    );
+                  }}
+                </QueryState>
+              </section>
+              <SpendTable report={report} groupBy={groupBy} label={label} />
+            </>
+          )}
+        </QueryState>
+      )}
+    </>
+  );
+}

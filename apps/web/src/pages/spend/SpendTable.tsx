@@ -1,0 +1,52 @@
+import type { SpendReport } from "@cloudcost/contracts";
+import { Empty } from "../../components/status";
+import { money } from "../../lib/format";
+import { dimensionLabel } from "../../lib/spend";
+
+export function SpendTable({
+  report,
+  groupBy,
+  label,
+}: {
+  report: SpendReport;
+  groupBy: string[];
+  label: (dimension: string) => (value: string | null) => string;
+}) {
+  if (report.rows.length === 0) return <Empty>No spend in this range.</Empty>;
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
+    <section className="table-wrap" aria-label="Spend by group" tabIndex={0}>
+      <table>
+        <caption className="sr-only">Spend of the range{groupBy.length ? ` by ${groupBy.map(dimensionLabel).join(" and ")}` : ""}</caption>
+        <thead>
+          <tr>
+            {groupBy.map((g) => (
+              <th scope="col" key={g}>
+                {dimensionLabel(g)}
+              </th>
+            ))}
+            {groupBy.length === 0 && <th scope="col">Spend</th>}
+            <th scope="col" className="num">
+              Cost
+            </th>
+            <th scope="col">Currency</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.rows.map((row, i) => (
+            <tr key={i}>
+              {groupBy.map((g) => (
+                <td key={g}>{label(g)(row.group[g] ?? null)}</td>
+              ))}
+              {groupBy.length === 0 && <td>Total</td>}
+              <td className="num" title={row.cost}>
+                {money(row.cost, row.currency)}
+              </td>
+              <td>{row.currency}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

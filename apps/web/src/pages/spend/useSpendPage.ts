@@ -1,0 +1,37 @@
+import type { SpendReport } from "@cloudcost/contracts";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { saveBlob } from "../../api/client";
+import { queryOf } from "../../api/query";
+import { useApp, useMe } from "../../app-context";
+import { exportQuery } from "../../lib/spend";
+
+/** The FOCUS CSV of the view's range (organization or tenant), saved as a download; `error` is the last failure. */
+export function useSpendExport(search: URLSearchParams, now: Date, orgView: boolean, tenantId: string | undefined) {
+  const { client } = useApp();
+  const orgId = useMe().data?.organization.id ?? "";
+  const [error, setError] = useState<unknown>();
+  const download = async () => {
+    setError(undefined);
+    const query = exportQuery(search, now, orgView);
+    try {
+      const blob = orgView
+        ? await client.main.exportOrganizationSpend({ params: { org_id: orgId }, query: queryOf(query), as: "blob" })
+        : await client.main.exportTenantSpend({ tenant: tenantId ?? "", query: queryOf(query), as: "blob" });
+      saveBlob(blob, `focus-${query.get("start")}-${query.get("end") ?? now.toISOString().slice(0, 10)}.csv`);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return { download, error };
+}
+
+/** Prices the tenant's unpriced usage lines of the report's range again. */
+export function useReprice(tenantId: string | undefined, report: SpendReport) {
+  const { client } = useApp();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => client.main.repriceUsage({ tenant: tenantId ?? "", body: { start: report.start, end: report.end } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["spend"] }),
+  });
+}
