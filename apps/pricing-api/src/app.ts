@@ -3,7 +3,8 @@ import { pricingApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
 import { expressPath, registerRoutes, serviceApp } from "@cloudcost/http";
 import { apiDocsRouter, pricingApiDocument } from "@cloudcost/openapi";
 import { accountHandlers } from "./auth/account-routes";
-import { requireApiKey, requireKeyRole } from "./auth/middleware";
+import { authorize } from "./auth/authorize";
+import { requireApiKey } from "./auth/middleware";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
 import { renderPricingError } from "./errors";
@@ -48,8 +49,7 @@ function apiRouter(deps: AppDeps): Router {
     {
       // A service token is signed for the one request (method and path) and accepted once.
       authenticate: { api_key: requireApiKey(deps.apiKeys), service: requireServiceToken({ secret: deps.serviceSecret, jtis: deps.serviceTokenJtis }) },
-      // Every key may do what a viewer may: only stronger requirements cost a check.
-      authorize: (route) => (route.minKeyRole && route.minKeyRole !== "viewer" ? requireKeyRole(route.minKeyRole) : undefined),
+      authorize: (route, req) => authorize(route, req.auth),
       idempotency: () => idempotency,
     },
   );

@@ -1,7 +1,6 @@
 import type { NextFunction, Request, RequestHandler } from "express";
 import { apiKeyFromHeaders, hashApiKey, isWellFormedApiKey } from "@cloudcost/credentials";
-import type { PricingKeyRole } from "@cloudcost/contracts";
-import { forbidden, requestCredential, unauthenticated } from "@cloudcost/http";
+import { requestCredential, unauthenticated } from "@cloudcost/http";
 import type { ApiKeyIdentity, ApiKeyStore } from "./api-key-store";
 
 declare module "http" {
@@ -31,27 +30,5 @@ export function requireApiKey(store: ApiKeyStore): RequestHandler {
     // Format and checksum before a lookup: a mistyped or made-up key costs no database read.
     if (!isWellFormedApiKey(key)) return next(unauthenticated("Malformed API key: expected bl_ followed by 42 letters and digits."));
     store.lookup(hash).then((identity) => settle(req, next, identity), next);
-  };
-}
-
-/** The authenticated account id (for handlers behind requireApiKey). */
-export function accountOf(req: { auth?: ApiKeyIdentity }): string {
-  if (!req.auth) throw unauthenticated("Missing API key.");
-  return req.auth.accountId;
-}
-
-const RANK: Record<PricingKeyRole, number> = { viewer: 0, member: 1, admin: 2 };
-
-/**
- * 403 (in the path's error shape) unless the request's key has at least `minRole`: viewer keys
- * read and price usage, member keys also register prices, pins and reports, admin keys also delete.
- * Mount per route, behind requireApiKey.
- */
-export function requireKeyRole(minRole: PricingKeyRole): RequestHandler {
-  return (req, _res, next) => {
-    const role = req.auth?.role;
-    if (!role) return next(unauthenticated("Missing API key."));
-    if (RANK[role] < RANK[minRole]) return next(forbidden(`This operation needs a ${minRole} key or higher; this key's role is ${role}.`));
-    next();
   };
 }
