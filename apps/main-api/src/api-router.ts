@@ -1,8 +1,7 @@
-import { Router, type RequestHandler } from "express";
 import { mainApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
 import { registerRoutes, type RouteHooks } from "@cloudcost/http";
 import { apiKeyHandlers, keyCreationReplay } from "./api-keys/routes";
-import { authenticate } from "./auth/authenticate";
+import { bearerAuthentication } from "./auth/authenticate";
 import { authorize } from "./auth/authorize";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
@@ -14,25 +13,18 @@ import { organizationHandlers } from "./organizations/routes";
 import { signupHandlers } from "./signup/routes";
 import { spendHandlers } from "./spend/routes";
 import { spendImportHandlers } from "./spend/imports/routes";
-import { namedTenantId, tenantHeaderValue } from "./tenancy/tenant-header";
+import { tenantHeaderValue } from "./tenancy/tenant-header";
 import { userHandlers } from "./users/routes";
 import { webhookCreationReplay, webhookHandlers } from "./webhooks/routes";
 import { budgetHandlers } from "./budgets/routes";
 import { anomalyHandlers } from "./anomalies/routes";
 
 /**
- * How the main API runs a declared operation's auth mode, scope and idempotency: the only place
- * its requests meet Express. Handlers get the context authorize builds, never the request.
+ * How the main API runs a declared operation's auth mode, scope and idempotency (what the binder
+ * calls with the request). Handlers get the context authorize builds, never the request.
  */
 export function mainApiHooks(deps: AppDeps): RouteHooks {
-  // `authenticate` refuses no verified identity: "bearer" and "identity" differ in what authorize
-  // then asks for (a principal, or the identity itself).
-  const authenticated: RequestHandler = (req, _res, next) => {
-    authenticate(deps, req.headers.authorization, namedTenantId(req.headers) ?? null).then((caller) => {
-      req.caller = caller;
-      next();
-    }, next);
-  };
+  const authenticated = bearerAuthentication(deps);
   const byCaller = idempotent(deps);
   const byIdentity = idempotent(deps, "identity");
   const secret = idempotent(deps, "principal", {
@@ -46,9 +38,10 @@ export function mainApiHooks(deps: AppDeps): RouteHooks {
   };
 }
 
-/** Every operation of the main API's route table, bound to its handler. */
-export function apiRouter(deps: AppDeps): Router {
-  const router = Router();
+type Router = Parameters<typeof registerRoutes>[0];
+
+/** Every operation of the main API's route table, bound to its handler on `router`. */
+export function apiRouter(deps: AppDeps, router: Router): Router {
   registerRoutes(
     router,
     mainApiRoutes,

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
@@ -54,9 +55,18 @@ export type RouteHandler<R extends RouteDefinition, C = unknown> = (
 /** Handlers of a table, each typed by the context `ContextOf` gives its operation. */
 export type RouteHandlers<T extends RouteTable> = { [K in keyof T]: RouteHandler<T[K], never> };
 
+/** The request as authentication reads it: Node's request, with the URL as the client sent it. */
+export type AuthRequest = IncomingMessage & { originalUrl: string };
+
+/**
+ * Establishes who calls from the request's credential and records it on the request (for authorize
+ * and idempotency); throws a 401 for a missing or bad one. A promise only when it must wait.
+ */
+export type Authenticate = (req: AuthRequest) => void | Promise<void>;
+
 export interface RouteHooks {
-  /** The middleware of each credential kind the table uses (a route whose kind has none is refused at start). */
-  authenticate: Partial<Record<Exclude<AuthMode, "none">, RequestHandler>>;
+  /** The authentication of each credential kind the table uses (a route whose kind has none is refused at start). */
+  authenticate: Partial<Record<Exclude<AuthMode, "none">, Authenticate>>;
   /**
    * Runs after authentication and validation: refuses (throws) a caller the operation does not
    * admit, and otherwise returns the handler's context, built from what authentication established.
@@ -137,7 +147,11 @@ function bindOne<R extends RouteDefinition>(route: R, handler: RouteHandler<R, n
   if (route.auth !== "none") {
     const authenticate = hooks.authenticate[route.auth];
     if (!authenticate) throw new Error(`${route.operationId}: no authentication for the auth mode "${route.auth}"`);
-    before.push(authenticate);
+    before.push((req, _res, next) => {
+      const pending = authenticate(req);
+      if (pending instanceof Promise) pending.then(() => next(), next);
+      else next();
+    });
   }
   const after: RequestHandler[] = [];
   if (route.idempotent) {

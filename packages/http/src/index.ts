@@ -8,6 +8,8 @@ export {
   releaseBody,
   expressPath,
   OPERATION_ID,
+  type Authenticate,
+  type AuthRequest,
   type BinderContext,
   type HandlerReply,
   type RawBody,
@@ -18,7 +20,7 @@ export {
   type StreamReply,
   type TextReply,
 } from "./bind";
-export { jsonBody, rejectNulEscapes, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
+export { jsonBody, largeJsonBody, rejectNulEscapes, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
 export { isDatabaseUnavailable } from "./unavailable";
 export { serve, type ServeOptions } from "./serve";
 export { answerClientErrors, requestLinePath, type ClientErrorBody } from "./client-error";

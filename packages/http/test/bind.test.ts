@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
-import express, { Router, type RequestHandler } from "express";
+import express, { Router } from "express";
 import pino from "pino";
 import request from "supertest";
 import { z } from "zod";
 import { defineRoute } from "@cloudcost/contracts";
-import { errorHandler, forbidden, listRoutes, registerRoutes, unauthenticated, type ErrorRenderer, type RawBody } from "../src";
+import { errorHandler, forbidden, listRoutes, registerRoutes, unauthenticated, type Authenticate, type ErrorRenderer, type RawBody } from "../src";
 
 const render: ErrorRenderer = (_req, res, error) => void res.status(error.status).json({ code: error.code, message: error.message });
 
@@ -69,11 +69,10 @@ interface Caller {
 }
 
 const steps: string[] = [];
-const authenticate: RequestHandler = (req, _res, next) => {
+const authenticate: Authenticate = async (req) => {
   steps.push("authenticate");
-  if (req.headers.authorization === "Bearer bad") return next(unauthenticated("bad token"));
+  if (req.headers.authorization === "Bearer bad") throw unauthenticated("bad token");
   if (req.headers.authorization === "Bearer stranger") throw forbidden("no organization");
-  next();
 };
 function app() {
   const router = Router();

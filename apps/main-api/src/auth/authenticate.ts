@@ -1,7 +1,8 @@
-import { unauthenticated } from "@cloudcost/http";
+import { unauthenticated, type Authenticate } from "@cloudcost/http";
 import type { AuthDeps } from "../deps";
 import { authenticateApiKey } from "./api-key-auth";
 import { resolveIdentity, type IdentityResolution, type Principal, type TenantProbe } from "./principal";
+import { namedTenantId } from "../tenancy/tenant-header";
 import type { VerifiedIdentity } from "./token-verifier";
 
 /** What a request's credential established: read by authorize and idempotency, never by handlers. */
@@ -44,4 +45,15 @@ export async function authenticate(deps: AuthDeps, authorization: string | undef
   const resolved = await resolveIdentity(deps.db.sql, identity, tenantId);
   if (resolved.principal) return { principal: resolved.principal, identity, tenant: resolved.tenant };
   return { principal: null, identity, refusal: resolved.reason };
+}
+
+/**
+ * The binder's authentication of "bearer" and "identity" operations: records the caller on the
+ * request. It refuses no verified identity: the two modes differ in what authorize then asks for
+ * (a principal, or the identity itself).
+ */
+export function bearerAuthentication(deps: AuthDeps): Authenticate {
+  return async (req) => {
+    req.caller = await authenticate(deps, req.headers.authorization, namedTenantId(req.headers) ?? null);
+  };
 }

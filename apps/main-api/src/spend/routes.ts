@@ -62,7 +62,7 @@ function organizationScope(caller: Principal, organizationId: string): SpendScop
 }
 
 /** The lines as a FOCUS 1.2 CSV stream; a failure after the first bytes can only cut the response short. */
-async function spendExport(deps: Pick<AppDeps, "db" | "prisma">, scope: SpendScope, range: SpendLinesFilter, name: string): Promise<StreamReply> {
+async function spendExport(deps: Pick<AppDeps, "db" | "prisma">, scope: SpendScope, range: SpendLinesFilter, name: string): Promise<StreamReply<200>> {
   const settings = await loadOrganizationSettings(deps.prisma, scope.organizationId);
   return {
     status: 200,
