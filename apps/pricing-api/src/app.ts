@@ -4,7 +4,7 @@ import { expressPath, largeJsonBody, registerRoutes, serviceApp } from "@cloudco
 import { apiDocsRouter, pricingApiDocument } from "@cloudcost/openapi";
 import { accountHandlers } from "./auth/account-routes";
 import { authorize } from "./auth/authorize";
-import { requireApiKey } from "./auth/middleware";
+import { requireApiKey } from "./auth/authenticate";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
 import { renderPricingError } from "./errors";

@@ -1,7 +1,7 @@
 import { idempotency, unauthenticated } from "@cloudcost/http";
 import type { AppDeps } from "./deps";
 
-/** `Idempotency-Key` handling on the pricing API's POST operations, per account (mount after requireApiKey). */
+/** `Idempotency-Key` handling on the pricing API's POST operations, per account (runs after requireApiKey authenticated the key). */
 export function idempotent(deps: Pick<AppDeps, "idempotencyStore" | "logger">): ReturnType<typeof idempotency> {
   return idempotency({
     store: deps.idempotencyStore,
