@@ -7,7 +7,7 @@ import type { Handlers } from "../operations";
 import { acceptInvitation, declineInvitation, listReceivedInvitations } from "./invitee-service";
 import { createInvitation, INVITATION_SENT, listInvitations, revokeInvitation } from "./service";
 
-/** `/api/v1/organizations/{org_id}/invitations`: owners and admins manage invitations (the service checks). */
+/** `/api/v1/organizations/{org_id}/invitations`: owners and admins manage invitations (authorize checks the table's roles). */
 export function invitationHandlers(deps: Pick<AppDeps, "prisma">): Handlers<"listInvitations" | "createInvitation" | "revokeInvitation"> {
   return {
     listInvitations: async ({ params, query }, { principal }) =>

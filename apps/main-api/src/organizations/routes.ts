@@ -14,7 +14,7 @@ type OrganizationOperations =
   | "getTenant"
   | "updateTenant";
 
-/** `/api/v1/organizations/{org_id}`: the organization, its settings and tenants (the services check the caller's membership and role). */
+/** `/api/v1/organizations/{org_id}`: the organization, its settings and tenants (authorize checks the table's roles; the services, the organization and what depends on data). */
 export function organizationHandlers(deps: Pick<AppDeps, "prisma">): Handlers<OrganizationOperations> {
   const { prisma } = deps;
   return {

@@ -4,7 +4,7 @@ import { createInvitation, INVITATION_SENT } from "../invitations/service";
 import type { Handlers } from "../operations";
 import { getUser, listUsers, updateUser } from "./service";
 
-/** `/api/v1/organizations/{org_id}/users`: the services check the caller's membership and role. */
+/** `/api/v1/organizations/{org_id}/users`: authorize checks the table's roles; the services, the organization and what depends on data. */
 export function userHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<"listUsers" | "inviteUser" | "getUser" | "updateUser"> {
   return {
     listUsers: async ({ params, query }, { principal }) => success("Users of the organization.", await listUsers(deps.prisma, principal, params.org_id, query)),

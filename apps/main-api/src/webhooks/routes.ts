@@ -9,7 +9,7 @@ export const webhookCreationReplay = (): string =>
 
 type WebhookOperation = "createWebhook" | "listWebhooks" | "getWebhook" | "updateWebhook" | "deleteWebhook" | "testWebhook" | "listWebhookDeliveries";
 
-/** `/api/v1/organizations/{org_id}/webhooks`: owners and admins manage the organization's receivers (the service checks). */
+/** `/api/v1/organizations/{org_id}/webhooks`: owners and admins manage the organization's receivers (authorize checks the table's roles). */
 export function webhookHandlers(deps: Pick<AppDeps, "prisma" | "outbox" | "webhooks" | "config">): Handlers<WebhookOperation> {
   const { prisma, outbox } = deps;
   const service = { prisma, ...deps.webhooks, allowInsecure: deps.config.webhooks.allowInsecure };
