@@ -1,8 +1,8 @@
-import { Router } from "express";
 import { mainApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
 import { registerRoutes, type RouteHooks } from "@cloudcost/http";
 import { apiKeyHandlers, keyCreationReplay } from "./api-keys/routes";
-import { authenticate } from "./auth/middleware";
+import { bearerAuthentication } from "./auth/authenticate";
+import { authorize } from "./auth/authorize";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
 import { healthHandlers } from "./health/routes";
@@ -13,21 +13,18 @@ import { organizationHandlers } from "./organizations/routes";
 import { signupHandlers } from "./signup/routes";
 import { spendHandlers } from "./spend/routes";
 import { spendImportHandlers } from "./spend/imports/routes";
-import { requireTenant } from "./tenancy/require-tenant";
+import { tenantHeaderValue } from "./tenancy/tenant-header";
 import { userHandlers } from "./users/routes";
 import { webhookCreationReplay, webhookHandlers } from "./webhooks/routes";
 import { budgetHandlers } from "./budgets/routes";
 import { anomalyHandlers } from "./anomalies/routes";
 
 /**
- * How the main API runs a declared operation's auth mode, scope and idempotency. Organization- and
- * caller-scoped operations have no authorize step: their services take the caller's Principal and
- * decide (principalOf answers an identity without an active user 403, after validation).
+ * How the main API runs a declared operation's auth mode, scope and idempotency (what the binder
+ * calls with the request). Handlers get the context authorize builds, never the request.
  */
-function hooks(deps: AppDeps): RouteHooks {
-  // `authenticate` refuses no verified identity: "bearer" and "identity" differ in what the handler
-  // then asks for (principalOf, or the identity itself).
-  const authenticated = authenticate(deps);
+export function mainApiHooks(deps: AppDeps): RouteHooks {
+  const authenticated = bearerAuthentication(deps);
   const byCaller = idempotent(deps);
   const byIdentity = idempotent(deps, "identity");
   const secret = idempotent(deps, "principal", {
@@ -35,16 +32,16 @@ function hooks(deps: AppDeps): RouteHooks {
   });
   return {
     authenticate: { bearer: authenticated, identity: authenticated },
-    authorize: (route: RouteDefinition) =>
-      route.scope === "tenant" ? requireTenant({ write: route.write, roles: route.roles ? [...route.roles] : undefined }) : undefined,
+    authorize: (route, req) => authorize(route, req.caller, tenantHeaderValue(req.headers)),
     // Identity-token operations key by the identity: after sign-up or an acceptance it resolves to a user, and a repeat must still replay.
     idempotency: (route: RouteDefinition) => (route.idempotent === "secret" ? secret : route.auth === "identity" ? byIdentity : byCaller),
   };
 }
 
-/** Every operation of the main API's route table, bound to its handler. */
-export function apiRouter(deps: AppDeps): Router {
-  const router = Router();
+type Router = Parameters<typeof registerRoutes>[0];
+
+/** Every operation of the main API's route table, bound to its handler on `router`. */
+export function apiRouter(deps: AppDeps, router: Router): Router {
   registerRoutes(
     router,
     mainApiRoutes,
@@ -64,7 +61,7 @@ export function apiRouter(deps: AppDeps): Router {
       ...budgetHandlers(deps),
       ...anomalyHandlers(deps),
     },
-    hooks(deps),
+    mainApiHooks(deps),
   );
   return router;
 }

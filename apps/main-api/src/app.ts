@@ -1,4 +1,4 @@
-import type { Express } from "express";
+import { Router, type Express } from "express";
 import { serviceApp } from "@cloudcost/http";
 import { apiDocsRouter, mainApiDocument } from "@cloudcost/openapi";
 import { apiRouter } from "./api-router";
@@ -19,7 +19,7 @@ export function createApp(deps: AppDeps): Express {
     bodyParsers: largeJsonBodies(),
   };
   return serviceApp(options, (app) => {
-    app.use(apiRouter(deps));
+    app.use(apiRouter(deps, Router()));
     app.use(deps.metrics.router());
     app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
     app.use(jwksRoutes(deps.devIssuerKey));

@@ -1,5 +1,8 @@
 import type { mainApiRoutes } from "@cloudcost/contracts";
-import type { RouteHandlers } from "@cloudcost/http";
+import type { RouteHandler } from "@cloudcost/http";
+import type { ContextOf } from "./context";
 
-/** The handlers of some of the main API's declared operations (each route file supplies its own). */
-export type Handlers<K extends keyof typeof mainApiRoutes> = Pick<RouteHandlers<typeof mainApiRoutes>, K>;
+type Routes = typeof mainApiRoutes;
+
+/** The handlers of some of the main API's declared operations (each route file supplies its own), each given its operation's context. */
+export type Handlers<K extends keyof Routes> = { [P in K]: RouteHandler<Routes[P], ContextOf<Routes[P]>> };

@@ -1,7 +1,10 @@
-// Services own authorization: called directly, without any route or middleware, each refuses a
-// caller of another organization or with too low a role (the routes only parse and pass the caller).
+// Called directly, without any route or middleware, each service refuses a caller of another
+// organization and what depends on data (whose profile, which role is given); the role an operation
+// needs is the route table's, which the one authorize checks before any handler: checked here too.
+import { mainApiRoutes } from "@cloudcost/contracts";
 import { HttpError } from "@cloudcost/http";
 import { listApiKeys } from "../src/api-keys/service";
+import { authorize } from "../src/auth/authorize";
 import type { Principal } from "../src/auth/principal";
 import { describeCaller, getOrganization, updateOrganization, updateSettings } from "../src/organizations/service";
 import { createTenant, getTenant, listTenants, updateTenant } from "../src/tenants/service";
@@ -25,6 +28,10 @@ const principal = (organizationId: string, userId: string, role: Principal["role
   tenantIds: [],
   apiKeyId: kind === "api_key" ? "key_test" : null,
 });
+
+/** The binder's authorization of `operation` for `caller` (as a promise, to be `refused` or not). */
+const authorizing = async (operation: keyof typeof mainApiRoutes, caller: Principal) =>
+  authorize(mainApiRoutes[operation], { principal: caller, identity: null }, "");
 
 const refused = async (work: Promise<unknown>) => {
   const err = await work.then(
@@ -78,11 +85,12 @@ it("lets members edit only their own profile, viewers nothing, managers everyone
 
 it("keeps management to owners and admins signed in as users", async () => {
   const org = a.organization.id;
-  await refused(updateOrganization(ctx.prisma, member, org, { name: "x" }));
-  await refused(createTenant(ctx.prisma, member, org, { name: "x" }));
-  await refused(createInvitation(ctx.prisma, member, org, { email: "y@example.com", role: "member" }));
-  await refused(listInvitations(ctx.prisma, member, org, { limit: 10 }));
-  await refused(listApiKeys(ctx.prisma, member, { limit: 10 }));
+  const managed = ["updateOrganization", "createTenant", "inviteUser", "createInvitation", "listInvitations", "listApiKeys"] as const;
+  for (const operation of managed) {
+    await refused(authorizing(operation, member));
+    await refused(authorizing(operation, viewer));
+    await authorizing(operation, ownerA);
+  }
   await refused(listApiKeys(ctx.prisma, principal(org, "", "admin", "api_key"), { limit: 10 }));
   expect((await describeCaller(ctx.prisma, member)).user?.id).toBe(member.userId);
 });

@@ -1,9 +1,10 @@
 import { Router, type Express } from "express";
 import { pricingApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
-import { expressPath, registerRoutes, serviceApp } from "@cloudcost/http";
+import { expressPath, largeJsonBody, registerRoutes, serviceApp } from "@cloudcost/http";
 import { apiDocsRouter, pricingApiDocument } from "@cloudcost/openapi";
 import { accountHandlers } from "./auth/account-routes";
-import { requireApiKey, requireKeyRole } from "./auth/middleware";
+import { authorize } from "./auth/authorize";
+import { requireApiKey } from "./auth/authenticate";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
 import { renderPricingError } from "./errors";
@@ -16,12 +17,16 @@ import { computePriceHandlers } from "./marketplace/compute-routes";
 import { databaseHandlers } from "./marketplace/database-routes";
 import { modelHandlers } from "./marketplace/model-routes";
 import { pinHandlers, reportHandlers } from "./references/routes";
-import { usageBody } from "./usage/body";
 import { usageHandlers } from "./usage/routes";
 
 const operations: RouteDefinition[] = Object.values(pricingApiRoutes);
-/** Paths of the operations that accept more than the 1 MiB default body. */
+/**
+ * Paths of the operations that accept more than the 1 MiB default body: usage bodies (POST
+ * /v1/pricing/usage and /v1/pricing/reports) may carry 10000 lines, which do not fit in 1 MiB (a
+ * labelled line is ~170 bytes); they get 8 MiB, parsed before the app-wide parser, which then skips them.
+ */
 const LARGE_BODY_PATHS = operations.filter((route) => route.bodyLimit).map((route) => expressPath(route.path));
+const USAGE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** Every declared operation of the pricing API (the public ones and /internal), bound to its handler. */
 function apiRouter(deps: AppDeps): Router {
@@ -48,8 +53,7 @@ function apiRouter(deps: AppDeps): Router {
     {
       // A service token is signed for the one request (method and path) and accepted once.
       authenticate: { api_key: requireApiKey(deps.apiKeys), service: requireServiceToken({ secret: deps.serviceSecret, jtis: deps.serviceTokenJtis }) },
-      // Every key may do what a viewer may: only stronger requirements cost a check.
-      authorize: (route) => (route.minKeyRole && route.minKeyRole !== "viewer" ? requireKeyRole(route.minKeyRole) : undefined),
+      authorize: (route, req) => authorize(route, req.auth),
       idempotency: () => idempotency,
     },
   );
@@ -64,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
     protection: deps.config.protection,
     rateLimitStore: deps.redis && { redis: deps.redis, keyPrefix: "rl:pricing-api" },
     renderError: renderPricingError,
-    bodyParsers: [{ paths: LARGE_BODY_PATHS, parser: usageBody() }],
+    bodyParsers: [{ paths: LARGE_BODY_PATHS, parser: largeJsonBody(USAGE_BODY_LIMIT_BYTES, "8 MiB") }],
   };
   return serviceApp(options, (app) => {
     app.use(apiRouter(deps));

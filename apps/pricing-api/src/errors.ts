@@ -1,12 +1,11 @@
 import type { ErrorCode, MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
-import type { Request } from "express";
-import { statusTitle, type ClientErrorBody, type ErrorRenderer, type HttpError } from "@cloudcost/http";
+import { statusTitle, type ClientErrorBody, type ErrorRenderer, type HttpError, type RequestMeta } from "@cloudcost/http";
 
 export const problemType = (code: ErrorCode) => `urn:cloudcost:problem:${code}`;
 
 /** The RFC 9457 problem document of an error (also embedded per item in batch answers). */
-export function problemDocument(req: Request, error: HttpError): ProblemDocument {
-  return problemOf(req.originalUrl.split("?")[0], error, req.id);
+export function problemDocument(request: RequestMeta, error: HttpError): ProblemDocument {
+  return problemOf(request.path, error, request.id);
 }
 
 function problemOf(instance: string, error: HttpError, requestId: string): ProblemDocument {
@@ -26,7 +25,7 @@ const isV1 = (path: string) => path.startsWith("/v1/") || path === "/v1";
 
 /** `/v1/...` answers RFC 9457 problem documents. */
 export const renderProblem: ErrorRenderer = (req, res, error) => {
-  const body = problemDocument(req, error);
+  const body = problemDocument({ id: req.id, path: req.originalUrl.split("?")[0] }, error);
   res.status(error.status).type("application/problem+json").send(JSON.stringify(body));
 };
 

@@ -2,13 +2,13 @@
 // document's `code`), with the status the one code-to-status map gives it; the body keeps its
 // shape ({error} on the marketplace paths and outside /v1).
 import type http from "node:http";
-import express from "express";
+import express, { type RequestHandler } from "express";
 import pino from "pino";
 import request from "supertest";
-import { type ErrorCode, errorStatus, MarketplaceError, ProblemDocument } from "@cloudcost/contracts";
+import { type ErrorCode, errorStatus, MarketplaceError, type PricingKeyRole, ProblemDocument, type RouteDefinition } from "@cloudcost/contracts";
 import { answerClientErrors, errorHandler } from "@cloudcost/http";
 import { listen, urlOf } from "@cloudcost/testing";
-import { requireKeyRole } from "../src/auth/middleware";
+import { authorize } from "../src/auth/authorize";
 import { pricingClientErrorBody, renderPricingError } from "../src/errors";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { createApiKey } from "./helpers/keys";
@@ -94,6 +94,13 @@ describe("X-Error-Code on every error of the pricing API", () => {
 });
 
 describe("key roles", () => {
+  // The binder's authorize step for an operation declaring `minKeyRole`.
+  const requireKeyRole =
+    (minKeyRole: PricingKeyRole): RequestHandler =>
+    (req, _res, next) => {
+      authorize({ auth: "api_key", scope: "account", minKeyRole } as RouteDefinition, req.auth);
+      next();
+    };
   // The key store does not carry roles yet: this drives the check with identities that do.
   const appWith = (role: string | undefined) =>
     express()

@@ -14,6 +14,8 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly errors?: FieldError[],
+    /** Headers the error answer carries (a Retry-After, say). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.status = errorStatus[code];

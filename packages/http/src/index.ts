@@ -3,8 +3,24 @@ export { requestId } from "./request-id";
 export { parseOr400, fieldErrors } from "./validate";
 export { createLogger, httpLogger, logOutput, REDACTED_PATHS, type LogFormat, type LogOutput } from "./logger";
 export { notFoundHandler, errorHandler, renderError, type ErrorRenderer } from "./middlewares";
-export { registerRoutes, releaseBody, expressPath, OPERATION_ID, type RouteHandler, type RouteHandlers, type RouteHooks } from "./bind";
-export { jsonBody, rejectNulEscapes, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
+export {
+  registerRoutes,
+  releaseBody,
+  expressPath,
+  OPERATION_ID,
+  type Authenticate,
+  type AuthRequest,
+  type BinderContext,
+  type HandlerReply,
+  type RawBody,
+  type RequestMeta,
+  type RouteHandler,
+  type RouteHandlers,
+  type RouteHooks,
+  type StreamReply,
+  type TextReply,
+} from "./bind";
+export { jsonBody, largeJsonBody, rejectNulEscapes, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
 export { isDatabaseUnavailable } from "./unavailable";
 export { serve, type ServeOptions } from "./serve";
 export { answerClientErrors, requestLinePath, type ClientErrorBody } from "./client-error";

@@ -123,3 +123,17 @@ export function jsonBody(): RequestHandler {
     next();
   };
 }
+
+/**
+ * JSON bodies up to `limitBytes` (shown as `shown` in the 413), for the operations declared with a
+ * larger `bodyLimit`: mounted on their paths before the app-wide parser, which then skips them.
+ */
+export function largeJsonBody(limitBytes: number, shown: string): RequestHandler {
+  const parse = express.json({ limit: limitBytes, type: ["application/json", "application/*+json"], verify: verifyJsonBody });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if ((err as { type?: string } | undefined)?.type === "entity.too.large")
+        return next(new HttpError("payload_too_large", `The request body is larger than ${shown}.`));
+      next(err);
+    });
+}

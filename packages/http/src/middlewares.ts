@@ -10,6 +10,7 @@ export type ErrorRenderer = (req: Request, res: Response, error: HttpError) => v
 /** Renders `error` with its stable code in the `X-Error-Code` header (every error answer carries it). */
 export function renderError(render: ErrorRenderer, req: Request, res: Response, error: HttpError): void {
   res.setHeader(ERROR_CODE_HEADER, error.code);
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   render(req, res, error);
 }
 

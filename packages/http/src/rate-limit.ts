@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { hash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { Request, RequestHandler, Response } from "express";
@@ -47,7 +48,7 @@ export interface RequestCredential {
   hash: string;
 }
 
-function headerToken(req: Request, name: CredentialHeader): string | undefined {
+function headerToken(req: IncomingMessage, name: CredentialHeader): string | undefined {
   if (name === "x-api-key") {
     const header = req.headers["x-api-key"];
     return (Array.isArray(header) ? header[0] : header)?.trim() || undefined;
@@ -61,8 +62,8 @@ function headerToken(req: Request, name: CredentialHeader): string | undefined {
  * rate limiter counts by the hash (its memory never holds a secret) and authentication can look a
  * key up by the same hash.
  */
-export function requestCredential(req: Request, headers: readonly CredentialHeader[] = API_KEY_OR_BEARER): RequestCredential | undefined {
-  const memo = req as Request & { [CREDENTIAL]?: { headers: readonly CredentialHeader[]; credential: RequestCredential | undefined } };
+export function requestCredential(req: IncomingMessage, headers: readonly CredentialHeader[] = API_KEY_OR_BEARER): RequestCredential | undefined {
+  const memo = req as IncomingMessage & { [CREDENTIAL]?: { headers: readonly CredentialHeader[]; credential: RequestCredential | undefined } };
   const known = memo[CREDENTIAL];
   if (known && known.headers === headers) return known.credential;
   let token: string | undefined;

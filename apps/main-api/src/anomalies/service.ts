@@ -7,15 +7,11 @@ import type { SpendAnomaly } from "../generated/prisma/client";
 import { loadOrganizationSettings } from "../settings/repository";
 import { emitWebhookEvent } from "../webhooks/events";
 import { BASELINE_DAYS, MAD_SCALE, MIN_SCALED_MAD, SCORE_THRESHOLD } from "./scoring";
+import type { TenantRef } from "../context";
 
 const DAY_MS = 86_400_000;
 /** Anomalies are scored on USD spend: the floors are in USD. */
 const CURRENCY = "USD";
-
-export interface TenantRef {
-  id: string;
-  organizationId: string;
-}
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 const utcDay = (date: Date) => new Date(Math.floor(date.getTime() / DAY_MS) * DAY_MS);

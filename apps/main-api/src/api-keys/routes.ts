@@ -1,4 +1,3 @@
-import { principalOf } from "../auth/middleware";
 import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
 import type { Handlers } from "../operations";
@@ -8,18 +7,18 @@ import { createApiKey, listApiKeys, revokeApiKey } from "./service";
 export const keyCreationReplay = (): string =>
   "This API key was already created with this Idempotency-Key; a key is shown only once: revoke it if its secret was lost and create a new one.";
 
-/** `/api/v1/settings/api-keys` of the caller's organization (the service checks the caller may manage keys). */
+/** `/api/v1/settings/api-keys` of the caller's organization (authorize checks the table's roles; the service, that the caller is a person, not a key). */
 export function apiKeyHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<"listApiKeys" | "createApiKey" | "revokeApiKey"> {
   const { prisma, outbox } = deps;
   return {
-    listApiKeys: async ({ query }, req) => success("API keys of the organization.", await listApiKeys(prisma, principalOf(req), query)),
-    createApiKey: async ({ body }, req) => {
-      const key = await createApiKey(prisma, principalOf(req), body);
+    listApiKeys: async ({ query }, { principal }) => success("API keys of the organization.", await listApiKeys(prisma, principal, query)),
+    createApiKey: async ({ body }, { principal }) => {
+      const key = await createApiKey(prisma, principal, body);
       outbox.kick(); // deliver to the pricing API now; the poller retries if it is down
       return created("API key created: store `key` now, it is not shown again.", key);
     },
-    revokeApiKey: async ({ params }, req) => {
-      const revoked = await revokeApiKey(prisma, principalOf(req), params.id);
+    revokeApiKey: async ({ params }, { principal }) => {
+      const revoked = await revokeApiKey(prisma, principal, params.id);
       outbox.kick();
       return success("API key revoked.", revoked);
     },

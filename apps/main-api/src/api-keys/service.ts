@@ -10,7 +10,7 @@ import { enqueue } from "../outbox/repository";
 import { PROVISION_TOPIC, REVOKE_TOPIC } from "../outbox/pricing-api-keys";
 import { assertLiveTenants } from "../tenants/validate";
 import type { Tx } from "../transactions";
-import { assertKeyManager } from "./access";
+import { assertSignedInUser } from "./access";
 import { keySyncPayload } from "./sync";
 
 const withCreator = { creator: { select: { id: true, name: true } } } as const;
@@ -33,7 +33,7 @@ const toApiKey = (row: ApiKeyRow): ApiKeyBody => ({
  * outbox message that provisions it in the pricing API.
  */
 export async function createApiKey(prisma: Prisma, caller: Principal, body: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
-  assertKeyManager(caller);
+  assertSignedInUser(caller);
   const organizationId = caller.organizationId;
   const key = generateApiKey();
   const row = await prisma.$transaction(async (tx) => {
@@ -75,7 +75,7 @@ async function lockCreator(tx: Tx, organizationId: string, userId: string | null
 }
 
 export async function listApiKeys(prisma: Prisma, caller: Principal, query: PaginationQuery) {
-  assertKeyManager(caller);
+  assertSignedInUser(caller);
   const { organizationId } = caller;
   const after = decodeCursor(query.cursor);
   const rows = await prisma.apiKey.findMany({
@@ -92,7 +92,7 @@ export async function listApiKeys(prisma: Prisma, caller: Principal, query: Pagi
  * revoke any key of the organization (revoking only ever removes access). Revoking twice is harmless.
  */
 export async function revokeApiKey(prisma: Prisma, caller: Principal, id: string): Promise<ApiKeyBody> {
-  assertKeyManager(caller);
+  assertSignedInUser(caller);
   const { organizationId } = caller;
   return prisma.$transaction(async (tx) => {
     const where = { organizationId_id: { organizationId, id } };

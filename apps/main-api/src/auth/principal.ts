@@ -18,7 +18,7 @@ export interface Principal {
 /**
  * The tenant a request names (X-Service-Tenant-ID), looked up within the caller's organization in
  * the statement that finds the caller: `open` is null when the organization has no such tenant,
- * false when it is archived. It saves tenant-scoped routes a round trip (tenancy/require-tenant.ts).
+ * false when it is archived. It saves tenant-scoped routes a round trip (auth/authorize.ts).
  */
 export interface TenantProbe {
   id: string;

@@ -4,11 +4,7 @@ import { notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
 import { budgetStatus, budgetStatuses, type BudgetSpec } from "./status";
-
-export interface TenantRef {
-  id: string;
-  organizationId: string;
-}
+import type { TenantRef } from "../context";
 
 export function specOf(row: Budget): BudgetSpec {
   return {

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Architecture, InstanceTypeRow, OperatingSystem } from "@cloudcost/contracts";
 import type { Database, SqlSession } from "@cloudcost/db";
 import type { Prisma } from "../db";
-import type { TenantRef } from "./inventory-service";
+import type { TenantRef } from "../context";
 import { type CatalogKey, type ComputeCatalogs, PricingUnavailableError } from "./catalog-prices";
 import { dropExpired, rollUpSettledDays, rollUpTail, rollupWindow, WINDOW_STATS, windowStatsParams } from "./rollups";
 import { decide, hasEnoughSignal, type DecidedOption, type Decision, type UsageStats } from "./rightsizing";

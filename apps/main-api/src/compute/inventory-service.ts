@@ -3,11 +3,7 @@ import type { ComputeResourceData, HeartbeatsRequest, MetricSample } from "@clou
 import type { SqlClient } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import { FENCE_LOCK_CLASS } from "./rollups";
-
-export interface TenantRef {
-  id: string;
-  organizationId: string;
-}
+import type { TenantRef } from "../context";
 
 /** A sample may run a little ahead of our clock, not more. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;

@@ -3,7 +3,7 @@ import { CustomerId } from "@cloudcost/contracts";
 import type { RecommendationItem, RecommendationSummary, RecommendationsPage, RecommendationsQuery, SummaryQuery } from "@cloudcost/contracts";
 import type { Prisma } from "../db";
 import { decodeCursor, encodeCursor } from "../http/pagination";
-import type { TenantRef } from "./inventory-service";
+import type { TenantRef } from "../context";
 import { DEFAULT_COMPUTE_SETTINGS } from "./settings";
 
 const ARRAY_FILTERS = [

@@ -1,20 +1,24 @@
-import type { Request, RequestHandler } from "express";
 import { idempotency, unauthenticated, type IdempotencyOptions } from "@cloudcost/http";
 import type { AppDeps } from "../deps";
+
+type ScopeOf = IdempotencyOptions["scopeOf"];
 
 /**
  * Keys belong to the caller: the organization and the user or API key within it. An identity
  * without an active user has none: the route refuses it after validation, and nothing is stored.
  */
-const principalScope = (req: Request): string | undefined => {
-  const p = req.principal;
+const principalScope: ScopeOf = (req) => {
+  const p = req.caller?.principal;
   if (p) return `org:${p.organizationId}|${p.userId ? `usr:${p.userId}` : `key:${p.apiKeyId}`}`;
-  if (req.principalRefusal) return undefined;
+  if (req.caller?.refusal) return undefined;
   throw unauthenticated("Authentication is required.");
 };
 
 /** Sign-up keys belong to the identity: after the first completion it resolves to a user, and a repeat must still replay. */
-const identityScope = (req: Request) => (req.identity ? `idn:${req.identity.issuer}|${req.identity.subject}` : principalScope(req));
+const identityScope: ScopeOf = (req) => {
+  const identity = req.caller?.identity;
+  return identity ? `idn:${identity.issuer}|${identity.subject}` : principalScope(req);
+};
 
 /**
  * `Idempotency-Key` handling on the main API's POST operations (mount after `authenticate`). The
@@ -25,7 +29,7 @@ export function idempotent(
   deps: Pick<AppDeps, "idempotencyStore" | "logger">,
   scope: "principal" | "identity" = "principal",
   options: Pick<IdempotencyOptions, "secretResponse"> = {},
-): RequestHandler {
+): ReturnType<typeof idempotency> {
   return idempotency({
     store: deps.idempotencyStore,
     scopeOf: scope === "identity" ? identityScope : principalScope,

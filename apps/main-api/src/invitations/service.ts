@@ -5,7 +5,7 @@ import { normalizeEmail } from "../auth/email";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
-import { assertManager } from "../organizations/access";
+import { assertMember } from "../organizations/access";
 import { assertLiveTenants } from "../tenants/validate";
 import { mayInvite } from "./inviter-rights";
 import { inviterNames, OPEN, statusOf, toInvitation } from "./serialize";
@@ -19,7 +19,7 @@ export const INVITATION_SENT = "Invitation sent: the invitee sees it in GET /api
  * between concurrent invitations of one address; an expired one nobody answered gives way.
  */
 export async function createInvitation(prisma: Prisma, caller: Principal, organizationId: string, body: InviteUserRequest): Promise<InvitationBody> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   if (caller.kind === "api_key" && (body.role === "admin" || body.role === "owner")) {
     throw forbidden("An API key cannot invite admins or owners: send this invitation signed in as an owner or admin.");
   }
@@ -57,7 +57,7 @@ export async function createInvitation(prisma: Prisma, caller: Principal, organi
 
 /** Every invitation of the organization (any status), oldest first. */
 export async function listInvitations(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   const after = decodeCursor(query.cursor);
   const rows = await prisma.invitation.findMany({
     where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
@@ -70,7 +70,7 @@ export async function listInvitations(prisma: Prisma, caller: Principal, organiz
 
 /** Revokes an open invitation (expired ones included); 409 once it was answered or revoked. */
 export async function revokeInvitation(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   const { count } = await prisma.invitation.updateMany({ where: { organizationId, id, ...OPEN }, data: { revokedAt: new Date() } });
   if (count === 1) return;
   const row = await prisma.invitation.findUnique({ where: { organizationId_id: { organizationId, id } } });

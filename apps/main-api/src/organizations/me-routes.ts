@@ -1,4 +1,3 @@
-import { principalOf } from "../auth/middleware";
 import type { AppDeps } from "../deps";
 import { success } from "../http/envelope";
 import type { Handlers } from "../operations";
@@ -8,9 +7,9 @@ import { describeCaller } from "./service";
 /** `GET /api/v1/me`: who the caller is (how a client finds its organization id after sign-in); `POST /api/v1/me/leave`. */
 export function meHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<"getMe" | "leaveOrganization"> {
   return {
-    getMe: async (_input, req) => success("The authenticated caller.", await describeCaller(deps.prisma, principalOf(req))),
-    leaveOrganization: async (_input, req) => {
-      const left = await leaveOrganization(deps.prisma, principalOf(req));
+    getMe: async (_input, { principal }) => success("The authenticated caller.", await describeCaller(deps.prisma, principal)),
+    leaveOrganization: async (_input, { principal }) => {
+      const left = await leaveOrganization(deps.prisma, principal);
       deps.outbox.kick(); // the caller's keys, suspended, reach the pricing API now
       return success("You left the organization: your user there is deactivated.", left);
     },

@@ -4,7 +4,7 @@ import { conflict, forbidden } from "@cloudcost/http";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { loadOrganizationSettings, updateOrganizationSettings } from "../settings/repository";
-import { assertManager, assertMember } from "./access";
+import { assertMember } from "./access";
 import { toOrganization, toUser, withTenantIds } from "./serialize";
 
 export async function getOrganization(prisma: Prisma, caller: Principal, organizationId: string): Promise<OrganizationBody> {
@@ -20,7 +20,7 @@ export async function updateOrganization(
   organizationId: string,
   body: UpdateOrganizationRequest,
 ): Promise<OrganizationBody> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   try {
     return toOrganization(await prisma.organization.update({ where: { id: organizationId }, data: { name: body.name, slug: body.slug } }));
   } catch (err) {
@@ -35,7 +35,7 @@ export async function getSettings(prisma: Prisma, caller: Principal, organizatio
 }
 
 export async function updateSettings(prisma: Prisma, caller: Principal, organizationId: string, body: UpdateSettingsRequest): Promise<OrganizationSettings> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   return updateOrganizationSettings(prisma, organizationId, body);
 }
 

@@ -7,9 +7,9 @@ import { completeSignup } from "./service";
 /** `POST /api/v1/signup/complete`: an identity-provider identity without an organization creates one. */
 export function signupHandlers(deps: Pick<AppDeps, "prisma">): Handlers<"completeSignup"> {
   return {
-    completeSignup: async ({ body }, req) => {
-      if (!req.identity) throw unauthenticated("Sign-up needs an identity-provider token, not an API key.");
-      const data = await completeSignup(deps.prisma, req.identity, body);
+    completeSignup: async ({ body }, { identity }) => {
+      if (!identity) throw unauthenticated("Sign-up needs an identity-provider token, not an API key.");
+      const data = await completeSignup(deps.prisma, identity, body);
       return created("Sign-up completed: organization, default tenant and owner created.", data);
     },
   };

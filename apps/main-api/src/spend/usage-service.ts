@@ -5,11 +5,7 @@ import type { AppDeps } from "../deps";
 import { currencyTotals } from "./amounts";
 import { insertLines, setLinePricing, type LinePricing } from "./ledger";
 import { costOutOfRange, pricedState, usageLedgerLine } from "./usage";
-
-export interface TenantRef {
-  id: string;
-  organizationId: string;
-}
+import type { TenantRef } from "../context";
 
 type Deps = Pick<AppDeps, "prisma" | "db" | "pricingApi">;
 

@@ -4,7 +4,7 @@ import { forbidden } from "@cloudcost/http";
 import { isManager, type Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
-import { assertManager, assertMember } from "../organizations/access";
+import { assertMember } from "../organizations/access";
 import { toTenant } from "../organizations/serialize";
 
 const unavailable = (id: string) => forbidden(`Tenant ${id} is not available to the caller.`);
@@ -35,13 +35,13 @@ export async function getTenant(prisma: Prisma, caller: Principal, organizationI
 }
 
 export async function createTenant(prisma: Prisma, caller: Principal, organizationId: string, body: CreateTenantRequest): Promise<TenantBody> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   return toTenant(await prisma.tenant.create({ data: { organizationId, id: newId("ten"), name: body.name } }));
 }
 
 /** Renames, archives (`archived: true`, keeps the first archive time) or restores a tenant. */
 export async function updateTenant(prisma: Prisma, caller: Principal, organizationId: string, id: string, body: UpdateTenantRequest): Promise<TenantBody> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   const where = { organizationId_id: { organizationId, id } };
   const current = await prisma.tenant.findUnique({ where });
   if (!current) throw unavailable(id);

@@ -14,7 +14,7 @@ import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from "../generated/prisma/client";
 import { decodeCursor, toPage } from "../http/pagination";
-import { assertManager } from "../organizations/access";
+import { assertMember } from "../organizations/access";
 import { emitPing } from "./events";
 import { newSigningSecret, type SecretBox } from "./secrets";
 import { checkTarget, RefusedTarget, type Resolve } from "./targets";
@@ -33,7 +33,7 @@ export async function createWebhook(
   organizationId: string,
   body: CreateWebhookRequest,
 ): Promise<CreateWebhookResponse> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   await assertTarget(deps, body.url);
   const id = newId("whk");
   const secret = newSigningSecret();
@@ -51,7 +51,7 @@ export async function createWebhook(
 }
 
 export async function listWebhooks(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   const after = decodeCursor(query.cursor);
   const rows = await prisma.webhook.findMany({
     where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
@@ -62,7 +62,7 @@ export async function listWebhooks(prisma: Prisma, caller: Principal, organizati
 }
 
 export async function getWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<WebhookBody> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   return toWebhook(await findWebhook(prisma, organizationId, id));
 }
 
@@ -73,7 +73,7 @@ export async function updateWebhook(
   id: string,
   body: UpdateWebhookRequest,
 ): Promise<WebhookBody> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   if (body.url !== undefined) await assertTarget(deps, body.url);
   const { count } = await deps.prisma.webhook.updateMany({
     where: { organizationId, id },
@@ -91,14 +91,14 @@ export async function updateWebhook(
 
 /** Deletes a webhook with its deliveries and their attempts; queued deliveries find nothing to send. */
 export async function deleteWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   const { count } = await prisma.webhook.deleteMany({ where: { organizationId, id } });
   if (count === 0) throw notFound(`Webhook ${id} is not in this organization.`);
 }
 
 /** Queues a `ping` to the webhook (also a paused one: it tests the receiver). The caller kicks the outbox. */
 export async function testWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<WebhookDeliveryBody> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   const deliveryId = await prisma.$transaction(async (tx) => {
     await findWebhook(tx, organizationId, id);
     return emitPing(tx, organizationId, id);
@@ -118,7 +118,7 @@ export async function listDeliveries(
   webhookId: string,
   query: PaginationQuery,
 ): Promise<WebhookDeliveriesPage> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   await findWebhook(prisma, organizationId, webhookId);
   const before = decodeCursor(query.cursor);
   const rows = await prisma.webhookDelivery.findMany({

@@ -7,7 +7,7 @@ import type { ApiKey } from "../generated/prisma/client";
 export interface ApiKeyIdentity {
   accountId: string;
   keyId: string;
-  /** What the key may do (requireKeyRole): the main API syncs its keys' effective roles. */
+  /** What the key may do (auth/authorize.ts): the main API syncs its keys' effective roles. */
   role: PricingKeyRole;
 }
 

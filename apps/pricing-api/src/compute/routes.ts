@@ -1,4 +1,3 @@
-import type { Request, Response } from "express";
 import {
   ComputePriceQuery,
   type ComputeBatchResponse,
@@ -6,8 +5,7 @@ import {
   type InstanceTypesQuery,
   type InstanceTypesResponse,
 } from "@cloudcost/contracts";
-import { HttpError, parseOr400 } from "@cloudcost/http";
-import { accountOf } from "../auth/middleware";
+import { HttpError, parseOr400, type RequestMeta, type TextReply } from "@cloudcost/http";
 import { problemDocument } from "../errors";
 import type { AccountComputePrices, NegotiatedPriceCache } from "../marketplace/compute-negotiated";
 import type { Handlers } from "../operations";
@@ -15,25 +13,25 @@ import type { ComputeCatalogStore } from "./catalog";
 import { listInstanceTypes, priceCompute, priceComputeJson } from "./service";
 
 /** Each batch item is validated on its own: an invalid one gets its problem, the others their price. */
-function priceItem(req: Request, store: ComputeCatalogStore, prices: AccountComputePrices, index: number, item: unknown): ComputeBatchResult {
+function priceItem(request: RequestMeta, store: ComputeCatalogStore, prices: AccountComputePrices, index: number, item: unknown): ComputeBatchResult {
   try {
     return { index, price: priceCompute(store.current, parseOr400(ComputePriceQuery, item, `item ${index}`), prices) };
   } catch (err) {
-    if (err instanceof HttpError) return { index, problem: problemDocument(req, err) };
+    if (err instanceof HttpError) return { index, problem: problemDocument(request, err) };
     throw err;
   }
 }
 
 /** The batch answer for `accountId` (the caller's account, or the one an internal call names). */
 export async function priceBatchFor(
-  req: Request,
+  request: RequestMeta,
   store: ComputeCatalogStore,
   negotiated: NegotiatedPriceCache,
   accountId: string,
   items: unknown[],
 ): Promise<ComputeBatchResponse> {
   const prices = await negotiated.get(accountId);
-  return { results: items.map((item, index) => priceItem(req, store, prices, index, item)) };
+  return { results: items.map((item, index) => priceItem(request, store, prices, index, item)) };
 }
 
 /** The instance-types listing with `accountId`'s effective prices. */
@@ -46,13 +44,10 @@ export async function instanceTypesFor(
   return { instance_types: listInstanceTypes(store.current, query, await negotiated.get(accountId)) };
 }
 
-// Written directly rather than through res.send: a POST answer is never conditional, so Express's
+// Written as text rather than through res.send: a POST answer is never conditional, so Express's
 // ETag (a SHA-1 of the body) would be work for nothing here (docs/performance.md, "Request handling
 // on the hot path").
-function sendJson(res: Response, json: string): void {
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.end(json);
-}
+const json = (text: string): TextReply<200> => ({ status: 200, headers: { "Content-Type": "application/json; charset=utf-8" }, text });
 
 /**
  * `/v1/pricing/compute`: answered from the in-process catalog and the calling account's cached
@@ -63,13 +58,15 @@ export function computeHandlers(
   negotiated: NegotiatedPriceCache,
 ): Handlers<"priceCompute" | "priceComputeBatch" | "listInstanceTypes"> {
   return {
-    priceCompute: ({ body }, req, res) => {
-      const account = accountOf(req);
-      const prices = negotiated.peek(account);
-      if (prices) return sendJson(res, priceComputeJson(store.current, body, prices));
-      return negotiated.get(account).then((loaded) => sendJson(res, priceComputeJson(store.current, body, loaded)));
+    priceCompute: ({ body }, { account }) => {
+      const prices = negotiated.peek(account.accountId);
+      if (prices) return json(priceComputeJson(store.current, body, prices));
+      return negotiated.get(account.accountId).then((loaded) => json(priceComputeJson(store.current, body, loaded)));
     },
-    priceComputeBatch: async ({ body }, req) => ({ status: 200, body: await priceBatchFor(req, store, negotiated, accountOf(req), body.items) }),
-    listInstanceTypes: async ({ query }, req) => ({ status: 200, body: await instanceTypesFor(store, negotiated, accountOf(req), query) }),
+    priceComputeBatch: async ({ body }, { account, request }) => ({
+      status: 200,
+      body: await priceBatchFor(request, store, negotiated, account.accountId, body.items),
+    }),
+    listInstanceTypes: async ({ query }, { account }) => ({ status: 200, body: await instanceTypesFor(store, negotiated, account.accountId, query) }),
   };
 }

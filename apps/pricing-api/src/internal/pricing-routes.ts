@@ -21,9 +21,9 @@ export function internalPricingHandlers(
   deps: InternalPricingDeps,
 ): Handlers<"priceComputeBatchForAccount" | "listInstanceTypesForAccount" | "priceUsageForAccount"> {
   return {
-    priceComputeBatchForAccount: async ({ params, body }, req) => ({
+    priceComputeBatchForAccount: async ({ params, body }, { request }) => ({
       status: 200,
-      body: await priceBatchFor(req, deps.computeCatalog, deps.negotiated, params.accountId, body.items),
+      body: await priceBatchFor(request, deps.computeCatalog, deps.negotiated, params.accountId, body.items),
     }),
     listInstanceTypesForAccount: async ({ params, query }) => ({
       status: 200,

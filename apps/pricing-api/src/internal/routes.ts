@@ -33,7 +33,8 @@ export function internalHandlers(store: ApiKeyStore): Handlers<"createAccountKey
         suspended: body.suspended,
       });
       if (result.conflict) throw conflict("This key is already registered to another account.");
-      return { status: result.created ? 201 : 200, body: toBody(result.record) };
+      const key = toBody(result.record);
+      return result.created ? { status: 201, body: key } : { status: 200, body: key };
     },
     revokeApiKeyByHash: async ({ params }) => {
       const row = await store.revokeByHash(params.keyHash);

@@ -1,7 +1,6 @@
-import type { RequestHandler } from "express";
 import { verifyServiceToken } from "@cloudcost/credentials";
 import type { SqlClient } from "@cloudcost/db";
-import { unauthenticated } from "@cloudcost/http";
+import { unauthenticated, type Authenticate } from "@cloudcost/http";
 
 /** The ids of accepted service tokens, in the service's database so that every replica agrees. */
 export interface ServiceTokenJtis {
@@ -34,17 +33,12 @@ export interface ServiceTokenCheck {
  * A service token signed for this request's method and path, not expired, and not seen before.
  * A token refused for another request is not used up.
  */
-export function requireServiceToken({ secret, jtis }: ServiceTokenCheck): RequestHandler {
+export function requireServiceToken({ secret, jtis }: ServiceTokenCheck): Authenticate {
   const refuse = () => unauthenticated("A valid service token is required for internal endpoints.");
-  return async (req, _res, next) => {
-    try {
-      const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
-      const path = req.originalUrl.split("?")[0];
-      const verified = match ? await verifyServiceToken(secret, match[1], { method: req.method, path }) : null;
-      if (!verified || !(await jtis.remember(verified.jti, verified.rememberUntil))) return next(refuse());
-      next();
-    } catch (err) {
-      next(err);
-    }
+  return async (req) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
+    const path = req.originalUrl.split("?")[0];
+    const verified = match ? await verifyServiceToken(secret, match[1], { method: req.method ?? "", path }) : null;
+    if (!verified || !(await jtis.remember(verified.jti, verified.rememberUntil))) throw refuse();
   };
 }

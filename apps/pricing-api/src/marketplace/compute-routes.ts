@@ -1,4 +1,3 @@
-import { accountOf } from "../auth/middleware";
 import type { Prisma } from "../db";
 import type { Handlers } from "../operations";
 import type { NegotiatedPriceCache } from "./compute-negotiated";
@@ -10,20 +9,18 @@ export function computePriceHandlers(deps: {
   negotiated: NegotiatedPriceCache;
 }): Handlers<"registerComputePrices" | "listComputePrices" | "closeComputePrice"> {
   return {
-    registerComputePrices: async ({ body }, req) => {
-      const account = accountOf(req);
-      const entries = await registerComputePrices(deps.prisma, account, body.entries);
-      await deps.negotiated.changed(account);
+    registerComputePrices: async ({ body }, { account }) => {
+      const entries = await registerComputePrices(deps.prisma, account.accountId, body.entries);
+      await deps.negotiated.changed(account.accountId);
       return { status: 201, body: { entries, status: "Registered" } };
     },
-    listComputePrices: async ({ query }, req) => ({
+    listComputePrices: async ({ query }, { account }) => ({
       status: 200,
-      body: { entries: await listComputePrices(deps.prisma, accountOf(req), query), status: "OK" },
+      body: { entries: await listComputePrices(deps.prisma, account.accountId, query), status: "OK" },
     }),
-    closeComputePrice: async ({ query }, req) => {
-      const account = accountOf(req);
-      const entry = await closeComputePrice(deps.prisma, account, query.id);
-      await deps.negotiated.changed(account);
+    closeComputePrice: async ({ query }, { account }) => {
+      const entry = await closeComputePrice(deps.prisma, account.accountId, query.id);
+      await deps.negotiated.changed(account.accountId);
       return { status: 200, body: { entries: [entry], status: "Deleted" } };
     },
   };

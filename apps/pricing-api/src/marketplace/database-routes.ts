@@ -1,4 +1,3 @@
-import { accountOf } from "../auth/middleware";
 import type { Prisma } from "../db";
 import type { Handlers } from "../operations";
 import { deleteDatabase, listDatabases, registerDatabases } from "./database-service";
@@ -6,17 +5,17 @@ import { deleteDatabase, listDatabases, registerDatabases } from "./database-ser
 /** `/marketplace/providers/databases`: custom managed-database rates, upserted on the natural key. */
 export function databaseHandlers(deps: { prisma: Prisma }): Handlers<"registerDatabases" | "listDatabases" | "deleteDatabase"> {
   return {
-    registerDatabases: async ({ body }, req) => ({
+    registerDatabases: async ({ body }, { account }) => ({
       status: 201,
-      body: { entries: await registerDatabases(deps.prisma, accountOf(req), body.entries), status: "Registered" },
+      body: { entries: await registerDatabases(deps.prisma, account.accountId, body.entries), status: "Registered" },
     }),
-    listDatabases: async ({ query }, req) => ({
+    listDatabases: async ({ query }, { account }) => ({
       status: 200,
-      body: { entries: await listDatabases(deps.prisma, accountOf(req), query), status: "OK" },
+      body: { entries: await listDatabases(deps.prisma, account.accountId, query), status: "OK" },
     }),
-    deleteDatabase: async ({ query }, req) => ({
+    deleteDatabase: async ({ query }, { account }) => ({
       status: 200,
-      body: { entries: [await deleteDatabase(deps.prisma, accountOf(req), query.id)], status: "Deleted" },
+      body: { entries: [await deleteDatabase(deps.prisma, account.accountId, query.id)], status: "Deleted" },
     }),
   };
 }

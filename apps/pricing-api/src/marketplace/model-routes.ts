@@ -1,4 +1,3 @@
-import { accountOf } from "../auth/middleware";
 import type { Prisma } from "../db";
 import type { Handlers } from "../operations";
 import { closeModel, listModels, registerModels } from "./model-service";
@@ -6,14 +5,14 @@ import { closeModel, listModels, registerModels } from "./model-service";
 /** `/marketplace/providers/models`: versioned custom token prices. */
 export function modelHandlers(deps: { prisma: Prisma }): Handlers<"registerModels" | "listModels" | "closeModel"> {
   return {
-    registerModels: async ({ body }, req) => ({
+    registerModels: async ({ body }, { account }) => ({
       status: 201,
-      body: { entries: await registerModels(deps.prisma, accountOf(req), body.entries), status: "Registered" },
+      body: { entries: await registerModels(deps.prisma, account.accountId, body.entries), status: "Registered" },
     }),
-    listModels: async ({ query }, req) => ({ status: 200, body: { entries: await listModels(deps.prisma, accountOf(req), query), status: "OK" } }),
-    closeModel: async ({ query }, req) => ({
+    listModels: async ({ query }, { account }) => ({ status: 200, body: { entries: await listModels(deps.prisma, account.accountId, query), status: "OK" } }),
+    closeModel: async ({ query }, { account }) => ({
       status: 200,
-      body: { entries: [await closeModel(deps.prisma, accountOf(req), query.id)], status: "Deleted" },
+      body: { entries: [await closeModel(deps.prisma, account.accountId, query.id)], status: "Deleted" },
     }),
   };
 }

@@ -1,4 +1,3 @@
-import { accountOf } from "../auth/middleware";
 import type { Prisma } from "../db";
 import type { Handlers } from "../operations";
 import { deletePin, listPins, putPin } from "./pin-service";
@@ -7,13 +6,13 @@ import { createReport, deleteReport, getReport } from "./report-service";
 /** `/v1/pricing/pins`: which resources carry which pricing id. */
 export function pinHandlers(deps: { prisma: Prisma }): Handlers<"listPins" | "putPin" | "deletePin"> {
   return {
-    listPins: async ({ query }, req) => ({ status: 200, body: { pins: await listPins(deps.prisma, accountOf(req), query.pricing_id) } }),
-    putPin: async ({ params, body }, req) => ({
+    listPins: async ({ query }, { account }) => ({ status: 200, body: { pins: await listPins(deps.prisma, account.accountId, query.pricing_id) } }),
+    putPin: async ({ params, body }, { account }) => ({
       status: 200,
-      body: await putPin(deps.prisma, accountOf(req), params.kind, params.resource_id, body.pricing_id),
+      body: await putPin(deps.prisma, account.accountId, params.kind, params.resource_id, body.pricing_id),
     }),
-    deletePin: async ({ params }, req) => {
-      await deletePin(deps.prisma, accountOf(req), params.kind, params.resource_id);
+    deletePin: async ({ params }, { account }) => {
+      await deletePin(deps.prisma, account.accountId, params.kind, params.resource_id);
       return { status: 204 };
     },
   };
@@ -22,13 +21,13 @@ export function pinHandlers(deps: { prisma: Prisma }): Handlers<"listPins" | "pu
 /** `/v1/pricing/reports`: stored, priced usage. */
 export function reportHandlers(deps: { prisma: Prisma; labelPrefix: string }): Handlers<"createReport" | "getReport" | "deleteReport"> {
   return {
-    createReport: async ({ body }, req) => ({
+    createReport: async ({ body }, { account }) => ({
       status: 201,
-      body: await createReport(deps.prisma, accountOf(req), body.name, body.usage, deps.labelPrefix),
+      body: await createReport(deps.prisma, account.accountId, body.name, body.usage, deps.labelPrefix),
     }),
-    getReport: async ({ params }, req) => ({ status: 200, body: await getReport(deps.prisma, accountOf(req), params.id) }),
-    deleteReport: async ({ params }, req) => {
-      await deleteReport(deps.prisma, accountOf(req), params.id);
+    getReport: async ({ params }, { account }) => ({ status: 200, body: await getReport(deps.prisma, account.accountId, params.id) }),
+    deleteReport: async ({ params }, { account }) => {
+      await deleteReport(deps.prisma, account.accountId, params.id);
       return { status: 204 };
     },
   };

@@ -1,4 +1,3 @@
-import { accountOf } from "../auth/middleware";
 import type { Prisma } from "../db";
 import type { Handlers } from "../operations";
 import { priceUsage } from "./pricer";
@@ -6,8 +5,8 @@ import { priceUsage } from "./pricer";
 /** `POST /v1/pricing/usage`: prices usage lines without storing them. */
 export function usageHandlers(deps: { prisma: Prisma; labelPrefix: string }): Handlers<"priceUsage"> {
   return {
-    priceUsage: async ({ body }, req) => {
-      const { lines, totals } = await priceUsage(deps.prisma, accountOf(req), body.usage, { labelPrefix: deps.labelPrefix });
+    priceUsage: async ({ body }, { account }) => {
+      const { lines, totals } = await priceUsage(deps.prisma, account.accountId, body.usage, { labelPrefix: deps.labelPrefix });
       return { status: 200, body: { lines, totals } };
     },
   };

@@ -77,7 +77,12 @@ export interface RouteDefinition {
    * The body is not JSON but a file the handler streams itself (no `body` schema): the media types
    * it accepts, documented as binary request bodies.
    */
-  rawBody?: { contentTypes: readonly string[]; description: string };
+  rawBody?: {
+    contentTypes: readonly string[];
+    /** The Content-Encoding values accepted besides none (`identity`). */
+    contentEncodings?: readonly string[];
+    description: string;
+  };
 }
 
 /** Declares one operation; the literal type is kept so that handlers get typed input. */

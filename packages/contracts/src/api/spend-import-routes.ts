@@ -41,7 +41,7 @@ export const mainApiSpendImportRoutes = {
       write: true,
       params: OrgParams,
       query: s.SpendImportQuery,
-      rawBody: { contentTypes: FOCUS_CONTENT_TYPES, description: "A FOCUS file (CSV, optionally gzip-compressed, or Parquet)." },
+      rawBody: { contentTypes: FOCUS_CONTENT_TYPES, contentEncodings: ["gzip"], description: "A FOCUS file (CSV, optionally gzip-compressed, or Parquet)." },
       bodyLimit: SPEND_IMPORT_BODY_LIMIT,
       responses: { 201: ok("Imported", s.SpendImportCreated) },
     }),

@@ -4,17 +4,15 @@ import { join } from "node:path";
 import { finished, pipeline } from "node:stream/promises";
 import { createReadStream, createWriteStream } from "node:fs";
 import { Transform } from "node:stream";
-import type { Request } from "express";
 import { asyncBufferFromFile } from "hyparquet";
-import { HttpError } from "@cloudcost/http";
+import { HttpError, type RawBody } from "@cloudcost/http";
 import { type FocusLine, type FocusReadInfo, readFocusCsv, readFocusParquet } from "../focus";
 
 export type FocusBodyFormat = "csv" | "parquet";
 
 /** The file format of an import request from its Content-Type and Content-Encoding; 415 for anything else. */
-export function focusFormatOf(req: Request): { format: FocusBodyFormat; gzip: boolean } {
-  const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-  const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+export function focusFormatOf(raw: Pick<RawBody, "contentType" | "contentEncoding">): { format: FocusBodyFormat; gzip: boolean } {
+  const { contentType: type, contentEncoding: encoding } = raw;
   if (encoding !== "identity" && encoding !== "gzip")
     throw new HttpError("unsupported_media_type", `Content-Encoding ${encoding} is not supported: send gzip or none.`);
   if (type === "text/csv") return { format: "csv", gzip: encoding === "gzip" };
@@ -42,10 +40,10 @@ export interface ReceivedFocusBody {
  * otherwise the caller removes it. An import parses from the file only once it is whole, so that no
  * database connection waits for a slow uploader.
  */
-export async function receiveFocusBody(req: Request, maxBytes: number): Promise<ReceivedFocusBody> {
-  const { format, gzip } = focusFormatOf(req);
-  const declared = Number(req.headers["content-length"]);
-  if (declared > maxBytes) throw tooLarge(maxBytes);
+export async function receiveFocusBody(raw: RawBody, maxBytes: number): Promise<ReceivedFocusBody> {
+  const { format, gzip } = focusFormatOf(raw);
+  if (raw.contentLength !== undefined && raw.contentLength > maxBytes) throw tooLarge(maxBytes);
+  const { stream } = raw;
   const dir = await mkdtemp(join(tmpdir(), "focus-import-"));
   const body: ReceivedFocusBody = { format, gzip, path: join(dir, "body"), remove: () => rm(dir, { recursive: true, force: true }) };
   try {
@@ -59,11 +57,11 @@ export async function receiveFocusBody(req: Request, maxBytes: number): Promise<
     const written = pipeline(counter, createWriteStream(body.path, { flags: "wx", mode: 0o600 }));
     // Piped rather than part of the pipeline: a failure must not destroy the request, whose socket
     // still carries the error answer (the caller drains the rest of a refused body).
-    req.pipe(counter);
+    stream.pipe(counter);
     try {
-      await Promise.all([finished(req), written]);
+      await Promise.all([finished(stream), written]);
     } catch (err) {
-      req.unpipe(counter);
+      stream.unpipe(counter);
       counter.destroy();
       await written.catch(() => undefined);
       throw err;

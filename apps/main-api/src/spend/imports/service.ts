@@ -1,11 +1,10 @@
 import type { SpendAllocationRule, SpendAllocationRules, PaginationQuery, SpendImport } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
-import { badRequest, HttpError, notFound } from "@cloudcost/http";
-import type { Request } from "express";
+import { badRequest, HttpError, notFound, type RawBody } from "@cloudcost/http";
 import type { Principal } from "../../auth/principal";
 import type { Prisma } from "../../db";
 import { decodeCursor, toPage } from "../../http/pagination";
-import { assertManager } from "../../organizations/access";
+import { assertMember } from "../../organizations/access";
 import { assertLiveTenants } from "../../tenants/validate";
 import { emitWebhookEvent } from "../../webhooks/events";
 import type { Tx } from "../../transactions";
@@ -52,7 +51,7 @@ async function readRules(tx: Tx | Prisma, organizationId: string): Promise<Spend
 }
 
 /**
- * Imports the request's FOCUS file (owners and admins): every line allocated by the rules and
+ * Imports the request's FOCUS file: every line allocated by the rules and
  * stored with the daily roll-up, then the lines of earlier imports for the same (billing account,
  * billing period) pairs deleted, all in one transaction with its `import.completed` event (the
  * caller kicks the outbox). A bad row is a 400 and nothing is stored.
@@ -61,15 +60,15 @@ export async function importFocus(
   prisma: Prisma,
   caller: Principal,
   organizationId: string,
-  req: Request,
+  raw: RawBody,
   options: { maxBytes: number; fileName?: string },
 ): Promise<SpendImport> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   const id = newId("imp");
   const info: FocusReadInfo = {};
   let body: ReceivedFocusBody | undefined;
   try {
-    body = await receiveFocusBody(req, options.maxBytes);
+    body = await receiveFocusBody(raw, options.maxBytes);
     const received = body;
     const row = await prisma.$transaction(async (tx) => {
       await lockOrganizationImports(tx, organizationId);
@@ -123,7 +122,7 @@ export async function importFocus(
     return row;
   } catch (err) {
     // The rest of a refused body is read and dropped, so that the answer reaches the client.
-    if (!req.readableEnded) req.resume();
+    if (!raw.stream.readableEnded) raw.stream.resume();
     if (err instanceof FocusFormatError) throw badRequest(`Invalid FOCUS file: ${err.message}`);
     if (err instanceof FocusTooLargeError) throw new HttpError("payload_too_large", err.message);
     throw err;
@@ -134,7 +133,7 @@ export async function importFocus(
 
 /** The organization's imports, newest first. */
 export async function listImports(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   const before = decodeCursor(query.cursor);
   const rows = await prisma.spendImport.findMany({
     where: { organizationId, ...(before ? { id: { lt: before } } : {}) },
@@ -145,7 +144,7 @@ export async function listImports(prisma: Prisma, caller: Principal, organizatio
 }
 
 export async function getImport(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<SpendImport> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   const row = await prisma.spendImport.findUnique({ where: { organizationId_id: { organizationId, id } } });
   if (!row) throw notFound(`No import ${id} in this organization.`);
   return toSpendImport(row);
@@ -153,7 +152,7 @@ export async function getImport(prisma: Prisma, caller: Principal, organizationI
 
 /** Deletes an import and its lines (those no later import superseded), keeping the roll-up right. */
 export async function deleteImport(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   await prisma.$transaction(async (tx) => {
     await lockOrganizationImports(tx, organizationId);
     const deleted = await tx.spendImport.deleteMany({ where: { organizationId, id } });
@@ -163,13 +162,13 @@ export async function deleteImport(prisma: Prisma, caller: Principal, organizati
 }
 
 export async function getAllocationRules(prisma: Prisma, caller: Principal, organizationId: string): Promise<SpendAllocationRules> {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   return { rules: await readRules(prisma, organizationId) };
 }
 
 /** Replaces the rules and re-allocates every stored import line under them, in one transaction. */
 export async function putAllocationRules(prisma: Prisma, caller: Principal, organizationId: string, body: SpendAllocationRules) {
-  assertManager(caller, organizationId);
+  assertMember(caller, organizationId);
   return prisma.$transaction(async (tx) => {
     await lockOrganizationImports(tx, organizationId);
     await assertLiveTenants(
