@@ -23,6 +23,7 @@ module.exports = function preset({ rootDir, ...overrides }) {
       "^@cloudcost/openapi$": path.join(root, "packages/openapi/src/index.ts"),
       "^@cloudcost/testing$": path.join(root, "packages/testing/src/index.ts"),
       "^@cloudcost/http$": path.join(root, "packages/http/src/index.ts"),
+      "^@cloudcost/decimal$": path.join(root, "packages/decimal/src/index.ts"),
       "^(\\.{1,2}/.*)\\.js$": "$1",
     },
     testTimeout: 30000,
