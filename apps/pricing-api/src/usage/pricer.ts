@@ -10,7 +10,7 @@ import {
 import { fromNumber, parse, plus, round, type Scaled, shift, times, toNumber, ZERO } from "@cloudcost/decimal";
 import type { DatabaseRow } from "../marketplace/database-rows";
 import type { ModelRow } from "../marketplace/model-rows";
-import type { Sql } from "../store/sql";
+import type { Sql } from "../store/transaction";
 
 const COST_DECIMALS = 10;
 
