@@ -54,7 +54,7 @@ export async function startGateway(upstreams: { mainApi: Upstream; pricingApi: U
   child.stderr?.on("data", (chunk) => (stderr += chunk));
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(`${url}/healthz`, 15_000);
+    await waitFor(`${url}/healthz`, 60_000);
   } catch (err) {
     child.kill("SIGKILL");
     throw new Error(`nginx did not start: ${(err as Error).message}\n${stderr}`);
