@@ -1,4 +1,4 @@
-// Usage priced at ingestion (decisions.md section 6): exact decimals, unpriced lines with their
+// Usage priced at ingestion (docs/api.md, "Spend: usage, queries, lines, export"): exact decimals, unpriced lines with their
 // reason, dedupe by event_id under concurrency, all or nothing, 503 when the pricing API is down,
 // and reprice.
 import request from "supertest";

@@ -32,7 +32,7 @@ async function pricing<T>(res: Response, work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Spend operations (decisions.md section 6); tenant-scoped ones behind requireTenant. */
+/** Spend operations (docs/api.md, "Spend: usage, queries, lines, export"); tenant-scoped ones behind requireTenant. */
 export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi" | "outbox" | "logger">): Handlers<keyof typeof mainApiSpendRoutes> {
   return {
     ingestUsage: async (input, req, res) => {
