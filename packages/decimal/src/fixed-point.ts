@@ -23,7 +23,8 @@ const DECIMAL_TEXT = /^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 /** Decimal text: `123`, `-0.15`, `1.5e-7`, `1e+21` (a sign, digits, a fraction, an exponent). Throws on anything else. */
 export function parse(text: string): Scaled {
   if (!DECIMAL_TEXT.test(text)) throw new RangeError(`not a decimal: ${JSON.stringify(text.slice(0, 40))}`);
-  return parseChecked(text.charCodeAt(0) === 43 /* + */ ? text.slice(1) : text);
+  const unsigned = text.charCodeAt(0) === 43 /* + */ ? text.slice(1) : text;
+  return parseChecked(unsigned.includes("E") ? unsigned.toLowerCase() : unsigned);
 }
 
 /** The decimal a JSON number stands for: its shortest round-trip form (what was sent, and how decimal.js reads it). */
@@ -34,10 +35,9 @@ export function fromNumber(value: number): Scaled {
   return parseChecked(String(value));
 }
 
-/** `text` is known to match DECIMAL_TEXT without a leading "+" (String(number) always does). */
+/** `text` is known to match DECIMAL_TEXT, without a leading "+" and with a lower-case "e" (String(number) always does). */
 function parseChecked(text: string): Scaled {
-  let e = text.indexOf("e");
-  if (e === -1) e = text.indexOf("E");
+  const e = text.indexOf("e");
   const mantissa = e === -1 ? text : text.slice(0, e);
   const dot = mantissa.indexOf(".");
   const digits = dot === -1 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
