@@ -372,7 +372,7 @@ describe("analysis cycle", () => {
       await tailAnalyzer.analyzeTenant(other, DEFAULT_COMPUTE_SETTINGS);
       expect(await samplesInTail()).toBe(14);
     },
-    20_000,
+    60_000,
   );
 
   // Ingests that overlap without a gap (many agents of one tenant) used to starve the cycle: each
