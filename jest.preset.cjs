@@ -24,9 +24,12 @@ module.exports = function preset({ rootDir, ...overrides }) {
       "^@cloudcost/openapi$": path.join(root, "packages/openapi/src/index.ts"),
       "^@cloudcost/testing$": path.join(root, "packages/testing/src/index.ts"),
       "^@cloudcost/http$": path.join(root, "packages/http/src/index.ts"),
+      "^@cloudcost/decimal$": path.join(root, "packages/decimal/src/index.ts"),
       "^(\\.{1,2}/.*)\\.js$": "$1",
     },
-    testTimeout: 30000,
+    // Generous: the suites share two cores with each other (and, in CI, with the other packages'
+    // suites); a beforeAll that starts a service and migrates its database took over 30 s there.
+    testTimeout: 60000,
     // In CI a handle a failed test leaves open must not hold the run until the job's time limit
     // (it once did: a timed-out test's server kept its Jest worker, and turbo, alive for 90 minutes).
     // Locally Jest still waits and names the leak.

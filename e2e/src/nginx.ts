@@ -79,7 +79,7 @@ async function startNginx(render: (port: number) => string): Promise<Gateway> {
   child.stderr?.on("data", (chunk) => (stderr += chunk));
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForChild(`${url}/healthz`, child, 15_000);
+    await waitForChild(`${url}/healthz`, child, 60_000);
   } catch (err) {
     child.kill("SIGKILL");
     throw new Error(`nginx did not start: ${(err as Error).message}\n${stderr}`);

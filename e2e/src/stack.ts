@@ -96,7 +96,7 @@ export async function startStack(options: { mainEnv?: NodeJS.ProcessEnv; replica
       env: { PATH: process.env.PATH, WEB_PORT: String(webPort), WEB_HOST: "127.0.0.1" },
       stdio: ["ignore", "ignore", "inherit"],
     });
-    await waitFor(`http://127.0.0.1:${webPort}/config.json`, 15_000);
+    await waitFor(`http://127.0.0.1:${webPort}/config.json`, 60_000);
     gateway = await startGateway({ mainApi: upstream(mains), pricingApi: upstream(pricings), web: `127.0.0.1:${webPort}` });
     return {
       main,

@@ -9,6 +9,8 @@ import { configuredReplicas, startStack, type Stack } from "../src/stack";
 const describeIfNginx = describeWith("the replicas scenario", ["nginx"]);
 const describeOnPostgres = process.env.TEST_DATABASE_URL ? describeIfNginx : describe.skip;
 const CREDENTIAL_LIMIT = 30;
+/** How long a pricing replica may take to refuse a revoked key before the test fails (generous: the outbox delivers it first). */
+const REFUSAL_BOUND_MS = 30_000;
 
 describeOnPostgres("two replicas of each service behind the gateway", () => {
   let stack: Stack;
@@ -57,7 +59,7 @@ describeOnPostgres("two replicas of each service behind the gateway", () => {
             expect(expectReply(reply, 401, ProblemDocument).code).toBe("unauthenticated");
             return performance.now() - revokedAt;
           }
-          if (performance.now() - revokedAt > 5_000) return Number.POSITIVE_INFINITY;
+          if (performance.now() - revokedAt > REFUSAL_BOUND_MS) return Number.POSITIVE_INFINITY;
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
       }),
@@ -65,9 +67,10 @@ describeOnPostgres("two replicas of each service behind the gateway", () => {
     console.info(`revoked key refused by the pricing replicas after ${refusedAfter.map((ms) => `${Math.round(ms)} ms`).join(", ")}`);
     // Across the pricing replicas (what LISTEN/NOTIFY carries): within a second of the first one,
     // which the outbox delivered the revocation to. The outbox's own delivery takes milliseconds
-    // on an idle machine (the whole is then under a second too) but more under CI's parallel load.
+    // on an idle machine (the whole is then under a second too) but more under CI's parallel load:
+    // for it, only the generous bound of the wait above.
     expect(Math.max(...refusedAfter) - Math.min(...refusedAfter)).toBeLessThan(1_000);
-    expect(Math.max(...refusedAfter)).toBeLessThan(3_000);
+    expect(Math.max(...refusedAfter)).toBeLessThan(REFUSAL_BOUND_MS);
     // The main API replicas refuse it at once (they read the key's row on every request).
     for (const main of stack.mains) expectReply(await call("GET", `${main.url}/api/v1/settings/api-keys`, { token: key }), 401, ErrorEnvelope);
   });

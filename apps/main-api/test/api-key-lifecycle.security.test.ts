@@ -9,6 +9,7 @@ import { pricingApiKeyHandlers, PROVISION_TOPIC } from "../src/outbox/pricing-ap
 import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
 import { addUser, expectError, signUp, type SignedUp } from "./helpers/identity";
 import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
+import { eventually } from "@cloudcost/testing";
 
 let pricing: RunningPricingApi;
 let ctx: TestContext;
@@ -27,11 +28,14 @@ const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const pending = () => ctx.prisma.outboxMessage.count({ where: { deliveredAt: null } });
 
 async function deliverAll() {
-  for (let i = 0; i < 100 && (await pending()) > 0; i++) {
-    await ctx.outbox.drain();
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-  expect(await pending()).toBe(0);
+  await eventually(
+    async () => {
+      await ctx.outbox.drain();
+      return pending();
+    },
+    (n) => n === 0,
+    { what: "an empty outbox" },
+  );
 }
 
 async function createKey(token: string, body: object = { name: "CI", role: "admin" }, headers: Record<string, string> = {}) {

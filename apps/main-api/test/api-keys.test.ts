@@ -7,6 +7,7 @@ import { OutboxWorker } from "../src/outbox/worker";
 import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
 import { addUser, expectError, signUp, type SignedUp } from "./helpers/identity";
 import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
+import { eventually } from "@cloudcost/testing";
 
 let pricing: RunningPricingApi;
 let ctx: TestContext;
@@ -35,11 +36,14 @@ const pending = () => ctx.prisma.outboxMessage.count({ where: { deliveredAt: nul
 
 /** Runs delivery rounds until the outbox is empty (failed messages come due after their short backoff). */
 async function deliverAll() {
-  for (let i = 0; i < 100 && (await pending()) > 0; i++) {
-    await ctx.outbox.drain();
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-  expect(await pending()).toBe(0);
+  await eventually(
+    async () => {
+      await ctx.outbox.drain();
+      return pending();
+    },
+    (n) => n === 0,
+    { what: "an empty outbox" },
+  );
 }
 
 const pricingAccount = (key: string) => request(pricing.url).get("/v1/pricing/account").set("X-API-Key", key);
@@ -113,13 +117,12 @@ describe("API keys", () => {
   it("record last_used_at in the background", async () => {
     const created = await createKey(a.token, { name: "used", role: "viewer" });
     await request(ctx.app).get("/api/v1/me").set("Authorization", `Bearer ${created.key}`).expect(200);
-    let row: Awaited<ReturnType<typeof ctx.prisma.apiKey.findFirstOrThrow>> | undefined;
-    for (let i = 0; i < 50; i++) {
-      row = await ctx.prisma.apiKey.findFirstOrThrow({ where: { organizationId: a.organization.id, id: created.id } });
-      if (row.lastUsedAt) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(row!.lastUsedAt).toBeInstanceOf(Date);
+    const row = await eventually(
+      () => ctx.prisma.apiKey.findFirstOrThrow({ where: { organizationId: a.organization.id, id: created.id } }),
+      (key) => key.lastUsedAt !== null,
+      { what: "last_used_at recorded" },
+    );
+    expect(row.lastUsedAt).toBeInstanceOf(Date);
   });
 });
 

@@ -124,7 +124,8 @@ beforeAll(async () => {
   stub = await startPricingStub(1500);
   ctx = await createTestContext({
     PRICING_API_URL: stub.url,
-    PRICING_API_TIMEOUT_MS: "300",
+    // Generous: the stub answers at once; a loaded machine may not within a few hundred ms.
+    PRICING_API_TIMEOUT_MS: "10000",
     ANALYSIS_INTERVAL_MINUTES: "0",
   });
   const a = await signUp(ctx, { email: "owner@compute.test", company: "Compute Co" });

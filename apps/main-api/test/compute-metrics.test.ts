@@ -8,7 +8,8 @@ let ctx: TestContext;
 let stub: PricingStub;
 beforeAll(async () => {
   stub = await startPricingStub(1500);
-  ctx = await createTestContext({ PRICING_API_URL: stub.url, PRICING_API_TIMEOUT_MS: "300" });
+  // A generous timeout: the stub answers at once; a loaded machine may not within a few hundred ms.
+  ctx = await createTestContext({ PRICING_API_URL: stub.url, PRICING_API_TIMEOUT_MS: "10000" });
 });
 afterAll(async () => {
   await ctx.close();

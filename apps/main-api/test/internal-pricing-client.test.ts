@@ -19,7 +19,8 @@ const client = (secret = TEST_SERVICE_TOKEN_SECRET) =>
     baseUrl: pricing.url,
     serviceSecret: new TextEncoder().encode(secret),
     logger: pino({ level: "silent" }),
-    timeoutMs: 2000,
+    // Generous: the pricing API runs in this process, on a machine that may be loaded.
+    timeoutMs: 15_000,
     attempts: 2,
   });
 

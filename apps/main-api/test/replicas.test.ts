@@ -93,7 +93,7 @@ describe("analysis schedule under two replicas", () => {
     await stub?.close();
   });
 
-  const analyzerOf = (ctx: TestContext) => createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(stub.url, 2_000) });
+  const analyzerOf = (ctx: TestContext) => createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(stub.url) });
 
   it("analyses a tenant on one replica at a time: the other is kept out while a cycle runs", async () => {
     const [onA, onB] = [analyzerOf(a), analyzerOf(b)];

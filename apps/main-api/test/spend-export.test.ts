@@ -1,4 +1,4 @@
-// FOCUS 1.2 export (decisions.md section 6): streamed CSV of the caller's lines; re-imported into
+// FOCUS 1.2 export (docs/api.md, "Spend: usage, queries, lines, export"): streamed CSV of the caller's lines; re-imported into
 // another organization it gives the same totals.
 import request from "supertest";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";

@@ -8,6 +8,7 @@ import request from "supertest";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { fixture, focusCsvText, focusParquet } from "./helpers/focus-files";
 import { addUser, expectError, signUp, type SignedUp } from "./helpers/identity";
+import { EVENTUALLY_TIMEOUT_MS } from "@cloudcost/testing";
 
 let ctx: TestContext;
 let org: SignedUp;
@@ -76,7 +77,7 @@ async function ledger(): Promise<Record<string, { lines: number; billed: string 
 describe("POST .../spend/imports", () => {
   beforeEach(clearImports);
 
-  test("201: the AWS-style file, no rules: every line stored unallocated, with the answer of decisions §6", async () => {
+  test("201: the AWS-style file, no rules: every line stored unallocated, with the answer of docs/api.md, 'Cloud bills: FOCUS import'", async () => {
     const res = await upload(fixture("aws-focus-1.0.csv"), { query: "?file_name=aws-october.csv" }).expect(201);
     expect(res.body.data.import).toEqual({
       id: expect.stringMatching(/^imp_/),
@@ -319,7 +320,7 @@ describe("an upload in progress holds no database connection", () => {
       clearTimeout(timer);
     }
   }
-  async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+  async function waitFor(check: () => boolean, ms = EVENTUALLY_TIMEOUT_MS): Promise<void> {
     const until = Date.now() + ms;
     while (!check()) {
       if (Date.now() > until) throw new Error("timed out waiting");
@@ -357,11 +358,13 @@ describe("an upload in progress holds no database connection", () => {
     const upload1 = startUpload(file.length);
     upload1.req.write(file.subarray(0, half));
     try {
-      await sleep(300);
-      const list = await within(3000, request(ctx.app).get(`${base()}/imports`).set("Authorization", `Bearer ${org.token}`));
+      // The server is receiving the upload (spooling it) and the client stalls.
+      await waitFor(() => spooled().length === 1);
+      // Generous bounds: a server blocked by the stalled upload would never answer.
+      const list = await within(15_000, request(ctx.app).get(`${base()}/imports`).set("Authorization", `Bearer ${org.token}`));
       expect(list).not.toBe("no answer");
       expect(list).toMatchObject({ status: 200 });
-      const other = await within(3000, upload(fixture("aws-focus-1.0.csv")));
+      const other = await within(15_000, upload(fixture("aws-focus-1.0.csv")));
       expect(other).not.toBe("no answer");
       expect(other).toMatchObject({ status: 201 });
     } finally {

@@ -1,4 +1,4 @@
-// The glue between spend and alerts (decisions.md sections 6 and 7): a usage ingestion, reprice or
+// The glue between spend and alerts (docs/api.md, "Spend: usage, queries, lines, export" and "Budgets"): a usage ingestion, reprice or
 // FOCUS import that crosses a budget threshold notifies once, and an import emits `import.completed`,
 // both delivered to a registered receiver.
 import request from "supertest";
@@ -8,6 +8,7 @@ import { signUp, type SignedUp } from "./helpers/identity";
 import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
 import { modelUsage, registerModelPrices } from "./helpers/spend";
 import { startReceiver } from "./helpers/webhook-receiver";
+import { EVENTUALLY_TIMEOUT_MS } from "@cloudcost/testing";
 
 let pricing: RunningPricingApi;
 let ctx: TestContext;
@@ -44,7 +45,7 @@ const tenantPost = (path: string, body: unknown, tenant = org.tenant.id) =>
  */
 async function receivedOf(type: string, expected: number): Promise<{ id: string; type: string; data: Record<string, unknown> }[]> {
   const of = () => receiver.received.map((r) => JSON.parse(r.body)).filter((event) => event.type === type);
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + EVENTUALLY_TIMEOUT_MS;
   while (of().length < expected && Date.now() < deadline) {
     await ctx.outbox.drain();
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,4 +1,4 @@
-// Reading spend (decisions.md section 6): the roll-up and the lines give the same answers, periods,
+// Reading spend (docs/api.md, "Spend: usage, queries, lines, export"): the roll-up and the lines give the same answers, periods,
 // grouping, ordering, filters in both array forms, the range rules and who sees which tenants.
 import request from "supertest";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";

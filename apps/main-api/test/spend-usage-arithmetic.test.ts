@@ -1,5 +1,5 @@
 import Decimal from "decimal.js";
-import { scaledOf, scaledPlus, scaledRound, scaledText, scaledTimes } from "../src/spend/amounts";
+import { fromNumber, plus, round, times, toText } from "@cloudcost/decimal";
 import { lineCost } from "../src/spend/usage";
 
 /**
@@ -30,18 +30,18 @@ describe("usage line arithmetic in BigInt", () => {
       [123456.789, "123456.789"],
     ];
     for (const [value, text] of cases) {
-      expect(scaledText(scaledOf(value))).toBe(text);
-      expect(scaledText(scaledOf(value))).toBe(new Decimal(String(value)).toFixed());
+      expect(toText(fromNumber(value))).toBe(text);
+      expect(toText(fromNumber(value))).toBe(new Decimal(String(value)).toFixed());
     }
   });
 
   test("rounding half away from zero to 10 places", () => {
-    const round = (text: string) => scaledText(scaledRound(scaledOf(Number(text)), 10));
-    expect(round("0.00000000005")).toBe("0.0000000001");
-    expect(round("0.000000000049")).toBe("0");
-    expect(round("-0.00000000005")).toBe("-0.0000000001");
-    expect(scaledText(scaledPlus(scaledOf(0.1), scaledOf(0.2)))).toBe("0.3");
-    expect(scaledText(scaledTimes(scaledOf(0.1), scaledOf(3)))).toBe("0.3");
+    const to10 = (text: string) => toText(round(fromNumber(Number(text)), 10));
+    expect(to10("0.00000000005")).toBe("0.0000000001");
+    expect(to10("0.000000000049")).toBe("0");
+    expect(to10("-0.00000000005")).toBe("-0.0000000001");
+    expect(toText(plus(fromNumber(0.1), fromNumber(0.2)))).toBe("0.3");
+    expect(toText(times(fromNumber(0.1), fromNumber(3)))).toBe("0.3");
   });
 
   test("line costs equal the decimal.js reference on 20,000 generated lines", () => {

@@ -1,4 +1,4 @@
-// Usage priced at ingestion (decisions.md section 6): exact decimals, unpriced lines with their
+// Usage priced at ingestion (docs/api.md, "Spend: usage, queries, lines, export"): exact decimals, unpriced lines with their
 // reason, dedupe by event_id under concurrency, all or nothing, 503 when the pricing API is down,
 // and reprice.
 import request from "supertest";
@@ -123,7 +123,7 @@ describe("POST /api/v1/tenant/spend/usage", () => {
     }
     const [{ count }] = await ctx.db.sql.query<{ count: number }>("SELECT count(*)::int AS count FROM spend_lines WHERE event_id = 'down-1'");
     expect(count).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   it("is refused to viewers (403), and open to members of the tenant", async () => {
     const viewer = await addUser(ctx, { orgId: org.organization.id, ownerToken: org.token, role: "viewer", tenantIds: [org.tenant.id] });
@@ -158,5 +158,5 @@ describe("POST /api/v1/tenant/spend/usage/reprice", () => {
     expect(after.body.data).toMatchObject({ totals: [{ currency: "USD", cost: "10" }], unpriced: { lines: 0, by_reason: {} } });
     const again = await post("/api/v1/tenant/spend/usage/reprice", {}, other.token, other.tenant.id);
     expect(again.body.data).toEqual({ repriced: 0, still_unpriced: 0, totals: [] });
-  }, 30_000);
+  }, 60_000);
 });

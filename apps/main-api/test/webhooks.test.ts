@@ -10,6 +10,7 @@ import { loadConfig } from "../src/config";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, signUp, type SignedUp } from "./helpers/identity";
 import { startReceiver, type Received } from "./helpers/webhook-receiver";
+import { EVENTUALLY_TIMEOUT_MS } from "@cloudcost/testing";
 
 let ctx: TestContext;
 let owner: SignedUp;
@@ -49,7 +50,7 @@ async function emit(type: "budget.threshold_crossed" | "anomaly.detected" | "imp
 }
 
 /** Runs delivery rounds until `done` (retries become due as time passes). */
-async function deliverUntil(done: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+async function deliverUntil(done: () => boolean | Promise<boolean>, timeoutMs = EVENTUALLY_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error("deliveries did not finish in time");

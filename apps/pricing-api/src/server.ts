@@ -17,7 +17,7 @@ async function main() {
   apiKeys.startUsageFlush();
   if (deps.redis && !(await redisReady(deps.redis))) logger.warn("REDIS_URL is not reachable yet: rate limits count in this process until it is");
   const app = createApp(deps);
-  let stopWatching: () => void = () => undefined;
+  let catalogWatch: { stop(): Promise<void> } | undefined;
   // Listening first lets /healthz answer while the catalog loads; /readyz says 503 until it is loaded.
   let catalogLoad: Promise<void> = Promise.resolve();
   await serve({
@@ -32,7 +32,7 @@ async function main() {
     onShutdown: async () => {
       await catalogLoad.catch(() => undefined);
       await apiKeys.stop();
-      stopWatching();
+      await catalogWatch?.stop();
       await changes.close();
       await prisma.$disconnect();
       await db.close();
@@ -54,7 +54,7 @@ async function main() {
       },
       seed.replaced ? "compute catalog loaded from the seed" : "compute catalog up to date",
     );
-    stopWatching = watchCatalogVersion({ db, prisma }, computeCatalog, config.computeCatalogRefreshMs, (err) =>
+    catalogWatch = watchCatalogVersion({ db, prisma }, computeCatalog, config.computeCatalogRefreshMs, (err) =>
       logger.error({ err }, "compute catalog refresh failed"),
     );
   })();

@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import request from "supertest";
 import { ensureEmptyPgliteCluster } from "@cloudcost/db/testing";
+import { eventually } from "@cloudcost/testing";
 import { CatalogFileError } from "../src/compute/catalog-file";
 import { refreshCatalogStore, watchCatalogVersion } from "../src/compute/catalog-loader";
 import { readCatalogVersion } from "../src/compute/catalog-repository";
@@ -115,18 +116,17 @@ describe("AWS Price List offer files", () => {
     const m5 = async () =>
       (await request(ctx.app).post("/v1/pricing/compute").set("X-API-Key", key).send({ provider: "aws", region: "eu-west-1", instance_type: "m5.large" })).body;
     expect((await m5()).price_per_hour).toBe(0.107);
-    const stop = watchCatalogVersion(deps(), ctx.computeCatalog, 20, (err) => {
+    const watch = watchCatalogVersion(deps(), ctx.computeCatalog, 20, (err) => {
       throw err;
     });
     try {
       const changed = fixture("aws-ec2-offer.json");
       changed.text = changed.text.replaceAll('"0.1070000000"', '"0.1111000000"');
       await importProviderFiles(deps(), "aws", [changed]);
-      const deadline = Date.now() + 5000;
-      while ((await m5()).price_per_hour !== 0.1111 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await eventually(m5, (body) => body.price_per_hour === 0.1111, { what: "the imported price served" });
       expect(await m5()).toMatchObject({ price_per_hour: 0.1111, price_date: "2026-11-20" });
     } finally {
-      stop();
+      await watch.stop();
     }
   });
 });

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { createChangeFeed, type Database } from "@cloudcost/db";
+import { eventually } from "@cloudcost/testing";
 import request from "supertest";
 import { CatalogFileError, formatSeed, PRICE_FILE_COLUMNS, parsePriceFile } from "../src/compute/catalog-file";
 import { ComputeCatalogStore } from "../src/compute/catalog";
@@ -40,16 +41,20 @@ function priceFile(m5Price: string, extra: number): string {
 }
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition() && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
+  await eventually(condition, (met) => met, { everyMs: 10 });
 }
 
-/** Waits (up to 2 s, the change feed's promise is 1 s) for the in-process catalog to reach `version`. */
+/**
+ * Waits for the in-process catalog to reach `version` (the change feed's promise is about 1 s on an
+ * idle machine; the bound is generous for a loaded one). No poll runs here: only the notification
+ * can bring the version, so a dropped one still fails.
+ */
 async function expectInMemoryCatalog(version: string): Promise<void> {
-  for (let waited = 0; ctx.computeCatalog.current.version !== version && waited < 2_000; waited += 20) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  expect(ctx.computeCatalog.current.version).toBe(version);
+  await eventually(
+    () => ctx.computeCatalog.current.version,
+    (current) => current === version,
+    { what: `the in-memory catalog at ${version}` },
+  );
 }
 
 describe("compute catalog seed", () => {
@@ -176,7 +181,7 @@ describe("catalog import", () => {
     expect(prices.slice(0, firstNew === -1 ? undefined : firstNew).every((p) => p === 0.096)).toBe(true);
     if (firstNew !== -1) expect(prices.slice(firstNew).every((p) => p === 0.5)).toBe(true);
     expect(await count()).toBe(NEW_ROWS);
-    for (let waited = 0; (await m5Large()) !== 0.5 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(m5Large, (price) => price === 0.5, { what: "the new catalog's m5.large price" });
     expect(await m5Large()).toBe(0.5);
     expect(ctx.computeCatalog.current.size).toBe(NEW_ROWS);
     expect(await readCatalogVersion(ctx.db)).toMatchObject({ rowCount: NEW_ROWS, source: "import:new.csv" });

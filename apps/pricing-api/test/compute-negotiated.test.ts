@@ -3,6 +3,7 @@
 // versioning and account isolation of the answers and of the in-process cache.
 import request from "supertest";
 import { ComputeBatchResponse, ComputePrice, InstanceTypesResponse } from "@cloudcost/contracts";
+import { eventually } from "@cloudcost/testing";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { NegotiatedPriceCache } from "../src/marketplace/compute-negotiated";
 import { liveComputePrices, registerComputePrices } from "../src/marketplace/compute-service";
@@ -201,7 +202,8 @@ describe("the per-account cache of negotiated entries", () => {
   it("a change through this process is seen at once (invalidate); one through another replica after the TTL", async () => {
     await createApiKey(ctx, "acct_cache_ttl");
     const [first] = await registerComputePrices(ctx.prisma, "acct_cache_ttl", data(10));
-    const cache = cacheOver(200);
+    // A TTL long enough that a loaded machine still peeks before it ends; the test waits it out below.
+    const cache = cacheOver(2_000);
     expect((await cache.get("acct_cache_ttl")).applicable(m5, Date.now())?.id).toBe(first.id);
 
     const [second] = await registerComputePrices(ctx.prisma, "acct_cache_ttl", data(20));
@@ -212,8 +214,11 @@ describe("the per-account cache of negotiated entries", () => {
     // Another replica changes the entries: this cache answers from what it holds until the TTL ends.
     const [third] = await registerComputePrices(ctx.prisma, "acct_cache_ttl", data(30));
     expect(cache.peek("acct_cache_ttl")?.applicable(m5, Date.now())?.id).toBe(second.id);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(cache.peek("acct_cache_ttl")).toBeUndefined();
+    await eventually(
+      () => cache.peek("acct_cache_ttl"),
+      (entry) => entry === undefined,
+      { what: "the cache entry's TTL to end" },
+    );
     expect((await cache.get("acct_cache_ttl")).applicable(m5, Date.now())?.id).toBe(third.id);
   });
 

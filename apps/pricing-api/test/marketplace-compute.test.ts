@@ -1,5 +1,5 @@
 // POST/GET/DELETE /marketplace/providers/compute: an account's negotiated compute prices, versioned
-// like model prices (docs/api.md, Pricing API; decisions.md section 8).
+// like model prices (docs/api.md, "Negotiated compute prices").
 import request from "supertest";
 import { ComputePricingEntry, MarketplaceError } from "@cloudcost/contracts";
 import { createTestContext, type TestContext } from "./helpers/context";

@@ -1,8 +1,9 @@
 // Two instances of the pricing API on one database, as two replicas behind the gateway: what one
-// changes, the other's caches drop within a second (LISTEN/NOTIFY on PostgreSQL; on PGlite the same
-// path inside the one process). Run on PostgreSQL too: TEST_DATABASE_URL (CI does both).
+// changes, the other's caches drop when the change feed tells them, in about a second on an idle
+// machine (LISTEN/NOTIFY on PostgreSQL; on PGlite the same path inside the one process). Run on PostgreSQL too: TEST_DATABASE_URL (CI does both).
 import { randomBytes } from "node:crypto";
 import { generateApiKey, hashApiKey } from "@cloudcost/credentials";
+import { EVENTUALLY_TIMEOUT_MS, eventually } from "@cloudcost/testing";
 import type { Express } from "express";
 import request from "supertest";
 import { PRICE_FILE_COLUMNS } from "../src/compute/catalog-file";
@@ -21,16 +22,14 @@ afterAll(async () => {
   await a?.close();
 });
 
-/** Polls `probe` until it answers `want`; the milliseconds that took (fails after 1 s). */
-async function within1s(probe: () => Promise<unknown>, want: unknown): Promise<number> {
-  const started = performance.now();
-  let last: unknown;
-  while (performance.now() - started < 1_000) {
-    last = await probe();
-    if (last === want) return performance.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`still ${String(last)} after 1 s (wanted ${String(want)})`);
+/**
+ * Polls `probe` until it answers `want`. The change feed carries a change to the other replica in
+ * about a second on an idle machine; what these tests tell apart is that path from the end of the
+ * other replica's cache TTL, so the bound is generous but stays under the TTL of what the probe's
+ * earlier answer was cached for (API keys: 30 s; negotiated prices: 10 s).
+ */
+async function propagated(probe: () => Promise<unknown>, want: unknown, boundMs = EVENTUALLY_TIMEOUT_MS): Promise<void> {
+  await eventually(probe, (answer) => answer === want, { timeoutMs: boundMs, what: `an answer of ${String(want)} from the other replica` });
 }
 
 const account = () => `acct_rep_${randomBytes(4).toString("hex")}`;
@@ -47,39 +46,48 @@ const registerModel = (app: Express, key: string) =>
     .then((res) => res.status);
 
 describe("API key cache across replicas", () => {
-  it("a key revoked through one replica is refused by the other within a second", async () => {
+  it("a key revoked through one replica is refused by the other, told by the change feed", async () => {
     const key = await provisionKey(a, account(), "admin");
     expect(await listModels(b.app, key)).toBe(200); // cached by b for 30 s
     await a.apiKeys.revokeByHash(hashApiKey(key));
-    await within1s(() => listModels(b.app, key), 401);
+    await propagated(() => listModels(b.app, key), 401);
   });
 
-  it("a key suspended (its creator deactivated) through one replica is refused by the other within a second", async () => {
+  it("a key suspended (its creator deactivated) through one replica is refused by the other, told by the change feed", async () => {
     const acct = account();
     const key = await provisionKey(a, acct, "member");
     expect(await listModels(b.app, key)).toBe(200);
     await syncKey(a, acct, key, "member", true);
-    await within1s(() => listModels(b.app, key), 401);
+    await propagated(() => listModels(b.app, key), 401);
   });
 
-  it("a role change through one replica caps the key on the other within a second", async () => {
+  it("a role change through one replica caps the key on the other, told by the change feed", async () => {
     const acct = account();
     const key = await provisionKey(a, acct, "member");
     expect(await registerModel(b.app, key)).toBe(201);
     await syncKey(a, acct, key, "viewer");
-    await within1s(() => registerModel(b.app, key), 403);
+    await propagated(() => registerModel(b.app, key), 403);
   });
 
-  it("a key provisioned through one replica is accepted by the other at once, though it refused it a moment before", async () => {
+  it("a key provisioned through one replica is accepted by the other once the change feed tells it, though it refused it a moment before", async () => {
     const key = generateApiKey();
+    const beforeRefusal = Date.now();
     expect(await listModels(b.app, key)).toBe(401); // b caches the refusal (1 s)
     await syncKey(a, account(), key, "viewer");
-    expect(await within1s(() => listModels(b.app, key), 200)).toBeLessThan(500);
+    // The notification drops b's cached refusal. Judged as of before the refusal was cached, the
+    // entry stays there however long that takes: only the notification removes it, never its own
+    // 1 s expiry (a timing bound here failed on loaded machines).
+    await eventually(
+      () => b.apiKeys.cached(hashApiKey(key), beforeRefusal),
+      (entry) => entry !== null,
+      { what: "b's cached refusal dropped" },
+    );
+    expect(await listModels(b.app, key)).toBe(200);
   });
 });
 
 describe("negotiated compute prices across replicas", () => {
-  it("a negotiated price registered through one replica prices the other's compute query within a second", async () => {
+  it("a negotiated price registered through one replica prices the other's compute query, told by the change feed", async () => {
     const lines = [PRICE_FILE_COLUMNS.join(","), "aws,us-east-1,m5.large,m5,2,8,0,x86_64,linux,on_demand,0.096,2026-11-01"];
     await importPriceFile({ db: a.db, prisma: a.prisma }, `${lines.join("\n")}\n`, { name: "replicas.csv" });
     await refreshCatalogStore({ db: a.db, prisma: a.prisma }, a.computeCatalog);
@@ -94,12 +102,12 @@ describe("negotiated compute prices across replicas", () => {
       .set("X-API-Key", key)
       .send({ entries: [{ provider: "aws", instance_type: "m5.large", price_per_hour: 0.05 }] })
       .expect(201);
-    await within1s(hourly, 0.05);
+    await propagated(hourly, 0.05, 5_000);
   });
 });
 
 describe("compute catalog across replicas", () => {
-  it("a catalog imported through one replica (or the import command) is served by the other within a second", async () => {
+  it("a catalog imported through one replica (or the import command) is served by the other, told by the change feed", async () => {
     const file = (price: string) => `${PRICE_FILE_COLUMNS.join(",")}\naws,us-east-1,c5.large,c5,2,4,0,x86_64,linux,on_demand,${price},2026-11-01\n`;
     await importPriceFile({ db: a.db, prisma: a.prisma }, file("0.085"), { name: "first.csv" });
     await refreshCatalogStore({ db: b.db, prisma: b.prisma }, b.computeCatalog);
@@ -109,7 +117,7 @@ describe("compute catalog across replicas", () => {
         .price_per_hour;
     expect(await hourly()).toBe(0.085);
     await importPriceFile({ db: a.db, prisma: a.prisma }, file("0.07"), { name: "second.csv" });
-    await within1s(hourly, 0.07);
+    await propagated(hourly, 0.07);
   });
 });
 

@@ -1,4 +1,3 @@
-import * as fp from "../src/usage/fixed-point";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { createApiKey } from "./helpers/keys";
 import { client, databaseEntry, databaseLine, LABEL, modelEntry, modelLine, type Client } from "./helpers/pricing";
@@ -217,22 +216,5 @@ describe("usage body size", () => {
     const huge = await price([databaseLine("dpr_x", { hours: 1 }, { tags: { blob: "x".repeat(9 * 1024 * 1024) } })]);
     expect(huge.status).toBe(413);
     expect(huge.body).toMatchObject({ status: 413, code: "payload_too_large" });
-  });
-});
-
-describe("fixed-point arithmetic", () => {
-  it("reads JSON numbers in every notation exactly", () => {
-    expect(fp.fromNumber(0.15)).toEqual({ digits: 15n, scale: 2 });
-    expect(fp.fromNumber(1.5e-7)).toEqual({ digits: 15n, scale: 8 });
-    expect(fp.fromNumber(1e21)).toEqual({ digits: 10n ** 21n, scale: 0 });
-    expect(fp.fromText("0.150000000000")).toEqual({ digits: 150000000000n, scale: 12 });
-  });
-  it("multiplies, adds and rounds half-up to 10 places", () => {
-    const cost = fp.shift(fp.times(fp.fromNumber(1_234_567), fp.fromText("0.15")), 6);
-    expect(fp.toNumber(fp.round(cost, 10))).toBe(0.18518505);
-    expect(fp.toNumber(fp.round(fp.fromText("0.00000000005"), 10))).toBe(0.0000000001);
-    expect(fp.toNumber(fp.round(fp.fromText("0.000000000049999"), 10))).toBe(0);
-    expect(fp.toNumber(fp.plus(fp.fromText("0.1"), fp.fromText("0.2")))).toBe(0.3);
-    expect(fp.toNumber(fp.round(fp.times(fp.fromNumber(1e21), fp.fromText("0.000000000001")), 10))).toBe(1e9);
   });
 });

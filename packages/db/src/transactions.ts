@@ -1,9 +1,17 @@
 /**
- * Interactive transaction options of both services. `maxWait`: how long a transaction waits for a
- * connection (the embedded database has one, so a burst of concurrent writes queues there rather
- * than failing); `timeout`: how long it may run. Together they stay under the HTTP server's 60 s
- * request timeout, so a transaction never outlives the request that began it. A long job outside a
- * request (replacing the compute catalog) sets its own.
+ * The default interactive transaction options of both services, for a request's transaction:
+ * `maxWait` (20 s) is how long it waits for a connection (the embedded database has one, so a
+ * burst of concurrent writes queues there rather than failing); `timeout` (30 s) is how long it
+ * may run before Prisma rolls it back. The HTTP server's 60 s `requestTimeout` bounds receiving a
+ * request, not handling it, so it is no bound on a transaction.
+ *
+ * Jobs that are known to take longer pass their own options instead, each stating why:
+ * - a FOCUS bill import parses its whole (already received) file inside its transaction: up to
+ *   30 minutes; deleting an import, or replacing the allocation rules (which re-allocates every
+ *   stored import line of the organization), up to 2 minutes (apps/main-api/src/spend/imports/service.ts);
+ * - replacing the compute catalog (tens of thousands of rows, at start-up or an operator's import)
+ *   waits up to 60 s for its connection and runs up to 5 minutes
+ *   (apps/pricing-api/src/compute/catalog-repository.ts).
  */
 export const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 30_000 } as const;
 

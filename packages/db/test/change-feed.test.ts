@@ -6,8 +6,11 @@ import { createTestDatabase, type TestDatabase } from "../src/testing";
 
 const emptyMigrations = fs.mkdtempSync(path.join(os.tmpdir(), "migrations-"));
 
-/** Resolves with the first key `feed` hears on `topic`, or rejects after `ms`. */
-function heard(feed: ChangeFeed, topic: string, ms = 1_000): Promise<string | null> {
+/**
+ * Resolves with the first key `feed` hears on `topic`, or rejects after `ms`: a generous bound (a
+ * notification takes milliseconds on an idle machine, and far longer on a loaded one).
+ */
+function heard(feed: ChangeFeed, topic: string, ms = 20_000): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nothing heard on ${topic} within ${ms} ms`)), ms);
     const stop = feed.subscribe(topic, (key) => {
@@ -80,7 +83,7 @@ describe("change feed (LISTEN/NOTIFY)", () => {
     const feed = createChangeFeed(db);
     await feed.start();
     try {
-      const gap = heard(feed, "key", 5_000);
+      const gap = heard(feed, "key");
       await db.sql.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'");
       await expect(gap).resolves.toBeNull();
       const after = heard(feed, "key");

@@ -22,6 +22,8 @@ export {
 } from "./bind";
 export { jsonBody, largeJsonBody, rejectNulEscapes, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
 export { isDatabaseUnavailable } from "./unavailable";
+export { retry, backoffDelay, jittered, sleep, type Backoff, type RetryOptions, type RandomSource } from "./retry";
+export { startPeriodic, type Periodic, type PeriodicOptions, type PeriodicTimers } from "./periodic";
 export { serve, type ServeOptions } from "./serve";
 export { answerClientErrors, requestLinePath, type ClientErrorBody } from "./client-error";
 export { parseEnv, startFailure, ConfigError } from "./env";

@@ -54,7 +54,12 @@ describe("serve: graceful shutdown", () => {
     };
     const exit = new Promise((resolve) => child.once("exit", resolve));
     const clients = [client(), client()];
-    await new Promise((r) => setTimeout(r, 300));
+    // Signalled once the server has answered a request (not after a fixed time: a loaded machine
+    // may not have answered any by then).
+    for (let waited = 0; !outcomes.some((o) => o.status === 200); waited += 10) {
+      if (waited > 20_000) throw new Error("no request answered within 20 s");
+      await new Promise((r) => setTimeout(r, 10));
+    }
     child.kill("SIGTERM");
     await Promise.all(clients);
     agent.destroy();

@@ -4,3 +4,4 @@ export * from "./openapi-coverage";
 export * from "./route-targets";
 export * from "./response-validator";
 export * from "./fuzz-extremes";
+export * from "./eventually";

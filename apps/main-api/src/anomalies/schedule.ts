@@ -1,3 +1,4 @@
+import { type Periodic, startPeriodic } from "@cloudcost/http";
 import type { Logger } from "pino";
 import { notifyBudgetThresholds, tenantsWithBudgets } from "../budgets/notify";
 import type { Prisma } from "../db";
@@ -5,15 +6,15 @@ import type { OutboxWorker } from "../outbox";
 import { detectOrganizationAnomalies, tenantsWithRecentSpend } from "./service";
 
 /**
- * Checks every budget's thresholds every `intervalMinutes`, and runs the anomaly detection of every
- * tenant with recent spend once per UTC day (at the first tick of the day). Replicas may all run
- * it: notifications and anomalies are unique in the database, so none is sent twice.
+ * Checks every budget's thresholds every `intervalMinutes` (0: never), and runs the anomaly
+ * detection of every tenant with recent spend once per UTC day (at the first check of the day).
+ * The first check starts at once; on the shared periodic runner, an overrunning check delays the
+ * next (a full interval after it ends) and checks never overlap. Replicas may all run it:
+ * notifications and anomalies are unique in the database, so none is sent twice.
  */
-export function startAlertSchedule(deps: { prisma: Prisma; logger: Logger; outbox: OutboxWorker }, intervalMinutes: number): { stop(): Promise<void> } {
-  if (intervalMinutes <= 0) return { stop: async () => undefined };
+export function startAlertSchedule(deps: { prisma: Prisma; logger: Logger; outbox: OutboxWorker }, intervalMinutes: number): Periodic {
   let detectedDay = "";
-  let running: Promise<void> | undefined;
-  const tick = async () => {
+  const check = async () => {
     const now = new Date();
     let sent = 0;
     for (const tenant of await tenantsWithBudgets(deps.prisma)) sent += await notifyBudgetThresholds(deps.prisma, tenant, now);
@@ -29,21 +30,10 @@ export function startAlertSchedule(deps: { prisma: Prisma; logger: Logger; outbo
     }
     if (sent > 0) deps.outbox.kick();
   };
-  const run = () => {
-    if (running) return;
-    running = tick()
-      .catch((err) => deps.logger.error({ err }, "budget and anomaly checks failed"))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, intervalMinutes * 60_000);
-  timer.unref();
-  setImmediate(run);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic({
+    intervalMs: intervalMinutes * 60_000,
+    runAtStart: true,
+    run: check,
+    onError: (err) => deps.logger.error({ err }, "budget and anomaly checks failed"),
+  });
 }

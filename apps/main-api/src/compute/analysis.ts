@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Architecture, InstanceTypeRow, OperatingSystem } from "@cloudcost/contracts";
 import type { Database, SqlSession } from "@cloudcost/db";
+import { type Periodic, startPeriodic } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import type { TenantRef } from "../context";
 import { type CatalogKey, type ComputeCatalogs, PricingUnavailableError } from "./catalog-prices";
@@ -247,36 +248,30 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
   };
 }
 
-/** Runs a cycle for every tenant with an inventory every `intervalMinutes` (0: never). */
-export function startAnalysisSchedule(deps: { prisma: Prisma; logger: Logger }, analyzer: Analyzer, intervalMinutes: number) {
-  if (intervalMinutes <= 0) return { stop: async () => undefined };
-  let current: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const tick = async () => {
-    const tenants = await deps.prisma.$queryRawUnsafe<{ tenant_id: string; organization_id: string }[]>(
-      "SELECT DISTINCT tenant_id, organization_id FROM compute_resources",
-    );
-    for (const t of tenants) {
-      if (stopped) return;
-      const tenant = { id: t.tenant_id, organizationId: t.organization_id };
-      try {
-        const result = await analyzer.analyzeTenant(tenant, await loadComputeSettings(deps.prisma, tenant.organizationId));
-        deps.logger.info({ tenantId: tenant.id, ...result }, "scheduled compute analysis done");
-      } catch (err) {
-        if (err instanceof AnalysisBusyError) deps.logger.debug({ tenantId: tenant.id }, "compute analysis already running elsewhere");
-        else if (!(err instanceof PricingUnavailableError)) deps.logger.error({ err, tenantId: tenant.id }, "scheduled compute analysis failed");
+/**
+ * Runs a cycle for every tenant with an inventory every `intervalMinutes` (0: never), on the shared
+ * periodic runner: an overrunning round delays the next (which starts a full interval after it
+ * ends), rounds never overlap, and stop() ends the round after its current tenant and waits for it.
+ */
+export function startAnalysisSchedule(deps: { prisma: Prisma; logger: Logger }, analyzer: Analyzer, intervalMinutes: number): Periodic {
+  return startPeriodic({
+    intervalMs: intervalMinutes * 60_000,
+    onError: (err) => deps.logger.error({ err }, "compute analysis schedule failed"),
+    run: async (signal) => {
+      const tenants = await deps.prisma.$queryRawUnsafe<{ tenant_id: string; organization_id: string }[]>(
+        "SELECT DISTINCT tenant_id, organization_id FROM compute_resources",
+      );
+      for (const t of tenants) {
+        if (signal.aborted) return;
+        const tenant = { id: t.tenant_id, organizationId: t.organization_id };
+        try {
+          const result = await analyzer.analyzeTenant(tenant, await loadComputeSettings(deps.prisma, tenant.organizationId));
+          deps.logger.info({ tenantId: tenant.id, ...result }, "scheduled compute analysis done");
+        } catch (err) {
+          if (err instanceof AnalysisBusyError) deps.logger.debug({ tenantId: tenant.id }, "compute analysis already running elsewhere");
+          else if (!(err instanceof PricingUnavailableError)) deps.logger.error({ err, tenantId: tenant.id }, "scheduled compute analysis failed");
+        }
       }
-    }
-  };
-  const timer = setInterval(() => {
-    current = current.then(tick).catch((err) => deps.logger.error({ err }, "compute analysis schedule failed"));
-  }, intervalMinutes * 60_000);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await current;
     },
-  };
+  });
 }

@@ -1,3 +1,4 @@
+import { backoffDelay, jittered } from "@cloudcost/http";
 import type { Logger } from "pino";
 import type { Prisma } from "../db";
 import type { Prisma as PrismaNs } from "../generated/prisma/client";
@@ -86,7 +87,7 @@ export class OutboxWorker {
         await handler(message.payload, message.organizationId);
         await markDelivered(this.prisma, message);
       } catch (err) {
-        const delay = err instanceof RetryAfter ? jitter(err.retryInMs) : this.backoff(message.attempts);
+        const delay = err instanceof RetryAfter ? jittered(err.retryInMs, JITTER) : this.backoff(message.attempts);
         const reason = err instanceof Error ? err.message : String(err);
         this.logger.warn({ topic: message.topic, id: message.id, attempts: message.attempts, retryInMs: delay, reason }, "outbox delivery failed; will retry");
         await markFailed(this.prisma, message, reason, delay);
@@ -96,13 +97,9 @@ export class OutboxWorker {
   }
 
   private backoff(attempts: number): number {
-    const { backoffBaseMs, backoffMaxMs } = this.options;
-    const exponential = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.min(attempts - 1, 30));
-    return Math.round(exponential * (0.8 + Math.random() * 0.4));
+    return backoffDelay(attempts, { baseMs: this.options.backoffBaseMs, maxMs: this.options.backoffMaxMs, jitter: JITTER });
   }
 }
 
 /** +-20 %, so that messages that failed together are not retried together. */
-function jitter(ms: number): number {
-  return Math.round(ms * (0.8 + Math.random() * 0.4));
-}
+const JITTER = 0.2;

@@ -2,9 +2,16 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import { ComputeBatchResponse, InstanceTypesResponse, UsageResponse, type InstanceTypesQueryInput, type UsageLineInput } from "@cloudcost/contracts";
 import { signServiceToken } from "@cloudcost/credentials";
+import { retry, type Backoff } from "@cloudcost/http";
 
 /** The pricing API could not be used (unreachable, slow, 5xx, refused us, or answered garbage). */
 export class PricingUnavailableError extends Error {}
+
+/** A failure worth another attempt: unreachable, timed out, a 5xx or a 429. */
+class TransientFailure extends Error {}
+
+/** The waits between attempts: about 100 ms, then 200 ms (+-50 %, so that callers spread out). */
+const RETRY_BACKOFF: Backoff = { baseMs: 100, maxMs: 2000, jitter: 0.5 };
 
 /**
  * The pricing API's internal operations on behalf of an organization's pricing account (its id),
@@ -31,9 +38,7 @@ export function createInternalPricingApi(options: InternalPricingOptions): Inter
   const base = options.baseUrl.replace(/\/$/, "");
 
   async function call<S extends z.ZodType>(method: "GET" | "POST", path: string, query: string, body: unknown, schema: S): Promise<z.output<S>> {
-    let lastError = "no attempt made";
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await sleep(100 * 2 ** (attempt - 2) + Math.random() * 100);
+    const attempt = async (): Promise<z.output<S>> => {
       let response: Response;
       try {
         response = await fetch(`${base}${path}${query}`, {
@@ -47,21 +52,22 @@ export function createInternalPricingApi(options: InternalPricingOptions): Inter
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (err) {
-        lastError = err instanceof Error && err.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : `unreachable (${describe(err)})`;
-        continue;
+        throw new TransientFailure(err instanceof Error && err.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : `unreachable (${describe(err)})`);
       }
       const text = await response.text().catch(() => "");
-      if (response.status >= 500 || response.status === 429) {
-        lastError = `answered ${response.status}`;
-        continue;
-      }
+      if (response.status >= 500 || response.status === 429) throw new TransientFailure(`answered ${response.status}`);
       if (!response.ok) throw new PricingUnavailableError(`pricing API answered ${response.status} to ${method} ${path}: ${text.slice(0, 200)}`);
       const parsed = schema.safeParse(safeJson(text));
       if (!parsed.success) throw new PricingUnavailableError(`pricing API answered ${method} ${path} with a body that breaks the contract`);
       return parsed.data;
+    };
+    try {
+      return await retry(attempt, { attempts, retryable: (err) => err instanceof TransientFailure, backoff: RETRY_BACKOFF });
+    } catch (err) {
+      if (!(err instanceof TransientFailure)) throw err;
+      options.logger.warn({ path, error: err.message }, "pricing API unavailable");
+      throw new PricingUnavailableError(`pricing API ${method} ${path} ${err.message} (${attempts} attempts)`);
     }
-    options.logger.warn({ path, error: lastError }, "pricing API unavailable");
-    throw new PricingUnavailableError(`pricing API ${method} ${path} ${lastError} (${attempts} attempts)`);
   }
 
   const accountPath = (accountId: string, rest: string) => `/internal/accounts/${encodeURIComponent(accountId)}/pricing/${rest}`;
@@ -75,10 +81,6 @@ export function createInternalPricingApi(options: InternalPricingOptions): Inter
     },
     priceUsage: (accountId, usage) => call("POST", accountPath(accountId, "usage"), "", { usage }, UsageResponse),
   };
-}
-
-function sleep(ms: number) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function safeJson(text: string): unknown {

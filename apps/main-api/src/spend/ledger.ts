@@ -7,7 +7,7 @@ export type LedgerTx = Pick<Tx, "$queryRawUnsafe" | "$executeRawUnsafe">;
 export type SpendSource = "usage" | "focus_import";
 
 /**
- * One line to store (decisions.md section 6). Amounts and quantities are decimal strings (stored
+ * One line to store (docs/api.md, "Spend: usage, queries, lines, export"). Amounts and quantities are decimal strings (stored
  * exactly, rounded half away from zero to 10 places by PostgreSQL numeric(38,10)); timestamps
  * RFC 3339. `tenantId` null: an unallocated import line.
  */

@@ -51,8 +51,9 @@ const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * The spend report of section 6. Whole UTC days of the range are read from a daily roll-up
- * (spend_service_daily when every dimension grouped or filtered by is one of its, else spend_daily);
+ * The spend report (docs/api.md, "Spend: usage, queries, lines, export"). Whole UTC days of the
+ * range are read from a daily roll-up (spend_service_daily when every dimension grouped or
+ * filtered by is one of its, else spend_daily);
  * the partial days at its edges, and every day when a `resource_id` or `tag:<key>` dimension is
  * grouped or filtered by, from the lines (through the (organization, tenant, charge_period_start)
  * index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.

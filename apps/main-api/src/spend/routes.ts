@@ -25,7 +25,7 @@ async function pricing<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Spend operations (decisions.md section 6); authorize selected the tenant of tenant-scoped ones. */
+/** Spend operations (docs/api.md, "Spend: usage, queries, lines, export"); authorize selected the tenant of tenant-scoped ones. */
 export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi" | "outbox" | "logger">): Handlers<keyof typeof mainApiSpendRoutes> {
   return {
     ingestUsage: async (input, { tenant }) => {

@@ -1,9 +1,9 @@
 import { DECIMAL_MAX_INTEGER_DIGITS, type PricedLine, type UsageLine } from "@cloudcost/contracts";
-import { AMOUNT_PLACES, type Scaled, scaledOf, scaledPlus, scaledRound, scaledText, scaledTimes } from "./amounts";
+import { fromNumber, plus, round, type Scaled, shift, times, toText, ZERO } from "@cloudcost/decimal";
+import { AMOUNT_PLACES } from "./amounts";
 import type { LedgerLineInput } from "./ledger";
 
 const HOUR_MS = 3_600_000;
-const ZERO: Scaled = { unscaled: 0n, scale: 0 };
 
 /** A batch's lines repeat the same few unit prices: each distinct number is converted once. */
 const prices = new Map<number, { scaled: Scaled; text: string }>();
@@ -11,8 +11,8 @@ function priceOf(value: number): { scaled: Scaled; text: string } {
   let price = prices.get(value);
   if (!price) {
     if (prices.size >= 10_000) prices.clear();
-    const scaled = scaledOf(value);
-    price = { scaled, text: scaledText(scaled) };
+    const scaled = fromNumber(value);
+    price = { scaled, text: toText(scaled) };
     prices.set(value, price);
   }
   return price;
@@ -31,10 +31,10 @@ const SERVICE_NAME = { model: "Model usage", database: "Database usage" } as con
  */
 export function lineCost(line: UsageLine, unitPrices: Record<string, number>): string {
   let cost = ZERO;
-  for (const [key, quantity] of Object.entries(line.quantities)) cost = scaledPlus(cost, scaledTimes(scaledOf(quantity), priceOf(unitPrices[key] ?? 0).scaled));
+  for (const [key, quantity] of Object.entries(line.quantities)) cost = plus(cost, times(fromNumber(quantity), priceOf(unitPrices[key] ?? 0).scaled));
   // Per million tokens: six more places, exactly.
-  if (line.kind === "model") cost = { unscaled: cost.unscaled, scale: cost.scale + 6 };
-  return scaledText(scaledRound(cost, AMOUNT_PLACES));
+  if (line.kind === "model") cost = shift(cost, 6);
+  return toText(round(cost, AMOUNT_PLACES));
 }
 
 /** Whether a line cost (exact text) is past what the ledger keeps: 10^18 or more in absolute value, as any decimal a client sends. */
@@ -46,7 +46,7 @@ export function costOutOfRange(cost: string | null | undefined): boolean {
 
 function consumed(line: UsageLine): { consumedQuantity: string | null; consumedUnit: string | null } {
   const entries = Object.entries(line.quantities);
-  const sum = () => scaledText(entries.reduce((total, [, quantity]) => scaledPlus(total, scaledOf(quantity)), ZERO));
+  const sum = () => toText(entries.reduce((total, [, quantity]) => plus(total, fromNumber(quantity)), ZERO));
   if (line.kind === "model") return { consumedQuantity: sum(), consumedUnit: "Tokens" };
   if (entries.length === 1) return { consumedQuantity: sum(), consumedUnit: entries[0][0] };
   return { consumedQuantity: null, consumedUnit: null };

@@ -1,3 +1,4 @@
+import { backoffDelay } from "@cloudcost/http";
 import { z } from "zod";
 import type { Prisma } from "../db";
 import { RetryAfter, type OutboxHandler } from "../outbox/worker";
@@ -13,9 +14,9 @@ export interface RetrySchedule {
   retryWindowMs: number;
 }
 
-/** The wait after failed attempt `attempt` (1-based): base x 2^(attempt-1), at most max. */
+/** The wait after failed attempt `attempt` (1-based): base x 2^(attempt-1), at most max (the outbox adds its jitter). */
 export function retryDelayMs(attempt: number, schedule: Pick<RetrySchedule, "backoffBaseMs" | "backoffMaxMs">): number {
-  return Math.min(schedule.backoffMaxMs, schedule.backoffBaseMs * 2 ** Math.min(attempt - 1, 40));
+  return backoffDelay(attempt, { baseMs: schedule.backoffBaseMs, maxMs: schedule.backoffMaxMs });
 }
 
 const Message = z.object({ delivery_id: z.string() });

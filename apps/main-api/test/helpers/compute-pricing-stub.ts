@@ -179,8 +179,12 @@ export async function refusedUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-/** The analysis' catalogs over the pricing API (or this stub) at `baseUrl`, through the internal client. */
-export function catalogsAt(baseUrl: string, timeoutMs = 300, attempts = 3) {
+/**
+ * The analysis' catalogs over the pricing API (or this stub) at `baseUrl`, through the internal
+ * client. The timeout is generous (a loaded machine answers slowly); a test that wants the stub's
+ * "slow" mode to time out passes a short one.
+ */
+export function catalogsAt(baseUrl: string, timeoutMs = 10_000, attempts = 3) {
   const logger = pino({ level: "silent" });
   const api = createInternalPricingApi({ baseUrl, serviceSecret: new TextEncoder().encode(TEST_SERVICE_TOKEN_SECRET), logger, timeoutMs, attempts });
   return createComputeCatalogs(api, logger);

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { CatalogRow } from "./catalog-file";
 
 /**
- * What the catalog says a type is, beyond vCPU, memory and GPU count (decisions.md section 8; rules and
+ * What the catalog says a type is, beyond vCPU, memory and GPU count (docs/api.md, "Compute prices"; rules and
  * their provenance in docs/compute-pricing.md, "Catalog attributes"). `null` means the seed cannot tell.
  */
 export interface CatalogAttributes {

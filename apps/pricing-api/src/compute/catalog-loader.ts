@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { ChangeFeed, Database } from "@cloudcost/db";
+import { type Periodic, startPeriodic } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import { ComputeCatalog, type ComputeCatalogStore } from "./catalog";
 import { parsePriceFile, parseSeed, type CatalogRow } from "./catalog-file";
@@ -81,23 +82,17 @@ export async function importPriceFile(
 /**
  * Another process (a replica, the `catalog:import` command against PostgreSQL) may replace the
  * catalog: besides the change feed, poll its version (one small SELECT), the safety net for a
- * missed notification, and rebuild the in-process catalog when it changed.
+ * missed notification, and rebuild the in-process catalog when it changed. On the shared periodic
+ * runner: a poll whose rebuild overruns delays the next (a full interval after it ends), polls
+ * never overlap, and stop() waits for the one in flight.
  */
-export function watchCatalogVersion(deps: CatalogDeps, store: ComputeCatalogStore, intervalMs: number, onError: (err: unknown) => void): () => void {
-  if (intervalMs <= 0) return () => undefined;
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
+export function watchCatalogVersion(deps: CatalogDeps, store: ComputeCatalogStore, intervalMs: number, onError: (err: unknown) => void): Periodic {
+  return startPeriodic({
+    intervalMs,
+    onError,
+    run: async () => {
       const current = await readCatalogVersion(deps.db);
       if (current && current.version !== store.current.version) await refreshCatalogStore(deps, store);
-    } catch (err) {
-      onError(err);
-    } finally {
-      running = false;
-    }
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import type { ComputePricingEntry, ComputePricingEntryData, ComputeUsageType, OperatingSystem } from "@cloudcost/contracts";
-import { iso, keyIn, keyOut, num, storedAmount } from "../store/sql";
+import { iso, keyIn, keyOut, num, storedAmount } from "../store/columns";
 
 /** A negotiated_compute_prices row as selected by COMPUTE_COLUMNS (numerics as text). */
 export interface ComputeRow {

@@ -3,7 +3,8 @@ import type { ComputePricingEntry, ComputePricingEntryData, ComputePricingListQu
 import { newId } from "@cloudcost/db";
 import { badRequest } from "@cloudcost/http";
 import type { Prisma } from "../db";
-import { inTransaction, lockAll, type Sql } from "../store/sql";
+import { lockAll } from "../store/locks";
+import { inTransaction, type Sql } from "../store/transaction";
 import { closeVersionedRow, nextEffectiveFrom, type VersionedTable } from "./versioned-rows";
 import { COMPUTE_COLUMNS, type ComputeRow, IDENTITY_COLUMNS, identityOf, storedIdentity, storedRate, toComputeEntry } from "./compute-rows";
 
@@ -21,7 +22,7 @@ const sameTags = (a: Record<string, unknown>, b: Record<string, unknown>) => JSO
 const sortKeys = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
 
 /**
- * Registers a batch all or nothing, versioned like model prices (decisions.md sections 3 and 8):
+ * Registers a batch all or nothing, versioned like model prices (docs/api.md, "Model prices" and "Negotiated compute prices"):
  * per identity (account, provider, region, instance_type, family, operating_system, usage_type) the
  * open row is the one with effective_to NULL. Same rate (price or discount) and currency: the open
  * row is kept (tags updated in place). Another rate: the open row closes at the new row's

@@ -1,5 +1,6 @@
 import { DATABASE_NUMBER_FIELDS, DATABASE_OPTIONAL_KEY_FIELDS, type DatabasePricingEntry, type DatabasePricingEntryData } from "@cloudcost/contracts";
-import { iso, keyIn, keyOut, num, sha256, storedAmount } from "../store/sql";
+import { iso, keyIn, keyOut, num, storedAmount } from "../store/columns";
+import { sha256 } from "../store/hash";
 
 type OptionalKeyField = (typeof DATABASE_OPTIONAL_KEY_FIELDS)[number];
 type NumberField = (typeof DATABASE_NUMBER_FIELDS)[number];

@@ -8,7 +8,8 @@ import {
 import { isForeignKeyViolation, newId } from "@cloudcost/db";
 import { conflict, notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
-import { inTransaction, keyIn } from "../store/sql";
+import { keyIn } from "../store/columns";
+import { inTransaction } from "../store/transaction";
 import { DATABASE_COLUMNS, databaseKeyHash, toDatabaseEntry, type DatabaseRow } from "./database-rows";
 
 const KEY_TEXT_FIELDS = ["provider", "service", "region", ...DATABASE_OPTIONAL_KEY_FIELDS] as const;

@@ -1,5 +1,6 @@
 import type { ModelPricingEntry, ModelPricingEntryData, TokenBucket } from "@cloudcost/contracts";
-import { iso, keyIn, keyOut, num, sha256 } from "../store/sql";
+import { iso, keyIn, keyOut, num } from "../store/columns";
+import { sha256 } from "../store/hash";
 
 /** A model_prices row as selected by MODEL_COLUMNS (numerics as text). */
 export interface ModelRow {

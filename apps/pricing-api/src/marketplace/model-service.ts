@@ -3,7 +3,9 @@ import type { ModelListQuery, ModelPricingEntry, ModelPricingEntryData } from "@
 import { newId } from "@cloudcost/db";
 import { badRequest } from "@cloudcost/http";
 import type { Prisma } from "../db";
-import { inTransaction, keyIn, lockAll, storedAmount, type Sql } from "../store/sql";
+import { keyIn, storedAmount } from "../store/columns";
+import { lockAll } from "../store/locks";
+import { inTransaction, type Sql } from "../store/transaction";
 import { detailsDiffer, detailsOf, MODEL_COLUMNS, modelDetailsOf, modelKeyOf, toModelEntry, type ModelRow } from "./model-rows";
 import { closeVersionedRow, nextEffectiveFrom, type VersionedTable } from "./versioned-rows";
 

@@ -1,5 +1,6 @@
 import { badRequest, notFound } from "@cloudcost/http";
-import { lockAll, type Sql } from "../store/sql";
+import { lockAll } from "../store/locks";
+import type { Sql } from "../store/transaction";
 
 /**
  * The rules model prices and negotiated compute prices share: each identity has at most one open

@@ -2,7 +2,8 @@ import type { Pin, PinKind } from "@cloudcost/contracts";
 import { isForeignKeyViolation } from "@cloudcost/db";
 import { notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
-import { inTransaction, iso } from "../store/sql";
+import { iso } from "../store/columns";
+import { inTransaction } from "../store/transaction";
 
 interface PinRow {
   kind: PinKind;

@@ -2,7 +2,8 @@ import type { Report, UsageLine } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
 import { notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
-import { inTransaction, iso } from "../store/sql";
+import { iso } from "../store/columns";
+import { inTransaction } from "../store/transaction";
 import { priceUsage } from "../usage/pricer";
 
 interface ReportRow {

@@ -7,10 +7,10 @@ import {
   type UsageLine,
   type UsageResponse,
 } from "@cloudcost/contracts";
+import { fromNumber, parse, plus, round, type Scaled, shift, times, toNumber, ZERO } from "@cloudcost/decimal";
 import type { DatabaseRow } from "../marketplace/database-rows";
 import type { ModelRow } from "../marketplace/model-rows";
-import type { Sql } from "../store/sql";
-import { fromNumber, fromText, plus, round, shift, times, toNumber, ZERO, type Fixed } from "./fixed-point";
+import type { Sql } from "../store/transaction";
 
 const COST_DECIMALS = 10;
 
@@ -53,7 +53,7 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
   const models = new ModelIndex(modelRows);
   const databases = new Map(databaseRows.map((row) => [row.id, databaseRatesOf(row)]));
 
-  const totals = new Map<string, Fixed>();
+  const totals = new Map<string, Scaled>();
   const priced = lines.map((line, index): PricedLine => {
     const id = named[index];
     const base = { index, resource_id: line.resource_id, kind: line.kind, pricing_id: id ?? null };
@@ -82,13 +82,13 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
   return { lines: priced, totals: currencyTotals, databaseIds: databaseRows.map((row) => row.id) };
 }
 
-type LinePrice = { currency: string; unit_prices: Record<string, number>; cost: Fixed } | { reason: UnresolvedReason };
+type LinePrice = { currency: string; unit_prices: Record<string, number>; cost: Scaled } | { reason: UnresolvedReason };
 
 interface Rate {
-  exact: Fixed;
+  exact: Scaled;
   number: number;
 }
-const rateOf = (text: string): Rate => ({ exact: fromText(text), number: Number(text) });
+const rateOf = (text: string): Rate => ({ exact: parse(text), number: Number(text) });
 
 /** A model row with its price parsed once per request, and its validity as epoch milliseconds. */
 interface ModelVersion {

@@ -169,7 +169,7 @@ export function currenciesOf(totals: readonly { currency: string; cost: string }
 }
 
 /**
- * The month's forecast, by the budgets' rule (decisions.md section 7): spent + the mean daily spend
+ * The month's forecast, by the budgets' rule (docs/api.md, "Budgets"): spent + the mean daily spend
  * of the last 7 complete days of the month (or of its complete days when fewer) x the days left
  * (fractional, from now). `rows` are day rows of the month to now in one currency; exact decimals.
  */

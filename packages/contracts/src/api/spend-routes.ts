@@ -13,7 +13,7 @@ const inOrganization = { errors: "envelope", auth: "bearer", scope: "organizatio
 const csv = { description: "FOCUS 1.2 CSV", schema: s.FocusCsvFile, contentType: "text/csv" };
 const WRITERS = ["owner", "admin", "member"] as const;
 
-/** Spend: usage priced at ingestion, reprice, and the spend views (decisions.md section 6). */
+/** Spend: usage priced at ingestion, reprice, and the spend views (docs/api.md, "Spend: usage, queries, lines, export"). */
 export const mainApiSpendRoutes = {
   ingestUsage: defineRoute({
     ...inTenant,

@@ -1,6 +1,6 @@
 import type { ChargeCategory } from "./columns";
 
-/** One FOCUS row, normalized to the ledger line fields of decisions.md §6 (amounts exact decimal strings). */
+/** One FOCUS row, normalized to the ledger line fields of docs/api.md, "Spend: usage, queries, lines, export" (amounts exact decimal strings). */
 export interface FocusLine {
   charge_period_start: Date;
   /** Exclusive. */

@@ -3,7 +3,7 @@ import { Decimal } from "decimal.js";
 
 type Amount = string | { toString(): string } | null;
 
-/** A ledger line as the export reads it (decisions.md §6 field names). */
+/** A ledger line as the export reads it (field names of docs/api.md, "Spend: usage, queries, lines, export"). */
 export interface FocusExportLine {
   tenant_id: string | null;
   source: string;
