@@ -1,6 +1,7 @@
 import { type Periodic, startPeriodic } from "@cloudcost/http";
 import type { Logger } from "pino";
-import { notifyBudgetThresholds, tenantsWithBudgets } from "../budgets/notify";
+import { notifyBudgetThresholds } from "../budgets/notify";
+import { tenantsWithBudgets } from "../budgets/repository";
 import type { Prisma } from "../db";
 import type { OutboxWorker } from "../outbox";
 import { detectOrganizationAnomalies, tenantsWithRecentSpend } from "./service";

@@ -1,5 +1,6 @@
 import type { AppDeps } from "../deps";
 import { notifyBudgetThresholds } from "./notify";
+import { budgetTenantIds } from "./repository";
 
 type Deps = Pick<AppDeps, "prisma" | "outbox" | "logger">;
 
@@ -10,9 +11,7 @@ type Deps = Pick<AppDeps, "prisma" | "outbox" | "logger">;
  */
 export async function checkBudgetsAfterSpend(deps: Deps, organizationId: string, tenantIds: string[] | null, now = new Date()): Promise<void> {
   try {
-    const tenants =
-      tenantIds ??
-      (await deps.prisma.budget.findMany({ where: { organizationId }, distinct: ["tenantId"], select: { tenantId: true } })).map((row) => row.tenantId);
+    const tenants = tenantIds ?? (await budgetTenantIds(deps.prisma, organizationId));
     let sent = 0;
     for (const id of tenants) sent += await notifyBudgetThresholds(deps.prisma, { id, organizationId }, now);
     if (sent > 0) deps.outbox.kick();

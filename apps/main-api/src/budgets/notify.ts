@@ -1,8 +1,10 @@
 import type { BudgetThreshold } from "@cloudcost/contracts";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
+import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
 import { emitWebhookEvent, newEventId } from "../webhooks/events";
 import { specOf } from "./service";
+import { findTenantBudgets, insertNotification } from "./repository";
 import { budgetStatuses } from "./status";
 
 /**
@@ -12,8 +14,8 @@ import { budgetStatuses } from "./status";
  * and the event is written in the winner's transaction. Returns how many were sent; the caller
  * kicks the outbox.
  */
-export async function notifyBudgetThresholds(prisma: Prisma, tenant: { id: string; organizationId: string }, now = new Date()): Promise<number> {
-  const budgets = await prisma.budget.findMany({ where: { organizationId: tenant.organizationId, tenantId: tenant.id } });
+export async function notifyBudgetThresholds(prisma: Prisma, tenant: TenantRef, now = new Date()): Promise<number> {
+  const budgets = await findTenantBudgets(prisma, tenant);
   const statuses = await budgetStatuses(prisma, budgets.map(specOf), now);
   let sent = 0;
   for (const [i, row] of budgets.entries()) {
@@ -46,24 +48,8 @@ async function notifyOnce(
 ): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
     const eventId = newEventId();
-    const inserted = await tx.$executeRawUnsafe(
-      `INSERT INTO budget_notifications (organization_id, budget_id, threshold_kind, threshold_percent, period_start, event_id)
-       VALUES ($1, $2, $3, $4::numeric, $5, $6) ON CONFLICT DO NOTHING`,
-      organizationId,
-      budgetId,
-      threshold.kind,
-      String(threshold.percent),
-      periodStart,
-      eventId,
-    );
-    if (inserted === 0) return false;
+    if (!(await insertNotification(tx, { organizationId, budgetId, threshold, periodStart, eventId }))) return false;
     await emitWebhookEvent(tx, { organizationId, type: "budget.threshold_crossed", data: data as never, id: eventId });
     return true;
   }, TRANSACTION_OPTIONS);
-}
-
-/** Every tenant with a budget (the schedule checks them all). */
-export async function tenantsWithBudgets(prisma: Prisma): Promise<{ id: string; organizationId: string }[]> {
-  const rows = await prisma.budget.findMany({ distinct: ["organizationId", "tenantId"], select: { organizationId: true, tenantId: true } });
-  return rows.map((row) => ({ id: row.tenantId, organizationId: row.organizationId }));
 }

@@ -3,6 +3,7 @@ import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
+import { deleteBudgetRow, deleteNotifications, findBudget, findTenantBudgets, insertBudget, updateBudgetRow } from "./repository";
 import { budgetStatus, budgetStatuses, type BudgetSpec } from "./status";
 import type { TenantRef } from "../context";
 
@@ -42,63 +43,32 @@ function toBudgetWith(row: Budget, status: BudgetBody["status"]): BudgetBody {
 }
 
 export async function createBudget(prisma: Prisma, tenant: TenantRef, body: CreateBudgetRequest, now = new Date()): Promise<BudgetBody> {
-  const row = await prisma.budget.create({
-    data: {
-      organizationId: tenant.organizationId,
-      tenantId: tenant.id,
-      id: newId("bud"),
-      name: body.name,
-      period: body.period,
-      amount: body.amount,
-      currency: body.currency,
-      metric: body.metric,
-      filters: body.filters,
-      thresholds: body.thresholds,
-    },
-  });
-  return toBudget(prisma, row, now);
+  return toBudget(prisma, await insertBudget(prisma, tenant, newId("bud"), body), now);
 }
 
 export async function listBudgets(prisma: Prisma, tenant: TenantRef, now = new Date()): Promise<{ items: BudgetBody[] }> {
-  const rows = await prisma.budget.findMany({ where: { organizationId: tenant.organizationId, tenantId: tenant.id }, orderBy: { id: "asc" } });
+  const rows = await findTenantBudgets(prisma, tenant);
   const statuses = await budgetStatuses(prisma, rows.map(specOf), now);
   return { items: rows.map((row, i) => toBudgetWith(row, statuses[i])) };
 }
 
 export async function getBudget(prisma: Prisma, tenant: TenantRef, id: string, now = new Date()): Promise<BudgetBody> {
-  return toBudget(prisma, await findBudget(prisma, tenant, id), now);
+  const row = await findBudget(prisma, tenant, id);
+  if (!row) throw notFound(`Budget ${id} is not in this tenant.`);
+  return toBudget(prisma, row, now);
 }
 
 export async function updateBudget(prisma: Prisma, tenant: TenantRef, id: string, body: UpdateBudgetRequest, now = new Date()): Promise<BudgetBody> {
-  const { count } = await prisma.budget.updateMany({
-    where: { organizationId: tenant.organizationId, tenantId: tenant.id, id },
-    data: {
-      name: body.name,
-      period: body.period,
-      amount: body.amount,
-      currency: body.currency,
-      metric: body.metric,
-      filters: body.filters,
-      thresholds: body.thresholds,
-      updatedAt: now,
-    },
-  });
-  if (count === 0) throw notFound(`Budget ${id} is not in this tenant.`);
+  if ((await updateBudgetRow(prisma, tenant, id, body, now)) === 0) throw notFound(`Budget ${id} is not in this tenant.`);
   return getBudget(prisma, tenant, id, now);
 }
 
 /** Deletes the budget with its notification records. */
 export async function deleteBudget(prisma: Prisma, tenant: TenantRef, id: string): Promise<void> {
   const deleted = await prisma.$transaction(async (tx) => {
-    const { count } = await tx.budget.deleteMany({ where: { organizationId: tenant.organizationId, tenantId: tenant.id, id } });
-    if (count) await tx.budgetNotification.deleteMany({ where: { organizationId: tenant.organizationId, budgetId: id } });
+    const count = await deleteBudgetRow(tx, tenant, id);
+    if (count) await deleteNotifications(tx, tenant.organizationId, id);
     return count;
   }, TRANSACTION_OPTIONS);
   if (deleted === 0) throw notFound(`Budget ${id} is not in this tenant.`);
-}
-
-async function findBudget(prisma: Prisma, tenant: TenantRef, id: string): Promise<Budget> {
-  const row = await prisma.budget.findFirst({ where: { organizationId: tenant.organizationId, tenantId: tenant.id, id } });
-  if (!row) throw notFound(`Budget ${id} is not in this tenant.`);
-  return row;
 }
