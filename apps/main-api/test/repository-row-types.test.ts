@@ -4,11 +4,12 @@
 // here rather than in production.
 import type { SqlSession } from "@cloudcost/db";
 import { createTestDatabase, type TestDatabase } from "@cloudcost/db/testing";
+import { checkedStatements as anomalyStatements } from "../src/anomalies/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import type { CheckedStatement } from "../src/sql-columns";
 
-const STATEMENTS: CheckedStatement[] = [...budgetStatements()];
+const STATEMENTS: CheckedStatement[] = [...budgetStatements(), ...anomalyStatements()];
 
 let db: TestDatabase;
 
