@@ -7,9 +7,11 @@ import { createTestDatabase, type TestDatabase } from "@cloudcost/db/testing";
 import { checkedStatements as anomalyStatements } from "../src/anomalies/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
 import { MIGRATIONS_DIR } from "../src/db";
+import { checkedStatements as importStatements } from "../src/spend/imports/repository";
+import { checkedStatements as usageStatements } from "../src/spend/usage-repository";
 import type { CheckedStatement } from "../src/sql-columns";
 
-const STATEMENTS: CheckedStatement[] = [...budgetStatements(), ...anomalyStatements()];
+const STATEMENTS: CheckedStatement[] = [...budgetStatements(), ...anomalyStatements(), ...usageStatements(), ...importStatements()];
 
 let db: TestDatabase;
 

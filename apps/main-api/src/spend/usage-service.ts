@@ -5,6 +5,7 @@ import type { AppDeps } from "../deps";
 import { currencyTotals } from "./amounts";
 import { insertLines, setLinePricing, type LinePricing } from "./ledger";
 import { costOutOfRange, pricedState, usageLedgerLine } from "./usage";
+import { countUnpriced, readUnpricedChunk, UNPRICED_CHUNK } from "./usage-repository";
 import type { TenantRef } from "../context";
 
 type Deps = Pick<AppDeps, "prisma" | "db" | "pricingApi">;
@@ -34,15 +35,6 @@ export async function ingestUsage(deps: Deps, tenant: TenantRef, usage: IngestUs
   };
 }
 
-const CHUNK = 10_000;
-
-interface UnpricedRow {
-  id: string;
-  at: string;
-  usage: UsageLine;
-  unpriced_reason: string | null;
-}
-
 /**
  * Prices the tenant's unpriced usage lines of the range again (at their own timestamps), a chunk
  * of 10,000 at a time, each chunk in its own transaction; lines that stay unpriced keep their
@@ -53,15 +45,7 @@ export async function repriceUsage(deps: Deps, tenant: TenantRef, range: Reprice
   let after: { at: string; id: string } | null = null;
   const costs: { currency: string; cost: string }[] = [];
   for (;;) {
-    const rows: UnpricedRow[] = await deps.db.sql.query<UnpricedRow>(
-      `SELECT id, to_char(charge_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, usage, unpriced_reason
-         FROM spend_lines
-        WHERE organization_id = $1 AND tenant_id = $2 AND NOT priced AND source = 'usage' AND usage IS NOT NULL
-          AND ($3::timestamptz IS NULL OR charge_period_start >= $3) AND ($4::timestamptz IS NULL OR charge_period_start < $4)
-          AND ($5::timestamptz IS NULL OR (charge_period_start, id) > ($5::timestamptz, $6::text))
-        ORDER BY charge_period_start, id LIMIT ${CHUNK}`,
-      [tenant.organizationId, tenant.id, range.start ?? null, range.end ?? null, after?.at ?? null, after?.id ?? null],
-    );
+    const rows = await readUnpricedChunk(deps.db, tenant, range, after);
     if (rows.length === 0) break;
     const answer = await deps.pricingApi.priceUsage(
       tenant.organizationId,
@@ -80,15 +64,10 @@ export async function repriceUsage(deps: Deps, tenant: TenantRef, range: Reprice
       repriced++;
       costs.push({ currency: update.currency, cost: update.billedCost });
     }
-    if (rows.length < CHUNK) break;
+    if (rows.length < UNPRICED_CHUNK) break;
     const last = rows[rows.length - 1];
     after = { at: last.at, id: last.id };
   }
-  const [left] = await deps.db.sql.query<{ lines: number }>(
-    `SELECT count(*)::int AS lines FROM spend_lines
-      WHERE organization_id = $1 AND tenant_id = $2 AND NOT priced AND source = 'usage'
-        AND ($3::timestamptz IS NULL OR charge_period_start >= $3) AND ($4::timestamptz IS NULL OR charge_period_start < $4)`,
-    [tenant.organizationId, tenant.id, range.start ?? null, range.end ?? null],
-  );
-  return { repriced, still_unpriced: left.lines, totals: currencyTotals(costs) };
+  const left = await countUnpriced(deps.db, tenant, range);
+  return { repriced, still_unpriced: left, totals: currencyTotals(costs) };
 }

@@ -1,25 +1,24 @@
-import type { SpendAllocationRule, SpendAllocationRules, PaginationQuery, SpendImport } from "@cloudcost/contracts";
+import type { SpendAllocationRules, PaginationQuery, SpendImport } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
 import { badRequest, HttpError, notFound, type RawBody } from "@cloudcost/http";
 import type { Principal } from "../../auth/principal";
 import type { Prisma } from "../../db";
+import type { SpendImport as ImportRow } from "../../generated/prisma/client";
 import { decodeCursor, toPage } from "../../http/pagination";
 import { assertMember } from "../../organizations/access";
 import { assertLiveTenants } from "../../tenants/validate";
 import { emitWebhookEvent } from "../../webhooks/events";
-import type { Tx } from "../../transactions";
 import { FocusFormatError, type FocusReadInfo, FocusTooLargeError } from "../focus";
 import { deleteImportLines, deleteSupersededLines, insertLines, type LedgerLineInput, rollupImport } from "../ledger";
 import { allocator, reallocateImports } from "./allocation";
 import { focusLinesOf, type ReceivedFocusBody, receiveFocusBody } from "./body";
 import { ImportTally, textTags, toLedgerLine } from "./import-lines";
+import { deleteImportRow, findImport, findImports, insertImport, lockOrganizationImports, readRules, writeRules } from "./repository";
 
 const BATCH_LINES = 5000;
 /** An import parses its whole (already received) file inside its transaction. */
 const IMPORT_TRANSACTION = { maxWait: 20_000, timeout: 30 * 60_000 } as const;
 const TRANSACTION = { maxWait: 20_000, timeout: 120_000 } as const;
-
-type ImportRow = Awaited<ReturnType<Prisma["spendImport"]["findUniqueOrThrow"]>>;
 
 function toSpendImport(row: ImportRow): SpendImport {
   return {
@@ -35,19 +34,6 @@ function toSpendImport(row: ImportRow): SpendImport {
     totals: row.totals as SpendImport["totals"],
     superseded_import_ids: row.supersededImportIds,
   };
-}
-
-/**
- * Imports, rule changes and deletes of one organization take turns: an import allocates with the
- * rules it read and supersedes what was committed before it, so neither may change under it.
- */
-async function lockOrganizationImports(tx: Tx, organizationId: string): Promise<void> {
-  await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", `spend-imports:${organizationId}`);
-}
-
-async function readRules(tx: Tx | Prisma, organizationId: string): Promise<SpendAllocationRule[]> {
-  const row = await tx.spendAllocationRules.findUnique({ where: { organizationId } });
-  return (row?.rules as SpendAllocationRule[] | undefined) ?? [];
 }
 
 /**
@@ -100,20 +86,18 @@ export async function importFocus(
       await inFlight;
       await rollupImport(tx, organizationId, id);
       const superseded = await deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
-      const created = await tx.spendImport.create({
-        data: {
-          organizationId,
-          id,
-          fileName: options.fileName ?? null,
-          focusVersion: info.reader?.version ?? "1.0",
-          rows: tally.rows,
-          allocatedRows: tally.allocated,
-          unallocatedRows: tally.rows - tally.allocated,
-          billingAccountIds: tally.billingAccountIds(),
-          billingPeriods: tally.billingPeriods(),
-          totals: tally.currencyTotals(),
-          supersededImportIds: superseded,
-        },
+      const created = await insertImport(tx, {
+        organizationId,
+        id,
+        fileName: options.fileName ?? null,
+        focusVersion: info.reader?.version ?? "1.0",
+        rows: tally.rows,
+        allocatedRows: tally.allocated,
+        unallocatedRows: tally.rows - tally.allocated,
+        billingAccountIds: tally.billingAccountIds(),
+        billingPeriods: tally.billingPeriods(),
+        totals: tally.currencyTotals(),
+        supersededImportIds: superseded,
       });
       const imported = toSpendImport(created);
       await emitWebhookEvent(tx, { organizationId, type: "import.completed", data: { ...imported } });
@@ -135,17 +119,13 @@ export async function importFocus(
 export async function listImports(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
   assertMember(caller, organizationId);
   const before = decodeCursor(query.cursor);
-  const rows = await prisma.spendImport.findMany({
-    where: { organizationId, ...(before ? { id: { lt: before } } : {}) },
-    orderBy: { id: "desc" },
-    take: query.limit + 1,
-  });
+  const rows = await findImports(prisma, organizationId, before, query.limit + 1);
   return toPage(rows, query.limit, toSpendImport);
 }
 
 export async function getImport(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<SpendImport> {
   assertMember(caller, organizationId);
-  const row = await prisma.spendImport.findUnique({ where: { organizationId_id: { organizationId, id } } });
+  const row = await findImport(prisma, organizationId, id);
   if (!row) throw notFound(`No import ${id} in this organization.`);
   return toSpendImport(row);
 }
@@ -155,8 +135,7 @@ export async function deleteImport(prisma: Prisma, caller: Principal, organizati
   assertMember(caller, organizationId);
   await prisma.$transaction(async (tx) => {
     await lockOrganizationImports(tx, organizationId);
-    const deleted = await tx.spendImport.deleteMany({ where: { organizationId, id } });
-    if (deleted.count === 0) throw notFound(`No import ${id} in this organization.`);
+    if ((await deleteImportRow(tx, organizationId, id)) === 0) throw notFound(`No import ${id} in this organization.`);
     await deleteImportLines(tx, organizationId, [id]);
   }, TRANSACTION);
 }
@@ -177,11 +156,7 @@ export async function putAllocationRules(prisma: Prisma, caller: Principal, orga
       body.rules.map((rule) => rule.tenant_id),
       "rules.tenant_id",
     );
-    await tx.spendAllocationRules.upsert({
-      where: { organizationId },
-      create: { organizationId, rules: body.rules },
-      update: { rules: body.rules, updatedAt: new Date() },
-    });
+    await writeRules(tx, organizationId, body.rules);
     const moved = await reallocateImports(tx, organizationId, body.rules);
     return { rules: body.rules, reallocated_lines: moved };
   }, TRANSACTION);
