@@ -6,6 +6,7 @@ import type { SecretBox } from "./secrets";
 import { postJson, type SendOptions } from "./sender";
 import { signatureHeader } from "./signature";
 import { WEBHOOK_DELIVERY_TOPIC } from "./events";
+import { findDeliveryToSend, insertAttempt, settleDelivery } from "./repository";
 
 export interface RetrySchedule {
   backoffBaseMs: number;
@@ -38,15 +39,12 @@ export function webhookDeliveryHandlers(deps: {
   return {
     [WEBHOOK_DELIVERY_TOPIC]: async (payload, organizationId) => {
       const { delivery_id: id } = Message.parse(payload);
-      const delivery = await prisma.webhookDelivery.findUnique({
-        where: { organizationId_id: { organizationId, id } },
-        include: { webhook: true, event: true, _count: { select: { attempts: true } } },
-      });
+      const delivery = await findDeliveryToSend(prisma, organizationId, id);
       // Deleted with its webhook, or already settled: nothing left to send.
       if (delivery?.status !== "pending") return;
       const startedAt = now();
       if (startedAt.getTime() - delivery.event.createdAt.getTime() >= schedule.retryWindowMs) {
-        await settle(prisma, organizationId, id, "failed", startedAt);
+        await settleDelivery(prisma, organizationId, id, "failed", startedAt);
         return;
       }
       const { event, webhook } = delivery;
@@ -60,18 +58,20 @@ export function webhookDeliveryHandlers(deps: {
       const secret = secrets.open(webhook.secretCiphertext, organizationId, webhook.id);
       const result = await postJson(webhook.url, body, { "webhook-signature": signatureHeader(secret, body, startedAt), "webhook-id": event.id }, deps.send);
       const attempt = delivery._count.attempts + 1;
-      await prisma.webhookDeliveryAttempt.create({
-        data: { organizationId, deliveryId: id, attempt, startedAt, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error },
+      await insertAttempt(prisma, {
+        organizationId,
+        deliveryId: id,
+        attempt,
+        startedAt,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error,
       });
       if (result.error === null) {
-        await settle(prisma, organizationId, id, "delivered", now());
+        await settleDelivery(prisma, organizationId, id, "delivered", now());
         return;
       }
       throw new RetryAfter(`webhook ${webhook.id} attempt ${attempt}: ${result.error}`, retryDelayMs(attempt, schedule));
     },
   };
-}
-
-async function settle(prisma: Prisma, organizationId: string, id: string, status: "delivered" | "failed", at: Date): Promise<void> {
-  await prisma.webhookDelivery.updateMany({ where: { organizationId, id, status: "pending" }, data: { status, finishedAt: at } });
 }

@@ -3,6 +3,7 @@ import { newId } from "@cloudcost/db";
 import type { Prisma as PrismaNs } from "../generated/prisma/client";
 import { enqueue } from "../outbox/repository";
 import type { Tx } from "../transactions";
+import { insertDelivery, insertEvent, subscribedWebhookIds } from "./repository";
 
 export const WEBHOOK_DELIVERY_TOPIC = "webhook.delivery";
 
@@ -20,12 +21,9 @@ export async function emitWebhookEvent(
   tx: Tx,
   event: { organizationId: string; type: WebhookEventType; data: PrismaNs.InputJsonObject; id?: string },
 ): Promise<{ eventId: string; deliveries: number }> {
-  const webhooks = await tx.webhook.findMany({
-    where: { organizationId: event.organizationId, active: true, events: { has: event.type } },
-    select: { id: true },
-  });
+  const webhooks = await subscribedWebhookIds(tx, event.organizationId, event.type);
   const eventId = await recordEvent(tx, event.organizationId, event.type, event.data, event.id);
-  for (const webhook of webhooks) await queueDelivery(tx, event.organizationId, webhook.id, eventId);
+  for (const webhookId of webhooks) await queueDelivery(tx, event.organizationId, webhookId, eventId);
   return { eventId, deliveries: webhooks.length };
 }
 
@@ -39,13 +37,13 @@ export async function emitPing(tx: Tx, organizationId: string, webhookId: string
 export const newEventId = (): string => newId("evt");
 
 async function recordEvent(tx: Tx, organizationId: string, type: WebhookDeliveryType, data: PrismaNs.InputJsonObject, id = newEventId()): Promise<string> {
-  await tx.webhookEvent.create({ data: { organizationId, id, type, data } });
+  await insertEvent(tx, organizationId, id, type, data);
   return id;
 }
 
 async function queueDelivery(tx: Tx, organizationId: string, webhookId: string, eventId: string): Promise<string> {
   const id = newId("whd");
-  await tx.webhookDelivery.create({ data: { organizationId, id, webhookId, eventId } });
+  await insertDelivery(tx, organizationId, id, webhookId, eventId);
   // Its own aggregate: one receiver that is down holds back none of the others.
   const payload: DeliveryMessage = { delivery_id: id };
   await enqueue(tx, { organizationId, topic: WEBHOOK_DELIVERY_TOPIC, aggregateId: id, payload: { ...payload } });

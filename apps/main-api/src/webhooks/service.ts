@@ -12,10 +12,11 @@ import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { badRequest, notFound } from "@cloudcost/http";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
-import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from "../generated/prisma/client";
+import type { Webhook } from "../generated/prisma/client";
 import { decodeCursor, toPage } from "../http/pagination";
 import { assertMember } from "../organizations/access";
 import { emitPing } from "./events";
+import { type DeliveryRow, deleteWebhookRow, findDeliveries, findDelivery, findWebhook, findWebhooks, insertWebhook, updateWebhookRow } from "./repository";
 import { newSigningSecret, type SecretBox } from "./secrets";
 import { checkTarget, RefusedTarget, type Resolve } from "./targets";
 
@@ -37,15 +38,13 @@ export async function createWebhook(
   await assertTarget(deps, body.url);
   const id = newId("whk");
   const secret = newSigningSecret();
-  const row = await deps.prisma.webhook.create({
-    data: {
-      organizationId,
-      id,
-      url: body.url,
-      events: body.events,
-      description: body.description || null,
-      secretCiphertext: deps.secrets.seal(secret, organizationId, id),
-    },
+  const row = await insertWebhook(deps.prisma, {
+    organizationId,
+    id,
+    url: body.url,
+    events: body.events,
+    description: body.description || null,
+    secretCiphertext: deps.secrets.seal(secret, organizationId, id),
   });
   return { ...toWebhook(row), secret };
 }
@@ -53,17 +52,13 @@ export async function createWebhook(
 export async function listWebhooks(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
   assertMember(caller, organizationId);
   const after = decodeCursor(query.cursor);
-  const rows = await prisma.webhook.findMany({
-    where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
-    orderBy: { id: "asc" },
-    take: query.limit + 1,
-  });
+  const rows = await findWebhooks(prisma, organizationId, after, query.limit + 1);
   return toPage(rows, query.limit, toWebhook);
 }
 
 export async function getWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<WebhookBody> {
   assertMember(caller, organizationId);
-  return toWebhook(await findWebhook(prisma, organizationId, id));
+  return toWebhook(await existingWebhook(prisma, organizationId, id));
 }
 
 export async function updateWebhook(
@@ -75,39 +70,24 @@ export async function updateWebhook(
 ): Promise<WebhookBody> {
   assertMember(caller, organizationId);
   if (body.url !== undefined) await assertTarget(deps, body.url);
-  const { count } = await deps.prisma.webhook.updateMany({
-    where: { organizationId, id },
-    data: {
-      url: body.url,
-      events: body.events,
-      description: body.description === undefined ? undefined : body.description || null,
-      active: body.active,
-      updatedAt: new Date(),
-    },
-  });
-  if (count === 0) throw notFound(`Webhook ${id} is not in this organization.`);
-  return toWebhook(await findWebhook(deps.prisma, organizationId, id));
+  if ((await updateWebhookRow(deps.prisma, organizationId, id, body, new Date())) === 0) throw notFound(`Webhook ${id} is not in this organization.`);
+  return toWebhook(await existingWebhook(deps.prisma, organizationId, id));
 }
 
 /** Deletes a webhook with its deliveries and their attempts; queued deliveries find nothing to send. */
 export async function deleteWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
   assertMember(caller, organizationId);
-  const { count } = await prisma.webhook.deleteMany({ where: { organizationId, id } });
-  if (count === 0) throw notFound(`Webhook ${id} is not in this organization.`);
+  if ((await deleteWebhookRow(prisma, organizationId, id)) === 0) throw notFound(`Webhook ${id} is not in this organization.`);
 }
 
 /** Queues a `ping` to the webhook (also a paused one: it tests the receiver). The caller kicks the outbox. */
 export async function testWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<WebhookDeliveryBody> {
   assertMember(caller, organizationId);
   const deliveryId = await prisma.$transaction(async (tx) => {
-    await findWebhook(tx, organizationId, id);
+    await existingWebhook(tx, organizationId, id);
     return emitPing(tx, organizationId, id);
   }, TRANSACTION_OPTIONS);
-  const delivery = await prisma.webhookDelivery.findUniqueOrThrow({
-    where: { organizationId_id: { organizationId, id: deliveryId } },
-    include: { event: { select: { type: true } }, attempts: { orderBy: { attempt: "asc" } } },
-  });
-  return toDelivery(delivery);
+  return toDelivery(await findDelivery(prisma, organizationId, deliveryId));
 }
 
 /** The webhook's deliveries, newest first, each with its attempts. */
@@ -119,19 +99,14 @@ export async function listDeliveries(
   query: PaginationQuery,
 ): Promise<WebhookDeliveriesPage> {
   assertMember(caller, organizationId);
-  await findWebhook(prisma, organizationId, webhookId);
+  await existingWebhook(prisma, organizationId, webhookId);
   const before = decodeCursor(query.cursor);
-  const rows = await prisma.webhookDelivery.findMany({
-    where: { organizationId, webhookId, ...(before ? { id: { lt: before } } : {}) },
-    include: { event: { select: { type: true } }, attempts: { orderBy: { attempt: "asc" } } },
-    orderBy: { id: "desc" },
-    take: query.limit + 1,
-  });
+  const rows = await findDeliveries(prisma, organizationId, webhookId, before, query.limit + 1);
   return toPage(rows, query.limit, toDelivery);
 }
 
-async function findWebhook(prisma: Pick<Prisma, "webhook">, organizationId: string, id: string): Promise<Webhook> {
-  const row = await prisma.webhook.findUnique({ where: { organizationId_id: { organizationId, id } } });
+async function existingWebhook(db: Pick<Prisma, "webhook">, organizationId: string, id: string): Promise<Webhook> {
+  const row = await findWebhook(db, organizationId, id);
   if (!row) throw notFound(`Webhook ${id} is not in this organization.`);
   return row;
 }
@@ -158,8 +133,6 @@ function toWebhook(row: Webhook): WebhookBody {
     updated_at: row.updatedAt.toISOString(),
   };
 }
-
-type DeliveryRow = WebhookDelivery & { event: { type: string }; attempts: WebhookDeliveryAttempt[] };
 
 function toDelivery(row: DeliveryRow): WebhookDeliveryBody {
   return {

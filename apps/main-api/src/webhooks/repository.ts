@@ -1,0 +1,93 @@
+import type { UpdateWebhookRequest, WebhookDeliveryType, WebhookEventType } from "@cloudcost/contracts";
+import type { Prisma } from "../db";
+import type { Prisma as Models, Webhook, WebhookDelivery, WebhookDeliveryAttempt } from "../generated/prisma/client";
+import type { Tx } from "../transactions";
+
+type Db = Prisma | Tx;
+
+export function insertWebhook(db: Db, data: Models.WebhookUncheckedCreateInput): Promise<Webhook> {
+  return db.webhook.create({ data });
+}
+
+/** A page of the organization's webhooks by id: `limit` rows after the id `after`. */
+export function findWebhooks(db: Db, organizationId: string, after: string | undefined, limit: number): Promise<Webhook[]> {
+  return db.webhook.findMany({
+    where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
+    orderBy: { id: "asc" },
+    take: limit,
+  });
+}
+
+export function findWebhook(db: Pick<Db, "webhook">, organizationId: string, id: string): Promise<Webhook | null> {
+  return db.webhook.findUnique({ where: { organizationId_id: { organizationId, id } } });
+}
+
+/** Changes the fields sent; returns how many rows changed (0: not in this organization). */
+export async function updateWebhookRow(db: Db, organizationId: string, id: string, body: UpdateWebhookRequest, now: Date): Promise<number> {
+  const { count } = await db.webhook.updateMany({
+    where: { organizationId, id },
+    data: {
+      url: body.url,
+      events: body.events,
+      description: body.description === undefined ? undefined : body.description || null,
+      active: body.active,
+      updatedAt: now,
+    },
+  });
+  return count;
+}
+
+/** Deletes the webhook (its deliveries and their attempts go with it); returns how many rows went. */
+export async function deleteWebhookRow(db: Db, organizationId: string, id: string): Promise<number> {
+  const { count } = await db.webhook.deleteMany({ where: { organizationId, id } });
+  return count;
+}
+
+/** The ids of the organization's active webhooks subscribed to `type`. */
+export async function subscribedWebhookIds(tx: Tx, organizationId: string, type: WebhookEventType): Promise<string[]> {
+  const rows = await tx.webhook.findMany({ where: { organizationId, active: true, events: { has: type } }, select: { id: true } });
+  return rows.map((row) => row.id);
+}
+
+export async function insertEvent(tx: Tx, organizationId: string, id: string, type: WebhookDeliveryType, data: Models.InputJsonObject): Promise<void> {
+  await tx.webhookEvent.create({ data: { organizationId, id, type, data } });
+}
+
+export async function insertDelivery(tx: Tx, organizationId: string, id: string, webhookId: string, eventId: string): Promise<void> {
+  await tx.webhookDelivery.create({ data: { organizationId, id, webhookId, eventId } });
+}
+
+export type DeliveryRow = WebhookDelivery & { event: { type: string }; attempts: WebhookDeliveryAttempt[] };
+
+const WITH_ATTEMPTS = { event: { select: { type: true } }, attempts: { orderBy: { attempt: "asc" } } } as const;
+
+export function findDelivery(db: Db, organizationId: string, id: string): Promise<DeliveryRow> {
+  return db.webhookDelivery.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id } }, include: WITH_ATTEMPTS });
+}
+
+/** A page of the webhook's deliveries, newest first: `limit` rows before the id `before`. */
+export function findDeliveries(db: Db, organizationId: string, webhookId: string, before: string | undefined, limit: number): Promise<DeliveryRow[]> {
+  return db.webhookDelivery.findMany({
+    where: { organizationId, webhookId, ...(before ? { id: { lt: before } } : {}) },
+    include: WITH_ATTEMPTS,
+    orderBy: { id: "desc" },
+    take: limit,
+  });
+}
+
+/** A delivery with what sending it needs: its webhook, its event and how many attempts it has. */
+export function findDeliveryToSend(db: Db, organizationId: string, id: string) {
+  return db.webhookDelivery.findUnique({
+    where: { organizationId_id: { organizationId, id } },
+    include: { webhook: true, event: true, _count: { select: { attempts: true } } },
+  });
+}
+
+export async function insertAttempt(db: Db, data: Models.WebhookDeliveryAttemptUncheckedCreateInput): Promise<void> {
+  await db.webhookDeliveryAttempt.create({ data });
+}
+
+/** Marks a pending delivery delivered or failed (a settled one stays as it is). */
+export async function settleDelivery(db: Db, organizationId: string, id: string, status: "delivered" | "failed", at: Date): Promise<void> {
+  await db.webhookDelivery.updateMany({ where: { organizationId, id, status: "pending" }, data: { status, finishedAt: at } });
+}
