@@ -9,9 +9,10 @@ import { checkedStatements as budgetStatements } from "../src/budgets/repository
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as importStatements } from "../src/spend/imports/repository";
 import { checkedStatements as usageStatements } from "../src/spend/usage-repository";
+import { checkedStatements as userStatements } from "../src/users/repository";
 import type { CheckedStatement } from "../src/sql-columns";
 
-const STATEMENTS: CheckedStatement[] = [...budgetStatements(), ...anomalyStatements(), ...usageStatements(), ...importStatements()];
+const STATEMENTS: CheckedStatement[] = [...budgetStatements(), ...anomalyStatements(), ...usageStatements(), ...importStatements(), ...userStatements()];
 
 let db: TestDatabase;
 

@@ -5,7 +5,7 @@ import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { syncCreatorKeys } from "../api-keys/sync";
 import { revokeInvitationsBeyond } from "../invitations/inviter-rights";
-import { lockOrganization } from "../users/service";
+import { countActiveOwners, findUserOrThrow, lockOrganization, unlinkIdentities, updateUserRow } from "../users/repository";
 
 /**
  * The caller leaves its organization: its user is deactivated, its identity unlinked and its pending
@@ -19,13 +19,13 @@ export async function leaveOrganization(prisma: Prisma, caller: Principal): Prom
   if (!userId) throw forbidden("An API key cannot leave an organization: revoke it instead.");
   await prisma.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
-    const user = await tx.user.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: userId } }, select: { role: true, active: true } });
+    const user = await findUserOrThrow(tx, organizationId, userId);
     if (user.role === "owner" && user.active) {
-      const activeOwners = await tx.user.count({ where: { organizationId, role: "owner", active: true } });
+      const activeOwners = await countActiveOwners(tx, organizationId);
       if (activeOwners <= 1) throw conflict("You are the last active owner of this organization: make another user owner first.");
     }
-    await tx.user.update({ where: { organizationId_id: { organizationId, id: userId } }, data: { active: false } });
-    await tx.identity.deleteMany({ where: { organizationId, userId } });
+    await updateUserRow(tx, organizationId, userId, { active: false });
+    await unlinkIdentities(tx, organizationId, userId);
     // The keys the caller created are suspended with it, on the pricing API too.
     await syncCreatorKeys(tx, organizationId, userId);
     await revokeInvitationsBeyond(tx, organizationId, userId, null);

@@ -5,11 +5,13 @@ import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { loadOrganizationSettings, updateOrganizationSettings } from "../settings/repository";
 import { assertMember } from "./access";
-import { toOrganization, toUser, withTenantIds } from "./serialize";
+import { findUserWithTenantsOrThrow } from "../users/repository";
+import { findOrganization, findOrganizationOrThrow, updateOrganizationRow } from "./repository";
+import { toOrganization, toUser } from "./serialize";
 
 export async function getOrganization(prisma: Prisma, caller: Principal, organizationId: string): Promise<OrganizationBody> {
   assertMember(caller, organizationId);
-  const row = await prisma.organization.findUnique({ where: { id: organizationId } });
+  const row = await findOrganization(prisma, organizationId);
   if (!row) throw forbidden(`The caller is not a member of organization ${organizationId}.`);
   return toOrganization(row);
 }
@@ -22,7 +24,7 @@ export async function updateOrganization(
 ): Promise<OrganizationBody> {
   assertMember(caller, organizationId);
   try {
-    return toOrganization(await prisma.organization.update({ where: { id: organizationId }, data: { name: body.name, slug: body.slug } }));
+    return toOrganization(await updateOrganizationRow(prisma, organizationId, { name: body.name, slug: body.slug }));
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`The slug '${body.slug}' is already taken.`);
     throw err;
@@ -43,8 +45,8 @@ export async function updateSettings(prisma: Prisma, caller: Principal, organiza
 export async function describeCaller(prisma: Prisma, caller: Principal): Promise<Me> {
   const { organizationId } = caller;
   const [organization, user] = await Promise.all([
-    prisma.organization.findUniqueOrThrow({ where: { id: organizationId } }),
-    caller.userId ? prisma.user.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: caller.userId } }, include: withTenantIds }) : null,
+    findOrganizationOrThrow(prisma, organizationId),
+    caller.userId ? findUserWithTenantsOrThrow(prisma, organizationId, caller.userId) : null,
   ]);
   return {
     organization: toOrganization(organization),

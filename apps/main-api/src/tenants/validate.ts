@@ -1,15 +1,12 @@
 import { badRequest } from "@cloudcost/http";
 import type { Tx } from "../transactions";
+import { liveTenantIds } from "./repository";
 
 /** 400 naming every id in `tenantIds` that is not a live (unarchived) tenant of the organization. */
 export async function assertLiveTenants(tx: Tx, organizationId: string, tenantIds: string[], field = "tenant_ids"): Promise<string[]> {
   const unique = [...new Set(tenantIds)];
   if (unique.length === 0) return unique;
-  const found = await tx.tenant.findMany({
-    where: { organizationId, id: { in: unique }, archivedAt: null },
-    select: { id: true },
-  });
-  const known = new Set(found.map((t) => t.id));
+  const known = new Set(await liveTenantIds(tx, organizationId, unique));
   const unknown = unique.filter((id) => !known.has(id));
   if (unknown.length) {
     throw badRequest(

@@ -7,15 +7,15 @@ import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
 import { revokeInvitationsBeyond } from "../invitations/inviter-rights";
 import { assertMember } from "../organizations/access";
-import { toUser, withTenantIds } from "../organizations/serialize";
+import { toUser } from "../organizations/serialize";
 import { assertLiveTenants } from "../tenants/validate";
-import type { Tx } from "../transactions";
+import { countActiveOwners, findUser, findUserWithTenants, findUsers, lockOrganization, replaceUserTenants, updateUserRow } from "./repository";
 
 const userNotFound = (id: string) => notFound(`User ${id} is not in this organization.`);
 
 export async function getUser(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<UserBody> {
   assertMember(caller, organizationId);
-  const row = await prisma.user.findUnique({ where: { organizationId_id: { organizationId, id } }, include: withTenantIds });
+  const row = await findUserWithTenants(prisma, organizationId, id);
   if (!row) throw userNotFound(id);
   return toUser(row);
 }
@@ -23,12 +23,7 @@ export async function getUser(prisma: Prisma, caller: Principal, organizationId:
 export async function listUsers(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
   assertMember(caller, organizationId);
   const after = decodeCursor(query.cursor);
-  const rows = await prisma.user.findMany({
-    where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
-    orderBy: { id: "asc" },
-    take: query.limit + 1,
-    include: withTenantIds,
-  });
+  const rows = await findUsers(prisma, organizationId, after, query.limit + 1);
   return toPage(rows, query.limit, toUser);
 }
 
@@ -49,7 +44,7 @@ export async function updateUser(prisma: Prisma, caller: Principal, organization
   }
   return prisma.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
-    const current = await tx.user.findUnique({ where: { organizationId_id: { organizationId, id } } });
+    const current = await findUser(tx, organizationId, id);
     if (!current) throw userNotFound(id);
     if (caller.kind === "api_key" && (isManager(current.role) || (body.role !== undefined && isManager(body.role)))) {
       throw forbidden("An API key cannot change admins or owners, nor make anyone an admin or owner: sign in as an owner or admin.");
@@ -59,23 +54,18 @@ export async function updateUser(prisma: Prisma, caller: Principal, organization
     }
     const losesOwnership = current.role === "owner" && current.active && ((body.role && body.role !== "owner") || body.active === false);
     if (losesOwnership) {
-      const activeOwners = await tx.user.count({ where: { organizationId, role: "owner", active: true } });
+      const activeOwners = await countActiveOwners(tx, organizationId);
       if (activeOwners <= 1) throw conflict("This is the last active owner: make another user owner first.");
     }
     if (body.tenant_ids) {
       const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids);
-      await tx.userTenant.deleteMany({ where: { organizationId, userId: id } });
-      await tx.userTenant.createMany({ data: tenantIds.map((tenantId) => ({ organizationId, userId: id, tenantId })) });
+      await replaceUserTenants(tx, organizationId, id, tenantIds);
     }
-    const row = await tx.user.update({
-      where: { organizationId_id: { organizationId, id } },
-      data: {
-        role: body.role,
-        active: body.active,
-        name: body.name,
-        jobTitle: body.job_title === undefined ? undefined : body.job_title || null,
-      },
-      include: withTenantIds,
+    const row = await updateUserRow(tx, organizationId, id, {
+      role: body.role,
+      active: body.active,
+      name: body.name,
+      jobTitle: body.job_title === undefined ? undefined : body.job_title || null,
     });
     if (row.role !== current.role || row.active !== current.active) {
       await syncCreatorKeys(tx, organizationId, id);
@@ -83,9 +73,4 @@ export async function updateUser(prisma: Prisma, caller: Principal, organization
     }
     return toUser(row);
   }, TRANSACTION_OPTIONS);
-}
-
-/** Serialises membership changes of one organization. */
-export async function lockOrganization(tx: Tx, organizationId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM organizations WHERE id = ${organizationId} FOR UPDATE`;
 }
