@@ -5,6 +5,7 @@
 import type { SqlSession } from "@cloudcost/db";
 import { createTestDatabase, type TestDatabase } from "@cloudcost/db/testing";
 import { checkedStatements as anomalyStatements } from "../src/anomalies/repository";
+import { checkedStatements as apiKeyStatements } from "../src/api-keys/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as importStatements } from "../src/spend/imports/repository";
@@ -12,7 +13,14 @@ import { checkedStatements as usageStatements } from "../src/spend/usage-reposit
 import { checkedStatements as userStatements } from "../src/users/repository";
 import type { CheckedStatement } from "../src/sql-columns";
 
-const STATEMENTS: CheckedStatement[] = [...budgetStatements(), ...anomalyStatements(), ...usageStatements(), ...importStatements(), ...userStatements()];
+const STATEMENTS: CheckedStatement[] = [
+  ...budgetStatements(),
+  ...anomalyStatements(),
+  ...usageStatements(),
+  ...importStatements(),
+  ...userStatements(),
+  ...apiKeyStatements(),
+];
 
 let db: TestDatabase;
 

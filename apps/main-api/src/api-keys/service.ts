@@ -4,17 +4,14 @@ import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { forbidden, notFound } from "@cloudcost/http";
 import { isManager, type Principal, type Role } from "../auth/principal";
 import type { Prisma } from "../db";
-import type { ApiKey } from "../generated/prisma/client";
 import { decodeCursor, toPage } from "../http/pagination";
 import { enqueue } from "../outbox/repository";
 import { PROVISION_TOPIC, REVOKE_TOPIC } from "../outbox/pricing-api-keys";
 import { assertLiveTenants } from "../tenants/validate";
 import type { Tx } from "../transactions";
 import { assertSignedInUser } from "./access";
+import { type ApiKeyRow, findApiKey, findApiKeyOrThrow, findApiKeys, insertApiKey, lockCreatorRow, markRevoked } from "./repository";
 import { keySyncPayload } from "./sync";
-
-const withCreator = { creator: { select: { id: true, name: true } } } as const;
-type ApiKeyRow = ApiKey & { creator: { id: string; name: string } | null };
 
 const toApiKey = (row: ApiKeyRow): ApiKeyBody => ({
   id: row.id,
@@ -40,18 +37,15 @@ export async function createApiKey(prisma: Prisma, caller: Principal, body: Crea
     const creator = await lockCreator(tx, organizationId, caller.userId);
     // Admin keys reach every tenant, like admins; member and viewer keys only the listed ones.
     const tenantIds = body.role === "admin" ? [] : await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
-    const created = await tx.apiKey.create({
-      data: {
-        organizationId,
-        id: newId("key"),
-        name: body.name,
-        role: body.role,
-        tenantIds,
-        keyHash: hashApiKey(key),
-        prefix: apiKeyDisplayPrefix(key),
-        createdByUserId: caller.userId,
-      },
-      include: withCreator,
+    const created = await insertApiKey(tx, {
+      organizationId,
+      id: newId("key"),
+      name: body.name,
+      role: body.role,
+      tenantIds,
+      keyHash: hashApiKey(key),
+      prefix: apiKeyDisplayPrefix(key),
+      createdByUserId: caller.userId,
     });
     const payload = keySyncPayload(created, creator);
     await enqueue(tx, { organizationId, topic: PROVISION_TOPIC, aggregateId: created.id, payload });
@@ -66,10 +60,7 @@ export async function createApiKey(prisma: Prisma, caller: Principal, body: Crea
  * first and is seen here, or waits and re-syncs the new key with the user's other keys.
  */
 async function lockCreator(tx: Tx, organizationId: string, userId: string | null): Promise<{ role: Role; active: boolean }> {
-  const [creator] = userId
-    ? await tx.$queryRaw<Array<{ role: Role; active: boolean }>>`
-        SELECT role::text AS role, active FROM users WHERE organization_id = ${organizationId} AND id = ${userId} FOR SHARE`
-    : [];
+  const creator = userId ? await lockCreatorRow(tx, organizationId, userId) : undefined;
   if (!creator?.active || !isManager(creator.role)) throw forbidden("Only active owners and admins create API keys.");
   return creator;
 }
@@ -78,12 +69,7 @@ export async function listApiKeys(prisma: Prisma, caller: Principal, query: Pagi
   assertSignedInUser(caller);
   const { organizationId } = caller;
   const after = decodeCursor(query.cursor);
-  const rows = await prisma.apiKey.findMany({
-    where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
-    orderBy: { id: "asc" },
-    take: query.limit + 1,
-    include: withCreator,
-  });
+  const rows = await findApiKeys(prisma, organizationId, after, query.limit + 1);
   return toPage(rows, query.limit, toApiKey);
 }
 
@@ -95,13 +81,12 @@ export async function revokeApiKey(prisma: Prisma, caller: Principal, id: string
   assertSignedInUser(caller);
   const { organizationId } = caller;
   return prisma.$transaction(async (tx) => {
-    const where = { organizationId_id: { organizationId, id } };
-    const current = await tx.apiKey.findUnique({ where, include: withCreator });
+    const current = await findApiKey(tx, organizationId, id);
     if (!current) throw notFound(`API key ${id} does not exist in this organization.`);
     if (current.revokedAt) return toApiKey(current);
-    const updated = await tx.apiKey.updateMany({ where: { organizationId, id, revokedAt: null }, data: { revokedAt: new Date() } });
-    const row = await tx.apiKey.findUniqueOrThrow({ where, include: withCreator });
-    if (updated.count > 0) await enqueue(tx, { organizationId, topic: REVOKE_TOPIC, aggregateId: id, payload: keySyncPayload(row, null) });
+    const updated = await markRevoked(tx, organizationId, id, new Date());
+    const row = await findApiKeyOrThrow(tx, organizationId, id);
+    if (updated > 0) await enqueue(tx, { organizationId, topic: REVOKE_TOPIC, aggregateId: id, payload: keySyncPayload(row, null) });
     return toApiKey(row);
   }, TRANSACTION_OPTIONS);
 }

@@ -3,7 +3,9 @@ import type { ApiKey } from "../generated/prisma/client";
 import { enqueue } from "../outbox/repository";
 import { PROVISION_TOPIC, type ApiKeySyncPayload } from "../outbox/pricing-api-keys";
 import type { Tx } from "../transactions";
+import { findUser } from "../users/repository";
 import { effectiveKeyRole } from "./effective-role";
+import { liveKeysOf } from "./repository";
 
 /** What the pricing API stores for a key: its effective role and whether its creator is deactivated. */
 export function keySyncPayload(key: ApiKey, creator: { role: Role; active: boolean } | null): ApiKeySyncPayload {
@@ -24,8 +26,8 @@ export function keySyncPayload(key: ApiKey, creator: { role: Role; active: boole
  * and kick the outbox after the commit. Returns the number of messages written.
  */
 export async function syncCreatorKeys(tx: Tx, organizationId: string, userId: string): Promise<number> {
-  const creator = await tx.user.findUnique({ where: { organizationId_id: { organizationId, id: userId } }, select: { role: true, active: true } });
-  const keys = await tx.apiKey.findMany({ where: { organizationId, createdByUserId: userId, revokedAt: null }, orderBy: { id: "asc" } });
+  const creator = await findUser(tx, organizationId, userId);
+  const keys = await liveKeysOf(tx, organizationId, userId);
   for (const key of keys) {
     await enqueue(tx, { organizationId, topic: PROVISION_TOPIC, aggregateId: key.id, payload: keySyncPayload(key, creator) });
   }
