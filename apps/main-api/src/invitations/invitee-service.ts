@@ -4,10 +4,21 @@ import { conflict, forbidden, notFound } from "@cloudcost/http";
 import type { VerifiedIdentity } from "../auth/token-verifier";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
-import { toUser, withTenantIds } from "../organizations/serialize";
+import { toUser } from "../organizations/serialize";
 import { syncCreatorKeys } from "../api-keys/sync";
-import type { Tx } from "../transactions";
-import { inviterNames, OPEN, toReceivedInvitation } from "./serialize";
+import { liveTenantIds } from "../tenants/repository";
+import {
+  clearUserTenants,
+  deleteIdentity,
+  findIdentityLink,
+  findUserByEmail,
+  findUserWithTenantsOrThrow,
+  insertIdentity,
+  insertUser,
+  updateUserProfile,
+} from "../users/repository";
+import { acceptPending, declinePending, findReceived } from "./repository";
+import { inviterNames, toReceivedInvitation } from "./serialize";
 
 /** Invitations are addressed to e-mails: only a verified one may see or answer them. */
 function verifiedEmail(identity: VerifiedIdentity): string {
@@ -25,12 +36,7 @@ const alreadyMember = () => conflict("This identity already belongs to an organi
 export async function listReceivedInvitations(prisma: Prisma, identity: VerifiedIdentity, query: PaginationQuery) {
   const email = verifiedEmail(identity);
   const after = decodeCursor(query.cursor);
-  const rows = await prisma.invitation.findMany({
-    where: { email, ...OPEN, expiresAt: { gt: new Date() }, ...(after ? { id: { gt: after } } : {}) },
-    orderBy: { id: "asc" },
-    take: query.limit + 1,
-    include: { organization: { select: { name: true } } },
-  });
+  const rows = await findReceived(prisma, email, new Date(), after, query.limit + 1);
   const names = await inviterNames(prisma, rows.slice(0, query.limit));
   return toPage(rows, query.limit, (row): ReceivedInvitation => toReceivedInvitation(row, names));
 }
@@ -47,41 +53,32 @@ export async function acceptInvitation(prisma: Prisma, identity: VerifiedIdentit
   try {
     return await prisma.$transaction(async (tx) => {
       const now = new Date();
-      const [invitation] = await tx.invitation.updateManyAndReturn({
-        where: { id, email, ...OPEN, expiresAt: { gt: now } },
-        data: { acceptedAt: now },
-      });
+      const invitation = await acceptPending(tx, id, email, now);
       if (!invitation) throw noSuchInvitation(id);
       const { organizationId } = invitation;
 
-      const link = await tx.identity.findUnique({
-        where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } },
-        select: { id: true, user: { select: { active: true } } },
-      });
+      const link = await findIdentityLink(tx, identity.issuer, identity.subject);
       if (link?.user.active) throw alreadyMember();
-      if (link) await tx.identity.delete({ where: { id: link.id } });
+      if (link) await deleteIdentity(tx, link.id);
 
-      const tenantIds = await liveTenantIds(tx, organizationId, invitation.tenantIds);
+      const tenantIds = invitation.tenantIds.length === 0 ? [] : await liveTenantIds(tx, organizationId, invitation.tenantIds);
       const profile = { role: invitation.role, jobTitle: invitation.jobTitle, tenants: { create: tenantIds.map((tenantId) => ({ tenantId })) } };
-      const former = await tx.user.findUnique({ where: { organizationId_email: { organizationId, email } }, include: { identity: { select: { id: true } } } });
+      const former = await findUserByEmail(tx, organizationId, email);
       let userId: string;
       if (former) {
         if (former.active && former.identity) throw conflict(`${email} is already an active member of this organization.`);
-        if (former.identity) await tx.identity.delete({ where: { id: former.identity.id } });
-        await tx.userTenant.deleteMany({ where: { organizationId, userId: former.id } });
-        await tx.user.update({
-          where: { organizationId_id: { organizationId, id: former.id } },
-          data: { ...profile, active: true, name: invitation.name ?? former.name },
-        });
+        if (former.identity) await deleteIdentity(tx, former.identity.id);
+        await clearUserTenants(tx, organizationId, former.id);
+        await updateUserProfile(tx, organizationId, former.id, { ...profile, active: true, name: invitation.name ?? former.name });
         userId = former.id;
         // Keys the former user created act again with the role just granted (pricing API too).
         await syncCreatorKeys(tx, organizationId, userId);
       } else {
         userId = newId("usr");
-        await tx.user.create({ data: { ...profile, organizationId, id: userId, email, name: invitation.name ?? email.split("@")[0] } });
+        await insertUser(tx, { ...profile, organizationId, id: userId, email, name: invitation.name ?? email.split("@")[0] });
       }
-      await tx.identity.create({ data: { id: newId("idn"), issuer: identity.issuer, subject: identity.subject, organizationId, userId } });
-      return toUser(await tx.user.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: userId } }, include: withTenantIds }));
+      await insertIdentity(tx, { id: newId("idn"), issuer: identity.issuer, subject: identity.subject, organizationId, userId });
+      return toUser(await findUserWithTenantsOrThrow(tx, organizationId, userId));
     }, TRANSACTION_OPTIONS);
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyMember();
@@ -93,13 +90,5 @@ export async function acceptInvitation(prisma: Prisma, identity: VerifiedIdentit
 export async function declineInvitation(prisma: Prisma, identity: VerifiedIdentity, id: string): Promise<void> {
   const email = verifiedEmail(identity);
   const now = new Date();
-  const { count } = await prisma.invitation.updateMany({ where: { id, email, ...OPEN, expiresAt: { gt: now } }, data: { declinedAt: now } });
-  if (count === 0) throw noSuchInvitation(id);
-}
-
-/** The invited tenants that still exist unarchived: one archived since the invitation is left out. */
-async function liveTenantIds(tx: Tx, organizationId: string, tenantIds: string[]): Promise<string[]> {
-  if (tenantIds.length === 0) return [];
-  const rows = await tx.tenant.findMany({ where: { organizationId, id: { in: tenantIds }, archivedAt: null }, select: { id: true }, orderBy: { id: "asc" } });
-  return rows.map((t) => t.id);
+  if ((await declinePending(prisma, id, email, now)) === 0) throw noSuchInvitation(id);
 }

@@ -1,6 +1,6 @@
 import type { Role } from "@cloudcost/contracts";
 import type { Tx } from "../transactions";
-import { OPEN } from "./serialize";
+import { revokeSentBeyond } from "./repository";
 
 const INVITABLE: Record<Role, Role[]> = {
   owner: ["owner", "admin", "member", "viewer"],
@@ -18,10 +18,5 @@ export const mayInvite = (inviter: Role, invited: Role): boolean => INVITABLE[in
  * transaction that changes the user, so an invitation never outlives its inviter's right to send it.
  */
 export async function revokeInvitationsBeyond(tx: Tx, organizationId: string, userId: string, role: Role | null): Promise<number> {
-  const now = new Date();
-  const { count } = await tx.invitation.updateMany({
-    where: { organizationId, invitedByUserId: userId, ...OPEN, expiresAt: { gt: now }, role: { notIn: role ? INVITABLE[role] : [] } },
-    data: { revokedAt: now },
-  });
-  return count;
+  return revokeSentBeyond(tx, organizationId, userId, role ? INVITABLE[role] : [], new Date());
 }

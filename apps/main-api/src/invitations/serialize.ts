@@ -2,9 +2,7 @@ import type { Invitation as InvitationBody, InvitationStatus, Inviter, ReceivedI
 import type { Invitation } from "../generated/prisma/client";
 import type { Tx } from "../transactions";
 import type { Prisma } from "../db";
-
-/** Invitations not yet accepted, declined or revoked (the condition of the partial unique index). */
-export const OPEN = { acceptedAt: null, declinedAt: null, revokedAt: null } as const;
+import { findUserNames } from "./repository";
 
 export function statusOf(row: Invitation, now = new Date()): InvitationStatus {
   if (row.acceptedAt) return "accepted";
@@ -20,7 +18,7 @@ const inviterKey = (organizationId: string, userId: string) => `${organizationId
 export async function inviterNames(db: Prisma | Tx, rows: Invitation[]): Promise<InviterNames> {
   const wanted = rows.flatMap((r) => (r.invitedByUserId ? [{ organizationId: r.organizationId, id: r.invitedByUserId }] : []));
   if (wanted.length === 0) return new Map();
-  const users = await db.user.findMany({ where: { OR: wanted }, select: { organizationId: true, id: true, name: true } });
+  const users = await findUserNames(db, wanted);
   return new Map(users.map((u) => [inviterKey(u.organizationId, u.id), u.name]));
 }
 

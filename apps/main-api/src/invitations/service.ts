@@ -8,7 +8,9 @@ import { decodeCursor, toPage } from "../http/pagination";
 import { assertMember } from "../organizations/access";
 import { assertLiveTenants } from "../tenants/validate";
 import { mayInvite } from "./inviter-rights";
-import { inviterNames, OPEN, statusOf, toInvitation } from "./serialize";
+import { findUserByEmail } from "../users/repository";
+import { findInvitation, findInvitations, insertInvitation, revokeExpired, revokeOpen } from "./repository";
+import { inviterNames, statusOf, toInvitation } from "./serialize";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const INVITATION_SENT = "Invitation sent: the invitee sees it in GET /api/v1/invitations and accepts or declines it.";
@@ -28,24 +30,22 @@ export async function createInvitation(prisma: Prisma, caller: Principal, organi
   try {
     const row = await prisma.$transaction(async (tx) => {
       const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
-      const member = await tx.user.findUnique({ where: { organizationId_email: { organizationId, email } }, select: { active: true } });
+      const member = await findUserByEmail(tx, organizationId, email);
       if (member?.active) throw conflict(`${email} is already an active member of this organization.`);
       const now = new Date();
-      await tx.invitation.updateMany({ where: { organizationId, email, ...OPEN, expiresAt: { lte: now } }, data: { revokedAt: now } });
-      return tx.invitation.create({
-        data: {
-          organizationId,
-          id: newId("inv"),
-          email,
-          role: body.role,
-          tenantIds,
-          name: body.name ?? null,
-          jobTitle: body.job_title || null,
-          invitedByUserId: caller.userId,
-          invitedByApiKeyId: caller.userId ? null : caller.apiKeyId,
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
-        },
+      await revokeExpired(tx, organizationId, email, now);
+      return insertInvitation(tx, {
+        organizationId,
+        id: newId("inv"),
+        email,
+        role: body.role,
+        tenantIds,
+        name: body.name ?? null,
+        jobTitle: body.job_title || null,
+        invitedByUserId: caller.userId,
+        invitedByApiKeyId: caller.userId ? null : caller.apiKeyId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
       });
     }, TRANSACTION_OPTIONS);
     return toInvitation(row, await inviterNames(prisma, [row]));
@@ -59,11 +59,7 @@ export async function createInvitation(prisma: Prisma, caller: Principal, organi
 export async function listInvitations(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
   assertMember(caller, organizationId);
   const after = decodeCursor(query.cursor);
-  const rows = await prisma.invitation.findMany({
-    where: { organizationId, ...(after ? { id: { gt: after } } : {}) },
-    orderBy: { id: "asc" },
-    take: query.limit + 1,
-  });
+  const rows = await findInvitations(prisma, organizationId, after, query.limit + 1);
   const names = await inviterNames(prisma, rows.slice(0, query.limit));
   return toPage(rows, query.limit, (row) => toInvitation(row, names));
 }
@@ -71,9 +67,8 @@ export async function listInvitations(prisma: Prisma, caller: Principal, organiz
 /** Revokes an open invitation (expired ones included); 409 once it was answered or revoked. */
 export async function revokeInvitation(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
   assertMember(caller, organizationId);
-  const { count } = await prisma.invitation.updateMany({ where: { organizationId, id, ...OPEN }, data: { revokedAt: new Date() } });
-  if (count === 1) return;
-  const row = await prisma.invitation.findUnique({ where: { organizationId_id: { organizationId, id } } });
+  if ((await revokeOpen(prisma, organizationId, id, new Date())) === 1) return;
+  const row = await findInvitation(prisma, organizationId, id);
   if (!row) throw notFound(`Invitation ${id} is not in this organization.`);
   throw conflict(`Invitation ${id} was already ${statusOf(row)}.`);
 }

@@ -35,8 +35,8 @@ export function updateTenantRow(db: Db, organizationId: string, id: string, data
   return db.tenant.update({ where: { organizationId_id: { organizationId, id } }, data });
 }
 
-/** Which of `ids` are live (unarchived) tenants of the organization. */
+/** Which of `ids` are live (unarchived) tenants of the organization, by id. */
 export async function liveTenantIds(tx: Tx, organizationId: string, ids: string[]): Promise<string[]> {
-  const rows = await tx.tenant.findMany({ where: { organizationId, id: { in: ids }, archivedAt: null }, select: { id: true } });
+  const rows = await tx.tenant.findMany({ where: { organizationId, id: { in: ids }, archivedAt: null }, select: { id: true }, orderBy: { id: "asc" } });
   return rows.map((row) => row.id);
 }

@@ -1,5 +1,5 @@
 import type { Prisma } from "../db";
-import type { Role, User } from "../generated/prisma/client";
+import type { Prisma as Models, Role, User } from "../generated/prisma/client";
 import { type UserWithTenants, withTenantIds } from "../organizations/serialize";
 import type { CheckedStatement } from "../sql-columns";
 import type { Tx } from "../transactions";
@@ -58,6 +58,36 @@ export function updateUserRow(
   data: { role?: Role; active?: boolean; name?: string; jobTitle?: string | null },
 ): Promise<UserWithTenants> {
   return db.user.update({ where: { organizationId_id: { organizationId, id } }, data, include: withTenantIds });
+}
+
+/** The organization's user with this e-mail, with the id of its linked identity. */
+export function findUserByEmail(db: Db, organizationId: string, email: string) {
+  return db.user.findUnique({ where: { organizationId_email: { organizationId, email } }, include: { identity: { select: { id: true } } } });
+}
+
+export async function insertUser(tx: Tx, data: Models.UserUncheckedCreateInput): Promise<void> {
+  await tx.user.create({ data });
+}
+
+export async function updateUserProfile(tx: Tx, organizationId: string, id: string, data: Models.UserUncheckedUpdateInput): Promise<void> {
+  await tx.user.update({ where: { organizationId_id: { organizationId, id } }, data });
+}
+
+export async function clearUserTenants(tx: Tx, organizationId: string, userId: string): Promise<void> {
+  await tx.userTenant.deleteMany({ where: { organizationId, userId } });
+}
+
+/** The identity (issuer, subject) and whether its user is active; identities are unique across organizations. */
+export function findIdentityLink(tx: Tx, issuer: string, subject: string) {
+  return tx.identity.findUnique({ where: { issuer_subject: { issuer, subject } }, select: { id: true, user: { select: { active: true } } } });
+}
+
+export async function insertIdentity(tx: Tx, data: { id: string; issuer: string; subject: string; organizationId: string; userId: string }): Promise<void> {
+  await tx.identity.create({ data });
+}
+
+export async function deleteIdentity(tx: Tx, id: string): Promise<void> {
+  await tx.identity.delete({ where: { id } });
 }
 
 export async function unlinkIdentities(tx: Tx, organizationId: string, userId: string): Promise<void> {
