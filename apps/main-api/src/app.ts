@@ -2,8 +2,7 @@ import { Router, type Express } from "express";
 import { serviceApp } from "@cloudcost/http";
 import { apiDocsRouter, mainApiDocument } from "@cloudcost/openapi";
 import { apiRouter } from "./api-router";
-import { devTokenRoutes } from "./auth/dev-token-routes";
-import { jwksRoutes } from "./auth/jwks-routes";
+import { DEV_TOKEN_PATH, devJwks, devSignIn } from "./auth/dev-sign-in";
 import type { AppDeps } from "./deps";
 import { renderEnvelopeError } from "./errors";
 import { largeJsonBodies } from "./http/large-body";
@@ -22,7 +21,16 @@ export function createApp(deps: AppDeps): Express {
     app.use(apiRouter(deps, Router()));
     app.use(deps.metrics.router());
     app.use(apiDocsRouter(mainApiDocument(), "Cloud cost main API"));
-    app.use(jwksRoutes(deps.devIssuerKey));
-    app.use(devTokenRoutes(deps.devIssuerKey));
+    const devKey = deps.devIssuerKey;
+    // Development tooling outside the route table (absent when the development issuer is off).
+    if (devKey) {
+      app.get("/.well-known/jwks.json", (_req, res) => {
+        res.set("Cache-Control", "public, max-age=300").json(devJwks(devKey));
+      });
+      app.post(DEV_TOKEN_PATH, async (req, res) => {
+        const data = await devSignIn(devKey, { remoteAddress: req.socket.remoteAddress, headers: req.headers, body: req.body });
+        res.set("Cache-Control", "no-store").json({ message: "Development token minted", status: "success", data });
+      });
+    }
   });
 }

@@ -30,7 +30,7 @@ import {
 } from "@cloudcost/testing";
 import { addUser, mintToken, signUp, uniqueEmail } from "./helpers/identity";
 import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
-import { DevTokenRequest } from "../src/auth/dev-token-routes";
+import { DevTokenRequest } from "../src/auth/dev-sign-in";
 import { TOOLING_ROUTES } from "./helpers/undeclared";
 
 let ctx: TestContext;

@@ -1,5 +1,5 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { isIP } from "node:net";
-import { Router, type Request } from "express";
 import { z } from "zod";
 import { forbidden, parseOr400 } from "@cloudcost/http";
 import { mintDevToken, type DevIssuerKey } from "./dev-issuer";
@@ -8,39 +8,44 @@ export const DEV_TOKEN_PATH = "/api/v1/dev/token";
 const TTL_SECONDS = 3600;
 export const DevTokenRequest = z.object({ email: z.email() });
 
-/**
- * The console's development sign-in: a verified token for any e-mail address. Anyone who reaches it
- * is anyone, so it exists only while the development issuer is on, and answers only clients on this
- * machine: the connection and every forwarding header must name a loopback address (a proxy in
- * front that forwards a remote client's address gets a 403), and the host the request names (Host,
- * X-Forwarded-Host, Forwarded host=) must be a loopback name: a page whose own name was made to
- * resolve to 127.0.0.1 (DNS rebinding) reaches the API from loopback, but names its own host.
- */
-export function devTokenRoutes(key: DevIssuerKey | undefined): Router {
-  const router = Router();
-  if (!key) return router;
-  router.post(DEV_TOKEN_PATH, async (req, res) => {
-    if (!fromLoopback(req) || !namesLoopback(req)) {
-      throw forbidden("The development sign-in answers only clients on the machine the main API runs on (loopback), at localhost");
-    }
-    const { email } = parseOr400(DevTokenRequest, req.body ?? {});
-    const token = await mintDevToken(key, { email, ttlSeconds: TTL_SECONDS });
-    const expiresAt = new Date(Date.now() + TTL_SECONDS * 1000).toISOString();
-    res.set("Cache-Control", "no-store").json({ message: "Development token minted", status: "success", data: { token, expires_at: expiresAt } });
-  });
-  return router;
+/** What the development sign-in reads of a request: where it came from, the host it names, its body. */
+export interface DevSignInRequest {
+  remoteAddress: string | undefined;
+  headers: IncomingHttpHeaders;
+  body: unknown;
 }
 
-function fromLoopback(req: Request): boolean {
+/**
+ * The console's development sign-in: a verified token for any e-mail address. Anyone who reaches it
+ * is anyone, so it exists only while the development issuer is on (the app factory mounts it then),
+ * and answers only clients on this machine: the connection and every forwarding header must name a
+ * loopback address (a proxy in front that forwards a remote client's address gets a 403), and the
+ * host the request names (Host, X-Forwarded-Host, Forwarded host=) must be a loopback name: a page
+ * whose own name was made to resolve to 127.0.0.1 (DNS rebinding) reaches the API from loopback,
+ * but names its own host.
+ */
+export async function devSignIn(key: DevIssuerKey, req: DevSignInRequest): Promise<{ token: string; expires_at: string }> {
+  if (!fromLoopback(req) || !namesLoopback(req)) {
+    throw forbidden("The development sign-in answers only clients on the machine the main API runs on (loopback), at localhost");
+  }
+  const { email } = parseOr400(DevTokenRequest, req.body ?? {});
+  const token = await mintDevToken(key, { email, ttlSeconds: TTL_SECONDS });
+  return { token, expires_at: new Date(Date.now() + TTL_SECONDS * 1000).toISOString() };
+}
+
+/** The development issuer's public key as a standard JWKS document (OpenID Connect clients read it as is). */
+export const devJwks = (key: DevIssuerKey) => ({ keys: [key.publicJwk] });
+
+function fromLoopback(req: DevSignInRequest): boolean {
   const forwarded = [
     ...headerValues(req, "x-forwarded-for").flatMap((value) => value.split(",")),
     ...headerValues(req, "x-real-ip"),
     ...forwardedParams(req, "for").map((value) => value.replace(/^\[|\](:\d+)?$/g, "")),
   ];
-  return [req.socket.remoteAddress ?? "", ...forwarded].every((address) => isLoopback(address.trim()));
+  return [req.remoteAddress ?? "", ...forwarded].every((address) => isLoopback(address.trim()));
 }
 
-function namesLoopback(req: Request): boolean {
+function namesLoopback(req: DevSignInRequest): boolean {
   const hosts = [...headerValues(req, "host"), ...headerValues(req, "x-forwarded-host").flatMap((value) => value.split(",")), ...forwardedParams(req, "host")];
   return hosts.every((host) => isLoopbackHost(host.trim()));
 }
@@ -52,7 +57,7 @@ function isLoopbackHost(host: string): boolean {
 }
 
 /** The values of one parameter (`for`, `host`) of the Forwarded header (RFC 7239), unquoted. */
-function forwardedParams(req: Request, param: string): string[] {
+function forwardedParams(req: DevSignInRequest, param: string): string[] {
   return headerValues(req, "forwarded")
     .flatMap((value) => value.split(/[,;]/))
     .map((part) => part.trim())
@@ -60,7 +65,7 @@ function forwardedParams(req: Request, param: string): string[] {
     .map((part) => part.slice(param.length + 1).replace(/^"|"$/g, ""));
 }
 
-function headerValues(req: Request, name: string): string[] {
+function headerValues(req: DevSignInRequest, name: string): string[] {
   const value = req.headers[name];
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
