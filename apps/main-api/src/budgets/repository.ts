@@ -25,8 +25,8 @@ export interface SpendSumRequest {
 }
 
 /** The pre-aggregated sums the budgets read (one per metric). */
-const METRIC_COLUMN = { billed_cost: "b", effective_cost: "e", list_cost: "l" } as const;
-const METRIC_SOURCE = { b: "billed_cost", e: "effective_cost", l: "list_cost" } as const;
+const METRIC_COLUMN = { billed_cost: "b", effective_cost: "e", list_cost: "l", contracted_cost: "c" } as const;
+const METRIC_SOURCE = { b: "billed_cost", e: "effective_cost", l: "list_cost", c: "contracted_cost" } as const;
 
 /** Every sum of the statement is cast to text: `s<i>` the period's of request i, `w<i>` its window's. */
 const SUM_TYPE = "text";

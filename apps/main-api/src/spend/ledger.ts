@@ -1,5 +1,6 @@
 import { newIds } from "@cloudcost/db";
 import type { Tx } from "../transactions";
+import { type ChargeFrequency, derivedChargeFrequency } from "./charge-frequency";
 
 /** What the ledger functions need of a transaction (an interactive Prisma transaction's client). */
 export type LedgerTx = Pick<Tx, "$queryRawUnsafe" | "$executeRawUnsafe">;
@@ -47,6 +48,24 @@ export interface LedgerLineInput {
   eventId?: string | null;
   /** Unpriced usage lines: the usage line as sent, priced again by reprice. */
   usage?: unknown;
+  /** Derived from the category and charge period when absent (derivedChargeFrequency). */
+  chargeFrequency?: ChargeFrequency;
+  pricingCategory?: string | null;
+  pricingQuantity?: string | null;
+  pricingUnit?: string | null;
+  contractedCost?: string | null;
+  contractedUnitPrice?: string | null;
+  listUnitPrice?: string | null;
+  resourceType?: string | null;
+  commitmentDiscountId?: string | null;
+  commitmentDiscountCategory?: string | null;
+  commitmentDiscountType?: string | null;
+  commitmentDiscountStatus?: string | null;
+  commitmentDiscountQuantity?: string | null;
+  commitmentDiscountUnit?: string | null;
+  invoiceIssuer?: string | null;
+  chargeDescription?: string | null;
+  skuMeter?: string | null;
 }
 
 export interface InsertResult {
@@ -102,6 +121,23 @@ const LINE_COLUMNS: [string, string][] = [
   ["model", "text"],
   ["event_id", "text"],
   ["usage", "jsonb"],
+  ["charge_frequency", "text"],
+  ["pricing_category", "text"],
+  ["pricing_quantity", "numeric"],
+  ["pricing_unit", "text"],
+  ["contracted_cost", "numeric"],
+  ["contracted_unit_price", "numeric"],
+  ["list_unit_price", "numeric"],
+  ["resource_type", "text"],
+  ["commitment_discount_id", "text"],
+  ["commitment_discount_category", "text"],
+  ["commitment_discount_type", "text"],
+  ["commitment_discount_status", "text"],
+  ["commitment_discount_quantity", "numeric"],
+  ["commitment_discount_unit", "text"],
+  ["invoice_issuer", "text"],
+  ["charge_description", "text"],
+  ["sku_meter", "text"],
 ];
 const COLUMN_LIST = `organization_id, ${LINE_COLUMNS.map(([name]) => name).join(", ")}`;
 /** Column i > 0's one value is parameter CONSTANT_BASE + i (after $1 and the arrays; the id column has none). */
@@ -119,6 +155,8 @@ const ROLLUP_DIMENSIONS = [
   "currency",
   "source",
   "charge_category",
+  "charge_frequency",
+  "pricing_category",
   "provider",
   "service_name",
   "service_category",
@@ -128,30 +166,49 @@ const ROLLUP_DIMENSIONS = [
   "unpriced_reason",
 ] as const;
 /** The dimensions of the coarser roll-up, spend_service_daily (spend_daily's without model, region and sub_account_id). */
-export const SERVICE_ROLLUP_DIMENSIONS = ["currency", "source", "charge_category", "provider", "service_name", "service_category", "unpriced_reason"] as const;
+export const SERVICE_ROLLUP_DIMENSIONS = [
+  "currency",
+  "source",
+  "charge_category",
+  "charge_frequency",
+  "pricing_category",
+  "provider",
+  "service_name",
+  "service_category",
+  "unpriced_reason",
+] as const;
 const DIMENSION_LIST = ROLLUP_DIMENSIONS.join(", ");
 const SERVICE_DIMENSION_LIST = SERVICE_ROLLUP_DIMENSIONS.join(", ");
 const DIMENSION_VALUES = ROLLUP_DIMENSIONS.map((name) => `coalesce(l.${name}, '') AS ${name}`).join(", ");
 /** Unambiguous whatever the strings hold: a JSON array of the dimensions, hashed. */
 const DIMS_KEY = `md5(jsonb_build_array(${DIMENSION_LIST})::text)`;
 const SERVICE_DIMS_KEY = `md5(jsonb_build_array(${SERVICE_DIMENSION_LIST})::text)`;
-const SUMS = "billed_cost, effective_cost, list_cost, line_count";
-const addSums = (table: string) =>
-  ["billed_cost", "effective_cost", "list_cost", "line_count"].map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(", ");
+/** The tag roll-up's dimensions besides its key: every line contributes one row per tag with a non-null value. */
+const TAG_DIMENSION_LIST = "currency, unpriced_reason, tag_key, tag_value";
+const TAG_DIMS_KEY = `md5(jsonb_build_array(${TAG_DIMENSION_LIST})::text)`;
+const SUM_COLUMNS = ["billed_cost", "effective_cost", "list_cost", "contracted_cost", "line_count"] as const;
+const SUMS = SUM_COLUMNS.join(", ");
+const addSums = (table: string) => SUM_COLUMNS.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(", ");
+/** The sums of the lines `l` of a group, times `sign`. */
+const lineSums = (sign: 1 | -1) =>
+  `${sign} * coalesce(sum(l.billed_cost), 0) AS billed_cost, ${sign} * coalesce(sum(l.effective_cost), 0) AS effective_cost,
+        ${sign} * coalesce(sum(l.list_cost), 0) AS list_cost, ${sign} * coalesce(sum(l.contracted_cost), 0) AS contracted_cost, ${sign} * count(*) AS line_count`;
+/** The roll-up tables, in the order every writer locks them. */
+const ROLLUP_TABLES = ["spend_daily", "spend_service_daily", "spend_tag_daily"] as const;
 
 /**
  * CTEs (to follow a WITH) that add `sign` times the lines of `source` (a relation with
- * spend_lines' columns, e.g. a CTE) to both roll-ups: the lines grouped once by organization,
+ * spend_lines' columns, e.g. a CTE) to the three roll-ups: the lines grouped once by organization,
  * tenant, UTC day and spend_daily's dimensions (`rollup_groups`), upserted into spend_daily
  * (`rollup_daily`, returning the days touched), then those groups grouped again into
- * spend_service_daily (`rollup_service`). Each upsert runs in key order, and spend_service_daily's
- * only after spend_daily's (it reads its count), so concurrent writers lock roll-up rows in one order.
+ * spend_service_daily (`rollup_service`), then the lines' tags into spend_tag_daily
+ * (`rollup_tags`). Each upsert runs in key order, and each only after the one before (it reads its
+ * count), so concurrent writers lock roll-up rows in one order.
  */
 function rollupCtes(source: string, sign: 1 | -1): string {
   return `rollup_groups AS MATERIALIZED (
       SELECT l.organization_id, coalesce(l.tenant_id, '') AS tenant_id, (l.charge_period_start AT TIME ZONE 'UTC')::date AS day, ${DIMENSION_VALUES},
-        ${sign} * coalesce(sum(l.billed_cost), 0) AS billed_cost, ${sign} * coalesce(sum(l.effective_cost), 0) AS effective_cost,
-        ${sign} * coalesce(sum(l.list_cost), 0) AS list_cost, ${sign} * count(*) AS line_count
+        ${lineSums(sign)}
       FROM ${source} l
       GROUP BY 1, 2, 3, ${ROLLUP_DIMENSIONS.map((_, i) => i + 4).join(", ")}),
     rollup_daily AS (
@@ -162,27 +219,41 @@ function rollupCtes(source: string, sign: 1 | -1): string {
       RETURNING day),
     rollup_service AS (
       INSERT INTO spend_service_daily (organization_id, tenant_id, day, dims_key, ${SERVICE_DIMENSION_LIST}, ${SUMS})
-      SELECT organization_id, tenant_id, day, ${SERVICE_DIMS_KEY}, ${SERVICE_DIMENSION_LIST}, billed_cost, effective_cost, list_cost, line_count
+      SELECT organization_id, tenant_id, day, ${SERVICE_DIMS_KEY}, ${SERVICE_DIMENSION_LIST}, ${SUMS}
       FROM (
         SELECT g.organization_id, g.tenant_id, g.day, ${SERVICE_ROLLUP_DIMENSIONS.map((name) => `g.${name}`).join(", ")},
-          sum(g.billed_cost) AS billed_cost, sum(g.effective_cost) AS effective_cost, sum(g.list_cost) AS list_cost, sum(g.line_count) AS line_count
+          ${SUM_COLUMNS.map((column) => `sum(g.${column}) AS ${column}`).join(", ")}
         FROM rollup_groups g, (SELECT count(*) FROM rollup_daily) AS after_daily
         GROUP BY ${["organization_id", "tenant_id", "day", ...SERVICE_ROLLUP_DIMENSIONS].map((name) => `g.${name}`).join(", ")}
       ) s
       ORDER BY organization_id, tenant_id, day, 4
       ON CONFLICT (organization_id, tenant_id, day, dims_key) DO UPDATE SET ${addSums("spend_service_daily")}
+      RETURNING 1),
+    rollup_tags AS (
+      INSERT INTO spend_tag_daily (organization_id, tenant_id, day, dims_key, ${TAG_DIMENSION_LIST}, ${SUMS})
+      SELECT organization_id, tenant_id, day, ${TAG_DIMS_KEY}, ${TAG_DIMENSION_LIST}, ${SUMS}
+      FROM (
+        SELECT l.organization_id, coalesce(l.tenant_id, '') AS tenant_id, (l.charge_period_start AT TIME ZONE 'UTC')::date AS day,
+          coalesce(l.currency, '') AS currency, coalesce(l.unpriced_reason, '') AS unpriced_reason, t.key AS tag_key, t.value AS tag_value,
+          ${lineSums(sign)}
+        FROM ${source} l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value), (SELECT count(*) FROM rollup_service) AS after_service
+        WHERE t.value IS NOT NULL
+        GROUP BY 1, 2, 3, 4, 5, 6, 7
+      ) t
+      ORDER BY organization_id, tenant_id, day, 4
+      ON CONFLICT (organization_id, tenant_id, day, dims_key) DO UPDATE SET ${addSums("spend_tag_daily")}
       RETURNING 1)`;
 }
 
-/** A statement adding (or subtracting) the lines of `source` to both roll-ups; answers the days touched. */
+/** A statement adding (or subtracting) the lines of `source` to the roll-ups; answers the days touched. */
 const rollupStatement = (source: string, sign: 1 | -1) => `WITH ${rollupCtes(source, sign)}
-  SELECT DISTINCT day::text AS day FROM rollup_daily, (SELECT count(*) FROM rollup_service) AS after_service`;
+  SELECT DISTINCT day::text AS day FROM rollup_daily, (SELECT count(*) FROM rollup_tags) AS after_tags`;
 
 const INSERT_SQL = `WITH ins AS (
     INSERT INTO spend_lines (${COLUMN_LIST})
     ${INPUT_SELECT}
     ON CONFLICT (organization_id, tenant_id, event_id) WHERE event_id IS NOT NULL DO NOTHING
-    RETURNING organization_id, tenant_id, charge_period_start, ${DIMENSION_LIST}, billed_cost, effective_cost, list_cost, priced),
+    RETURNING organization_id, tenant_id, charge_period_start, ${DIMENSION_LIST}, tags, billed_cost, effective_cost, list_cost, contracted_cost, priced),
   ${rollupCtes("ins", 1)}
   SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
     coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
@@ -268,6 +339,23 @@ export async function insertLines(
       line.model ?? null,
       line.eventId ?? null,
       json(line.usage),
+      line.chargeFrequency ?? derivedChargeFrequency(line.chargeCategory, Date.parse(line.chargePeriodStart), Date.parse(line.chargePeriodEnd)),
+      line.pricingCategory ?? null,
+      line.pricingQuantity ?? null,
+      line.pricingUnit ?? null,
+      line.contractedCost ?? null,
+      line.contractedUnitPrice ?? null,
+      line.listUnitPrice ?? null,
+      line.resourceType ?? null,
+      line.commitmentDiscountId ?? null,
+      line.commitmentDiscountCategory ?? null,
+      line.commitmentDiscountType ?? null,
+      line.commitmentDiscountStatus ?? null,
+      line.commitmentDiscountQuantity ?? null,
+      line.commitmentDiscountUnit ?? null,
+      line.invoiceIssuer ?? null,
+      line.chargeDescription ?? null,
+      line.skuMeter ?? null,
     ];
     for (let c = 0; c < values.length; c++) columns[c][i] = values[c];
   });
@@ -296,7 +384,7 @@ export async function insertLines(
 
 /**
  * Applies a change to the lines `where` selects (a condition on spend_lines `l`, parameters from
- * $2; $1 is the organization id) while keeping both roll-ups right: their roll-up share is
+ * $2; $1 is the organization id) while keeping the roll-ups right: their roll-up share is
  * subtracted, `change` runs, and (unless they were deleted) the same lines' new share is added.
  * Roll-up rows left without lines are removed.
  */
@@ -316,12 +404,12 @@ async function changeLines(tx: LedgerTx, organizationId: string, where: string, 
 /** Removes the roll-up rows of these days left without lines. */
 async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: string[]): Promise<void> {
   if (days.length === 0) return;
-  for (const table of ["spend_daily", "spend_service_daily"])
+  for (const table of ROLLUP_TABLES)
     await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0`, organizationId, days);
 }
 
 /**
- * Deletes the lines `where` selects (as in changeLines) and subtracts them from both roll-ups in
+ * Deletes the lines `where` selects (as in changeLines) and subtracts them from the roll-ups in
  * the same statement (one pass over the lines). Returns how many, and the imports they belonged to.
  */
 async function deleteLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[]): Promise<{ deleted: number; importIds: string[] }> {
@@ -331,7 +419,7 @@ async function deleteLines(tx: LedgerTx, organizationId: string, where: string, 
     SELECT (SELECT count(*) FROM del)::int AS deleted,
       ARRAY(SELECT DISTINCT import_id FROM del WHERE import_id IS NOT NULL ORDER BY 1) AS import_ids,
       ARRAY(SELECT DISTINCT day::text FROM rollup_daily ORDER BY 1) AS days,
-      (SELECT count(*) FROM rollup_service) AS service_rows`,
+      (SELECT count(*) FROM rollup_tags) AS tag_rows`,
     organizationId,
     ...params,
   );
@@ -383,6 +471,8 @@ export interface LinePricing {
   billedCost: string | null;
   effectiveCost: string | null;
   listCost: string | null;
+  contractedCost: string | null;
+  model: string | null;
 }
 
 /**
@@ -410,14 +500,17 @@ export async function setLinePricing(tx: LedgerTx, organizationId: string, updat
       billed_cost: u.billedCost,
       effective_cost: u.effectiveCost,
       list_cost: u.listCost,
+      contracted_cost: u.contractedCost,
+      model: u.model,
     })),
   );
   const update = () =>
     tx.$executeRawUnsafe(
       `UPDATE spend_lines l SET priced = u.priced, unpriced_reason = u.unpriced_reason, pricing_id = u.pricing_id, unit_prices = u.unit_prices,
-          currency = u.currency, billed_cost = u.billed_cost, effective_cost = u.effective_cost, list_cost = u.list_cost
+          currency = u.currency, billed_cost = u.billed_cost, effective_cost = u.effective_cost, list_cost = u.list_cost,
+          contracted_cost = u.contracted_cost, model = u.model
         FROM jsonb_to_recordset($3::jsonb) AS u(id text, priced boolean, unpriced_reason text, pricing_id text, unit_prices jsonb, currency text,
-          billed_cost numeric, effective_cost numeric, list_cost numeric)
+          billed_cost numeric, effective_cost numeric, list_cost numeric, contracted_cost numeric, model text)
         WHERE l.organization_id = $1 AND l.id = ANY($2::text[]) AND l.id = u.id`,
       organizationId,
       ids,

@@ -21,7 +21,10 @@ const SELECT = `SELECT id, tenant_id, source, ${TS("charge_period_start")} AS ch
     charge_category, charge_class, provider, service_name, service_category, region, resource_id, resource_name, sku_id, sku_price_id, pricing_id,
     unit_prices, consumed_quantity::text, consumed_unit, billed_cost::text, effective_cost::text, list_cost::text, currency, tags, sub_account_id,
     billing_account_id, ${TS("billing_period_start")} AS billing_period_start, ${TS("billing_period_end")} AS billing_period_end, import_id, priced,
-    unpriced_reason, model, event_id, ${TS("created_at")} AS created_at
+    unpriced_reason, model, event_id, ${TS("created_at")} AS created_at, charge_frequency, pricing_category, pricing_quantity::text,
+    pricing_unit, contracted_cost::text, contracted_unit_price::text, list_unit_price::text, resource_type, commitment_discount_id,
+    commitment_discount_category, commitment_discount_type, commitment_discount_status, commitment_discount_quantity::text, commitment_discount_unit,
+    invoice_issuer, charge_description, sku_meter
   FROM spend_lines l`;
 
 type Row = Omit<SpendLine, "unit_prices"> & { unit_prices: Record<string, string | number> | null };
@@ -39,6 +42,9 @@ const COLUMN: Record<SpendDimension, string> = {
   source: "source",
   sub_account_id: "sub_account_id",
   model: "model",
+  charge_frequency: "charge_frequency",
+  pricing_category: "pricing_category",
+  commitment_discount_id: "commitment_discount_id",
 };
 
 /** The scope's lines of the range matching the filters after `after` ("at|id"), ordered by charge_period_start, then id. */
@@ -73,6 +79,11 @@ export async function listSpendLines(sql: SqlClient, scope: SpendScope, input: S
       billed_cost: orNull(row.billed_cost),
       effective_cost: orNull(row.effective_cost),
       list_cost: orNull(row.list_cost),
+      pricing_quantity: orNull(row.pricing_quantity),
+      contracted_cost: orNull(row.contracted_cost),
+      contracted_unit_price: orNull(row.contracted_unit_price),
+      list_unit_price: orNull(row.list_unit_price),
+      commitment_discount_quantity: orNull(row.commitment_discount_quantity),
     }),
   );
   return { items, next_cursor: rows.length > input.limit ? encodeCursor(keyOf(items[items.length - 1])) : null };

@@ -33,10 +33,22 @@ const COLUMN: Record<SpendDimension, string> = {
   source: "source",
   sub_account_id: "sub_account_id",
   model: "model",
+  charge_frequency: "charge_frequency",
+  pricing_category: "pricing_category",
+  commitment_discount_id: "commitment_discount_id",
 };
-const LINE_ONLY = new Set<string>(["resource_id"]);
+const LINE_ONLY = new Set<string>(["resource_id", "commitment_discount_id"]);
 /** Dimensions spend_service_daily holds (tenant is its key): a query grouping and filtering by these only reads it. */
-const SERVICE_ROLLUP = new Set<string>(["tenant", "provider", "service_name", "service_category", "charge_category", "source"]);
+const SERVICE_ROLLUP = new Set<string>([
+  "tenant",
+  "provider",
+  "service_name",
+  "service_category",
+  "charge_category",
+  "charge_frequency",
+  "pricing_category",
+  "source",
+]);
 
 class Params {
   readonly values: unknown[] = [];

@@ -58,7 +58,7 @@ function stringPrices(unitPrices: Record<string, number>): Record<string, string
   return out;
 }
 
-/** The ledger's state of a usage line after pricing: costs, or null costs and the reason. */
+/** The ledger's state of a usage line after pricing: costs and the price entry's model, or null costs and the reason. */
 export function pricedState(line: UsageLine, priced: PricedLine) {
   if (!priced.resolved || priced.unit_prices === null || priced.currency === null) {
     return {
@@ -70,6 +70,8 @@ export function pricedState(line: UsageLine, priced: PricedLine) {
       billedCost: null,
       effectiveCost: null,
       listCost: null,
+      contractedCost: null,
+      model: null,
     };
   }
   const cost = lineCost(line, priced.unit_prices);
@@ -82,6 +84,8 @@ export function pricedState(line: UsageLine, priced: PricedLine) {
     billedCost: cost,
     effectiveCost: cost,
     listCost: cost,
+    contractedCost: cost,
+    model: line.kind === "model" ? (priced.model_id ?? null) : null,
   };
 }
 
@@ -102,7 +106,8 @@ export function usageLedgerLine(tenantId: string, line: UsageLine & { event_id?:
     serviceCategory: SERVICE_CATEGORY[line.kind],
     region: attribute("region"),
     resourceId: line.resource_id,
-    model: line.kind === "model" ? line.resource_id : null,
+    chargeFrequency: "Usage-Based",
+    pricingCategory: "Standard",
     tags: { ...line.labels, ...line.tags },
     ...consumed(line),
     ...pricedState(line, priced),

@@ -10,14 +10,19 @@ import {
 import { fromNumber, parse, plus, round, type Scaled, shift, times, toNumber, ZERO } from "@cloudcost/decimal";
 import type { DatabaseRow } from "../marketplace/database-rows";
 import type { ModelRow } from "../marketplace/model-rows";
+import { keyOut } from "../store/columns";
 import type { Sql } from "../store/transaction";
 
 const COST_DECIMALS = 10;
 
 /** Only what pricing reads (fewer columns: the family query may return thousands of rows). */
-type PricingModelRow = Pick<ModelRow, "id" | "model_key" | "token_bucket" | "unit_price_per_mtok" | "currency" | "effective_from" | "effective_to">;
+type PricingModelRow = Pick<
+  ModelRow,
+  "id" | "model_key" | "model" | "model_id" | "token_bucket" | "unit_price_per_mtok" | "currency" | "effective_from" | "effective_to"
+>;
 type PricingDatabaseRow = Pick<DatabaseRow, "id" | "currency" | (typeof DATABASE_QUANTITY_RATE_FIELDS)[DatabaseQuantityKey]>;
-const MODEL_PRICING_COLUMNS = "id, model_key, token_bucket, unit_price_per_mtok::text AS unit_price_per_mtok, currency, effective_from, effective_to";
+const MODEL_PRICING_COLUMNS =
+  "id, model_key, model, model_id, token_bucket, unit_price_per_mtok::text AS unit_price_per_mtok, currency, effective_from, effective_to";
 const DATABASE_PRICING_COLUMNS = ["id", "currency", ...Object.values(DATABASE_QUANTITY_RATE_FIELDS).map((column) => `${column}::text AS ${column}`)].join(", ");
 /** ServiceId's rule, as a plain regex: it runs once per line. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -65,6 +70,7 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
       currency: null,
       unit_prices: null,
       cost: null,
+      model_id: null,
     });
     if (id === undefined) return unresolved("no_pricing_label");
     const result = line.kind === "model" ? models.price(id, line) : priceDatabase(databases.get(id), line);
@@ -72,7 +78,15 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
     const cost = round(result.cost, COST_DECIMALS);
     const total = totals.get(result.currency);
     totals.set(result.currency, total ? plus(total, cost) : cost);
-    return { ...base, resolved: true, reason: null, currency: result.currency, unit_prices: result.unit_prices, cost: toNumber(cost) };
+    return {
+      ...base,
+      resolved: true,
+      reason: null,
+      currency: result.currency,
+      unit_prices: result.unit_prices,
+      cost: toNumber(cost),
+      model_id: result.model_id,
+    };
   });
 
   // Totals add the rounded line costs, so they equal the sum of the lines a client sees.
@@ -82,7 +96,7 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
   return { lines: priced, totals: currencyTotals, databaseIds: databaseRows.map((row) => row.id) };
 }
 
-type LinePrice = { currency: string; unit_prices: Record<string, number>; cost: Scaled } | { reason: UnresolvedReason };
+type LinePrice = { currency: string; unit_prices: Record<string, number>; cost: Scaled; model_id: string | null } | { reason: UnresolvedReason };
 
 interface Rate {
   exact: Scaled;
@@ -94,6 +108,7 @@ const rateOf = (text: string): Rate => ({ exact: parse(text), number: Number(tex
 interface ModelVersion {
   id: string;
   modelKey: string;
+  modelId: string | null;
   bucket: string;
   currency: string;
   price: Rate;
@@ -117,6 +132,8 @@ class ModelIndex {
       const version: ModelVersion = {
         id: row.id,
         modelKey: row.model_key,
+        // An entry registered without a model_id names its model by `model` alone.
+        modelId: keyOut(row.model_id) ?? row.model,
         bucket: row.token_bucket,
         currency: row.currency,
         price: rateOf(row.unit_price_per_mtok),
@@ -146,7 +163,7 @@ class ModelIndex {
       unitPrices[bucket] = version.price.number;
       cost = plus(cost, times(fromNumber(line.quantities[bucket]), version.price.exact));
     }
-    return { currency: named.currency, unit_prices: unitPrices, cost: shift(cost, 6) }; // prices are per million tokens
+    return { currency: named.currency, unit_prices: unitPrices, cost: shift(cost, 6), model_id: named.modelId }; // prices are per million tokens
   }
 
   private effective(named: ModelVersion, bucket: string, t: number): ModelVersion | undefined {
@@ -173,7 +190,7 @@ function priceDatabase(entry: DatabaseRates | undefined, line: UsageLine): LineP
     unitPrices[key] = rate.number;
     cost = plus(cost, times(fromNumber(line.quantities[key]), rate.exact));
   }
-  return { currency: entry.currency, unit_prices: unitPrices, cost };
+  return { currency: entry.currency, unit_prices: unitPrices, cost, model_id: null };
 }
 
 /** Earliest and latest timestamp of the lines. */

@@ -64,7 +64,7 @@ export interface BudgetForm {
   period: "monthly" | "quarterly" | "annual";
   amount: string;
   currency: string;
-  metric: "billed_cost" | "effective_cost" | "list_cost";
+  metric: "billed_cost" | "effective_cost" | "list_cost" | "contracted_cost";
   thresholds: { percent: string; kind: "actual" | "forecast" }[];
   /** Dimension → values separated by commas. */
   filters: Record<string, string>;

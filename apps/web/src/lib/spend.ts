@@ -112,7 +112,7 @@ export function spendQuery(search: URLSearchParams, now: Date, orgView: boolean,
   const granularity = override.granularity ?? search.get("granularity");
   out.set("granularity", granularity === "month" || granularity === "none" ? granularity : "day");
   const metric = search.get("metric");
-  out.set("metric", metric === "effective_cost" || metric === "list_cost" ? metric : "billed_cost");
+  out.set("metric", metric === "effective_cost" || metric === "list_cost" || metric === "contracted_cost" ? metric : "billed_cost");
   const groupBy = groupByOf(search, orgView);
   if (groupBy.length) out.set("group_by", groupBy.join(","));
   for (const [key, values] of filtersOf(search, orgView)) out.set(key, values.join(","));

@@ -12,7 +12,7 @@ const DecimalString = z.string().meta({ description: "An exact decimal as a stri
 
 export const BudgetPeriod = z.enum(["monthly", "quarterly", "annual"]).meta({ id: "BudgetPeriod", description: "Calendar periods in UTC." });
 export const BudgetMetric = z
-  .enum(["billed_cost", "effective_cost", "list_cost"])
+  .enum(["billed_cost", "effective_cost", "list_cost", "contracted_cost"])
   .meta({ id: "BudgetMetric", description: "Which cost a budget counts (default `billed_cost`)." });
 
 export const BudgetThreshold = z

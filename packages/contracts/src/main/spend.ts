@@ -11,7 +11,9 @@ export const DecimalString = z
 export const SpendSource = z.enum(["usage", "focus_import"]).meta({ id: "SpendSource", description: "Where a spend line comes from." });
 export type SpendSource = z.infer<typeof SpendSource>;
 
-export const SpendMetric = z.enum(["billed_cost", "effective_cost", "list_cost"]).meta({ id: "SpendMetric", description: "Which cost is summed." });
+export const SpendMetric = z
+  .enum(["billed_cost", "effective_cost", "list_cost", "contracted_cost"])
+  .meta({ id: "SpendMetric", description: "Which cost is summed." });
 export type SpendMetric = z.infer<typeof SpendMetric>;
 
 export const SpendGranularity = z
@@ -31,6 +33,9 @@ export const SPEND_DIMENSIONS = [
   "source",
   "sub_account_id",
   "model",
+  "charge_frequency",
+  "pricing_category",
+  "commitment_discount_id",
 ] as const;
 export type SpendDimension = (typeof SPEND_DIMENSIONS)[number];
 const TENANT_DIMENSIONS = SPEND_DIMENSIONS.filter((dimension) => dimension !== "tenant");
@@ -255,6 +260,23 @@ export const SpendLine = z
     model: Text,
     event_id: Text,
     created_at: TimestampOutput,
+    charge_frequency: z.enum(["One-Time", "Recurring", "Usage-Based"]),
+    pricing_category: Text,
+    pricing_quantity: DecimalString.nullable(),
+    pricing_unit: Text,
+    contracted_cost: DecimalString.nullable(),
+    contracted_unit_price: DecimalString.nullable(),
+    list_unit_price: DecimalString.nullable(),
+    resource_type: Text,
+    commitment_discount_id: Text,
+    commitment_discount_category: Text,
+    commitment_discount_type: Text,
+    commitment_discount_status: Text,
+    commitment_discount_quantity: DecimalString.nullable(),
+    commitment_discount_unit: Text,
+    invoice_issuer: Text,
+    charge_description: Text,
+    sku_meter: Text,
   })
   .meta({ id: "SpendLine", description: "A ledger line with its provenance (source, import_id, pricing_id and unit_prices, event_id, created_at)." });
 export type SpendLine = z.infer<typeof SpendLine>;

@@ -83,6 +83,17 @@ export function detectVersion(columns: ReadonlySet<string>): FocusVersion {
 export const CHARGE_CATEGORIES = ["Usage", "Purchase", "Tax", "Credit", "Adjustment"] as const;
 export type ChargeCategory = (typeof CHARGE_CATEGORIES)[number];
 
+export const CHARGE_FREQUENCIES = ["One-Time", "Recurring", "Usage-Based"] as const;
+export type { ChargeFrequency } from "../charge-frequency";
+
+export const PRICING_CATEGORIES = ["Standard", "Dynamic", "Committed", "Other"] as const;
+export type PricingCategory = (typeof PRICING_CATEGORIES)[number];
+/** FOCUS 1.0's names of two pricing categories, renamed in 1.1. */
+export const PRICING_CATEGORY_1_0: Readonly<Record<string, PricingCategory>> = { "On-Demand": "Standard", "Commitment-Based": "Committed" };
+
+export const COMMITMENT_DISCOUNT_CATEGORIES = ["Spend", "Usage"] as const;
+export const COMMITMENT_DISCOUNT_STATUSES = ["Used", "Unused"] as const;
+
 export const SERVICE_CATEGORIES: ReadonlySet<string> = new Set([
   "AI and Machine Learning",
   "Analytics",

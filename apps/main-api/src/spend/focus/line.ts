@@ -1,4 +1,4 @@
-import type { ChargeCategory } from "./columns";
+import type { ChargeCategory, ChargeFrequency, PricingCategory } from "./columns";
 
 /** One FOCUS row, normalized to the ledger line fields of docs/api.md, "Spend: usage, queries, lines, export" (amounts exact decimal strings). */
 export interface FocusLine {
@@ -29,6 +29,23 @@ export interface FocusLine {
   billing_account_id: string;
   priced: boolean;
   unpriced_reason: string | null;
+  charge_frequency: ChargeFrequency;
+  pricing_category: PricingCategory | null;
+  pricing_quantity: string | null;
+  pricing_unit: string | null;
+  contracted_cost: string | null;
+  contracted_unit_price: string | null;
+  list_unit_price: string | null;
+  resource_type: string | null;
+  commitment_discount_id: string | null;
+  commitment_discount_category: "Spend" | "Usage" | null;
+  commitment_discount_type: string | null;
+  commitment_discount_status: "Used" | "Unused" | null;
+  commitment_discount_quantity: string | null;
+  commitment_discount_unit: string | null;
+  invoice_issuer: string | null;
+  charge_description: string | null;
+  sku_meter: string | null;
 }
 
 /** A file the import refuses: the message names the column and, for a row, its 1-based number (the header is not a row). */

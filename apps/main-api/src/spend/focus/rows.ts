@@ -1,8 +1,29 @@
-import { CHARGE_CATEGORIES, type ChargeCategory, detectVersion, type FocusVersion, REQUIRED_COLUMNS, SERVICE_CATEGORIES } from "./columns";
+import {
+  CHARGE_CATEGORIES,
+  CHARGE_FREQUENCIES,
+  type ChargeCategory,
+  COMMITMENT_DISCOUNT_CATEGORIES,
+  COMMITMENT_DISCOUNT_STATUSES,
+  detectVersion,
+  type FocusVersion,
+  PRICING_CATEGORIES,
+  PRICING_CATEGORY_1_0,
+  type PricingCategory,
+  REQUIRED_COLUMNS,
+  SERVICE_CATEGORIES,
+} from "./columns";
 import { FocusFormatError, type FocusLine } from "./line";
+import { derivedChargeFrequency } from "../charge-frequency";
 import { type Cell, CellError, checkText, decimal, tags, text, timestampReader } from "./values";
 
 const CATEGORIES: ReadonlySet<string> = new Set(CHARGE_CATEGORIES);
+/** A text cell that must be one of `allowed` (null stays null). */
+function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T | null {
+  if (value === null) return null;
+  if (!(allowed as readonly string[]).includes(value)) throw new CellError(`"${value.slice(0, 40)}" is not one of ${allowed.join(", ")}`);
+  return value as T;
+}
+
 const CURRENCY = /^[A-Z]{3}$/;
 
 /** Reads the rows of one file, given its header: the version is detected and the required columns checked once. */
@@ -76,15 +97,30 @@ export function rowReader(header: readonly string[]): FocusRowReader {
         const currency = required("BillingCurrency", text);
         if (!CURRENCY.test(currency)) throw new CellError(`"${currency.slice(0, 40)}" is not an ISO 4217 currency code`);
 
-        const unpricedReason = text(cell("x_UnpricedReason"));
-        // Our own export writes an unpriced usage line with empty costs and its reason: read back as unpriced, never as zero.
-        const cost = unpricedReason === null ? (name: string) => required(name, decimal) : (name: string) => decimal(cell(name));
+        // Our own export writes an unpriced usage line (include_unpriced) with zero costs, x_Priced
+        // false and its reason: read back as unpriced with null costs, never as zero.
+        const pricedFlag = text(cell("x_Priced"));
+        if (pricedFlag !== null && pricedFlag !== "true" && pricedFlag !== "false") throw new CellError(`"${pricedFlag.slice(0, 40)}" is not true or false`);
+        const xReason = text(cell("x_UnpricedReason"));
+        const unpricedReason = pricedFlag === "false" || xReason !== null ? (xReason ?? "unpriced") : null;
+        const cost = (name: string) => (unpricedReason === null ? required(name, decimal) : (decimal(cell(name)), null));
         const billed = cost("BilledCost");
         const effective = cost("EffectiveCost");
-        const list = decimal(cell("ListCost"));
-        decimal(cell("ContractedCost"));
+        const list = unpricedReason === null ? decimal(cell("ListCost")) : (decimal(cell("ListCost")), null);
+        const contracted = unpricedReason === null ? decimal(cell("ContractedCost")) : (decimal(cell("ContractedCost")), null);
         const consumed = decimal(cell("ConsumedQuantity"));
-        decimal(cell("PricingQuantity"));
+        const pricingQuantity = decimal(cell("PricingQuantity"));
+        const frequency = oneOf(text(cell("ChargeFrequency")), CHARGE_FREQUENCIES);
+        const pricingCategoryText = text(cell("PricingCategory"));
+        const pricingCategory = oneOf(
+          pricingCategoryText === null ? null : (PRICING_CATEGORY_1_0[pricingCategoryText] ?? pricingCategoryText),
+          PRICING_CATEGORIES,
+        ) as PricingCategory | null;
+        const commitmentCategory = oneOf(text(cell("CommitmentDiscountCategory")), COMMITMENT_DISCOUNT_CATEGORIES);
+        const commitmentStatus = oneOf(text(cell("CommitmentDiscountStatus")), COMMITMENT_DISCOUNT_STATUSES);
+        const commitmentQuantity = decimal(cell("CommitmentDiscountQuantity"));
+        const contractedUnitPrice = decimal(cell("ContractedUnitPrice"));
+        const listUnitPrice = decimal(cell("ListUnitPrice"));
 
         const start = required("ChargePeriodStart", timestamp);
         const end = required("ChargePeriodEnd", timestamp);
@@ -119,6 +155,23 @@ export function rowReader(header: readonly string[]): FocusRowReader {
           billing_account_id: required("BillingAccountId", text),
           priced: unpricedReason === null,
           unpriced_reason: unpricedReason,
+          charge_frequency: frequency ?? derivedChargeFrequency(chargeCategory, start.getTime(), end.getTime()),
+          pricing_category: pricingCategory,
+          pricing_quantity: pricingQuantity,
+          pricing_unit: optional("PricingUnit"),
+          contracted_cost: contracted,
+          contracted_unit_price: contractedUnitPrice,
+          list_unit_price: listUnitPrice,
+          resource_type: optional("ResourceType"),
+          commitment_discount_id: optional("CommitmentDiscountId"),
+          commitment_discount_category: commitmentCategory,
+          commitment_discount_type: optional("CommitmentDiscountType"),
+          commitment_discount_status: commitmentStatus,
+          commitment_discount_quantity: commitmentQuantity,
+          commitment_discount_unit: optional("CommitmentDiscountUnit"),
+          invoice_issuer: optional("InvoiceIssuerName"),
+          charge_description: optional("ChargeDescription"),
+          sku_meter: optional("SkuMeter"),
         };
       } catch (err) {
         if (err instanceof CellError) throw new FocusFormatError(err.message, row, column);

@@ -48,6 +48,23 @@ export function toLedgerLine(line: FocusLine, tenantId: string | null, importId:
     importId,
     priced: line.priced,
     unpricedReason: line.unpriced_reason,
+    chargeFrequency: line.charge_frequency,
+    pricingCategory: line.pricing_category,
+    pricingQuantity: line.pricing_quantity,
+    pricingUnit: line.pricing_unit,
+    contractedCost: line.contracted_cost,
+    contractedUnitPrice: line.contracted_unit_price,
+    listUnitPrice: line.list_unit_price,
+    resourceType: line.resource_type,
+    commitmentDiscountId: line.commitment_discount_id,
+    commitmentDiscountCategory: line.commitment_discount_category,
+    commitmentDiscountType: line.commitment_discount_type,
+    commitmentDiscountStatus: line.commitment_discount_status,
+    commitmentDiscountQuantity: line.commitment_discount_quantity,
+    commitmentDiscountUnit: line.commitment_discount_unit,
+    invoiceIssuer: line.invoice_issuer,
+    chargeDescription: line.charge_description,
+    skuMeter: line.sku_meter,
   };
 }
 

@@ -60,6 +60,7 @@ export function BudgetDialog({ tenantId, budget, onClose }: { tenantId: string; 
                   <option value="billed_cost">billed cost</option>
                   <option value="effective_cost">effective cost</option>
                   <option value="list_cost">list cost</option>
+                  <option value="contracted_cost">contracted cost</option>
                 </select>
               </label>
             </div>

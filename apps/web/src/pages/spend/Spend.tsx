@@ -117,6 +117,7 @@ export default function Spend() {
               <option value="billed_cost">billed</option>
               <option value="effective_cost">effective (after discounts)</option>
               <option value="list_cost">list</option>
+              <option value="contracted_cost">contracted (negotiated rates, before commitments)</option>
             </select>
           </label>
         </div>
