@@ -1,4 +1,5 @@
 import { text } from "node:stream/consumers";
+import { parse } from "csv-parse/sync";
 import { Decimal } from "decimal.js";
 import { FOCUS_EXPORT_COLUMNS, type FocusExportLine, type FocusLine, focusCsv, readFocusCsv } from "../src/spend/focus";
 import type { FocusReadInfo } from "../src/spend/focus";
@@ -31,7 +32,25 @@ const importLine: FocusExportLine = {
   tags: { team: "a,b", quote: 'say "hi"', flag: true },
   sub_account_id: "222",
   billing_account_id: "111",
+  priced: true,
   unpriced_reason: null,
+  charge_frequency: "Usage-Based",
+  pricing_category: "Committed",
+  pricing_quantity: "1",
+  pricing_unit: "Hours",
+  contracted_cost: "0.00000009",
+  contracted_unit_price: "0.00000009",
+  list_unit_price: "12345678901234.0123456789",
+  resource_type: "Virtual Machine",
+  commitment_discount_id: "arn:aws:savingsplans::1:savingsplan/sp-1",
+  commitment_discount_category: "Spend",
+  commitment_discount_type: "Compute Savings Plan",
+  commitment_discount_status: "Used",
+  commitment_discount_quantity: "0.0000001",
+  commitment_discount_unit: "USD",
+  invoice_issuer: "Amazon Web Services, Inc.",
+  charge_description: '=HYPERLINK("x") m5.large',
+  sku_meter: "-Compute",
 };
 
 const usageLine: FocusExportLine = {
@@ -60,7 +79,25 @@ const usageLine: FocusExportLine = {
   tags: {},
   sub_account_id: null,
   billing_account_id: null,
+  priced: false,
   unpriced_reason: "no_price",
+  charge_frequency: "Usage-Based",
+  pricing_category: "Standard",
+  pricing_quantity: "1000",
+  pricing_unit: "tokens",
+  contracted_cost: null,
+  contracted_unit_price: null,
+  list_unit_price: null,
+  resource_type: null,
+  commitment_discount_id: null,
+  commitment_discount_category: null,
+  commitment_discount_type: null,
+  commitment_discount_status: null,
+  commitment_discount_quantity: null,
+  commitment_discount_unit: null,
+  invoice_issuer: null,
+  charge_description: null,
+  sku_meter: null,
 };
 
 async function roundTrip(lines: FocusExportLine[]): Promise<{ csv: string; parsed: FocusLine[]; version?: string }> {
@@ -72,10 +109,10 @@ async function roundTrip(lines: FocusExportLine[]): Promise<{ csv: string; parse
 }
 
 describe("FOCUS 1.2 CSV writer", () => {
-  test("the header: every mandatory FOCUS 1.2 column, then x_TenantId, x_Source, x_PricingId, x_UnpricedReason", async () => {
+  test("the header: every mandatory FOCUS 1.2 column, then x_TenantId, x_Source, x_PricingId, x_Priced, x_UnpricedReason", async () => {
     const { csv } = await roundTrip([]);
     expect(csv.split("\r\n")[0]).toBe(FOCUS_EXPORT_COLUMNS.join(","));
-    expect(FOCUS_EXPORT_COLUMNS.slice(-4)).toEqual(["x_TenantId", "x_Source", "x_PricingId", "x_UnpricedReason"]);
+    expect(FOCUS_EXPORT_COLUMNS.slice(-5)).toEqual(["x_TenantId", "x_Source", "x_PricingId", "x_Priced", "x_UnpricedReason"]);
   });
 
   test("round trip: what it writes, the parser reads back as the same line (quotes, commas, newlines, exact decimals)", async () => {
@@ -108,11 +145,41 @@ describe("FOCUS 1.2 CSV writer", () => {
         billing_account_id: "111",
         priced: true,
         unpriced_reason: null,
+        charge_frequency: "Usage-Based",
+        pricing_category: "Committed",
+        pricing_quantity: "1",
+        pricing_unit: "Hours",
+        contracted_cost: "0.00000009",
+        contracted_unit_price: "0.00000009",
+        list_unit_price: "12345678901234.0123456789",
+        resource_type: "Virtual Machine",
+        commitment_discount_id: "arn:aws:savingsplans::1:savingsplan/sp-1",
+        commitment_discount_category: "Spend",
+        commitment_discount_type: "Compute Savings Plan",
+        commitment_discount_status: "Used",
+        commitment_discount_quantity: "0.0000001",
+        commitment_discount_unit: "USD",
+        invoice_issuer: "Amazon Web Services, Inc.",
+        charge_description: '=HYPERLINK("x") m5.large',
+        sku_meter: "-Compute",
       },
     ]);
   });
 
-  test("a usage line: the organization as billing account, its calendar month as billing period, unpriced kept unpriced (never zero)", async () => {
+  test("formula-like text cells get a leading quote; numbers (negative ones too) and dates never do", async () => {
+    const plain = { ...importLine, resource_name: null, tags: {}, charge_description: "=HYPERLINK(x) m5.large" };
+    const { csv } = await roundTrip([{ ...plain, billed_cost: "-5", effective_cost: "-5", list_cost: "-5", contracted_cost: "-5" }]);
+    const [header, row] = csv.split("\r\n");
+    const cells = (parse(row) as string[][])[0];
+    const at = (column: string) => cells[header.split(",").indexOf(column)];
+    expect(at("ChargeDescription")).toBe("'=HYPERLINK(x) m5.large");
+    expect(at("SkuMeter")).toBe("'-Compute");
+    expect(at("BilledCost")).toBe("-5");
+    expect(at("ContractedCost")).toBe("-5");
+    expect(at("ChargePeriodStart")).toBe("2026-10-01T00:00:00Z");
+  });
+
+  test("a usage line: the organization as billing account, its calendar month as billing period, unpriced written with zero costs and x_Priced false, read back unpriced", async () => {
     const { csv, parsed } = await roundTrip([usageLine]);
     expect(parsed[0]).toMatchObject({
       billing_account_id: "org-1",
@@ -131,7 +198,10 @@ describe("FOCUS 1.2 CSV writer", () => {
     expect(at("x_TenantId")).toBe(usageLine.tenant_id);
     expect(at("x_Source")).toBe("usage");
     expect(at("BillingAccountName")).toBe("Org One");
-    expect(at("BilledCost")).toBe("");
+    expect(at("BilledCost")).toBe("0");
+    expect(at("ContractedCost")).toBe("0");
+    expect(at("x_Priced")).toBe("false");
+    expect(at("x_UnpricedReason")).toBe("no_price");
   });
 
   test("streams many lines in chunks, in order", async () => {

@@ -1,5 +1,5 @@
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { deleteImportLines, insertLines, reallocateLines, type LedgerLineInput } from "../src/spend/ledger";
+import { deleteImportLines, deleteSupersededLines, insertLines, reallocateLines, setLinePricing, type LedgerLineInput } from "../src/spend/ledger";
 import { createTestContext, type TestContext } from "./helpers/context";
 
 let ctx: TestContext;
@@ -31,21 +31,23 @@ const line = (overrides: Partial<LedgerLineInput> = {}): LedgerLineInput => ({
 const write = <T>(fn: Parameters<typeof ctx.prisma.$transaction>[0] extends (tx: infer X) => unknown ? (tx: X) => Promise<T> : never) =>
   ctx.prisma.$transaction(fn, TRANSACTION_OPTIONS);
 
-/** Both roll-ups as they are, and as they would be rebuilt from the lines: always equal. */
-async function rollupMatchesLines(org = ORG): Promise<{ rows: number; serviceRows: number }> {
-  const compare = async (table: string, dimensions: string[]) => {
+const SUMS = `coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
+    coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, coalesce(sum(contracted_cost), 0)::numeric(38, 10)::text AS contracted_cost,
+    count(*)::int AS line_count`;
+
+/** The three roll-ups as they are, and as they would be rebuilt from the lines: always equal. */
+async function rollupMatchesLines(org = ORG): Promise<{ rows: number; serviceRows: number; tagRows: number }> {
+  const compare = async (table: string, dimensions: string[], lines = "spend_lines") => {
+    const order = `${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`;
     const stored = await ctx.db.sql.query<Record<string, unknown>>(
-      `SELECT tenant_id, day::text, ${dimensions.join(", ")}, billed_cost::text, effective_cost::text, list_cost::text, line_count::int
-         FROM ${table} WHERE organization_id = $1 ORDER BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`,
+      `SELECT tenant_id, day::text, ${dimensions.join(", ")}, billed_cost::text, effective_cost::text, list_cost::text, contracted_cost::text, line_count::int
+         FROM ${table} WHERE organization_id = $1 ORDER BY ${order}`,
       [org],
     );
     const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
       `SELECT coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date::text AS day,
-          ${dimensions.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
-          coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
-          coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
-         FROM spend_lines WHERE organization_id = $1 GROUP BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2
-         ORDER BY ${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`,
+          ${dimensions.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")}, ${SUMS}
+         FROM ${lines} WHERE organization_id = $1 GROUP BY ${order} ORDER BY ${order}`,
       [org],
     );
     expect(stored).toEqual(rebuilt);
@@ -55,6 +57,8 @@ async function rollupMatchesLines(org = ORG): Promise<{ rows: number; serviceRow
     "currency",
     "source",
     "charge_category",
+    "charge_frequency",
+    "pricing_category",
     "provider",
     "service_name",
     "service_category",
@@ -67,20 +71,27 @@ async function rollupMatchesLines(org = ORG): Promise<{ rows: number; serviceRow
     "currency",
     "source",
     "charge_category",
+    "charge_frequency",
+    "pricing_category",
     "provider",
     "service_name",
     "service_category",
     "unpriced_reason",
   ]);
-  return { rows, serviceRows };
+  const tagRows = await compare(
+    "spend_tag_daily",
+    ["currency", "unpriced_reason", "tag_key", "tag_value"],
+    "(SELECT l.*, t.key AS tag_key, t.value AS tag_value FROM spend_lines l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value) WHERE t.value IS NOT NULL) AS tagged",
+  );
+  return { rows, serviceRows, tagRows };
 }
 
 describe("spend ledger", () => {
   it("stores lines and adds them to the daily roll-up exactly; a tenant's event_id is stored once", async () => {
     const result = await write((tx) =>
       insertLines(tx, ORG, [
-        line(),
-        line({ billedCost: "0.0000000001", effectiveCost: "0.0000000001", listCost: "0.0000000001" }),
+        line({ tags: { team: "web", env: "prod" }, contractedCost: "1.2", pricingCategory: "Committed" }),
+        line({ billedCost: "0.0000000001", effectiveCost: "0.0000000001", listCost: "0.0000000001", tags: { team: "web", empty: "", gone: null } as never }),
         line({ tenantId: null, chargePeriodStart: "2026-10-01T23:59:59.999Z" }),
         line({ tenantId: "ten_b", currency: "EUR" }),
         line({
@@ -109,7 +120,7 @@ describe("spend ledger", () => {
       insertLines(tx, ORG, [line({ source: "usage", eventId: "ev-1" }), line({ source: "usage", eventId: "ev-1", tenantId: "ten_b" })]),
     );
     expect(again.inserted).toBe(1);
-    expect((await rollupMatchesLines()).rows).toBe(5);
+    expect((await rollupMatchesLines()).rows).toBe(6);
   });
 
   it("stores text as sent whatever it holds (quotes, backslashes, braces, commas, the word NULL) and null as null", async () => {
@@ -134,9 +145,9 @@ describe("spend ledger", () => {
   it("deletes an import's lines and moves lines between tenants, keeping the roll-up equal to the lines", async () => {
     const imported = await write((tx) =>
       insertLines(tx, ORG, [
-        line({ importId: "imp_1", tenantId: null }),
-        line({ importId: "imp_1", tenantId: "ten_a", chargePeriodStart: "2026-10-03T00:00:00.000Z" }),
-        line({ importId: "imp_2" }),
+        line({ importId: "imp_1", tenantId: null, tags: { team: "data" } }),
+        line({ importId: "imp_1", tenantId: "ten_a", chargePeriodStart: "2026-10-03T00:00:00.000Z", tags: { team: "data" } }),
+        line({ importId: "imp_2", tags: { team: "web" } }),
       ]),
     );
     expect(imported.inserted).toBe(3);
@@ -163,10 +174,77 @@ describe("spend ledger", () => {
 
     expect(await write((tx) => deleteImportLines(tx, ORG, ["imp_1", "imp_none"]))).toBe(2);
     const days = await rollupMatchesLines();
-    for (const table of ["spend_daily", "spend_service_daily"]) {
+    for (const table of ["spend_daily", "spend_service_daily", "spend_tag_daily"]) {
       const left = await ctx.db.sql.query(`SELECT 1 FROM ${table} WHERE organization_id = $1 AND (tenant_id = 'ten_c' OR day = '2026-10-03')`, [ORG]);
       expect(left).toEqual([]);
     }
-    expect(days.rows).toBe(5);
+    expect(days.rows).toBe(6);
+  });
+
+  it("supersedes an import's lines and prices unpriced lines, keeping the three roll-ups equal to the lines", async () => {
+    const org = "org_ledger_supersede";
+    const period = { billingAccountId: "acct-s", billingPeriodStart: "2026-10-01T00:00:00.000Z", billingPeriodEnd: "2026-11-01T00:00:00.000Z" };
+    await write((tx) =>
+      insertLines(tx, org, [
+        line({ ...period, importId: "imp_old", tags: { team: "web" } }),
+        line({ ...period, importId: "imp_old", tags: { team: "data", env: "dev" }, chargeCategory: "Purchase" }),
+        line({ ...period, importId: "imp_new", tags: { team: "web" }, billedCost: "7" }),
+        line({
+          source: "usage",
+          eventId: "ev-u",
+          tags: { team: "ml" },
+          billedCost: null,
+          effectiveCost: null,
+          listCost: null,
+          currency: null,
+          priced: false,
+          unpricedReason: "no_pricing_label",
+        }),
+      ]),
+    );
+    expect((await rollupMatchesLines(org)).tagRows).toBe(4);
+    const superseded = await write((tx) =>
+      deleteSupersededLines(tx, org, "imp_new", [{ billingAccountId: "acct-s", start: period.billingPeriodStart, end: period.billingPeriodEnd }]),
+    );
+    // The lines' import records are what deleteSupersededLines reads to find earlier imports of the account.
+    expect(superseded).toEqual([]);
+    await ctx.db.sql.query(
+      `INSERT INTO spend_imports (organization_id, id, focus_version, rows, allocated_rows, unallocated_rows, billing_account_ids, billing_periods, totals, superseded_import_ids)
+       VALUES ($1, 'imp_old', '1.2', 2, 2, 0, ARRAY['acct-s'], '[]', '[]', ARRAY[]::text[])`,
+      [org],
+    );
+    expect(
+      await write((tx) =>
+        deleteSupersededLines(tx, org, "imp_new", [{ billingAccountId: "acct-s", start: period.billingPeriodStart, end: period.billingPeriodEnd }]),
+      ),
+    ).toEqual(["imp_old"]);
+    expect((await rollupMatchesLines(org)).tagRows).toBe(2);
+
+    const [unpriced] = await ctx.db.sql.query<{ id: string }>("SELECT id FROM spend_lines WHERE organization_id = $1 AND NOT priced", [org]);
+    const priced = await write((tx) =>
+      setLinePricing(tx, org, [
+        {
+          id: unpriced.id,
+          priced: true,
+          unpricedReason: null,
+          pricingId: "mdl_1",
+          unitPrices: { input: "0.15" },
+          currency: "USD",
+          billedCost: "0.3",
+          effectiveCost: "0.3",
+          listCost: "0.3",
+          contractedCost: "0.3",
+          model: "gpt-4o-mini",
+        },
+      ]),
+    );
+    expect(priced).toEqual([unpriced.id]);
+    const after = await rollupMatchesLines(org);
+    expect(after.tagRows).toBe(2);
+    const [tag] = await ctx.db.sql.query<{ contracted_cost: string; unpriced_reason: string }>(
+      "SELECT contracted_cost::text, unpriced_reason FROM spend_tag_daily WHERE organization_id = $1 AND tag_key = 'team' AND tag_value = 'ml'",
+      [org],
+    );
+    expect(tag).toEqual({ contracted_cost: "0.3000000000", unpriced_reason: "" });
   });
 });

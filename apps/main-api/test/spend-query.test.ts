@@ -255,6 +255,39 @@ describe("GET /api/v1/organizations/{org_id}/spend", () => {
     expect(lines.body.data.totals).toEqual([{ currency: "USD", cost: "17.75" }]);
   });
 
+  it("tag queries read spend_tag_daily and answer exactly as the lines do (a second dimension sends the same query to the lines)", async () => {
+    const queries = [
+      "?start=2026-10-01&end=2026-12-01&granularity=day&group_by=tag:team",
+      "?start=2026-10-01&end=2026-12-01&granularity=month&group_by=tenant,tag:team",
+      "?start=2026-10-01&end=2026-12-01&granularity=none&tag:team=web",
+      "?start=2026-10-01&end=2026-12-01&granularity=none&group_by=tag:team&tag:team=web,data",
+      "?start=2026-10-01&end=2026-12-01&granularity=none&group_by=tenant&tag:team=data",
+      "?start=2026-10-01&end=2026-12-01&granularity=month&group_by=tag:team&tenant=" + org.tenant.id,
+      "?start=2026-10-01&end=2026-12-01&granularity=none&group_by=tag:nobody",
+      "?start=2026-10-01&end=2026-12-01&granularity=none&group_by=tag:team&metric=effective_cost",
+    ];
+    for (const query of queries) {
+      const rollup = await orgSpend(query);
+      const lines = await orgSpend(`${query}&provider=AWS`);
+      expect(rollup.status).toBe(200);
+      expect({ query, data: rollup.body.data }).toEqual({ query, data: lines.body.data });
+    }
+    const byTeam = await orgSpend("?start=2026-10-01&end=2026-11-01&granularity=none&group_by=tag:team");
+    expect(byTeam.body.data.rows.map((row: { group: unknown; currency: string; cost: string }) => [row.group, row.currency, row.cost])).toEqual([
+      [{ "tag:team": null }, "USD", "1100"],
+      [{ "tag:team": "web" }, "USD", "14.5"],
+      [{ "tag:team": "data" }, "USD", "3.25"],
+      [{ "tag:team": null }, "EUR", "2"],
+    ]);
+    expect(byTeam.body.data.unpriced).toEqual({ lines: 1, by_reason: { no_pricing_label: 1 } });
+    const member = await tenantSpend("?start=2026-10-01&end=2026-11-01&granularity=none&group_by=tag:team");
+    expect(member.body.data.rows.map((row: { group: unknown; cost: string }) => [row.group, row.cost])).toEqual([
+      [{ "tag:team": "web" }, "14.5"],
+      [{ "tag:team": "data" }, "3.25"],
+      [{ "tag:team": null }, "2"],
+    ]);
+  });
+
   it("shows members only their tenants (no unallocated lines)", async () => {
     const res = await orgSpend("?start=2026-10-01&end=2026-11-01&granularity=none&group_by=tenant", member);
     expect(res.status).toBe(200);

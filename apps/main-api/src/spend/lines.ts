@@ -47,8 +47,8 @@ const COLUMN: Record<SpendDimension, string> = {
   commitment_discount_id: "commitment_discount_id",
 };
 
-/** The scope's lines of the range matching the filters after `after` ("at|id"), ordered by charge_period_start, then id. */
-async function readLines(sql: SqlClient, scope: SpendScope, input: SpendLinesFilter, after: string | undefined, limit: number): Promise<Row[]> {
+/** The condition selecting the scope's lines of the range matching the filters, and its parameters. */
+function linesWhere(scope: SpendScope, input: SpendLinesFilter): { conditions: string[]; params: unknown[]; add: (value: unknown) => string } {
   const params: unknown[] = [scope.organizationId, input.start, input.end];
   const add = (value: unknown) => {
     params.push(value);
@@ -59,11 +59,35 @@ async function readLines(sql: SqlClient, scope: SpendScope, input: SpendLinesFil
   for (const [name, values] of Object.entries(input.filters))
     conditions.push(`coalesce(l.${COLUMN[name as SpendDimension]}, '') = ANY(${add(values)}::text[])`);
   for (const [key, values] of Object.entries(input.tags)) conditions.push(`l.tags ->> ${add(key)} = ANY(${add(values)}::text[])`);
+  return { conditions, params, add };
+}
+
+/** The scope's lines of the range matching the filters after `after` ("at|id"), ordered by charge_period_start, then id. */
+async function readLines(
+  sql: SqlClient,
+  scope: SpendScope,
+  input: SpendLinesFilter,
+  after: string | undefined,
+  limit: number,
+  options: { pricedOnly?: boolean } = {},
+): Promise<Row[]> {
+  const { conditions, params, add } = linesWhere(scope, input);
+  if (options.pricedOnly) conditions.push("l.priced");
   if (after) {
     const [at, id] = after.split("|");
     conditions.push(`(l.charge_period_start, l.id) > (${add(at)}::timestamptz, ${add(id)}::text)`);
   }
   return sql.query<Row>(`${SELECT} WHERE ${conditions.join(" AND ")} ORDER BY l.charge_period_start, l.id LIMIT ${limit}`, params);
+}
+
+/** How many of the scope's lines of the range matching the filters have no price. */
+export async function countUnpricedLines(sql: SqlClient, scope: SpendScope, input: SpendLinesFilter): Promise<number> {
+  const { conditions, params } = linesWhere(scope, input);
+  const [row] = await sql.query<{ lines: string }>(
+    `SELECT count(*)::text AS lines FROM spend_lines l WHERE ${conditions.join(" AND ")} AND NOT l.priced`,
+    params,
+  );
+  return Number(row.lines);
 }
 
 const keyOf = (row: { charge_period_start: string; id: string }) => `${row.charge_period_start}|${row.id}`;
@@ -92,14 +116,21 @@ export async function listSpendLines(sql: SqlClient, scope: SpendScope, input: S
 const EXPORT_BATCH = 5000;
 
 /**
- * Every line of the scope and range for the FOCUS export, read in batches of 5000 (keyset pages),
- * so memory stays flat whatever the range holds. Lines without a price have no currency of their
- * own; FOCUS requires BillingCurrency, so `fallbackCurrency` is written (their costs stay empty).
+ * Every line of the scope and range for the FOCUS export (the unpriced ones only when
+ * `includeUnpriced`), read in batches of 5000 (keyset pages), so memory stays flat whatever the
+ * range holds. Lines without a price have no currency of their own; FOCUS requires
+ * BillingCurrency, so `fallbackCurrency` is written.
  */
-export async function* exportLines(sql: SqlClient, scope: SpendScope, input: SpendLinesFilter, fallbackCurrency: string): AsyncGenerator<FocusExportLine> {
+export async function* exportLines(
+  sql: SqlClient,
+  scope: SpendScope,
+  input: SpendLinesFilter,
+  options: { fallbackCurrency: string; includeUnpriced: boolean },
+): AsyncGenerator<FocusExportLine> {
+  const fallbackCurrency = options.fallbackCurrency;
   let after: string | undefined;
   for (;;) {
-    const rows = await readLines(sql, scope, input, after, EXPORT_BATCH);
+    const rows = await readLines(sql, scope, input, after, EXPORT_BATCH, { pricedOnly: !options.includeUnpriced });
     for (const row of rows) {
       yield {
         ...row,

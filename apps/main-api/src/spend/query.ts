@@ -64,21 +64,26 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The spend report (docs/api.md, "Spend: usage, queries, lines, export"). Whole UTC days of the
- * range are read from a daily roll-up (spend_service_daily when every dimension grouped or
- * filtered by is one of its, else spend_daily);
- * the partial days at its edges, and every day when a `resource_id` or `tag:<key>` dimension is
- * grouped or filtered by, from the lines (through the (organization, tenant, charge_period_start)
- * index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.
+ * range are read from a daily roll-up (spend_tag_daily when one tag key is grouped or filtered by,
+ * with the tenant at most beside it; spend_service_daily when every dimension grouped or filtered
+ * by is one of its; else spend_daily); the partial days at its edges, and every day when a
+ * line-only dimension (resource_id, commitment_discount_id) or several tag keys or a tag beside
+ * another dimension are grouped or filtered by, from the lines (through the (organization, tenant,
+ * charge_period_start) index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.
  */
 export async function querySpend(sql: SqlClient, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
   const groupBy = query.group_by ?? [];
   const p = new Params();
   const org = p.add(scope.organizationId);
   const tenants = scope.tenantIds === null ? null : p.add(scope.tenantIds);
+  const tagKeys = new Set([...groupBy.filter((name) => name.startsWith("tag:")).map((name) => name.slice(4)), ...Object.keys(query.tags)]);
+  // One tag key, beside the tenant at most: spend_tag_daily answers it.
+  const tagKey =
+    tagKeys.size === 1 && [...groupBy.filter((name) => !name.startsWith("tag:")), ...Object.keys(query.filters)].every((name) => name === "tenant")
+      ? [...tagKeys][0]
+      : null;
   const needsLines =
-    Object.keys(query.tags).length > 0 ||
-    groupBy.some((name) => name.startsWith("tag:") || LINE_ONLY.has(name)) ||
-    Object.keys(query.filters).some((name) => LINE_ONLY.has(name));
+    (tagKeys.size > 0 && tagKey === null) || groupBy.some((name) => LINE_ONLY.has(name)) || Object.keys(query.filters).some((name) => LINE_ONLY.has(name));
 
   const startMs = Date.parse(query.start);
   const endMs = Date.parse(query.end);
@@ -103,7 +108,9 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   const groups = (alias: "d" | "l") => [0, 1].map((i) => (groupBy[i] ? `${groupExpr(groupBy[i], alias)} AS g${i}` : `'' AS g${i}`)).join(", ");
 
   const sources: string[] = [];
-  if (rollupDays) {
+  if (rollupDays && tagKey !== null) {
+    sources.push(...tagRollupSources(p, { org, tenants, from: iso(dayStart), to: iso(dayEnd) }, query, groupBy, tagKey));
+  } else if (rollupDays) {
     sources.push(
       `SELECT d.day, d.currency, d.unpriced_reason, d.${query.metric} AS cost, d.line_count AS lines, ${groups("d")}
          FROM ${rollupTable} d WHERE d.organization_id = ${org} AND d.day >= ${p.add(iso(dayStart))}::date AND d.day < ${p.add(iso(dayEnd))}::date${filterSql("d")}`,
@@ -125,14 +132,47 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   }
   const period =
     query.granularity === "day" ? "src.day" : query.granularity === "month" ? "date_trunc('month', src.day)::date" : `${p.add(query.start.slice(0, 10))}::date`;
+  // HAVING: the tag roll-up's "no such tag" rows are a total less the tag's rows, which may leave none.
   const rows = await sql.query<GroupedRow>(
     `SELECT ${period}::text AS period, g0, g1, currency, unpriced_reason AS reason, sum(cost)::text AS cost, trim_scale(round(sum(cost), 10))::text AS amount, sum(lines)::text AS lines,
         GROUPING(${period}, g0, g1) AS detail
        FROM (${sources.join("\n UNION ALL ")}) src
-      GROUP BY GROUPING SETS ((${period}, g0, g1, currency, unpriced_reason), (currency, unpriced_reason))`,
+      GROUP BY GROUPING SETS ((${period}, g0, g1, currency, unpriced_reason), (currency, unpriced_reason))
+      HAVING sum(lines) <> 0`,
     p.values,
   );
   return report(query, groupBy, rows, startMs, endMs);
+}
+
+/**
+ * The whole days of a query over one tag key (grouped by, filtered on, or both; the tenant beside
+ * it at most), from spend_tag_daily: the key's rows by value, the values filtered on if any. A
+ * grouping without a filter also needs the lines without the key (the null group): the service
+ * roll-up's total less the key's rows, exact in numeric.
+ */
+function tagRollupSources(
+  p: Params,
+  days: { org: string; tenants: string | null; from: string; to: string },
+  query: SpendQueryInput,
+  groupBy: string[],
+  tagKey: string,
+): string[] {
+  const where = [`d.organization_id = ${days.org}`, `d.day >= ${p.add(days.from)}::date`, `d.day < ${p.add(days.to)}::date`];
+  if (days.tenants) where.push(`d.tenant_id = ANY(${days.tenants}::text[])`);
+  if (query.filters.tenant) where.push(`d.tenant_id = ANY(${p.add(query.filters.tenant)}::text[])`);
+  const key = p.add(tagKey);
+  const values = query.tags[tagKey];
+  const groups = (tagValue: string) =>
+    [0, 1].map((i) => (groupBy[i] === undefined ? `'' AS g${i}` : groupBy[i] === "tenant" ? `d.tenant_id AS g${i}` : `${tagValue} AS g${i}`)).join(", ");
+  const select = (sign: "" | "-", tagValue: string, table: string, extra: string) =>
+    `SELECT d.day, d.currency, d.unpriced_reason, ${sign}d.${query.metric} AS cost, ${sign}d.line_count AS lines, ${groups(tagValue)}
+       FROM ${table} d WHERE ${where.join(" AND ")}${extra}`;
+  const tagged = ` AND d.tag_key = ${key}`;
+  const sources = [select("", "d.tag_value", "spend_tag_daily", `${tagged}${values ? ` AND d.tag_value = ANY(${p.add(values)}::text[])` : ""}`)];
+  if (!values && groupBy.includes(`tag:${tagKey}`)) {
+    sources.push(select("", "''", "spend_service_daily", ""), select("-", "''", "spend_tag_daily", tagged));
+  }
+  return sources;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { mainApiSpendRoutes } from "@cloudcost/contracts";
-import { HttpError, releaseBody, type StreamReply } from "@cloudcost/http";
+import { HttpError, releaseBody } from "@cloudcost/http";
 import { isManager, type Principal } from "../auth/principal";
 import { checkBudgetsAfterSpend } from "../budgets/after-spend";
 import type { AppDeps } from "../deps";
@@ -7,9 +7,8 @@ import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { assertMember } from "../organizations/access";
 import { PricingUnavailableError } from "../pricing/internal-client";
-import { loadOrganizationSettings } from "../settings/repository";
-import { focusCsv } from "./focus";
-import { exportLines, listSpendLines, type SpendLinesFilter } from "./lines";
+import { exportSpend } from "./export-service";
+import { listSpendLines } from "./lines";
 import { querySpend, type SpendScope } from "./query";
 import { ingestUsage, repriceUsage } from "./usage-service";
 
@@ -49,9 +48,9 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
     getOrganizationSpend: async ({ params, query }, { principal }) =>
       ok("Spend of the organization", await querySpend(deps.db.sql, organizationScope(principal, params.org_id), query)),
     exportTenantSpend: ({ query }, { tenant }) =>
-      spendExport(deps, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query, `spend-${tenant.id}`),
+      exportSpend(deps, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query, `spend-${tenant.id}`),
     exportOrganizationSpend: ({ params, query }, { principal }) =>
-      spendExport(deps, organizationScope(principal, params.org_id), query, `spend-${params.org_id}`),
+      exportSpend(deps, organizationScope(principal, params.org_id), query, `spend-${params.org_id}`),
   };
 }
 
@@ -59,17 +58,4 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
 function organizationScope(caller: Principal, organizationId: string): SpendScope {
   assertMember(caller, organizationId);
   return { organizationId, tenantIds: isManager(caller.role) ? null : caller.tenantIds };
-}
-
-/** The lines as a FOCUS 1.2 CSV stream; a failure after the first bytes can only cut the response short. */
-async function spendExport(deps: Pick<AppDeps, "db" | "prisma">, scope: SpendScope, range: SpendLinesFilter, name: string): Promise<StreamReply<200>> {
-  const settings = await loadOrganizationSettings(deps.prisma, scope.organizationId);
-  return {
-    status: 200,
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${name}-${range.start.slice(0, 10)}-${range.end.slice(0, 10)}.csv"`,
-    },
-    stream: focusCsv(exportLines(deps.db.sql, scope, range, settings.default_currency), { billingAccountId: scope.organizationId }),
-  };
 }

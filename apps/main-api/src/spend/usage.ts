@@ -44,12 +44,12 @@ export function costOutOfRange(cost: string | null | undefined): boolean {
   return digits - (cost.startsWith("-") ? 1 : 0) > DECIMAL_MAX_INTEGER_DIGITS;
 }
 
-function consumed(line: UsageLine): { consumedQuantity: string | null; consumedUnit: string | null } {
+/** The line's consumed quantity and unit, which are also its pricing quantity and unit (null for a database line of several quantities). */
+function consumed(line: UsageLine) {
   const entries = Object.entries(line.quantities);
   const sum = () => toText(entries.reduce((total, [, quantity]) => plus(total, fromNumber(quantity)), ZERO));
-  if (line.kind === "model") return { consumedQuantity: sum(), consumedUnit: "Tokens" };
-  if (entries.length === 1) return { consumedQuantity: sum(), consumedUnit: entries[0][0] };
-  return { consumedQuantity: null, consumedUnit: null };
+  const [quantity, unit] = line.kind === "model" ? [sum(), "Tokens"] : entries.length === 1 ? [sum(), entries[0][0]] : [null, null];
+  return { consumedQuantity: quantity, consumedUnit: unit, pricingQuantity: quantity, pricingUnit: unit };
 }
 
 function stringPrices(unitPrices: Record<string, number>): Record<string, string> {

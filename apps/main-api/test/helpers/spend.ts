@@ -10,6 +10,7 @@ export async function registerModelPrices(
   accountId: string,
   model: string,
   prices: { bucket: string; perMtok: number; from?: string; currency?: string }[],
+  options: { modelId?: string } = {},
 ): Promise<Record<string, string>> {
   const path = `/internal/accounts/${accountId}/api-keys`;
   const token = await signServiceToken(new TextEncoder().encode(TEST_SERVICE_TOKEN_SECRET), { method: "POST", path });
@@ -23,6 +24,7 @@ export async function registerModelPrices(
   const entries = prices.map((price) => ({
     provider: "openai",
     model,
+    ...(options.modelId ? { model_id: options.modelId } : {}),
     token_bucket: price.bucket,
     unit_price_per_mtok: price.perMtok,
     currency: price.currency ?? "USD",

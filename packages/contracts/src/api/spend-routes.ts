@@ -10,7 +10,11 @@ const failure = (description: string) => ({ description, schema: ErrorEnvelope }
 const tags = ["Spend"];
 const inTenant = { errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags } as const;
 const inOrganization = { errors: "envelope", auth: "bearer", scope: "organization", tags } as const;
-const csv = { description: "FOCUS 1.2 CSV", schema: s.FocusCsvFile, contentType: "text/csv" };
+const csv = {
+  description: "FOCUS 1.2 CSV; the X-Unpriced-Lines header counts the unpriced usage lines of the range",
+  schema: s.FocusCsvFile,
+  contentType: "text/csv",
+};
 const WRITERS = ["owner", "admin", "member"] as const;
 
 /** Spend: usage priced at ingestion, reprice, and the spend views (docs/api.md, "Spend: usage, queries, lines, export"). */

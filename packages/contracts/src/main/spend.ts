@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Currency, KeyText, PaginationQuery, Timestamp, TimestampOutput, queryArray } from "../common.js";
+import { Currency, KeyText, PaginationQuery, Timestamp, TimestampOutput, queryArray, queryBoolean } from "../common.js";
 import { UsageLine } from "../pricing/references.js";
 
 /** An exact amount: at most 10 decimal places, no exponent (sums of small charges exceed what a JSON number holds). */
@@ -144,15 +144,25 @@ export const SpendLinesQuery = spendFilterQuery(
 );
 export type SpendLinesQuery = z.output<typeof SpendLinesQuery>;
 
-export const TenantSpendExportQuery = spendFilterQuery(false, {}, "TenantSpendExportQuery", "Lines of the range as a FOCUS 1.2 CSV file.");
+const EXPORT_SHAPE = {
+  include_unpriced: queryBoolean
+    .default(false)
+    .meta({
+      description:
+        "Also write unpriced usage lines, with zero costs, `x_Priced` false and `x_UnpricedReason` (default: left out, counted in X-Unpriced-Lines).",
+    }),
+};
+const EXPORT_DESCRIPTION = "Lines of the range as a FOCUS 1.2 CSV file; `X-Unpriced-Lines` counts the range's unpriced usage lines.";
+export const TenantSpendExportQuery = spendFilterQuery(false, EXPORT_SHAPE, "TenantSpendExportQuery", EXPORT_DESCRIPTION);
 export type TenantSpendExportQuery = z.output<typeof TenantSpendExportQuery>;
-export const OrganizationSpendExportQuery = spendFilterQuery(true, {}, "OrganizationSpendExportQuery", "Lines of the range as a FOCUS 1.2 CSV file.");
+export const OrganizationSpendExportQuery = spendFilterQuery(true, EXPORT_SHAPE, "OrganizationSpendExportQuery", EXPORT_DESCRIPTION);
 export type OrganizationSpendExportQuery = z.output<typeof OrganizationSpendExportQuery>;
 
 /** A FOCUS 1.2 CSV file. */
 export const FocusCsvFile = z.string().meta({
   id: "FocusCsvFile",
-  description: "FOCUS 1.2 CSV: every column the specification requires, plus x_TenantId, x_Source, x_PricingId and x_UnpricedReason.",
+  description:
+    "FOCUS 1.2 CSV: every column the specification requires, the conditional ones the ledger keeps, plus x_TenantId, x_Source, x_PricingId, x_Priced and x_UnpricedReason. Text cells that a spreadsheet would run as a formula start with `'`.",
 });
 
 export const CurrencyAmount = z.object({ currency: Currency, cost: DecimalString }).meta({ id: "CurrencyAmount", description: "A sum in one currency." });

@@ -113,14 +113,9 @@ export const PricedLine = z
     currency: Currency.nullable(),
     unit_prices: z.record(z.string(), z.number()).nullable(),
     cost: z.number().nullable(),
-    model_id: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({
-        description:
-          "Model lines: the `model_id` of the price entry that priced the line (its `model` when the entry has no `model_id`; null when unresolved).",
-      }),
+    model_id: z.string().nullable().optional().meta({
+      description: "Model lines: the `model_id` of the price entry that priced the line (its `model` when the entry has no `model_id`; null when unresolved).",
+    }),
   })
   .meta({ id: "PricedLine", description: "A priced usage line; unresolved lines have a `reason` and `cost: null`." });
 export type PricedLine = z.infer<typeof PricedLine>;

@@ -18,7 +18,8 @@ ALTER TABLE "spend_lines"
     ADD COLUMN "charge_description" TEXT,
     ADD COLUMN "sku_meter" TEXT;
 
--- Existing lines: usage priced at ingestion is Usage-Based, Standard, contracted at what it billed;
+-- Existing lines: usage priced at ingestion is Usage-Based, Standard, contracted at what it billed,
+-- priced by its consumed quantity;
 -- an imported line's frequency is derived as for a file without ChargeFrequency (Purchase first,
 -- then a charge period longer than 24 hours); the columns the old import dropped stay null.
 UPDATE "spend_lines" SET
@@ -28,7 +29,9 @@ UPDATE "spend_lines" SET
         WHEN "charge_period_end" - "charge_period_start" > interval '24 hours' THEN 'Recurring'
         ELSE 'Usage-Based' END,
     "pricing_category" = CASE WHEN "source" = 'usage' THEN 'Standard' END,
-    "contracted_cost" = CASE WHEN "source" = 'usage' THEN "billed_cost" END;
+    "contracted_cost" = CASE WHEN "source" = 'usage' THEN "billed_cost" END,
+    "pricing_quantity" = CASE WHEN "source" = 'usage' THEN "consumed_quantity" END,
+    "pricing_unit" = CASE WHEN "source" = 'usage' THEN "consumed_unit" END;
 ALTER TABLE "spend_lines" ALTER COLUMN "charge_frequency" SET NOT NULL;
 
 -- Both roll-ups gain charge_frequency and pricing_category as dimensions and contracted_cost as a

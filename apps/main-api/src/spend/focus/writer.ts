@@ -32,7 +32,25 @@ export interface FocusExportLine {
   tags: Record<string, unknown> | null;
   sub_account_id: string | null;
   billing_account_id: string | null;
+  priced: boolean;
   unpriced_reason: string | null;
+  charge_frequency: string;
+  pricing_category: string | null;
+  pricing_quantity: Amount;
+  pricing_unit: string | null;
+  contracted_cost: Amount;
+  contracted_unit_price: Amount;
+  list_unit_price: Amount;
+  resource_type: string | null;
+  commitment_discount_id: string | null;
+  commitment_discount_category: string | null;
+  commitment_discount_type: string | null;
+  commitment_discount_status: string | null;
+  commitment_discount_quantity: Amount;
+  commitment_discount_unit: string | null;
+  invoice_issuer: string | null;
+  charge_description: string | null;
+  sku_meter: string | null;
 }
 
 export interface FocusExportOptions {
@@ -54,15 +72,25 @@ export const FOCUS_EXPORT_COLUMNS = [
   "ChargeCategory",
   "ChargeClass",
   "ChargeDescription",
+  "ChargeFrequency",
   "ChargePeriodEnd",
   "ChargePeriodStart",
+  "CommitmentDiscountCategory",
+  "CommitmentDiscountId",
+  "CommitmentDiscountQuantity",
+  "CommitmentDiscountStatus",
+  "CommitmentDiscountType",
+  "CommitmentDiscountUnit",
   "ConsumedQuantity",
   "ConsumedUnit",
   "ContractedCost",
+  "ContractedUnitPrice",
   "EffectiveCost",
   "InvoiceId",
   "InvoiceIssuerName",
   "ListCost",
+  "ListUnitPrice",
+  "PricingCategory",
   "PricingQuantity",
   "PricingUnit",
   "ProviderName",
@@ -70,15 +98,18 @@ export const FOCUS_EXPORT_COLUMNS = [
   "RegionId",
   "ResourceId",
   "ResourceName",
+  "ResourceType",
   "ServiceCategory",
   "ServiceName",
   "SkuId",
+  "SkuMeter",
   "SkuPriceId",
   "SubAccountId",
   "Tags",
   "x_TenantId",
   "x_Source",
   "x_PricingId",
+  "x_Priced",
   "x_UnpricedReason",
 ] as const;
 
@@ -92,15 +123,19 @@ function field(value: string | null | undefined): string {
 /** Columns written as numbers or timestamps: never altered by the formula escape. */
 const NOT_TEXT: ReadonlySet<string> = new Set([
   "BilledCost",
+  "CommitmentDiscountQuantity",
   "ConsumedQuantity",
   "ContractedCost",
+  "ContractedUnitPrice",
   "EffectiveCost",
   "ListCost",
+  "ListUnitPrice",
   "PricingQuantity",
   "BillingPeriodEnd",
   "BillingPeriodStart",
   "ChargePeriodEnd",
   "ChargePeriodStart",
+  "x_Priced",
 ]);
 
 /**
@@ -110,7 +145,7 @@ const NOT_TEXT: ReadonlySet<string> = new Set([
 const FORMULA_START = /^[=+\-@\t\r]/;
 const escapeFormula = (value: string | null): string | null => (value !== null && FORMULA_START.test(value) ? `'${value}` : value);
 
-const amount = (value: Amount): string | null => (value === null ? null : new Decimal(String(value)).toFixed());
+const amount = (value: Amount | undefined): string | null => (value === null || value === undefined ? null : new Decimal(String(value)).toFixed());
 const time = (value: Date): string => value.toISOString().replace(".000Z", "Z");
 
 function monthOf(date: Date): [Date, Date] {
@@ -119,11 +154,16 @@ function monthOf(date: Date): [Date, Date] {
 
 function row(line: FocusExportLine, options: FocusExportOptions): string {
   const [monthStart, monthEnd] = monthOf(line.charge_period_start);
-  const billed = amount(line.billed_cost);
-  const list = amount(line.list_cost);
+  // FOCUS forbids null costs: an unpriced usage line (written only on request) carries zeros and x_Priced false.
+  const cost = (value: Amount) => (line.priced ? amount(value) : "0");
+  const billed = cost(line.billed_cost);
+  const list = cost(line.list_cost);
   const provider = line.provider ?? options.provider ?? null;
   const accountId = line.billing_account_id ?? options.billingAccountId;
-  const quantity = amount(line.consumed_quantity);
+  // FOCUS requires a pricing quantity and unit on usage and purchases that are not corrections:
+  // a line stored without them (an older import, a usage line of several quantities) is written with its consumed quantity, else 1.
+  const pricingRequired = (line.charge_category === "Usage" || line.charge_category === "Purchase") && line.charge_class !== "Correction";
+  const pricingQuantity = amount(line.pricing_quantity) ?? (pricingRequired ? (amount(line.consumed_quantity) ?? "1") : null);
   const values: Record<(typeof FOCUS_EXPORT_COLUMNS)[number], string | null> = {
     BilledCost: billed,
     BillingAccountId: accountId,
@@ -133,33 +173,46 @@ function row(line: FocusExportLine, options: FocusExportOptions): string {
     BillingPeriodStart: time(line.billing_period_start ?? monthStart),
     ChargeCategory: line.charge_category,
     ChargeClass: line.charge_class,
-    ChargeDescription: null,
+    ChargeDescription: line.charge_description,
+    ChargeFrequency: line.charge_frequency,
     ChargePeriodEnd: time(line.charge_period_end),
     ChargePeriodStart: time(line.charge_period_start),
-    ConsumedQuantity: quantity,
+    CommitmentDiscountCategory: line.commitment_discount_category,
+    CommitmentDiscountId: line.commitment_discount_id,
+    CommitmentDiscountQuantity: amount(line.commitment_discount_quantity),
+    CommitmentDiscountStatus: line.commitment_discount_status,
+    CommitmentDiscountType: line.commitment_discount_type,
+    CommitmentDiscountUnit: line.commitment_discount_unit,
+    ConsumedQuantity: amount(line.consumed_quantity),
     ConsumedUnit: line.consumed_unit,
-    // The ledger keeps no negotiated rate apart: without one, FOCUS's ContractedCost is the ListCost.
-    ContractedCost: list ?? billed,
-    EffectiveCost: amount(line.effective_cost),
+    // A line stored without a contracted cost (an older import) is written at its list cost, as FOCUS does without a negotiated rate.
+    ContractedCost: line.priced ? (amount(line.contracted_cost) ?? list ?? billed) : "0",
+    ContractedUnitPrice: amount(line.contracted_unit_price),
+    EffectiveCost: cost(line.effective_cost),
     InvoiceId: null,
-    InvoiceIssuerName: provider,
+    InvoiceIssuerName: line.invoice_issuer ?? provider,
     ListCost: list,
-    PricingQuantity: quantity,
-    PricingUnit: line.consumed_unit,
+    ListUnitPrice: amount(line.list_unit_price),
+    PricingCategory: line.pricing_category,
+    PricingQuantity: pricingQuantity,
+    PricingUnit: line.pricing_unit ?? (pricingRequired ? (line.consumed_unit ?? "Units") : null),
     ProviderName: provider,
     PublisherName: provider,
     RegionId: line.region,
     ResourceId: line.resource_id,
     ResourceName: line.resource_name,
+    ResourceType: line.resource_type,
     ServiceCategory: line.service_category,
     ServiceName: line.service_name,
     SkuId: line.sku_id,
+    SkuMeter: line.sku_meter,
     SkuPriceId: line.sku_price_id,
     SubAccountId: line.sub_account_id,
     Tags: line.tags && Object.keys(line.tags).length ? JSON.stringify(line.tags) : null,
     x_TenantId: line.tenant_id,
     x_Source: line.source,
     x_PricingId: line.pricing_id,
+    x_Priced: line.priced ? "true" : "false",
     x_UnpricedReason: line.unpriced_reason,
   };
   return `${FOCUS_EXPORT_COLUMNS.map((c) => field(NOT_TEXT.has(c) ? values[c] : escapeFormula(values[c]))).join(",")}\r\n`;
