@@ -23,8 +23,8 @@ const ROW_COLUMNS = {
   source_url: "text null",
   context_limit: "int4 null",
   output_limit: "int4 null",
-  modalities_input: "text[]",
-  modalities_output: "text[]",
+  modalities_input: "text[] null",
+  modalities_output: "text[] null",
   open_weights: "bool null",
   reasoning: "bool null",
   structured_output: "bool null",
@@ -34,9 +34,12 @@ const ROW_COLUMNS = {
 } as const;
 
 /** A model_prices row as selected by SELECT_LIST (numerics as text). */
-export type ModelRow = Omit<RowOf<typeof ROW_COLUMNS>, "raw_pricing_data" | "tags"> & {
+export type ModelRow = Omit<RowOf<typeof ROW_COLUMNS>, "raw_pricing_data" | "tags" | "modalities_input" | "modalities_output"> & {
   raw_pricing_data: Record<string, unknown>;
   tags: Record<string, unknown>;
+  // Nullable in the schema, but every write (insert and update alike) sends an array: detailsOf in model-rows.ts.
+  modalities_input: string[];
+  modalities_output: string[];
 };
 
 const SELECT_LIST = `id, model_key, provider, publisher, host, model, model_id, region, token_bucket,
