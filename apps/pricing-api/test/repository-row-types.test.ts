@@ -6,6 +6,7 @@
 import type { SqlSession } from "@cloudcost/db";
 import { createTestDatabase, type TestDatabase } from "@cloudcost/db/testing";
 import { MIGRATIONS_DIR } from "../src/db";
+import { checkedStatements as catalogStatements } from "../src/compute/catalog-repository";
 import { checkedStatements as computeStatements } from "../src/marketplace/compute-repository";
 import { checkedStatements as databaseStatements } from "../src/marketplace/database-repository";
 import { checkedStatements as modelStatements } from "../src/marketplace/model-repository";
@@ -13,7 +14,14 @@ import { checkedStatements as pinStatements } from "../src/references/pin-reposi
 import { checkedStatements as reportStatements } from "../src/references/report-repository";
 import type { CheckedStatement } from "../src/sql-columns";
 
-const STATEMENTS: CheckedStatement[] = [...computeStatements(), ...databaseStatements(), ...modelStatements(), ...pinStatements(), ...reportStatements()];
+const STATEMENTS: CheckedStatement[] = [
+  ...catalogStatements(),
+  ...computeStatements(),
+  ...databaseStatements(),
+  ...modelStatements(),
+  ...pinStatements(),
+  ...reportStatements(),
+];
 
 let db: TestDatabase;
 
@@ -42,8 +50,7 @@ async function resultColumns(session: SqlSession, sql: string, returnsRows: bool
     if (!returnsRows) return null;
     const [{ n }] = await session.query<{ n: number }>(`SELECT cardinality(parameter_types) AS n FROM pg_prepared_statements WHERE name = 'checked'`);
     const args = n > 0 ? `(${Array.from({ length: n }, () => "NULL").join(", ")})` : "";
-    const nullable = await outputNullability(session, args);
-    const dml = /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql);
+    const { nullable, dml } = await explainOutput(session, args);
     if (dml) await skipEveryRowWrite(session);
     // CREATE TABLE AS takes a SELECT only: an INSERT, UPDATE or DELETE ... RETURNING is read through a CTE (which runs it).
     await session.exec(`PREPARE checked_rows AS ${dml ? `WITH checked_dml AS (${sql}) SELECT * FROM checked_dml` : sql}`);
@@ -73,6 +80,7 @@ async function skipEveryRowWrite(session: SqlSession): Promise<void> {
 }
 
 interface PlanNode {
+  "Node Type": string;
   Output?: string[];
   Plans?: PlanNode[];
   "Relation Name"?: string;
@@ -81,10 +89,11 @@ interface PlanNode {
 }
 
 /**
- * Per output column of the prepared statement: whether it can be null, when its expression is a
- * table column (under casts) of a relation no outer join can null; undefined otherwise.
+ * Whether the prepared statement writes rows (an INSERT, UPDATE or DELETE, possibly under a WITH),
+ * and per output column whether it can be null, when its expression is a table column (under
+ * casts) of a relation no outer join can null; undefined otherwise.
  */
-async function outputNullability(session: SqlSession, args: string): Promise<(boolean | undefined)[]> {
+async function explainOutput(session: SqlSession, args: string): Promise<{ nullable: (boolean | undefined)[]; dml: boolean }> {
   // A generic plan keeps the parameters, so NULL arguments are not folded into an empty plan.
   await session.exec("SET LOCAL plan_cache_mode = force_generic_plan");
   const [explained] = await session.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE checked${args}`);
@@ -105,7 +114,7 @@ async function outputNullability(session: SqlSession, args: string): Promise<(bo
   );
   // EXPLAIN leaves column names unqualified when the statement reads a single relation.
   const sole = relations.size === 1 ? [...relations.values()][0] : undefined;
-  return (top.Output ?? []).map((expression) => {
+  const nullable = (top.Output ?? []).map((expression) => {
     const column = /^(?:"?(\w+)"?\.)?"?(\w+)"?$/.exec(withoutCasts(expression));
     const relation = column && (column[1] === undefined ? sole : relations.get(column[1]));
     const attribute = relation ? notNull.find((a) => a.relation === relation && a.name === column[2]) : undefined;
@@ -114,6 +123,7 @@ async function outputNullability(session: SqlSession, args: string): Promise<(bo
     if (attribute.not_null && outerJoin) return undefined;
     return !attribute.not_null;
   });
+  return { nullable, dml: top["Node Type"] === "ModifyTable" };
 }
 
 /** `expression` without enclosing parentheses and casts (which keep a value null or not null). */
