@@ -7,6 +7,7 @@ import type { SqlSession } from "@cloudcost/db";
 import { createTestDatabase, type TestDatabase } from "@cloudcost/db/testing";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as catalogStatements } from "../src/compute/catalog-repository";
+import { checkedStatements as serviceTokenStatements } from "../src/internal/service-token-repository";
 import { checkedStatements as computeStatements } from "../src/marketplace/compute-repository";
 import { checkedStatements as databaseStatements } from "../src/marketplace/database-repository";
 import { checkedStatements as modelStatements } from "../src/marketplace/model-repository";
@@ -21,6 +22,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...modelStatements(),
   ...pinStatements(),
   ...reportStatements(),
+  ...serviceTokenStatements(),
 ];
 
 let db: TestDatabase;
@@ -52,8 +54,7 @@ async function resultColumns(session: SqlSession, sql: string, returnsRows: bool
     const args = n > 0 ? `(${Array.from({ length: n }, () => "NULL").join(", ")})` : "";
     const { nullable, dml } = await explainOutput(session, args);
     if (dml) await skipEveryRowWrite(session);
-    // CREATE TABLE AS takes a SELECT only: an INSERT, UPDATE or DELETE ... RETURNING is read through a CTE (which runs it).
-    await session.exec(`PREPARE checked_rows AS ${dml ? `WITH checked_dml AS (${sql}) SELECT * FROM checked_dml` : sql}`);
+    await session.exec(`PREPARE checked_rows AS ${dml ? readThroughCte(sql) : sql}`);
     await session.exec(`CREATE TEMP TABLE checked_result AS EXECUTE checked_rows${args} WITH NO DATA`);
     const rows = await session.query<{ name: string; type: string }>(
       `SELECT a.attname AS name, t.typname AS type FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
@@ -63,6 +64,25 @@ async function resultColumns(session: SqlSession, sql: string, returnsRows: bool
   } finally {
     await session.exec("ROLLBACK; DEALLOCATE ALL");
   }
+}
+
+/**
+ * CREATE TABLE AS takes a SELECT only: an INSERT, UPDATE or DELETE ... RETURNING is read through a
+ * CTE (which runs it). A data-modifying WITH must stay at the top level, so the statement's own
+ * WITH list is kept in front.
+ */
+function readThroughCte(sql: string): string {
+  const own = /^\s*WITH\s/i.exec(sql);
+  if (!own) return `WITH checked_dml AS (${sql}) SELECT * FROM checked_dml`;
+  // The WITH list ends after the first closing parenthesis at depth 0 not followed by a comma.
+  let depth = 0;
+  for (let i = own[0].length; i < sql.length; i++) {
+    if (sql[i] === "(") depth++;
+    else if (sql[i] === ")" && --depth === 0 && !/^\s*,/.test(sql.slice(i + 1))) {
+      return `${sql.slice(0, i + 1)}, checked_dml AS (${sql.slice(i + 1)}) SELECT * FROM checked_dml`;
+    }
+  }
+  throw new Error(`no end to the WITH list of: ${sql}`);
 }
 
 /**
