@@ -10,7 +10,7 @@ import { createPrisma } from "./db";
 import type { AppDeps } from "./deps";
 import { serviceTokenJtis } from "./internal/service-token";
 import { NegotiatedPriceCache } from "./marketplace/compute-negotiated";
-import { liveComputePrices } from "./marketplace/compute-service";
+import { liveComputePrices } from "./marketplace/compute-repository";
 
 export interface Infrastructure {
   config: Config;

@@ -6,7 +6,8 @@ import { ComputeBatchResponse, ComputePrice, InstanceTypesResponse } from "@clou
 import { eventually } from "@cloudcost/testing";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { NegotiatedPriceCache } from "../src/marketplace/compute-negotiated";
-import { liveComputePrices, registerComputePrices } from "../src/marketplace/compute-service";
+import { liveComputePrices } from "../src/marketplace/compute-repository";
+import { registerComputePrices } from "../src/marketplace/compute-service";
 import { createApiKey } from "./helpers/keys";
 
 let ctx: TestContext;

@@ -3,6 +3,7 @@ import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@cloudcost/cred
 import { newId, type ChangeFeed } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { ApiKey } from "../generated/prisma/client";
+import { ensureAccount, findKey, findKeyState, insertKey, touchKey, updateKey } from "./api-key-repository";
 
 export interface ApiKeyIdentity {
   accountId: string;
@@ -88,10 +89,7 @@ export class ApiKeyStore {
   async lookup(keyHash: string, now = Date.now()): Promise<ApiKeyIdentity | null> {
     const changesBefore = this.changes.get(keyHash);
     const epochBefore = this.epoch;
-    const row = await this.prisma.apiKey.findUnique({
-      where: { keyHash },
-      select: { accountId: true, id: true, revokedAt: true, suspended: true, role: true },
-    });
+    const row = await findKeyState(this.prisma, keyHash);
     const identity = row && !row.revokedAt && !row.suspended ? { accountId: row.accountId, keyId: row.id, role: row.role } : null;
     // Made-up keys (anyone can compute a valid checksum) must not grow the cache without bound.
     if (this.cache.size >= this.maxCacheEntries) this.evictExpired(now);
@@ -140,19 +138,20 @@ export class ApiKeyStore {
   async provision(input: ProvisionInput) {
     // A client may have tried the key before it was delivered: forget that cached answer.
     this.invalidate(input.keyHash);
-    const existing = await this.prisma.apiKey.findUnique({ where: { keyHash: input.keyHash } });
+    const existing = await findKey(this.prisma, input.keyHash);
     if (existing) {
       if (existing.accountId !== input.accountId) return { record: existing, created: false, conflict: true };
-      const record = await this.prisma.apiKey.update({
-        where: { keyHash: input.keyHash },
-        data: { name: input.name === undefined ? undefined : input.name, role: input.role, suspended: input.suspended },
+      const record = await updateKey(this.prisma, input.keyHash, {
+        name: input.name === undefined ? undefined : input.name,
+        role: input.role,
+        suspended: input.suspended,
       });
       await this.changed(input.keyHash);
       return { record, created: false, conflict: false };
     }
     const record = await this.insert({ ...input, id: input.id ?? newId("key") }).catch(async (err) => {
       // A concurrent provision of the same hash won the race: answer with its row.
-      const raced = await this.prisma.apiKey.findUnique({ where: { keyHash: input.keyHash } });
+      const raced = await findKey(this.prisma, input.keyHash);
       if (raced) return raced;
       throw err;
     });
@@ -161,19 +160,19 @@ export class ApiKeyStore {
 
   /** Revokes by hash; returns the row, or null when no key has that hash. */
   async revokeByHash(keyHash: string): Promise<ApiKey | null> {
-    const row = await this.prisma.apiKey.findUnique({ where: { keyHash } });
+    const row = await findKey(this.prisma, keyHash);
     if (!row) return null;
     this.invalidate(keyHash);
     if (row.revokedAt) return row;
-    const revoked = await this.prisma.apiKey.update({ where: { keyHash }, data: { revokedAt: new Date() } });
+    const revoked = await updateKey(this.prisma, keyHash, { revokedAt: new Date() });
     await this.changed(keyHash);
     return revoked;
   }
 
   private async insert(data: ProvisionInput & { id: string }) {
     const record = await this.prisma.$transaction(async (tx) => {
-      await tx.account.upsert({ where: { id: data.accountId }, create: { id: data.accountId }, update: {} });
-      return tx.apiKey.create({ data: { ...data, name: data.name ?? null } });
+      await ensureAccount(tx, data.accountId);
+      return insertKey(tx, { ...data, name: data.name ?? null });
     });
     await this.changed(data.keyHash); // a client may have tried the key before it arrived, here or elsewhere
     return record;
@@ -184,9 +183,7 @@ export class ApiKeyStore {
     const pending = [...this.usedSince.values()];
     this.usedSince.clear();
     for (const { identity, at } of pending) {
-      await this.prisma.apiKey
-        .updateMany({ where: { accountId: identity.accountId, id: identity.keyId }, data: { lastUsedAt: new Date(at) } })
-        .catch(() => undefined);
+      await touchKey(this.prisma, identity.accountId, identity.keyId, new Date(at)).catch(() => undefined);
     }
   }
 

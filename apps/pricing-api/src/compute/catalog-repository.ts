@@ -1,5 +1,6 @@
 import { changeNotification, type Database } from "@cloudcost/db";
 import type { Prisma } from "../db";
+import type { CheckedStatement, RowOf } from "../sql-columns";
 import type { CatalogRow } from "./catalog-file";
 import type { FittedRate } from "./catalog";
 
@@ -21,10 +22,11 @@ const INSERT_CHUNK = 2000;
 /** The change feed's topic: the catalog was replaced (the key is its new version). */
 export const CATALOG_CHANGED = "pricing.compute_catalog";
 
+const VERSION_COLUMNS = { version: "text", seed_sha256: "text null", row_count: "int4", source: "text" } as const;
+const VERSION_SQL = `SELECT version, seed_sha256, row_count, source FROM compute_catalog_version WHERE id = 'compute'`;
+
 export async function readCatalogVersion(db: Database): Promise<CatalogVersion | null> {
-  const rows = await db.sql.query<{ version: string; seed_sha256: string | null; row_count: number; source: string }>(
-    `SELECT version, seed_sha256, row_count, source FROM compute_catalog_version WHERE id = 'compute'`,
-  );
+  const rows = await db.sql.query<RowOf<typeof VERSION_COLUMNS>>(VERSION_SQL);
   const row = rows[0];
   return row ? { version: row.version, seedSha256: row.seed_sha256, rowCount: row.row_count, source: row.source } : null;
 }
@@ -44,6 +46,11 @@ export async function replaceCatalog(prisma: Prisma, rows: CatalogRow[], version
   );
 }
 
+const DELETE_SCOPES_SQL = `DELETE FROM compute_prices p USING unnest($1::text[], $2::text[]) AS s(provider, region)
+         WHERE p.provider = s.provider AND p.region = s.region`;
+const COUNT_COLUMNS = { n: "int4" } as const;
+const COUNT_SQL = `SELECT (count(*) + $1::int)::int AS n FROM compute_prices`;
+
 /**
  * Replaces the rows of the given (provider, region) pairs only, in one transaction with the refit
  * rates and the version row (its row count is the whole catalog's). Other pairs keep their rows.
@@ -58,12 +65,11 @@ export async function replaceCatalogScopes(
     async (tx) => {
       await lockCatalog(tx);
       await tx.$executeRawUnsafe(
-        `DELETE FROM compute_prices p USING unnest($1::text[], $2::text[]) AS s(provider, region)
-         WHERE p.provider = s.provider AND p.region = s.region`,
+        DELETE_SCOPES_SQL,
         scopes.map((s) => s.provider),
         scopes.map((s) => s.region),
       );
-      const [{ n }] = await tx.$queryRawUnsafe<{ n: number }[]>(`SELECT (count(*) + $1::int)::int AS n FROM compute_prices`, rows.length);
+      const [{ n }] = await tx.$queryRawUnsafe<RowOf<typeof COUNT_COLUMNS>[]>(COUNT_SQL, rows.length);
       await insertRowsRefitAndRecord(tx, rows, { ...version, rowCount: n });
       return n;
     },
@@ -74,17 +80,24 @@ export async function replaceCatalogScopes(
 type Tx = Parameters<Parameters<Prisma["$transaction"]>[0]>[0];
 
 // Two imports at once take turns: each replaces rows and refits rates over the catalog the other committed.
-const lockCatalog = (tx: Tx) => tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('compute_catalog'))::text`);
+const LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('compute_catalog'))::text`;
+const lockCatalog = (tx: Tx) => tx.$queryRawUnsafe(LOCK_SQL);
+
+const INSERT_ROWS_SQL = `INSERT INTO compute_prices (provider, region, instance_type, family, cpu_cores, ram_gb, gpu_count, burstable,
+             general_purpose, architecture, operating_system, usage_type, price_per_hour, currency, source, price_date)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::int[],
+             $8::boolean[], $9::boolean[], $10::text[], $11::text[], $12::text[], $13::numeric[], $14::text[], $15::text[], $16::date[])`;
+const RECORD_VERSION_SQL = `INSERT INTO compute_catalog_version (id, version, seed_sha256, row_count, source, loaded_at)
+         VALUES ('compute', $1, $2, $3, $4, now())
+         ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, seed_sha256 = EXCLUDED.seed_sha256,
+           row_count = EXCLUDED.row_count, source = EXCLUDED.source, loaded_at = EXCLUDED.loaded_at`;
 
 async function insertRowsRefitAndRecord(tx: Tx, rows: CatalogRow[], version: CatalogVersion): Promise<void> {
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     const chunk = rows.slice(start, start + INSERT_CHUNK);
     const column = <T>(pick: (r: CatalogRow) => T) => chunk.map(pick);
     await tx.$executeRawUnsafe(
-      `INSERT INTO compute_prices (provider, region, instance_type, family, cpu_cores, ram_gb, gpu_count, burstable,
-             general_purpose, architecture, operating_system, usage_type, price_per_hour, currency, source, price_date)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::int[],
-             $8::boolean[], $9::boolean[], $10::text[], $11::text[], $12::text[], $13::numeric[], $14::text[], $15::text[], $16::date[])`,
+      INSERT_ROWS_SQL,
       column((r) => r.provider),
       column((r) => r.region),
       column((r) => r.instanceType),
@@ -108,16 +121,7 @@ async function insertRowsRefitAndRecord(tx: Tx, rows: CatalogRow[], version: Cat
   // Announced at commit to every replica (and to nobody if the transaction rolls back).
   const notification = changeNotification(CATALOG_CHANGED, version.version);
   await tx.$queryRawUnsafe(notification.sql, ...notification.params);
-  await tx.$executeRawUnsafe(
-    `INSERT INTO compute_catalog_version (id, version, seed_sha256, row_count, source, loaded_at)
-         VALUES ('compute', $1, $2, $3, $4, now())
-         ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, seed_sha256 = EXCLUDED.seed_sha256,
-           row_count = EXCLUDED.row_count, source = EXCLUDED.source, loaded_at = EXCLUDED.loaded_at`,
-    version.version,
-    version.seedSha256,
-    version.rowCount,
-    version.source,
-  );
+  await tx.$executeRawUnsafe(RECORD_VERSION_SQL, version.version, version.seedSha256, version.rowCount, version.source);
 }
 
 // Per provider and region, least squares without intercept of price = cpu_rate x vCPU + ram_rate x GB
@@ -150,20 +154,21 @@ FROM regions r
 LEFT JOIN fit f USING (provider, region)
 CROSS JOIN LATERAL (SELECT coalesce(f.n >= $1 AND f.a > 0 AND f.b > 0, false) AS ok) o`;
 
-/**
- * Every catalog row and rate and the version they belong to. One statement, so one snapshot on both
- * drivers (an import committing meanwhile is seen entirely or not at all); decimals travel as text.
- */
-export async function readCatalog(db: Database): Promise<{ rows: CatalogRow[]; rates: FittedRate[]; version: string | null }> {
-  const [result] = await db.sql.query<{ version: string | null; rows: string | null; rates: string | null }>(
-    `SELECT
+const CATALOG_COLUMNS = { version: "text null", rows: "text null", rates: "text null" } as const;
+const CATALOG_SQL = `SELECT
        (SELECT version FROM compute_catalog_version WHERE id = 'compute') AS version,
        (SELECT json_agg(json_build_array(provider, region, instance_type, family, cpu_cores::text, ram_gb::text, gpu_count,
                  burstable, general_purpose, architecture, operating_system, usage_type, price_per_hour::text, currency,
                  source, to_char(price_date, 'YYYY-MM-DD')))::text FROM compute_prices) AS rows,
        (SELECT json_agg(json_build_array(provider, region, cpu_rate::text, ram_rate::text, sample_rows, method))::text
-          FROM compute_rates) AS rates`,
-  );
+          FROM compute_rates) AS rates`;
+
+/**
+ * Every catalog row and rate and the version they belong to. One statement, so one snapshot on both
+ * drivers (an import committing meanwhile is seen entirely or not at all); decimals travel as text.
+ */
+export async function readCatalog(db: Database): Promise<{ rows: CatalogRow[]; rates: FittedRate[]; version: string | null }> {
+  const [result] = await db.sql.query<RowOf<typeof CATALOG_COLUMNS>>(CATALOG_SQL);
   const rows = JSON.parse(result.rows ?? "[]") as [
     string,
     string,
@@ -212,4 +217,18 @@ export async function readCatalog(db: Database): Promise<{ rows: CatalogRow[]; r
       method: r[5] as FittedRate["method"],
     })),
   };
+}
+
+/** The raw statements of this module, for test/repository-row-types.test.ts. */
+export function checkedStatements(): CheckedStatement[] {
+  return [
+    { name: "catalog version", sql: VERSION_SQL, columns: VERSION_COLUMNS },
+    { name: "catalog lock", sql: LOCK_SQL, columns: { pg_advisory_xact_lock: "text" } },
+    { name: "catalog scopes delete", sql: DELETE_SCOPES_SQL, columns: null },
+    { name: "catalog row count", sql: COUNT_SQL, columns: COUNT_COLUMNS },
+    { name: "catalog rows insert", sql: INSERT_ROWS_SQL, columns: null },
+    { name: "catalog rates fit", sql: FIT_RATES_SQL, columns: null },
+    { name: "catalog version record", sql: RECORD_VERSION_SQL, columns: null },
+    { name: "catalog read", sql: CATALOG_SQL, columns: CATALOG_COLUMNS },
+  ];
 }

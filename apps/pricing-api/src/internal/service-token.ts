@@ -1,6 +1,7 @@
 import { verifyServiceToken } from "@cloudcost/credentials";
 import type { SqlClient } from "@cloudcost/db";
 import { unauthenticated, type Authenticate } from "@cloudcost/http";
+import { rememberJti } from "./service-token-repository";
 
 /** The ids of accepted service tokens, in the service's database so that every replica agrees. */
 export interface ServiceTokenJtis {
@@ -9,19 +10,7 @@ export interface ServiceTokenJtis {
 }
 
 export function serviceTokenJtis(sql: Pick<SqlClient, "query">): ServiceTokenJtis {
-  return {
-    async remember(jti, until) {
-      // The primary key decides (insert-or-fail), never a read before the write.
-      const rows = await sql.query(
-        `WITH pruned AS (DELETE FROM service_token_jtis WHERE expires_at < now())
-         INSERT INTO service_token_jtis (jti, expires_at) VALUES ($1, $2)
-         ON CONFLICT (jti) DO NOTHING
-         RETURNING jti`,
-        [jti, until],
-      );
-      return rows.length === 1;
-    },
-  };
+  return { remember: (jti, until) => rememberJti(sql, jti, until) };
 }
 
 export interface ServiceTokenCheck {

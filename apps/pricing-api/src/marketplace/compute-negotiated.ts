@@ -1,6 +1,6 @@
 import Decimal from "decimal.js";
 import type { ChangeFeed } from "@cloudcost/db";
-import type { ComputeRow } from "./compute-rows";
+import type { ComputeRow } from "./compute-repository";
 
 /** One negotiated entry as the compute query applies it ("" = matches all). */
 export interface NegotiatedRate {

@@ -1,28 +1,6 @@
 import type { ComputePricingEntry, ComputePricingEntryData, ComputeUsageType, OperatingSystem } from "@cloudcost/contracts";
 import { iso, keyIn, keyOut, num, storedAmount } from "../store/columns";
-
-/** A negotiated_compute_prices row as selected by COMPUTE_COLUMNS (numerics as text). */
-export interface ComputeRow {
-  id: string;
-  provider: string;
-  region: string;
-  instance_type: string;
-  family: string;
-  operating_system: string;
-  usage_type: string;
-  price_per_hour: string | null;
-  discount_percent: string | null;
-  currency: string;
-  effective_from: Date;
-  effective_to: Date | null;
-  tags: Record<string, unknown>;
-}
-
-export const COMPUTE_COLUMNS = `id, provider, region, instance_type, family, operating_system, usage_type,
-  price_per_hour::text AS price_per_hour, discount_percent::text AS discount_percent, currency, effective_from, effective_to, tags`;
-
-/** The identity columns after the account: absent ones are stored as "" and match everything. */
-export const IDENTITY_COLUMNS = ["provider", "region", "instance_type", "family", "operating_system", "usage_type"] as const;
+import { type ComputeRow, IDENTITY_COLUMNS } from "./compute-repository";
 
 export const identityOf = (row: Pick<ComputeRow, (typeof IDENTITY_COLUMNS)[number]>): string => JSON.stringify(IDENTITY_COLUMNS.map((column) => row[column]));
 

@@ -4,15 +4,14 @@ import { newId } from "@cloudcost/db";
 import { badRequest } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import { lockAll } from "../store/locks";
-import { inTransaction, type Sql } from "../store/transaction";
+import { inTransaction } from "../store/transaction";
+import { COMPUTE_VERSIONED, type ComputeRow, findComputePrices, findLatestRows, type IDENTITY_COLUMNS, insertRows, updateRows } from "./compute-repository";
+import { identityOf, storedIdentity, storedRate, toComputeEntry } from "./compute-rows";
 import { closeVersionedRow, nextEffectiveFrom, type VersionedTable } from "./versioned-rows";
-import { COMPUTE_COLUMNS, type ComputeRow, IDENTITY_COLUMNS, identityOf, storedIdentity, storedRate, toComputeEntry } from "./compute-rows";
 
 const lockNameOf = (accountId: string, identity: string) => `compute:${accountId}:${identity}`;
 const COMPUTE_TABLE: VersionedTable = {
-  table: "negotiated_compute_prices",
-  columns: COMPUTE_COLUMNS,
-  identityColumns: IDENTITY_COLUMNS.join(", "),
+  ...COMPUTE_VERSIONED,
   lockName: (accountId, row) => lockNameOf(accountId, identityOf(row as Pick<ComputeRow, (typeof IDENTITY_COLUMNS)[number]>)),
   what: "compute",
 };
@@ -43,7 +42,7 @@ export async function registerComputePrices(prisma: Prisma, accountId: string, e
     );
     const now = new Date();
     const latest = new Map<string, ComputeRow>();
-    for (const row of await latestRows(tx, accountId, keys)) latest.set(identityOf(row), row);
+    for (const row of await findLatestRows(tx, accountId, keys)) latest.set(identityOf(row), row);
 
     const changed = new Map<string, ComputeRow>();
     const inserted: ComputeRow[] = [];
@@ -93,69 +92,10 @@ export async function registerComputePrices(prisma: Prisma, accountId: string, e
   });
 }
 
-async function latestRows(tx: Sql, accountId: string, keys: string[]): Promise<ComputeRow[]> {
-  const columns = IDENTITY_COLUMNS.join(", ");
-  return tx.$queryRawUnsafe<ComputeRow[]>(
-    `SELECT DISTINCT ON (${columns}) ${COMPUTE_COLUMNS}
-       FROM negotiated_compute_prices
-      WHERE account_id = $1
-        AND (${columns}) IN (SELECT ${IDENTITY_COLUMNS.map((_, i) => `k->>${i}`).join(", ")} FROM jsonb_array_elements($2::jsonb) AS k)
-      ORDER BY ${columns}, effective_from DESC, id DESC`,
-    accountId,
-    `[${keys.join(",")}]`,
-  );
-}
-
-async function updateRows(tx: Sql, accountId: string, rows: ComputeRow[]): Promise<void> {
-  const payload = rows.map((row) => ({ id: row.id, effective_to: row.effective_to?.toISOString() ?? null, tags: row.tags }));
-  await tx.$queryRawUnsafe(
-    `UPDATE negotiated_compute_prices AS c SET effective_to = v.effective_to, tags = v.tags, updated_at = now()
-       FROM jsonb_to_recordset($2::jsonb) AS v(id text, effective_to timestamptz, tags jsonb)
-      WHERE c.account_id = $1 AND c.id = v.id`,
-    accountId,
-    JSON.stringify(payload),
-  );
-}
-
-async function insertRows(tx: Sql, accountId: string, rows: ComputeRow[]): Promise<void> {
-  const payload = rows.map((row) => ({ ...row, effective_from: row.effective_from.toISOString(), effective_to: row.effective_to?.toISOString() ?? null }));
-  await tx.$queryRawUnsafe(
-    `INSERT INTO negotiated_compute_prices (account_id, id, provider, region, instance_type, family, operating_system, usage_type,
-       price_per_hour, discount_percent, currency, effective_from, effective_to, tags)
-     SELECT $1, v.id, v.provider, v.region, v.instance_type, v.family, v.operating_system, v.usage_type,
-       v.price_per_hour, v.discount_percent, v.currency, v.effective_from, v.effective_to, v.tags
-       FROM jsonb_to_recordset($2::jsonb) AS v(id text, provider text, region text, instance_type text, family text,
-         operating_system text, usage_type text, price_per_hour numeric, discount_percent numeric, currency text,
-         effective_from timestamptz, effective_to timestamptz, tags jsonb)`,
-    accountId,
-    JSON.stringify(payload),
-  );
-}
-
 /** Open rows (effective_to null or in the future), or every version with include_closed; newest first. */
 export async function listComputePrices(prisma: Prisma, accountId: string, query: ComputePricingListQuery): Promise<ComputePricingEntry[]> {
-  const params: unknown[] = [accountId];
-  const where = ["account_id = $1"];
-  for (const column of IDENTITY_COLUMNS) {
-    const value = query[column];
-    if (value === undefined) continue;
-    params.push(value);
-    where.push(`${column} = $${params.length}`);
-  }
-  if (!query.include_closed) where.push("(effective_to IS NULL OR effective_to > now())");
-  const rows = await prisma.$queryRawUnsafe<ComputeRow[]>(
-    `SELECT ${COMPUTE_COLUMNS} FROM negotiated_compute_prices WHERE ${where.join(" AND ")} ORDER BY effective_from DESC, id DESC`,
-    ...params,
-  );
+  const rows = await findComputePrices(prisma, accountId, query, query.include_closed ?? false);
   return rows.map(toComputeEntry);
-}
-
-/** The rows the compute query may apply now or later: open or closing in the future. */
-export async function liveComputePrices(prisma: Prisma, accountId: string): Promise<ComputeRow[]> {
-  return prisma.$queryRawUnsafe<ComputeRow[]>(
-    `SELECT ${COMPUTE_COLUMNS} FROM negotiated_compute_prices WHERE account_id = $1 AND (effective_to IS NULL OR effective_to > now())`,
-    accountId,
-  );
 }
 
 /** Closes a live or scheduled row (versioned-rows.ts); unknown, another account's or closed: 404. */

@@ -1,44 +1,12 @@
 import { DATABASE_NUMBER_FIELDS, DATABASE_OPTIONAL_KEY_FIELDS, type DatabasePricingEntry, type DatabasePricingEntryData } from "@cloudcost/contracts";
 import { iso, keyIn, keyOut, num, storedAmount } from "../store/columns";
 import { sha256 } from "../store/hash";
+import { type DatabaseRow, KEY_TEXT_FIELDS } from "./database-repository";
 
-type OptionalKeyField = (typeof DATABASE_OPTIONAL_KEY_FIELDS)[number];
-type NumberField = (typeof DATABASE_NUMBER_FIELDS)[number];
+// usage/pricer.ts reads the row type from here.
+export type { DatabaseRow };
 
-/** A database_prices row as selected by DATABASE_COLUMNS (numerics as text). */
-export type DatabaseRow = {
-  id: string;
-  key_hash: string;
-  provider: string;
-  service: string;
-  region: string;
-  period_billing_hours: string;
-  currency: string;
-  capacity_unit: string | null;
-  raw_pricing_data: Record<string, unknown>;
-  tags: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-} & { [K in OptionalKeyField]: string } & { [K in NumberField]: string | null };
-
-export const DATABASE_KEY_FIELDS = ["provider", "service", "region", ...DATABASE_OPTIONAL_KEY_FIELDS, "period_billing_hours"] as const;
-
-export const DATABASE_COLUMNS = [
-  "id",
-  "key_hash",
-  "provider",
-  "service",
-  "region",
-  ...DATABASE_OPTIONAL_KEY_FIELDS,
-  "period_billing_hours::text AS period_billing_hours",
-  "currency",
-  "capacity_unit",
-  ...DATABASE_NUMBER_FIELDS.map((field) => `${field}::text AS ${field}`),
-  "raw_pricing_data",
-  "tags",
-  "created_at",
-  "updated_at",
-].join(", ");
+export const DATABASE_KEY_FIELDS = [...KEY_TEXT_FIELDS, "period_billing_hours"] as const;
 
 /** sha256 of the 13 natural-key fields, absent ones as '' (the upsert's conflict target). */
 export function databaseKeyHash(entry: DatabasePricingEntryData): string {

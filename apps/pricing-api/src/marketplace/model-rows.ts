@@ -1,42 +1,10 @@
 import type { ModelPricingEntry, ModelPricingEntryData, TokenBucket } from "@cloudcost/contracts";
 import { iso, keyIn, keyOut, num } from "../store/columns";
 import { sha256 } from "../store/hash";
+import { type ModelRow, modelDetailsOf } from "./model-repository";
 
-/** A model_prices row as selected by MODEL_COLUMNS (numerics as text). */
-export interface ModelRow {
-  id: string;
-  model_key: string;
-  provider: string;
-  publisher: string;
-  host: string;
-  model: string;
-  model_id: string;
-  region: string;
-  token_bucket: string;
-  unit_price_per_mtok: string;
-  currency: string;
-  effective_from: Date;
-  effective_to: Date | null;
-  fetched_at: Date | null;
-  sku_price_id: string | null;
-  source: string | null;
-  source_url: string | null;
-  context_limit: number | null;
-  output_limit: number | null;
-  modalities_input: string[];
-  modalities_output: string[];
-  open_weights: boolean | null;
-  reasoning: boolean | null;
-  structured_output: boolean | null;
-  tool_call: boolean | null;
-  raw_pricing_data: Record<string, unknown>;
-  tags: Record<string, unknown>;
-}
-
-export const MODEL_COLUMNS = `id, model_key, provider, publisher, host, model, model_id, region, token_bucket,
-  unit_price_per_mtok::text AS unit_price_per_mtok, currency, effective_from, effective_to, fetched_at,
-  sku_price_id, source, source_url, context_limit, output_limit, modalities_input, modalities_output,
-  open_weights, reasoning, structured_output, tool_call, raw_pricing_data, tags`;
+// usage/pricer.ts reads the row type from here.
+export type { ModelRow };
 
 export const IDENTITY_FIELDS = ["provider", "publisher", "host", "model", "model_id", "region"] as const;
 
@@ -60,26 +28,6 @@ export function toModelEntry(row: ModelRow): ModelPricingEntry {
     effective_from: iso(row.effective_from),
     effective_to: iso(row.effective_to),
     ...modelDetailsOf(row),
-  };
-}
-
-/** The fields of an entry that change in place (no new version): as returned, and as written back. */
-export function modelDetailsOf(row: ModelRow) {
-  return {
-    fetched_at: iso(row.fetched_at ?? null),
-    sku_price_id: row.sku_price_id,
-    source: row.source,
-    source_url: row.source_url,
-    context_limit: row.context_limit,
-    output_limit: row.output_limit,
-    modalities_input: row.modalities_input,
-    modalities_output: row.modalities_output,
-    open_weights: row.open_weights,
-    reasoning: row.reasoning,
-    structured_output: row.structured_output,
-    tool_call: row.tool_call,
-    raw_pricing_data: row.raw_pricing_data,
-    tags: row.tags,
   };
 }
 

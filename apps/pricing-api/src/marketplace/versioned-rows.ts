@@ -1,6 +1,7 @@
 import { badRequest, notFound } from "@cloudcost/http";
 import { lockAll } from "../store/locks";
 import type { Sql } from "../store/transaction";
+import { closeOpenRow, findIdentity } from "./versioned-repository";
 
 /**
  * The rules model prices and negotiated compute prices share: each identity has at most one open
@@ -23,11 +24,10 @@ export function nextEffectiveFrom(openFrom: Date, given: string | null | undefin
 }
 
 export interface VersionedTable {
-  table: string;
-  /** The columns a closed row is answered with. */
-  columns: string;
-  /** The columns that name the row's identity (what its advisory lock is taken on). */
-  identityColumns: string;
+  /** The statement that reads a row's identity columns (what its advisory lock is taken on): versioned-repository.ts. */
+  identitySql: string;
+  /** The statement that closes a row and answers with it: versioned-repository.ts. */
+  closeSql: string;
   /** The advisory lock name of an identity row. */
   lockName: (accountId: string, identityRow: Record<string, unknown>) => string;
   /** "model" or "compute": named in the 404. */
@@ -41,21 +41,10 @@ export interface VersionedTable {
  */
 export async function closeVersionedRow<Row>(tx: Sql, spec: VersionedTable, accountId: string, id: string): Promise<Row> {
   const missing = () => notFound(`No open ${spec.what} pricing entry with id ${id}.`);
-  const [target] = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-    `SELECT ${spec.identityColumns} FROM ${spec.table} WHERE account_id = $1 AND id = $2`,
-    accountId,
-    id,
-  );
+  const target = await findIdentity(tx, spec.identitySql, accountId, id);
   if (!target) throw missing();
   await lockAll(tx, [spec.lockName(accountId, target)]);
-  const [row] = await tx.$queryRawUnsafe<Row[]>(
-    `UPDATE ${spec.table} SET effective_to = GREATEST($3::timestamptz, effective_from), updated_at = now()
-      WHERE account_id = $1 AND id = $2 AND (effective_to IS NULL OR effective_to > $3::timestamptz)
-      RETURNING ${spec.columns}`,
-    accountId,
-    id,
-    new Date().toISOString(),
-  );
+  const row = await closeOpenRow<Row>(tx, spec.closeSql, accountId, id, new Date());
   if (!row) throw missing();
   return row;
 }
