@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { ComputeBatchResponse, InstanceTypesResponse, UsageResponse, type InstanceTypesQueryInput, type UsageLineInput } from "@cloudcost/contracts";
+import { ComputeBatchResponse, InstanceTypesResponse, InternalUsageResponse, type InstanceTypesQueryInput, type UsageLineInput } from "@cloudcost/contracts";
 import { signServiceToken } from "@cloudcost/credentials";
 import { retry, type Backoff } from "@cloudcost/http";
 
@@ -21,7 +21,7 @@ const RETRY_BACKOFF: Backoff = { baseMs: 100, maxMs: 2000, jitter: 0.5 };
 export interface InternalPricingApi {
   priceComputeBatch(accountId: string, items: Record<string, unknown>[]): Promise<ComputeBatchResponse>;
   instanceTypes(accountId: string, query: InstanceTypesQueryInput): Promise<InstanceTypesResponse>;
-  priceUsage(accountId: string, usage: UsageLineInput[]): Promise<UsageResponse>;
+  priceUsage(accountId: string, usage: UsageLineInput[]): Promise<InternalUsageResponse>;
 }
 
 export interface InternalPricingOptions {
@@ -79,7 +79,7 @@ export function createInternalPricingApi(options: InternalPricingOptions): Inter
       for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
       return call("GET", accountPath(accountId, "compute/instance-types"), `?${params}`, undefined, InstanceTypesResponse);
     },
-    priceUsage: (accountId, usage) => call("POST", accountPath(accountId, "usage"), "", { usage }, UsageResponse),
+    priceUsage: (accountId, usage) => call("POST", accountPath(accountId, "usage"), "", { usage }, InternalUsageResponse),
   };
 }
 

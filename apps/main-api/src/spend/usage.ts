@@ -1,4 +1,4 @@
-import { DECIMAL_MAX_INTEGER_DIGITS, type PricedLine, type UsageLine } from "@cloudcost/contracts";
+import { DECIMAL_MAX_INTEGER_DIGITS, type InternalPricedLine, type UsageLine } from "@cloudcost/contracts";
 import { fromNumber, plus, round, type Scaled, shift, times, toText, ZERO } from "@cloudcost/decimal";
 import { AMOUNT_PLACES } from "./amounts";
 import type { LedgerLineInput } from "./ledger";
@@ -59,7 +59,7 @@ function stringPrices(unitPrices: Record<string, number>): Record<string, string
 }
 
 /** The ledger's state of a usage line after pricing: costs and the price entry's model, or null costs and the reason. */
-export function pricedState(line: UsageLine, priced: PricedLine) {
+export function pricedState(line: UsageLine, priced: InternalPricedLine) {
   if (!priced.resolved || priced.unit_prices === null || priced.currency === null) {
     return {
       priced: false,
@@ -90,7 +90,7 @@ export function pricedState(line: UsageLine, priced: PricedLine) {
 }
 
 /** A usage line as a ledger line of `tenantId`, with its pricing (labels or tags may name provider, region and service_name). */
-export function usageLedgerLine(tenantId: string, line: UsageLine & { event_id?: string }, priced: PricedLine): LedgerLineInput {
+export function usageLedgerLine(tenantId: string, line: UsageLine & { event_id?: string }, priced: InternalPricedLine): LedgerLineInput {
   const { event_id: eventId, ...usage } = line;
   const attribute = (key: string) => line.labels?.[key] ?? line.tags?.[key] ?? null;
   const start = Date.parse(line.timestamp);

@@ -30,8 +30,8 @@ export function internalPricingHandlers(
       body: await instanceTypesFor(deps.computeCatalog, deps.negotiated, params.accountId, query),
     }),
     priceUsageForAccount: async ({ params, body }) => {
-      const { lines, totals } = await priceUsage(deps.prisma, params.accountId, body.usage, { labelPrefix: deps.labelPrefix });
-      return { status: 200, body: { lines, totals } };
+      const { lines, totals, modelIds } = await priceUsage(deps.prisma, params.accountId, body.usage, { labelPrefix: deps.labelPrefix });
+      return { status: 200, body: { lines: lines.map((line, i) => ({ ...line, model_id: modelIds[i] })), totals } };
     },
   };
 }

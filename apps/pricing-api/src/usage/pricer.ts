@@ -31,6 +31,8 @@ const isId = (id: string | undefined): id is string => id !== undefined && ID_PA
 export interface PricedUsage extends UsageResponse {
   /** Database entries the lines were priced against (found rows; reports reference them). */
   databaseIds: string[];
+  /** Per line, the model of the entry that priced it (its model_id, else its model; null unresolved or a database line). */
+  modelIds: (string | null)[];
 }
 
 interface Options {
@@ -59,6 +61,7 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
   const databases = new Map(databaseRows.map((row) => [row.id, databaseRatesOf(row)]));
 
   const totals = new Map<string, Scaled>();
+  const modelIds: (string | null)[] = lines.map(() => null);
   const priced = lines.map((line, index): PricedLine => {
     const id = named[index];
     const base = { index, resource_id: line.resource_id, kind: line.kind, pricing_id: id ?? null };
@@ -70,7 +73,6 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
       currency: null,
       unit_prices: null,
       cost: null,
-      model_id: null,
     });
     if (id === undefined) return unresolved("no_pricing_label");
     const result = line.kind === "model" ? models.price(id, line) : priceDatabase(databases.get(id), line);
@@ -78,22 +80,15 @@ export async function priceUsage(sql: Sql, accountId: string, lines: UsageLine[]
     const cost = round(result.cost, COST_DECIMALS);
     const total = totals.get(result.currency);
     totals.set(result.currency, total ? plus(total, cost) : cost);
-    return {
-      ...base,
-      resolved: true,
-      reason: null,
-      currency: result.currency,
-      unit_prices: result.unit_prices,
-      cost: toNumber(cost),
-      model_id: result.model_id,
-    };
+    modelIds[index] = result.model_id;
+    return { ...base, resolved: true, reason: null, currency: result.currency, unit_prices: result.unit_prices, cost: toNumber(cost) };
   });
 
   // Totals add the rounded line costs, so they equal the sum of the lines a client sees.
   const currencyTotals: CurrencyTotal[] = [...totals.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([currency, cost]) => ({ currency, cost: toNumber(cost) }));
-  return { lines: priced, totals: currencyTotals, databaseIds: databaseRows.map((row) => row.id) };
+  return { lines: priced, totals: currencyTotals, databaseIds: databaseRows.map((row) => row.id), modelIds };
 }
 
 type LinePrice = { currency: string; unit_prices: Record<string, number>; cost: Scaled; model_id: string | null } | { reason: UnresolvedReason };

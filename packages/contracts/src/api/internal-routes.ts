@@ -3,7 +3,7 @@ import { ServiceId } from "../common.js";
 import { ComputeBatchRequest, ComputeBatchResponse, InstanceTypesQuery, InstanceTypesResponse } from "../pricing/compute.js";
 import { MarketplaceError } from "../pricing/errors.js";
 import { CreateAccountKeyRequest, CreatedPricingApiKey, KeyHash, PricingApiKey, ProvisionApiKeyRequest } from "../pricing/internal.js";
-import { UsageRequest, UsageResponse } from "../pricing/references.js";
+import { InternalUsageResponse, UsageRequest } from "../pricing/references.js";
 import { defineRoute } from "./route.js";
 
 const error = (description: string) => ({ description, schema: MarketplaceError });
@@ -105,6 +105,6 @@ export const pricingInternalRoutes = {
     params: AccountParams,
     bodyLimit: "8 MiB",
     body: UsageRequest,
-    responses: { 200: { description: "Priced lines and totals", schema: UsageResponse } },
+    responses: { 200: { description: "Priced lines (with the entry's model) and totals", schema: InternalUsageResponse } },
   }),
 } as const;

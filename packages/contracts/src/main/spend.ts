@@ -145,12 +145,9 @@ export const SpendLinesQuery = spendFilterQuery(
 export type SpendLinesQuery = z.output<typeof SpendLinesQuery>;
 
 const EXPORT_SHAPE = {
-  include_unpriced: queryBoolean
-    .default(false)
-    .meta({
-      description:
-        "Also write unpriced usage lines, with zero costs, `x_Priced` false and `x_UnpricedReason` (default: left out, counted in X-Unpriced-Lines).",
-    }),
+  include_unpriced: queryBoolean.default(false).meta({
+    description: "Also write unpriced usage lines, with zero costs, `x_Priced` false and `x_UnpricedReason` (default: left out, counted in X-Unpriced-Lines).",
+  }),
 };
 const EXPORT_DESCRIPTION = "Lines of the range as a FOCUS 1.2 CSV file; `X-Unpriced-Lines` counts the range's unpriced usage lines.";
 export const TenantSpendExportQuery = spendFilterQuery(false, EXPORT_SHAPE, "TenantSpendExportQuery", EXPORT_DESCRIPTION);

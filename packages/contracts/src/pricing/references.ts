@@ -113,12 +113,17 @@ export const PricedLine = z
     currency: Currency.nullable(),
     unit_prices: z.record(z.string(), z.number()).nullable(),
     cost: z.number().nullable(),
-    model_id: z.string().nullable().optional().meta({
-      description: "Model lines: the `model_id` of the price entry that priced the line (its `model` when the entry has no `model_id`; null when unresolved).",
-    }),
   })
   .meta({ id: "PricedLine", description: "A priced usage line; unresolved lines have a `reason` and `cost: null`." });
 export type PricedLine = z.infer<typeof PricedLine>;
+
+export const InternalPricedLine = PricedLine.extend({
+  model_id: z.string().nullable().optional().meta({
+    description:
+      "Model lines: the `model_id` of the price entry that priced the line (its `model` when the entry has no `model_id`); null otherwise. Absent from a pricing API older than the field.",
+  }),
+}).meta({ id: "InternalPricedLine", description: "Internal: a priced usage line with the model of the entry that priced it." });
+export type InternalPricedLine = z.infer<typeof InternalPricedLine>;
 
 export const CurrencyTotal = z
   .object({ currency: Currency, cost: z.number() })
@@ -129,6 +134,11 @@ export const UsageResponse = z
   .object({ lines: z.array(PricedLine), totals: z.array(CurrencyTotal) })
   .meta({ id: "UsageResponse", description: "Priced lines in request order and totals per currency." });
 export type UsageResponse = z.infer<typeof UsageResponse>;
+
+export const InternalUsageResponse = z
+  .object({ lines: z.array(InternalPricedLine), totals: z.array(CurrencyTotal) })
+  .meta({ id: "InternalUsageResponse", description: "Internal: priced lines (with the entry's model) in request order and totals per currency." });
+export type InternalUsageResponse = z.infer<typeof InternalUsageResponse>;
 
 export const CreateReportRequest = z
   .object({ name: z.string().trim().min(1).max(200), usage: UsageLines })
