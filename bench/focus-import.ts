@@ -27,9 +27,41 @@ const ROWS = Number(process.env.BENCH_FOCUS_ROWS ?? 100_000);
 const SERVER_URL = process.env.BENCH_DATABASE_URL;
 
 // The columns FOCUS 1.2 requires (as the import checks them), then the optional ones the rows fill.
-const COLUMNS = [...REQUIRED_COLUMNS["1.2"], "ConsumedQuantity", "ConsumedUnit", "RegionId", "ResourceId", "SkuId", "SubAccountId", "Tags"];
+const COLUMNS = [
+  ...REQUIRED_COLUMNS["1.2"],
+  "ConsumedQuantity",
+  "ConsumedUnit",
+  "RegionId",
+  "ResourceId",
+  "SkuId",
+  "SubAccountId",
+  "Tags",
+  "ChargeFrequency",
+  "PricingCategory",
+  "ContractedUnitPrice",
+  "ListUnitPrice",
+  "ResourceType",
+  "CommitmentDiscountId",
+  "CommitmentDiscountCategory",
+  "CommitmentDiscountType",
+  "CommitmentDiscountStatus",
+  "CommitmentDiscountQuantity",
+  "CommitmentDiscountUnit",
+  "SkuMeter",
+];
 const SQL_TYPES: Record<string, string> = { Tags: "jsonb" };
-for (const c of ["BilledCost", "ContractedCost", "EffectiveCost", "ListCost", "PricingQuantity", "ConsumedQuantity"]) SQL_TYPES[c] = "numeric";
+for (const c of [
+  "BilledCost",
+  "ContractedCost",
+  "EffectiveCost",
+  "ListCost",
+  "PricingQuantity",
+  "ConsumedQuantity",
+  "ContractedUnitPrice",
+  "ListUnitPrice",
+  "CommitmentDiscountQuantity",
+])
+  SQL_TYPES[c] = "numeric";
 for (const c of ["BillingPeriodEnd", "BillingPeriodStart", "ChargePeriodEnd", "ChargePeriodStart"]) SQL_TYPES[c] = "timestamptz";
 
 function csv(rows: number): string {
@@ -70,6 +102,19 @@ function csv(rows: number): string {
       "SKU",
       `sub-${i % 10}`,
       tags,
+      "Usage-Based",
+      // Every third hour is covered by a Savings Plan, as a bill with commitments has it.
+      i % 3 === 0 ? "Committed" : "Standard",
+      cost,
+      cost,
+      "Virtual Machine",
+      i % 3 === 0 ? "arn:aws:savingsplans::111111111111:savingsplan/sp-1" : "NULL",
+      i % 3 === 0 ? "Spend" : "NULL",
+      i % 3 === 0 ? "Compute Savings Plan" : "NULL",
+      i % 3 === 0 ? "Used" : "NULL",
+      i % 3 === 0 ? cost : "NULL",
+      i % 3 === 0 ? "USD" : "NULL",
+      "BoxUsage",
     ];
     lines.push(values.join(","));
   }

@@ -5,12 +5,13 @@
  * 2. Spend queries over a ledger of BENCH_SPEND_LINES lines (default 10 M: one organization, 20
  *    tenants, 90 days, 200 models over 30 services) through querySpend (the daily roll-up),
  *    beside the same aggregation straight over the lines (the baseline), p50 of BENCH_SPEND_CALLS;
- *    `tag:<key>` grouping and a tag filter (read from the lines: every line carries a `team` tag of 7
- *    values), beside the same aggregation written by hand over the lines.
+ *    `tag:<key>` grouping (read from spend_tag_daily: every line carries a `team` tag of 7 values)
+ *    and a tag filter beside a service grouping (read from the lines), each beside the same
+ *    aggregation written by hand over the lines.
  *
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx spend.ts
  *
- * The ledger is loaded with one INSERT ... SELECT FROM generate_series and both roll-ups built
+ * The ledger is loaded with one INSERT ... SELECT FROM generate_series and the three roll-ups built
  * with one GROUP BY each (what the ledger's writes maintain line by line; test/spend-ledger.test.ts
  * checks that they agree). BENCH_KEEP=1 keeps the database. Writes bench/results/spend.json; without
  * BENCH_DATABASE_URL it says so and exits 0 (pnpm bench then reports it as not run).
@@ -124,26 +125,41 @@ async function benchIngestion(db: Database) {
   }
 }
 
-/** Both roll-ups of the generated lines, built with one GROUP BY each (spend_service_daily from spend_daily, as its migration fills it). */
+/** The three roll-ups of the generated lines, built with one GROUP BY each (spend_service_daily from spend_daily, as the migrations fill them). */
 async function buildRollup(db: Database) {
   await db.sql.exec(`
-    INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, provider, service_name, service_category, region,
-        sub_account_id, model, unpriced_reason, billed_cost, effective_cost, list_cost, line_count)
+    INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, charge_frequency, pricing_category, provider,
+        service_name, service_category, region, sub_account_id, model, unpriced_reason, billed_cost, effective_cost, list_cost, contracted_cost, line_count)
     SELECT organization_id, tenant_id, day,
-      md5(jsonb_build_array(currency, source, charge_category, provider, service_name, service_category, region, sub_account_id, model, unpriced_reason)::text),
-      currency, source, charge_category, provider, service_name, service_category, region, sub_account_id, model, unpriced_reason, b, e, l, n
+      md5(jsonb_build_array(currency, source, charge_category, charge_frequency, pricing_category, provider, service_name, service_category, region,
+        sub_account_id, model, unpriced_reason)::text),
+      currency, source, charge_category, charge_frequency, pricing_category, provider, service_name, service_category, region, sub_account_id, model,
+      unpriced_reason, b, e, l, c, n
     FROM (SELECT organization_id, coalesce(tenant_id, '') AS tenant_id, (charge_period_start AT TIME ZONE 'UTC')::date AS day, coalesce(currency, '') AS currency,
-            source, charge_category, coalesce(provider, '') AS provider, coalesce(service_name, '') AS service_name, coalesce(service_category, '') AS service_category,
-            coalesce(region, '') AS region, coalesce(sub_account_id, '') AS sub_account_id, coalesce(model, '') AS model, coalesce(unpriced_reason, '') AS unpriced_reason,
-            sum(billed_cost) AS b, sum(effective_cost) AS e, sum(list_cost) AS l, count(*) AS n
-          FROM spend_lines WHERE organization_id = '${ORG}' GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13) g;
-    INSERT INTO spend_service_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, provider, service_name, service_category,
-        unpriced_reason, billed_cost, effective_cost, list_cost, line_count)
-    SELECT organization_id, tenant_id, day, md5(jsonb_build_array(currency, source, charge_category, provider, service_name, service_category, unpriced_reason)::text),
-      currency, source, charge_category, provider, service_name, service_category, unpriced_reason, sum(billed_cost), sum(effective_cost), sum(list_cost), sum(line_count)
+            source, charge_category, charge_frequency, coalesce(pricing_category, '') AS pricing_category, coalesce(provider, '') AS provider,
+            coalesce(service_name, '') AS service_name, coalesce(service_category, '') AS service_category, coalesce(region, '') AS region,
+            coalesce(sub_account_id, '') AS sub_account_id, coalesce(model, '') AS model, coalesce(unpriced_reason, '') AS unpriced_reason,
+            sum(billed_cost) AS b, sum(effective_cost) AS e, sum(list_cost) AS l, coalesce(sum(contracted_cost), 0) AS c, count(*) AS n
+          FROM spend_lines WHERE organization_id = '${ORG}' GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) g;
+    INSERT INTO spend_service_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, charge_frequency, pricing_category, provider,
+        service_name, service_category, unpriced_reason, billed_cost, effective_cost, list_cost, contracted_cost, line_count)
+    SELECT organization_id, tenant_id, day,
+      md5(jsonb_build_array(currency, source, charge_category, charge_frequency, pricing_category, provider, service_name, service_category, unpriced_reason)::text),
+      currency, source, charge_category, charge_frequency, pricing_category, provider, service_name, service_category, unpriced_reason,
+      sum(billed_cost), sum(effective_cost), sum(list_cost), sum(contracted_cost), sum(line_count)
     FROM spend_daily WHERE organization_id = '${ORG}'
-    GROUP BY organization_id, tenant_id, day, currency, source, charge_category, provider, service_name, service_category, unpriced_reason;
-    ANALYZE spend_lines; ANALYZE spend_daily; ANALYZE spend_service_daily;`);
+    GROUP BY organization_id, tenant_id, day, currency, source, charge_category, charge_frequency, pricing_category, provider, service_name, service_category,
+      unpriced_reason;
+    INSERT INTO spend_tag_daily (organization_id, tenant_id, day, dims_key, currency, unpriced_reason, tag_key, tag_value, billed_cost, effective_cost, list_cost,
+        contracted_cost, line_count)
+    SELECT organization_id, tenant_id, day, md5(jsonb_build_array(currency, unpriced_reason, tag_key, tag_value)::text), currency, unpriced_reason, tag_key,
+      tag_value, b, e, l, c, n
+    FROM (SELECT l.organization_id, coalesce(l.tenant_id, '') AS tenant_id, (l.charge_period_start AT TIME ZONE 'UTC')::date AS day,
+            coalesce(l.currency, '') AS currency, coalesce(l.unpriced_reason, '') AS unpriced_reason, t.key AS tag_key, t.value AS tag_value,
+            sum(l.billed_cost) AS b, sum(l.effective_cost) AS e, sum(l.list_cost) AS l, coalesce(sum(l.contracted_cost), 0) AS c, count(*) AS n
+          FROM spend_lines l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value)
+          WHERE l.organization_id = '${ORG}' AND t.value IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7) g;
+    ANALYZE spend_lines; ANALYZE spend_daily; ANALYZE spend_service_daily; ANALYZE spend_tag_daily;`);
 }
 
 async function loadLedger(db: Database) {
@@ -156,11 +172,11 @@ async function loadLedger(db: Database) {
   await db.sql.query(
     `INSERT INTO spend_lines (organization_id, id, tenant_id, source, charge_period_start, charge_period_end, charge_category, provider, service_name,
         service_category, region, resource_id, model, unit_prices, consumed_quantity, consumed_unit, billed_cost, effective_cost, list_cost, currency,
-        tags, priced)
+        tags, priced, charge_frequency, pricing_category, pricing_quantity, pricing_unit, contracted_cost)
      SELECT $1, 'spl_' || i, 'ten_' || lpad(t::text, 2, '0'),
        'usage', ts, ts + interval '1 hour', 'Usage', 'openai', 'service-' || lpad((m % 30)::text, 2, '0'), 'AI and Machine Learning', 'us-east-1',
        'model-' || m, 'model-' || m, '{"input": "2.5"}', q, 'Tokens', q * 0.0000025, q * 0.0000025, q * 0.000003, 'USD',
-       jsonb_build_object('team', 'team-' || (i % 7)), true
+       jsonb_build_object('team', 'team-' || (i % 7)), true, 'Usage-Based', 'Standard', q, 'Tokens', q * 0.0000025
      FROM generate_series(1, $2::int) AS i,
        LATERAL (SELECT abs(hashint4(i)) % 200 AS m, abs(hashint4(-i)) % 20 AS t,
                        timestamptz '2026-07-01' + (abs(hashint4(i # 1234567)) % 90) * interval '1 day' + (i % 86400) * interval '1 second' AS ts,
@@ -175,15 +191,17 @@ async function loadLedger(db: Database) {
   const indexed = performance.now();
   await buildRollup(db);
 
-  const [{ rollup, service }] = await db.sql.query<{ rollup: number; service: number }>(
+  const [{ rollup, service, tag }] = await db.sql.query<{ rollup: number; service: number; tag: number }>(
     `SELECT (SELECT count(*)::int FROM spend_daily WHERE organization_id = $1) AS rollup,
-       (SELECT count(*)::int FROM spend_service_daily WHERE organization_id = $1) AS service`,
+       (SELECT count(*)::int FROM spend_service_daily WHERE organization_id = $1) AS service,
+       (SELECT count(*)::int FROM spend_tag_daily WHERE organization_id = $1) AS tag`,
     [ORG],
   );
   return {
     lines: LINES,
     rollup_rows: rollup,
     service_rollup_rows: service,
+    tag_rollup_rows: tag,
     insert_s: round((loaded - t0) / 1000),
     index_s: round((indexed - loaded) / 1000),
     rollup_s: round((performance.now() - indexed) / 1000),
@@ -225,10 +243,17 @@ async function benchQueries(db: Database) {
       ),
     1,
   );
-  // `tag:<key>` reads the lines (tags have no roll-up): the same tenant's 90 days grouped by a tag,
-  // and by service filtered by a tag, each beside the same aggregation written straight over the lines.
+  // `tag:<key>` grouping reads spend_tag_daily (beside spend_service_daily for the lines without the
+  // tag); a tag filter beside a service grouping still reads the lines. Each beside the same
+  // aggregation written straight over the lines, whose answer it must equal.
   const tagGrouped: SpendQueryInput = { ...tenantQuery, group_by: ["tag:team"] };
   const tagCheck = await querySpend(db.sql, tenant, tagGrouped);
+  const tagExpected = await db.sql.query<{ cost: string }>(
+    `SELECT trim_scale(sum(billed_cost))::text AS cost FROM spend_lines
+      WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND charge_period_start < $4`,
+    [ORG, "ten_03", tenantQuery.start, tenantQuery.end],
+  );
+  if (tagCheck.totals[0]?.cost !== tagExpected[0].cost) throw new Error(`tag roll-up total ${tagCheck.totals[0]?.cost} != lines ${tagExpected[0].cost}`);
   const tagRoute = await time(TAG_CALLS, () => querySpend(db.sql, tenant, tagGrouped), 1);
   const tagLines = await time(
     BASELINE_CALLS,
@@ -263,6 +288,7 @@ async function benchQueries(db: Database) {
     },
     org_month_by_tenant_and_service: { rollup: orgRollup, lines_baseline: orgLines, ratio: round(orgLines.p50_ms / orgRollup.p50_ms) },
     tenant_90_days_by_day_and_tag: {
+      source: "spend_tag_daily",
       rows: tagCheck.rows.length,
       query: tagRoute,
       lines_baseline: tagLines,
@@ -308,6 +334,7 @@ async function main() {
     if (!process.env.BENCH_SPEND_KEEP_ROLLUPS) {
       await db.sql.query("DELETE FROM spend_daily WHERE organization_id = $1", [ORG]);
       await db.sql.query("DELETE FROM spend_service_daily WHERE organization_id = $1", [ORG]);
+      await db.sql.query("DELETE FROM spend_tag_daily WHERE organization_id = $1", [ORG]);
       await buildRollup(db);
     } else await db.sql.exec("ANALYZE spend_daily; ANALYZE spend_service_daily;");
     console.log(JSON.stringify({ rollup_s: round((performance.now() - t0) / 1000), queries: await benchQueries(db) }, null, 2));
