@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppProvider } from "../src/app-context";
@@ -89,6 +89,9 @@ function answer(role: string) {
           items: [{ id: "ano_1", day: "2026-11-24", service_name: "Amazon EC2", cost: "900", expected: "120", impact: "780", score: "12.5", feedback: null }],
         },
       };
+      if (url.pathname.endsWith("/spend/export")) {
+        return new Response("BilledCost\r\n", { status: 200, headers: { "content-type": "text/csv", "x-unpriced-lines": "3" } });
+      }
       const data = routes[url.pathname];
       const body = data ? { status: "success", message: "ok", data } : { status: "error", message: `no ${url.pathname}` };
       return new Response(JSON.stringify(body), { status: data ? 200 : 404, headers: { "content-type": "application/json" } });
@@ -154,6 +157,21 @@ describe("the spend page", () => {
     expect(screen.getByText(/3 usage lines have no price/)).toBeTruthy();
     expect(screen.getByRole("button", { name: /Reprice Prod's unpriced usage/ })).toBeTruthy();
     expect(screen.getByRole("cell", { name: "(none)" })).toBeTruthy();
+  });
+
+  it("downloads the FOCUS file, says how many unpriced usage lines were left out, and includes them with zero costs when asked", async () => {
+    answer("admin");
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: vi.fn(() => "blob:focus"), revokeObjectURL: vi.fn() }));
+    renderAt("/spend?preset=last-month");
+    await screen.findByTestId("spend-total");
+    fireEvent.click(screen.getByRole("button", { name: "Download FOCUS CSV" }));
+    expect((await screen.findByRole("status")).textContent).toContain("3 unpriced usage lines were left out of the file");
+    const exports = () => requests.filter((r) => r.url.pathname === "/api/v1/organizations/org_1/spend/export");
+    expect(exports()[0].url.searchParams.has("include_unpriced")).toBe(false);
+    fireEvent.click(screen.getByRole("checkbox", { name: /include unpriced usage/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Download FOCUS CSV" }));
+    expect((await screen.findByText(/The file includes 3 unpriced usage lines with zero costs/)).getAttribute("role")).toBe("status");
+    expect(exports()[1].url.searchParams.get("include_unpriced")).toBe("true");
   });
 
   it("shows a viewer the tenant view without the reprice", async () => {

@@ -31,6 +31,9 @@ export const DIMENSIONS = [
   ["source", "Source"],
   ["sub_account_id", "Sub-account"],
   ["model", "Model"],
+  ["charge_frequency", "Charge frequency"],
+  ["pricing_category", "Pricing category"],
+  ["commitment_discount_id", "Commitment"],
 ] as const;
 export type Dimension = (typeof DIMENSIONS)[number][0];
 const DIMENSION_NAMES = DIMENSIONS.map(([name]) => name) as readonly string[];

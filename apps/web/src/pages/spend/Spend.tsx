@@ -56,17 +56,30 @@ export default function Spend() {
       else next.delete("group_by");
     });
 
-  const { download, error: exporting } = useSpendExport(search, now, orgView, tenantId);
+  const { download, error: exporting, unpriced: exportedUnpriced } = useSpendExport(search, now, orgView, tenantId);
+  const [includeUnpriced, setIncludeUnpriced] = useState(false);
 
   return (
     <>
       <div className="title-row">
         <h1>Spend</h1>
-        <button type="button" onClick={download} disabled={!orgView && !tenantId}>
-          Download FOCUS CSV
-        </button>
+        <div className="export">
+          <label title="FOCUS forbids empty costs: unpriced usage is written with zero costs and x_Priced false">
+            <input type="checkbox" checked={includeUnpriced} onChange={(e) => setIncludeUnpriced(e.target.checked)} /> include unpriced usage
+          </label>
+          <button type="button" onClick={() => download(includeUnpriced)} disabled={!orgView && !tenantId}>
+            Download FOCUS CSV
+          </button>
+        </div>
       </div>
       {exporting !== undefined && <ErrorNote error={exporting} title="Could not export" />}
+      {exportedUnpriced !== undefined && exportedUnpriced.lines > 0 && (
+        <p role="status" className="note">
+          {exportedUnpriced.included
+            ? `The file includes ${exportedUnpriced.lines} unpriced usage line${exportedUnpriced.lines === 1 ? "" : "s"} with zero costs (x_Priced false).`
+            : `${exportedUnpriced.lines} unpriced usage line${exportedUnpriced.lines === 1 ? " was" : "s were"} left out of the file: FOCUS forbids empty costs. Tick "include unpriced usage" to write them with zero costs.`}
+        </p>
+      )}
       <section className="card filters" aria-label="View">
         <div className="filter-row">
           <label>

@@ -6,24 +6,32 @@ import { queryOf } from "../../api/query";
 import { useApp, useMe } from "../../app-context";
 import { exportQuery } from "../../lib/spend";
 
-/** The FOCUS CSV of the view's range (organization or tenant), saved as a download; `error` is the last failure. */
+/**
+ * The FOCUS CSV of the view's range (organization or tenant), saved as a download; `error` is the
+ * last failure, `unpriced` how many unpriced usage lines the range held at the last download
+ * (left out of the file unless `includeUnpriced`: FOCUS forbids null costs).
+ */
 export function useSpendExport(search: URLSearchParams, now: Date, orgView: boolean, tenantId: string | undefined) {
   const { client } = useApp();
   const orgId = useMe().data?.organization.id ?? "";
   const [error, setError] = useState<unknown>();
-  const download = async () => {
+  const [unpriced, setUnpriced] = useState<{ lines: number; included: boolean }>();
+  const download = async (includeUnpriced: boolean) => {
     setError(undefined);
+    setUnpriced(undefined);
     const query = exportQuery(search, now, orgView);
+    if (includeUnpriced) query.set("include_unpriced", "true");
     try {
-      const blob = orgView
-        ? await client.main.exportOrganizationSpend({ params: { org_id: orgId }, query: queryOf(query), as: "blob" })
-        : await client.main.exportTenantSpend({ tenant: tenantId ?? "", query: queryOf(query), as: "blob" });
-      saveBlob(blob, `focus-${query.get("start")}-${query.get("end") ?? now.toISOString().slice(0, 10)}.csv`);
+      const reply = orgView
+        ? await client.main.exportOrganizationSpend.reply({ params: { org_id: orgId }, query: queryOf(query), as: "blob" })
+        : await client.main.exportTenantSpend.reply({ tenant: tenantId ?? "", query: queryOf(query), as: "blob" });
+      saveBlob(reply.body as Blob, `focus-${query.get("start")}-${query.get("end") ?? now.toISOString().slice(0, 10)}.csv`);
+      setUnpriced({ lines: Number(reply.headers.get("x-unpriced-lines") ?? 0), included: includeUnpriced });
     } catch (failure) {
       setError(failure);
     }
   };
-  return { download, error };
+  return { download, error, unpriced };
 }
 
 /** Prices the tenant's unpriced usage lines of the report's range again. */
