@@ -378,7 +378,8 @@ export async function insertLines(
     arrays.push(constant ? null : textArray(values));
     if (c !== 0) constants.push(constant ? first : null);
   });
-  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.staged ? STAGE_SQL : options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, organizationId, ...arrays, ...constants);
+  const sql = options.staged ? STAGE_SQL : options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL;
+  const rows = await tx.$queryRawUnsafe<InsertRow[]>(sql, organizationId, ...arrays, ...constants);
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];

@@ -136,12 +136,10 @@ export const SpendImportSession = z
 export type SpendImportSession = z.infer<typeof SpendImportSession>;
 
 export const SpendImportCreated = z.object({ import: SpendImport }).meta({ id: "SpendImportCreated", description: "One FOCUS import." });
-export const SpendImportPosted = z
-  .object({ import: SpendImport.optional(), session: SpendImportSession.optional() })
-  .meta({
-    id: "SpendImportPosted",
-    description: "A file: `import` (and `session` for a part of a session, as it stands after the part). A manifest: `session` only.",
-  });
+export const SpendImportPosted = z.object({ import: SpendImport.optional(), session: SpendImportSession.optional() }).meta({
+  id: "SpendImportPosted",
+  description: "A file: `import` (and `session` for a part of a session, as it stands after the part). A manifest: `session` only.",
+});
 export const SpendImportSessionPage = z
   .object({ items: z.array(SpendImportSession), next_cursor: z.string().nullable() })
   .meta({ id: "SpendImportSessionPage", description: "A page of import sessions, newest first; `next_cursor` is null on the last page." });

@@ -7,7 +7,9 @@ import { deleteImport, getAllocationRules, getImport, listImportSessions, listIm
 /** `/api/v1/organizations/{org_id}/spend/imports` and `.../spend/allocation-rules` (owners and admins: authorize checks the table's roles). */
 export function spendImportHandlers(
   deps: Pick<AppDeps, "prisma" | "config" | "outbox" | "logger" | "clock">,
-): Handlers<"createSpendImport" | "listSpendImportSessions" | "listSpendImports" | "getSpendImport" | "deleteSpendImport" | "getAllocationRules" | "putAllocationRules"> {
+): Handlers<
+  "createSpendImport" | "listSpendImportSessions" | "listSpendImports" | "getSpendImport" | "deleteSpendImport" | "getAllocationRules" | "putAllocationRules"
+> {
   return {
     createSpendImport: async ({ params, query, body: manifest }, { principal, body }) => {
       const posted = await postSpendImport(

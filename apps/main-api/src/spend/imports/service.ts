@@ -66,7 +66,8 @@ export async function postSpendImport(
       if (part !== undefined || parts !== undefined)
         throw badRequest("A manifest is posted with session only: leave out part and parts (the manifest's dataFiles fixes them).");
     } else if (session === undefined) {
-      if (part !== undefined || parts !== undefined) throw badRequest(`${part !== undefined ? "part" : "parts"} needs session: a part belongs to an import session.`);
+      if (part !== undefined || parts !== undefined)
+        throw badRequest(`${part !== undefined ? "part" : "parts"} needs session: a part belongs to an import session.`);
     } else {
       if (part === undefined) throw badRequest("part is required with session (or post the session's manifest as application/json).");
       if (parts !== undefined && part > parts) throw badRequest(`part (${part}) is larger than parts (${parts}).`);
@@ -76,7 +77,8 @@ export async function postSpendImport(
     if (!raw.stream.readableEnded) raw.stream.resume();
     throw err;
   }
-  if (manifest !== undefined && session !== undefined) return { session: await storeManifest(prisma, organizationId, session, manifest, options), committed: false };
+  if (manifest !== undefined && session !== undefined)
+    return { session: await storeManifest(prisma, organizationId, session, manifest, options), committed: false };
   if (session === undefined || part === undefined)
     return { import: await importFocus(prisma, organizationId, raw, { maxBytes: options.maxBytes, fileName: request.fileName }), committed: true };
   const stored = await importPart(prisma, organizationId, raw, { session, part, parts, fileName: request.fileName }, options);

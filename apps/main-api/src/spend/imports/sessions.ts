@@ -238,7 +238,7 @@ export async function sweepExpiredImportSessions(prisma: Prisma, now: Date, batc
       await prisma.$transaction(async (tx) => {
         await lockOrganizationImports(tx, organizationId);
         const session = await findSession(tx, organizationId, id);
-        if (!session || session.state !== "pending" || session.expiresAt.getTime() > now.getTime()) return;
+        if (session?.state !== "pending" || session.expiresAt.getTime() > now.getTime()) return;
         await deleteSession(tx, organizationId, id);
         removed += 1;
       }, SWEEP_TRANSACTION);

@@ -172,51 +172,49 @@ export default function Allocation() {
       </QueryState>
       <h2>Import sessions</h2>
       <p className="muted">
-        A bill sent as several files (for example an AWS Data Exports run) is one import session: <code>?session=…&amp;part=n&amp;parts=N</code> on each
-        file, or the export&apos;s <code>Manifest.json</code> first. Parts of a pending session are not counted anywhere (spend, reports, budgets) until its
-        last part arrives; then the whole session is stored at once and replaces the earlier lines of its billing accounts and periods. A session still
-        incomplete 24 hours after its first part is dropped.
+        A bill sent as several files (for example an AWS Data Exports run) is one import session: <code>?session=…&amp;part=n&amp;parts=N</code> on each file,
+        or the export&apos;s <code>Manifest.json</code> first. Parts of a pending session are not counted anywhere (spend, reports, budgets) until its last part
+        arrives; then the whole session is stored at once and replaces the earlier lines of its billing accounts and periods. A session still incomplete 24
+        hours after its first part is dropped.
       </p>
       <QueryState query={sessions}>
         {(page) =>
           page.items.length === 0 ? (
             <Empty>No import session yet.</Empty>
           ) : (
-            <>
-              {page.items.map((session) => (
-                <table key={session.id}>
-                  <caption>
-                    Session {session.id}
-                    {session.execution_id ? ` (export run ${session.execution_id})` : ""}: {session.received_parts.length} of {session.parts} parts received,{" "}
-                    {session.state === "completed"
-                      ? `completed ${session.completed_at ? formatDate(session.completed_at) : ""}`
-                      : `pending, not counted yet${session.expires_at ? ` (dropped ${formatDate(session.expires_at)} if incomplete)` : ""}`}
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Part</th>
-                      <th scope="col">File</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Rows</th>
-                      <th scope="col">Received</th>
+            page.items.map((session) => (
+              <table key={session.id}>
+                <caption>
+                  Session {session.id}
+                  {session.execution_id ? ` (export run ${session.execution_id})` : ""}: {session.received_parts.length} of {session.parts} parts received,{" "}
+                  {session.state === "completed"
+                    ? `completed ${session.completed_at ? formatDate(session.completed_at) : ""}`
+                    : `pending, not counted yet${session.expires_at ? ` (dropped ${formatDate(session.expires_at)} if incomplete)` : ""}`}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Part</th>
+                    <th scope="col">File</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Rows</th>
+                    <th scope="col">Received</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {session.received_parts.map((part) => (
+                    <tr key={part.import_id}>
+                      <th scope="row">
+                        Part {part.part} of {session.parts}
+                      </th>
+                      <td>{part.file_name ?? part.import_id}</td>
+                      <td>{session.state === "completed" ? "completed" : "pending (not counted yet)"}</td>
+                      <td>{part.rows}</td>
+                      <td>{formatDate(part.received_at)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {session.received_parts.map((part) => (
-                      <tr key={part.import_id}>
-                        <th scope="row">
-                          Part {part.part} of {session.parts}
-                        </th>
-                        <td>{part.file_name ?? part.import_id}</td>
-                        <td>{session.state === "completed" ? "completed" : "pending (not counted yet)"}</td>
-                        <td>{part.rows}</td>
-                        <td>{formatDate(part.received_at)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              ))}
-            </>
+                  ))}
+                </tbody>
+              </table>
+            ))
           )
         }
       </QueryState>
