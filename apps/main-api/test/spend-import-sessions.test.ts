@@ -21,6 +21,12 @@ beforeAll(async () => {
     .set("Authorization", `Bearer ${org.token}`)
     .send({ rules: [{ tenant_id: org.tenant.id }] })
     .expect(200);
+  // A receiver of import.completed: one delivery per event is queued in the outbox.
+  await request(ctx.app)
+    .post(`/api/v1/organizations/${org.organization.id}/webhooks`)
+    .set(auth())
+    .send({ url: "http://127.0.0.1:9/receiver", events: ["import.completed"] })
+    .expect(201);
 });
 afterAll(async () => {
   await ctx.close();
@@ -70,11 +76,30 @@ async function visible(): Promise<{ total: string | null; lines: number; linesSu
 const staged = async () => (await ctx.prisma.spendStagedLine.count({ where: { organizationId: org.organization.id } })) as number;
 const events = () =>
   ctx.prisma.webhookEvent.findMany({ where: { organizationId: org.organization.id, type: "import.completed" }, orderBy: { createdAt: "asc" } });
+const deliveries = () => ctx.prisma.webhookDelivery.count({ where: { organizationId: org.organization.id } });
+/** The organization's CSV export for October: its data rows. */
+async function exported(): Promise<string[]> {
+  const res = await request(ctx.app)
+    .get(`${base()}/export?start=2026-10-01&end=2026-11-01`)
+    .set(auth())
+    .buffer(true)
+    .parse((r, done) => {
+      let text = "";
+      r.setEncoding("utf8");
+      r.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      r.on("end", () => done(null, text));
+    });
+  expect(res.status).toBe(200);
+  return (res.body as string).split("\n").slice(1).filter(Boolean);
+}
 
 async function clear(): Promise<void> {
   const page = await request(ctx.app).get(`${base()}/imports?limit=500`).set(auth()).expect(200);
   for (const item of page.body.data.items) await request(ctx.app).delete(`${base()}/imports/${item.id}`).set(auth()).expect(204);
   await ctx.prisma.spendImportSession.deleteMany({ where: { organizationId: org.organization.id } });
+  await ctx.prisma.webhookDelivery.deleteMany({ where: { organizationId: org.organization.id } });
   await ctx.prisma.webhookEvent.deleteMany({ where: { organizationId: org.organization.id } });
 }
 
@@ -90,6 +115,8 @@ describe("import sessions", () => {
     expect(first.body.data.import).toMatchObject({ session: "oct-2026", part: order[0], parts: 2, state: "pending", rows: order[0] === 1 ? 2 : 1 });
     expect(first.body.data.session).toMatchObject({ id: "oct-2026", parts: 2, state: "pending", completed_at: null });
     expect(await visible()).toEqual({ total: null, lines: 0, linesSum: 0 });
+    expect(await exported()).toEqual([]);
+    expect(await deliveries()).toBe(0);
     expect(await staged()).toBe(order[0] === 1 ? 2 : 1);
     const got = await request(ctx.app).get(`${base()}/imports/${first.body.data.import.id}`).set(auth()).expect(200);
     expect(got.body.data.import).toMatchObject({ state: "pending", session: "oct-2026", part: order[0], parts: 2 });
@@ -99,6 +126,7 @@ describe("import sessions", () => {
     expect(last.body.data.session).toMatchObject({ state: "completed", rows: 3, totals: [{ currency: "USD", billed_cost: "13.75", effective_cost: "13.75" }] });
     expect(last.body.data.session.received_parts.map((p: { part: number }) => p.part)).toEqual([1, 2]);
     expect(await visible()).toEqual({ total: "13.75", lines: 3, linesSum: 13.75 });
+    expect(await exported()).toHaveLength(3);
     expect(await staged()).toBe(0);
     await rollupsMatchLines(ctx, org.organization.id);
     const list = await request(ctx.app).get(`${base()}/imports`).set(auth()).expect(200);
@@ -110,6 +138,7 @@ describe("import sessions", () => {
     const emitted = await events();
     expect(emitted).toHaveLength(1);
     expect(emitted[0].data).toMatchObject({ session: "oct-2026", parts: 2, rows: 3, totals: [{ currency: "USD", billed_cost: "13.75" }] });
+    expect(await deliveries()).toBe(1);
   });
 
   test("a part sent again replaces only that part; the parts of a session never replace one another", async () => {
@@ -256,9 +285,27 @@ describe("import sessions", () => {
     expect([a.status, b.status]).toEqual([201, 201]);
     expect([a.body.data.session.state, b.body.data.session.state].sort()).toEqual(["completed", "pending"]);
     expect(await events()).toHaveLength(1);
+    expect(await deliveries()).toBe(1);
     expect(await visible()).toMatchObject({ total: "3", lines: 2 });
     expect(await staged()).toBe(0);
     await rollupsMatchLines(ctx, org.organization.id);
+  });
+
+  test("the session's lines are allocated by the rules in force when it commits, and its parts' counts follow", async () => {
+    const rules = (body: unknown[]) => request(ctx.app).put(`${base()}/allocation-rules`).set(auth()).send({ rules: body }).expect(200);
+    await rules([]);
+    try {
+      const first = await post(file(["1", "2"]), "?session=rules&part=1&parts=2").expect(201);
+      expect(first.body.data.import).toMatchObject({ allocated_rows: 0, unallocated_rows: 2 });
+      await rules([{ tenant_id: org.tenant.id }]);
+      await post(file(["4"]), "?session=rules&part=2&parts=2").expect(201);
+      expect(await visible()).toEqual({ total: "7", lines: 3, linesSum: 7 });
+      const part1 = await request(ctx.app).get(`${base()}/imports/${first.body.data.import.id}`).set(auth()).expect(200);
+      expect(part1.body.data.import).toMatchObject({ state: "completed", allocated_rows: 2, unallocated_rows: 0 });
+      await rollupsMatchLines(ctx, org.organization.id);
+    } finally {
+      await rules([{ tenant_id: org.tenant.id }]);
+    }
   });
 
   test("deleting a pending part removes its staged lines", async () => {
