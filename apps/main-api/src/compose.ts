@@ -54,6 +54,7 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     idempotencyStore: sqlIdempotencyStore(db.sql),
     analyzer: buildAnalyzer({ db, prisma, logger, metrics, pricingApi, tailMarginMs: config.analysisTailMarginMs }),
     outbox: createOutboxWorker({ config, prisma, logger, serviceSecret, webhookSecrets, resolve }),
+    clock: () => new Date(),
     webhooks: { secrets: webhookSecrets, resolve },
     pricingApi,
     redis: config.protection.redisUrl ? connectRedis(config.protection.redisUrl, logger) : undefined,

@@ -75,6 +75,14 @@ export const EnvSchema = z
       .int()
       .min(1)
       .default(1024 ** 3),
+    /** Seconds after its first part (or manifest) when an incomplete import session is dropped. */
+    SPEND_IMPORT_SESSION_TTL: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(24 * 3600),
+    /** Minutes between sweeps of expired import sessions; 0 disables (a new part of an expired session still starts it over). */
+    SPEND_IMPORT_SESSION_SWEEP_MINUTES: z.coerce.number().int().min(0).default(15),
   })
   .superRefine((e, ctx) => {
     if (e.AUTH_JWKS_URL && (!e.AUTH_ISSUER || !e.AUTH_AUDIENCE)) {
@@ -148,5 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     protection: protectionConfig(e, ["authorization"]),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     spendImportMaxBytes: e.SPEND_IMPORT_MAX_BYTES,
+    spendImportSessionTtlMs: e.SPEND_IMPORT_SESSION_TTL * 1000,
+    spendImportSessionSweepMinutes: e.SPEND_IMPORT_SESSION_SWEEP_MINUTES,
   };
 }

@@ -34,6 +34,8 @@ export interface AppDeps {
   redis?: Redis;
   /** Delivers outbox messages (pricing API key sync); started by the server, drained by tests. */
   outbox: OutboxWorker;
+  /** The time as the app reads it where tests must move it (import session expiry). */
+  clock: () => Date;
   /** Encrypts webhook signing secrets at rest; resolves webhook hosts for the SSRF checks. */
   webhooks: { secrets: SecretBox; resolve: Resolve };
 }

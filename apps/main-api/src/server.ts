@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { buildDeps } from "./compose";
 import { startAlertSchedule } from "./anomalies/schedule";
 import { startAnalysisSchedule } from "./compute/analysis";
+import { startImportSessionSweep } from "./spend/imports/sessions";
 import { loadConfig } from "./config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "./db";
 import { envelopeClientErrorBody } from "./errors";
@@ -28,6 +29,7 @@ async function main() {
   outbox.kick(); // deliver whatever a previous run left undelivered
   const schedule = startAnalysisSchedule({ prisma, logger }, deps.analyzer, config.analysisIntervalMinutes);
   const alerts = startAlertSchedule({ prisma, logger, outbox }, config.alertsIntervalMinutes);
+  const importSessions = startImportSessionSweep(deps, config.spendImportSessionSweepMinutes);
   await serve({
     name: "main-api",
     app,
@@ -41,6 +43,7 @@ async function main() {
       await outbox.stop();
       await schedule.stop();
       await alerts.stop();
+      await importSessions.stop();
       await prisma.$disconnect();
       await db.close();
       if (deps.redis) await closeRedis(deps.redis);

@@ -31,7 +31,10 @@ const DISTRIBUTION: TableDistribution = {
     spend_lines: "organization_id",
     spend_daily: "organization_id",
     spend_service_daily: "organization_id",
+    spend_tag_daily: "organization_id",
     spend_imports: "organization_id",
+    spend_import_sessions: "organization_id",
+    spend_staged_lines: "organization_id",
     spend_allocation_rules: "organization_id",
   },
   global: {

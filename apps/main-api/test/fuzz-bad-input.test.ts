@@ -194,6 +194,7 @@ beforeAll(async () => {
     exportOrganizationSpend: { params: { org_id: org }, query: { tenant, "tag:team": "a" } },
     createSpendImport: { params: { org_id: org } },
     listSpendImports: { params: { org_id: org } },
+    listSpendImportSessions: { params: { org_id: org } },
     getSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
     deleteSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
     getAllocationRules: { params: { org_id: org } },

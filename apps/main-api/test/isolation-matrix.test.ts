@@ -186,6 +186,13 @@ async function buildSide(tag: string): Promise<Side> {
     .set("Content-Type", "text/csv")
     .send(focusCsvText([{ BillingAccountId: mark("account"), ServiceName: mark("service") }]));
   expect(bill.status).toBe(201);
+  // A pending import session (one part of two): listed by .../spend/import-sessions and .../spend/imports.
+  const part = await request(server)
+    .post(`/api/v1/organizations/${org}/spend/imports?session=${mark("session")}&part=1&parts=2&file_name=${mark("part")}`)
+    .set(auth)
+    .set("Content-Type", "text/csv")
+    .send(focusCsvText([{ BillingAccountId: mark("session-account") }]));
+  expect(part.status).toBe(201);
   const callers: Record<Caller | Lifecycle, string> = {
     owner: owner.token,
     admin: admin.token,
@@ -350,6 +357,7 @@ function identityCases(): Record<string, IdentityCase> {
     // A well-formed FOCUS file: the refusal must come from the caller, not from the body.
     createSpendImport: { body: focusCsvText([{}]), type: "text/csv" },
     listSpendImports: {},
+    listSpendImportSessions: {},
     getSpendImport: {
       ids: (side) => ({ id: side.importId }),
       rows: (add) =>

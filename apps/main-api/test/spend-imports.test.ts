@@ -91,6 +91,10 @@ describe("POST .../spend/imports", () => {
       billing_periods: [{ start: "2026-10-01T00:00:00.000Z", end: "2026-11-01T00:00:00.000Z" }],
       totals: [{ currency: "USD", billed_cost: "1.41320012", effective_cost: "1.41320012" }],
       superseded_import_ids: [],
+      session: null,
+      part: null,
+      parts: null,
+      state: "completed",
     });
     expect(await ledger()).toEqual({ "": { lines: 5, billed: "1.41320012" } });
     const line = await ctx.prisma.spendLine.findFirstOrThrow({ where: { organizationId: org.organization.id, resourceId: "arn:aws:s3:::acme-logs" } });
@@ -191,7 +195,9 @@ describe("POST .../spend/imports", () => {
   });
 
   test("415 for other media types and encodings", async () => {
-    expectError(await upload("{}", { type: "application/json" }), 415);
+    expectError(await upload("{}", { type: "text/plain" }), 415);
+    // JSON is an import session's manifest: without session (and a dataFiles array) a 400.
+    expectError(await upload("{}", { type: "application/json" }), 400);
     expectError(await upload(gzipSync(fixture("aws-focus-1.0.csv")), { encoding: "br" }), 415);
     expectError(await upload(Buffer.from(focusParquet(2)), { type: "application/vnd.apache.parquet", encoding: "gzip" }), 415);
   });

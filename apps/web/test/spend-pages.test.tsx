@@ -4,6 +4,7 @@ import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppProvider } from "../src/app-context";
 import Budgets from "../src/pages/budgets/Budgets";
+import Allocation from "../src/pages/settings/Allocation";
 import Spend from "../src/pages/spend/Spend";
 import { Shell } from "../src/Shell";
 
@@ -66,6 +67,38 @@ const BUDGET = {
   },
 };
 
+const PART = {
+  id: "imp_1",
+  created_at: "2026-11-27T08:00:00.000Z",
+  file_name: "export-00001.csv.gz",
+  focus_version: "1.2",
+  rows: 120,
+  allocated_rows: 100,
+  unallocated_rows: 20,
+  billing_account_ids: ["111111111111"],
+  billing_periods: [{ start: "2026-11-01T00:00:00.000Z", end: "2026-12-01T00:00:00.000Z" }],
+  totals: [{ currency: "USD", billed_cost: "12.5", effective_cost: "12.5" }],
+  superseded_import_ids: [],
+  session: "nov-run-7",
+  part: 1,
+  parts: 3,
+  state: "pending",
+};
+const SESSION = {
+  id: "nov-run-7",
+  parts: 3,
+  execution_id: "exec-7",
+  data_files: null,
+  state: "pending",
+  created_at: "2026-11-27T08:00:00.000Z",
+  expires_at: "2026-11-28T08:00:00.000Z",
+  completed_at: null,
+  received_parts: [{ part: 1, import_id: "imp_1", file_name: "export-00001.csv.gz", rows: 120, received_at: "2026-11-27T08:00:00.000Z" }],
+  rows: 120,
+  totals: [{ currency: "USD", billed_cost: "12.5", effective_cost: "12.5" }],
+  superseded_import_ids: [],
+};
+
 let requests: { url: URL; tenant: string | null }[] = [];
 
 /** The main API as the browser sees it: one answer per path, every request recorded. */
@@ -83,6 +116,9 @@ function answer(role: string) {
         "/api/v1/organizations/org_1/spend": REPORT,
         "/api/v1/tenant/spend": REPORT,
         "/api/v1/tenant/budgets": { items: [BUDGET] },
+        "/api/v1/organizations/org_1/spend/allocation-rules": { rules: [] },
+        "/api/v1/organizations/org_1/spend/imports": { items: [PART], next_cursor: null },
+        "/api/v1/organizations/org_1/spend/import-sessions": { items: [SESSION], next_cursor: null },
         "/api/v1/tenant/spend/anomalies": {
           start: "2026-10-28",
           end: "2026-11-28",
@@ -109,6 +145,7 @@ function renderAt(path: string) {
             <Route element={<Shell />}>
               <Route path="spend" element={<Spend />} />
               <Route path="budgets" element={<Budgets />} />
+              <Route path="allocation" element={<Allocation />} />
             </Route>
           </Routes>
         </MemoryRouter>
@@ -205,5 +242,20 @@ describe("the budgets page", () => {
     await screen.findByRole("cell", { name: "2026-11-24" });
     expect(screen.queryByRole("button", { name: /New budget|Edit|Delete|Detect now|Planned|Real problem|Not a problem/ })).toBeNull();
     expect(screen.getByRole("cell", { name: "none yet" })).toBeTruthy();
+  });
+});
+
+describe("the allocation page", () => {
+  it("lists import sessions with their parts (part n of N, state, rows, when received), saying pending parts are not counted yet", async () => {
+    answer("owner");
+    renderAt("/allocation");
+    const table = await screen.findByRole("table", { name: /^Session nov-run-7 \(export run exec-7\): 1 of 3 parts received, pending, not counted yet/ });
+    expect(table).toBeTruthy();
+    for (const name of ["Part", "File", "State", "Rows", "Received"]) expect(screen.getByRole("columnheader", { name })).toBeTruthy();
+    expect(screen.getByRole("rowheader", { name: "Part 1 of 3" })).toBeTruthy();
+    expect(screen.getByRole("cell", { name: "pending (not counted yet)" })).toBeTruthy();
+    expect(screen.getByRole("cell", { name: "120" })).toBeTruthy();
+    expect(screen.getByText(/Parts of a pending session are not counted anywhere/)).toBeTruthy();
+    expect(await screen.findByText(/session nov-run-7, part 1 of 3 \(pending: not counted yet\)/)).toBeTruthy();
   });
 });

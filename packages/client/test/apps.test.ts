@@ -96,7 +96,7 @@ describe("main API", () => {
       .catch((e: ApiError) => e);
     // Whether this minimal file passes every FOCUS rule or not, the answer is typed: an import, or a 400 naming the rule.
     if (imported instanceof ApiError) expect(imported).toMatchObject({ status: 400, code: "invalid_request" });
-    else expect(imported.import.rows).toBe(1);
+    else expect(imported.import?.rows).toBe(1);
     const csv = await client.main.exportOrganizationSpend({ params: { org_id: orgId }, query: { start: "2026-10-01", end: "2026-11-01" } });
     expect(csv.split("\n")[0]).toMatch(/BilledCost/);
   });

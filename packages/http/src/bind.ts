@@ -106,7 +106,12 @@ function parseInput<R extends RouteDefinition>(route: R, req: Request): RouteInp
     headers: route.headers ? parseOr400(route.headers, headersOf(route, req), "headers") : EMPTY,
     body: route.body ? parseOr400(route.body, req.body, "body") : EMPTY,
   } as RouteInput<R>;
-  if (route.rawBody) checkRawBody(route.rawBody, req);
+  if (route.rawBody) {
+    checkRawBody(route.rawBody, req);
+    // The JSON alternative of a raw body was parsed by the app's JSON body parser: validated like a body.
+    if (route.rawBody.json)
+      (input as { body: unknown }).body = rawBodyOf(req).contentType === "application/json" ? parseOr400(route.rawBody.json, req.body, "body") : undefined;
+  }
   return input;
 }
 

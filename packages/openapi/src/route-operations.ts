@@ -53,7 +53,11 @@ const BINARY = z.string().meta({ format: "binary" });
 
 /** A body the handler streams as a file: each accepted media type, as binary. */
 function rawRequestBody(raw: NonNullable<RouteDefinition["rawBody"]>) {
-  return { required: true, description: raw.description, content: Object.fromEntries(raw.contentTypes.map((type) => [type, { schema: BINARY }])) };
+  return {
+    required: true,
+    description: raw.description,
+    content: Object.fromEntries(raw.contentTypes.map((type) => [type, { schema: type === "application/json" && raw.json ? raw.json : BINARY }])),
+  };
 }
 
 /** One OpenAPI operation from a route declaration: parameters, body, every answer with its headers. */

@@ -268,6 +268,12 @@ const INSERT_ONLY_SQL = `WITH ins AS (
     coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
   FROM ins GROUP BY currency`;
 
+/** INSERT_ONLY_SQL into the staging table of import sessions (spend_staged_lines, the same columns): lines no query reads yet. */
+const STAGE_SQL = INSERT_ONLY_SQL.replace("INSERT INTO spend_lines (", "INSERT INTO spend_staged_lines (");
+
+/** The columns of a line as insertLines writes them (spend_lines and spend_staged_lines alike), after organization_id. */
+export const LEDGER_LINE_COLUMNS: readonly string[] = LINE_COLUMNS.map(([name]) => name);
+
 /** A PostgreSQL text[] literal: every element quoted (only `"` and `\\` need escaping inside quotes), NULL for null. */
 export function textArray(values: (string | null)[]): string {
   const parts = new Array<string>(values.length);
@@ -296,8 +302,11 @@ export async function insertLines(
   tx: LedgerTx,
   organizationId: string,
   lines: LedgerLineInput[],
-  /** `rollup: false` (focus imports only): the caller runs rollupImport before its transaction ends. */
-  options: { rollup?: boolean } = {},
+  /**
+   * `rollup: false` (focus imports only): the caller runs rollupImport before its transaction ends.
+   * `staged: true` (parts of import sessions): into spend_staged_lines, without roll-up, until the session commits.
+   */
+  options: { rollup?: boolean; staged?: boolean } = {},
 ): Promise<InsertResult> {
   if (lines.length === 0) return { inserted: 0, priced: 0, unpriced: 0, totals: [] };
   const ids = newIds("spl", lines.length);
@@ -369,7 +378,8 @@ export async function insertLines(
     arrays.push(constant ? null : textArray(values));
     if (c !== 0) constants.push(constant ? first : null);
   });
-  const rows = await tx.$queryRawUnsafe<InsertRow[]>(options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL, organizationId, ...arrays, ...constants);
+  const sql = options.staged ? STAGE_SQL : options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL;
+  const rows = await tx.$queryRawUnsafe<InsertRow[]>(sql, organizationId, ...arrays, ...constants);
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];
@@ -551,4 +561,14 @@ export async function deleteSupersededLines(tx: LedgerTx, organizationId: string
  */
 export async function rollupImport(tx: LedgerTx, organizationId: string, importId: string): Promise<void> {
   await tx.$queryRawUnsafe(rollupStatement("(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.import_id = $2)", 1), organizationId, importId);
+}
+
+/** rollupImport for several imports at once (the parts of an import session, when it commits). */
+export async function rollupImports(tx: LedgerTx, organizationId: string, importIds: string[]): Promise<void> {
+  if (importIds.length === 0) return;
+  await tx.$queryRawUnsafe(
+    rollupStatement("(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.import_id = ANY($2::text[]))", 1),
+    organizationId,
+    importIds,
+  );
 }

@@ -82,6 +82,11 @@ export interface RouteDefinition {
     /** The Content-Encoding values accepted besides none (`identity`). */
     contentEncodings?: readonly string[];
     description: string;
+    /**
+     * The `application/json` body (one of `contentTypes`) is not streamed but parsed, with this
+     * schema (the app-wide 1 MiB JSON limit): the handler gets it as `body`, undefined for a file.
+     */
+    json?: z.ZodType;
   };
 }
 
@@ -96,7 +101,7 @@ type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 export interface RouteInput<R extends RouteDefinition> {
   params: Out<R["params"]>;
   query: Out<R["query"]>;
-  body: Out<R["body"]>;
+  body: R extends { rawBody: { json: infer J } } ? (J extends z.ZodType ? z.output<J> | undefined : never) : Out<R["body"]>;
   headers: Out<R["headers"]>;
 }
 

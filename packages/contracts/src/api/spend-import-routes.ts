@@ -37,13 +37,25 @@ export const mainApiSpendImportRoutes = {
         "The body is the file itself, streamed: `Content-Type: text/csv` (optionally `Content-Encoding: gzip`) or " +
         "`application/vnd.apache.parquet`. FOCUS 1.0 to 1.3 column sets are accepted; a missing required column, or a row that breaks " +
         "a rule (named by its row number and column), is a 400 and nothing is stored. Rows are allocated to tenants by the allocation " +
-        "rules; the lines of earlier imports for every (billing account, billing period) pair the file holds are replaced in the same transaction.",
+        "rules; the lines of earlier imports for every (billing account, billing period) pair the file holds are replaced in the same transaction. " +
+        "With `session`, `part` and `parts` the file is one part of an import session: parts are kept out of every query until the last " +
+        "one arrives, then the session is stored (and replaces earlier lines) as one import; a part sent again replaces that part. An " +
+        "incomplete session expires 24 hours after its first part. Instead of `parts`, an AWS Data Exports `Manifest.json` " +
+        "(`application/json`, `?session=` only) may fix the part count: its data files are then sent as parts 1 to N.",
       write: true,
       params: OrgParams,
       query: s.SpendImportQuery,
-      rawBody: { contentTypes: FOCUS_CONTENT_TYPES, contentEncodings: ["gzip"], description: "A FOCUS file (CSV, optionally gzip-compressed, or Parquet)." },
+      rawBody: {
+        contentTypes: [...FOCUS_CONTENT_TYPES, "application/json"],
+        contentEncodings: ["gzip"],
+        description: "A FOCUS file (CSV, optionally gzip-compressed, or Parquet), or an import session's manifest (`application/json`, at most 1 MiB).",
+        json: s.SpendImportManifest,
+      },
       bodyLimit: SPEND_IMPORT_BODY_LIMIT,
-      responses: { 201: ok("Imported", s.SpendImportCreated) },
+      responses: {
+        201: ok("Imported (a file), or the session's manifest stored", s.SpendImportPosted),
+        409: failure("The import session is already completed (restate it with a new session id)"),
+      },
     }),
   ),
   listSpendImports: defineRoute(
@@ -55,6 +67,17 @@ export const mainApiSpendImportRoutes = {
       params: OrgParams,
       query: PaginationQuery,
       responses: { 200: ok("A page of imports", s.SpendImportPage) },
+    }),
+  ),
+  listSpendImportSessions: defineRoute(
+    managed({
+      operationId: "listSpendImportSessions",
+      method: "get",
+      path: "/api/v1/organizations/{org_id}/spend/import-sessions",
+      summary: "The organization's import sessions with the parts received, newest first (paginated)",
+      params: OrgParams,
+      query: PaginationQuery,
+      responses: { 200: ok("A page of import sessions", s.SpendImportSessionPage) },
     }),
   ),
   getSpendImport: defineRoute(

@@ -1,9 +1,9 @@
 import type { SpendAllocationRule } from "@cloudcost/contracts";
 import type { Prisma } from "../../db";
-import type { Prisma as Models, SpendImport } from "../../generated/prisma/client";
+import type { Prisma as Models, SpendImport, SpendImportSession } from "../../generated/prisma/client";
 import type { CheckedStatement, RowOf } from "../../sql-columns";
 import type { Tx } from "../../transactions";
-import type { LedgerTx } from "../ledger";
+import { type BillingPair, LEDGER_LINE_COLUMNS, type LedgerTx } from "../ledger";
 
 type Db = Prisma | Tx;
 
@@ -72,10 +72,117 @@ export function findMisallocatedLines(tx: LedgerTx, organizationId: string, rule
   return tx.$queryRawUnsafe<RowOf<typeof MOVE_COLUMNS>[]>(MOVES_SQL, organizationId, JSON.stringify(rules));
 }
 
+// Import sessions (docs/api.md, "Import sessions"): a session row, its parts (spend_imports rows
+// with its session_id) and their staged lines (spend_staged_lines, import_id the part's).
+
+export function findSession(db: Db, organizationId: string, id: string): Promise<SpendImportSession | null> {
+  return db.spendImportSession.findUnique({ where: { organizationId_id: { organizationId, id } } });
+}
+
+export function insertSession(tx: Tx, data: Models.SpendImportSessionUncheckedCreateInput): Promise<SpendImportSession> {
+  return tx.spendImportSession.create({ data });
+}
+
+export function updateSession(tx: Tx, organizationId: string, id: string, data: Models.SpendImportSessionUpdateInput): Promise<SpendImportSession> {
+  return tx.spendImportSession.update({ where: { organizationId_id: { organizationId, id } }, data });
+}
+
+/** The parts of these sessions received so far, by session and part number. */
+export function findSessionParts(db: Db, organizationId: string, sessionIds: string[]): Promise<SpendImport[]> {
+  if (sessionIds.length === 0) return Promise.resolve([]);
+  return db.spendImport.findMany({ where: { organizationId, sessionId: { in: sessionIds } }, orderBy: [{ sessionId: "asc" }, { part: "asc" }] });
+}
+
+/** A page of the organization's sessions, newest first: `limit` rows created before the session `before` (its id). */
+export async function findSessions(db: Db, organizationId: string, before: string | undefined, limit: number): Promise<SpendImportSession[]> {
+  const after = before ? await findSession(db, organizationId, before) : null;
+  return db.spendImportSession.findMany({
+    where: {
+      organizationId,
+      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
+}
+
+/** Deletes the staged lines of these imports (parts). */
+export async function deleteStagedLines(tx: Tx, organizationId: string, importIds: string[]): Promise<void> {
+  if (importIds.length === 0) return;
+  await tx.spendStagedLine.deleteMany({ where: { organizationId, importId: { in: importIds } } });
+}
+
+/** Removes a session with its parts and their staged lines (expiry). Returns the part import ids removed. */
+export async function deleteSession(tx: Tx, organizationId: string, id: string): Promise<string[]> {
+  const parts = await tx.spendImport.findMany({ where: { organizationId, sessionId: id }, select: { id: true } });
+  const ids = parts.map((part) => part.id);
+  await deleteStagedLines(tx, organizationId, ids);
+  await tx.spendImport.deleteMany({ where: { organizationId, sessionId: id } });
+  await tx.spendImportSession.deleteMany({ where: { organizationId, id } });
+  return ids;
+}
+
+/** Pending sessions of every organization whose time ran out at `now` (at most `limit`). */
+export function findExpiredSessions(db: Db, now: Date, limit: number): Promise<{ organizationId: string; id: string }[]> {
+  return db.spendImportSession.findMany({
+    where: { state: "pending", expiresAt: { lte: now } },
+    select: { organizationId: true, id: true },
+    orderBy: { expiresAt: "asc" },
+    take: limit,
+  });
+}
+
+export function markPartsCompleted(tx: Tx, organizationId: string, sessionId: string): Promise<Models.BatchPayload> {
+  return tx.spendImport.updateMany({ where: { organizationId, sessionId }, data: { state: "completed" } });
+}
+
+export function updateImport(tx: Tx, organizationId: string, id: string, data: Models.SpendImportUpdateInput): Promise<SpendImport> {
+  return tx.spendImport.update({ where: { organizationId_id: { organizationId, id } }, data });
+}
+
+const PAIR_COLUMNS = { billing_account_id: "text", start: "text", end: "text" } as const;
+
+const STAGED_PAIRS_SQL = `SELECT DISTINCT l.billing_account_id,
+    to_char(l.billing_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS start,
+    to_char(l.billing_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "end"
+  FROM spend_staged_lines l WHERE l.organization_id = $1 AND l.import_id = ANY($2::text[])
+  ORDER BY 1, 2, 3`;
+
+/** The (billing account, billing period) pairs of these parts' staged lines (what the session replaces). */
+export async function stagedBillingPairs(tx: LedgerTx, organizationId: string, importIds: string[]): Promise<BillingPair[]> {
+  const rows = await tx.$queryRawUnsafe<RowOf<typeof PAIR_COLUMNS>[]>(STAGED_PAIRS_SQL, organizationId, importIds);
+  return rows.map((row) => ({ billingAccountId: row.billing_account_id, start: row.start, end: row.end }));
+}
+
+/** Moves the staged lines of these parts into spend_lines, each allocated by the rules ($2) as RULE_TENANT decides ($3: the part ids). */
+const MOVE_STAGED_SQL = `WITH moved AS (
+    DELETE FROM spend_staged_lines l WHERE l.organization_id = $1 AND l.import_id = ANY($3::text[]) RETURNING l.*)
+  INSERT INTO spend_lines (organization_id, ${LEDGER_LINE_COLUMNS.join(", ")})
+  SELECT l.organization_id, ${LEDGER_LINE_COLUMNS.map((name) => (name === "tenant_id" ? `${RULE_TENANT} AS tenant_id` : `l.${name}`)).join(", ")}
+  FROM moved l`;
+
+/** Moves a session's staged lines (its parts `importIds`) into spend_lines under `rules` (no roll-up: the caller runs rollupImport per part). Returns the lines moved. */
+export function moveStagedLines(tx: LedgerTx, organizationId: string, importIds: string[], rules: SpendAllocationRule[]): Promise<number> {
+  return tx.$executeRawUnsafe(MOVE_STAGED_SQL, organizationId, JSON.stringify(rules), importIds);
+}
+
+const ALLOCATED_COLUMNS = { import_id: "text", rows: "int4", allocated: "int4" } as const;
+
+const ALLOCATED_SQL = `SELECT l.import_id, count(*)::int AS rows, count(l.tenant_id)::int AS allocated
+  FROM spend_lines l WHERE l.organization_id = $1 AND l.import_id = ANY($2::text[]) GROUP BY l.import_id`;
+
+/** Lines stored and allocated per import, for these imports. */
+export function allocatedCounts(tx: LedgerTx, organizationId: string, importIds: string[]): Promise<RowOf<typeof ALLOCATED_COLUMNS>[]> {
+  return tx.$queryRawUnsafe<RowOf<typeof ALLOCATED_COLUMNS>[]>(ALLOCATED_SQL, organizationId, importIds);
+}
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [
     { name: "import lock", sql: LOCK_SQL, columns: null },
     { name: "misallocated import lines", sql: MOVES_SQL, columns: MOVE_COLUMNS },
+    { name: "staged billing pairs", sql: STAGED_PAIRS_SQL, columns: PAIR_COLUMNS },
+    { name: "move staged lines", sql: MOVE_STAGED_SQL, columns: null },
+    { name: "allocated lines per import", sql: ALLOCATED_SQL, columns: ALLOCATED_COLUMNS },
   ];
 }

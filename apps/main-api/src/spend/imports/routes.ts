@@ -2,22 +2,36 @@ import { checkBudgetsAfterSpend } from "../../budgets/after-spend";
 import type { AppDeps } from "../../deps";
 import { created, success } from "../../http/envelope";
 import type { Handlers } from "../../operations";
-import { deleteImport, getAllocationRules, getImport, importFocus, listImports, putAllocationRules } from "./service";
+import { deleteImport, getAllocationRules, getImport, listImportSessions, listImports, postSpendImport, putAllocationRules } from "./service";
 
 /** `/api/v1/organizations/{org_id}/spend/imports` and `.../spend/allocation-rules` (owners and admins: authorize checks the table's roles). */
 export function spendImportHandlers(
-  deps: Pick<AppDeps, "prisma" | "config" | "outbox" | "logger">,
-): Handlers<"createSpendImport" | "listSpendImports" | "getSpendImport" | "deleteSpendImport" | "getAllocationRules" | "putAllocationRules"> {
+  deps: Pick<AppDeps, "prisma" | "config" | "outbox" | "logger" | "clock">,
+): Handlers<
+  "createSpendImport" | "listSpendImportSessions" | "listSpendImports" | "getSpendImport" | "deleteSpendImport" | "getAllocationRules" | "putAllocationRules"
+> {
   return {
-    createSpendImport: async ({ params, query }, { principal, body }) => {
-      const imported = await importFocus(deps.prisma, principal, params.org_id, body, {
-        maxBytes: deps.config.spendImportMaxBytes,
-        fileName: query.file_name,
-      });
-      deps.outbox.kick(); // import.completed was queued in the import's transaction
-      await checkBudgetsAfterSpend(deps, params.org_id, null);
-      return created(`Imported ${imported.rows} rows.`, { import: imported });
+    createSpendImport: async ({ params, query, body: manifest }, { principal, body }) => {
+      const posted = await postSpendImport(
+        deps.prisma,
+        principal,
+        params.org_id,
+        body,
+        { fileName: query.file_name, session: query.session, part: query.part, parts: query.parts, manifest },
+        { maxBytes: deps.config.spendImportMaxBytes, ttlMs: deps.config.spendImportSessionTtlMs, now: deps.clock() },
+      );
+      if (!posted.import) return created(`Manifest of import session ${posted.session?.id} stored.`, { session: posted.session });
+      if (posted.committed) {
+        deps.outbox.kick(); // import.completed was queued in the import's transaction
+        await checkBudgetsAfterSpend(deps, params.org_id, null);
+      }
+      const message = posted.session
+        ? `Stored part ${posted.import.part} of ${posted.import.parts} of import session ${posted.session.id} (${posted.session.state}).`
+        : `Imported ${posted.import.rows} rows.`;
+      return created(message, { import: posted.import, ...(posted.session ? { session: posted.session } : {}) });
     },
+    listSpendImportSessions: async ({ params, query }, { principal }) =>
+      success("Import sessions of the organization.", await listImportSessions(deps.prisma, principal, params.org_id, query)),
     listSpendImports: async ({ params, query }, { principal }) =>
       success("FOCUS imports of the organization.", await listImports(deps.prisma, principal, params.org_id, query)),
     getSpendImport: async ({ params }, { principal }) => success("The import.", { import: await getImport(deps.prisma, principal, params.org_id, params.id) }),

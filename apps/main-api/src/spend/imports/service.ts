@@ -1,39 +1,88 @@
-import type { SpendAllocationRules, PaginationQuery, SpendImport } from "@cloudcost/contracts";
+import {
+  ImportSessionId,
+  type PaginationQuery,
+  type SpendAllocationRules,
+  type SpendImport,
+  type SpendImportManifest,
+  type SpendImportSession,
+} from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
-import { badRequest, HttpError, notFound, type RawBody } from "@cloudcost/http";
+import { badRequest, notFound, type RawBody } from "@cloudcost/http";
 import type { Principal } from "../../auth/principal";
 import type { Prisma } from "../../db";
-import type { SpendImport as ImportRow } from "../../generated/prisma/client";
 import { decodeCursor, toPage } from "../../http/pagination";
 import { assertMember } from "../../organizations/access";
 import { assertLiveTenants } from "../../tenants/validate";
 import { emitWebhookEvent } from "../../webhooks/events";
-import { FocusFormatError, type FocusReadInfo, FocusTooLargeError } from "../focus";
-import { deleteImportLines, deleteSupersededLines, insertLines, type LedgerLineInput, rollupImport } from "../ledger";
+import type { FocusReadInfo } from "../focus";
+import { deleteImportLines, deleteSupersededLines, rollupImport } from "../ledger";
 import { allocator, reallocateImports } from "./allocation";
-import { focusLinesOf, type ReceivedFocusBody, receiveFocusBody } from "./body";
-import { ImportTally, textTags, toLedgerLine } from "./import-lines";
-import { deleteImportRow, findImport, findImports, insertImport, lockOrganizationImports, readRules, writeRules } from "./repository";
+import {
+  deleteImportRow,
+  deleteStagedLines,
+  findImport,
+  findImports,
+  findSessionParts,
+  findSessions,
+  insertImport,
+  lockOrganizationImports,
+  readRules,
+  writeRules,
+} from "./repository";
+import { importPart, type SessionClock, storeManifest } from "./sessions";
+import { storeFocusLines, withReceivedBody } from "./store";
+import { toSpendImport, toSpendImportSession } from "./views";
 
-const BATCH_LINES = 5000;
 /** An import parses its whole (already received) file inside its transaction. */
 const IMPORT_TRANSACTION = { maxWait: 20_000, timeout: 30 * 60_000 } as const;
 const TRANSACTION = { maxWait: 20_000, timeout: 120_000 } as const;
 
-function toSpendImport(row: ImportRow): SpendImport {
-  return {
-    id: row.id,
-    created_at: row.createdAt.toISOString(),
-    file_name: row.fileName,
-    focus_version: row.focusVersion as SpendImport["focus_version"],
-    rows: row.rows,
-    allocated_rows: row.allocatedRows,
-    unallocated_rows: row.unallocatedRows,
-    billing_account_ids: row.billingAccountIds,
-    billing_periods: row.billingPeriods as SpendImport["billing_periods"],
-    totals: row.totals as SpendImport["totals"],
-    superseded_import_ids: row.supersededImportIds,
-  };
+/** What POST .../spend/imports stored: a file (`import`, with `session` for a part) or a manifest (`session`). */
+export interface PostedImport {
+  import?: SpendImport;
+  session?: SpendImportSession;
+  /** The request stored lines in spend_lines (a plain import, or the part that completed its session). */
+  committed: boolean;
+}
+
+/**
+ * POST .../spend/imports: a plain FOCUS file (importFocus), a part of an import session
+ * (importPart), or a session's manifest (storeManifest). The combination of `session`, `part`,
+ * `parts` and the body's type is checked first, each mistake a 400 naming the parameter.
+ */
+export async function postSpendImport(
+  prisma: Prisma,
+  caller: Principal,
+  organizationId: string,
+  raw: RawBody,
+  request: { fileName?: string; session?: string; part?: number; parts?: number; manifest?: SpendImportManifest },
+  options: { maxBytes: number } & SessionClock,
+): Promise<PostedImport> {
+  assertMember(caller, organizationId);
+  const { session, part, parts, manifest } = request;
+  try {
+    if (manifest !== undefined) {
+      if (session === undefined) throw badRequest("session is required with a manifest (application/json): post it as ?session=<id>.");
+      if (part !== undefined || parts !== undefined)
+        throw badRequest("A manifest is posted with session only: leave out part and parts (the manifest's dataFiles fixes them).");
+    } else if (session === undefined) {
+      if (part !== undefined || parts !== undefined)
+        throw badRequest(`${part !== undefined ? "part" : "parts"} needs session: a part belongs to an import session.`);
+    } else {
+      if (part === undefined) throw badRequest("part is required with session (or post the session's manifest as application/json).");
+      if (parts !== undefined && part > parts) throw badRequest(`part (${part}) is larger than parts (${parts}).`);
+    }
+  } catch (err) {
+    // The refused body is read and dropped, so that the answer reaches the client.
+    if (!raw.stream.readableEnded) raw.stream.resume();
+    throw err;
+  }
+  if (manifest !== undefined && session !== undefined)
+    return { session: await storeManifest(prisma, organizationId, session, manifest, options), committed: false };
+  if (session === undefined || part === undefined)
+    return { import: await importFocus(prisma, organizationId, raw, { maxBytes: options.maxBytes, fileName: request.fileName }), committed: true };
+  const stored = await importPart(prisma, organizationId, raw, { session, part, parts, fileName: request.fileName }, options);
+  return { import: stored.import, session: stored.session, committed: stored.completed };
 }
 
 /**
@@ -42,48 +91,14 @@ function toSpendImport(row: ImportRow): SpendImport {
  * billing period) pairs deleted, all in one transaction with its `import.completed` event (the
  * caller kicks the outbox). A bad row is a 400 and nothing is stored.
  */
-export async function importFocus(
-  prisma: Prisma,
-  caller: Principal,
-  organizationId: string,
-  raw: RawBody,
-  options: { maxBytes: number; fileName?: string },
-): Promise<SpendImport> {
-  assertMember(caller, organizationId);
+async function importFocus(prisma: Prisma, organizationId: string, raw: RawBody, options: { maxBytes: number; fileName?: string }): Promise<SpendImport> {
   const id = newId("imp");
   const info: FocusReadInfo = {};
-  let body: ReceivedFocusBody | undefined;
-  try {
-    body = await receiveFocusBody(raw, options.maxBytes);
-    const received = body;
-    const row = await prisma.$transaction(async (tx) => {
+  return withReceivedBody(raw, options.maxBytes, (received) =>
+    prisma.$transaction(async (tx) => {
       await lockOrganizationImports(tx, organizationId);
       const allocate = allocator(await readRules(tx, organizationId));
-      const tally = new ImportTally();
-      // The database stores one batch while the next is parsed: at most one insert in flight.
-      let inFlight: Promise<void> = Promise.resolve();
-      const store = async (lines: LedgerLineInput[]) => {
-        await inFlight;
-        inFlight = insertLines(tx, organizationId, lines, { rollup: false }).then((stored) => tally.addStored(stored));
-      };
-      let batch: LedgerLineInput[] = [];
-      try {
-        for await (const parsed of focusLinesOf(received, info, options.maxBytes)) {
-          const line = { ...parsed, tags: textTags(parsed.tags) };
-          const tenantId = allocate(line);
-          tally.add(line, tenantId);
-          batch.push(toLedgerLine(line, tenantId, id));
-          if (batch.length === BATCH_LINES) {
-            await store(batch);
-            batch = [];
-          }
-        }
-        if (batch.length) await store(batch);
-      } finally {
-        // Never leave the transaction with a statement still running (a parse error rolls back after it).
-        await inFlight.catch(() => undefined);
-      }
-      await inFlight;
+      const tally = await storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: options.maxBytes });
       await rollupImport(tx, organizationId, id);
       const superseded = await deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
       const created = await insertImport(tx, {
@@ -102,17 +117,26 @@ export async function importFocus(
       const imported = toSpendImport(created);
       await emitWebhookEvent(tx, { organizationId, type: "import.completed", data: { ...imported } });
       return imported;
-    }, IMPORT_TRANSACTION);
-    return row;
-  } catch (err) {
-    // The rest of a refused body is read and dropped, so that the answer reaches the client.
-    if (!raw.stream.readableEnded) raw.stream.resume();
-    if (err instanceof FocusFormatError) throw badRequest(`Invalid FOCUS file: ${err.message}`);
-    if (err instanceof FocusTooLargeError) throw new HttpError("payload_too_large", err.message);
-    throw err;
-  } finally {
-    await body?.remove();
-  }
+    }, IMPORT_TRANSACTION),
+  );
+}
+
+/** The organization's import sessions with their parts, newest first. */
+export async function listImportSessions(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
+  assertMember(caller, organizationId);
+  const before = decodeCursor(query.cursor, ImportSessionId);
+  const rows = await findSessions(prisma, organizationId, before, query.limit + 1);
+  const parts = await findSessionParts(
+    prisma,
+    organizationId,
+    rows.slice(0, query.limit).map((row) => row.id),
+  );
+  return toPage(rows, query.limit, (row) =>
+    toSpendImportSession(
+      row,
+      parts.filter((part) => part.sessionId === row.id),
+    ),
+  );
 }
 
 /** The organization's imports, newest first. */
@@ -137,6 +161,7 @@ export async function deleteImport(prisma: Prisma, caller: Principal, organizati
     await lockOrganizationImports(tx, organizationId);
     if ((await deleteImportRow(tx, organizationId, id)) === 0) throw notFound(`No import ${id} in this organization.`);
     await deleteImportLines(tx, organizationId, [id]);
+    await deleteStagedLines(tx, organizationId, [id]);
   }, TRANSACTION);
 }
 

@@ -26,6 +26,11 @@ export default function Allocation() {
     queryFn: () => client.main.listSpendImports({ params: { org_id: orgId }, query: { limit: 50 } }),
     enabled: canManage(me) && !!orgId,
   });
+  const sessions = useQuery({
+    queryKey: ["spend-import-sessions", orgId],
+    queryFn: () => client.main.listSpendImportSessions({ params: { org_id: orgId }, query: { limit: 20 } }),
+    enabled: canManage(me) && !!orgId,
+  });
   const [rows, setRows] = useState<RuleForm[]>();
   const [problem, setProblem] = useState<string>();
   useEffect(() => {
@@ -43,6 +48,7 @@ export default function Allocation() {
     mutationFn: (id: string) => client.main.deleteSpendImport({ params: { org_id: orgId, id } }),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: ["spend-imports", orgId] });
+      queryClient.invalidateQueries({ queryKey: ["spend-import-sessions", orgId] });
       queryClient.invalidateQueries({ queryKey: ["spend"] });
     },
   });
@@ -148,6 +154,11 @@ export default function Allocation() {
               {page.items.map((imp) => (
                 <li key={imp.id} className="card">
                   <strong>{imp.file_name ?? imp.id}</strong> <span className="muted">FOCUS {imp.focus_version}</span> · {formatDate(imp.created_at)} ·{" "}
+                  {imp.session !== null && (
+                    <>
+                      session {imp.session}, part {imp.part} of {imp.parts} ({imp.state === "pending" ? "pending: not counted yet" : "completed"}) ·{" "}
+                    </>
+                  )}
                   {imp.rows} rows ({imp.allocated_rows} allocated, {imp.unallocated_rows} unallocated) ·{" "}
                   {imp.totals.map((t) => money(t.billed_cost, t.currency)).join(", ")}{" "}
                   <button type="button" className="danger" onClick={() => window.confirm("Delete this import and its lines?") && remove.mutate(imp.id)}>
@@ -156,6 +167,54 @@ export default function Allocation() {
                 </li>
               ))}
             </ul>
+          )
+        }
+      </QueryState>
+      <h2>Import sessions</h2>
+      <p className="muted">
+        A bill sent as several files (for example an AWS Data Exports run) is one import session: <code>?session=…&amp;part=n&amp;parts=N</code> on each file,
+        or the export&apos;s <code>Manifest.json</code> first. Parts of a pending session are not counted anywhere (spend, reports, budgets) until its last part
+        arrives; then the whole session is stored at once and replaces the earlier lines of its billing accounts and periods. A session still incomplete 24
+        hours after its first part is dropped.
+      </p>
+      <QueryState query={sessions}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <Empty>No import session yet.</Empty>
+          ) : (
+            page.items.map((session) => (
+              <table key={session.id}>
+                <caption>
+                  Session {session.id}
+                  {session.execution_id ? ` (export run ${session.execution_id})` : ""}: {session.received_parts.length} of {session.parts} parts received,{" "}
+                  {session.state === "completed"
+                    ? `completed ${session.completed_at ? formatDate(session.completed_at) : ""}`
+                    : `pending, not counted yet${session.expires_at ? ` (dropped ${formatDate(session.expires_at)} if incomplete)` : ""}`}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Part</th>
+                    <th scope="col">File</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Rows</th>
+                    <th scope="col">Received</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {session.received_parts.map((part) => (
+                    <tr key={part.import_id}>
+                      <th scope="row">
+                        Part {part.part} of {session.parts}
+                      </th>
+                      <td>{part.file_name ?? part.import_id}</td>
+                      <td>{session.state === "completed" ? "completed" : "pending (not counted yet)"}</td>
+                      <td>{part.rows}</td>
+                      <td>{formatDate(part.received_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ))
           )
         }
       </QueryState>

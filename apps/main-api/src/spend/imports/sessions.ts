@@ -1,0 +1,261 @@
+import type { SpendImport, SpendImportManifest, SpendImportSession } from "@cloudcost/contracts";
+import { newId } from "@cloudcost/db";
+import { badRequest, conflict, type Periodic, type RawBody, startPeriodic } from "@cloudcost/http";
+import type { Logger } from "pino";
+import type { Prisma } from "../../db";
+import type { SpendImport as ImportRow, SpendImportSession as SessionRow } from "../../generated/prisma/client";
+import type { Tx } from "../../transactions";
+import { emitWebhookEvent } from "../../webhooks/events";
+import type { FocusReadInfo } from "../focus";
+import { deleteSupersededLines, rollupImports } from "../ledger";
+import { allocator } from "./allocation";
+import {
+  allocatedCounts,
+  deleteImportRow,
+  deleteSession,
+  deleteStagedLines,
+  findExpiredSessions,
+  findSession,
+  findSessionParts,
+  insertImport,
+  insertSession,
+  lockOrganizationImports,
+  markPartsCompleted,
+  moveStagedLines,
+  readRules,
+  stagedBillingPairs,
+  updateImport,
+  updateSession,
+} from "./repository";
+import { storeFocusLines, withReceivedBody } from "./store";
+import { toSpendImport, toSpendImportSession } from "./views";
+
+/** A part or manifest takes its turn on the organization's import lock, then may parse a whole file. */
+const SESSION_TRANSACTION = { maxWait: 20_000, timeout: 30 * 60_000 } as const;
+const SWEEP_TRANSACTION = { maxWait: 20_000, timeout: 120_000 } as const;
+
+/** How sessions age: `ttlMs` after the first part (or manifest), measured on `now`. */
+export interface SessionClock {
+  now: Date;
+  ttlMs: number;
+}
+
+/**
+ * The session `id` as a new part or manifest finds it (under the organization's import lock): an
+ * expired pending session is removed first (its parts and staged lines), so that the request starts
+ * it over; a completed one cannot take more parts (409).
+ */
+async function liveSession(tx: Tx, organizationId: string, id: string, now: Date): Promise<SessionRow | null> {
+  const session = await findSession(tx, organizationId, id);
+  if (!session) return null;
+  if (session.state === "completed")
+    throw conflict(`Import session ${id} is already completed; restate its billing periods with a new session id (which replaces it).`);
+  if (session.expiresAt.getTime() <= now.getTime()) {
+    await deleteSession(tx, organizationId, id);
+    return null;
+  }
+  return session;
+}
+
+/** The file name of data file `part` of a manifest: the last segment of its URI. */
+function dataFileName(session: SessionRow, part: number): string | null {
+  const uri = session.dataFiles[part - 1];
+  if (!uri) return null;
+  return uri.slice(uri.lastIndexOf("/") + 1).slice(0, 255) || null;
+}
+
+/**
+ * Stores one part of an import session (docs/api.md, "Import sessions"): its lines staged, where no
+ * query reads them, and its record `pending`. A part sent again replaces the earlier copy. The
+ * part that completes the session commits it in the same transaction (commitSession).
+ */
+export async function importPart(
+  prisma: Prisma,
+  organizationId: string,
+  raw: RawBody,
+  request: { session: string; part: number; parts?: number; fileName?: string },
+  options: { maxBytes: number } & SessionClock,
+): Promise<{ import: SpendImport; session: SpendImportSession; completed: boolean }> {
+  const id = newId("imp");
+  const info: FocusReadInfo = {};
+  return withReceivedBody(raw, options.maxBytes, (received) =>
+    prisma.$transaction(async (tx) => {
+      await lockOrganizationImports(tx, organizationId);
+      let session = await liveSession(tx, organizationId, request.session, options.now);
+      if (!session) {
+        if (request.parts === undefined)
+          throw badRequest(`parts is required: import session ${request.session} has no manifest, so its first part must say how many parts it has.`);
+        session = await insertSession(tx, {
+          organizationId,
+          id: request.session,
+          parts: request.parts,
+          dataFiles: [],
+          supersededImportIds: [],
+          createdAt: options.now,
+          expiresAt: new Date(options.now.getTime() + options.ttlMs),
+        });
+      } else if (request.parts !== undefined && request.parts !== session.parts) {
+        throw badRequest(`parts (${request.parts}) differs from the ${session.parts} parts import session ${request.session} was started with.`);
+      }
+      if (request.part > session.parts) throw badRequest(`part (${request.part}) is larger than the session's parts (${session.parts}).`);
+
+      const earlier = (await findSessionParts(tx, organizationId, [session.id])).filter((row) => row.part === request.part);
+      if (earlier.length) {
+        await deleteStagedLines(
+          tx,
+          organizationId,
+          earlier.map((row) => row.id),
+        );
+        for (const row of earlier) await deleteImportRow(tx, organizationId, row.id);
+      }
+      const allocate = allocator(await readRules(tx, organizationId));
+      const tally = await storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: options.maxBytes, staged: true });
+      let part = await insertImport(tx, {
+        organizationId,
+        id,
+        fileName: request.fileName ?? dataFileName(session, request.part),
+        focusVersion: info.reader?.version ?? "1.0",
+        rows: tally.rows,
+        allocatedRows: tally.allocated,
+        unallocatedRows: tally.rows - tally.allocated,
+        billingAccountIds: tally.billingAccountIds(),
+        billingPeriods: tally.billingPeriods(),
+        totals: tally.currencyTotals(),
+        supersededImportIds: [],
+        sessionId: session.id,
+        part: request.part,
+        parts: session.parts,
+        state: "pending",
+      });
+      let parts = await findSessionParts(tx, organizationId, [session.id]);
+      if (parts.length === session.parts) {
+        ({ session, parts } = await commitSession(tx, organizationId, session, parts, options.now));
+        part = parts.find((row) => row.id === id) ?? part;
+      }
+      return { import: toSpendImport(part), session: toSpendImportSession(session, parts), completed: session.state === "completed" };
+    }, SESSION_TRANSACTION),
+  );
+}
+
+/**
+ * Commits a session whose every part has arrived, inside the transaction of its last part: the
+ * earlier lines of every (billing account, billing period) pair its parts hold are deleted (before
+ * its own lines reach spend_lines, so that its parts never replace one another), its staged lines
+ * move to spend_lines allocated by the current rules, the roll-ups take them, and one
+ * `import.completed` is recorded with the session's totals.
+ */
+async function commitSession(
+  tx: Tx,
+  organizationId: string,
+  session: SessionRow,
+  parts: ImportRow[],
+  now: Date,
+): Promise<{ session: SessionRow; parts: ImportRow[] }> {
+  const ids = parts.map((part) => part.id);
+  const pairs = await stagedBillingPairs(tx, organizationId, ids);
+  const superseded = await deleteSupersededLines(tx, organizationId, ids[0], pairs);
+  await moveStagedLines(tx, organizationId, ids, await readRules(tx, organizationId));
+  await rollupImports(tx, organizationId, ids);
+  await markPartsCompleted(tx, organizationId, session.id);
+  const counts = new Map((await allocatedCounts(tx, organizationId, ids)).map((row) => [row.import_id, row]));
+  const updated: ImportRow[] = [];
+  for (const part of parts) {
+    const allocated = counts.get(part.id)?.allocated ?? 0;
+    updated.push(await updateImport(tx, organizationId, part.id, { allocatedRows: allocated, unallocatedRows: part.rows - allocated, state: "completed" }));
+  }
+  const committed = await updateSession(tx, organizationId, session.id, { state: "completed", completedAt: now, supersededImportIds: superseded });
+  const view = toSpendImportSession(committed, updated);
+  const allocatedRows = updated.reduce((sum, part) => sum + part.allocatedRows, 0);
+  await emitWebhookEvent(tx, {
+    organizationId,
+    type: "import.completed",
+    data: {
+      session: view.id,
+      execution_id: view.execution_id,
+      parts: view.parts,
+      import_ids: ids,
+      rows: view.rows,
+      allocated_rows: allocatedRows,
+      unallocated_rows: view.rows - allocatedRows,
+      billing_account_ids: [...new Set(pairs.map((pair) => pair.billingAccountId))].sort(),
+      billing_periods: [...new Map(pairs.map((pair) => [`${pair.start}/${pair.end}`, { start: pair.start, end: pair.end }])).values()].sort((a, b) =>
+        a.start === b.start ? (a.end < b.end ? -1 : 1) : a.start < b.start ? -1 : 1,
+      ),
+      totals: view.totals,
+      superseded_import_ids: superseded,
+    },
+  });
+  return { session: committed, parts: updated };
+}
+
+/**
+ * Stores an AWS Data Exports manifest for the session `id`: its data files fix the part count (a
+ * session started with another `parts` is a 400), its executionId is kept. A new session starts
+ * here (its expiry counts from now).
+ */
+export async function storeManifest(
+  prisma: Prisma,
+  organizationId: string,
+  id: string,
+  manifest: SpendImportManifest,
+  clock: SessionClock,
+): Promise<SpendImportSession> {
+  const files = manifest.dataFiles;
+  return prisma.$transaction(async (tx) => {
+    await lockOrganizationImports(tx, organizationId);
+    const session = await liveSession(tx, organizationId, id, clock.now);
+    const fields = { executionId: manifest.executionId ?? null, dataFiles: files };
+    let stored: SessionRow;
+    if (!session) {
+      stored = await insertSession(tx, {
+        organizationId,
+        id,
+        parts: files.length,
+        ...fields,
+        supersededImportIds: [],
+        createdAt: clock.now,
+        expiresAt: new Date(clock.now.getTime() + clock.ttlMs),
+      });
+    } else {
+      if (session.parts !== files.length)
+        throw badRequest(`The manifest's dataFiles names ${files.length} files, but import session ${id} was started with parts=${session.parts}.`);
+      stored = await updateSession(tx, organizationId, id, fields);
+    }
+    return toSpendImportSession(stored, await findSessionParts(tx, organizationId, [id]));
+  }, SWEEP_TRANSACTION);
+}
+
+/**
+ * Removes the pending sessions whose time ran out at `now` (their parts and staged lines), one
+ * organization's turn on the import lock at a time; a session completed or started over meanwhile
+ * is left alone. Returns the sessions removed.
+ */
+export async function sweepExpiredImportSessions(prisma: Prisma, now: Date, batch = 100): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const expired = await findExpiredSessions(prisma, now, batch);
+    for (const { organizationId, id } of expired) {
+      await prisma.$transaction(async (tx) => {
+        await lockOrganizationImports(tx, organizationId);
+        const session = await findSession(tx, organizationId, id);
+        if (session?.state !== "pending" || session.expiresAt.getTime() > now.getTime()) return;
+        await deleteSession(tx, organizationId, id);
+        removed += 1;
+      }, SWEEP_TRANSACTION);
+    }
+    if (expired.length < batch) return removed;
+  }
+}
+
+/** Sweeps expired import sessions every `intervalMinutes` (0: never), first at start; replicas may all run it (each removal takes the organization's import lock). */
+export function startImportSessionSweep(deps: { prisma: Prisma; logger: Logger; clock: () => Date }, intervalMinutes: number): Periodic {
+  return startPeriodic({
+    intervalMs: intervalMinutes * 60_000,
+    runAtStart: true,
+    run: async () => {
+      const removed = await sweepExpiredImportSessions(deps.prisma, deps.clock());
+      if (removed > 0) deps.logger.info({ removed }, "expired import sessions removed");
+    },
+    onError: (err) => deps.logger.error({ err }, "import session sweep failed"),
+  });
+}
