@@ -1,5 +1,8 @@
-// The demo organization's cloud bill: a synthetic FOCUS 1.2 CSV of 60 complete days (relative to
+// The demo organization's cloud bill: a synthetic FOCUS 1.2 export of 60 complete days (relative to
 // today, deterministic), allocated to the two tenants by sub-account, one sub-account unallocated.
+// Production's EC2 is partly covered by a Compute Savings Plan (its hourly fee, the covered usage at
+// the plan's rate and the commitment it left unused each day); the payer account carries a monthly
+// support fee and tax. AWS Data Exports deliver it as two files and a manifest: so does the demo.
 const DAY_MS = 86_400_000;
 const BILLING_ACCOUNT = "123456789012";
 export const SUB_ACCOUNTS = { production: "111111111111", staging: "222222222222", sandbox: "333333333333" };
@@ -17,6 +20,16 @@ const BASE = {
   staging: [30, 12, 3],
   sandbox: [9, 0, 2],
 };
+
+/** The Savings Plan: the share of Production's EC2 list cost it covers, its discount, and how much of the commitment that uses. */
+const PLAN = {
+  id: `arn:aws:savingsplans::${"123456789012"}:savingsplan/3c6f8e2a-demo`,
+  coveredShare: 0.6,
+  rate: 0.72,
+  utilization: 0.85,
+};
+const SUPPORT_FEE = 100;
+const TAX_RATE = 0.08;
 
 const COLUMNS = [
   "BillingAccountId",
@@ -53,19 +66,60 @@ const COLUMNS = [
   "BilledCost",
   "EffectiveCost",
   "Tags",
+  "ChargeFrequency",
+  "PricingCategory",
+  "ListUnitPrice",
+  "ContractedUnitPrice",
+  "ResourceType",
+  "CommitmentDiscountId",
+  "CommitmentDiscountCategory",
+  "CommitmentDiscountType",
+  "CommitmentDiscountStatus",
+  "CommitmentDiscountQuantity",
+  "CommitmentDiscountUnit",
 ];
 
 const quote = (value) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const cents = (usd) => (Math.round(usd * 100) / 100).toFixed(2);
 
-/** The CSV text: one row per (day, sub-account, service), the 60 complete days before `now`. */
-export function demoFocusCsv(now) {
+const RESOURCE_TYPE = { Compute: "Virtual Machine", Databases: "Database", Storage: "Bucket" };
+
+/** The rows of the 60 complete days before `now`: per (day, sub-account, service), the plan's daily lines, and per month the payer's fee and tax. */
+function demoFocusRows(now) {
   const today = Math.floor(now / DAY_MS) * DAY_MS;
-  const rows = [COLUMNS.join(",")];
-  for (let daysAgo = 60; daysAgo >= 1; daysAgo--) {
-    const start = new Date(today - daysAgo * DAY_MS);
+  const rows = [];
+  const billed = new Map();
+  const base = (start, account) => {
     const periodStart = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1));
     const periodEnd = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+    return {
+      BillingAccountId: BILLING_ACCOUNT,
+      BillingAccountName: "Demo Corp AWS",
+      BillingAccountType: "Billing Account",
+      BillingCurrency: "USD",
+      BillingPeriodStart: periodStart.toISOString(),
+      BillingPeriodEnd: periodEnd.toISOString(),
+      InvoiceId: "",
+      InvoiceIssuerName: "Amazon Web Services, Inc.",
+      ProviderName: "AWS",
+      PublisherName: "Amazon Web Services, Inc.",
+      SubAccountId: SUB_ACCOUNTS[account] ?? BILLING_ACCOUNT,
+      SubAccountName: SUB_ACCOUNTS[account] ? `demo-${account}` : "payer",
+      SubAccountType: "Account",
+      ChargeClass: "",
+      ChargePeriodStart: start.toISOString(),
+      ChargePeriodEnd: new Date(start.getTime() + DAY_MS).toISOString(),
+      ChargeFrequency: "Usage-Based",
+      PricingCategory: "Standard",
+    };
+  };
+  const add = (row) => {
+    rows.push(row);
+    const month = row.BillingPeriodStart;
+    billed.set(month, (billed.get(month) ?? 0) + Number(row.BilledCost));
+  };
+  for (let daysAgo = 60; daysAgo >= 1; daysAgo--) {
+    const start = new Date(today - daysAgo * DAY_MS);
     Object.entries(BASE).forEach(([account, bases], a) => {
       SERVICES.forEach((service, s) => {
         if (bases[s] === 0) return;
@@ -73,49 +127,155 @@ export function demoFocusCsv(now) {
         const day = Math.floor(start.getTime() / DAY_MS);
         let cost = bases[s] * (1 + 0.03 * Math.sin(day * 1.7 + a * 2 + s));
         if (account === "production" && s === 0 && daysAgo === SPIKE_DAYS_AGO) cost = bases[s] * 3;
-        const billed = cents(cost);
-        const quantity = service.unit === "Hours" ? "24" : cents(cost / 0.023);
-        const row = {
-          BillingAccountId: BILLING_ACCOUNT,
-          BillingAccountName: "Demo Corp AWS",
-          BillingAccountType: "Billing Account",
-          BillingCurrency: "USD",
-          BillingPeriodStart: periodStart.toISOString(),
-          BillingPeriodEnd: periodEnd.toISOString(),
-          InvoiceId: "",
-          InvoiceIssuerName: "Amazon Web Services, Inc.",
-          ProviderName: "AWS",
-          PublisherName: "Amazon Web Services, Inc.",
-          SubAccountId: SUB_ACCOUNTS[account],
-          SubAccountName: `demo-${account}`,
-          SubAccountType: "Account",
+        const usage = {
+          ...base(start, account),
           ChargeCategory: "Usage",
-          ChargeClass: "",
           ChargeDescription: `${service.name} ${service.sku}`,
-          ChargePeriodStart: start.toISOString(),
-          ChargePeriodEnd: new Date(start.getTime() + DAY_MS).toISOString(),
           ServiceCategory: service.category,
           ServiceName: service.name,
           RegionId: service.region,
           ResourceId: `${service.resource}-${account}`,
           ResourceName: `${service.resource}-${account}`,
+          ResourceType: RESOURCE_TYPE[service.category],
           SkuId: service.sku,
           SkuPriceId: `${service.sku}:OnDemand`,
-          PricingQuantity: quantity,
           PricingUnit: service.unit,
-          ConsumedQuantity: quantity,
           ConsumedUnit: service.unit,
-          ListCost: billed,
-          ContractedCost: billed,
-          BilledCost: billed,
-          EffectiveCost: billed,
           Tags: JSON.stringify({ env: account, team: s === 0 ? "platform" : "data" }),
         };
-        rows.push(COLUMNS.map((column) => quote(row[column])).join(","));
+        const line = (list, extra = {}) => {
+          const quantity = service.unit === "Hours" ? cents((24 * list) / cost) : cents(list / 0.023);
+          return {
+            ...usage,
+            PricingQuantity: quantity,
+            ConsumedQuantity: quantity,
+            ListUnitPrice: service.unit === "Hours" ? (cost / 24).toFixed(6) : "0.023",
+            ContractedUnitPrice: service.unit === "Hours" ? (cost / 24).toFixed(6) : "0.023",
+            ListCost: cents(list),
+            ContractedCost: cents(list),
+            BilledCost: cents(list),
+            EffectiveCost: cents(list),
+            ...extra,
+          };
+        };
+        if (account !== "production" || s !== 0) return add(line(cost));
+        // Production's EC2: the plan covers a steady share of its usual cost at the plan's rate;
+        // the rest (the spike included) is on demand.
+        const covered = bases[s] * PLAN.coveredShare;
+        add(
+          line(covered, {
+            PricingCategory: "Committed",
+            SkuPriceId: `${service.sku}:ComputeSavingsPlans`,
+            BilledCost: "0.00",
+            EffectiveCost: cents(covered * PLAN.rate),
+            CommitmentDiscountId: PLAN.id,
+            CommitmentDiscountCategory: "Spend",
+            CommitmentDiscountType: "Compute Savings Plan",
+            CommitmentDiscountStatus: "Used",
+            CommitmentDiscountQuantity: cents(covered * PLAN.rate),
+            CommitmentDiscountUnit: "USD",
+          }),
+        );
+        add(line(cost - covered));
+        // The plan's fee for the day and the part of the commitment no usage took.
+        const commitment = (covered * PLAN.rate) / PLAN.utilization;
+        const plan = {
+          ...base(start, account),
+          ServiceCategory: "Compute",
+          ServiceName: "Savings Plans for AWS Compute usage",
+          RegionId: "",
+          PricingCategory: "Committed",
+          CommitmentDiscountId: PLAN.id,
+          CommitmentDiscountCategory: "Spend",
+          CommitmentDiscountType: "Compute Savings Plan",
+          CommitmentDiscountUnit: "USD",
+          Tags: JSON.stringify({ env: account }),
+        };
+        add({
+          ...plan,
+          ChargeCategory: "Purchase",
+          ChargeFrequency: "Recurring",
+          ChargeDescription: "Compute Savings Plan, 1 year, no upfront: hourly fee",
+          PricingQuantity: "24",
+          PricingUnit: "Hours",
+          ListCost: cents(commitment),
+          ContractedCost: cents(commitment),
+          BilledCost: cents(commitment),
+          EffectiveCost: "0.00",
+        });
+        add({
+          ...plan,
+          ChargeCategory: "Usage",
+          ChargeDescription: "Savings Plan commitment not used",
+          PricingQuantity: cents(commitment - covered * PLAN.rate),
+          PricingUnit: "USD",
+          ListCost: "0.00",
+          ContractedCost: "0.00",
+          BilledCost: "0.00",
+          EffectiveCost: cents(commitment - covered * PLAN.rate),
+          CommitmentDiscountStatus: "Unused",
+          CommitmentDiscountQuantity: cents(commitment - covered * PLAN.rate),
+        });
       });
     });
   }
-  return `${rows.join("\n")}\n`;
+  // The payer account's monthly support fee (on the 1st, for the month) and the month's tax: no rule allocates them.
+  const months = [...new Set(rows.map((row) => row.BillingPeriodStart))];
+  for (const month of months) {
+    const start = new Date(month);
+    const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+    if (start.getTime() < today - 60 * DAY_MS) continue;
+    const payer = { ...base(start, "payer"), ChargePeriodEnd: end.toISOString(), ChargeFrequency: "Recurring", Tags: "" };
+    const support = {
+      ...payer,
+      ChargeCategory: "Purchase",
+      ChargeDescription: "AWS Support (Business), monthly",
+      ServiceCategory: "Management and Governance",
+      ServiceName: "AWS Support (Business)",
+      PricingQuantity: "1",
+      PricingUnit: "Month",
+      ListCost: cents(SUPPORT_FEE),
+      ContractedCost: cents(SUPPORT_FEE),
+      BilledCost: cents(SUPPORT_FEE),
+      EffectiveCost: cents(SUPPORT_FEE),
+    };
+    add(support);
+    const tax = cents((billed.get(month) ?? 0) * TAX_RATE);
+    rows.push({
+      ...payer,
+      ChargeCategory: "Tax",
+      ChargeDescription: "Sales tax",
+      ServiceCategory: "Other",
+      ServiceName: "Tax",
+      PricingCategory: "",
+      ListCost: "0.00",
+      ContractedCost: tax,
+      BilledCost: tax,
+      EffectiveCost: tax,
+    });
+  }
+  return rows;
+}
+
+const csvOf = (rows) => `${[COLUMNS.join(","), ...rows.map((row) => COLUMNS.map((column) => quote(row[column] ?? "")).join(","))].join("\n")}\n`;
+
+/** The CSV text of the whole bill (one file). */
+export function demoFocusCsv(now) {
+  return csvOf(demoFocusRows(now));
+}
+
+/** The bill as AWS Data Exports deliver it: two files (the rows split in half) and the manifest naming them. */
+export function demoFocusExport(now) {
+  const rows = demoFocusRows(now);
+  const half = Math.ceil(rows.length / 2);
+  const stamp = new Date(now).toISOString().slice(0, 10).replace(/-/g, "");
+  const files = [csvOf(rows.slice(0, half)), csvOf(rows.slice(half))];
+  const manifest = {
+    executionId: `demo-${stamp}`,
+    exportArn: "arn:aws:bcm-data-exports:us-east-1:123456789012:export/demo-focus",
+    dataFiles: files.map((_, i) => `s3://demo-cur/exports/demo-focus/data/BILLING_PERIOD=${stamp}/demo-focus-0000${i + 1}.csv.gz`),
+  };
+  return { manifest, files };
 }
 
 /**

@@ -1,7 +1,9 @@
 // Budget arithmetic without a database: UTC period bounds, the forecast, thresholds at the boundary,
 // the state. Every expected value is computed by hand in the comments.
 import Decimal from "decimal.js";
-import { budgetState, forecast, forecastWindow, isCrossed, percentUsed, periodBounds } from "../src/budgets/rules";
+import { budgetState, isCrossed, percentUsed } from "../src/budgets/rules";
+import { periodBounds } from "../src/spend/forecast/periods";
+import { computeForecast } from "../src/spend/forecast/rules";
 
 const at = (iso: string) => new Date(iso);
 const iso = (bounds: { start: Date; end: Date }) => [bounds.start.toISOString(), bounds.end.toISOString()];
@@ -26,40 +28,68 @@ describe("period bounds (UTC)", () => {
   });
 });
 
-describe("forecast", () => {
-  const november = periodBounds("monthly", at("2026-11-01T00:00:00.000Z"));
+const days = (entries: [string, number, number?][]) =>
+  new Map(entries.map(([day, usage, other = 0]) => [day, { usage: new Decimal(usage), other: new Decimal(other) }]));
+/** Every day from `from` (inclusive) to `to` (exclusive), as YYYY-MM-DD. */
+const span = (from: string, to: string) => {
+  const out: string[] = [];
+  for (let ms = Date.parse(`${from}T00:00:00Z`); ms < Date.parse(`${to}T00:00:00Z`); ms += 86_400_000) out.push(new Date(ms).toISOString().slice(0, 10));
+  return out;
+};
 
-  it("uses the last 7 complete days once there are 7", () => {
-    // 2026-11-11T00:00Z: complete days are Nov 1-10; the window is Nov 4-10 (7 days).
-    const now = at("2026-11-11T00:00:00.000Z");
-    const window = forecastWindow(november, now);
-    expect([window.start.toISOString(), window.end.toISOString(), window.days]).toEqual(["2026-11-04T00:00:00.000Z", "2026-11-11T00:00:00.000Z", 7]);
-    // spent 1000, last 7 days 700 -> mean 100/day, 20 days left (Nov 11-30) -> 1000 + 2000 = 3000.
-    expect(forecast({ spent: 1000, windowSpent: 700, windowDays: 7, now, periodEnd: november.end }).toFixed(2)).toBe("3000.00");
+describe("forecast: spent + recurring charges to come + usage run rate x days left", () => {
+  const december = periodBounds("monthly", at("2026-12-01T00:00:00.000Z"));
+
+  it("a 30,000 fee on the 1st is spent, not extrapolated: day 2 of a 1,000/day month forecasts 61,000", () => {
+    // History from Nov 25 (7 complete days before Dec 2): the recent mean is 1,000/day. Spent: 30,000 + 2 x 1,000;
+    // the days after the last day with data (Dec 3-31) are 29 x 1,000; the fee's next charge (Jan 1) is after the period.
+    const series = days([...span("2026-11-25", "2026-12-03").map((day): [string, number] => [day, 1000]), ["2026-12-01", 1000, 30000]]);
+    const fee = { start: at("2026-12-01T00:00:00Z"), end: at("2027-01-01T00:00:00Z"), amount: new Decimal(30000) };
+    const result = computeForecast({ period: december, now: at("2026-12-02T12:00:00Z"), days: series, recurring: [fee] });
+    expect(result.basis).toBe("recent_mean");
+    expect(result.spent.toFixed()).toBe("32000");
+    expect(result.recurringRemaining.toFixed()).toBe("0");
+    expect(result.usageRemaining.toFixed()).toBe("29000");
+    expect(result.forecast?.toFixed()).toBe("61000");
+    expect(result.rows[0]).toEqual({ day: "2026-12-01", actual: new Decimal(31000), expected: null });
+    expect(result.rows[2]).toEqual({ day: "2026-12-03", actual: null, expected: new Decimal(1000) });
   });
 
-  it("uses the period so far when it is shorter than 7 days", () => {
-    // 2026-11-04T00:00Z: 3 complete days (Nov 1-3) with 90 spent -> mean 30, 27 days left -> 90 + 810 = 900.
-    const now = at("2026-11-04T00:00:00.000Z");
-    expect(forecastWindow(november, now).days).toBe(3);
-    expect(forecast({ spent: 90, windowSpent: 90, windowDays: 3, now, periodEnd: november.end }).toFixed(2)).toBe("900.00");
+  it("an annual forecast counts the 11 monthly fees still to come, and a fee that stopped coming has ended", () => {
+    const year = periodBounds("annual", at("2027-01-02T00:00:00Z"));
+    const series = days(span("2026-12-20", "2027-01-02").map((day): [string, number] => [day, 0]));
+    const monthly = { start: at("2027-01-01T00:00:00Z"), end: at("2027-02-01T00:00:00Z"), amount: new Decimal("99.5") };
+    const stopped = { start: at("2026-10-01T00:00:00Z"), end: at("2026-11-01T00:00:00Z"), amount: new Decimal(1000) };
+    const result = computeForecast({ period: year, now: at("2027-01-02T08:00:00Z"), days: series, recurring: [monthly, stopped] });
+    expect(result.recurringRemaining.toFixed()).toBe("1094.5"); // Feb 1 ... Dec 1: 11 x 99.5
+    expect(result.rows.find((row) => row.day === "2027-03-01")?.expected?.toFixed()).toBe("99.5");
   });
 
-  it("counts the rest of today in fractional days (today's spend so far is in spent)", () => {
-    // Nov 30 at 18:00: 6 h left = 0.25 day; window Nov 23-29, 7 x 40 = 280 -> mean 40 -> 1234.56 + 10 = 1244.56.
-    const now = at("2026-11-30T18:00:00.000Z");
-    const window = forecastWindow(november, now);
-    expect([window.start.toISOString(), window.days]).toEqual(["2026-11-23T00:00:00.000Z", 7]);
-    expect(forecast({ spent: "1234.56", windowSpent: 280, windowDays: 7, now, periodEnd: november.end }).toFixed(2)).toBe("1244.56");
+  it("with 28 days of history the run rate of a weekday is the median of its last 4: a Sunday job is expected on Sundays only", () => {
+    // 100/day, +500 on Sundays, from 2026-11-01 (a Sunday) to 2026-12-08.
+    const series = days(span("2026-11-01", "2026-12-09").map((day): [string, number] => [day, new Date(`${day}T00:00:00Z`).getUTCDay() === 0 ? 600 : 100]));
+    const result = computeForecast({ period: december, now: at("2026-12-09T06:00:00Z"), days: series, recurring: [] });
+    expect(result.basis).toBe("weekday_median");
+    const expected = (day: string) => result.rows.find((row) => row.day === day)?.expected?.toFixed();
+    expect(expected("2026-12-13")).toBe("600"); // a Sunday
+    expect(expected("2026-12-14")).toBe("100");
+    // Spent Dec 1-8 (one Sunday): 8 x 100 + 500; Dec 9-31: 23 days, 3 Sundays -> 23 x 100 + 3 x 500.
+    expect(result.forecast?.toFixed()).toBe(String(1300 + 2300 + 1500));
   });
 
-  it("is the spend so far on the period's first day, and rounds half-up to cents", () => {
-    const now = at("2026-11-01T09:00:00.000Z");
-    expect(forecastWindow(november, now).days).toBe(0);
-    expect(forecast({ spent: "12.345", windowSpent: 0, windowDays: 0, now, periodEnd: november.end }).toFixed(2)).toBe("12.35");
-    // Exact decimals: 3 days of 0.1 each = 0.3 over 3 -> 0.1/day x 27 days = 2.7; + 0.3 = 3.00 (no float drift).
-    const nov4 = at("2026-11-04T00:00:00.000Z");
-    expect(forecast({ spent: "0.3", windowSpent: "0.3", windowDays: 3, now: nov4, periodEnd: november.end }).toFixed(2)).toBe("3.00");
+  it("no forecast with fewer than 3 complete days of history", () => {
+    const result = computeForecast({ period: december, now: at("2026-12-02T12:00:00Z"), days: days([["2026-12-01", 50]]), recurring: [] });
+    expect(result.basis).toBe("none");
+    expect(result.forecast).toBeNull();
+    expect(result.spent.toFixed()).toBe("50");
+  });
+
+  it("days a late bill has not reached yet are expected, not counted as zero", () => {
+    // Data up to Nov 28 only; now Dec 2: Dec 1-31 are all expected at the recent mean of Nov 25-Dec 1 (4 days of 70 + 3 empty = 40/day).
+    const series = days(span("2026-11-20", "2026-11-29").map((day): [string, number] => [day, 70]));
+    const result = computeForecast({ period: december, now: at("2026-12-02T00:00:00Z"), days: series, recurring: [] });
+    expect(result.rows[0]).toEqual({ day: "2026-12-01", actual: null, expected: new Decimal(40) });
+    expect(result.forecast?.toFixed()).toBe("1240");
   });
 });
 

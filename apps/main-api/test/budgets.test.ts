@@ -45,7 +45,8 @@ describe("budgets API", () => {
     expect(created.status).toBe(201);
     const budget = created.body.data;
     expect(budget).toMatchObject({ name: "EC2 monthly", period: "monthly", amount: "1000", currency: "USD", metric: "billed_cost", filters: BODY.filters });
-    expect(budget.status).toMatchObject({ spent: "0.00", forecast: "0.00", percent_used: "0.00", state: "ok", crossed: [] });
+    // No spend at all: no forecast (fewer than 3 days of history).
+    expect(budget.status).toMatchObject({ spent: "0.00", forecast: null, percent_used: "0.00", state: "ok", crossed: [] });
     const now = new Date();
     expect(budget.status.period_start).toBe(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString());
 
@@ -213,15 +214,16 @@ describe("thresholds and notifications", () => {
     const DEC_2 = new Date("2026-12-02T00:00:00.000Z");
     expect((await getBudget(ctx.prisma, checkTenant, budgetId, DEC_2)).status).toMatchObject({ spent: "0.00", state: "ok", crossed: [] });
     expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(0);
-    // Dec 1: 600 -> spent 600 (>= 500), forecast 600 + 600 x 30 = 18600 (>= 1500).
+    // Dec 1 (a Tuesday): 600 -> spent 600 (>= 500). History since Nov 1 (31 days): each weekday's run rate is the
+    // median of its last 4: Tuesdays Dec 1, Nov 24, 17, 10 = 600, 0, 0, 50 -> 25; every other weekday 0 (Nov 11-30
+    // has no spend). Dec 2-31 holds 4 Tuesdays: forecast 600 + 4 x 25 = 700 (< 1500): only the actual 50 % notifies.
     await seedSpend(ctx, checkTenant.organizationId, [dayLine(checkTenant.id, "2026-12-01", "600")]);
-    expect((await getBudget(ctx.prisma, checkTenant, budgetId, DEC_2)).status).toMatchObject({ spent: "600.00", forecast: "18600.00", state: "warning" });
-    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(2);
+    expect((await getBudget(ctx.prisma, checkTenant, budgetId, DEC_2)).status).toMatchObject({ spent: "600.00", forecast: "700.00", state: "warning" });
+    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(1);
     expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(0);
     expect((await notifications()).map((n) => n.periodStart.toISOString())).toEqual([
       "2026-11-01T00:00:00.000Z",
       "2026-11-01T00:00:00.000Z",
-      "2026-12-01T00:00:00.000Z",
       "2026-12-01T00:00:00.000Z",
     ]);
   });
@@ -239,10 +241,10 @@ describe("thresholds and notifications", () => {
       notifyBudgetThresholds(ctx.prisma, checkTenant, JAN_2),
       notifyBudgetThresholds(replica.prisma, checkTenant, JAN_2),
     ]);
-    // 900 crosses actual 50 % and 80 %; the forecast 900 + 900 x 30 crosses 150 %.
-    expect(results.reduce((a, b) => a + b, 0)).toBe(3);
-    expect(await events()).toBe(before + 3);
-    expect((await notifications()).filter((n) => n.periodStart.toISOString() === "2027-01-01T00:00:00.000Z")).toHaveLength(3);
+    // 900 crosses actual 50 % and 80 %; the forecast (900 + Fridays' median of 900, 0, 0, 0 = 0) crosses nothing more.
+    expect(results.reduce((a, b) => a + b, 0)).toBe(2);
+    expect(await events()).toBe(before + 2);
+    expect((await notifications()).filter((n) => n.periodStart.toISOString() === "2027-01-01T00:00:00.000Z")).toHaveLength(2);
     await replica.prisma.$disconnect();
   });
 });

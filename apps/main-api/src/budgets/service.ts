@@ -1,5 +1,6 @@
 import type { Budget as BudgetBody, BudgetFilters, BudgetThreshold, CreateBudgetRequest, UpdateBudgetRequest } from "@cloudcost/contracts";
 import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
+import Decimal from "decimal.js";
 import { notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
@@ -58,8 +59,20 @@ export async function getBudget(prisma: Prisma, tenant: TenantRef, id: string, n
   return toBudget(prisma, row, now);
 }
 
+/**
+ * Changes the budget. A new amount or new thresholds re-arm it: its notification records start
+ * afresh, so every threshold crossed under the new values notifies once at the next check.
+ */
 export async function updateBudget(prisma: Prisma, tenant: TenantRef, id: string, body: UpdateBudgetRequest, now = new Date()): Promise<BudgetBody> {
-  if ((await updateBudgetRow(prisma, tenant, id, body, now)) === 0) throw notFound(`Budget ${id} is not in this tenant.`);
+  const updated = await prisma.$transaction(async (tx) => {
+    const before = await findBudget(tx, tenant, id);
+    if (!before || (await updateBudgetRow(tx, tenant, id, body, now)) === 0) return false;
+    const amountChanged = body.amount !== undefined && !new Decimal(body.amount).eq(before.amount.toString());
+    const thresholdsChanged = body.thresholds !== undefined && JSON.stringify(body.thresholds) !== JSON.stringify(before.thresholds);
+    if (amountChanged || thresholdsChanged) await deleteNotifications(tx, tenant.organizationId, id);
+    return true;
+  }, TRANSACTION_OPTIONS);
+  if (!updated) throw notFound(`Budget ${id} is not in this tenant.`);
   return getBudget(prisma, tenant, id, now);
 }
 

@@ -2,8 +2,11 @@ import type { BudgetFilters, BudgetThreshold } from "@cloudcost/contracts";
 import Decimal from "decimal.js";
 import type { Prisma } from "../db";
 import type { Tx } from "../transactions";
-import { type BudgetMetric, sumSpend } from "./repository";
-import { type BudgetPeriod, budgetState, forecast, forecastWindow, isCrossed, percentUsed, periodBounds, type BudgetState } from "./rules";
+import { periodBounds } from "../spend/forecast/periods";
+import { type ForecastMetric, readDailySeries, readRecurringLines } from "../spend/forecast/repository";
+import { computeForecast, type Forecast } from "../spend/forecast/rules";
+import { dayCosts, forecastRanges, lineMatcher, recurringCharges } from "../spend/forecast/series";
+import { type BudgetPeriod, budgetState, isCrossed, percentUsed, type BudgetState } from "./rules";
 
 /** What the status of a budget is computed from. */
 export interface BudgetSpec {
@@ -12,7 +15,7 @@ export interface BudgetSpec {
   period: BudgetPeriod;
   amount: Decimal.Value;
   currency: string;
-  metric: BudgetMetric;
+  metric: ForecastMetric;
   filters: BudgetFilters;
   thresholds: BudgetThreshold[];
 }
@@ -21,7 +24,8 @@ export interface BudgetStatus {
   period_start: string;
   period_end: string;
   spent: string;
-  forecast: string;
+  /** Null with fewer than 3 days of history. */
+  forecast: string | null;
   percent_used: string;
   state: BudgetState;
   crossed: BudgetThreshold[];
@@ -34,58 +38,53 @@ export async function budgetStatus(db: Pick<Prisma | Tx, "$queryRawUnsafe">, bud
 }
 
 /**
- * The statuses of budgets of one tenant, in one statement over the tenant's roll-up rows of the
- * widest period. Every period and forecast window starts and ends on one of a few boundary days, so
- * the statement sums the rows per segment between two consecutive boundaries first (a handful of
- * groups instead of one per day); per budget, a filtered sum of those groups then gives its period's
- * spend and its forecast window's, in its currency (lines of other currencies do not count) and
- * narrowed by its filters.
+ * The statuses of budgets of one tenant: one statement reads each budget's daily Usage-Based and
+ * other cost over the widest of their forecast ranges (the tenant's roll-up rows, narrowed per
+ * budget by its currency and filters), one more the tenant's recurring series; each budget's
+ * forecast is then computed as the forecast endpoint's (docs/api.md, "Spend forecast").
  */
 export async function budgetStatuses(db: Pick<Prisma | Tx, "$queryRawUnsafe">, budgets: readonly BudgetSpec[], now: Date): Promise<BudgetStatus[]> {
   if (budgets.length === 0) return [];
   const { organizationId, tenantId } = budgets[0];
   for (const budget of budgets)
     if (budget.organizationId !== organizationId || budget.tenantId !== tenantId) throw new Error("budgetStatuses takes the budgets of one tenant");
+  const tenant = { id: tenantId, organizationId };
   const periods = budgets.map((budget) => periodBounds(budget.period, now));
-  const windows = periods.map((period) => forecastWindow(period, now));
-  // The boundary days, ascending: segment k (1-based) holds the days from boundaries[k - 1] to the next.
-  const boundaries = [...new Set([...periods, ...windows].flatMap((range) => [range.start.getTime(), range.end.getTime()]))].sort((a, b) => a - b);
-  const segments = (range: { start: Date; end: Date }) => ({
-    from: boundaries.indexOf(range.start.getTime()) + 1,
-    to: boundaries.indexOf(range.end.getTime()) + 1,
+  const ranges = periods.map((period) => forecastRanges(period, now));
+  const widest = (pick: (range: (typeof ranges)[number]) => { from: string; to: string }) => ({
+    from: ranges.map(pick).reduce((a, b) => (b.from < a ? b.from : a), pick(ranges[0]).from),
+    to: ranges.map(pick).reduce((a, b) => (b.to > a ? b.to : a), pick(ranges[0]).to),
   });
-  const sums = await sumSpend(
+  const rows = await readDailySeries(
     db,
-    { id: tenantId, organizationId },
-    boundaries.map((time) => new Date(time)),
-    budgets.map((budget, i) => ({
-      metric: budget.metric,
-      currency: budget.currency,
-      filters: budget.filters,
-      period: segments(periods[i]),
-      window: segments(windows[i]),
-    })),
+    tenant,
+    widest((range) => range.days),
+    budgets.map((budget) => ({ metric: budget.metric, currency: budget.currency, filters: budget.filters })),
   );
-  return budgets.map((budget, i) => statusOf(budget, periods[i], windows[i].days, sums[i].spent, sums[i].windowSpent, now));
+  const lines = await readRecurringLines(
+    db,
+    tenant,
+    widest((range) => range.recurring),
+  );
+  return budgets.map((budget, i) => {
+    const range = ranges[i].days;
+    const days = dayCosts(
+      rows.filter((row) => row.day >= range.from && row.day < range.to).map((row) => ({ day: row.day, usage: row[`u${i}`], other: row[`o${i}`] })),
+    );
+    const recurring = recurringCharges(lines, budget.metric, budget.currency, lineMatcher(budget.filters));
+    return statusOf(budget, periods[i], computeForecast({ period: periods[i], now, days, recurring }));
+  });
 }
 
-function statusOf(
-  budget: BudgetSpec,
-  period: { start: Date; end: Date },
-  windowDays: number,
-  periodSpent: string,
-  windowSpent: string,
-  now: Date,
-): BudgetStatus {
-  const spent = new Decimal(periodSpent).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  const projected = forecast({ spent: periodSpent, windowSpent, windowDays, now, periodEnd: period.end });
-  const amounts = { amount: budget.amount, spent, forecast: projected };
-  const crossed = budget.thresholds.filter((threshold) => isCrossed(threshold, amounts));
+function statusOf(budget: BudgetSpec, period: { start: Date; end: Date }, projection: Forecast): BudgetStatus {
+  const spent = projection.spent.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  const projected = projection.forecast === null ? null : projection.forecast.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  const crossed = budget.thresholds.filter((threshold) => isCrossed(threshold, { amount: budget.amount, spent, forecast: projected }));
   return {
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),
     spent: spent.toFixed(2),
-    forecast: projected.toFixed(2),
+    forecast: projected === null ? null : projected.toFixed(2),
     percent_used: percentUsed(budget.amount, spent).toFixed(2),
     state: budgetState(budget.amount, spent, crossed),
     crossed,

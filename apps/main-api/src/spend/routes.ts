@@ -8,6 +8,7 @@ import type { Handlers } from "../operations";
 import { assertMember } from "../organizations/access";
 import { PricingUnavailableError } from "../pricing/internal-client";
 import { exportSpend } from "./export-service";
+import { forecastSpend } from "./forecast/service";
 import { listSpendLines } from "./lines";
 import { querySpend, type SpendScope } from "./query";
 import { ingestUsage, repriceUsage } from "./usage-service";
@@ -25,7 +26,7 @@ async function pricing<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Spend operations (docs/api.md, "Spend: usage, queries, lines, export"); authorize selected the tenant of tenant-scoped ones. */
-export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi" | "outbox" | "logger">): Handlers<keyof typeof mainApiSpendRoutes> {
+export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi" | "outbox" | "logger" | "clock">): Handlers<keyof typeof mainApiSpendRoutes> {
   return {
     ingestUsage: async (input, { tenant }) => {
       const usage = input.body.usage;
@@ -39,6 +40,7 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
       if (result.repriced > 0) await checkBudgetsAfterSpend(deps, tenant.organizationId, [tenant.id]);
       return ok(`Priced ${result.repriced} lines; ${result.still_unpriced} still unpriced`, result);
     },
+    getSpendForecast: async ({ query }, { tenant }) => ok("Forecast of the tenant's spend", await forecastSpend(deps, tenant, query, deps.clock())),
     getTenantSpend: async ({ query }, { tenant }) =>
       ok("Spend of the tenant", await querySpend(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query)),
     listSpendLines: async ({ query }, { tenant }) => {

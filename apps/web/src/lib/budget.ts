@@ -29,7 +29,8 @@ const pct = (n: number) => `${Math.round(n * 10) / 10} %`;
 export function budgetDisplay(budget: Pick<Budget, "amount" | "status">): BudgetDisplay {
   const { status, amount } = budget;
   const spentPercent = percentOf(status.spent, amount);
-  const forecastPercent = percentOf(status.forecast, amount);
+  // Without a forecast (fewer than 3 days of history) the bar's forecast mark stays at the spend.
+  const forecastPercent = status.forecast === null ? spentPercent : percentOf(status.forecast, amount);
   let tone: BudgetTone;
   let label: string;
   if (status.state === "exceeded") {
@@ -49,7 +50,10 @@ export function budgetDisplay(budget: Pick<Budget, "amount" | "status">): Budget
     tone = "ok";
     label = "On track";
   }
-  const description = `${label}: spent ${pct(spentPercent)} of the budget, forecast ${pct(forecastPercent)} by the end of the period`;
+  const description =
+    status.forecast === null
+      ? `${label}: spent ${pct(spentPercent)} of the budget, no forecast yet (fewer than 3 days of history)`
+      : `${label}: spent ${pct(spentPercent)} of the budget, forecast ${pct(forecastPercent)} by the end of the period`;
   return { tone, label, spentPercent, forecastPercent, description };
 }
 

@@ -62,6 +62,17 @@ export const mainApiSpendRoutes = {
     query: s.TenantSpendQuery,
     responses: { 200: ok("The spend", s.SpendReport) },
   }),
+  getSpendForecast: defineRoute({
+    ...inTenant,
+    operationId: "getSpendForecast",
+    method: "get",
+    path: "/api/v1/tenant/spend/forecast",
+    summary: "Forecast of the tenant's spend for the current month, quarter or year",
+    description:
+      "Spent so far + the recurring charges still to come + a weekday-aware usage run rate x the days left; a row per day of the period with its actual or expected cost.",
+    query: s.SpendForecastQuery,
+    responses: { 200: ok("The forecast", s.SpendForecast) },
+  }),
   listSpendLines: defineRoute({
     ...inTenant,
     operationId: "listSpendLines",

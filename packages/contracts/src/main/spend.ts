@@ -136,6 +136,58 @@ export const OrganizationSpendQuery = spendQuery(true, "OrganizationSpendQuery")
 export type OrganizationSpendQuery = z.output<typeof OrganizationSpendQuery>;
 export type SpendQuery = OrganizationSpendQuery;
 
+export const ForecastPeriod = z
+  .enum(["monthly", "quarterly", "annual"])
+  .meta({ id: "ForecastPeriod", description: "The current calendar month, quarter or year (UTC)." });
+
+export const SpendForecastQuery = z
+  .looseObject({
+    period: ForecastPeriod.default("monthly"),
+    metric: SpendMetric.default("billed_cost"),
+    currency: Currency.default("USD"),
+    ...filterShape(false),
+  })
+  .transform((query, ctx) => {
+    const tags = tagFilters(query, ctx);
+    const filters: Partial<Record<SpendDimension, string[]>> = {};
+    for (const dimension of TENANT_DIMENSIONS) {
+      const values = (query as Record<string, unknown>)[dimension] as string[] | undefined;
+      if (values?.length) filters[dimension] = values;
+    }
+    return { period: query.period, metric: query.metric, currency: query.currency, filters, tags };
+  })
+  .meta({
+    id: "SpendForecastQuery",
+    description: `The current \`period\` (default monthly), \`metric\` and \`currency\` (default USD) to forecast. ${FILTER_DESCRIPTION}`,
+  });
+export type SpendForecastQuery = z.output<typeof SpendForecastQuery>;
+
+const NullableAmount = DecimalString.nullable();
+export const SpendForecast = z
+  .object({
+    period_start: TimestampOutput,
+    period_end: TimestampOutput,
+    rows: z.array(
+      z.object({
+        day: z.iso.date(),
+        actual: NullableAmount.meta({ description: "The day's cost, for days up to the last day with data." }),
+        expected: NullableAmount.meta({ description: "The day's expected cost (usage run rate + recurring charges due), for the days left." }),
+      }),
+    ),
+    spent: DecimalString,
+    recurring_remaining: DecimalString,
+    usage_remaining: DecimalString,
+    forecast: NullableAmount,
+    currency: Currency,
+    basis: z.enum(["weekday_median", "recent_mean", "none"]),
+  })
+  .meta({
+    id: "SpendForecast",
+    description:
+      "forecast = spent + recurring_remaining + usage_remaining; null (basis `none`) with fewer than 3 days of history. Recurring and one-time charges count when they start and are never extrapolated.",
+  });
+export type SpendForecast = z.infer<typeof SpendForecast>;
+
 export const SpendLinesQuery = spendFilterQuery(
   false,
   PaginationQuery.shape,

@@ -47,7 +47,8 @@ export function BudgetList({ tenantId, tenantName }: { tenantId: string; tenantN
                   </div>
                   <p className="muted">
                     {money(b.status.spent, b.currency)} spent of {money(b.amount, b.currency)} this {PERIODS[b.period]} ({b.status.period_start.slice(0, 10)} →{" "}
-                    {b.status.period_end.slice(0, 10)}), forecast {money(b.status.forecast, b.currency)}
+                    {b.status.period_end.slice(0, 10)}),{" "}
+                    {b.status.forecast === null ? "no forecast yet (fewer than 3 days of history)" : `forecast ${money(b.status.forecast, b.currency)}`}
                   </p>
                   <BudgetBurn budget={b} />
                   <p className="muted small">

@@ -1,0 +1,65 @@
+import type { SpendForecast, SpendForecastQuery } from "@cloudcost/contracts";
+import type Decimal from "decimal.js";
+import type { TenantRef } from "../../context";
+import type { AppDeps } from "../../deps";
+import { querySpend } from "../query";
+import { periodBounds } from "./periods";
+import { readRecurringLines } from "./repository";
+import { computeForecast } from "./rules";
+import { dayCosts, forecastRanges, lineMatcher, recurringCharges } from "./series";
+
+const text = (value: Decimal) => value.toDecimalPlaces(2, 4).toFixed(2);
+
+/**
+ * The forecast of the tenant's current period (docs/api.md, "Spend forecast"), with every filter
+ * of the spend queries: its days are read through the spend query (which picks the roll-up that
+ * answers the filters), grouped by charge frequency.
+ */
+export async function forecastSpend(
+  deps: Pick<AppDeps, "db" | "prisma">,
+  tenant: TenantRef,
+  query: SpendForecastQuery,
+  now = new Date(),
+): Promise<SpendForecast> {
+  const period = periodBounds(query.period, now);
+  const ranges = forecastRanges(period, now);
+  const report = await querySpend(
+    deps.db.sql,
+    { organizationId: tenant.organizationId, tenantIds: [tenant.id] },
+    {
+      start: `${ranges.days.from}T00:00:00.000Z`,
+      end: `${ranges.days.to}T00:00:00.000Z`,
+      granularity: "day",
+      metric: query.metric,
+      group_by: ["charge_frequency"],
+      filters: query.filters,
+      tags: query.tags,
+    },
+  );
+  // A day with lines in any currency has data (zero in this one).
+  const days = dayCosts(
+    report.rows.map((row) => {
+      const cost = row.currency === query.currency ? row.cost : "0";
+      const usageBased = row.group.charge_frequency === "Usage-Based";
+      return { day: row.period_start.slice(0, 10), usage: usageBased ? cost : "0", other: usageBased ? "0" : cost };
+    }),
+  );
+  const lines = await readRecurringLines(deps.prisma, tenant, ranges.recurring);
+  const recurring = recurringCharges(lines, query.metric, query.currency, lineMatcher(query.filters, query.tags));
+  const forecast = computeForecast({ period, now, days, recurring });
+  return {
+    period_start: period.start.toISOString(),
+    period_end: period.end.toISOString(),
+    rows: forecast.rows.map((row) => ({
+      day: row.day,
+      actual: row.actual === null ? null : text(row.actual),
+      expected: row.expected === null ? null : text(row.expected),
+    })),
+    spent: text(forecast.spent),
+    recurring_remaining: text(forecast.recurringRemaining),
+    usage_remaining: text(forecast.usageRemaining),
+    forecast: forecast.forecast === null ? null : text(forecast.forecast),
+    currency: query.currency,
+    basis: forecast.basis,
+  };
+}
