@@ -158,7 +158,10 @@ function demoFocusRows(now) {
             ...extra,
           };
         };
-        if (account !== "production" || s !== 0) return add(line(cost));
+        if (account !== "production" || s !== 0) {
+          add(line(cost));
+          return;
+        }
         // Production's EC2: the plan covers a steady share of its usual cost at the plan's rate;
         // the rest (the spike included) is on demand.
         const covered = bases[s] * PLAN.coveredShare;

@@ -262,7 +262,7 @@ describe("GET /api/v1/organizations/{org_id}/spend", () => {
       "?start=2026-10-01&end=2026-12-01&granularity=none&tag:team=web",
       "?start=2026-10-01&end=2026-12-01&granularity=none&group_by=tag:team&tag:team=web,data",
       "?start=2026-10-01&end=2026-12-01&granularity=none&group_by=tenant&tag:team=data",
-      "?start=2026-10-01&end=2026-12-01&granularity=month&group_by=tag:team&tenant=" + org.tenant.id,
+      `?start=2026-10-01&end=2026-12-01&granularity=month&group_by=tag:team&tenant=${org.tenant.id}`,
       "?start=2026-10-01&end=2026-12-01&granularity=none&group_by=tag:nobody",
       "?start=2026-10-01&end=2026-12-01&granularity=none&group_by=tag:team&metric=effective_cost",
     ];

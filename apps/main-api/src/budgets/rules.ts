@@ -8,8 +8,6 @@ export interface Threshold {
 }
 export type BudgetState = "ok" | "warning" | "exceeded";
 
-const DAY_MS = 86_400_000;
-
 /**
  * A threshold is crossed when spent (actual) or forecast (forecast) reaches `percent` of the
  * amount; a forecast threshold is not evaluated without a forecast.

@@ -51,9 +51,13 @@ export async function budgetStatuses(db: Pick<Prisma | Tx, "$queryRawUnsafe">, b
   const tenant = { id: tenantId, organizationId };
   const periods = budgets.map((budget) => periodBounds(budget.period, now));
   const ranges = periods.map((period) => forecastRanges(period, now));
+  // ISO days and timestamps sort as text.
   const widest = (pick: (range: (typeof ranges)[number]) => { from: string; to: string }) => ({
-    from: ranges.map(pick).reduce((a, b) => (b.from < a ? b.from : a), pick(ranges[0]).from),
-    to: ranges.map(pick).reduce((a, b) => (b.to > a ? b.to : a), pick(ranges[0]).to),
+    from: ranges.map((range) => pick(range).from).sort()[0],
+    to: ranges
+      .map((range) => pick(range).to)
+      .sort()
+      .reverse()[0],
   });
   const rows = await readDailySeries(
     db,

@@ -103,11 +103,15 @@ export function rowReader(header: readonly string[]): FocusRowReader {
         if (pricedFlag !== null && pricedFlag !== "true" && pricedFlag !== "false") throw new CellError(`"${pricedFlag.slice(0, 40)}" is not true or false`);
         const xReason = text(cell("x_UnpricedReason"));
         const unpricedReason = pricedFlag === "false" || xReason !== null ? (xReason ?? "unpriced") : null;
-        const cost = (name: string) => (unpricedReason === null ? required(name, decimal) : (decimal(cell(name)), null));
-        const billed = cost("BilledCost");
-        const effective = cost("EffectiveCost");
-        const list = unpricedReason === null ? decimal(cell("ListCost")) : (decimal(cell("ListCost")), null);
-        const contracted = unpricedReason === null ? decimal(cell("ContractedCost")) : (decimal(cell("ContractedCost")), null);
+        // An unpriced line's cost cells are still checked, then dropped.
+        const costOf = (name: string, mandatory: boolean) => {
+          const value = unpricedReason === null && mandatory ? required(name, decimal) : decimal(cell(name));
+          return unpricedReason === null ? value : null;
+        };
+        const billed = costOf("BilledCost", true);
+        const effective = costOf("EffectiveCost", true);
+        const list = costOf("ListCost", false);
+        const contracted = costOf("ContractedCost", false);
         const consumed = decimal(cell("ConsumedQuantity"));
         const pricingQuantity = decimal(cell("PricingQuantity"));
         const frequency = oneOf(text(cell("ChargeFrequency")), CHARGE_FREQUENCIES);
