@@ -6,6 +6,7 @@ import type { SqlSession } from "@cloudcost/db";
 import { createTestDatabase, type TestDatabase } from "@cloudcost/db/testing";
 import { checkedStatements as anomalyStatements } from "../src/anomalies/repository";
 import { checkedStatements as apiKeyStatements } from "../src/api-keys/repository";
+import { checkedStatements as authStatements } from "../src/auth/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as outboxStatements } from "../src/outbox/repository";
@@ -22,6 +23,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...userStatements(),
   ...apiKeyStatements(),
   ...outboxStatements(),
+  ...authStatements(),
 ];
 
 let db: TestDatabase;
