@@ -3,7 +3,7 @@
  * TypeScript row type is derived; test/repository-row-types.test.ts prepares each statement on the
  * migrated schema and compares its result columns with the map.
  */
-export type PgType = "text" | "text[]" | "numeric" | "date" | "timestamptz" | "int4" | "int8" | "float8" | "bool" | "jsonb";
+export type PgType = "text" | "text[]" | "numeric" | "date" | "timestamptz" | "int4" | "int8" | "float8" | "bool" | "json" | "jsonb";
 
 interface TsOf {
   text: string;
@@ -16,6 +16,7 @@ interface TsOf {
   int8: bigint;
   float8: number;
   bool: boolean;
+  json: unknown;
   jsonb: unknown;
 }
 

@@ -8,6 +8,8 @@ import { checkedStatements as anomalyStatements } from "../src/anomalies/reposit
 import { checkedStatements as apiKeyStatements } from "../src/api-keys/repository";
 import { checkedStatements as authStatements } from "../src/auth/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
+import { checkedStatements as computeStatements } from "../src/compute/repository";
+import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as outboxStatements } from "../src/outbox/repository";
 import { checkedStatements as importStatements } from "../src/spend/imports/repository";
@@ -24,6 +26,8 @@ const STATEMENTS: CheckedStatement[] = [
   ...apiKeyStatements(),
   ...outboxStatements(),
   ...authStatements(),
+  ...computeStatements(),
+  ...rollupStatements(),
 ];
 
 let db: TestDatabase;
