@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { AccountInfo, ApiKey, CreateApiKeyResponse, ErrorEnvelope, ProblemDocument, SignupCompleteResponse, SuccessEnvelope } from "@cloudcost/contracts";
-import { call, eventually, expectReply } from "../src/http";
+import { ApiError, createClient } from "@cloudcost/client";
+import { failure, stackClient } from "../src/client";
+import { eventually } from "../src/http";
 import { describeWith } from "../src/requirements";
 import { configuredReplicas, startStack, type Stack } from "../src/stack";
 
@@ -21,42 +22,47 @@ describeOnPostgres("two replicas of each service behind the gateway", () => {
   beforeAll(async () => {
     stack = await startStack({ replicas: Math.max(2, configuredReplicas()), mainEnv: { RATE_LIMIT_PER_CREDENTIAL: String(CREDENTIAL_LIMIT) } });
     token = stack.devToken("grace@replicas.example");
-    expectReply(
-      await call("POST", `${stack.api}/v1/signup/complete`, { token, body: { company_name: "Replicas Corp", first_name: "Grace", last_name: "Hopper" } }),
-      201,
-      SuccessEnvelope(SignupCompleteResponse),
-    );
-    const created = expectReply(
-      await call("POST", `${stack.api}/v1/settings/api-keys`, { token, body: { name: "replicas", role: "admin" } }),
-      201,
-      SuccessEnvelope(CreateApiKeyResponse),
-    );
-    key = created.data.key;
-    keyId = created.data.id;
+    const client = stackClient(stack, { token });
+    await client.main.completeSignup({ body: { company_name: "Replicas Corp", first_name: "Grace", last_name: "Hopper" } });
+    const created = await client.main.createApiKey({ body: { name: "replicas", role: "admin" } });
+    key = created.key;
+    keyId = created.id;
   });
   afterAll(async () => {
     await stack?.stop();
   });
 
   it("a key revoked through one main API replica is refused by every pricing API replica, each within a second of the first", async () => {
+    // One client per replica, so each call reaches that process rather than the gateway.
+    const pricingReplicas = stack.pricings.map((pricing) => ({ url: pricing.url, client: createClient({ pricingUrl: pricing.url, apiKey: key }).pricing }));
     // Every pricing replica accepts the key (and so holds it in its cache for 30 s).
-    for (const pricing of stack.pricings) {
+    for (const pricing of pricingReplicas) {
       await eventually(`${pricing.url} accepts the new key`, async () => {
-        const reply = await call("GET", `${pricing.url}/v1/pricing/account`, { apiKey: key });
-        return reply.status === 401 ? undefined : expectReply(reply, 200, AccountInfo);
+        try {
+          return await pricing.client.getAccount();
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 401) return undefined;
+          throw error;
+        }
       });
     }
     // Revoked through the second main API replica (the outbox delivers it to the first pricing
     // replica; LISTEN/NOTIFY tells the others).
-    const revoker = stack.mains[1];
-    expectReply(await call("DELETE", `${revoker.url}/api/v1/settings/api-keys/${keyId}`, { token }), 200, SuccessEnvelope(ApiKey));
+    const revoker = createClient({ mainUrl: stack.mains[1].url, token }).main;
+    await revoker.revokeApiKey({ params: { id: keyId } });
     const revokedAt = performance.now();
     const refusedAfter = await Promise.all(
-      stack.pricings.map(async (pricing) => {
+      pricingReplicas.map(async (pricing) => {
         for (;;) {
-          const reply = await call("GET", `${pricing.url}/v1/pricing/account`, { apiKey: key });
-          if (reply.status === 401) {
-            expect(expectReply(reply, 401, ProblemDocument).code).toBe("unauthenticated");
+          const refused = await pricing.client.getAccount().then(
+            () => undefined,
+            (error: unknown) => {
+              if (error instanceof ApiError && error.status === 401) return error;
+              throw error;
+            },
+          );
+          if (refused) {
+            expect(refused.code).toBe("unauthenticated");
             return performance.now() - revokedAt;
           }
           if (performance.now() - revokedAt > REFUSAL_BOUND_MS) return Number.POSITIVE_INFINITY;
@@ -72,15 +78,19 @@ describeOnPostgres("two replicas of each service behind the gateway", () => {
     expect(Math.max(...refusedAfter) - Math.min(...refusedAfter)).toBeLessThan(1_000);
     expect(Math.max(...refusedAfter)).toBeLessThan(REFUSAL_BOUND_MS);
     // The main API replicas refuse it at once (they read the key's row on every request).
-    for (const main of stack.mains) expectReply(await call("GET", `${main.url}/api/v1/settings/api-keys`, { token: key }), 401, ErrorEnvelope);
+    for (const main of stack.mains) {
+      const refused = await failure(createClient({ mainUrl: main.url, token: key }).main.listApiKeys());
+      expect([refused.status, refused.code]).toEqual([401, "unauthenticated"]);
+    }
   });
 
   it("counts a credential's rate limit once across the main API replicas: the request over it is a 429 whichever replica answers", async () => {
     const credential = `bl_${randomBytes(16).toString("hex")}`;
     const statuses: number[] = [];
+    const replicas = stack.mains.map((main) => createClient({ mainUrl: main.url, token: credential }).main);
     for (let i = 0; i < CREDENTIAL_LIMIT + 4; i++) {
-      const replica = stack.mains[i % stack.mains.length];
-      statuses.push((await call("GET", `${replica.url}/api/v1/settings/api-keys`, { token: credential })).status);
+      const replica = replicas[i % replicas.length];
+      statuses.push((await failure(replica.listApiKeys())).status);
     }
     expect(statuses.slice(0, CREDENTIAL_LIMIT).every((status) => status === 401)).toBe(true);
     expect(statuses.slice(CREDENTIAL_LIMIT)).toEqual([429, 429, 429, 429]);

@@ -1,8 +1,7 @@
 import { spawnSync } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
-import { ListDatabasesResponse, RegisterDatabasesResponse } from "@cloudcost/contracts";
-import { call, expectReply } from "../src/http";
+import { ApiError, createClient, type PricingApiClient } from "@cloudcost/client";
 import { startService, type Service } from "../src/services";
 
 // SIGTERM while a client streams writes: every write the service acknowledged must be stored
@@ -55,6 +54,7 @@ function sendAndVanish(port: number, data: string, afterMs = 0): Promise<void> {
 describe("pricing API shutdown", () => {
   let service: Service;
   let key: string;
+  let pricing: PricingApiClient;
 
   beforeAll(async () => {
     service = await startService("pricing-api", {
@@ -67,6 +67,7 @@ describe("pricing API shutdown", () => {
     });
     if (cli.status !== 0) throw new Error(`pricing-key failed: ${cli.stderr}`);
     key = cli.stdout.trim();
+    pricing = createClient({ pricingUrl: service.url, apiKey: key }).pricing;
   });
   afterAll(async () => {
     await service?.cleanup();
@@ -100,12 +101,8 @@ describe("pricing API shutdown", () => {
 
     await new Promise((r) => setTimeout(r, 200));
     expect(service.process.exitCode).toBeNull();
-    expect((await call("GET", `${service.url}/healthz`)).status).toBe(200);
-    expectReply(
-      await call("POST", `${service.url}/marketplace/providers/databases`, { apiKey: key, body: { entries: [entry(998)] } }),
-      201,
-      RegisterDatabasesResponse,
-    );
+    await pricing.pricingHealthz();
+    await pricing.registerDatabases({ body: { entries: [entry(998)] } });
     expect(service.logs.join("")).not.toMatch(/uncaught|unhandled/i);
   });
 
@@ -119,11 +116,11 @@ describe("pricing API shutdown", () => {
         const i = next++;
         const e = entry(i);
         try {
-          const res = await call("POST", `${service.url}/marketplace/providers/databases`, { apiKey: key, body: { entries: [e] } });
-          if (res.status >= 200 && res.status < 300) acknowledged.set(RegisterDatabasesResponse.parse(res.body).entries[0].instance_type!, e.cost_per_hour);
-          else refused.push(`${e.instance_type}: ${res.status}`);
+          const stored = await pricing.registerDatabases({ body: { entries: [e] }, signal: AbortSignal.timeout(30_000) });
+          acknowledged.set(stored.entries[0].instance_type!, e.cost_per_hour);
         } catch (err) {
-          refused.push(`${e.instance_type}: ${(err as Error).message}`); // connection refused or closed: not acknowledged
+          // An error answer, or the connection refused or closed (status 0): not acknowledged.
+          refused.push(`${e.instance_type}: ${err instanceof ApiError ? `${err.status} ${err.code}` : (err as Error).message}`);
         }
         if (!signalled && acknowledged.size >= SIGTERM_AFTER) {
           service.process.kill("SIGTERM");
@@ -139,11 +136,7 @@ describe("pricing API shutdown", () => {
     console.info(`shutdown under load: ${acknowledged.size} of ${WRITES} writes acknowledged, ${refused.length} not`);
 
     await service.start();
-    const stored = expectReply(
-      await call("GET", `${service.url}/marketplace/providers/databases?service=rds&region=eu-west-1`, { apiKey: key }),
-      200,
-      ListDatabasesResponse,
-    );
+    const stored = await pricing.listDatabases({ query: { service: "rds", region: "eu-west-1" } });
     const byType = new Map(stored.entries.map((e) => [e.instance_type!, e.cost_per_hour]));
     const lost = [...acknowledged].filter(([type, cost]) => byType.get(type) !== cost).map(([type]) => type);
     expect(lost).toEqual([]);

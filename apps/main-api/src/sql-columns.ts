@@ -3,17 +3,20 @@
  * TypeScript row type is derived; test/repository-row-types.test.ts prepares each statement on the
  * migrated schema and compares its result columns with the map.
  */
-export type PgType = "text" | "numeric" | "date" | "timestamptz" | "int4" | "int8" | "bool" | "jsonb";
+export type PgType = "text" | "text[]" | "numeric" | "date" | "timestamptz" | "int4" | "int8" | "float8" | "bool" | "json" | "jsonb";
 
 interface TsOf {
   text: string;
+  "text[]": string[];
   /** Raw statements cast their sums to text: numerics that reach TypeScript are strings. */
   numeric: string;
   date: Date;
   timestamptz: Date;
   int4: number;
   int8: bigint;
+  float8: number;
   bool: boolean;
+  json: unknown;
   jsonb: unknown;
 }
 

@@ -1,7 +1,8 @@
 import pino from "pino";
 import { IngestMetricsRequest, UpsertResourcesRequest } from "@cloudcost/contracts";
 import { AnalysisBusyError, createAnalyzer, type Analyzer } from "../src/compute/analysis";
-import { INGEST_SQL, ingestMetrics, sampleBatch, upsertResources } from "../src/compute/inventory-service";
+import { ingestMetrics, sampleBatch, upsertResources } from "../src/compute/inventory-service";
+import { INGEST_SQL } from "../src/compute/repository";
 import { PricingUnavailableError } from "../src/compute/catalog-prices";
 import { DEFAULT_COMPUTE_SETTINGS } from "../src/compute/settings";
 import { listRecommendations, recommendationSummary } from "../src/compute/summary";

@@ -1,5 +1,6 @@
 import type { Role } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
+import { findLinkedUser } from "./repository";
 import type { VerifiedIdentity } from "./token-verifier";
 
 export type { Role };
@@ -27,43 +28,12 @@ export interface TenantProbe {
 
 export type IdentityResolution = { principal: Principal; tenant?: TenantProbe } | { principal: null; reason: "no_organization" | "deactivated" };
 
-interface LinkedUserRow {
-  organization_id: string;
-  id: string;
-  role: Role;
-  active: boolean;
-  tenant_ids: string[];
-  tenant_open: boolean | null;
-}
-
-/**
- * The user linked to (issuer, subject) with its tenant ids and the probe of `tenantId`, in one
- * statement: every request made with a token runs it, so it costs one round trip. Sent through the
- * driver and prepared by name, so it is not parsed and planned anew each time (docs/performance.md,
- * "Identity lookup").
- */
-async function linkedUser(sql: SqlClient, identity: VerifiedIdentity, tenantId: string | null): Promise<LinkedUserRow | undefined> {
-  const rows = await sql.query<LinkedUserRow>(
-    `SELECT u.organization_id, u.id, u.role::text AS role, u.active,
-       COALESCE(array_agg(ut.tenant_id ORDER BY ut.tenant_id COLLATE "C") FILTER (WHERE ut.tenant_id IS NOT NULL), '{}') AS tenant_ids,
-       (SELECT t.archived_at IS NULL FROM tenants t WHERE t.organization_id = u.organization_id AND t.id = $3::text) AS tenant_open
-     FROM identities i
-     JOIN users u ON u.organization_id = i.organization_id AND u.id = i.user_id
-     LEFT JOIN user_tenants ut ON ut.organization_id = u.organization_id AND ut.user_id = u.id
-     WHERE i.issuer = $1 AND i.subject = $2
-     GROUP BY u.organization_id, u.id`,
-    [identity.issuer, identity.subject, tenantId],
-    { name: "auth_linked_user" },
-  );
-  return rows[0];
-}
-
 /**
  * The user an identity acts as, if it is linked to one. Nothing links an identity implicitly: only
  * sign-up and accepting an invitation do (docs/api.md, "Invitations and membership").
  */
 export async function resolveIdentity(sql: SqlClient, identity: VerifiedIdentity, tenantId: string | null = null): Promise<IdentityResolution> {
-  const user = await linkedUser(sql, identity, tenantId);
+  const user = await findLinkedUser(sql, identity.issuer, identity.subject, tenantId);
   if (!user) return { principal: null, reason: "no_organization" };
   if (!user.active) return { principal: null, reason: "deactivated" };
   return {

@@ -1,11 +1,13 @@
 import type { Logger } from "pino";
-import type { Architecture, InstanceTypeRow, OperatingSystem } from "@cloudcost/contracts";
+import type { InstanceTypeRow } from "@cloudcost/contracts";
 import type { Database, SqlSession } from "@cloudcost/db";
 import { type Periodic, startPeriodic } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import type { TenantRef } from "../context";
 import { type CatalogKey, type ComputeCatalogs, PricingUnavailableError } from "./catalog-prices";
-import { dropExpired, rollUpSettledDays, rollUpTail, rollupWindow, WINDOW_STATS, windowStatsParams } from "./rollups";
+import { findTenantsWithInventory, tryLockAnalysis, unlockAnalysis, writeAnalysisResults } from "./repository";
+import { findWindowStats, type WindowStatsRow } from "./rollup-repository";
+import { dropExpired, rollUpSettledDays, rollUpTail, rollupWindow } from "./rollups";
 import { decide, hasEnoughSignal, type DecidedOption, type Decision, type UsageStats } from "./rightsizing";
 import { loadComputeSettings, type ComputeSettings } from "./settings";
 
@@ -42,67 +44,7 @@ export const DEFAULT_TAIL_MARGIN_MS = 5_000;
  */
 export const DEFAULT_RETENTION_EVERY_MS = 10 * 60_000;
 
-// Advisory lock keyspace of compute analysis ("comp"); the second key is hashtext(tenant id).
-const LOCK_CLASS = 0x636f6d70;
-
-interface StatsRow {
-  resource_id: string;
-  provider: string | null;
-  region: string | null;
-  instance_type: string | null;
-  architecture: Architecture | null;
-  operating_system: OperatingSystem | null;
-  cpu_cores: number | null;
-  ram_gb: number | null;
-  samples: number | null;
-  window_start: string | null;
-  window_end: string | null;
-  cpu_p95: number | null;
-  cpu_max: number | null;
-  memory_p95: number | null;
-  memory_samples: number | null;
-  memory_start: string | null;
-  memory_end: string | null;
-  network_samples: number | null;
-  network_low: number | null;
-  purchase_option: "on_demand" | "spot" | "reserved";
-}
-
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-// Nearest-rank p95 over the day and tail roll-ups plus the raw samples of the window's edges (rollups.ts);
-// only one row per resource comes back to Node.
-const STATS_SQL = `
-  WITH s AS (${WINDOW_STATS})
-  SELECT r.resource_id, r.provider, r.region, r.instance_type, r.architecture, r.operating_system, r.cpu_cores, r.ram_gb, r.purchase_option,
-         s.samples, ${iso("s.window_start")} AS window_start, ${iso("s.window_end")} AS window_end,
-         s.cpu_p95, s.cpu_max, s.memory_p95, s.memory_samples, ${iso("s.memory_start")} AS memory_start, ${iso("s.memory_end")} AS memory_end,
-         s.network_samples, s.network_low
-  FROM compute_resources r LEFT JOIN s ON s.resource_id = r.resource_id
-  WHERE r.tenant_id = $1`;
-
-// The rows are locked in resource_id order first, as ingest, heartbeats and the inventory upsert
-// lock or write them (inventory-service.ts): writers of the same rows in different orders can deadlock.
-const WRITE_SQL = `
-  WITH v AS (
-    SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[],
-                         $10::float8[], $11::float8[], $12::float8[], $13::int[], $14::timestamptz[], $15::timestamptz[],
-                         $16::text[], $17::jsonb[], $18::jsonb[])
-      AS v(resource_id, action, current_type, recommended_type, current_cost, recommended_cost, savings,
-           cpu_p95, cpu_max, memory_p95, samples, window_start, window_end, reasons, options, price)),
-  locked AS (
-    SELECT r.resource_id FROM compute_resources r JOIN v ON r.resource_id = v.resource_id
-    WHERE r.tenant_id = $1
-    ORDER BY r.resource_id COLLATE "C"
-    FOR UPDATE OF r)
-  UPDATE compute_resources r SET
-    action = v.action, current_instance_type = v.current_type, recommended_instance_type = v.recommended_type,
-    current_monthly_cost_usd = v.current_cost, recommended_monthly_cost_usd = v.recommended_cost,
-    savings_monthly_usd = v.savings, cpu_p95 = v.cpu_p95, cpu_max = v.cpu_max, memory_p95 = v.memory_p95,
-    sample_count = v.samples, window_start = v.window_start, window_end = v.window_end, analyzed_at = $2,
-    finding_reasons = string_to_array(v.reasons, ','), options = v.options, price = v.price
-  FROM v JOIN locked l ON l.resource_id = v.resource_id
-  WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id`;
+type StatsRow = WindowStatsRow;
 
 function toStats(row: StatsRow): UsageStats | null {
   if (!row.samples || row.cpu_p95 === null || row.cpu_max === null || !row.window_start || !row.window_end) return null;
@@ -161,9 +103,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     }
     await rollUpSettledDays(deps.prisma, tenant.id, window);
     const tailCut = await rollUpTail(session, tenant.id, window, new Date(started - tailMarginMs));
-    // The fleet-sized statements go through the driver: Prisma's raw-query layer converts every
-    // row and array element into objects of its own, garbage that stalls the event loop under load.
-    const rows = await deps.db.sql.query<StatsRow>(STATS_SQL, windowStatsParams(tenant.id, window, tailCut));
+    const rows = await findWindowStats(deps.db.sql, tenant.id, window, tailCut);
     const stats = rows.map(toStats);
 
     // Only resources past rule 1 with a known provider, region and type need prices; the
@@ -194,30 +134,24 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       }
     }
     const money = (d: (x: Decision) => { toFixed(n: number): string } | null) => decisions.map((x) => d(x)?.toFixed(2) ?? null);
-    await deps.db.sql.query(
-      WRITE_SQL,
-      [
-        tenant.id,
-        new Date(),
-        rows.map((r) => r.resource_id),
-        decisions.map((d) => d.action),
-        decisions.map((d) => d.currentInstanceType),
-        decisions.map((d) => d.recommendedInstanceType),
-        money((d) => d.currentMonthly),
-        money((d) => d.recommendedMonthly),
-        money((d) => d.savings),
-        stats.map((s) => s?.cpuP95 ?? null),
-        stats.map((s) => s?.cpuMax ?? null),
-        stats.map((s) => s?.memoryP95 ?? null),
-        stats.map((s) => s?.samples ?? null),
-        stats.map((s) => s?.windowStart ?? null),
-        stats.map((s) => s?.windowEnd ?? null),
-        decisions.map((d) => d.reasons.join(",")),
-        decisions.map((d) => JSON.stringify(d.options.map(optionJson))),
-        decisions.map((d) => JSON.stringify(d.price)),
-      ],
-      { name: "compute_write_results" },
-    );
+    await writeAnalysisResults(deps.db.sql, tenant.id, new Date(), {
+      resourceIds: rows.map((r) => r.resource_id),
+      actions: decisions.map((d) => d.action),
+      currentTypes: decisions.map((d) => d.currentInstanceType),
+      recommendedTypes: decisions.map((d) => d.recommendedInstanceType),
+      currentCosts: money((d) => d.currentMonthly),
+      recommendedCosts: money((d) => d.recommendedMonthly),
+      savings: money((d) => d.savings),
+      cpuP95: stats.map((s) => s?.cpuP95 ?? null),
+      cpuMax: stats.map((s) => s?.cpuMax ?? null),
+      memoryP95: stats.map((s) => s?.memoryP95 ?? null),
+      samples: stats.map((s) => s?.samples ?? null),
+      windowStarts: stats.map((s) => s?.windowStart ?? null),
+      windowEnds: stats.map((s) => s?.windowEnd ?? null),
+      reasons: decisions.map((d) => d.reasons.join(",")),
+      options: decisions.map((d) => JSON.stringify(d.options.map(optionJson))),
+      prices: decisions.map((d) => JSON.stringify(d.price)),
+    });
     return { analyzedResources: rows.length, durationMs: Date.now() - started };
   }
 
@@ -228,8 +162,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       try {
         // A session-level advisory lock on a dedicated connection: one replica per tenant at a time.
         return await deps.db.sql.withSession(async (session) => {
-          const [{ locked }] = await session.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked", [LOCK_CLASS, tenant.id]);
-          if (!locked) throw new AnalysisBusyError("an analysis cycle of this tenant is already running");
+          if (!(await tryLockAnalysis(session, tenant.id))) throw new AnalysisBusyError("an analysis cycle of this tenant is already running");
           try {
             return await cycle(session, tenant, settings);
           } catch (err) {
@@ -238,7 +171,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
             }
             throw err;
           } finally {
-            await session.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LOCK_CLASS, tenant.id]);
+            await unlockAnalysis(session, tenant.id);
           }
         });
       } finally {
@@ -258,12 +191,9 @@ export function startAnalysisSchedule(deps: { prisma: Prisma; logger: Logger }, 
     intervalMs: intervalMinutes * 60_000,
     onError: (err) => deps.logger.error({ err }, "compute analysis schedule failed"),
     run: async (signal) => {
-      const tenants = await deps.prisma.$queryRawUnsafe<{ tenant_id: string; organization_id: string }[]>(
-        "SELECT DISTINCT tenant_id, organization_id FROM compute_resources",
-      );
-      for (const t of tenants) {
+      const tenants = await findTenantsWithInventory(deps.prisma);
+      for (const tenant of tenants) {
         if (signal.aborted) return;
-        const tenant = { id: t.tenant_id, organizationId: t.organization_id };
         try {
           const result = await analyzer.analyzeTenant(tenant, await loadComputeSettings(deps.prisma, tenant.organizationId));
           deps.logger.info({ tenantId: tenant.id, ...result }, "scheduled compute analysis done");

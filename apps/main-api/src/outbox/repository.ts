@@ -1,14 +1,10 @@
 import type { Prisma as PrismaNs } from "../generated/prisma/client";
 import type { Prisma } from "../db";
+import type { CheckedStatement, RowOf } from "../sql-columns";
 import type { Tx } from "../transactions";
 
-export interface OutboxMessage {
-  organizationId: string;
-  id: string;
-  topic: string;
-  payload: PrismaNs.JsonValue;
-  attempts: number;
-}
+const MESSAGE_COLUMNS = { organizationId: "text", id: "text", topic: "text", payload: "jsonb", attempts: "int4" } as const;
+export type OutboxMessage = Omit<RowOf<typeof MESSAGE_COLUMNS>, "payload"> & { payload: PrismaNs.JsonValue };
 
 /** Writes a message in the caller's transaction, so it exists exactly when the change commits. */
 export async function enqueue(
@@ -24,9 +20,7 @@ export async function enqueue(
  * undelivered (a key's revocation never overtakes its provisioning). SKIP LOCKED lets concurrent
  * claims pass each other instead of queueing.
  */
-export async function claimDue(prisma: Prisma, limit: number): Promise<OutboxMessage[]> {
-  return prisma.$queryRaw<OutboxMessage[]>`
-    UPDATE outbox AS o
+const CLAIM_SQL = `UPDATE outbox AS o
        SET next_attempt_at = now() + interval '60 seconds', attempts = o.attempts + 1
      WHERE (o.organization_id, o.id) IN (
        SELECT c.organization_id, c.id
@@ -38,9 +32,12 @@ export async function claimDue(prisma: Prisma, limit: number): Promise<OutboxMes
              WHERE e.organization_id = c.organization_id AND e.aggregate_id = c.aggregate_id
                AND e.delivered_at IS NULL AND e.id < c.id)
         ORDER BY c.next_attempt_at, c.id
-        LIMIT ${limit}
+        LIMIT $1
         FOR UPDATE SKIP LOCKED)
     RETURNING o.organization_id AS "organizationId", o.id::text AS id, o.topic, o.payload, o.attempts`;
+
+export function claimDue(prisma: Prisma, limit: number): Promise<OutboxMessage[]> {
+  return prisma.$queryRawUnsafe<OutboxMessage[]>(CLAIM_SQL, limit);
 }
 
 export async function markDelivered(prisma: Prisma, message: OutboxMessage): Promise<void> {
@@ -55,4 +52,9 @@ export async function markFailed(prisma: Prisma, message: OutboxMessage, error: 
     where: { organizationId_id: { organizationId: message.organizationId, id: BigInt(message.id) } },
     data: { nextAttemptAt: new Date(Date.now() + retryInMs), lastError: error.slice(0, 1000) },
   });
+}
+
+/** The raw statements of this module, for test/repository-row-types.test.ts. */
+export function checkedStatements(): CheckedStatement[] {
+  return [{ name: "outbox claim", sql: CLAIM_SQL, columns: MESSAGE_COLUMNS }];
 }

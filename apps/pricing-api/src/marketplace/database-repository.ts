@@ -1,4 +1,4 @@
-import { DATABASE_NUMBER_FIELDS, DATABASE_OPTIONAL_KEY_FIELDS } from "@cloudcost/contracts";
+import { DATABASE_NUMBER_FIELDS, DATABASE_OPTIONAL_KEY_FIELDS, DATABASE_QUANTITY_RATE_FIELDS } from "@cloudcost/contracts";
 import { type CheckedStatement, columnsOf, type RowOf } from "../sql-columns";
 import type { Sql } from "../store/transaction";
 
@@ -121,6 +121,23 @@ export async function deleteDatabaseRow(tx: Sql, accountId: string, id: string):
   return row;
 }
 
+const RATE_COLUMNS = Object.values(DATABASE_QUANTITY_RATE_FIELDS);
+/** Only what usage pricing reads: the rate of each database quantity. */
+const PRICING_COLUMNS = { id: "text", currency: "bpchar", ...columnsOf(RATE_COLUMNS, "text null") } as const;
+export type DatabasePricingRow = RowOf<typeof PRICING_COLUMNS>;
+
+const pricingSql = (lock: boolean) =>
+  `SELECT ${["id", "currency", ...RATE_COLUMNS.map((column) => `${column}::text AS ${column}`)].join(", ")} FROM database_prices
+      WHERE account_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))
+      ORDER BY id${lock ? " FOR KEY SHARE" : ""}`;
+const PRICING_SQL = pricingSql(false);
+const PRICING_LOCKED_SQL = pricingSql(true);
+
+/** The account's rows `ids` with their rates; `lock`: held FOR KEY SHARE until the surrounding transaction ends. */
+export function findDatabasesForPricing(db: Sql, accountId: string, ids: string[], lock: boolean): Promise<DatabasePricingRow[]> {
+  return db.$queryRawUnsafe<DatabasePricingRow[]>(lock ? PRICING_LOCKED_SQL : PRICING_SQL, accountId, JSON.stringify(ids));
+}
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [
@@ -130,5 +147,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "database lock for delete", sql: LOCK_SQL, columns: LOCK_COLUMNS },
     { name: "database references", sql: REFERENCES_SQL, columns: REFERENCE_COLUMNS },
     { name: "database delete", sql: DELETE_SQL, columns: ROW_COLUMNS },
+    { name: "database rates for usage pricing", sql: PRICING_SQL, columns: PRICING_COLUMNS },
+    { name: "database rates for usage pricing (locked)", sql: PRICING_LOCKED_SQL, columns: PRICING_COLUMNS },
   ];
 }

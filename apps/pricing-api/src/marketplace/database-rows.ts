@@ -3,9 +3,6 @@ import { iso, keyIn, keyOut, num, storedAmount } from "../store/columns";
 import { sha256 } from "../store/hash";
 import { type DatabaseRow, KEY_TEXT_FIELDS } from "./database-repository";
 
-// usage/pricer.ts reads the row type from here.
-export type { DatabaseRow };
-
 export const DATABASE_KEY_FIELDS = [...KEY_TEXT_FIELDS, "period_billing_hours"] as const;
 
 /** sha256 of the 13 natural-key fields, absent ones as '' (the upsert's conflict target). */

@@ -149,6 +149,42 @@ export function findModels(db: Sql, accountId: string, filters: ModelFilters, in
   return db.$queryRawUnsafe<ModelRow[]>(listSql(filtered, includeClosed), accountId, ...filtered.map((column) => filters[column]));
 }
 
+/** Only what usage pricing reads (fewer columns: the family query may return thousands of rows). */
+const PRICING_COLUMNS = {
+  id: "text",
+  model_key: "bpchar",
+  model: "text",
+  model_id: "text",
+  token_bucket: "text",
+  unit_price_per_mtok: "text",
+  currency: "bpchar",
+  effective_from: "timestamptz",
+  effective_to: "timestamptz null",
+} as const;
+export type ModelPricingRow = RowOf<typeof PRICING_COLUMNS>;
+
+const PRICING_SELECT_LIST =
+  "id, model_key, model, model_id, token_bucket, unit_price_per_mtok::text AS unit_price_per_mtok, currency, effective_from, effective_to";
+
+// The named rows' ids and model keys are collected first into arrays, so that both halves are index
+// scans (primary key; account, model key, bucket, from) whatever the account holds: a subquery or an
+// OR of both halves is planned as a scan of the whole account (docs/performance.md, "Usage pricing").
+const FAMILIES_SQL = `WITH named AS MATERIALIZED (
+       SELECT id, model_key FROM model_prices WHERE account_id = $1 AND id = ANY(ARRAY(SELECT jsonb_array_elements_text($2::jsonb))))
+     SELECT ${PRICING_SELECT_LIST} FROM model_prices WHERE account_id = $1 AND id = ANY(ARRAY(SELECT id FROM named))
+     UNION
+     SELECT ${PRICING_SELECT_LIST} FROM model_prices
+      WHERE account_id = $1 AND model_key = ANY(ARRAY(SELECT DISTINCT model_key FROM named))
+        AND effective_from <= $4 AND (effective_to IS NULL OR effective_to > $3)`;
+
+/**
+ * The account's rows `ids`, and every version of their models (same model_key) in effect somewhere
+ * in [span.from, span.to].
+ */
+export function findModelFamilies(db: Sql, accountId: string, ids: string[], span: { from: Date; to: Date }): Promise<ModelPricingRow[]> {
+  return db.$queryRawUnsafe<ModelPricingRow[]>(FAMILIES_SQL, accountId, JSON.stringify(ids), span.from, span.to);
+}
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [
@@ -159,5 +195,6 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "model list (closed too)", sql: listSql([], true), columns: ROW_COLUMNS },
     { name: "model identity", sql: MODEL_VERSIONED.identitySql, columns: IDENTITY_ROW_COLUMNS },
     { name: "model close", sql: MODEL_VERSIONED.closeSql, columns: ROW_COLUMNS },
+    { name: "model families for usage pricing", sql: FAMILIES_SQL, columns: PRICING_COLUMNS },
   ];
 }

@@ -3,9 +3,6 @@ import { iso, keyIn, keyOut, num } from "../store/columns";
 import { sha256 } from "../store/hash";
 import { type ModelRow, modelDetailsOf } from "./model-repository";
 
-// usage/pricer.ts reads the row type from here.
-export type { ModelRow };
-
 export const IDENTITY_FIELDS = ["provider", "publisher", "host", "model", "model_id", "region"] as const;
 
 /** sha256 of the normalised (provider, publisher, host, model, model_id, region): one model of one host. */

@@ -8,22 +8,13 @@ import {
   type UsageResponse,
 } from "@cloudcost/contracts";
 import { fromNumber, parse, plus, round, type Scaled, shift, times, toNumber, ZERO } from "@cloudcost/decimal";
-import type { DatabaseRow } from "../marketplace/database-rows";
-import type { ModelRow } from "../marketplace/model-rows";
+import { type DatabasePricingRow, findDatabasesForPricing } from "../marketplace/database-repository";
+import { findModelFamilies, type ModelPricingRow } from "../marketplace/model-repository";
 import { keyOut } from "../store/columns";
 import type { Sql } from "../store/transaction";
 
 const COST_DECIMALS = 10;
 
-/** Only what pricing reads (fewer columns: the family query may return thousands of rows). */
-type PricingModelRow = Pick<
-  ModelRow,
-  "id" | "model_key" | "model" | "model_id" | "token_bucket" | "unit_price_per_mtok" | "currency" | "effective_from" | "effective_to"
->;
-type PricingDatabaseRow = Pick<DatabaseRow, "id" | "currency" | (typeof DATABASE_QUANTITY_RATE_FIELDS)[DatabaseQuantityKey]>;
-const MODEL_PRICING_COLUMNS =
-  "id, model_key, model, model_id, token_bucket, unit_price_per_mtok::text AS unit_price_per_mtok, currency, effective_from, effective_to";
-const DATABASE_PRICING_COLUMNS = ["id", "currency", ...Object.values(DATABASE_QUANTITY_RATE_FIELDS).map((column) => `${column}::text AS ${column}`)].join(", ");
 /** ServiceId's rule, as a plain regex: it runs once per line. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const isId = (id: string | undefined): id is string => id !== undefined && ID_PATTERN.test(id);
@@ -122,7 +113,7 @@ class ModelIndex {
   /** Versions of each (model_key, token_bucket), any order. */
   private versions = new Map<string, ModelVersion[]>();
 
-  constructor(rows: PricingModelRow[]) {
+  constructor(rows: ModelPricingRow[]) {
     for (const row of rows) {
       const version: ModelVersion = {
         id: row.id,
@@ -166,9 +157,9 @@ class ModelIndex {
   }
 }
 
-function databaseRatesOf(row: PricingDatabaseRow): DatabaseRates {
+function databaseRatesOf(row: DatabasePricingRow): DatabaseRates {
   const rates: DatabaseRates["rates"] = {};
-  for (const [key, column] of Object.entries(DATABASE_QUANTITY_RATE_FIELDS) as [DatabaseQuantityKey, keyof PricingDatabaseRow][]) {
+  for (const [key, column] of Object.entries(DATABASE_QUANTITY_RATE_FIELDS) as [DatabaseQuantityKey, keyof DatabasePricingRow][]) {
     const text = row[column];
     if (text !== null) rates[key] = rateOf(text);
   }
@@ -203,35 +194,12 @@ function timeSpan(lines: UsageLine[]): { from: Date; to: Date } {
 /**
  * The named rows, and the versions of their models in effect somewhere in [span.from, span.to]:
  * a line at t prices a sibling bucket with the version where effective_from <= t < effective_to,
- * so no other version can matter. The named rows' ids and model keys are collected first into
- * arrays, so that both halves are index scans (primary key; account, model key, bucket, from)
- * whatever the account holds: a subquery or an OR of both halves is planned as a scan of the whole
- * account (docs/performance.md, "Usage pricing").
+ * so no other version can matter.
  */
-async function loadModelFamilies(sql: Sql, accountId: string, ids: string[], span: { from: Date; to: Date }): Promise<PricingModelRow[]> {
-  if (ids.length === 0) return [];
-  return sql.$queryRawUnsafe<PricingModelRow[]>(
-    `WITH named AS MATERIALIZED (
-       SELECT id, model_key FROM model_prices WHERE account_id = $1 AND id = ANY(ARRAY(SELECT jsonb_array_elements_text($2::jsonb))))
-     SELECT ${MODEL_PRICING_COLUMNS} FROM model_prices WHERE account_id = $1 AND id = ANY(ARRAY(SELECT id FROM named))
-     UNION
-     SELECT ${MODEL_PRICING_COLUMNS} FROM model_prices
-      WHERE account_id = $1 AND model_key = ANY(ARRAY(SELECT DISTINCT model_key FROM named))
-        AND effective_from <= $4 AND (effective_to IS NULL OR effective_to > $3)`,
-    accountId,
-    JSON.stringify(ids),
-    span.from,
-    span.to,
-  );
+async function loadModelFamilies(sql: Sql, accountId: string, ids: string[], span: { from: Date; to: Date }): Promise<ModelPricingRow[]> {
+  return ids.length === 0 ? [] : findModelFamilies(sql, accountId, ids, span);
 }
 
-async function loadDatabases(sql: Sql, accountId: string, ids: string[], lock: boolean): Promise<PricingDatabaseRow[]> {
-  if (ids.length === 0) return [];
-  return sql.$queryRawUnsafe<PricingDatabaseRow[]>(
-    `SELECT ${DATABASE_PRICING_COLUMNS} FROM database_prices
-      WHERE account_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))
-      ORDER BY id${lock ? " FOR KEY SHARE" : ""}`,
-    accountId,
-    JSON.stringify(ids),
-  );
+async function loadDatabases(sql: Sql, accountId: string, ids: string[], lock: boolean): Promise<DatabasePricingRow[]> {
+  return ids.length === 0 ? [] : findDatabasesForPricing(sql, accountId, ids, lock);
 }

@@ -1,0 +1,486 @@
+import type {
+  Action,
+  Architecture,
+  ComputeResourceData,
+  OperatingSystem,
+  PurchaseOption,
+  RecommendationItem,
+  RecommendationsQuery,
+  ResourceType,
+  SummaryQuery,
+} from "@cloudcost/contracts";
+import type { SqlClient, SqlSession } from "@cloudcost/db";
+import type { TenantRef } from "../context";
+import type { Prisma } from "../db";
+import type { CheckedStatement, Columns, RowOf } from "../sql-columns";
+import { FENCE_LOCK_CLASS } from "./rollup-repository";
+import { DEFAULT_COMPUTE_SETTINGS } from "./settings";
+
+// The compute inventory, its samples and analysis results (the roll-ups: rollup-repository.ts).
+
+// One statement: all or nothing, and concurrent upserts of one id cannot duplicate it. Rows are
+// written in resource_id order, the order every other writer of them locks in, so two writers of
+// the same resources cannot deadlock. The tenant's roll-up status row is created with its first
+// resource, so it exists before any sample (rollups.ts).
+const UPSERT_RESOURCES_SQL = `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING)
+     INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
+       availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels, purchase_option)
+     SELECT $1, $2, v.* FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+       $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[], $15::text[])
+       AS v(resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
+            operating_system, cpu_cores, ram_gb, labels, purchase_option)
+     ORDER BY v.resource_id COLLATE "C"
+     ON CONFLICT (tenant_id, resource_id) DO UPDATE SET
+       name = excluded.name, resource_type = excluded.resource_type, provider = excluded.provider,
+       region = excluded.region, availability_zone = excluded.availability_zone, instance_type = excluded.instance_type,
+       architecture = excluded.architecture, operating_system = excluded.operating_system,
+       cpu_cores = excluded.cpu_cores, ram_gb = excluded.ram_gb, labels = excluded.labels,
+       purchase_option = excluded.purchase_option, updated_at = now()`;
+
+/** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
+export function upsertResourceRows(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
+  const col = <T>(pick: (r: ComputeResourceData) => T) => resources.map(pick);
+  return prisma.$executeRawUnsafe(
+    UPSERT_RESOURCES_SQL,
+    tenant.id,
+    tenant.organizationId,
+    col((r) => r.resource_id),
+    col((r) => r.name ?? null),
+    col((r) => r.resource_type),
+    col((r) => r.provider ?? null),
+    col((r) => r.region ?? null),
+    col((r) => r.availability_zone ?? null),
+    col((r) => r.instance_type ?? null),
+    col((r) => r.architecture ?? null),
+    col((r) => r.operating_system ?? null),
+    col((r) => r.cpu_cores ?? null),
+    col((r) => r.ram_gb ?? null),
+    col((r) => JSON.stringify(r.labels ?? {})),
+    col((r) => r.purchase_option),
+  );
+}
+
+const UNKNOWN_COLUMNS = { id: "text" } as const;
+export type UnknownResource = RowOf<typeof UNKNOWN_COLUMNS>;
+
+const UNKNOWN_RESOURCES_SQL = `SELECT id FROM unnest($2::text[]) AS id
+     WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = id)
+     ORDER BY id COLLATE "C" LIMIT 5`;
+
+/** Up to five of `ids` the tenant has no resource for. */
+export function findUnknownResources(tx: Pick<Prisma, "$queryRawUnsafe">, tenantId: string, ids: string[]): Promise<UnknownResource[]> {
+  return tx.$queryRawUnsafe<UnknownResource[]>(UNKNOWN_RESOURCES_SQL, tenantId, ids);
+}
+
+/**
+ * Heartbeat = the latest of the stored one and `ts` per resource (a late sample never moves it back);
+ * rows locked in resource_id order, as in INGEST_SQL, so concurrent bumps cannot deadlock.
+ */
+const BUMP_HEARTBEATS = `
+  WITH locked AS (
+    SELECT r.resource_id, v.ts FROM compute_resources r
+    JOIN (SELECT id, max(t) AS ts FROM unnest($2::text[], $3::timestamptz[]) AS u(id, t) GROUP BY id) v ON r.resource_id = v.id
+    WHERE r.tenant_id = $1 AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < v.ts)
+    ORDER BY r.resource_id COLLATE "C"
+    FOR UPDATE OF r)
+  UPDATE compute_resources r SET last_heartbeat_at = l.ts FROM locked l
+  WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts)`;
+
+export async function bumpHeartbeats(tx: Pick<Prisma, "$executeRawUnsafe">, tenantId: string, ids: string[], at: string): Promise<void> {
+  await tx.$executeRawUnsafe(
+    BUMP_HEARTBEATS,
+    tenantId,
+    ids,
+    ids.map(() => at),
+  );
+}
+
+/**
+ * Samples and heartbeats in one statement (one round trip, atomic): the unknown-resource check,
+ * the multi-row insert from unnest arrays, the heartbeat bump, the samples queued for the tail and
+ * the stale marks of roll-ups all read the same snapshot, and nothing is written when any resource is unknown.
+ */
+export const INGEST_SQL = `
+  WITH v AS (
+    -- Utilization is kept at 0.01 percentage-point resolution, rounded half-up from the decimal the client sent.
+    SELECT u.resource_id, u.ts, round(u.cpu, 2)::float8 AS cpu, round(u.mem, 2)::float8 AS mem, u.net_in, u.net_out
+    FROM unnest($2::text[], $3::timestamptz[], $4::numeric[], $5::numeric[], $6::float8[], $7::float8[]) AS u(resource_id, ts, cpu, mem, net_in, net_out)),
+  missing AS (
+    SELECT DISTINCT v.resource_id AS id FROM v
+    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id)),
+  -- Every write in key order (resource_id, then time): two ingests of the same samples in their own
+  -- orders (an agent re-sending a batch while the first copy runs) otherwise deadlocked (one answered 500).
+  stored AS (
+    INSERT INTO compute_samples (tenant_id, resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s)
+    SELECT $1, v.resource_id, v.ts, v.cpu, v.mem, v.net_in, v.net_out FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
+    ORDER BY v.resource_id COLLATE "C", v.ts
+    ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
+      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization,
+        network_in_bytes_per_s = excluded.network_in_bytes_per_s, network_out_bytes_per_s = excluded.network_out_bytes_per_s
+    RETURNING resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s, (xmax = 0) AS inserted),
+  -- Rows to bump are locked in resource_id order first: two ingests moving the same resources'
+  -- heartbeats forward otherwise lock them in join order and can deadlock (one answered 500).
+  locked AS (
+    SELECT r.resource_id, h.ts FROM compute_resources r
+    JOIN (SELECT resource_id, max(ts) AS ts FROM v GROUP BY resource_id) h ON r.resource_id = h.resource_id
+    WHERE NOT EXISTS (SELECT 1 FROM missing) AND r.tenant_id = $1 AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < h.ts)
+    ORDER BY r.resource_id COLLATE "C"
+    FOR UPDATE OF r),
+  bumped AS (
+    UPDATE compute_resources r SET last_heartbeat_at = l.ts FROM locked l
+    WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts)),
+  -- The tail's fence, share-locked until commit: a cycle moves it only once no ingest holds the lock,
+  -- so every sample is either committed before the cycle reads up to the new fence or checked against it.
+  -- The fence's advisory lock first (rollup-repository.ts, FENCE_LOCK_CLASS): the row is locked only once it is held.
+  fence AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${FENCE_LOCK_CLASS}, hashtext($1)) AS held),
+  tail AS MATERIALIZED (SELECT s.from_day, s.cut FROM fence, compute_sample_tail_status s WHERE s.tenant_id = $1 FOR SHARE OF s),
+  behind AS (
+    SELECT s.* FROM stored s, tail t WHERE s.ts >= t.from_day::timestamp AT TIME ZONE 'UTC' AND s.ts < t.cut),
+  -- New samples behind the fence wait for the next cycle to add them to the tail (rollups.ts).
+  queued AS (
+    INSERT INTO compute_sample_tail_late AS q (tenant_id, resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s)
+    SELECT $1, resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s FROM behind WHERE inserted
+    ORDER BY resource_id COLLATE "C", ts
+    ON CONFLICT (tenant_id, resource_id, ts) DO UPDATE
+      SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization,
+        network_in_bytes_per_s = excluded.network_in_bytes_per_s, network_out_bytes_per_s = excluded.network_out_bytes_per_s),
+  -- A sample in a day that ended more than 30 minutes ago makes that day's roll-up stale, and one
+  -- re-sent behind the tail's fence makes the tail stale, through the status of its first day.
+  late AS (
+    INSERT INTO compute_sample_day_status AS s (tenant_id, day)
+    SELECT DISTINCT $1, d FROM (
+      SELECT (v.ts AT TIME ZONE 'UTC')::date AS d FROM v
+      WHERE (v.ts AT TIME ZONE 'UTC')::date < ((now() - interval '30 minutes') AT TIME ZONE 'UTC')::date
+      UNION ALL
+      SELECT t.from_day FROM tail t WHERE EXISTS (SELECT 1 FROM behind WHERE NOT inserted)) x
+    WHERE NOT EXISTS (SELECT 1 FROM missing)
+    ORDER BY 2
+    ON CONFLICT (tenant_id, day) DO UPDATE SET version = s.version + 1)
+  SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
+
+/** Samples as the PostgreSQL array literals INGEST_SQL takes (inventory-service.ts, sampleBatch). */
+export interface SampleArrays {
+  resourceIds: string;
+  timestamps: string;
+  cpu: string;
+  memory: string;
+  networkIn: string;
+  networkOut: string;
+}
+
+/**
+ * Stores the samples (INGEST_SQL); answers with up to five unknown resources, in which case nothing
+ * was stored. Prepared by name, so it is parsed and planned once.
+ */
+export function insertSamples(sql: SqlClient, tenantId: string, batch: SampleArrays): Promise<UnknownResource[]> {
+  return sql.query<UnknownResource>(INGEST_SQL, [tenantId, batch.resourceIds, batch.timestamps, batch.cpu, batch.memory, batch.networkIn, batch.networkOut], {
+    name: "compute_ingest",
+  });
+}
+
+// The rows are locked in resource_id order first, as ingest, heartbeats and the inventory upsert
+// lock or write them (above): writers of the same rows in different orders can deadlock.
+const WRITE_SQL = `
+  WITH v AS (
+    SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[],
+                         $10::float8[], $11::float8[], $12::float8[], $13::int[], $14::timestamptz[], $15::timestamptz[],
+                         $16::text[], $17::jsonb[], $18::jsonb[])
+      AS v(resource_id, action, current_type, recommended_type, current_cost, recommended_cost, savings,
+           cpu_p95, cpu_max, memory_p95, samples, window_start, window_end, reasons, options, price)),
+  locked AS (
+    SELECT r.resource_id FROM compute_resources r JOIN v ON r.resource_id = v.resource_id
+    WHERE r.tenant_id = $1
+    ORDER BY r.resource_id COLLATE "C"
+    FOR UPDATE OF r)
+  UPDATE compute_resources r SET
+    action = v.action, current_instance_type = v.current_type, recommended_instance_type = v.recommended_type,
+    current_monthly_cost_usd = v.current_cost, recommended_monthly_cost_usd = v.recommended_cost,
+    savings_monthly_usd = v.savings, cpu_p95 = v.cpu_p95, cpu_max = v.cpu_max, memory_p95 = v.memory_p95,
+    sample_count = v.samples, window_start = v.window_start, window_end = v.window_end, analyzed_at = $2,
+    finding_reasons = string_to_array(v.reasons, ','), options = v.options, price = v.price
+  FROM v JOIN locked l ON l.resource_id = v.resource_id
+  WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id`;
+
+/** One cycle's results, a column per field and an element per resource (WRITE_SQL's unnest arrays). */
+export interface AnalysisResults {
+  resourceIds: string[];
+  actions: string[];
+  currentTypes: (string | null)[];
+  recommendedTypes: (string | null)[];
+  currentCosts: (string | null)[];
+  recommendedCosts: (string | null)[];
+  savings: (string | null)[];
+  cpuP95: (number | null)[];
+  cpuMax: (number | null)[];
+  memoryP95: (number | null)[];
+  samples: (number | null)[];
+  windowStarts: (Date | null)[];
+  windowEnds: (Date | null)[];
+  /** Comma-separated finding reasons. */
+  reasons: string[];
+  /** JSON. */
+  options: string[];
+  /** JSON. */
+  prices: string[];
+}
+
+export async function writeAnalysisResults(sql: SqlClient, tenantId: string, analyzedAt: Date, r: AnalysisResults): Promise<void> {
+  await sql.query(
+    WRITE_SQL,
+    [
+      tenantId,
+      analyzedAt,
+      r.resourceIds,
+      r.actions,
+      r.currentTypes,
+      r.recommendedTypes,
+      r.currentCosts,
+      r.recommendedCosts,
+      r.savings,
+      r.cpuP95,
+      r.cpuMax,
+      r.memoryP95,
+      r.samples,
+      r.windowStarts,
+      r.windowEnds,
+      r.reasons,
+      r.options,
+      r.prices,
+    ],
+    { name: "compute_write_results" },
+  );
+}
+
+const INVENTORY_TENANTS_COLUMNS = { tenant_id: "text", organization_id: "text" } as const;
+const INVENTORY_TENANTS_SQL = "SELECT DISTINCT tenant_id, organization_id FROM compute_resources";
+
+/** Every tenant with an inventory. */
+export async function findTenantsWithInventory(prisma: Prisma): Promise<TenantRef[]> {
+  const rows = await prisma.$queryRawUnsafe<RowOf<typeof INVENTORY_TENANTS_COLUMNS>[]>(INVENTORY_TENANTS_SQL);
+  return rows.map((row) => ({ id: row.tenant_id, organizationId: row.organization_id }));
+}
+
+// Advisory lock keyspace of compute analysis ("comp"); the second key is hashtext(tenant id).
+const ANALYSIS_LOCK_CLASS = 0x636f6d70;
+const ANALYSIS_LOCK_COLUMNS = { locked: "bool" } as const;
+const ANALYSIS_LOCK_SQL = "SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked";
+const ANALYSIS_UNLOCK_SQL = "SELECT pg_advisory_unlock($1, hashtext($2))";
+
+/** Takes the tenant's analysis lock for the session, if no other session holds it. */
+export async function tryLockAnalysis(session: SqlSession, tenantId: string): Promise<boolean> {
+  const [{ locked }] = await session.query<RowOf<typeof ANALYSIS_LOCK_COLUMNS>>(ANALYSIS_LOCK_SQL, [ANALYSIS_LOCK_CLASS, tenantId]);
+  return locked;
+}
+
+export async function unlockAnalysis(session: SqlSession, tenantId: string): Promise<void> {
+  await session.query(ANALYSIS_UNLOCK_SQL, [ANALYSIS_LOCK_CLASS, tenantId]);
+}
+
+const ARRAY_FILTERS = [
+  ["provider", "provider"],
+  ["region", "region"],
+  ["availability_zone", "availability_zone"],
+  ["instance_type", "instance_type"],
+  ["architecture", "architecture"],
+  ["operating_system", "operating_system"],
+] as const;
+
+const ACTIONABLE = `('DOWNSIZE', 'UPSIZE', 'TERMINATE')`;
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The oldest heartbeat that still counts as active, read by the statement that needs it: the
+ * `active` filter and column cost no settings round trip. A scalar subquery, so it is computed once
+ * per statement (an initplan) rather than once per row as a bare expression of now() would be.
+ * $n is the organization id.
+ */
+const activeSince = (n: number) =>
+  `(SELECT now() - make_interval(mins => COALESCE((SELECT active_window_minutes FROM organization_settings WHERE organization_id = $${n}), ${DEFAULT_COMPUTE_SETTINGS.activeWindowMinutes})))`;
+
+/** WHERE clause of the summary filters; every query is scoped by tenant first. */
+function filters(tenant: TenantRef, query: SummaryQuery) {
+  const params: unknown[] = [tenant.id, query.resource_type];
+  const conditions = ["tenant_id = $1", "resource_type = $2"];
+  for (const [field, column] of ARRAY_FILTERS) {
+    const values = query[field];
+    if (values?.length) {
+      params.push(values);
+      conditions.push(`${column} = ANY($${params.length}::text[])`);
+    }
+  }
+  if (query.active !== undefined) {
+    params.push(tenant.organizationId);
+    const fresh = `last_heartbeat_at > ${activeSince(params.length)}`;
+    conditions.push(query.active ? fresh : `(last_heartbeat_at IS NULL OR NOT (${fresh}))`);
+  }
+  return { params, where: conditions.join(" AND ") };
+}
+
+const COUNTS_COLUMNS = { groups: "json", top: "json" } as const;
+
+export interface CountsRow {
+  action: "DOWNSIZE" | "UPSIZE" | "TERMINATE" | "NOOP" | "NO_RECOMMENDATION" | null;
+  n: number;
+  cents: string | null;
+}
+
+export interface TopRow {
+  resource_id: string;
+  name: string;
+  resource_type: ResourceType;
+  current_instance_type: string;
+  recommended_instance_type: string;
+  savings: string;
+}
+
+const summarySql = (where: string) => `WITH groups AS (
+       SELECT action, count(*)::int AS n, sum(savings_cents)::text AS cents
+       FROM compute_resources WHERE ${where} GROUP BY action),
+     top AS (
+       SELECT resource_id, savings_monthly_usd FROM compute_resources
+       WHERE ${where} AND action IN ${ACTIONABLE} AND savings_monthly_usd > 0
+       ORDER BY savings_monthly_usd DESC, resource_id COLLATE "C"
+       LIMIT 10),
+     shown AS (
+       SELECT r.resource_id, COALESCE(r.name, r.resource_id) AS name, r.resource_type, r.current_instance_type,
+         r.recommended_instance_type, r.savings_monthly_usd::text AS savings, top.savings_monthly_usd AS rank
+       FROM top JOIN compute_resources r ON r.tenant_id = $1 AND r.resource_id = top.resource_id)
+     SELECT (SELECT COALESCE(json_agg(g), '[]') FROM groups g) AS groups,
+       (SELECT COALESCE(json_agg(s ORDER BY s.rank DESC, s.resource_id COLLATE "C"), '[]') FROM shown s) AS top`;
+
+/**
+ * One statement over narrow covering indexes, nothing per resource in Node:
+ * - counts and savings: an index-only scan of manual_compute_resources_summary_idx grouped by
+ *   action (at most six rows), savings summed as integer cents (savings_cents, generated);
+ * - top ten: the first ten qualifying entries of the partial index
+ *   manual_compute_resources_top_savers_cover_idx (filters checked on the index tuple), then the
+ *   display columns of just those ten rows.
+ * Both come back as JSON arrays in one row: one round trip and one connection per summary (two
+ * statements on two connections at once cost a second wake-up of the database and of this process).
+ * The `active` filter is the exception to index-only: the heartbeat is kept out of the indexes (so
+ * that bumping it is a HOT update), and is read from the table rows, whose leading columns are the
+ * ones read here (migration 20261125050000_compute_resources_layout).
+ */
+export async function findSummary(prisma: Prisma, tenant: TenantRef, query: SummaryQuery): Promise<{ groups: CountsRow[]; top: TopRow[] }> {
+  const { params, where } = filters(tenant, query);
+  // The plans rely on the session settings of db.ts (SSD costs: the covering indexes win).
+  const [row] = await prisma.$queryRawUnsafe<{ groups: CountsRow[]; top: TopRow[] }[]>(summarySql(where), ...params);
+  return row;
+}
+
+const ITEM_COLUMNS = {
+  resource_id: "text",
+  name: "text null",
+  resource_type: "text",
+  provider: "text null",
+  region: "text null",
+  availability_zone: "text null",
+  instance_type: "text null",
+  architecture: "text null",
+  operating_system: "text null",
+  cpu_cores: "float8 null",
+  ram_gb: "float8 null",
+  labels: "jsonb",
+  purchase_option: "text",
+  active: "bool",
+  action: "text null",
+  current_instance_type: "text null",
+  recommended_instance_type: "text null",
+  current_monthly_cost_usd: "text null",
+  recommended_monthly_cost_usd: "text null",
+  savings_monthly_usd: "text null",
+  cpu_p95: "float8 null",
+  cpu_max: "float8 null",
+  memory_p95: "float8 null",
+  sample_count: "int4 null",
+  window_start: "text null",
+  window_end: "text null",
+  finding_reasons: "text[] null",
+  options: "jsonb null",
+  price: "jsonb null",
+  analyzed_at: "text null",
+} as const;
+
+/** A resource with its latest results; the contract's own types where the columns hold its values. */
+export type RecommendationRow = Omit<
+  RowOf<typeof ITEM_COLUMNS>,
+  "resource_type" | "architecture" | "operating_system" | "purchase_option" | "action" | "labels" | "finding_reasons" | "options" | "price"
+> & {
+  resource_type: ResourceType;
+  architecture: Architecture | null;
+  operating_system: OperatingSystem | null;
+  purchase_option: PurchaseOption;
+  action: Action | null;
+  labels: RecommendationItem["labels"];
+  finding_reasons: RecommendationItem["finding_reasons"] | null;
+  options: RecommendationItem["options"] | null;
+  price: RecommendationItem["price"];
+};
+
+function itemsStatement(tenant: TenantRef, query: RecommendationsQuery, after: string | undefined) {
+  const { params, where } = filters(tenant, query);
+  const conditions = [where];
+  if (query.action?.length) {
+    const actions = query.action.filter((a) => a !== "PENDING");
+    params.push(actions);
+    conditions.push(`(action = ANY($${params.length}::text[])${query.action.includes("PENDING") ? " OR action IS NULL" : ""})`);
+  }
+  if (after !== undefined) {
+    params.push(after);
+    conditions.push(`resource_id COLLATE "C" > $${params.length}`);
+  }
+  params.push(tenant.organizationId, query.limit + 1);
+  const sql = `SELECT resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
+       operating_system, cpu_cores, ram_gb, labels, purchase_option,
+       COALESCE(last_heartbeat_at > ${activeSince(params.length - 1)}, false) AS active,
+       action, current_instance_type, recommended_instance_type,
+       current_monthly_cost_usd::text AS current_monthly_cost_usd,
+       recommended_monthly_cost_usd::text AS recommended_monthly_cost_usd,
+       savings_monthly_usd::text AS savings_monthly_usd,
+       cpu_p95, cpu_max, memory_p95, sample_count, ${iso("window_start")} AS window_start, ${iso("window_end")} AS window_end,
+       finding_reasons, options, CASE WHEN action IS NULL THEN NULL ELSE price END AS price,
+       ${iso("analyzed_at")} AS analyzed_at
+     FROM compute_resources WHERE ${conditions.join(" AND ")}
+     ORDER BY resource_id COLLATE "C" LIMIT $${params.length}`;
+  return { sql, params };
+}
+
+/** Up to `query.limit + 1` resources after `after` in resource_id byte order (keyset pagination). */
+export function findRecommendationRows(
+  prisma: Prisma,
+  tenant: TenantRef,
+  query: RecommendationsQuery,
+  after: string | undefined,
+): Promise<RecommendationRow[]> {
+  const { sql, params } = itemsStatement(tenant, query, after);
+  return prisma.$queryRawUnsafe<RecommendationRow[]>(sql, ...params);
+}
+
+/** The raw statements of this module, for test/repository-row-types.test.ts. */
+export function checkedStatements(): CheckedStatement[] {
+  const tenant = { id: "t", organizationId: "o" };
+  const filtered = {
+    resource_type: "virtual_machine",
+    provider: ["aws"],
+    region: ["eu-west-1"],
+    availability_zone: ["eu-west-1a"],
+    instance_type: ["m5.large"],
+    architecture: ["x86_64"],
+    operating_system: ["linux"],
+    active: true,
+  } as SummaryQuery;
+  const items = itemsStatement(tenant, { ...filtered, action: ["DOWNSIZE", "PENDING"], limit: 10 } as RecommendationsQuery, "r");
+  const counts: Columns = COUNTS_COLUMNS;
+  return [
+    { name: "compute resources upsert", sql: UPSERT_RESOURCES_SQL, columns: null },
+    { name: "compute unknown resources", sql: UNKNOWN_RESOURCES_SQL, columns: UNKNOWN_COLUMNS },
+    { name: "compute heartbeats", sql: BUMP_HEARTBEATS, columns: null },
+    { name: "compute ingest", sql: INGEST_SQL, columns: UNKNOWN_COLUMNS },
+    { name: "compute analysis results write", sql: WRITE_SQL, columns: null },
+    { name: "compute tenants with inventory", sql: INVENTORY_TENANTS_SQL, columns: INVENTORY_TENANTS_COLUMNS },
+    { name: "compute analysis lock", sql: ANALYSIS_LOCK_SQL, columns: ANALYSIS_LOCK_COLUMNS },
+    { name: "compute analysis unlock", sql: ANALYSIS_UNLOCK_SQL, columns: null },
+    { name: "compute summary (every filter)", sql: summarySql(filters(tenant, filtered).where), columns: counts },
+    { name: "compute recommendations (every filter)", sql: items.sql, columns: ITEM_COLUMNS },
+  ];
+}
