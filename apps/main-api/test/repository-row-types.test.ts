@@ -12,6 +12,7 @@ import { checkedStatements as computeStatements } from "../src/compute/repositor
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as outboxStatements } from "../src/outbox/repository";
+import { checkedStatements as forecastStatements } from "../src/spend/forecast/repository";
 import { checkedStatements as importStatements } from "../src/spend/imports/repository";
 import { checkedStatements as usageStatements } from "../src/spend/usage-repository";
 import { checkedStatements as userStatements } from "../src/users/repository";
@@ -22,6 +23,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...anomalyStatements(),
   ...usageStatements(),
   ...importStatements(),
+  ...forecastStatements(),
   ...userStatements(),
   ...apiKeyStatements(),
   ...outboxStatements(),

@@ -78,10 +78,10 @@ const RECURRING_COLUMNS = {
   pricing_category: "text null",
   commitment_discount_id: "text null",
   tags: "jsonb",
-  billed_cost: "numeric null",
-  effective_cost: "numeric null",
-  list_cost: "numeric null",
-  contracted_cost: "numeric null",
+  billed_cost: "text null",
+  effective_cost: "text null",
+  list_cost: "text null",
+  contracted_cost: "text null",
 } as const satisfies Columns;
 export type RecurringLine = RowOf<typeof RECURRING_COLUMNS>;
 
