@@ -1,3 +1,5 @@
+import { gzipSync } from "node:zlib";
+
 // The demo organization's cloud bill: a synthetic FOCUS 1.2 export of 60 complete days (relative to
 // today, deterministic), allocated to the two tenants by sub-account, one sub-account unallocated.
 // Production's EC2 is partly covered by a Compute Savings Plan (its hourly fee, the covered usage at
@@ -282,8 +284,9 @@ export function demoFocusExport(now) {
 }
 
 /**
- * Allocation rules (Production and Staging by sub-account; the sandbox account stays unallocated),
- * then the bill imported as `text/csv` through the public import route.
+ * Allocation rules (Production and Staging by sub-account; the sandbox and payer accounts stay
+ * unallocated), then the bill as AWS delivers it: the manifest first, then its two data files
+ * (gzip CSV) as parts 1 and 2 of one import session, committed together when the second arrives.
  */
 export async function loadFocus({ main, org, tenants, now, log }) {
   await main.putAllocationRules({
@@ -295,12 +298,21 @@ export async function loadFocus({ main, org, tenants, now, log }) {
       ],
     },
   });
-  const { import: imported } = await main.createSpendImport({
-    params: { org_id: org },
-    query: { file_name: "demo-aws-focus-1.2.csv" },
-    body: demoFocusCsv(now),
-    contentType: "text/csv",
-  });
-  log(`  Cloud bill: FOCUS 1.2 import of ${imported.rows} rows (${imported.allocated_rows} allocated, ${imported.unallocated_rows} unallocated)`);
+  const { manifest, files } = demoFocusExport(now);
+  const session = manifest.executionId;
+  await main.createSpendImport({ params: { org_id: org }, query: { session }, body: JSON.stringify(manifest), contentType: "application/json" });
+  let imported;
+  for (const [i, file] of files.entries()) {
+    const posted = await main.createSpendImport({
+      params: { org_id: org },
+      query: { session, part: i + 1 },
+      body: gzipSync(file),
+      contentType: "text/csv",
+      contentEncoding: "gzip",
+    });
+    imported = posted.import;
+  }
+  const [posted] = (await main.listSpendImportSessions({ params: { org_id: org }, query: { limit: 1 } })).items;
+  log(`  Cloud bill: FOCUS 1.2 export in 2 parts with a manifest (session ${session}: ${posted?.rows} rows, ${posted?.state})`);
   return imported;
 }

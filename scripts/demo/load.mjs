@@ -221,6 +221,14 @@ curl -s "${mainUrl}/api/v1/tenant/spend?start=$(date -u -d '30 days ago' +%F)&en
 # 3b. The organization's spend of the last 60 days by tenant and service (the cloud bill imported as FOCUS 1.2; tenant null = unallocated)
 curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/spend?start=$(date -u -d '60 days ago' +%F)&end=$(date -u +%F)&granularity=none&group_by=tenant&group_by=service_name" -H "Authorization: Bearer $TOKEN"
 
+# 3b'. The bill arrived as AWS delivers it: a manifest and two files, committed together as one import session;
+#      its Savings Plan lines by charge frequency and the contracted (negotiated) cost beside the billed one
+curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/spend/import-sessions" -H "Authorization: Bearer $TOKEN"
+curl -s "${mainUrl}/api/v1/tenant/spend?start=$(date -u -d '60 days ago' +%F)&end=$(date -u +%F)&granularity=none&group_by=charge_frequency&metric=contracted_cost" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+
+# 3b''. The Production tenant's forecast for this month: spent + the recurring charges still to come + a weekday-aware usage run rate
+curl -s "${mainUrl}/api/v1/tenant/spend/forecast" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+
 # 3c. The Production budget (over its 80 % forecast threshold) and the spend anomaly (the EC2 spike)
 curl -s "${mainUrl}/api/v1/tenant/budgets" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 curl -s "${mainUrl}/api/v1/tenant/spend/anomalies?start=$(date -u -d '60 days ago' +%F)&end=$(date -u +%F)" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
