@@ -1,7 +1,7 @@
 import type { SpendRow } from "@cloudcost/contracts";
 import { describe, expect, it } from "vitest";
 import { scaleDecimal, sumDecimals } from "../src/lib/decimal";
-import { exportQuery, filtersOf, groupByOf, monthForecast, presetRange, spendQuery, stackRows } from "../src/lib/spend";
+import { exportQuery, filtersOf, forecastPeriods, groupByOf, presetRange, spendQuery, stackRows } from "../src/lib/spend";
 
 const NOW = new Date("2026-11-27T09:30:00.000Z");
 const q = (text: string, orgView = true) => Object.fromEntries(spendQuery(new URLSearchParams(text), NOW, orgView));
@@ -82,27 +82,22 @@ describe("stacking rows for the chart", () => {
   });
 });
 
-describe("exact decimals and the month forecast", () => {
+describe("exact decimals and the forecast chart", () => {
   it("sums decimal strings exactly where floats would not", () => {
     expect(sumDecimals(["0.1", "0.2"])).toBe("0.3");
     expect(sumDecimals(["12345678901234567.0000000001", "-0.0000000001"])).toBe("12345678901234567");
     expect(scaleDecimal("10", 1, 3)).toBe("3.3333333333");
     expect(scaleDecimal("-10", 2, 3)).toBe("-6.6666666667");
   });
-  it("adds the mean of the last 7 complete days times the days left, as the budgets do", () => {
-    const days = Array.from({ length: 26 }, (_, i) => row(`2026-11-${String(i + 1).padStart(2, "0")}`, {}, i >= 19 ? "2" : "1"));
-    days.push(row("2026-11-27", {}, "0.5"));
-    const { spent, forecast } = monthForecast(days, "USD", NOW);
-    expect(spent).toBe("33.5"); // 19 x 1 + 7 x 2 + 0.5
-    // 3 days and 14.5 hours left (until 2026-12-01) at 2 a day.
-    expect(forecast).toBe(sumDecimals(["33.5", scaleDecimal("2", 3 * 86_400_000 + 14.5 * 3_600_000, 86_400_000)]));
-    expect(Number(forecast)).toBeCloseTo(33.5 + 2 * (3 + 14.5 / 24), 6);
-  });
-  it("uses the complete days so far early in the month, and the spend alone on its first day", () => {
-    const early = new Date("2026-11-03T12:00:00Z");
-    const rows = [row("2026-11-01", {}, "4"), row("2026-11-02", {}, "6"), row("2026-11-03", {}, "1")];
-    const { forecast } = monthForecast(rows, "USD", early);
-    expect(Number(forecast)).toBeCloseTo(11 + 5 * 27.5, 6);
-    expect(monthForecast([row("2026-11-01", {}, "4")], "USD", new Date("2026-11-01T08:00:00Z"))).toEqual({ spent: "4", forecast: "4" });
+  it("draws the API's forecast days as spent and expected", () => {
+    expect(
+      forecastPeriods([
+        { day: "2026-11-27", actual: "10.5", expected: null },
+        { day: "2026-11-28", actual: null, expected: "12" },
+      ]),
+    ).toEqual([
+      { period_start: "2026-11-27T00:00:00.000Z", total: 10.5, values: { actual: 10.5, expected: 0 } },
+      { period_start: "2026-11-28T00:00:00.000Z", total: 12, values: { actual: 0, expected: 12 } },
+    ]);
   });
 });

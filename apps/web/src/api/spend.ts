@@ -27,3 +27,13 @@ export function useBudgets(tenantId: string | undefined, enabled = true) {
     enabled: enabled && !!tenantId,
   });
 }
+
+/** The API's forecast of the tenant's current month (the console computes none of its own). */
+export function useForecast(tenantId: string | undefined, currency = "USD", enabled = true) {
+  const { client } = useApp();
+  return useQuery({
+    queryKey: ["spend", "forecast", tenantId, currency],
+    queryFn: () => client.main.getSpendForecast({ tenant: tenantId ?? "", query: { period: "monthly", currency } }),
+    enabled: enabled && !!tenantId,
+  });
+}

@@ -1,21 +1,24 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { useBudgets, useSpend } from "../api/spend";
+import { useBudgets, useForecast, useSpend } from "../api/spend";
 import { canManage, useMe } from "../app-context";
 import { useTenant } from "../tenant";
 import { money } from "../lib/format";
-import { currenciesOf, monthForecast, stackRows } from "../lib/spend";
+import { currenciesOf, forecastPeriods, stackRows } from "../lib/spend";
 import { BudgetBurn } from "./BudgetBurn";
 import { SpendChart } from "./SpendChart";
 import { Empty, QueryState } from "./status";
 
-/** The overview's spend: month to date and its forecast, spend by day stacked by service, top services, budget burn. */
+const BASIS = { weekday_median: "median of the same weekday over 4 weeks", recent_mean: "mean of the last 7 days", none: "no forecast" } as const;
+
+/** The overview's spend: month to date and the API's forecast, spend by day stacked by service, the forecast by day, top services, budget burn. */
 export function SpendOverview({ tenantId, tenantName, start = true }: { tenantId: string; tenantName: string | undefined; start?: boolean }) {
   const [now] = useState(() => new Date());
   const monthStart = `${now.toISOString().slice(0, 8)}01`;
   const byDay = useSpend("tenant", tenantId, new URLSearchParams({ start: monthStart, granularity: "day", group_by: "service_name" }), start);
   const byService = useSpend("tenant", tenantId, new URLSearchParams({ start: monthStart, granularity: "none", group_by: "service_name" }), start);
   const budgets = useBudgets(tenantId, start);
+  const forecast = useForecast(tenantId, "USD", start);
   // Owners and admins also see the organization's split by tenant (with the unallocated lines).
   const manager = canManage(useMe().data);
   const byTenant = useSpend("organization", undefined, new URLSearchParams({ start: monthStart, granularity: "none", group_by: "tenant" }), start && manager);
@@ -26,7 +29,8 @@ export function SpendOverview({ tenantId, tenantName, start = true }: { tenantId
       <QueryState query={byDay}>
         {(report) => {
           const currency = currenciesOf(report.totals)[0] ?? "USD";
-          const { spent, forecast } = monthForecast(report.rows, currency, now);
+          const spent = report.totals.find((total) => total.currency === currency)?.cost ?? "0";
+          const projection = forecast.data?.currency === currency ? forecast.data : undefined;
           const stacked = stackRows(report.rows, "service_name", currency);
           return (
             <>
@@ -38,7 +42,15 @@ export function SpendOverview({ tenantId, tenantName, start = true }: { tenantId
                 </div>
                 <div className="card stat" data-testid="spend-forecast">
                   <dt>Forecast for the month</dt>
-                  <dd title={forecast}>{money(forecast, currency)}</dd>
+                  {projection?.forecast ? (
+                    <dd
+                      title={`spent ${projection.spent} + recurring charges to come ${projection.recurring_remaining} + usage ${projection.usage_remaining} (${BASIS[projection.basis]})`}
+                    >
+                      {money(projection.forecast, currency)}
+                    </dd>
+                  ) : (
+                    <dd className="muted small">{projection ? "Not yet: 3 days of history needed" : "…"}</dd>
+                  )}
                 </div>
                 {report.unpriced.lines > 0 && (
                   <div className="card stat">
@@ -56,6 +68,27 @@ export function SpendOverview({ tenantId, tenantName, start = true }: { tenantId
                     <Empty>No spend this month yet.</Empty>
                   ) : (
                     <SpendChart keys={stacked.keys} periods={stacked.periods} currency={currency} title="Spend by day this month" height={200} />
+                  )}
+                </section>
+                <section className="card" aria-labelledby="forecast-by-day">
+                  <h3 id="forecast-by-day">Forecast by day</h3>
+                  {projection?.forecast ? (
+                    <>
+                      <SpendChart
+                        keys={["actual", "expected"]}
+                        periods={forecastPeriods(projection.rows)}
+                        currency={currency}
+                        title="Spent and expected by day this month"
+                        height={200}
+                      />
+                      <p className="muted small">
+                        {money(projection.spent, currency)} spent + {money(projection.recurring_remaining, currency)} of recurring charges to come +{" "}
+                        {money(projection.usage_remaining, currency)} of usage at the {BASIS[projection.basis]}. Fees and purchases count once, when they are
+                        charged; only usage is extrapolated.
+                      </p>
+                    </>
+                  ) : (
+                    <Empty>The forecast starts once 3 days of spend are known.</Empty>
                   )}
                 </section>
                 <section className="card" aria-labelledby="top-services">

@@ -1,5 +1,5 @@
 import type { SpendRow } from "@cloudcost/contracts";
-import { parseDecimal, scaleDecimal, sumDecimals } from "./decimal";
+import { parseDecimal, sumDecimals } from "./decimal";
 import { listValue } from "./filters";
 
 /**
@@ -171,25 +171,11 @@ export function currenciesOf(totals: readonly { currency: string; cost: string }
   return [...totals].sort((a, b) => (parseDecimal(b.cost) > parseDecimal(a.cost) ? 1 : -1)).map((t) => t.currency);
 }
 
-/**
- * The month's forecast, by the budgets' rule (docs/api.md, "Budgets"): spent + the mean daily spend
- * of the last 7 complete days of the month (or of its complete days when fewer) x the days left
- * (fractional, from now). `rows` are day rows of the month to now in one currency; exact decimals.
- */
-export function monthForecast(
-  rows: readonly { period_start: string; currency: string; cost: string }[],
-  currency: string,
-  now: Date,
-): { spent: string; forecast: string } {
-  const mine = rows.filter((row) => row.currency === currency);
-  const spent = sumDecimals(mine.map((row) => row.cost));
-  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-  const monthEnd = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-  const today = midnight(now);
-  const days = Math.min(7, Math.round((today - monthStart) / DAY_MS));
-  const left = monthEnd - now.getTime();
-  if (days === 0 || left <= 0) return { spent, forecast: spent };
-  const windowStart = today - days * DAY_MS;
-  const window = sumDecimals(mine.filter((row) => Date.parse(row.period_start) >= windowStart && Date.parse(row.period_start) < today).map((row) => row.cost));
-  return { spent, forecast: sumDecimals([spent, scaleDecimal(window, left, days * DAY_MS)]) };
+/** The forecast's days as chart periods: what was spent (`actual`) and what is expected on the days left. */
+export function forecastPeriods(rows: readonly { day: string; actual: string | null; expected: string | null }[]): StackedPeriod[] {
+  return rows.map((row) => {
+    const actual = row.actual === null ? 0 : Number(row.actual);
+    const expected = row.expected === null ? 0 : Number(row.expected);
+    return { period_start: `${row.day}T00:00:00.000Z`, total: actual + expected, values: { actual, expected } };
+  });
 }
