@@ -189,31 +189,39 @@ function sum(rows: readonly DetectedRow[]) {
 
 /**
  * Re-runs the detection of every tenant of the organization after an import: from the earliest of
- * the complete days it touched (at most the last 93, UTC) to yesterday, so that bills arriving late
- * are scored (and the days after them, whose baselines they are part of). To be called by the import
- * code once the import has committed; kicks the outbox when an anomaly started.
+ * the complete days it touched (`YYYY-MM-DD` or timestamps, UTC; at most the last 93 count) to
+ * yesterday, so that bills arriving late are scored (and the days after them, whose baselines they
+ * are part of). To be called by the import code once the import has committed; kicks the outbox
+ * when an anomaly started. The spend is already stored: with a logger, a failure is logged (the
+ * daily detection runs again) rather than thrown.
  */
 export async function redetectAfterImport(
-  deps: { prisma: Prisma; outbox?: { kick(): void } },
+  deps: { prisma: Prisma; outbox?: { kick(): void }; logger?: { error(obj: object, msg: string): void } },
   organizationId: string,
   days: readonly string[],
   now = new Date(),
 ): Promise<DetectionResult> {
+  const none: DetectionResult = { detected: 0, extended: 0, anomalies: [] };
   const end = dayOf(utcDay(now));
   const oldest = addDays(end, -REDETECT_MAX_DAYS);
   const touched = days.map((day) => day.slice(0, 10)).filter((day) => day >= oldest && day < end);
-  if (touched.length === 0) return { detected: 0, extended: 0, anomalies: [] };
-  const from = [...touched].sort()[0];
-  const tenants = await deps.prisma.tenant.findMany({ where: { organizationId }, select: { id: true }, orderBy: { id: "asc" } });
-  const result = await detectDays(
-    deps.prisma,
-    organizationId,
-    tenants.map((t) => t.id),
-    from,
-    end,
-  );
-  if (result.detected > 0) deps.outbox?.kick();
-  return result;
+  if (touched.length === 0) return none;
+  try {
+    const tenants = await deps.prisma.tenant.findMany({ where: { organizationId }, select: { id: true }, orderBy: { id: "asc" } });
+    const result = await detectDays(
+      deps.prisma,
+      organizationId,
+      tenants.map((t) => t.id),
+      [...touched].sort()[0],
+      end,
+    );
+    if (result.detected > 0) deps.outbox?.kick();
+    return result;
+  } catch (err) {
+    if (!deps.logger) throw err;
+    deps.logger.error({ err, organizationId }, "anomaly detection after an import failed");
+    return none;
+  }
 }
 
 export async function listAnomalies(prisma: Prisma, tenant: TenantRef, query: AnomaliesQuery, now = new Date()) {
