@@ -1,5 +1,7 @@
 // Anomalies through the API: detection on demand over the ledger's roll-up, stored with expected
 // cost, impact and score, `anomaly.detected` once per anomaly, feedback, and the organization's floors.
+// The v2 rules (weekday baseline, merged ranges, new services, usage only, mutes, currencies, the
+// total monitor, re-detection after imports) are in anomalies-v2.test.ts.
 import request from "supertest";
 import { detectTenantAnomalies } from "../src/anomalies/service";
 import { buildDeps } from "../src/compose";
@@ -42,34 +44,46 @@ afterAll(async () => {
 const api = (method: "get" | "post" | "patch", path: string, token = owner.token) =>
   request(ctx.app)[method](`/api/v1/tenant/spend/anomalies${path}`).set("Authorization", `Bearer ${token}`).set("X-Service-Tenant-ID", owner.tenant.id);
 
-test("detects the spike once, stores it with expected cost, impact and score, and emits anomaly.detected once", async () => {
+test("detects the spike once per monitor (the service and the tenant's total), stores it with expected cost, impact and score, and emits anomaly.detected once each", async () => {
   const first = await api("post", "/detect").send({});
   expect(first.status).toBe(200);
-  const expected = {
+  const range = { currency: "USD", start: spikeDay, end: spikeDay, days: 1, day: spikeDay, reason: "spike", feedback: null };
+  const service = {
     id: expect.stringMatching(/^ano_/),
-    day: spikeDay,
+    monitor: { kind: "service", service_name: "Amazon EC2" },
     service_name: "Amazon EC2",
+    ...range,
     cost: "300.00",
     expected: "100.00",
     impact: "200.00",
     // MAD of a flat history is 0: the divisor is floored at 0.01.
     score: "20000.00",
-    feedback: null,
   };
-  expect(first.body.data).toEqual({ detected: 1, anomalies: [expected] });
+  // EC2 + S3: 105 a day, 314 that day.
+  const total = {
+    ...service,
+    monitor: { kind: "total", service_name: null },
+    service_name: null,
+    cost: "314.00",
+    expected: "105.00",
+    impact: "209.00",
+    score: "20900.00",
+  };
+  expect(first.body.data).toEqual({ detected: 2, extended: 0, anomalies: [service, total] });
   const again = await api("post", "/detect").send({ days: 30 });
-  expect(again.body.data).toEqual({ detected: 0, anomalies: [] });
+  expect(again.body.data).toEqual({ detected: 0, extended: 0, anomalies: [] });
   const list = await api("get", "");
   expect(list.status).toBe(200);
-  expect(list.body.data.items).toEqual([expected]);
+  expect(list.body.data.items).toEqual([service, total]);
 
   await ctx.outbox.drain();
-  expect(receiver.received).toHaveLength(1);
-  expect(JSON.parse(receiver.received[0].body)).toMatchObject({
-    type: "anomaly.detected",
-    organization_id: owner.organization.id,
-    data: { tenant_id: owner.tenant.id, anomaly: expected },
-  });
+  expect(receiver.received).toHaveLength(2);
+  expect(receiver.received.map((r) => JSON.parse(r.body))).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ type: "anomaly.detected", organization_id: owner.organization.id, data: { tenant_id: owner.tenant.id, anomaly: service } }),
+      expect.objectContaining({ type: "anomaly.detected", organization_id: owner.organization.id, data: { tenant_id: owner.tenant.id, anomaly: total } }),
+    ]),
+  );
 });
 
 test("feedback, and who may do what", async () => {
@@ -96,6 +110,10 @@ test("the organization's floors decide: with 3 USD the S3 spike (+9 USD, +180 %)
   expect(res.body.data.anomalies).toEqual([
     expect.objectContaining({ day: spikeDay, service_name: "Amazon S3", cost: "14.00", expected: "5.00", impact: "9.00" }),
   ]);
+  await request(ctx.app)
+    .patch(`/api/v1/organizations/${owner.organization.id}/settings`)
+    .set("Authorization", `Bearer ${owner.token}`)
+    .send({ anomaly_min_usd: 10 });
 });
 
 test("concurrent detections (two replicas) store and announce a new anomaly once", async () => {
@@ -113,6 +131,8 @@ test("concurrent detections (two replicas) store and announce a new anomaly once
   ]);
   expect(results.map((r) => r.detected).reduce((a, b) => a + b, 0)).toBe(1);
   expect(await ctx.prisma.spendAnomaly.count({ where: { tenantId: tenant.id, serviceName: "Amazon RDS" } })).toBe(1);
+  // The total's anomaly of the day before is open: the RDS day extends it, once.
+  expect(results.map((r) => r.extended).reduce((a, b) => a + b, 0)).toBe(1);
   const events = await ctx.prisma.webhookEvent.findMany({ where: { organizationId: tenant.organizationId, type: "anomaly.detected" } });
   expect(events.filter((e) => JSON.stringify(e.data).includes("Amazon RDS"))).toHaveLength(1);
 });

@@ -1,13 +1,16 @@
 // The detection runs in SQL over the roll-up; scoring.ts's pure functions (tested on hand-computed
 // series in anomaly-scoring.test.ts) are its reference: on a ledger of many services with gaps,
-// late starts, weekly patterns, spikes and near misses, costs with ten decimals, the stored anomalies
-// are exactly the ones (and the values) the reference finds on the same dense series; one statement
-// for several tenants of an organization finds each one's, and the daily schedule runs it.
+// late starts (new services), weekly patterns, spikes and near misses, costs with ten decimals, the
+// anomalous days of every service and of the total are exactly the ones (and the values) the
+// reference finds on the same dense series, and the stored anomalies are those days merged into
+// ranges; one statement for several tenants of an organization finds each one's, and the daily
+// schedule runs it.
 import request from "supertest";
 import Decimal from "decimal.js";
 import { startAlertSchedule } from "../src/anomalies/schedule";
 import { detectOrganizationAnomalies, detectTenantAnomalies } from "../src/anomalies/service";
-import { type DayCost, detectAnomalies } from "../src/anomalies/scoring";
+import { detectAnomalyRows } from "../src/anomalies/repository";
+import { consecutiveRuns, type DayCost, detectAnomalies, HISTORY_DAYS, MAD_SCALE, MIN_SCALED_MAD, SCORE_THRESHOLD } from "../src/anomalies/scoring";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
 import { addDays, dayLine, seedSpend } from "./helpers/spend-seed";
@@ -93,58 +96,158 @@ function seedLedger(tenantId: string, seed: number) {
 
 const exact = (value: Decimal.Value, places: number) => new Decimal(value).toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed(places);
 
-/** What scoring.ts finds: each service's dense series from its first day to yesterday. */
-function reference(tenantId: string) {
-  const ledger = ledgers.get(tenantId) ?? new Map();
+/** [kind, service ('' for the total), day, cost, expected, impact, score, reason] of a reference anomalous day (exact values). */
+type RefDay = [string, string, string, string, string, string, string, string];
+
+/**
+ * What scoring.ts finds for the tenant's USD usage: each service's dense series from its first day to
+ * yesterday, and the total's (the sum of the services, from the first day of any).
+ */
+function reference(tenantId: string): RefDay[] {
+  const ledger = ledgers.get(tenantId) ?? new Map<string, Map<string, Decimal>>();
   const from = addDays(TODAY, -DAYS);
-  const found: string[][] = [];
-  for (const [service, costs] of [...ledger].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const days = [...costs.keys()].sort();
+  const found: RefDay[] = [];
+  const tenantFirst = [...ledger.values()].flatMap((costs) => [...costs.keys()]).sort()[0];
+  const dense = (costs: Map<string, Decimal>, first: string) => {
     const series: DayCost[] = [];
-    for (let day = days[0]; day < TODAY; day = addDays(day, 1)) series.push({ day, cost: costs.get(day) ?? "0" });
-    for (const a of detectAnomalies(series, { minUsd: 10, minPercent: 30 }))
-      if (a.day >= from) found.push([service, a.day, exact(a.cost, 10), exact(a.expected, 10), exact(a.impact, 10), exact(a.score, 4)]);
-  }
+    for (let day = first; day < TODAY; day = addDays(day, 1)) series.push({ day, cost: costs.get(day) ?? "0" });
+    return series;
+  };
+  const add = (kind: "service" | "total", service: string, costs: Map<string, Decimal>) => {
+    const series = dense(costs, [...costs.keys()].sort()[0]);
+    for (const a of detectAnomalies(series, { minUsd: 10, minPercent: 30 }, { kind, tenantFirstDay: tenantFirst }))
+      if (a.day >= from) found.push([kind, service, a.day, a.cost.toString(), a.expected.toString(), a.impact.toString(), a.score.toString(), a.reason]);
+  };
+  for (const [service, costs] of [...ledger].sort(([a], [b]) => (a < b ? -1 : 1))) add("service", service, costs);
+  const total = new Map<string, Decimal>();
+  for (const costs of ledger.values()) for (const [day, cost] of costs) total.set(day, (total.get(day) ?? new Decimal(0)).plus(cost));
+  add("total", "", total);
   return found;
 }
 
-test("the anomalies stored are exactly those scoring.ts finds, with the same cost, expected, impact and score", async () => {
-  const expected = reference(tenant.id);
-  // The data set exercises the decision: anomalies in several services, and near misses around them.
-  expect(expected.length).toBeGreaterThan(5);
-  expect(new Set(expected.map(([service]) => service)).size).toBeGreaterThan(3);
-  expect(expected.filter(([service]) => service === "service-11").map(([, day]) => day)).toEqual([addDays(TODAY, -2)]);
+/** The reference days merged into anomalies: consecutive days of one monitor, sums and the highest score. */
+function referenceRanges(days: RefDay[]) {
+  const ranges: {
+    kind: string;
+    service: string;
+    start: string;
+    end: string;
+    days: number;
+    cost: string;
+    expected: string;
+    impact: string;
+    score: string;
+    reason: string;
+  }[] = [];
+  const byMonitor = new Map<string, RefDay[]>();
+  for (const d of days) byMonitor.set(`${d[0]}|${d[1]}`, [...(byMonitor.get(`${d[0]}|${d[1]}`) ?? []), d]);
+  for (const list of byMonitor.values())
+    for (const run of consecutiveRuns(list.map((d) => ({ day: d[2], d })))) {
+      const sum = (i: number) =>
+        exact(
+          run.reduce((acc, r) => acc.plus(r.d[i]), new Decimal(0)),
+          10,
+        );
+      ranges.push({
+        kind: run[0].d[0],
+        service: run[0].d[1],
+        start: run[0].day,
+        end: run[run.length - 1].day,
+        days: run.length,
+        cost: sum(3),
+        expected: sum(4),
+        impact: sum(5),
+        score: exact(Decimal.max(...run.map((r) => r.d[6])), 4),
+        reason: run[0].d[7],
+      });
+    }
+  return ranges.sort((a, b) => (`${a.kind}|${a.service}|${a.start}` < `${b.kind}|${b.service}|${b.start}` ? -1 : 1));
+}
 
+const storedRanges = async (tenantId: string) =>
+  (await ctx.prisma.spendAnomaly.findMany({ where: { organizationId: tenant.organizationId, tenantId } }))
+    .map((r) => ({
+      kind: r.monitorKind,
+      service: r.serviceName,
+      start: r.startDay.toISOString().slice(0, 10),
+      end: r.endDay.toISOString().slice(0, 10),
+      days: r.days,
+      cost: r.cost.toFixed(10),
+      expected: r.expected.toFixed(10),
+      impact: r.impact.toFixed(10),
+      score: r.score.toFixed(4),
+      reason: r.reason,
+    }))
+    .sort((a, b) => (`${a.kind}|${a.service}|${a.start}` < `${b.kind}|${b.service}|${b.start}` ? -1 : 1));
+
+test("the anomalous days the statement finds are exactly those scoring.ts finds, with the same cost, expected, impact, score and reason", async () => {
+  const expected = reference(tenant.id);
+  // The data set exercises the decision: anomalies in several services and the total, new services, and near misses around them.
+  expect(expected.length).toBeGreaterThan(5);
+  expect(new Set(expected.map(([, service]) => service)).size).toBeGreaterThan(3);
+  expect(expected.some(([kind]) => kind === "total")).toBe(true);
+  expect(expected.some(([, , , , , , , reason]) => reason === "new_service")).toBe(true);
+  // service-11 (flat 100) starts 34 days ago, within the tenant's history: new that day; then its spike.
+  expect(expected.filter(([kind, service]) => kind === "service" && service === "service-11").map(([, , day, , , , , reason]) => [day, reason])).toEqual([
+    [addDays(TODAY, -34), "new_service"],
+    [addDays(TODAY, -2), "spike"],
+  ]);
+  const end = TODAY;
+  const rows = await detectAnomalyRows(ctx.prisma, tenant.organizationId, [tenant.id], {
+    historyFrom: addDays(TODAY, -DAYS - HISTORY_DAYS),
+    end,
+    from: addDays(TODAY, -DAYS),
+    minUsd: "10",
+    minPercent: "30",
+    madScale: MAD_SCALE.toString(),
+    minScaledMad: MIN_SCALED_MAD.toString(),
+    scoreThreshold: SCORE_THRESHOLD,
+  });
+  // The EUR spend is its own monitors (one day: not scored); nothing else in another currency.
+  expect(rows.every((r) => r.currency === "USD")).toBe(true);
+  const key = (d: RefDay) => `${d[0] === "service" ? 0 : 1}|${d[1]}|${d[2]}`;
+  expect(
+    rows
+      .map((r): RefDay => [r.monitor_kind, r.service_name, r.day, exact(r.cost, 10), exact(r.expected, 10), exact(r.impact, 10), exact(r.score, 4), r.reason])
+      .sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+  ).toEqual(
+    expected
+      .map(
+        ([kind, service, day, cost, exp, impact, score, reason]): RefDay => [
+          kind,
+          service,
+          day,
+          exact(cost, 10),
+          exact(exp, 10),
+          exact(impact, 10),
+          exact(score, 4),
+          reason,
+        ],
+      )
+      .sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+  );
+});
+
+test("the anomalies stored are the reference's days merged into ranges per monitor, and detecting again adds nothing", async () => {
+  const expected = referenceRanges(reference(tenant.id));
+  expect(expected.some((r) => r.days > 1)).toBe(true);
   const result = await detectTenantAnomalies(ctx.prisma, tenant, { days: DAYS }, NOW);
   expect(result.detected).toBe(expected.length);
-  const rows = await ctx.prisma.spendAnomaly.findMany({ where: { organizationId: tenant.organizationId, tenantId: tenant.id } });
-  const stored = rows
-    .map((r) => [r.serviceName, r.day.toISOString().slice(0, 10), r.cost.toFixed(10), r.expected.toFixed(10), r.impact.toFixed(10), r.score.toFixed(4)])
-    .sort((a, b) => (a[0] + a[1] < b[0] + b[1] ? -1 : 1));
-  expect(stored).toEqual(expected);
-  // The answer lists them by service and day, in cents.
-  expect(result.anomalies.map((a) => [a.service_name, a.day, a.cost, a.expected, a.impact, a.score])).toEqual(
-    expected.map(([service, day, cost, exp, impact, score]) => [service, day, exact(cost, 2), exact(exp, 2), exact(impact, 2), exact(score, 2)]),
-  );
-  // Detecting again adds nothing.
-  expect((await detectTenantAnomalies(ctx.prisma, tenant, { days: DAYS }, NOW)).detected).toBe(0);
+  expect(await storedRanges(tenant.id)).toEqual(expected);
+  // The answer lists them in cents, the total's service as null.
+  expect(result.anomalies.filter((a) => a.monitor.kind === "total").every((a) => a.service_name === null && a.monitor.service_name === null)).toBe(true);
+  expect(result.anomalies.every((a) => a.day === a.start && a.currency === "USD" && /^\d+\.\d\d$/.test(a.cost))).toBe(true);
+  expect(await detectTenantAnomalies(ctx.prisma, tenant, { days: DAYS }, NOW)).toEqual({ detected: 0, extended: 0, anomalies: [] });
 });
 
 test("one statement for several tenants of the organization finds each one's anomalies, and only theirs", async () => {
   // The first tenant's are stored already: only the second one's are new; the unnamed tenant is not read.
   const result = await detectOrganizationAnomalies(ctx.prisma, tenant.organizationId, [tenant.id, second], { days: DAYS }, NOW);
-  const expected = reference(second);
+  const expected = referenceRanges(reference(second));
   expect(expected.length).toBeGreaterThan(5);
-  expect(result.anomalies.map((a) => [a.tenant_id, a.service_name, a.day, a.score])).toEqual(
-    expected.map(([service, day, , , , score]) => [second, service, day, exact(score, 2)]),
-  );
-  const rows = await ctx.prisma.spendAnomaly.findMany({
-    where: { organizationId: tenant.organizationId, tenantId: second },
-    orderBy: [{ serviceName: "asc" }, { day: "asc" }],
-  });
-  expect(
-    rows.map((r) => [r.serviceName, r.day.toISOString().slice(0, 10), r.cost.toFixed(10), r.expected.toFixed(10), r.impact.toFixed(10), r.score.toFixed(4)]),
-  ).toEqual(expected);
+  expect(result.anomalies.every((a) => a.tenant_id === second)).toBe(true);
+  expect(result.detected).toBe(expected.length);
+  expect(await storedRanges(second)).toEqual(expected);
   expect(await ctx.prisma.spendAnomaly.count({ where: { organizationId: tenant.organizationId, tenantId: unnamed } })).toBe(0);
   const events = await ctx.prisma.webhookEvent.findMany({ where: { organizationId: tenant.organizationId, type: "anomaly.detected" } });
   expect(events.filter((e) => (e.data as { tenant_id: string }).tenant_id === second)).toHaveLength(expected.length);
@@ -174,7 +277,11 @@ test("the daily schedule detects, per organization, the tenants with spend in th
   // Its first check starts at once; stop() waits for it.
   await schedule.stop();
   for (const { organizationId, tenantId } of spiked) {
-    const rows = await ctx.prisma.spendAnomaly.findMany({ where: { organizationId, tenantId } });
-    expect(rows.map((r) => [r.day.toISOString().slice(0, 10), r.cost.toFixed(2), r.expected.toFixed(2)])).toEqual([[addDays(today, -1), "500.00", "100.00"]]);
+    const rows = await ctx.prisma.spendAnomaly.findMany({ where: { organizationId, tenantId }, orderBy: { monitorKind: "asc" } });
+    // The service's monitor and the total's.
+    expect(rows.map((r) => [r.monitorKind, r.startDay.toISOString().slice(0, 10), r.days, r.cost.toFixed(2), r.expected.toFixed(2)])).toEqual([
+      ["service", addDays(today, -1), 1, "500.00", "100.00"],
+      ["total", addDays(today, -1), 1, "500.00", "100.00"],
+    ]);
   }
 });

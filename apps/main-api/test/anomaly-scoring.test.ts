@@ -1,7 +1,8 @@
-// Anomaly scoring without a database, on series computed by hand: the median of the 14 days before,
-// the MAD scaled by 1.4826, a score above 3 and both floors (10 USD and 30 % by default).
+// Anomaly scoring without a database, on series computed by hand: the median of the same weekday of
+// the 4 weeks before (with 28 days of history) or of the 14 days before, a new service's baseline 0,
+// the MAD scaled by 1.4826, a score above 3 and both floors (10 and 30 % by default); consecutive days as runs.
 import Decimal from "decimal.js";
-import { detectAnomalies, median, scoreDay, type DayCost } from "../src/anomalies/scoring";
+import { consecutiveRuns, detectAnomalies, median, scoreDay, type DayCost } from "../src/anomalies/scoring";
 
 const floors = { minUsd: 10, minPercent: 30 };
 /** Days from 2026-10-01 with the given costs. */
@@ -78,5 +79,34 @@ describe("scoring", () => {
 
   it("no day is scored without 14 days before it", () => {
     expect(detectAnomalies(series([...flat(100, 13), 1000]), floors)).toEqual([]);
+  });
+
+  it("with 28 days of history, the same weekday of the 4 weeks before: a weekly job is expected, the same job on another day is not", () => {
+    // 100 a day, 600 every 7th day (from day 0), for 6 weeks.
+    const costs = Array.from({ length: 42 }, (_, i) => (i % 7 === 0 ? 600 : 100));
+    const found = detectAnomalies(series(costs), floors, { kind: "total" });
+    // Days 14 and 21 (14-day median 100) are spikes; from day 28 the weekday baseline expects 600.
+    expect(found.map((a) => [a.day, a.expected.toString()])).toEqual([
+      ["2026-10-15", "100"],
+      ["2026-10-22", "100"],
+    ]);
+    // Day 45 (a Wednesday of the 7th week) at 600: its weekday baseline (days 17, 24, 31, 38) is 100.
+    const wednesday = detectAnomalies(series([...costs, 100, 100, 100, 600]), floors, { kind: "total" });
+    expect(wednesday.map((a) => [a.day, a.expected.toString(), a.impact.toString()]).at(-1)).toEqual(["2026-11-15", "100", "500"]);
+  });
+
+  it("a service without cost in its baseline is new once its tenant has 14 days of history, from its first day", () => {
+    // Its first day, 20 days after the tenant's first: baseline 0, score 300 / 0.01.
+    const found = detectAnomalies(series([300, 300, 300]), floors, { kind: "service", tenantFirstDay: "2026-09-11" });
+    expect(found.map((a) => [a.day, a.reason, a.expected.toString(), a.score.toString()])).toEqual([["2026-10-01", "new_service", "0", "30000"]]);
+    // Under the floor it is not; a tenant without 14 days of history has no new service; the total is never new.
+    expect(detectAnomalies(series([9]), floors, { kind: "service", tenantFirstDay: "2026-09-11" })).toEqual([]);
+    expect(detectAnomalies(series([300]), floors, { kind: "service", tenantFirstDay: "2026-09-20" })).toEqual([]);
+    expect(detectAnomalies(series([300]), floors, { kind: "total", tenantFirstDay: "2026-09-11" })).toEqual([]);
+  });
+
+  it("consecutive days form runs", () => {
+    const days = ["2026-10-01", "2026-10-02", "2026-10-04", "2026-10-31", "2026-11-01"].map((day) => ({ day }));
+    expect(consecutiveRuns(days).map((run) => run.map((d) => d.day))).toEqual([["2026-10-01", "2026-10-02"], ["2026-10-04"], ["2026-10-31", "2026-11-01"]]);
   });
 });

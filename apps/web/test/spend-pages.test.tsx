@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppProvider } from "../src/app-context";
@@ -99,7 +99,43 @@ const SESSION = {
   superseded_import_ids: [],
 };
 
-let requests: { url: URL; tenant: string | null }[] = [];
+/** A 3-day anomaly of one service in USD (with feedback `yes`), and a new one of the tenant's total in EUR. */
+const ANOMALIES = [
+  {
+    id: "ano_1",
+    monitor: { kind: "service", service_name: "Amazon EC2" },
+    currency: "USD",
+    start: "2026-11-24",
+    end: "2026-11-26",
+    days: 3,
+    day: "2026-11-24",
+    service_name: "Amazon EC2",
+    cost: "900",
+    expected: "120",
+    impact: "780",
+    score: "12.5",
+    reason: "spike",
+    feedback: "yes",
+  },
+  {
+    id: "ano_2",
+    monitor: { kind: "total", service_name: null },
+    currency: "EUR",
+    start: "2026-11-20",
+    end: "2026-11-20",
+    days: 1,
+    day: "2026-11-20",
+    service_name: null,
+    cost: "450",
+    expected: "300",
+    impact: "150",
+    score: "4",
+    reason: "new_service",
+    feedback: null,
+  },
+];
+
+let requests: { url: URL; tenant: string | null; method: string; body: unknown }[] = [];
 
 /** The main API as the browser sees it: one answer per path, every request recorded. */
 function answer(role: string) {
@@ -109,7 +145,12 @@ function answer(role: string) {
     vi.fn(async (input: string, init?: RequestInit) => {
       const url = new URL(input, "http://console");
       const headers = (init?.headers ?? {}) as Record<string, string>;
-      requests.push({ url, tenant: headers["X-Service-Tenant-ID"] ?? null });
+      requests.push({
+        url,
+        tenant: headers["X-Service-Tenant-ID"] ?? null,
+        method: init?.method ?? "GET",
+        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      });
       const routes: Record<string, unknown> = {
         "/api/v1/me": me(role),
         "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
@@ -122,8 +163,9 @@ function answer(role: string) {
         "/api/v1/tenant/spend/anomalies": {
           start: "2026-10-28",
           end: "2026-11-28",
-          items: [{ id: "ano_1", day: "2026-11-24", service_name: "Amazon EC2", cost: "900", expected: "120", impact: "780", score: "12.5", feedback: null }],
+          items: ANOMALIES,
         },
+        "/api/v1/tenant/spend/anomalies/ano_1": { ...ANOMALIES[0], feedback: "no" },
       };
       if (url.pathname.endsWith("/spend/export")) {
         return new Response("BilledCost\r\n", { status: 200, headers: { "content-type": "text/csv", "x-unpriced-lines": "3" } });
@@ -232,16 +274,57 @@ describe("the budgets page", () => {
     expect(screen.getByText("Forecast past 100 %")).toBeTruthy();
     expect(screen.getByRole("button", { name: "New budget" })).toBeTruthy();
     expect(screen.getByRole("button", { name: /^Edit\s*Prod monthly$/ })).toBeTruthy();
-    expect(await screen.findByRole("button", { name: "Planned" })).toBeTruthy();
+    expect(await screen.findAllByRole("button", { name: "Planned activity" })).toHaveLength(2);
+  });
+
+  it("shows anomalies as ranges with their monitor, reason and currency, and records feedback that mutes the monitor", async () => {
+    answer("member");
+    renderAt("/budgets");
+    const table = await screen.findByRole("table", { name: "Anomalies, latest first" });
+    const [, ec2, total] = within(table).getAllByRole("row");
+    expect(
+      within(ec2)
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    ).toEqual([
+      "2026-11-24 – 2026-11-26 (3 days)",
+      "Amazon EC2",
+      "spike",
+      "USD",
+      "$900.00",
+      "$120.00",
+      "+$780.00",
+      "12.5",
+      "Was the Amazon EC2 anomaly of 2026-11-24 to 2026-11-26 a real problem?YesNoPlanned activity",
+    ]);
+    expect(
+      within(total)
+        .getAllByRole("cell")
+        .slice(0, 5)
+        .map((c) => c.textContent),
+    ).toEqual(["2026-11-20 (1 day)", "Total", "new service", "EUR", "€450.00"]);
+    // Each anomaly's buttons are a group named after it; the given feedback is pressed; "No" and "Planned activity" say they mute.
+    const group = within(ec2).getByRole("group", { name: "Was the Amazon EC2 anomaly of 2026-11-24 to 2026-11-26 a real problem?" });
+    expect(within(group).getByRole("button", { name: "Yes" }).getAttribute("aria-pressed")).toBe("true");
+    const no = within(group).getByRole("button", { name: "No" });
+    expect(no.getAttribute("aria-pressed")).toBe("false");
+    const note = document.getElementById(no.getAttribute("aria-describedby") ?? "");
+    expect(note?.textContent).toMatch(/ends the anomaly and mutes its monitor .* for 7 days/);
+    expect(within(total).getByRole("group", { name: "Was the Total anomaly of 2026-11-20 a real problem?" })).toBeTruthy();
+    fireEvent.click(no);
+    await waitFor(() => expect(requests.some((r) => r.method === "PATCH")).toBe(true));
+    const patch = requests.find((r) => r.method === "PATCH");
+    expect([patch?.url.pathname, patch?.tenant, patch?.body]).toEqual(["/api/v1/tenant/spend/anomalies/ano_1", "ten_1", { feedback: "no" }]);
   });
 
   it("offers a viewer no budget action and no anomaly feedback", async () => {
     answer("viewer");
     renderAt("/budgets");
     await screen.findByRole("img", { name: /^Prod monthly: / });
-    await screen.findByRole("cell", { name: "2026-11-24" });
-    expect(screen.queryByRole("button", { name: /New budget|Edit|Delete|Detect now|Planned|Real problem|Not a problem/ })).toBeNull();
+    await screen.findByRole("cell", { name: "2026-11-24 – 2026-11-26 (3 days)" });
+    expect(screen.queryByRole("button", { name: /New budget|Edit|Delete|Detect now|Planned|Yes|No/ })).toBeNull();
     expect(screen.getByRole("cell", { name: "none yet" })).toBeTruthy();
+    expect(screen.getByRole("cell", { name: "Yes" })).toBeTruthy();
   });
 });
 

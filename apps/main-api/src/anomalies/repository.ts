@@ -1,74 +1,112 @@
 import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
-import type { SpendAnomaly } from "../generated/prisma/client";
 import type { CheckedStatement, RowOf } from "../sql-columns";
 import type { Tx } from "../transactions";
-import { BASELINE_DAYS } from "./scoring";
+import { BASELINE_DAYS, HISTORY_DAYS, WEEKDAY_WEEKS } from "./scoring";
 
 type Db = Prisma | Tx;
 
-/** A scored day as the detection statement returns it (days as YYYY-MM-DD, amounts as decimal text). */
-const DETECTED_COLUMNS = { tenant_id: "text", service_name: "text", day: "text", cost: "text", expected: "text", impact: "text", score: "text" } as const;
-export type DetectedRow = RowOf<typeof DETECTED_COLUMNS>;
-
-const STORED_COLUMNS = {
+/** A scored day of one monitor as the detection statement returns it (days as YYYY-MM-DD, amounts as decimal text). */
+const DETECTED_COLUMNS = {
   tenant_id: "text",
-  id: "text",
+  currency: "text",
+  monitor_kind: "text",
   service_name: "text",
   day: "text",
   cost: "text",
   expected: "text",
   impact: "text",
   score: "text",
+  reason: "text",
+} as const;
+export type DetectedRow = RowOf<typeof DETECTED_COLUMNS>;
+
+const STORED_COLUMNS = {
+  tenant_id: "text",
+  id: "text",
+  monitor_kind: "text",
+  service_name: "text",
+  currency: "text",
+  start_day: "text",
+  end_day: "text",
+  days: "int4",
+  cost: "text",
+  expected: "text",
+  impact: "text",
+  score: "text",
+  reason: "text",
   feedback: "text null",
+  feedback_at: "timestamptz null",
 } as const;
 export type StoredRow = RowOf<typeof STORED_COLUMNS>;
 
 const TENANT_COLUMNS = { organization_id: "text", tenant_id: "text" } as const;
 
 /**
- * The anomalies among the days from $6 to $5 (exclusive) of the tenants $2 of organization $1,
- * with history from $4: per tenant, service and day, the median of the 14 days before (the middle
- * two of them sorted, halved exactly), the MAD the same way over the absolute deviations from it,
- * the score rounded half away from zero to 4 decimals, and both floors ($7 USD, $8 percent of the
- * median) and the score threshold ($11) passed. The roll-up is read through its tenant-leading key.
+ * The anomalous days among the days from $5 to $4 (exclusive) of the tenants $2 of organization $1,
+ * with history from $3. Monitors: per tenant and currency, each service and the total, over the
+ * usage lines only (charge category Usage, frequency Usage-Based) of the service roll-up, read
+ * through its tenant-leading key, summed in one pass (grouping sets). Each monitor's series is dense
+ * from its first day (0 without cost); `history` holds the (up to 28) days before each day. The
+ * baseline: a service without cost in them, once its tenant has 14 days of history in the currency,
+ * is new (baseline 0); else with 28 days before, the same weekday of the 4 weeks before; else with
+ * 14, those 14 days; else the day is not scored. Its median and MAD are the middle two of the sorted
+ * values halved exactly; the score is rounded half away from zero to 4 decimals; both floors ($6 in
+ * the monitor's currency, $7 percent of the median) and the score threshold ($10) must be passed.
  */
-const MIDDLE = `(s[(${BASELINE_DAYS} + 1) / 2] + s[${BASELINE_DAYS} / 2 + 1]) * 0.5`;
+const MEDIAN = "(s[(cardinality(s) + 1) / 2] + s[cardinality(s) / 2 + 1]) * 0.5";
 const DETECT_SQL = `
   WITH daily AS (
-    SELECT tenant_id, service_name, day, sum(billed_cost) AS cost
-      FROM spend_daily
-     WHERE organization_id = $1 AND tenant_id = ANY($2::text[]) AND currency = $3 AND day >= $4::date AND day < $5::date
-     GROUP BY tenant_id, service_name, day),
+    SELECT tenant_id, currency,
+           CASE WHEN grouping(service_name) = 1 THEN 'total' ELSE 'service' END AS monitor_kind,
+           CASE WHEN grouping(service_name) = 1 THEN '' ELSE service_name END AS service_name,
+           day, sum(billed_cost) AS cost
+      FROM spend_service_daily
+     WHERE organization_id = $1 AND tenant_id = ANY($2::text[]) AND day >= $3::date AND day < $4::date
+       AND charge_category = 'Usage' AND charge_frequency = 'Usage-Based'
+     GROUP BY GROUPING SETS ((tenant_id, currency, service_name, day), (tenant_id, currency, day))),
+  firsts AS (
+    SELECT tenant_id, currency, monitor_kind, service_name, min(day) AS first FROM daily GROUP BY tenant_id, currency, monitor_kind, service_name),
   series AS (
-    SELECT f.tenant_id, f.service_name, g.day, COALESCE(d.cost, 0) AS cost
-      FROM (SELECT tenant_id, service_name, min(day) AS first FROM daily GROUP BY tenant_id, service_name) f
-      JOIN (SELECT $4::date + i AS day FROM generate_series(0, $5::date - $4::date - 1) AS i) g ON g.day >= f.first
-      LEFT JOIN daily d ON d.tenant_id = f.tenant_id AND d.service_name = f.service_name AND d.day = g.day),
+    SELECT f.tenant_id, f.currency, f.monitor_kind, f.service_name, g.day, COALESCE(d.cost, 0) AS cost, g.day - t.first AS tenant_history
+      FROM firsts f
+      JOIN firsts t ON t.tenant_id = f.tenant_id AND t.currency = f.currency AND t.monitor_kind = 'total'
+      JOIN (SELECT $3::date + i AS day FROM generate_series(0, $4::date - $3::date - 1) AS i) g ON g.day >= f.first
+      LEFT JOIN daily d ON d.tenant_id = f.tenant_id AND d.currency = f.currency AND d.monitor_kind = f.monitor_kind
+                       AND d.service_name = f.service_name AND d.day = g.day),
   windowed AS (
-    SELECT tenant_id, service_name, day, cost,
-           array_agg(cost) OVER (PARTITION BY tenant_id, service_name ORDER BY day ROWS BETWEEN ${BASELINE_DAYS} PRECEDING AND 1 PRECEDING) AS history,
-           row_number() OVER (PARTITION BY tenant_id, service_name ORDER BY day) AS n
+    SELECT tenant_id, currency, monitor_kind, service_name, day, cost, tenant_history,
+           array_agg(cost) OVER (PARTITION BY tenant_id, currency, monitor_kind, service_name ORDER BY day
+                                 ROWS BETWEEN ${HISTORY_DAYS} PRECEDING AND 1 PRECEDING) AS history
       FROM series),
-  baseline AS (
-    SELECT w.tenant_id, w.service_name, w.day, w.cost, w.history, m.expected
+  quiet AS (
+    SELECT w.*, w.monitor_kind = 'service' AND w.tenant_history >= ${BASELINE_DAYS} AND COALESCE(0 = ALL(w.history), true) AS new_service,
+           COALESCE(cardinality(w.history), 0) AS n
       FROM windowed w
-      CROSS JOIN LATERAL (SELECT ${MIDDLE} AS expected FROM (SELECT array_agg(v ORDER BY v) AS s FROM unnest(w.history) AS v) sorted) m
-     WHERE w.n > ${BASELINE_DAYS} AND w.day >= $6::date),
+     WHERE w.day >= $5::date),
+  based AS (
+    SELECT tenant_id, currency, monitor_kind, service_name, day, cost,
+           CASE WHEN new_service THEN 'new_service' ELSE 'spike' END AS reason,
+           CASE WHEN new_service THEN ARRAY[0::numeric]
+                WHEN n = ${HISTORY_DAYS} THEN ARRAY[${Array.from({ length: WEEKDAY_WEEKS }, (_, w) => `history[${1 + w * 7}]`).join(", ")}]
+                WHEN n >= ${BASELINE_DAYS} THEN history[n - ${BASELINE_DAYS - 1}:n]
+           END AS baseline
+      FROM quiet),
   scored AS (
-    SELECT b.tenant_id, b.service_name, b.day, b.cost, b.expected, b.cost - b.expected AS impact,
-           round((b.cost - b.expected) / greatest(mad.mad * $9::numeric, $10::numeric), 4) AS score
-      FROM baseline b
+    SELECT b.tenant_id, b.currency, b.monitor_kind, b.service_name, b.day, b.cost, b.reason, m.expected, b.cost - m.expected AS impact,
+           round((b.cost - m.expected) / greatest(mad.mad * $8::numeric, $9::numeric), 4) AS score
+      FROM based b
+      CROSS JOIN LATERAL (SELECT ${MEDIAN} AS expected FROM (SELECT array_agg(v ORDER BY v) AS s FROM unnest(b.baseline) AS v) sorted) m
       CROSS JOIN LATERAL (
-        SELECT ${MIDDLE} AS mad FROM (SELECT array_agg(abs(v - b.expected) ORDER BY abs(v - b.expected)) AS s FROM unnest(b.history) AS v) sorted) mad)
-  SELECT tenant_id, service_name, to_char(day, 'YYYY-MM-DD') AS day, cost::text, expected::text, impact::text, score::text
+        SELECT ${MEDIAN} AS mad FROM (SELECT array_agg(abs(v - m.expected) ORDER BY abs(v - m.expected)) AS s FROM unnest(b.baseline) AS v) sorted) mad
+     WHERE b.baseline IS NOT NULL)
+  SELECT tenant_id, currency, monitor_kind, service_name, to_char(day, 'YYYY-MM-DD') AS day, cost::text, expected::text, impact::text, score::text, reason
     FROM scored
-   WHERE impact > $7::numeric AND impact > expected * $8::numeric / 100 AND score > $11::numeric
-   ORDER BY tenant_id, service_name, day`;
+   WHERE impact > $6::numeric AND impact > expected * $7::numeric / 100 AND score > $10::numeric
+   ORDER BY tenant_id, currency, monitor_kind, service_name, day`;
 
 /** The detection's inputs: days as YYYY-MM-DD, numbers as decimal text. */
 export interface DetectionWindow {
-  currency: string;
   historyFrom: string;
   end: string;
   from: string;
@@ -91,7 +129,6 @@ export function detectAnomalyRows(
     DETECT_SQL,
     organizationId,
     [...tenantIds],
-    w.currency,
     w.historyFrom,
     w.end,
     w.from,
@@ -103,63 +140,171 @@ export function detectAnomalyRows(
   );
 }
 
-const INSERT_SQL = `WITH inserted AS (
-         INSERT INTO spend_anomalies (organization_id, tenant_id, id, service_name, day, cost, expected, impact, score)
-         SELECT $1, a.tenant_id, a.id, a.service_name, a.day::date, a.cost::numeric, a.expected::numeric, a.impact::numeric, a.score::numeric
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-                AS a(tenant_id, id, service_name, day, cost, expected, impact, score)
-         ON CONFLICT (organization_id, tenant_id, service_name, day) DO NOTHING
-         RETURNING tenant_id, id, service_name, day, cost, expected, impact, score, feedback)
-       SELECT tenant_id, id, service_name, to_char(day, 'YYYY-MM-DD') AS day, cost::text, expected::text, impact::text, score::text, feedback
-         FROM inserted ORDER BY tenant_id, service_name, day`;
+const STORED_SELECT = `tenant_id, id, monitor_kind, service_name, currency, to_char(start_day, 'YYYY-MM-DD') AS start_day,
+       to_char(end_day, 'YYYY-MM-DD') AS end_day, days, cost::text, expected::text, impact::text, score::text, reason, feedback, feedback_at`;
+
+/** Serializes the detections of one organization (replicas, the schedule, imports): taken in the writing transaction. */
+const LOCK_SQL = `SELECT pg_advisory_xact_lock(${0x616e6f6d}, hashtext($1))::text AS locked`;
+
+export async function lockOrganizationDetection(tx: Tx, organizationId: string): Promise<void> {
+  await tx.$queryRawUnsafe(LOCK_SQL, organizationId);
+}
 
 /**
- * Stores the anomalies in one statement; one already stored for (tenant, service, day) is left as it
- * is (the unique key decides between concurrent detections). Returns the new ones, by tenant,
- * service and day.
+ * The stored anomalies of the tenants $2 a detection of the days from $3 (to $4, exclusive) can
+ * extend or is muted by: those starting before $4 that end on or after the day before $3, or whose
+ * feedback was given since $5 (a week before $3: their mute may reach into the days).
  */
-export function insertAnomalies(tx: Tx, organizationId: string, rows: readonly (DetectedRow & { id: string })[]): Promise<StoredRow[]> {
+const NEARBY_SQL = `SELECT ${STORED_SELECT}
+  FROM spend_anomalies
+ WHERE organization_id = $1 AND tenant_id = ANY($2::text[]) AND start_day < $4::date
+   AND (end_day >= $3::date - 1 OR feedback_at >= $5::timestamptz)
+ ORDER BY tenant_id, start_day`;
+
+export function nearbyAnomalies(
+  tx: Tx,
+  organizationId: string,
+  tenantIds: readonly string[],
+  from: string,
+  end: string,
+  feedbackSince: Date,
+): Promise<StoredRow[]> {
+  return tx.$queryRawUnsafe<StoredRow[]>(NEARBY_SQL, organizationId, [...tenantIds], from, end, feedbackSince);
+}
+
+export interface NewAnomaly {
+  tenant_id: string;
+  id: string;
+  monitor_kind: string;
+  service_name: string;
+  currency: string;
+  start_day: string;
+  end_day: string;
+  days: number;
+  cost: string;
+  expected: string;
+  impact: string;
+  score: string;
+  reason: string;
+}
+
+const INSERT_SQL = `WITH inserted AS (
+         INSERT INTO spend_anomalies (organization_id, tenant_id, id, monitor_kind, service_name, currency, start_day, end_day, days,
+                                      cost, expected, impact, score, reason)
+         SELECT $1, a.tenant_id, a.id, a.monitor_kind, a.service_name, a.currency, a.start_day::date, a.end_day::date, a.days,
+                a.cost::numeric, a.expected::numeric, a.impact::numeric, a.score::numeric, a.reason
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int4[],
+                       $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+                AS a(tenant_id, id, monitor_kind, service_name, currency, start_day, end_day, days, cost, expected, impact, score, reason)
+         ON CONFLICT (organization_id, tenant_id, monitor_kind, service_name, currency, start_day) DO NOTHING
+         RETURNING *)
+       SELECT ${STORED_SELECT} FROM inserted ORDER BY tenant_id, currency, monitor_kind, service_name, start_day`;
+
+/**
+ * Stores new anomalies in one statement; one already stored for (tenant, monitor, currency, first
+ * day) is left as it is. Returns the new ones.
+ */
+export function insertAnomalies(tx: Tx, organizationId: string, rows: readonly NewAnomaly[]): Promise<StoredRow[]> {
+  const column = <K extends keyof NewAnomaly>(key: K) => rows.map((a) => a[key]);
   return tx.$queryRawUnsafe<StoredRow[]>(
     INSERT_SQL,
     organizationId,
-    rows.map((a) => a.tenant_id),
-    rows.map((a) => a.id),
-    rows.map((a) => a.service_name),
-    rows.map((a) => a.day),
-    rows.map((a) => a.cost),
-    rows.map((a) => a.expected),
-    rows.map((a) => a.impact),
-    rows.map((a) => a.score),
+    column("tenant_id"),
+    column("id"),
+    column("monitor_kind"),
+    column("service_name"),
+    column("currency"),
+    column("start_day"),
+    column("end_day"),
+    column("days"),
+    column("cost"),
+    column("expected"),
+    column("impact"),
+    column("score"),
+    column("reason"),
   );
 }
 
-const RECENT_SPEND_SQL = `SELECT DISTINCT organization_id, tenant_id FROM spend_daily WHERE day >= $1::date AND tenant_id <> '' AND currency = $2`;
+/** Days added to a stored anomaly: its new first and last day, and the sums and highest score of the added days. */
+export interface AnomalyExtension {
+  id: string;
+  start_day: string;
+  end_day: string;
+  cost: string;
+  expected: string;
+  impact: string;
+  score: string;
+}
 
-/** Tenants of every organization with spend in `currency` since `since` (the daily detection runs over these). */
-export async function tenantsWithSpendSince(db: Pick<Db, "$queryRawUnsafe">, since: Date, currency: string): Promise<TenantRef[]> {
-  const rows = await db.$queryRawUnsafe<RowOf<typeof TENANT_COLUMNS>[]>(RECENT_SPEND_SQL, since, currency);
+const EXTEND_SQL = `WITH extended AS (
+         UPDATE spend_anomalies a
+            SET start_day = least(a.start_day, e.start_day::date), end_day = greatest(a.end_day, e.end_day::date),
+                days = greatest(a.end_day, e.end_day::date) - least(a.start_day, e.start_day::date) + 1,
+                cost = a.cost + e.cost::numeric, expected = a.expected + e.expected::numeric, impact = a.impact + e.impact::numeric,
+                score = greatest(a.score, e.score::numeric), updated_at = now()
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+                AS e(id, start_day, end_day, cost, expected, impact, score)
+          WHERE a.organization_id = $1 AND a.id = e.id
+         RETURNING a.*)
+       SELECT ${STORED_SELECT} FROM extended ORDER BY tenant_id, currency, monitor_kind, service_name, start_day`;
+
+/** Adds days to stored anomalies in one statement (sums added, score the higher); returns them after the change. */
+export function extendAnomalies(tx: Tx, organizationId: string, rows: readonly AnomalyExtension[]): Promise<StoredRow[]> {
+  const column = <K extends keyof AnomalyExtension>(key: K) => rows.map((a) => a[key]);
+  return tx.$queryRawUnsafe<StoredRow[]>(
+    EXTEND_SQL,
+    organizationId,
+    column("id"),
+    column("start_day"),
+    column("end_day"),
+    column("cost"),
+    column("expected"),
+    column("impact"),
+    column("score"),
+  );
+}
+
+const RECENT_SPEND_SQL = `SELECT DISTINCT organization_id, tenant_id FROM spend_service_daily
+  WHERE day >= $1::date AND tenant_id <> '' AND charge_category = 'Usage' AND charge_frequency = 'Usage-Based'`;
+
+/** Tenants of every organization with usage cost (in any currency) since `since` (the daily detection runs over these). */
+export async function tenantsWithSpendSince(db: Pick<Db, "$queryRawUnsafe">, since: Date): Promise<TenantRef[]> {
+  const rows = await db.$queryRawUnsafe<RowOf<typeof TENANT_COLUMNS>[]>(RECENT_SPEND_SQL, since);
   return rows.map((row) => ({ id: row.tenant_id, organizationId: row.organization_id }));
+}
+
+const LIST_SQL = `SELECT ${STORED_SELECT}
+  FROM spend_anomalies
+ WHERE organization_id = $1 AND tenant_id = $2 AND end_day >= $3::date AND start_day < $4::date
+ ORDER BY end_day DESC, start_day DESC, monitor_kind, service_name, currency`;
+
+/** The tenant's anomalies with a day from `start` to `end` (exclusive), latest end first, then the services before the total. */
+export function findAnomalies(db: Pick<Db, "$queryRawUnsafe">, tenant: TenantRef, start: string, end: string): Promise<StoredRow[]> {
+  return db.$queryRawUnsafe<StoredRow[]>(LIST_SQL, tenant.organizationId, tenant.id, start, end);
+}
+
+const FEEDBACK_SQL = `WITH updated AS (
+         UPDATE spend_anomalies SET feedback = $4, feedback_at = $5::timestamptz, updated_at = now()
+          WHERE organization_id = $1 AND tenant_id = $2 AND id = $3
+         RETURNING *)
+       SELECT ${STORED_SELECT} FROM updated`;
+
+/** Records the feedback and when it was given; returns the anomaly after the change, or null when it is not in this tenant. */
+export async function updateFeedback(db: Pick<Db, "$queryRawUnsafe">, tenant: TenantRef, id: string, feedback: string, at: Date): Promise<StoredRow | null> {
+  const rows = await db.$queryRawUnsafe<StoredRow[]>(FEEDBACK_SQL, tenant.organizationId, tenant.id, id, feedback, at);
+  return rows[0] ?? null;
 }
 
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [
     { name: "anomaly detection", sql: DETECT_SQL, columns: DETECTED_COLUMNS },
+    { name: "anomaly detection lock", sql: LOCK_SQL, columns: { locked: "text" } },
+    { name: "anomalies near a detection", sql: NEARBY_SQL, columns: STORED_COLUMNS },
     { name: "anomaly insert", sql: INSERT_SQL, columns: STORED_COLUMNS },
+    { name: "anomaly extension", sql: EXTEND_SQL, columns: STORED_COLUMNS },
+    { name: "anomaly list", sql: LIST_SQL, columns: STORED_COLUMNS },
+    { name: "anomaly feedback", sql: FEEDBACK_SQL, columns: STORED_COLUMNS },
     { name: "tenants with recent spend", sql: RECENT_SPEND_SQL, columns: TENANT_COLUMNS },
   ];
-}
-
-export function findAnomalies(db: Db, tenant: TenantRef, start: Date, end: Date): Promise<SpendAnomaly[]> {
-  return db.spendAnomaly.findMany({
-    where: { organizationId: tenant.organizationId, tenantId: tenant.id, day: { gte: start, lt: end } },
-    orderBy: [{ day: "desc" }, { serviceName: "asc" }],
-  });
-}
-
-/** Returns the anomaly after the change, or null when it is not in this tenant. */
-export async function updateFeedback(db: Db, tenant: TenantRef, id: string, feedback: string): Promise<SpendAnomaly | null> {
-  const { count } = await db.spendAnomaly.updateMany({ where: { organizationId: tenant.organizationId, tenantId: tenant.id, id }, data: { feedback } });
-  if (count === 0) return null;
-  return db.spendAnomaly.findUniqueOrThrow({ where: { organizationId_id: { organizationId: tenant.organizationId, id } } });
 }

@@ -2,106 +2,227 @@ import type { Anomaly, AnomaliesQuery, DetectAnomaliesRequest } from "@cloudcost
 import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { badRequest, notFound } from "@cloudcost/http";
 import Decimal from "decimal.js";
-import type { Prisma } from "../db";
-import type { SpendAnomaly } from "../generated/prisma/client";
-import { loadOrganizationSettings } from "../settings/repository";
-import { emitWebhookEvent } from "../webhooks/events";
-import { detectAnomalyRows, findAnomalies, insertAnomalies, tenantsWithSpendSince, updateFeedback } from "./repository";
-import { BASELINE_DAYS, MAD_SCALE, MIN_SCALED_MAD, SCORE_THRESHOLD } from "./scoring";
 import type { TenantRef } from "../context";
+import type { Prisma } from "../db";
+import { loadOrganizationSettings } from "../settings/repository";
+import type { Tx } from "../transactions";
+import { emitWebhookEvent } from "../webhooks/events";
+import {
+  type AnomalyExtension,
+  type DetectedRow,
+  detectAnomalyRows,
+  extendAnomalies,
+  findAnomalies,
+  insertAnomalies,
+  lockOrganizationDetection,
+  type NewAnomaly,
+  nearbyAnomalies,
+  type StoredRow,
+  tenantsWithSpendSince,
+  updateFeedback,
+} from "./repository";
+import { consecutiveRuns, HISTORY_DAYS, MAD_SCALE, MIN_SCALED_MAD, SCORE_THRESHOLD } from "./scoring";
 
 const DAY_MS = 86_400_000;
-/** Anomalies are scored on USD spend: the floors are in USD. */
-const CURRENCY = "USD";
+/** Feedback `no` or `planned_activity` mutes the anomaly's monitor for this many days from the feedback's day. */
+export const MUTE_DAYS = 7;
+/** How far back a re-detection after an import reaches. */
+export const REDETECT_MAX_DAYS = 93;
+/** Sums of ledger amounts (numeric(38,10)) stay exact. */
+const Exact = Decimal.clone({ precision: 60 });
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 const utcDay = (date: Date) => new Date(Math.floor(date.getTime() / DAY_MS) * DAY_MS);
+const addDays = (day: string, n: number) => dayOf(new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY_MS));
+const cents = (value: string) => new Decimal(value).toFixed(2, Decimal.ROUND_HALF_UP);
+const ENDING = new Set(["no", "planned_activity"]);
 
-export function toAnomaly(row: SpendAnomaly): Anomaly {
+export function toAnomaly(row: StoredRow): Anomaly {
+  const service = row.monitor_kind === "total" ? null : row.service_name;
   return {
     id: row.id,
-    day: dayOf(row.day),
-    service_name: row.serviceName,
-    cost: row.cost.toFixed(2, Decimal.ROUND_HALF_UP),
-    expected: row.expected.toFixed(2, Decimal.ROUND_HALF_UP),
-    impact: row.impact.toFixed(2, Decimal.ROUND_HALF_UP),
-    score: row.score.toFixed(2, Decimal.ROUND_HALF_UP),
+    monitor: { kind: row.monitor_kind as Anomaly["monitor"]["kind"], service_name: service },
+    currency: row.currency,
+    start: row.start_day,
+    end: row.end_day,
+    days: row.days,
+    day: row.start_day,
+    service_name: service,
+    cost: cents(row.cost),
+    expected: cents(row.expected),
+    impact: cents(row.impact),
+    score: cents(row.score),
+    reason: row.reason as Anomaly["reason"],
     feedback: row.feedback as Anomaly["feedback"],
   };
 }
 
-/**
- * Scores the tenant's complete days (the `days` before today, UTC) per service against the 14 days
- * before each (see `detectOrganizationAnomalies`). Returns the new anomalies, by service and day.
- */
+export interface DetectionResult {
+  /** Anomalies that started (each emitted `anomaly.detected`). */
+  detected: number;
+  /** Stored anomalies later days extended. */
+  extended: number;
+  anomalies: (Anomaly & { tenant_id: string })[];
+}
+
+/** Scores the tenant's complete days (the `days` before today, UTC): see `detectOrganizationAnomalies`. */
 export async function detectTenantAnomalies(
   prisma: Prisma,
   tenant: TenantRef,
   request: DetectAnomaliesRequest,
   now = new Date(),
-): Promise<{ detected: number; anomalies: Anomaly[] }> {
-  const { detected, anomalies } = await detectOrganizationAnomalies(prisma, tenant.organizationId, [tenant.id], request, now);
-  return { detected, anomalies: anomalies.map(({ tenant_id: _, ...anomaly }) => anomaly) };
+): Promise<{ detected: number; extended: number; anomalies: Anomaly[] }> {
+  const { detected, extended, anomalies } = await detectOrganizationAnomalies(prisma, tenant.organizationId, [tenant.id], request, now);
+  return { detected, extended, anomalies: anomalies.map(({ tenant_id: _, ...anomaly }) => anomaly) };
 }
 
-/**
- * Scores the complete days (the `days` before today, UTC) of each of these tenants of one
- * organization per service against the 14 days before each, in one statement over the roll-up: the
- * daily USD cost per (tenant, service), made dense (every day from the service's first one to
- * yesterday, 0 without spend), the 14 days before each day as a window, their median and MAD sorted
- * in SQL, and the decision of `scoring.ts` (its pure functions are the reference the tests hold this
- * statement to). New anomalies are stored in one statement and emit `anomaly.detected`, in one
- * transaction; one already stored for (tenant, service, day) is left as it is (the unique key
- * decides between concurrent detections). Returns the new ones, by tenant, service and day.
- */
-export async function detectOrganizationAnomalies(
+/** Scores the complete days (the `days` before today, UTC) of these tenants of one organization: see `detectDays`. */
+export function detectOrganizationAnomalies(
   prisma: Prisma,
   organizationId: string,
   tenantIds: readonly string[],
   request: DetectAnomaliesRequest,
   now = new Date(),
-): Promise<{ detected: number; anomalies: (Anomaly & { tenant_id: string })[] }> {
-  if (tenantIds.length === 0) return { detected: 0, anomalies: [] };
+): Promise<DetectionResult> {
+  const end = dayOf(utcDay(now));
+  return detectDays(prisma, organizationId, tenantIds, addDays(end, -request.days), end);
+}
+
+/**
+ * Scores the days from `from` to `end` (exclusive) of these tenants of one organization, per monitor
+ * (each service, and the total, per currency, over usage lines only) in one statement over the
+ * service roll-up (repository.ts; scoring.ts's pure functions are the reference the tests hold it
+ * to). Then, under the organization's detection lock, in one transaction: anomalous days of a muted
+ * monitor are dropped, consecutive ones form runs, a run touching an anomaly of the monitor that is
+ * still open (no feedback, or `yes`) extends it (its days outside it are added), any other starts a
+ * new anomaly, which emits `anomaly.detected` once. Days already inside an anomaly add nothing, so
+ * detecting again changes nothing.
+ */
+export async function detectDays(prisma: Prisma, organizationId: string, tenantIds: readonly string[], from: string, end: string): Promise<DetectionResult> {
+  const none: DetectionResult = { detected: 0, extended: 0, anomalies: [] };
+  if (tenantIds.length === 0 || from >= end) return none;
   const settings = await loadOrganizationSettings(prisma, organizationId);
-  const today = utcDay(now);
-  const from = new Date(today.getTime() - request.days * DAY_MS);
-  const historyFrom = new Date(from.getTime() - BASELINE_DAYS * DAY_MS);
   const found = await detectAnomalyRows(prisma, organizationId, tenantIds, {
-    currency: CURRENCY,
-    historyFrom: dayOf(historyFrom),
-    end: dayOf(today),
-    from: dayOf(from),
+    historyFrom: addDays(from, -HISTORY_DAYS),
+    end,
+    from,
     minUsd: String(settings.anomaly_min_usd),
     minPercent: String(settings.anomaly_min_percent),
     madScale: MAD_SCALE.toString(),
     minScaledMad: MIN_SCALED_MAD.toString(),
     scoreThreshold: SCORE_THRESHOLD,
   });
-  if (found.length === 0) return { detected: 0, anomalies: [] };
-  const created = await prisma.$transaction(async (tx) => {
-    const stored = await insertAnomalies(
-      tx,
-      organizationId,
-      found.map((a) => ({ ...a, id: newId("ano") })),
-    );
-    const anomalies = stored.map((row) => ({
-      tenant_id: row.tenant_id,
-      id: row.id,
-      day: row.day,
-      service_name: row.service_name,
-      cost: cents(row.cost),
-      expected: cents(row.expected),
-      impact: cents(row.impact),
-      score: cents(row.score),
-      feedback: row.feedback as Anomaly["feedback"],
-    }));
-    for (const { tenant_id, ...anomaly } of anomalies) await emitWebhookEvent(tx, { organizationId, type: "anomaly.detected", data: { tenant_id, anomaly } });
-    return anomalies;
+  if (found.length === 0) return none;
+  return prisma.$transaction(async (tx) => {
+    await lockOrganizationDetection(tx, organizationId);
+    const stored = await nearbyAnomalies(tx, organizationId, tenantIds, from, end, new Date(Date.parse(addDays(from, -MUTE_DAYS))));
+    const { created, extensions } = mergeDetected(found, stored);
+    const inserted = created.length > 0 ? await insertAnomalies(tx, organizationId, created) : [];
+    const extended = extensions.length > 0 ? await extendAnomalies(tx, organizationId, extensions) : [];
+    const anomalies = inserted.map((row) => ({ tenant_id: row.tenant_id, ...toAnomaly(row) }));
+    await announce(tx, organizationId, anomalies);
+    return { detected: anomalies.length, extended: extended.length, anomalies };
   }, TRANSACTION_OPTIONS);
-  return { detected: created.length, anomalies: created };
 }
 
-const cents = (value: string) => new Decimal(value).toFixed(2, Decimal.ROUND_HALF_UP);
+async function announce(tx: Tx, organizationId: string, anomalies: readonly (Anomaly & { tenant_id: string })[]) {
+  for (const { tenant_id, ...anomaly } of anomalies) await emitWebhookEvent(tx, { organizationId, type: "anomaly.detected", data: { tenant_id, anomaly } });
+}
+
+const monitorKey = (row: { tenant_id: string; currency: string; monitor_kind: string; service_name: string }) =>
+  JSON.stringify([row.tenant_id, row.currency, row.monitor_kind, row.service_name]);
+
+/** Whether `day` is in the mute of a stored anomaly: from its first day to 7 days after the feedback's day (`no`, `planned_activity`). */
+function muted(anomaly: StoredRow, day: string): boolean {
+  if (!anomaly.feedback || !ENDING.has(anomaly.feedback) || !anomaly.feedback_at) return false;
+  return day >= anomaly.start_day && day < addDays(dayOf(anomaly.feedback_at), MUTE_DAYS);
+}
+
+/** The decision of `detectDays` on the anomalous days found and the stored anomalies near them. */
+export function mergeDetected(found: readonly DetectedRow[], stored: readonly StoredRow[]): { created: NewAnomaly[]; extensions: AnomalyExtension[] } {
+  const byMonitor = new Map<string, StoredRow[]>();
+  for (const anomaly of stored) byMonitor.set(monitorKey(anomaly), [...(byMonitor.get(monitorKey(anomaly)) ?? []), anomaly]);
+  const daysByMonitor = new Map<string, DetectedRow[]>();
+  for (const row of found) daysByMonitor.set(monitorKey(row), [...(daysByMonitor.get(monitorKey(row)) ?? []), row]);
+  const created: NewAnomaly[] = [];
+  const extensions = new Map<string, AnomalyExtension>();
+  for (const [key, rows] of daysByMonitor) {
+    // Ranges as they grow during this merge (a run may extend what an earlier run of it extended).
+    const known = (byMonitor.get(key) ?? []).map((a) => ({ ...a }));
+    const days = rows.filter((row) => !known.some((a) => muted(a, row.day))).sort((a, b) => (a.day < b.day ? -1 : 1));
+    for (const run of consecutiveRuns(days)) {
+      const first = run[0].day;
+      const last = run[run.length - 1].day;
+      const added = run.filter((row) => !known.some((a) => row.day >= a.start_day && row.day <= a.end_day));
+      if (added.length === 0) continue;
+      const open = known.find((a) => !ENDING.has(a.feedback ?? "") && a.start_day <= addDays(last, 1) && a.end_day >= addDays(first, -1));
+      const sums = sum(added);
+      if (open) {
+        const previous = extensions.get(open.id);
+        const extension = previous
+          ? {
+              ...previous,
+              cost: new Exact(previous.cost).plus(sums.cost).toString(),
+              expected: new Exact(previous.expected).plus(sums.expected).toString(),
+              impact: new Exact(previous.impact).plus(sums.impact).toString(),
+              score: Exact.max(previous.score, sums.score).toString(),
+            }
+          : { id: open.id, ...sums };
+        open.start_day = [first, open.start_day].sort()[0];
+        open.end_day = [last, open.end_day].sort()[1];
+        extensions.set(open.id, { ...extension, start_day: open.start_day, end_day: open.end_day });
+      } else {
+        const [{ tenant_id, currency, monitor_kind, service_name, reason }] = run;
+        const days = Math.round((Date.parse(last) - Date.parse(first)) / DAY_MS) + 1;
+        created.push({ tenant_id, id: newId("ano"), monitor_kind, service_name, currency, start_day: first, end_day: last, days, reason, ...sums });
+        known.push({ ...created[created.length - 1], feedback: null, feedback_at: null });
+      }
+    }
+  }
+  return { created, extensions: [...extensions.values()] };
+}
+
+function sum(rows: readonly DetectedRow[]) {
+  const total = (key: "cost" | "expected" | "impact") => rows.reduce((acc, row) => acc.plus(row[key]), new Exact(0)).toString();
+  return { cost: total("cost"), expected: total("expected"), impact: total("impact"), score: Exact.max(...rows.map((row) => row.score)).toString() };
+}
+
+/**
+ * Re-runs the detection of every tenant of the organization after an import: from the earliest of
+ * the complete days it touched (`YYYY-MM-DD` or timestamps, UTC; at most the last 93 count) to
+ * yesterday, so that bills arriving late are scored (and the days after them, whose baselines they
+ * are part of). To be called by the import code once the import has committed; kicks the outbox
+ * when an anomaly started. The spend is already stored: with a logger, a failure is logged (the
+ * daily detection runs again) rather than thrown.
+ */
+export async function redetectAfterImport(
+  deps: { prisma: Prisma; outbox?: { kick(): void }; logger?: { error(obj: object, msg: string): void } },
+  organizationId: string,
+  days: readonly string[],
+  now = new Date(),
+): Promise<DetectionResult> {
+  const none: DetectionResult = { detected: 0, extended: 0, anomalies: [] };
+  const end = dayOf(utcDay(now));
+  const oldest = addDays(end, -REDETECT_MAX_DAYS);
+  const touched = days.map((day) => day.slice(0, 10)).filter((day) => day >= oldest && day < end);
+  if (touched.length === 0) return none;
+  try {
+    const tenants = await deps.prisma.tenant.findMany({ where: { organizationId }, select: { id: true }, orderBy: { id: "asc" } });
+    const result = await detectDays(
+      deps.prisma,
+      organizationId,
+      tenants.map((t) => t.id),
+      [...touched].sort()[0],
+      end,
+    );
+    if (result.detected > 0) deps.outbox?.kick();
+    return result;
+  } catch (err) {
+    if (!deps.logger) throw err;
+    deps.logger.error({ err, organizationId }, "anomaly detection after an import failed");
+    return none;
+  }
+}
 
 export async function listAnomalies(prisma: Prisma, tenant: TenantRef, query: AnomaliesQuery, now = new Date()) {
   const end = query.end ?? dayOf(new Date(utcDay(now).getTime() + DAY_MS));
@@ -109,17 +230,24 @@ export async function listAnomalies(prisma: Prisma, tenant: TenantRef, query: An
   if (start >= end) throw badRequest("start must be before end.", [{ path: "start", message: "must be before end" }]);
   if (Date.parse(end) - Date.parse(start) > 400 * DAY_MS)
     throw badRequest("At most 400 days between start and end.", [{ path: "end", message: "at most 400 days after start" }]);
-  const rows = await findAnomalies(prisma, tenant, new Date(start), new Date(end));
+  const rows = await findAnomalies(prisma, tenant, start, end);
   return { start, end, items: rows.map(toAnomaly) };
 }
 
-export async function setAnomalyFeedback(prisma: Prisma, tenant: TenantRef, id: string, feedback: "yes" | "no" | "planned_activity"): Promise<Anomaly> {
-  const row = await updateFeedback(prisma, tenant, id, feedback);
+/** Records the feedback; `no` and `planned_activity` end the anomaly and mute its monitor for 7 days from `now`'s day. */
+export async function setAnomalyFeedback(
+  prisma: Prisma,
+  tenant: TenantRef,
+  id: string,
+  feedback: "yes" | "no" | "planned_activity",
+  now = new Date(),
+): Promise<Anomaly> {
+  const row = await updateFeedback(prisma, tenant, id, feedback, now);
   if (!row) throw notFound(`Anomaly ${id} is not in this tenant.`);
   return toAnomaly(row);
 }
 
-/** Tenants with USD spend in the last `days` days (the daily detection runs over these). */
+/** Tenants with usage cost in the last `days` days (the daily detection runs over these). */
 export async function tenantsWithRecentSpend(prisma: Prisma, now: Date, days = 2): Promise<TenantRef[]> {
-  return tenantsWithSpendSince(prisma, new Date(utcDay(now).getTime() - days * DAY_MS), CURRENCY);
+  return tenantsWithSpendSince(prisma, new Date(utcDay(now).getTime() - days * DAY_MS));
 }

@@ -115,18 +115,34 @@ export const AnomalyPathParams = z.object({ id: ServiceId }).meta({ id: "Anomaly
 
 const Day = z.iso.date().meta({ description: "A UTC day, YYYY-MM-DD." });
 
+export const AnomalyMonitor = z
+  .object({
+    kind: z.enum(["service", "total"]),
+    service_name: z.string().nullable().meta({ description: "The service watched; null for the tenant's total." }),
+  })
+  .meta({ id: "AnomalyMonitor", description: "What is watched: the usage cost of one service, or of all the tenant's services (`total`), in one currency." });
+export type AnomalyMonitor = z.infer<typeof AnomalyMonitor>;
+
 export const Anomaly = z
   .object({
     id: ServiceId,
-    day: Day,
-    service_name: z.string(),
-    cost: DecimalString,
-    expected: DecimalString.meta({ description: "The median cost of the 14 days before." }),
+    monitor: AnomalyMonitor,
+    currency: Currency,
+    start: Day.meta({ description: "The first anomalous day." }),
+    end: Day.meta({ description: "The last anomalous day (inclusive); later consecutive anomalous days extend it." }),
+    days: z.number().int().positive().meta({ description: "end - start + 1." }),
+    day: Day.meta({ description: "= start (kept for compatibility)." }),
+    service_name: z.string().nullable().meta({ description: "= monitor.service_name (kept for compatibility)." }),
+    cost: DecimalString.meta({ description: "The monitor's usage cost, summed over the days." }),
+    expected: DecimalString.meta({ description: "The expected cost, summed over the days (each day's: see docs/api.md)." }),
     impact: DecimalString.meta({ description: "cost - expected." }),
-    score: DecimalString.meta({ description: "impact / (1.4826 x the median absolute deviation of those 14 days), at least 0.01 as divisor." }),
+    score: DecimalString.meta({
+      description: "The highest day's score: impact / (1.4826 x the median absolute deviation of its baseline), at least 0.01 as divisor.",
+    }),
+    reason: z.enum(["spike", "new_service"]).meta({ description: "`new_service`: a service without cost in its baseline; else `spike`." }),
     feedback: z.enum(["yes", "no", "planned_activity"]).nullable(),
   })
-  .meta({ id: "Anomaly", description: "A day whose USD cost of one service stood out of its 14-day history." });
+  .meta({ id: "Anomaly", description: "Consecutive days on which one monitor's usage cost stood out of its baseline." });
 export type Anomaly = z.infer<typeof Anomaly>;
 
 export const AnomaliesQuery = z
@@ -134,18 +150,25 @@ export const AnomaliesQuery = z
   .meta({ id: "AnomaliesQuery", description: "Days from `start` (inclusive, default 30 days ago) to `end` (exclusive, default tomorrow), at most 400 days." });
 export type AnomaliesQuery = z.output<typeof AnomaliesQuery>;
 
-export const AnomalyList = z.object({ start: Day, end: Day, items: z.array(Anomaly) }).meta({ id: "AnomalyList", description: "Newest day first." });
+export const AnomalyList = z
+  .object({ start: Day, end: Day, items: z.array(Anomaly) })
+  .meta({ id: "AnomalyList", description: "The anomalies with a day from start to end, latest end first." });
 
 export const DetectAnomaliesRequest = z
   .object({ days: z.number().int().min(1).max(400).default(30).meta({ description: "How many complete days, ending yesterday, to score." }) })
-  .meta({ id: "DetectAnomaliesRequest", description: "How many complete days to score (each against the 14 days before it)." });
+  .meta({ id: "DetectAnomaliesRequest", description: "How many complete days to score (each against its baseline)." });
 export type DetectAnomaliesRequest = z.output<typeof DetectAnomaliesRequest>;
 
 export const DetectAnomaliesResponse = z
-  .object({ detected: z.number().int(), anomalies: z.array(Anomaly) })
-  .meta({ id: "DetectAnomaliesResponse", description: "The anomalies found that were not known before (each emitted `anomaly.detected` once)." });
+  .object({
+    detected: z.number().int(),
+    extended: z.number().int().meta({ description: "How many known anomalies later days extended." }),
+    anomalies: z.array(Anomaly),
+  })
+  .meta({ id: "DetectAnomaliesResponse", description: "The anomalies that started (each emitted `anomaly.detected` once), and how many known ones grew." });
 
 export const AnomalyFeedbackRequest = z.object({ feedback: z.enum(["yes", "no", "planned_activity"]) }).meta({
   id: "AnomalyFeedbackRequest",
-  description: "Whether the anomaly was a real problem (`yes`), not one (`no`) or expected (`planned_activity`).",
+  description:
+    "Whether the anomaly was a real problem (`yes`), not one (`no`) or expected (`planned_activity`); `no` and `planned_activity` end it and mute its monitor for 7 days.",
 });

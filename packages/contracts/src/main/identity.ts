@@ -204,7 +204,7 @@ const AnomalyMinUsd = z
   .min(0)
   .max(1_000_000_000)
   .multipleOf(0.0001)
-  .meta({ description: "A spend anomaly exceeds its expected daily cost by more than this many USD (default 10)." });
+  .meta({ description: "A spend anomaly exceeds its expected daily cost by more than this many units of its currency (USD for USD spend; default 10)." });
 const AnomalyMinPercent = z.number().min(0).max(10_000).multipleOf(0.0001).meta({ description: "... and by more than this percent of it (default 30)." });
 
 export const OrganizationSettings = z

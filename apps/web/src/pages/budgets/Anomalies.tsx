@@ -1,13 +1,20 @@
+import type { Anomaly } from "@cloudcost/contracts";
 import { canWrite, useMe } from "../../app-context";
 import { Empty, ErrorNote, QueryState } from "../../components/status";
 import { money } from "../../lib/format";
 import { useAnomalies } from "./useBudgets";
 
 const FEEDBACK = [
-  ["yes", "Real problem"],
-  ["no", "Not a problem"],
-  ["planned_activity", "Planned"],
+  ["yes", "Yes"],
+  ["no", "No"],
+  ["planned_activity", "Planned activity"],
 ] as const;
+const REASONS: Record<Anomaly["reason"], string> = { new_service: "new service", spike: "spike" };
+const MUTE_NOTE = "anomaly-mute-note";
+
+/** The monitor in words: its service, or the tenant's total. */
+const monitorName = (a: Anomaly) => (a.monitor.kind === "total" ? "Total" : (a.monitor.service_name ?? "Total"));
+const rangeText = (a: Anomaly) => (a.start === a.end ? a.start : `${a.start} to ${a.end}`);
 
 export function Anomalies({ tenantId, tenantName }: { tenantId: string; tenantName: string }) {
   const me = useMe().data;
@@ -22,11 +29,24 @@ export function Anomalies({ tenantId, tenantName }: { tenantId: string; tenantNa
             <button type="button" onClick={() => detect.mutate()} disabled={detect.isPending}>
               Detect now
             </button>
-            {detect.data && <span role="status">{detect.data.detected} new</span>}
+            {detect.data && (
+              <span role="status">
+                {detect.data.detected} new{detect.data.extended > 0 ? `, ${detect.data.extended} extended` : ""}
+              </span>
+            )}
           </span>
         )}
       </div>
-      <p className="muted">A day whose cost of one service stood well out of the 14 days before it (checked daily).</p>
+      <p className="muted">
+        Days on which the usage cost of one service, or the tenant's total, stood well out of its usual level (the same weekday of the 4 weeks before, or the 14
+        days before), per currency; consecutive days form one anomaly. Checked daily and after imports; purchases, fees, credits and tax are not scored.
+      </p>
+      {writer && (
+        <p className="muted" id={MUTE_NOTE}>
+          Was it a real problem? Answering “No” or “Planned activity” ends the anomaly and mutes its monitor (the service or the total, in that currency) for 7
+          days.
+        </p>
+      )}
       {detect.error && <ErrorNote error={detect.error} title="Could not detect" />}
       <QueryState query={anomalies}>
         {({ items, start, end }) =>
@@ -38,11 +58,13 @@ export function Anomalies({ tenantId, tenantName }: { tenantId: string; tenantNa
             // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
             <section className="table-wrap" aria-label="Anomalies" tabIndex={0}>
               <table>
-                <caption className="sr-only">Anomalies, newest first</caption>
+                <caption className="sr-only">Anomalies, latest first</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Day</th>
-                    <th scope="col">Service</th>
+                    <th scope="col">Days</th>
+                    <th scope="col">Monitor</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Currency</th>
                     <th scope="col" className="num">
                       Cost
                     </th>
@@ -55,29 +77,43 @@ export function Anomalies({ tenantId, tenantName }: { tenantId: string; tenantNa
                     <th scope="col" className="num">
                       Score
                     </th>
-                    <th scope="col">Feedback</th>
+                    <th scope="col">Real problem?</th>
                   </tr>
                 </thead>
                 <tbody>
                   {items.map((a) => (
                     <tr key={a.id}>
-                      <td>{a.day}</td>
-                      <td>{a.service_name}</td>
-                      <td className="num">{money(a.cost, "USD")}</td>
-                      <td className="num">{money(a.expected, "USD")}</td>
-                      <td className="num">+{money(a.impact, "USD")}</td>
+                      <td>
+                        <time dateTime={a.start}>{a.start}</time>
+                        {a.end !== a.start && (
+                          <>
+                            {" – "}
+                            <time dateTime={a.end}>{a.end}</time>
+                          </>
+                        )}{" "}
+                        <span className="muted">
+                          ({a.days} {a.days === 1 ? "day" : "days"})
+                        </span>
+                      </td>
+                      <td>{monitorName(a)}</td>
+                      <td>{REASONS[a.reason]}</td>
+                      <td>{a.currency}</td>
+                      <td className="num">{money(a.cost, a.currency)}</td>
+                      <td className="num">{money(a.expected, a.currency)}</td>
+                      <td className="num">+{money(a.impact, a.currency)}</td>
                       <td className="num">{Number(a.score).toFixed(1)}</td>
                       <td>
                         {writer ? (
                           <fieldset className="feedback">
                             <legend className="sr-only">
-                              Feedback on {a.service_name} {a.day}
+                              Was the {monitorName(a)} anomaly of {rangeText(a)} a real problem?
                             </legend>
                             {FEEDBACK.map(([value, text]) => (
                               <button
                                 key={value}
                                 type="button"
                                 aria-pressed={a.feedback === value}
+                                aria-describedby={value === "yes" ? undefined : MUTE_NOTE}
                                 className={a.feedback === value ? "pressed" : undefined}
                                 disabled={feedback.isPending}
                                 onClick={() => feedback.mutate({ id: a.id, value })}
