@@ -15,6 +15,7 @@ import { MIGRATIONS_DIR } from "../src/db";
 import type { LedgerLineInput } from "../src/spend/ledger";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
+import { focusCsvText } from "./helpers/focus-files";
 import { addDays, dayLine, seedSpend } from "./helpers/spend-seed";
 
 let ctx: TestContext;
@@ -294,4 +295,40 @@ test("20261128400000_anomalies_v2 turns a stored anomaly into a one-day USD spik
     await db.close();
     fs.rmSync(before, { recursive: true, force: true });
   }
+});
+
+test("a FOCUS import through the API re-scores the days it holds: a bill 10 days late shows its spike without a detection run", async () => {
+  const t = await tenantWith("Late bill Co", (id) => [...daily(id, -40, -11, () => "100")]);
+  expect(await list(t)).toEqual([]);
+  // The bill of the last 10 days arrives now, allocated to the tenant; 10 days ago EC2 cost 400.
+  const rules = await request(ctx.app)
+    .put(`/api/v1/organizations/${t.organizationId}/spend/allocation-rules`)
+    .set("Authorization", `Bearer ${t.token}`)
+    .send({ rules: [{ tenant_id: t.id }] });
+  expect(rules.status).toBe(200);
+  const rows = Array.from({ length: 10 }, (_, i) => {
+    const d = day(-10 + i);
+    const month = `${d.slice(0, 7)}-01`;
+    const next = new Date(Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)), 1)).toISOString();
+    const cost = i === 0 ? "400" : "100";
+    return {
+      ChargePeriodStart: `${d}T00:00:00Z`,
+      ChargePeriodEnd: `${addDays(d, 1)}T00:00:00Z`,
+      BillingPeriodStart: `${month}T00:00:00Z`,
+      BillingPeriodEnd: next,
+      BillingAccountId: "late-acct",
+      ServiceName: "Amazon EC2",
+      BilledCost: cost,
+      EffectiveCost: cost,
+      ListCost: cost,
+      ContractedCost: cost,
+    };
+  });
+  const imported = await request(ctx.app)
+    .post(`/api/v1/organizations/${t.organizationId}/spend/imports`)
+    .set("Authorization", `Bearer ${t.token}`)
+    .set("Content-Type", "text/csv")
+    .send(focusCsvText(rows));
+  expect(imported.status).toBe(201);
+  expect(ofService(await list(t), "Amazon EC2").map((a) => [a.start, a.end, a.reason])).toEqual([[day(-10), day(-10), "spike"]]);
 });

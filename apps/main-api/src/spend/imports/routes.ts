@@ -1,3 +1,4 @@
+import { redetectAfterImport } from "../../anomalies/service";
 import { checkBudgetsAfterSpend } from "../../budgets/after-spend";
 import type { AppDeps } from "../../deps";
 import { created, success } from "../../http/envelope";
@@ -24,6 +25,13 @@ export function spendImportHandlers(
       if (posted.committed) {
         deps.outbox.kick(); // import.completed was queued in the import's transaction
         await checkBudgetsAfterSpend(deps, params.org_id, null);
+        // Bills arrive late: the days the bill holds are scored again (from its billing periods' first day, at most 93 days back).
+        await redetectAfterImport(
+          deps,
+          params.org_id,
+          posted.import.billing_periods.map((period) => period.start),
+          deps.clock(),
+        );
       }
       const message = posted.session
         ? `Stored part ${posted.import.part} of ${posted.import.parts} of import session ${posted.session.id} (${posted.session.state}).`
@@ -43,7 +51,12 @@ export function spendImportHandlers(
     getAllocationRules: async ({ params }, { principal }) => success("Allocation rules.", await getAllocationRules(deps.prisma, principal, params.org_id)),
     putAllocationRules: async ({ params, body }, { principal }) => {
       const result = await putAllocationRules(deps.prisma, principal, params.org_id, body);
-      if (result.reallocated_lines > 0) await checkBudgetsAfterSpend(deps, params.org_id, null);
+      if (result.reallocated_lines > 0) {
+        await checkBudgetsAfterSpend(deps, params.org_id, null);
+        // Lines moved between tenants: every tenant's last 93 days are scored again.
+        const now = deps.clock();
+        await redetectAfterImport(deps, params.org_id, [new Date(now.getTime() - 93 * 86_400_000).toISOString()], now);
+      }
       return success("Allocation rules stored; stored import lines re-allocated.", result);
     },
   };
