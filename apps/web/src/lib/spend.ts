@@ -1,5 +1,5 @@
 import type { SpendRow } from "@cloudcost/contracts";
-import { parseDecimal, sumDecimals } from "./decimal";
+import { parseDecimal } from "./decimal";
 import { listValue } from "./filters";
 
 /**
