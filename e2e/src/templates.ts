@@ -86,6 +86,14 @@ async function prepare(name: ServiceName, env: NodeJS.ProcessEnv, attempt = 1): 
   }
   child.kill("SIGTERM");
   const exit = await exited;
+  // Killed by the signal itself: the process had not installed its handlers yet, so the readiness
+  // answer came from another process that took the port between freePort() and the listen (seen
+  // once under a full parallel run). Its half-made template is dropped and prepared again.
+  if (exit === "signal SIGTERM" && attempt < 3) {
+    const dir = env[`${upper}_DATA_DIR`];
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    return prepare(name, env, attempt + 1);
+  }
   if (exit !== "code 0") throw new Error(`the ${name} template did not stop cleanly (${exit})\n${output}`);
 }
 

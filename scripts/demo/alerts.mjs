@@ -3,7 +3,9 @@
 /**
  * A monthly budget of the tenant whose amount puts its forecast at 90 % (over the 80 % forecast
  * threshold, so `GET /api/v1/tenant/budgets` shows it in `warning`), then the anomaly detection
- * over the demo's days (the spike in its FOCUS data). Without spend this month the budget stays `ok`.
+ * over the demo's days: the two-day EC2 spike of its FOCUS data is one range, found by the EC2 and
+ * the total monitors; the weekly job and the support fee on the 1st are none. Without spend this
+ * month the budget stays `ok` (and without 3 days of history it has no forecast).
  */
 export async function loadAlerts(main, tenantId, log) {
   const tenant = tenantId;
@@ -22,9 +24,10 @@ export async function loadAlerts(main, tenantId, log) {
       ],
     },
   });
-  const forecast = Number(budget.status.forecast);
+  const forecast = Number(budget.status.forecast ?? 0);
   if (forecast > 0) await main.updateBudget({ tenant, params: { id: budget.id }, body: { amount: (forecast / 0.9).toFixed(2) } });
   const detected = await main.detectAnomalies({ tenant, body: { days: 60 } });
-  log(`  Production: budget ${budget.id} (forecast ${budget.status.forecast} USD), ${detected.detected} spend anomalies`);
+  const ranges = detected.anomalies.map((a) => `${a.monitor.service_name ?? "total"} ${a.start}..${a.end}`).join(", ");
+  log(`  Production: budget ${budget.id} (forecast ${budget.status.forecast} USD), ${detected.detected} spend anomalies (${ranges})`);
   return { budget_id: budget.id, anomalies: detected.detected };
 }

@@ -3,13 +3,16 @@ import { gzipSync } from "node:zlib";
 // The demo organization's cloud bill: a synthetic FOCUS 1.2 export of 60 complete days (relative to
 // today, deterministic), allocated to the two tenants by sub-account, one sub-account unallocated.
 // Production's EC2 is partly covered by a Compute Savings Plan (its hourly fee, the covered usage at
-// the plan's rate and the commitment it left unused each day); the payer account carries a monthly
-// support fee and tax. AWS Data Exports deliver it as two files and a manifest: so does the demo.
+// the plan's rate and the commitment it left unused each day), a weekly batch job on Sundays and a
+// monthly support fee on the 1st; the payer account carries the tax. AWS Data Exports deliver it as two files and a manifest: so does the demo.
 const DAY_MS = 86_400_000;
 const BILLING_ACCOUNT = "123456789012";
 export const SUB_ACCOUNTS = { production: "111111111111", staging: "222222222222", sandbox: "333333333333" };
-/** The day (days before today) of the Production EC2 spike the anomaly detection finds. */
+/** The first of the two days (days before today) of the Production EC2 spike the anomaly detection finds, as one range. */
 export const SPIKE_DAYS_AGO = 3;
+const SPIKE_DAYS = 2;
+/** Production's weekly batch job: this much more EC2 every Sunday (a weekday the forecast expects, never an anomaly). */
+const WEEKLY_JOB = 30;
 
 const SERVICES = [
   { name: "Amazon EC2", category: "Compute", sku: "BoxUsage:m5.xlarge", unit: "Hours", region: "us-east-1", resource: "i-0a1b2c3d4e5f" },
@@ -128,7 +131,8 @@ function demoFocusRows(now) {
         // The wobble depends on the day's date, so reloading on the same day gives the same bill.
         const day = Math.floor(start.getTime() / DAY_MS);
         let cost = bases[s] * (1 + 0.03 * Math.sin(day * 1.7 + a * 2 + s));
-        if (account === "production" && s === 0 && daysAgo === SPIKE_DAYS_AGO) cost = bases[s] * 3;
+        if (account === "production" && s === 0 && start.getUTCDay() === 0) cost += WEEKLY_JOB;
+        if (account === "production" && s === 0 && daysAgo <= SPIKE_DAYS_AGO && daysAgo > SPIKE_DAYS_AGO - SPIKE_DAYS) cost = bases[s] * 3;
         const usage = {
           ...base(start, account),
           ChargeCategory: "Usage",
@@ -224,7 +228,8 @@ function demoFocusRows(now) {
       });
     });
   }
-  // The payer account's monthly support fee (on the 1st, for the month) and the month's tax: no rule allocates them.
+  // Production's monthly support fee (on the 1st, for the month: its budget counts it once, never
+  // extrapolated), and the month's tax on the payer account, which no rule allocates.
   const months = [...new Set(rows.map((row) => row.BillingPeriodStart))];
   for (const month of months) {
     const start = new Date(month);
@@ -232,7 +237,10 @@ function demoFocusRows(now) {
     if (start.getTime() < today - 60 * DAY_MS) continue;
     const payer = { ...base(start, "payer"), ChargePeriodEnd: end.toISOString(), ChargeFrequency: "Recurring", Tags: "" };
     const support = {
-      ...payer,
+      ...base(start, "production"),
+      ChargePeriodEnd: end.toISOString(),
+      ChargeFrequency: "Recurring",
+      Tags: "",
       ChargeCategory: "Purchase",
       ChargeDescription: "AWS Support (Business), monthly",
       ServiceCategory: "Management and Governance",

@@ -229,7 +229,8 @@ curl -s "${mainUrl}/api/v1/tenant/spend?start=$(date -u -d '60 days ago' +%F)&en
 # 3b''. The Production tenant's forecast for this month: spent + the recurring charges still to come + a weekday-aware usage run rate
 curl -s "${mainUrl}/api/v1/tenant/spend/forecast" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 
-# 3c. The Production budget (over its 80 % forecast threshold) and the spend anomaly (the EC2 spike)
+# 3c. The Production budget (over its 80 % forecast threshold; the support fee on the 1st counted once) and the spend anomalies
+#     (the two-day EC2 spike as one range, seen by the EC2 and the total monitors; the Sunday batch job is none)
 curl -s "${mainUrl}/api/v1/tenant/budgets" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 curl -s "${mainUrl}/api/v1/tenant/spend/anomalies?start=$(date -u -d '60 days ago' +%F)&end=$(date -u +%F)" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 

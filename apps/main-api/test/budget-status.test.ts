@@ -1,6 +1,6 @@
-// Budget statuses of a whole tenant in one statement over the roll-up: periods of every length,
-// metrics, filters and currencies mixed, forecast windows crossing a period start, on a ledger whose
-// sums are computed by hand below.
+// Budget statuses of a whole tenant from one statement over the roll-up: periods of every length,
+// metrics, filters and currencies mixed, the forecast's history reaching across a period start, on
+// a ledger whose sums are computed by hand below.
 import { budgetStatus, budgetStatuses, type BudgetSpec } from "../src/budgets/status";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
@@ -37,51 +37,51 @@ const budgets = (): BudgetSpec[] => [
   { ...base, period: "monthly", currency: "USD", metric: "billed_cost", filters: { service_name: ["AWS Lambda"] } },
 ];
 
-test("on 2026-10-03 12:00: sums of every period and forecast window, computed by hand", async () => {
+test("on 2026-10-03 12:00: spend of every period and the forecast's run rate, computed by hand", async () => {
   const now = new Date("2026-10-03T12:00:00.000Z");
   const statuses = await budgetStatuses(ctx.prisma, budgets(), now);
   expect(statuses.map((s) => [s.period_start.slice(0, 10), s.period_end.slice(0, 10), s.spent, s.forecast])).toEqual([
-    // Oct: 10 + 25 + 30 = 65; window Oct 1-2 (35 / 2 = 17.5 a day) x 28.5 days left = 498.75.
-    ["2026-10-01", "2026-11-01", "65.00", "563.75"],
-    // EC2 list cost: 10 + 20 + 60 = 90; window 30 / 2 = 15 a day x 89.5 days = 1342.5.
-    ["2026-10-01", "2027-01-01", "90.00", "1432.50"],
-    // 1000 + 65 = 1065; window Sep 26 - Oct 2 = 1035 / 7 a day x 89.5 = 13233.2142857...
-    ["2026-01-01", "2027-01-01", "1065.00", "14298.21"],
-    // EUR only: 7 today, nothing in the window.
+    // Oct: 10 + 25 + 30 = 65. Usage history since Sep 30 (3 complete days): the mean of Sep 30 - Oct 2
+    // = (1000 + 10 + 25) / 3 = 345 a day, for the days after the last day with data (Oct 4-31: 28) = 9660.
+    ["2026-10-01", "2026-11-01", "65.00", "9725.00"],
+    // EC2 list cost: 10 + 20 + 60 = 90; (1000 + 10 + 20) / 3 = 343.33... a day x 89 days (Oct 4 - Dec 31) = 30556.67.
+    ["2026-10-01", "2027-01-01", "90.00", "30646.67"],
+    // 1000 + 65 = 1065 (last year's line is another period); 345 a day x 89 days = 30705.
+    ["2026-01-01", "2027-01-01", "1065.00", "31770.00"],
+    // EUR only: 7 today, no usage in EUR before today: nothing more expected.
     ["2026-10-01", "2026-11-01", "7.00", "7.00"],
-    // S3 (USD): 5; window 5 / 7 a day x 89.5 = 63.928571...
-    ["2026-01-01", "2027-01-01", "5.00", "68.93"],
+    // S3 (USD): 5 on Oct 2, its only day of usage: 5 a day x 89 days = 445.
+    ["2026-01-01", "2027-01-01", "5.00", "450.00"],
     ["2026-10-01", "2026-11-01", "0.00", "0.00"],
   ]);
   // Each is what the budget alone gives.
   for (const [i, budget] of budgets().entries()) expect(await budgetStatus(ctx.prisma, budget, now)).toEqual(statuses[i]);
 });
 
-test("on the first day of a quarter the month and quarter have no complete day: the forecast is the period's spend", async () => {
-  // The period's spend is every line of the period the ledger holds (here also Oct 2 and 3).
-  const now = new Date("2026-10-01T06:00:00.000Z");
-  const statuses = await budgetStatuses(ctx.prisma, budgets(), now);
+test("with fewer than 3 complete days of history there is no forecast; the period's spend is every line of the period", async () => {
+  // Oct 1 06:00: the tenant's first day with data is Sep 30 (last year's line is outside every range read), 1 day ago.
+  const statuses = await budgetStatuses(ctx.prisma, budgets(), new Date("2026-10-01T06:00:00.000Z"));
   expect(statuses.map((s) => [s.spent, s.forecast])).toEqual([
-    ["65.00", "65.00"],
-    ["90.00", "90.00"],
-    // 1065; window Sep 24-30 = 1000 / 7 a day x 91.75 days = 13107.142857...
-    ["1065.00", "14172.14"],
-    ["7.00", "7.00"],
-    // No S3 in the window.
-    ["5.00", "5.00"],
-    ["0.00", "0.00"],
+    ["65.00", null],
+    ["90.00", null],
+    ["1065.00", null],
+    ["7.00", null],
+    ["5.00", null],
+    ["0.00", null],
   ]);
+  // A forecast threshold is then not evaluated: 1065 is over 100 % of 1000 only as spend, and the threshold is a forecast one.
+  expect(statuses[2]).toMatchObject({ state: "exceeded", crossed: [] });
 });
 
-test("on 2026-09-30 12:00 October's lines are in no month or quarter, and the window (Sep 23-29) is empty", async () => {
+test("on 2026-09-30 12:00 October's lines are in no month or quarter", async () => {
   const statuses = await budgetStatuses(ctx.prisma, budgets(), new Date("2026-09-30T12:00:00.000Z"));
   expect(statuses.map((s) => [s.period_start.slice(0, 10), s.spent, s.forecast])).toEqual([
-    ["2026-09-01", "1000.00", "1000.00"],
-    ["2026-07-01", "1000.00", "1000.00"],
-    ["2026-01-01", "1065.00", "1065.00"],
-    ["2026-09-01", "0.00", "0.00"],
-    ["2026-01-01", "5.00", "5.00"],
-    ["2026-09-01", "0.00", "0.00"],
+    ["2026-09-01", "1000.00", null],
+    ["2026-07-01", "1000.00", null],
+    ["2026-01-01", "1065.00", null],
+    ["2026-09-01", "0.00", null],
+    ["2026-01-01", "5.00", null],
+    ["2026-09-01", "0.00", null],
   ]);
 });
 

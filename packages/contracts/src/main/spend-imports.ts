@@ -37,7 +37,7 @@ export const SPEND_IMPORT_MAX_PARTS = 10_000;
 export const ImportSessionId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -")
-  .meta({ description: "The client's id of an import session." });
+  .meta({ id: "ImportSessionId", description: "The client's id of an import session." });
 
 const PartNumber = z.coerce.number().int().min(1).max(SPEND_IMPORT_MAX_PARTS);
 
@@ -73,7 +73,9 @@ export const SpendImportManifest = z
   });
 export type SpendImportManifest = z.infer<typeof SpendImportManifest>;
 
-export const ImportState = z.enum(["pending", "completed"]);
+export const ImportState = z
+  .enum(["pending", "completed"])
+  .meta({ id: "ImportState", description: "A part waits (`pending`) until its session's last part arrives; a plain import is `completed`." });
 
 export const SpendImport = z
   .object({
