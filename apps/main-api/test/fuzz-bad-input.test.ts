@@ -189,6 +189,7 @@ beforeAll(async () => {
       query: { start: "2026-10-01", end: "2026-11-01", granularity: "month", metric: "effective_cost", group_by: "service_name,tag:team", region: "eu-west-1" },
     },
     listSpendLines: { tenant, query: { start: "2026-10-01", limit: "10", "tag:team": "a" } },
+    getSpendForecast: { tenant, query: { period: "quarterly", metric: "contracted_cost", currency: "EUR", charge_frequency: "Usage-Based", "tag:team": "a" } },
     getOrganizationSpend: { params: { org_id: org }, query: { group_by: "tenant", tenant } },
     exportTenantSpend: { tenant, query: { start: "2026-10-01", end: "2026-11-01", service_name: "a,b" } },
     exportOrganizationSpend: { params: { org_id: org }, query: { tenant, "tag:team": "a" } },
