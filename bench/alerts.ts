@@ -12,9 +12,9 @@
  *   uses (EXPLAIN), which must be that key.
  * - detection: the figure is one call per tenant (as POST .../anomalies/detect makes); one call for
  *   the organization's 20 tenants (as the daily schedule makes) is reported beside it.
- *   Baselines: per tenant, the bare read of its daily cost per service (what any detection reads),
- *   and that read scored in JavaScript by scoring.ts, as the previous implementation did (without
- *   its writes: one INSERT per anomaly).
+ *   Baseline: per tenant, the bare read of its daily cost per service (what any detection reads).
+ * - forecast endpoint: forecastSpend of the tenant's month (what GET /api/v1/tenant/spend/forecast
+ *   runs), beside the bare read of the tenant's roll-up rows of the month.
  * Writes bench/results/alerts.json. PostgreSQL only: without BENCH_DATABASE_URL it skips (exit 0).
  *
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx alerts.ts
@@ -22,14 +22,15 @@
  * Knobs: BENCH_BUDGET_CALLS (50).
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 import pino from "pino";
 import { openMigratedDatabase } from "@cloudcost/db";
-import { detectAnomalies } from "../apps/main-api/src/anomalies/scoring";
 import { detectOrganizationAnomalies, detectTenantAnomalies } from "../apps/main-api/src/anomalies/service";
 import { createBudget, listBudgets, specOf } from "../apps/main-api/src/budgets/service";
 import { budgetStatuses } from "../apps/main-api/src/budgets/status";
+import { forecastSpend } from "../apps/main-api/src/spend/forecast/service";
 import { createPrisma } from "../apps/main-api/src/db";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 
@@ -74,10 +75,11 @@ async function main() {
     // Daily cost per (tenant, service, region): a weekly pattern, and one spike per tenant. Written
     // day by day, as imports and ingestion write them.
     await db.sql.query(
-      `INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, provider, service_name,
-              service_category, region, sub_account_id, model, unpriced_reason, billed_cost, effective_cost, list_cost, line_count)
-       SELECT $1, 'ten_' || t, d, md5(s || '/' || r), 'USD', 'focus_import', 'Usage', 'aws', 'service-' || s, 'Compute', 'region-' || r, '', '', '',
-              c, c, c, $2
+      `INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, charge_frequency, pricing_category,
+              provider, service_name, service_category, region, sub_account_id, model, unpriced_reason, billed_cost, effective_cost, list_cost,
+              contracted_cost, line_count)
+       SELECT $1, 'ten_' || t, d, md5(s || '/' || r), 'USD', 'focus_import', 'Usage', 'Usage-Based', 'Standard', 'aws', 'service-' || s, 'Compute',
+              'region-' || r, '', '', '', c, c, c, c, $2
          FROM generate_series(1, $3::int) t, generate_series(1, $5::int) s, generate_series(1, $6::int) r,
               generate_series(current_date - $4::int, current_date - 1, interval '1 day') g(d),
               LATERAL (SELECT round((20 + (t * 7 + s * 13 + r * 3) % 40 + CASE WHEN extract(isodow FROM d) >= 6 THEN -10 ELSE 0 END
@@ -85,7 +87,17 @@ async function main() {
         ORDER BY d, t, s, r`,
       [ORG, LINES_PER_ROW, TENANTS, DAYS, SERVICES, REGIONS],
     );
+    // The service roll-up, as the ledger's writes keep it beside spend_daily (detection reads it).
+    await db.sql.query(
+      `INSERT INTO spend_service_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, charge_frequency, pricing_category,
+              provider, service_name, service_category, unpriced_reason, billed_cost, effective_cost, list_cost, contracted_cost, line_count)
+       SELECT organization_id, tenant_id, day, md5(service_name), currency, source, charge_category, charge_frequency, pricing_category, provider,
+              service_name, service_category, unpriced_reason, sum(billed_cost), sum(effective_cost), sum(list_cost), sum(contracted_cost), sum(line_count)
+         FROM spend_daily GROUP BY organization_id, tenant_id, day, currency, source, charge_category, charge_frequency, pricing_category, provider,
+              service_name, service_category, unpriced_reason`,
+    );
     await db.sql.query("ANALYZE spend_daily");
+    await db.sql.query("ANALYZE spend_service_daily");
     const [{ rows, lines }] = await db.sql.query<{ rows: string; lines: string }>(
       "SELECT count(*)::text AS rows, sum(line_count)::text AS lines FROM spend_daily",
     );
@@ -137,6 +149,34 @@ async function main() {
         }
       }
     }
+    // The forecast endpoint's work for the tenant's month, beside the bare read of the month's roll-up rows.
+    const month = new Date().toISOString().slice(0, 8);
+    const bareMonthRead = () =>
+      db.sql.query("SELECT sum(billed_cost)::text AS s FROM spend_daily WHERE organization_id = $1 AND tenant_id = $2 AND day >= $3::date", [
+        ORG,
+        tenant.id,
+        `${month}01`,
+      ]);
+    const forecastQuery = { period: "monthly", metric: "billed_cost", currency: "USD", filters: {}, tags: {} } as const;
+    for (let i = 0; i < 5; i++) {
+      await forecastSpend({ db, prisma }, tenant, forecastQuery);
+      await bareMonthRead();
+    }
+    const forecastTimes: number[] = [];
+    const bareMonthTimes: number[] = [];
+    for (let i = 0; i < CALLS; i++) {
+      for (const which of i % 2 ? ["bare", "forecast"] : ["forecast", "bare"]) {
+        const start = performance.now();
+        if (which === "bare") {
+          await bareMonthRead();
+          bareMonthTimes.push(performance.now() - start);
+        } else {
+          const forecast = await forecastSpend({ db, prisma }, tenant, forecastQuery);
+          forecastTimes.push(performance.now() - start);
+          if (forecast.forecast === null) throw new Error("expected a forecast");
+        }
+      }
+    }
     const planIndexes = await statusPlanIndexes(db.sql, await prisma.budget.findMany({ where: { organizationId: ORG, tenantId: tenant.id } }));
 
     // Detection: the figure is the first detection of every tenant (it stores that tenant's spike);
@@ -144,7 +184,6 @@ async function main() {
     const today = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000);
     const detectDays = DAYS - 14;
     const historyFrom = new Date(today.getTime() - DAYS * 86_400_000).toISOString().slice(0, 10);
-    const scoredFrom = new Date(today.getTime() - detectDays * 86_400_000).toISOString().slice(0, 10);
     const dailyRead = (tenantId: string) =>
       db.sql.query<{ service_name: string; day: string; cost: string }>(
         `SELECT service_name, to_char(day, 'YYYY-MM-DD') AS day, sum(billed_cost)::text AS cost
@@ -154,9 +193,8 @@ async function main() {
         [ORG, tenantId, historyFrom, today.toISOString().slice(0, 10)],
       );
     for (let t = 1; t <= TENANTS; t++) await dailyRead(`ten_${t}`); // every path finds the same warm pages
-    const spent = { detect: 0, bare: 0, js: 0 };
+    const spent = { detect: 0, bare: 0 };
     let anomalies = 0;
-    let jsAnomalies = 0;
     const steps: Record<keyof typeof spent, (tenantId: string) => Promise<void>> = {
       detect: async (tenantId) => {
         anomalies += (await detectTenantAnomalies(prisma, { id: tenantId, organizationId: ORG }, { days: detectDays })).detected;
@@ -164,15 +202,8 @@ async function main() {
       bare: async (tenantId) => {
         await dailyRead(tenantId);
       },
-      js: async (tenantId) => {
-        // The previous implementation's work: the same read, each service's series scored by scoring.ts.
-        const services = new Map<string, { day: string; cost: string }[]>();
-        for (const row of await dailyRead(tenantId)) services.set(row.service_name, [...(services.get(row.service_name) ?? []), row]);
-        for (const series of services.values())
-          jsAnomalies += detectAnomalies(series, { minUsd: 10, minPercent: 30 }).filter((a) => a.day >= scoredFrom).length;
-      },
     };
-    const order = ["detect", "bare", "js"] as const;
+    const order = ["detect", "bare"] as const;
     for (let t = 1; t <= TENANTS; t++) {
       for (let k = 0; k < order.length; k++) {
         const step = order[(t + k) % order.length];
@@ -181,7 +212,6 @@ async function main() {
         spent[step] += performance.now() - start;
       }
     }
-    if (jsAnomalies !== anomalies) throw new Error(`the detection found ${anomalies} anomalies, scoring.ts ${jsAnomalies}`);
     // The daily schedule's way: one statement for all the organization's tenants (the anomalies
     // stored above are removed first, so it stores them again).
     await db.sql.query("DELETE FROM spend_anomalies WHERE organization_id = $1", [ORG]);
@@ -195,6 +225,7 @@ async function main() {
     const bareP50 = percentile(bareTimes, 0.5);
     const results = {
       database: "postgres",
+      load_average: os.loadavg().map((l) => round(l)),
       rollup_rows: Number(rows),
       ledger_lines: Number(lines),
       load_s: round(loadMs / 1000),
@@ -207,6 +238,14 @@ async function main() {
         plan_indexes: planIndexes,
         target_p50_ms: 50,
       },
+      forecast_endpoint: {
+        calls: CALLS,
+        p50_ms: round(percentile(forecastTimes, 0.5), 2),
+        p99_ms: round(percentile(forecastTimes, 0.99), 2),
+        bare_read_p50_ms: round(percentile(bareMonthTimes, 0.5), 2),
+        ratio_p50: round(percentile(forecastTimes, 0.5) / percentile(bareMonthTimes, 0.5), 2),
+        target_p50_ms: 50,
+      },
       anomaly_detection: {
         tenants: TENANTS,
         services: SERVICES,
@@ -214,7 +253,6 @@ async function main() {
         total_s: round(spent.detect / 1000, 2),
         anomalies,
         bare_read_s: round(spent.bare / 1000, 2),
-        js_scoring_s: round(spent.js / 1000, 2),
         ratio_to_bare_read: round(spent.detect / spent.bare, 2),
         organization_call_s: round(organizationMs / 1000, 2),
         target_s: 5,
@@ -234,9 +272,10 @@ async function main() {
 async function statusPlanIndexes(sql: { query<T>(sql: string, params?: unknown[]): Promise<T[]> }, budgets: Parameters<typeof specOf>[0][]): Promise<string[]> {
   let statement: { sql: string; params: unknown[] } | undefined;
   const capture = {
+    // The first statement is the daily series over spend_daily; the second reads the recurring lines.
     $queryRawUnsafe: async (text: string, ...params: unknown[]) => {
-      statement = { sql: text, params };
-      return [{}];
+      statement ??= { sql: text, params };
+      return [];
     },
   };
   await budgetStatuses(capture as never, budgets.map(specOf), new Date()).catch(() => undefined);

@@ -213,6 +213,7 @@ interface Alerts {
     plan_indexes: string[];
     target_p50_ms: number;
   };
+  forecast_endpoint?: { calls: number; p50_ms: number; p99_ms: number; bare_read_p50_ms: number; ratio_p50: number; target_p50_ms: number };
   anomaly_detection: {
     tenants: number;
     services: number;
@@ -220,7 +221,6 @@ interface Alerts {
     total_s: number;
     anomalies: number;
     bare_read_s: number;
-    js_scoring_s: number;
     ratio_to_bare_read: number;
     organization_call_s: number;
     target_s: number;
@@ -237,13 +237,24 @@ if (alerts) {
     `bare read of the tenant's rows of its widest period: p50 ${ms(b.bare_read_p50_ms)}`,
     `${b.ratio_p50}×`,
   );
+  const f = alerts.forecast_endpoint;
+  if (f) {
+    add(
+      `spend forecast of a tenant's month (GET /api/v1/tenant/spend/forecast's work) over the same roll-up (${alerts.database}, p50 of ${f.calls})`,
+      `${ms(f.p50_ms)} (p99 ${f.p99_ms} ms)`,
+      `p50 < ${f.target_p50_ms} ms`,
+      f.p50_ms < f.target_p50_ms,
+      `bare read of the tenant's rows of the month: p50 ${ms(f.bare_read_p50_ms)}`,
+      `${f.ratio_p50}×`,
+    );
+  }
   const a = alerts.anomaly_detection;
   add(
     `anomaly detection, ${a.tenants} tenants x ${a.services} services x ${a.days} days, one call per tenant (${alerts.database}, ${a.anomalies} anomalies)`,
     `${a.total_s} s (one call for the organization's ${a.tenants} tenants ${a.organization_call_s} s)`,
     `< ${a.target_s} s`,
     a.total_s < a.target_s,
-    `bare read of the daily costs ${a.bare_read_s} s; that read scored in JavaScript (previous implementation) ${a.js_scoring_s} s`,
+    `bare read of the daily costs ${a.bare_read_s} s`,
     `${a.ratio_to_bare_read}× the bare read`,
   );
 } else notes.push("Budgets and anomalies (alerts.ts): not run; its figures are for PostgreSQL (set BENCH_DATABASE_URL).");
