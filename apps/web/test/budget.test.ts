@@ -53,6 +53,10 @@ describe("the budget dialog's body", () => {
       },
     });
   });
+  it("sends a charge frequency filter and the contracted cost metric as the API takes them", () => {
+    const form = { ...emptyBudgetForm(), name: "Usage only", amount: "100", metric: "contracted_cost" as const, filters: { charge_frequency: "Usage-Based" } };
+    expect(budgetBody(form)).toMatchObject({ body: { metric: "contracted_cost", filters: { charge_frequency: ["Usage-Based"] } } });
+  });
   it("answers the first problem in words", () => {
     const base = { ...emptyBudgetForm(), name: "B", amount: "10" };
     expect(budgetBody({ ...base, name: "  " })).toEqual({ error: "Give the budget a name." });

@@ -80,6 +80,7 @@ export const BUDGET_FILTERS = [
   ["service_category", "Service categories"],
   ["region", "Regions"],
   ["charge_category", "Charge categories"],
+  ["charge_frequency", "Charge frequencies (Usage-Based, Recurring, One-Time)"],
   ["source", "Sources (usage, focus_import)"],
   ["sub_account_id", "Sub-accounts"],
   ["model", "Models"],
