@@ -31,11 +31,8 @@ import {
 } from "./repository";
 import { importPart, type SessionClock, storeManifest } from "./sessions";
 import { storeFocusLines, withReceivedBody } from "./store";
+import { FILE_TRANSACTION, SHORT_TRANSACTION } from "./transactions";
 import { toSpendImport, toSpendImportSession } from "./views";
-
-/** An import parses its whole (already received) file inside its transaction. */
-const IMPORT_TRANSACTION = { maxWait: 20_000, timeout: 30 * 60_000 } as const;
-const TRANSACTION = { maxWait: 20_000, timeout: 120_000 } as const;
 
 /** What POST .../spend/imports stored: a file (`import`, with `session` for a part) or a manifest (`session`). */
 export interface PostedImport {
@@ -117,7 +114,7 @@ async function importFocus(prisma: Prisma, organizationId: string, raw: RawBody,
       const imported = toSpendImport(created);
       await emitWebhookEvent(tx, { organizationId, type: "import.completed", data: { ...imported } });
       return imported;
-    }, IMPORT_TRANSACTION),
+    }, FILE_TRANSACTION),
   );
 }
 
@@ -162,7 +159,7 @@ export async function deleteImport(prisma: Prisma, caller: Principal, organizati
     if ((await deleteImportRow(tx, organizationId, id)) === 0) throw notFound(`No import ${id} in this organization.`);
     await deleteImportLines(tx, organizationId, [id]);
     await deleteStagedLines(tx, organizationId, [id]);
-  }, TRANSACTION);
+  }, SHORT_TRANSACTION);
 }
 
 export async function getAllocationRules(prisma: Prisma, caller: Principal, organizationId: string): Promise<SpendAllocationRules> {
@@ -184,5 +181,5 @@ export async function putAllocationRules(prisma: Prisma, caller: Principal, orga
     await writeRules(tx, organizationId, body.rules);
     const moved = await reallocateImports(tx, organizationId, body.rules);
     return { rules: body.rules, reallocated_lines: moved };
-  }, TRANSACTION);
+  }, SHORT_TRANSACTION);
 }

@@ -28,11 +28,8 @@ import {
   updateSession,
 } from "./repository";
 import { storeFocusLines, withReceivedBody } from "./store";
+import { FILE_TRANSACTION, SHORT_TRANSACTION } from "./transactions";
 import { toSpendImport, toSpendImportSession } from "./views";
-
-/** A part or manifest takes its turn on the organization's import lock, then may parse a whole file. */
-const SESSION_TRANSACTION = { maxWait: 20_000, timeout: 30 * 60_000 } as const;
-const SWEEP_TRANSACTION = { maxWait: 20_000, timeout: 120_000 } as const;
 
 /** How sessions age: `ttlMs` after the first part (or manifest), measured on `now`. */
 export interface SessionClock {
@@ -133,7 +130,7 @@ export async function importPart(
         part = parts.find((row) => row.id === id) ?? part;
       }
       return { import: toSpendImport(part), session: toSpendImportSession(session, parts), completed: session.state === "completed" };
-    }, SESSION_TRANSACTION),
+    }, FILE_TRANSACTION),
   );
 }
 
@@ -222,7 +219,7 @@ export async function storeManifest(
       stored = await updateSession(tx, organizationId, id, fields);
     }
     return toSpendImportSession(stored, await findSessionParts(tx, organizationId, [id]));
-  }, SWEEP_TRANSACTION);
+  }, SHORT_TRANSACTION);
 }
 
 /**
@@ -241,7 +238,7 @@ export async function sweepExpiredImportSessions(prisma: Prisma, now: Date, batc
         if (session?.state !== "pending" || session.expiresAt.getTime() > now.getTime()) return;
         await deleteSession(tx, organizationId, id);
         removed += 1;
-      }, SWEEP_TRANSACTION);
+      }, SHORT_TRANSACTION);
     }
     if (expired.length < batch) return removed;
   }
