@@ -96,52 +96,62 @@ function addMigration(migrations: string, folder: string, sql: string): void {
   writeFileSync(path.join(migrations, folder, "migration.sql"), sql);
 }
 
-test("writes the first migration, agrees with it, detects a new field and writes the second migration", async () => {
-  const p = project("lifecycle", SCHEMA_V1);
+/**
+ * Each diff runs the schema engine (WebAssembly) over several migrations: a few seconds alone, over
+ * 200 s while a whole `pnpm test` shares the two cores (seen once). A bound, not a wait.
+ */
+const DIFF_TIMEOUT_MS = 600_000;
 
-  // (1) Empty migrations folder: --name writes the whole schema as the first migration.
-  const init = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--name", "init");
-  expect(init.code).toBe(0);
-  const [first] = migrationFolders(p.migrations);
-  expect(first).toMatch(/^\d{14}_init$/);
-  const firstFile = path.join(p.migrations, first, "migration.sql");
-  expect(init.stdout.trim()).toBe(firstFile);
-  const firstSql = readFileSync(firstFile, "utf8");
-  expect(firstSql).toContain('CREATE TABLE "organizations"');
-  expect(firstSql).toContain('"tags" TEXT[]');
-  expect(firstSql).toContain(`"settings" JSONB NOT NULL DEFAULT '{}'`);
-  expect(firstSql).toContain('"hourly_cost" DECIMAL(14,6) NOT NULL');
-  expect(firstSql).toContain('CREATE INDEX "fleets_organization_id_idx"');
-  expect(readFileSync(path.join(p.migrations, "migration_lock.toml"), "utf8")).toContain('provider = "postgresql"');
+test(
+  "writes the first migration, agrees with it, detects a new field and writes the second migration",
+  async () => {
+    const p = project("lifecycle", SCHEMA_V1);
 
-  // (2) The schema and the migrations agree.
-  const agree = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check");
-  expect(agree).toMatchObject({ code: 0, stdout: "Migrations and schema agree: no schema changes.\n" });
+    // (1) Empty migrations folder: --name writes the whole schema as the first migration.
+    const init = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--name", "init");
+    expect(init.code).toBe(0);
+    const [first] = migrationFolders(p.migrations);
+    expect(first).toMatch(/^\d{14}_init$/);
+    const firstFile = path.join(p.migrations, first, "migration.sql");
+    expect(init.stdout.trim()).toBe(firstFile);
+    const firstSql = readFileSync(firstFile, "utf8");
+    expect(firstSql).toContain('CREATE TABLE "organizations"');
+    expect(firstSql).toContain('"tags" TEXT[]');
+    expect(firstSql).toContain(`"settings" JSONB NOT NULL DEFAULT '{}'`);
+    expect(firstSql).toContain('"hourly_cost" DECIMAL(14,6) NOT NULL');
+    expect(firstSql).toContain('CREATE INDEX "fleets_organization_id_idx"');
+    expect(readFileSync(path.join(p.migrations, "migration_lock.toml"), "utf8")).toContain('provider = "postgresql"');
 
-  // (3) A new field: --check fails and prints the missing SQL.
-  writeFileSync(p.schema, SCHEMA_V2);
-  const drift = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check");
-  expect(drift.code).toBe(1);
-  expect(drift.stdout).toContain('ALTER TABLE "fleets" ADD COLUMN');
-  expect(drift.stdout).toContain('"label" VARCHAR(80)');
+    // (2) The schema and the migrations agree.
+    const agree = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check");
+    expect(agree).toMatchObject({ code: 0, stdout: "Migrations and schema agree: no schema changes.\n" });
 
-  // (4) --name writes the second migration; then they agree again.
-  const second = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--name", "add_field");
-  expect(second.code).toBe(0);
-  const folders = migrationFolders(p.migrations);
-  expect(folders).toHaveLength(2);
-  expect(folders[0]).toBe(first);
-  expect(folders[1]).toMatch(/^\d{14}_add_field$/);
-  expect(readFileSync(path.join(p.migrations, folders[1], "migration.sql"), "utf8")).toContain('ADD COLUMN     "label" VARCHAR(80)');
+    // (3) A new field: --check fails and prints the missing SQL.
+    writeFileSync(p.schema, SCHEMA_V2);
+    const drift = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check");
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain('ALTER TABLE "fleets" ADD COLUMN');
+    expect(drift.stdout).toContain('"label" VARCHAR(80)');
 
-  const [agreeAgain, nothingToWrite] = await Promise.all([
-    dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check"),
-    dbDiff("--schema", p.schema, "--migrations", p.migrations, "--name", "noop"),
-  ]);
-  expect(agreeAgain.code).toBe(0);
-  expect(nothingToWrite).toMatchObject({ code: 0, stdout: "No schema changes: nothing to write.\n" });
-  expect(migrationFolders(p.migrations)).toHaveLength(2);
-}, 120_000);
+    // (4) --name writes the second migration; then they agree again.
+    const second = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--name", "add_field");
+    expect(second.code).toBe(0);
+    const folders = migrationFolders(p.migrations);
+    expect(folders).toHaveLength(2);
+    expect(folders[0]).toBe(first);
+    expect(folders[1]).toMatch(/^\d{14}_add_field$/);
+    expect(readFileSync(path.join(p.migrations, folders[1], "migration.sql"), "utf8")).toContain('ADD COLUMN     "label" VARCHAR(80)');
+
+    const [agreeAgain, nothingToWrite] = await Promise.all([
+      dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check"),
+      dbDiff("--schema", p.schema, "--migrations", p.migrations, "--name", "noop"),
+    ]);
+    expect(agreeAgain.code).toBe(0);
+    expect(nothingToWrite).toMatchObject({ code: 0, stdout: "No schema changes: nothing to write.\n" });
+    expect(migrationFolders(p.migrations)).toHaveLength(2);
+  },
+  DIFF_TIMEOUT_MS,
+);
 
 describe("edge cases", () => {
   test("prints the SQL without writing anything when no mode is given", async () => {
@@ -153,31 +163,35 @@ describe("edge cases", () => {
     expect(existsSync(path.join(p.migrations, "migration_lock.toml"))).toBe(false);
   }, 60_000);
 
-  test("hand-written indexes: partial and expression indexes are invisible, manual_ drops are filtered", async () => {
-    const p = project("manual-indexes", SCHEMA_V1);
-    const first = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--name", "init");
-    expect(first.code).toBe(0);
-    addMigration(
-      p.migrations,
-      "29990101000000_manual_indexes",
-      [
-        'ALTER TABLE "fleets" ADD COLUMN "effective_to" TIMESTAMPTZ(6);',
-        'CREATE UNIQUE INDEX "fleets_one_open_key" ON "fleets"("organization_id") WHERE "effective_to" IS NULL;',
-        'CREATE INDEX "fleets_lower_meta_idx" ON "fleets"((meta->>\'kind\'));',
-        'CREATE INDEX "manual_fleets_regions" ON "fleets" USING GIN ("regions");',
-        "",
-      ].join("\n"),
-    );
-    writeFileSync(p.schema, HEADER + ORGANIZATION + fleetModel(`  effectiveTo    DateTime?    @map("effective_to") @db.Timestamptz(6)\n`));
-    const withManual = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check");
-    expect(withManual).toMatchObject({ code: 0 });
+  test(
+    "hand-written indexes: partial and expression indexes are invisible, manual_ drops are filtered",
+    async () => {
+      const p = project("manual-indexes", SCHEMA_V1);
+      const first = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--name", "init");
+      expect(first.code).toBe(0);
+      addMigration(
+        p.migrations,
+        "29990101000000_manual_indexes",
+        [
+          'ALTER TABLE "fleets" ADD COLUMN "effective_to" TIMESTAMPTZ(6);',
+          'CREATE UNIQUE INDEX "fleets_one_open_key" ON "fleets"("organization_id") WHERE "effective_to" IS NULL;',
+          'CREATE INDEX "fleets_lower_meta_idx" ON "fleets"((meta->>\'kind\'));',
+          'CREATE INDEX "manual_fleets_regions" ON "fleets" USING GIN ("regions");',
+          "",
+        ].join("\n"),
+      );
+      writeFileSync(p.schema, HEADER + ORGANIZATION + fleetModel(`  effectiveTo    DateTime?    @map("effective_to") @db.Timestamptz(6)\n`));
+      const withManual = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check");
+      expect(withManual).toMatchObject({ code: 0 });
 
-    // The same plain index without the prefix would be dropped by the next migration.
-    addMigration(p.migrations, "29990101000001_unmanaged_index", 'CREATE INDEX "fleets_meta_idx" ON "fleets"("hourly_cost");\n');
-    const unmanaged = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check");
-    expect(unmanaged.code).toBe(1);
-    expect(unmanaged.stdout).toBe('-- DropIndex\nDROP INDEX "fleets_meta_idx";\n');
-  }, 120_000);
+      // The same plain index without the prefix would be dropped by the next migration.
+      addMigration(p.migrations, "29990101000001_unmanaged_index", 'CREATE INDEX "fleets_meta_idx" ON "fleets"("hourly_cost");\n');
+      const unmanaged = await dbDiff("--schema", p.schema, "--migrations", p.migrations, "--check");
+      expect(unmanaged.code).toBe(1);
+      expect(unmanaged.stdout).toBe('-- DropIndex\nDROP INDEX "fleets_meta_idx";\n');
+    },
+    DIFF_TIMEOUT_MS,
+  );
 
   test("errors: missing arguments, missing files and a migration that does not apply", async () => {
     const p = project("errors", SCHEMA_V1);
