@@ -8,3 +8,4 @@ export { migrateDatabase } from "./migrate-command";
 export { newId, newIds } from "./ids";
 export { TRANSACTION_OPTIONS, isUniqueViolation, isForeignKeyViolation, isSerializationFailure } from "./transactions";
 export { createChangeFeed, changeNotification, CHANGE_CHANNEL, type ChangeFeed, type ChangeHandler } from "./change-feed";
+export { columnsOf, type CheckedStatement, type Columns, type PgType, type RowOf } from "./sql-columns";

@@ -20,7 +20,7 @@ const KEY_COLUMNS = {
 /** An API key with its creator; `creator_role` is null when the creator's row is missing (keys are only created by users: treated as deactivated). */
 export type CallerKeyRow = Omit<RowOf<typeof KEY_COLUMNS>, "role" | "creator_role"> & { role: ApiKeyRole; creator_role: Role | null };
 
-const KEY_SQL = `SELECT k.organization_id, k.id, k.role::text AS role, k.tenant_ids, k.revoked_at IS NOT NULL AS revoked,
+const KEY_SQL = `SELECT k.organization_id, k.id, k.role::text AS role, COALESCE(k.tenant_ids, '{}') AS tenant_ids, k.revoked_at IS NOT NULL AS revoked,
        u.role::text AS creator_role, u.active IS TRUE AS creator_active,
        COALESCE((SELECT array_agg(ut.tenant_id ORDER BY ut.tenant_id COLLATE "C") FROM user_tenants ut
                   WHERE ut.organization_id = k.organization_id AND ut.user_id = k.created_by_user_id), '{}') AS creator_tenant_ids,

@@ -49,7 +49,7 @@ export async function countUnpriced(db: Database, tenant: TenantRef, range: Repr
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [
-    { name: "unpriced usage lines", sql: UNPRICED_SQL, columns: UNPRICED_COLUMNS },
+    { name: "unpriced usage lines", sql: UNPRICED_SQL, columns: UNPRICED_COLUMNS, notNullByFilter: ["usage"] },
     { name: "unpriced usage count", sql: UNPRICED_COUNT_SQL, columns: UNPRICED_COUNT_COLUMNS },
   ];
 }

@@ -10,6 +10,7 @@ import { migrate, readMigrations } from "../migrate";
 import { openPglite, pgliteSqlClient } from "../pglite";
 
 export { findDistributionProblems, type TableDistribution } from "./distribution";
+export { compareStatementColumns, type ComparedColumn } from "./row-types";
 
 /**
  * A fresh, migrated database per test file: restored from a PGlite template by default, or a new

@@ -183,6 +183,6 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "misallocated import lines", sql: MOVES_SQL, columns: MOVE_COLUMNS },
     { name: "staged billing pairs", sql: STAGED_PAIRS_SQL, columns: PAIR_COLUMNS },
     { name: "move staged lines", sql: MOVE_STAGED_SQL, columns: null },
-    { name: "allocated lines per import", sql: ALLOCATED_SQL, columns: ALLOCATED_COLUMNS },
+    { name: "allocated lines per import", sql: ALLOCATED_SQL, columns: ALLOCATED_COLUMNS, notNullByFilter: ["import_id"] },
   ];
 }
