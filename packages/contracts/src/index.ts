@@ -13,6 +13,7 @@ export * from "./pricing/databases.js";
 export * from "./pricing/references.js";
 export * from "./pricing/compute.js";
 export * from "./pricing/compute-prices.js";
+export * from "./pricing/commitment-rates.js";
 export * from "./pricing/internal.js";
 export * from "./api/errors.js";
 export * from "./api/route.js";
