@@ -32,6 +32,8 @@ const DISTRIBUTION: TableDistribution = {
     spend_daily: "organization_id",
     spend_service_daily: "organization_id",
     spend_tag_daily: "organization_id",
+    spend_commitment_daily: "organization_id",
+    spend_ondemand_hourly: "organization_id",
     spend_imports: "organization_id",
     spend_import_sessions: "organization_id",
     spend_staged_lines: "organization_id",
