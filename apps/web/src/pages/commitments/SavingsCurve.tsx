@@ -19,7 +19,7 @@ export function SavingsCurve({ points, recommended }: { points: Point[]; recomme
   const yMax = Math.max(...ys, 0) || 1;
   const x = (v: number) => (v / xMax) * W;
   const y = (v: number) => H - ((v - yMin) / (yMax - yMin)) * H;
-  const path = points.map((p, i) => `${i === 0 ? "M" : "L"}${x(xs[i]).toFixed(1)},${y(ys[i]).toFixed(1)}`).join(" ");
+  const path = xs.map((v, i) => `${i === 0 ? "M" : "L"}${x(v).toFixed(1)},${y(ys[i]).toFixed(1)}`).join(" ");
   const best = points.find((p) => p.hourly_commitment === recommended);
   return (
     <figure className="curve">
