@@ -3,26 +3,25 @@
  * lines (default 10 M: one organization, 20 tenants, a year of hourly usage over 30 services, 5 %
  * of the lines covered by one of 5 Savings Plans, 1 % Unused commitment lines):
  * 1. utilization of every commitment over the year (findUtilization: spend_commitment_daily),
- * 2. coverage of the year by service (findCoverage: the same roll-up),
+ * 2. coverage of the year by service (findCoverage: spend_coverage_daily),
  * each beside the same aggregation straight over the lines (the baseline), p50 of BENCH_COMMITMENT_CALLS;
  * 3. a purchase recommendation over 90 days: the hourly on-demand series (spend_ondemand_hourly)
  *    and the breakpoint scan (bestCommitment), beside the series built from the lines.
  *
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx commitments.ts
  *
- * The ledger is loaded with one INSERT ... SELECT FROM generate_series and the two roll-ups built
- * with one GROUP BY each (what the ledger's writes maintain line by line; test/helpers/rollup.ts
+ * The ledger is loaded with one INSERT ... SELECT FROM generate_series and the three roll-ups built
+ * with the migration's GROUP BY each (what the ledger's writes maintain line by line; test/helpers/rollup.ts
  * checks that they agree). Writes bench/results/commitments.json; without BENCH_DATABASE_URL it says
  * so and exits 0. Knobs: BENCH_COMMITMENT_LINES, BENCH_COMMITMENT_CALLS (20), BENCH_COMMITMENT_BASELINE_CALLS (3), BENCH_KEEP=1.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Decimal from "decimal.js";
 import { Client } from "pg";
 import pino from "pino";
 import { openMigratedDatabase, type Database } from "@cloudcost/db";
-import { bestCommitment } from "../apps/main-api/src/commitments/purchase";
+import { bestCommitment, hourlySeries } from "../apps/main-api/src/commitments/purchase";
 import { findCoverage, findOnDemandSeries, findUtilization } from "../apps/main-api/src/commitments/repository";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 
@@ -69,7 +68,10 @@ async function openBenchDatabase(serverUrl: string): Promise<{ db: Database; dro
   return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
 }
 
-/** Line i: tenant, service (a third Compute), region, sub-account, an hour of the year; every 20th covered by a plan, every 100th (+1) a plan's Unused hour. */
+/**
+ * Line i: a tenant (its own sub-account), a service (a third Compute; its region follows it), an hour
+ * of the year; every 20th covered by one of 5 plans, every 100th (+1) a plan's Unused hour.
+ */
 async function loadLedger(db: Database) {
   const t0 = performance.now();
   await db.sql.exec("ALTER TABLE spend_lines SET (autovacuum_enabled = false);");
@@ -78,7 +80,7 @@ async function loadLedger(db: Database) {
         service_category, region, sub_account_id, billing_account_id, billed_cost, effective_cost, list_cost, currency, tags, priced, charge_frequency,
         pricing_category, commitment_discount_id, commitment_discount_category, commitment_discount_type, commitment_discount_status)
      SELECT $1, 'spl_' || i, 'ten_' || lpad(t::text, 2, '0'), 'focus_import', ts, ts + interval '1 hour', 'Usage', 'AWS', 'service-' || lpad(s::text, 2, '0'),
-       CASE WHEN s % 3 = 0 THEN 'Compute' ELSE 'Databases' END, 'region-' || (i % 4), 'acct-' || (i % 10), 'payer',
+       CASE WHEN s % 3 = 0 THEN 'Compute' ELSE 'Databases' END, 'region-' || (s % 4), 'acct-' || t, 'payer',
        CASE WHEN covered OR unused THEN 0 ELSE cost END, CASE WHEN covered OR unused THEN cost * 0.72 ELSE cost END, CASE WHEN unused THEN 0 ELSE cost END,
        'USD', '{}', true, 'Usage-Based', CASE WHEN covered OR unused THEN 'Committed' ELSE 'Standard' END,
        CASE WHEN covered OR unused THEN 'sp-' || (i % 5) END, CASE WHEN covered OR unused THEN 'Spend' END,
@@ -92,17 +94,24 @@ async function loadLedger(db: Database) {
   const loaded = performance.now();
   const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, "20261129200000_spend_commitment_rollups", "migration.sql"), "utf8");
   // The migration's two INSERT ... SELECT statements fill the roll-ups from the lines, as on upgrade.
-  const inserts = migration.split(";").filter((statement) => /INSERT INTO "spend_(commitment_daily|ondemand_hourly)"/.test(statement));
+  const statements = migration
+    .split("\n")
+    .filter((line) => !line.trimStart().startsWith("--"))
+    .join("\n")
+    .split(";");
+  const inserts = statements.filter((statement) => /INSERT INTO "spend_(commitment_daily|coverage_daily|ondemand_hourly)"/.test(statement));
   for (const statement of inserts) await db.sql.exec(statement);
-  await db.sql.exec("ANALYZE spend_lines; ANALYZE spend_commitment_daily; ANALYZE spend_ondemand_hourly;");
-  const [{ daily, hourly }] = await db.sql.query<{ daily: number; hourly: number }>(
+  await db.sql.exec("ANALYZE spend_lines; ANALYZE spend_commitment_daily; ANALYZE spend_coverage_daily; ANALYZE spend_ondemand_hourly;");
+  const [{ daily, coverage, hourly }] = await db.sql.query<{ daily: number; coverage: number; hourly: number }>(
     `SELECT (SELECT count(*)::int FROM spend_commitment_daily WHERE organization_id = $1) AS daily,
+       (SELECT count(*)::int FROM spend_coverage_daily WHERE organization_id = $1) AS coverage,
        (SELECT count(*)::int FROM spend_ondemand_hourly WHERE organization_id = $1) AS hourly`,
     [ORG],
   );
   return {
     lines: LINES,
     commitment_rollup_rows: daily,
+    coverage_rollup_rows: coverage,
     ondemand_hourly_rows: hourly,
     insert_s: round((loaded - t0) / 1000),
     rollup_s: round((performance.now() - loaded) / 1000),
@@ -142,9 +151,7 @@ async function benchQueries(db: Database) {
   const start = new Date(end.getTime() - 90 * 24 * HOUR_MS);
   const recommend = async () => {
     const rows = await findOnDemandSeries(db.sql, ORG, start, end, { provider: "aws", serviceCategory: "", region: "" });
-    const series = new Array<Decimal>(90 * 24).fill(new Decimal(0));
-    for (const row of rows) series[Math.round((row.hour.getTime() - start.getTime()) / HOUR_MS)] = new Decimal(row.cost);
-    return bestCommitment(series, 28);
+    return bestCommitment(hourlySeries(rows, start.getTime(), 90 * 24), 28);
   };
   const best = await recommend();
   const recommendation = await time(CALLS, recommend);
@@ -160,7 +167,12 @@ async function benchQueries(db: Database) {
     1,
   );
   return {
-    utilization_year: { route: utilization, lines_baseline: utilizationLines, ratio: round(utilizationLines.p50_ms / utilization.p50_ms, 2), target_p50_ms: 200 },
+    utilization_year: {
+      route: utilization,
+      lines_baseline: utilizationLines,
+      ratio: round(utilizationLines.p50_ms / utilization.p50_ms, 2),
+      target_p50_ms: 200,
+    },
     coverage_year_by_service: { route: coverage, lines_baseline: coverageLines, ratio: round(coverageLines.p50_ms / coverage.p50_ms, 2), target_p50_ms: 200 },
     recommendation_90_days: {
       route: recommendation,

@@ -33,6 +33,7 @@ const DISTRIBUTION: TableDistribution = {
     spend_service_daily: "organization_id",
     spend_tag_daily: "organization_id",
     spend_commitment_daily: "organization_id",
+    spend_coverage_daily: "organization_id",
     spend_ondemand_hourly: "organization_id",
     spend_imports: "organization_id",
     spend_import_sessions: "organization_id",

@@ -9,6 +9,15 @@ import Decimal from "decimal.js";
  * those breakpoints (or 0), found by sorting the series once and scanning it with running sums.
  */
 
+const HOUR_MS = 3_600_000;
+
+/** The series of `hours` hours from `start` (ms): each row's cost in its hour, zero where there is none. */
+export function hourlySeries(rows: { hour: Date; cost: string }[], start: number, hours: number): Decimal[] {
+  const series = new Array<Decimal>(hours).fill(new Decimal(0));
+  for (const row of rows) series[Math.round((row.hour.getTime() - start) / HOUR_MS)] = new Decimal(row.cost);
+  return series;
+}
+
 export interface PurchaseEvaluation {
   /** USD per hour, to the cent. */
   commitment: Decimal;

@@ -4,7 +4,8 @@ import type { CheckedStatement, RowOf } from "../sql-columns";
 /**
  * Commitment utilization, coverage and the on-demand hourly series, aggregated in the database
  * from the roll-ups spend/ledger.ts keeps (spend/commitment-rollups.ts). Whole UTC days of a range
- * come from spend_commitment_daily, the partial days at its edges from the lines.
+ * come from spend_commitment_daily (utilization) or spend_coverage_daily (coverage), the partial
+ * days at its edges from the lines.
  */
 
 /** The one predicate for "this usage is covered by a commitment" (a usage line priced as Committed), over a source row `s`. */
@@ -14,7 +15,7 @@ const USAGE = "s.commitment_discount_status <> 'Unused'";
 /** Commitments are analysed in US dollars, the currency of the rates; lines in other currencies are left out. */
 const CURRENCY = "USD";
 
-/** A range as the statements take it: whole days from the roll-up, the rest from the lines. */
+/** A range as the statements take it: whole days from the roll-ups, the rest from the lines. */
 export interface RangeParams {
   organizationId: string;
   /** null: every tenant and the unallocated lines. */
@@ -24,44 +25,48 @@ export interface RangeParams {
 }
 
 const DAY_MS = 86_400_000;
-/** $1 organization, $2 tenants (null for all), $3/$4 the roll-up's days, $5-$8 the two line ranges. */
+/** $1 organization, $2/$3 the roll-up's days, $4-$7 the two line ranges. */
 function rangeValues(range: RangeParams): unknown[] {
   const startMs = Date.parse(range.start);
   const endMs = Date.parse(range.end);
   const dayStart = Math.ceil(startMs / DAY_MS) * DAY_MS;
   const dayEnd = Math.floor(endMs / DAY_MS) * DAY_MS;
   const iso = (ms: number) => new Date(ms).toISOString();
-  if (dayStart >= dayEnd) return [range.organizationId, range.tenantIds, iso(dayStart), iso(dayStart), iso(startMs), iso(endMs), iso(endMs), iso(endMs)];
-  return [range.organizationId, range.tenantIds, iso(dayStart), iso(dayEnd), iso(startMs), iso(dayStart), iso(dayEnd), iso(endMs)];
+  if (dayStart >= dayEnd) return [range.organizationId, iso(dayStart), iso(dayStart), iso(startMs), iso(endMs), iso(endMs), iso(endMs)];
+  return [range.organizationId, iso(dayStart), iso(dayEnd), iso(startMs), iso(dayStart), iso(dayEnd), iso(endMs)];
 }
 
-const SOURCE_COLUMNS = [
-  "tenant_id",
-  "provider",
-  "billing_account_id",
-  "sub_account_id",
-  "service_name",
-  "service_category",
-  "region",
-  "pricing_category",
-  "commitment_discount_id",
-  "commitment_discount_category",
-  "commitment_discount_type",
-  "commitment_discount_status",
-];
+/** The roll-up's whole days and the lines of the partial ones. */
+const IN_RANGE = {
+  days: "d.day >= $2::timestamptz::date AND d.day < $3::timestamptz::date",
+  lines:
+    "((l.charge_period_start >= $4::timestamptz AND l.charge_period_start < $5::timestamptz) OR (l.charge_period_start >= $6::timestamptz AND l.charge_period_start < $7::timestamptz))",
+};
 
-/** The Usage rows of the range (roll-up rows and lines alike), in the caller's tenants; `extra`: a further condition on `d`/`l`. */
-const source = (extra: (alias: "d" | "l") => string) => `
-  SELECT ${SOURCE_COLUMNS.map((name) => `d.${name}`).join(", ")}, d.effective_cost, d.list_cost
-    FROM spend_commitment_daily d
-   WHERE d.organization_id = $1 AND ($2::text[] IS NULL OR d.tenant_id = ANY($2::text[])) AND d.currency = '${CURRENCY}'
-     AND d.day >= $3::timestamptz::date AND d.day < $4::timestamptz::date${extra("d")}
+/** The rows of `table` (a daily roll-up) in the range, then the Usage lines of the partial days, as the same columns. */
+const source = (table: string, columns: readonly string[], rollupWhere: string, lineWhere: string) => `
+  SELECT ${columns.map((name) => `d.${name}`).join(", ")}, d.effective_cost, d.list_cost
+    FROM ${table} d
+   WHERE d.organization_id = $1 AND d.currency = '${CURRENCY}' AND ${IN_RANGE.days}${rollupWhere}
   UNION ALL
-  SELECT ${SOURCE_COLUMNS.map((name) => `coalesce(l.${name}, '')`).join(", ")}, coalesce(l.effective_cost, 0), coalesce(l.list_cost, 0)
+  SELECT ${columns.map((name) => `coalesce(l.${name}, '')`).join(", ")}, coalesce(l.effective_cost, 0), coalesce(l.list_cost, 0)
     FROM spend_lines l
-   WHERE l.organization_id = $1 AND ($2::text[] IS NULL OR l.tenant_id = ANY($2::text[])) AND l.currency = '${CURRENCY}' AND l.charge_category = 'Usage'
-     AND ((l.charge_period_start >= $5::timestamptz AND l.charge_period_start < $6::timestamptz)
-       OR (l.charge_period_start >= $7::timestamptz AND l.charge_period_start < $8::timestamptz))${extra("l")}`;
+   WHERE l.organization_id = $1 AND l.currency = '${CURRENCY}' AND l.charge_category = 'Usage' AND ${IN_RANGE.lines}${lineWhere}`;
+
+const UTILIZATION_SOURCE = source(
+  "spend_commitment_daily",
+  [
+    "commitment_discount_id",
+    "commitment_discount_category",
+    "commitment_discount_type",
+    "commitment_discount_status",
+    "provider",
+    "billing_account_id",
+    "pricing_category",
+  ],
+  "",
+  " AND l.commitment_discount_id IS NOT NULL",
+);
 
 const UTILIZATION_COLUMNS = {
   commitment_discount_id: "text",
@@ -75,20 +80,29 @@ const UTILIZATION_COLUMNS = {
 } as const;
 export type UtilizationRow = RowOf<typeof UTILIZATION_COLUMNS>;
 
-// `> ''`: only rows with a commitment id, read through the (organization, commitment_discount_id, day) index.
 const UTILIZATION_SQL = `SELECT s.commitment_discount_id, max(s.commitment_discount_category) AS category, max(s.commitment_discount_type) AS type,
     max(s.provider) AS provider, max(s.billing_account_id) AS billing_account_id,
     coalesce(sum(s.effective_cost) FILTER (WHERE s.commitment_discount_status = 'Used'), 0)::text AS used_cost,
     coalesce(sum(s.effective_cost) FILTER (WHERE s.commitment_discount_status = 'Unused'), 0)::text AS unused_cost,
     coalesce(sum(s.list_cost) FILTER (WHERE ${COVERED} AND ${USAGE}), 0)::text AS covered_list_cost
-  FROM (${source((a) => ` AND ${a}.commitment_discount_id > ''`)}) s
+  FROM (${UTILIZATION_SOURCE}) s
   GROUP BY s.commitment_discount_id
   ORDER BY s.commitment_discount_id COLLATE "C"`;
 
-/** Per commitment id with Usage charges in the range: its Used and Unused effective cost and the list cost it covered. */
+/**
+ * Per commitment id with Usage charges in the range: its Used and Unused effective cost and the
+ * list cost it covered. The whole organization (the operation is for owners and admins).
+ */
 export function findUtilization(sql: SqlClient, range: RangeParams): Promise<UtilizationRow[]> {
   return sql.query<UtilizationRow>(UTILIZATION_SQL, rangeValues(range));
 }
+
+const COVERAGE_SOURCE = source(
+  "spend_coverage_daily",
+  ["tenant_id", "service_name", "service_category", "region", "sub_account_id", "pricing_category", "commitment_discount_status"],
+  " AND ($8::text[] IS NULL OR d.tenant_id = ANY($8::text[]))",
+  " AND ($8::text[] IS NULL OR l.tenant_id = ANY($8::text[]))",
+);
 
 const COVERAGE_COLUMNS = {
   grouped: "int4",
@@ -99,8 +113,12 @@ const COVERAGE_COLUMNS = {
 } as const;
 export type CoverageRowData = RowOf<typeof COVERAGE_COLUMNS>;
 
-/** $9: the group (service_name, region, sub_account_id or tenant). Eligible: services with a Committed line in the range, and every Compute service. */
-const COVERAGE_SQL = `WITH s AS MATERIALIZED (${source(() => "")}),
+/**
+ * $8 the caller's tenants (null: all), $9 the group (service_name, region, sub_account_id or
+ * tenant). Eligible: services with a covered line in the range (in the caller's tenants), and every
+ * Compute service.
+ */
+const COVERAGE_SQL = `WITH s AS MATERIALIZED (${COVERAGE_SOURCE}),
   eligible AS (SELECT DISTINCT s.service_name FROM s WHERE ${COVERED} AND ${USAGE})
   SELECT GROUPING(g.grp)::int AS grouped, g.grp, coalesce(sum(g.list_cost), 0)::text AS eligible_list_cost,
     coalesce(sum(g.list_cost) FILTER (WHERE g.covered), 0)::text AS covered_list_cost,
@@ -115,7 +133,7 @@ const COVERAGE_SQL = `WITH s AS MATERIALIZED (${source(() => "")}),
 
 /** Coverage per group and in total (the row with `grouped` 1). */
 export function findCoverage(sql: SqlClient, range: RangeParams, groupBy: string): Promise<CoverageRowData[]> {
-  return sql.query<CoverageRowData>(COVERAGE_SQL, [...rangeValues(range), groupBy]);
+  return sql.query<CoverageRowData>(COVERAGE_SQL, [...rangeValues(range), range.tenantIds, groupBy]);
 }
 
 const LAST_HOUR_SQL = `SELECT max(hour) AS last_hour FROM spend_ondemand_hourly WHERE organization_id = $1 AND hour < $2::timestamptz`;
@@ -143,7 +161,7 @@ export type SeriesRow = RowOf<typeof SERIES_COLUMNS>;
  * Compute. $4-$6 the rate's provider (case-insensitive), service category and region.
  */
 const SERIES_SQL = `WITH eligible AS (
-    SELECT DISTINCT d.service_name FROM spend_commitment_daily d
+    SELECT DISTINCT d.service_name FROM spend_coverage_daily d
      WHERE d.organization_id = $1 AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND d.day <= ($3::timestamptz AT TIME ZONE 'UTC')::date
        AND d.currency = '${CURRENCY}' AND d.pricing_category = 'Committed' AND d.commitment_discount_status <> 'Unused')
   SELECT h.hour, sum(h.effective_cost)::text AS cost

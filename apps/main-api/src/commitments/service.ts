@@ -11,7 +11,7 @@ import type {
 import { isManager, type Principal } from "../auth/principal";
 import type { AppDeps } from "../deps";
 import { assertMember } from "../organizations/access";
-import { bestCommitment, savingsCurve } from "./purchase";
+import { bestCommitment, hourlySeries, savingsCurve } from "./purchase";
 import { findCoverage, findLastOnDemandHour, findOnDemandSeries, findUtilization, type RangeParams } from "./repository";
 
 type Deps = Pick<AppDeps, "db" | "pricingApi" | "clock">;
@@ -125,9 +125,7 @@ async function recommend(
     serviceCategory: rate.service_category ?? "",
     region: rate.region ?? "",
   });
-  // Hours without on-demand usage are zeros of the series.
-  const series = new Array<Decimal>(window.hours).fill(new Decimal(0));
-  for (const row of rows) series[Math.round((row.hour.getTime() - window.start) / HOUR_MS)] = new Decimal(row.cost);
+  const series = hourlySeries(rows, window.start, window.hours);
   const best = bestCommitment(series, rate.discount_percent);
   const monthly = (savings: Decimal) => money(savings.times(HOURS_PER_MONTH).dividedBy(window.hours));
   const percent = (ratio: Decimal | null) => (ratio === null ? null : ratio.times(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2));

@@ -60,18 +60,23 @@ export async function rollupsMatchLines(
 }
 
 const COMMITMENT_DIMENSIONS = [
-  "tenant_id",
   "currency",
-  "provider",
-  "billing_account_id",
-  "sub_account_id",
-  "service_name",
-  "service_category",
-  "region",
-  "pricing_category",
   "commitment_discount_id",
   "commitment_discount_category",
   "commitment_discount_type",
+  "commitment_discount_status",
+  "provider",
+  "billing_account_id",
+  "pricing_category",
+];
+const COVERAGE_DIMENSIONS = [
+  "tenant_id",
+  "currency",
+  "service_name",
+  "service_category",
+  "region",
+  "sub_account_id",
+  "pricing_category",
   "commitment_discount_status",
 ];
 const HOURLY_DIMENSIONS = ["currency", "provider", "service_name", "service_category", "region"];
@@ -80,19 +85,27 @@ const HOURS = "greatest(1, ceil(extract(epoch FROM (charge_period_end - date_tru
 
 /** The commitment roll-ups as they are, and as rebuilt from the lines (Usage lines by day; Standard usage spread over its hours). */
 async function commitmentRollupsMatchLines(ctx: TestContext, org: string): Promise<{ commitmentRows: number; hourlyRows: number }> {
-  const dims = COMMITMENT_DIMENSIONS.join(", ");
-  const order = `day, ${COMMITMENT_DIMENSIONS.map((_, i) => i + 2).join(", ")}`;
-  const stored = await ctx.db.sql.query<Record<string, unknown>>(
-    `SELECT day::text AS day, ${dims}, effective_cost::text, list_cost::text, line_count::int FROM spend_commitment_daily WHERE organization_id = $1 ORDER BY ${order}`,
-    [org],
+  const compareDaily = async (table: string, dimensions: string[], where: string) => {
+    const order = `day, ${dimensions.map((_, i) => i + 2).join(", ")}`;
+    const stored = await ctx.db.sql.query<Record<string, unknown>>(
+      `SELECT day::text AS day, ${dimensions.join(", ")}, effective_cost::text, list_cost::text, line_count::int FROM ${table} WHERE organization_id = $1 ORDER BY ${order}`,
+      [org],
+    );
+    const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
+      `SELECT (charge_period_start AT TIME ZONE 'UTC')::date::text AS day, ${dimensions.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
+          coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost, coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
+         FROM spend_lines WHERE organization_id = $1 AND ${where} GROUP BY ${order} ORDER BY ${order}`,
+      [org],
+    );
+    expect(stored).toEqual(rebuilt);
+    return stored.length;
+  };
+  const commitmentRows = await compareDaily(
+    "spend_commitment_daily",
+    COMMITMENT_DIMENSIONS,
+    "charge_category = 'Usage' AND commitment_discount_id IS NOT NULL",
   );
-  const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
-    `SELECT (charge_period_start AT TIME ZONE 'UTC')::date::text AS day, ${COMMITMENT_DIMENSIONS.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
-        coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost, coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
-       FROM spend_lines WHERE organization_id = $1 AND charge_category = 'Usage' GROUP BY ${order} ORDER BY ${order}`,
-    [org],
-  );
-  expect(stored).toEqual(rebuilt);
+  await compareDaily("spend_coverage_daily", COVERAGE_DIMENSIONS, "charge_category = 'Usage'");
   const hourOrder = `hour, ${HOURLY_DIMENSIONS.map((_, i) => i + 2).join(", ")}`;
   const storedHours = await ctx.db.sql.query<Record<string, unknown>>(
     `SELECT hour, ${HOURLY_DIMENSIONS.join(", ")}, effective_cost::text, list_cost::text, line_count::int FROM spend_ondemand_hourly WHERE organization_id = $1 ORDER BY ${hourOrder}`,
@@ -107,5 +120,5 @@ async function commitmentRollupsMatchLines(ctx: TestContext, org: string): Promi
     [org],
   );
   expect(storedHours).toEqual(rebuiltHours);
-  return { commitmentRows: stored.length, hourlyRows: storedHours.length };
+  return { commitmentRows, hourlyRows: storedHours.length };
 }
