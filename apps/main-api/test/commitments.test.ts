@@ -170,6 +170,15 @@ describe("GET /organizations/{org_id}/commitments", () => {
     await rollupsMatchLines(ctx, org.organization.id);
   });
 
+  it("counts a bill imported again once (the new import replaces the old one's lines and roll-up rows)", async () => {
+    await upload(org, octoberBill());
+    const res = await get(org, `?${OCT}`).expect(200);
+    expect(res.body.data.totals).toMatchObject({ committed_cost: "420.00", used_cost: "350.00", unused_cost: "70.00", utilization_percent: "83.33" });
+    const coverage = await get(org, `/coverage?${OCT}`).expect(200);
+    expect(coverage.body.data.totals).toMatchObject({ eligible_list_cost: "720.00", covered_list_cost: "500.00" });
+    await rollupsMatchLines(ctx, org.organization.id);
+  });
+
   it("is for owners and admins", async () => {
     expect((await get(org, `?${OCT}`, member)).status).toBe(403);
     expect((await get(org, `?${OCT}`, other.token)).status).toBe(403);
@@ -285,6 +294,24 @@ describe("GET /organizations/{org_id}/commitments/recommendations", () => {
     expect(curve[0]).toEqual({ hourly_commitment: "0.00", monthly_savings: "0.00" });
     expect(curve[10]).toEqual({ hourly_commitment: "5.60", monthly_savings: "1752.00" });
     expect(Math.max(...curve.map((p) => Number(p.monthly_savings)))).toBe(1752);
+  });
+
+  it("rounds the commitment to the better cent when the breakpoint falls between two", async () => {
+    const cents = await signUp(ctx, { company: "Cents" });
+    await upload(cents, halfDayBill(30, "84", "84")); // 7 USD/h
+    await registerCommitmentRates(pricing, cents.organization.id, [{ ...RATE, discount_percent: 33.3 }]);
+    const [item] = (await get(cents, "/recommendations").expect(200)).body.data.items;
+    // Breakpoint 7 x 0.667 = 4.669 USD/h. Per hour:
+    //   c = 4.67: reach 4.67 / 0.667 = 7.0014 >= 7, cost 4.67, savings 2.33
+    //   c = 4.66: reach 6.98651, cost 4.66 + (7 - 6.98651) = 4.67349, savings 2.32651
+    // So 4.67; a month = 2.33 x 730 = 1700.90; utilization = min(4.67, 7 x 0.667) / 4.67 = 4.669 / 4.67 = 99.98 %; coverage 100 %.
+    expect(item).toMatchObject({
+      discount_percent: 33.3,
+      hourly_commitment: "4.67",
+      monthly_savings: "1700.90",
+      expected_utilization_percent: "99.98",
+      expected_coverage_percent: "100.00",
+    });
   });
 
   it("answers no items without rates, and 503 while the pricing API is down", async () => {
