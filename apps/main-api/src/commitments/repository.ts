@@ -116,20 +116,22 @@ export type CoverageRowData = RowOf<typeof COVERAGE_COLUMNS>;
 /**
  * $8 the caller's tenants (null: all), $9 the group (service_name, region, sub_account_id or
  * tenant). Eligible: services with a covered line in the range (in the caller's tenants), and every
- * Compute service.
+ * Compute service. The rows are first summed per group, service and pricing category (one pass),
+ * so that eligibility and the totals read a few rows.
  */
-const COVERAGE_SQL = `WITH s AS MATERIALIZED (${COVERAGE_SOURCE}),
+const COVERAGE_SQL = `WITH s AS (
+    SELECT CASE $9::text WHEN 'service_name' THEN x.service_name WHEN 'region' THEN x.region WHEN 'sub_account_id' THEN x.sub_account_id ELSE x.tenant_id END AS grp,
+      x.service_name, x.service_category, x.pricing_category, x.commitment_discount_status,
+      sum(x.list_cost) AS list_cost, sum(x.effective_cost) AS effective_cost
+    FROM (${COVERAGE_SOURCE}) x
+    GROUP BY 1, 2, 3, 4, 5),
   eligible AS (SELECT DISTINCT s.service_name FROM s WHERE ${COVERED} AND ${USAGE})
-  SELECT GROUPING(g.grp)::int AS grouped, g.grp, coalesce(sum(g.list_cost), 0)::text AS eligible_list_cost,
-    coalesce(sum(g.list_cost) FILTER (WHERE g.covered), 0)::text AS covered_list_cost,
-    coalesce(sum(g.effective_cost) FILTER (WHERE g.pricing_category = 'Standard'), 0)::text AS on_demand_cost
-  FROM (
-    SELECT CASE $9::text WHEN 'service_name' THEN s.service_name WHEN 'region' THEN s.region WHEN 'sub_account_id' THEN s.sub_account_id ELSE s.tenant_id END AS grp,
-      s.list_cost, s.effective_cost, s.pricing_category, ${COVERED} AS covered
-    FROM s WHERE ${USAGE} AND (s.service_category = 'Compute' OR s.service_name IN (SELECT service_name FROM eligible))
-  ) g
-  GROUP BY ROLLUP (g.grp)
-  ORDER BY GROUPING(g.grp), g.grp COLLATE "C"`;
+  SELECT GROUPING(s.grp)::int AS grouped, s.grp, coalesce(sum(s.list_cost), 0)::text AS eligible_list_cost,
+    coalesce(sum(s.list_cost) FILTER (WHERE ${COVERED}), 0)::text AS covered_list_cost,
+    coalesce(sum(s.effective_cost) FILTER (WHERE s.pricing_category = 'Standard'), 0)::text AS on_demand_cost
+  FROM s WHERE ${USAGE} AND (s.service_category = 'Compute' OR s.service_name IN (SELECT service_name FROM eligible))
+  GROUP BY ROLLUP (s.grp)
+  ORDER BY GROUPING(s.grp), s.grp COLLATE "C"`;
 
 /** Coverage per group and in total (the row with `grouped` 1). */
 export function findCoverage(sql: SqlClient, range: RangeParams, groupBy: string): Promise<CoverageRowData[]> {
