@@ -413,6 +413,24 @@ describeIfBrowser("console", () => {
     await viewer.context.close();
   });
 
+  it("shows the demo bill's Savings Plan on the commitments page, as the API computes it", async () => {
+    const page = owner;
+    const orgId = (await stackClient(stack, { token: ownerToken }).main.getMe()).organization.id;
+    await page.goto(`${stack.consoleUrl}/commitments`);
+    const table = page.getByRole("table", { name: /^Commitments, / });
+    await table.waitFor();
+    const shown = await page.getByRole("meter").first().getAttribute("aria-label");
+    const end = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1));
+    const start = new Date(end.getTime() - 31 * 86_400_000);
+    const report = await stackClient(stack, { token: ownerToken }).main.listCommitments({
+      params: { org_id: orgId },
+      query: { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) },
+    });
+    expect(shown).toBe(`Utilization ${report.items[0]?.utilization_percent} %`);
+    await page.getByTestId("coverage-total").waitFor();
+    await check(page, "commitments");
+  });
+
   it("registers a webhook (secret shown once), sends a test ping and shows it delivered in the log, then deletes it", async () => {
     const received: { signature: string | undefined; body: string }[] = [];
     const receiver = http.createServer((req, res) => {

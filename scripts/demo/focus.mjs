@@ -2,8 +2,8 @@ import { gzipSync } from "node:zlib";
 
 // The demo organization's cloud bill: a synthetic FOCUS 1.2 export of 60 complete days (relative to
 // today, deterministic), allocated to the two tenants by sub-account, one sub-account unallocated.
-// Production's EC2 is partly covered by a Compute Savings Plan (its hourly fee, the covered usage at
-// the plan's rate and the commitment it left unused each day), a weekly batch job on Sundays and a
+// The accounts' EC2 is partly covered by a Compute Savings Plan Production pays for (its hourly fee,
+// the covered usage at the plan's rate and the commitment it left unused each day), a weekly batch job on Sundays and a
 // monthly support fee on the 1st; the payer account carries the tax. AWS Data Exports deliver it as two files and a manifest: so does the demo.
 const DAY_MS = 86_400_000;
 const BILLING_ACCOUNT = "123456789012";
@@ -26,10 +26,14 @@ const BASE = {
   sandbox: [9, 0, 2],
 };
 
-/** The Savings Plan: the share of Production's EC2 list cost it covers, its discount, and how much of the commitment that uses. */
+/**
+ * The Savings Plan (shared by the linked accounts, paid by Production): the share of each account's
+ * usual EC2 list cost it covers (together about 60 % of the EC2 usage; the spike and the weekly job
+ * stay on demand), its rate (1 - its 28 % discount), and how much of the commitment that uses.
+ */
 const PLAN = {
   id: `arn:aws:savingsplans::${"123456789012"}:savingsplan/3c6f8e2a-demo`,
-  coveredShare: 0.6,
+  coveredShare: { production: 0.6, staging: 0.8, sandbox: 0.6 },
   rate: 0.72,
   utilization: 0.85,
 };
@@ -125,6 +129,7 @@ function demoFocusRows(now) {
   };
   for (let daysAgo = 60; daysAgo >= 1; daysAgo--) {
     const start = new Date(today - daysAgo * DAY_MS);
+    let usedToday = 0;
     Object.entries(BASE).forEach(([account, bases], a) => {
       SERVICES.forEach((service, s) => {
         if (bases[s] === 0) return;
@@ -164,13 +169,14 @@ function demoFocusRows(now) {
             ...extra,
           };
         };
-        if (account !== "production" || s !== 0) {
+        if (s !== 0) {
           add(line(cost));
           return;
         }
-        // Production's EC2: the plan covers a steady share of its usual cost at the plan's rate;
-        // the rest (the spike included) is on demand.
-        const covered = bases[s] * PLAN.coveredShare;
+        // EC2: the plan covers a steady share of each account's usual cost at the plan's rate; the
+        // rest (the spike and the weekly job included) is on demand.
+        const covered = bases[s] * PLAN.coveredShare[account];
+        usedToday += covered * PLAN.rate;
         add(
           line(covered, {
             PricingCategory: "Committed",
@@ -186,47 +192,49 @@ function demoFocusRows(now) {
           }),
         );
         add(line(cost - covered));
-        // The plan's fee for the day and the part of the commitment no usage took.
-        const commitment = (covered * PLAN.rate) / PLAN.utilization;
-        const plan = {
-          ...base(start, account),
-          ServiceCategory: "Compute",
-          ServiceName: "Savings Plans for AWS Compute usage",
-          RegionId: "",
-          PricingCategory: "Committed",
-          CommitmentDiscountId: PLAN.id,
-          CommitmentDiscountCategory: "Spend",
-          CommitmentDiscountType: "Compute Savings Plan",
-          CommitmentDiscountUnit: "USD",
-          Tags: JSON.stringify({ env: account }),
-        };
-        add({
-          ...plan,
-          ChargeCategory: "Purchase",
-          ChargeFrequency: "Recurring",
-          ChargeDescription: "Compute Savings Plan, 1 year, no upfront: hourly fee",
-          PricingQuantity: "24",
-          PricingUnit: "Hours",
-          ListCost: cents(commitment),
-          ContractedCost: cents(commitment),
-          BilledCost: cents(commitment),
-          EffectiveCost: "0.00",
-        });
-        add({
-          ...plan,
-          ChargeCategory: "Usage",
-          ChargeDescription: "Savings Plan commitment not used",
-          PricingQuantity: cents(commitment - covered * PLAN.rate),
-          PricingUnit: "USD",
-          ListCost: "0.00",
-          ContractedCost: "0.00",
-          BilledCost: "0.00",
-          EffectiveCost: cents(commitment - covered * PLAN.rate),
-          CommitmentDiscountStatus: "Unused",
-          CommitmentDiscountQuantity: cents(commitment - covered * PLAN.rate),
-        });
       });
     });
+    {
+      // The plan's fee for the day (on Production, which bought it) and the part of the commitment no usage took.
+      const commitment = usedToday / PLAN.utilization;
+      const plan = {
+        ...base(start, "production"),
+        ServiceCategory: "Compute",
+        ServiceName: "Savings Plans for AWS Compute usage",
+        RegionId: "",
+        PricingCategory: "Committed",
+        CommitmentDiscountId: PLAN.id,
+        CommitmentDiscountCategory: "Spend",
+        CommitmentDiscountType: "Compute Savings Plan",
+        CommitmentDiscountUnit: "USD",
+        Tags: JSON.stringify({ env: "production" }),
+      };
+      add({
+        ...plan,
+        ChargeCategory: "Purchase",
+        ChargeFrequency: "Recurring",
+        ChargeDescription: "Compute Savings Plan, 1 year, no upfront: hourly fee",
+        PricingQuantity: "24",
+        PricingUnit: "Hours",
+        ListCost: cents(commitment),
+        ContractedCost: cents(commitment),
+        BilledCost: cents(commitment),
+        EffectiveCost: "0.00",
+      });
+      add({
+        ...plan,
+        ChargeCategory: "Usage",
+        ChargeDescription: "Savings Plan commitment not used",
+        PricingQuantity: cents(commitment - usedToday),
+        PricingUnit: "USD",
+        ListCost: "0.00",
+        ContractedCost: "0.00",
+        BilledCost: "0.00",
+        EffectiveCost: cents(commitment - usedToday),
+        CommitmentDiscountStatus: "Unused",
+        CommitmentDiscountQuantity: cents(commitment - usedToday),
+      });
+    }
   }
   // Production's monthly support fee (on the 1st, for the month: its budget counts it once, never
   // extrapolated), and the month's tax on the payer account, which no rule allocates.

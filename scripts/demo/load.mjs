@@ -16,6 +16,26 @@ const PRICES = JSON.parse(fs.readFileSync(new URL("./prices.json", import.meta.u
 
 export class DemoError extends Error {}
 
+const COMMITMENT_RATE = {
+  provider: "aws",
+  commitment_type: "savings_plan",
+  term_months: 12,
+  payment_option: "no_upfront",
+  service_category: "Compute",
+  discount_percent: 28,
+};
+
+/** The Savings Plan's figures over the last 30 days, as the commitments endpoints answer them. */
+async function logCommitments(main, org, log) {
+  const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+  const range = { start: day(Date.now() - 30 * 86_400_000), end: day(Date.now()) };
+  const { totals } = await main.listCommitments({ params: { org_id: org }, query: range });
+  const coverage = await main.getCommitmentCoverage({ params: { org_id: org }, query: { ...range, group_by: "service_name" } });
+  const { items } = await main.getCommitmentRecommendations({ params: { org_id: org }, query: { lookback_days: "30" } });
+  const buy = items[0] ? `; buy ${items[0].hourly_commitment} USD/h more to save ${items[0].monthly_savings} USD a month` : "";
+  log(`  Commitments: Savings Plan used at ${totals.utilization_percent} %, coverage ${coverage.totals.coverage_percent} %${buy}`);
+}
+
 /** An API failure in words, naming the operation (an ApiError carries its status, code and the service's message). */
 export function failureText(err) {
   if (isApiError(err)) return `${err.operationId}: HTTP ${err.status} ${err.code}: ${err.message.slice(0, 300)}`;
@@ -127,6 +147,8 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
   await keyReady;
   const { pricing } = createClient({ pricingUrl, apiKey: apiKey.key });
   await pricing.registerComputePrices({ body: { entries: PRICES.compute } });
+  // What a 1-year no-upfront Compute Savings Plan would cost (the rate of the one the bill carries): the commitments page recommends from it.
+  const [commitmentRate] = (await pricing.registerCommitmentRates({ body: { entries: [COMMITMENT_RATE] } })).entries;
 
   const now = Date.now();
   for (const [tenant, spec] of [
@@ -144,6 +166,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
     log(`  ${tenant.name}: ${stored.accepted} usage lines over 60 days (${stored.unpriced} unpriced until a reasoning price is registered)`);
   }
   await loadFocus({ main, org, tenants: { production: production.id, staging: staging.id }, now, log });
+  await logCommitments(main, org, log);
   // Last: the budget and the anomaly are computed from the spend loaded above.
   const alerts = await loadAlerts(main, production.id, log);
   return {
@@ -154,6 +177,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
     api_key: apiKey.key,
     api_key_id: apiKey.id,
     budget_id: alerts.budget_id,
+    commitment_rate_id: commitmentRate.id,
     ...prices,
   };
 }
@@ -233,6 +257,13 @@ curl -s "${mainUrl}/api/v1/tenant/spend/forecast" -H "Authorization: Bearer $TOK
 #     (the two-day EC2 spike as one range, seen by the EC2 and the total monitors; the Sunday batch job is none)
 curl -s "${mainUrl}/api/v1/tenant/budgets" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 curl -s "${mainUrl}/api/v1/tenant/spend/anomalies?start=$(date -u -d '60 days ago' +%F)&end=$(date -u +%F)" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+
+# 3d. Commitments of the last 30 days: the Compute Savings Plan's utilization (about 85 %), coverage of the eligible usage by service
+#     (about 60 %), and how much more to commit to at the registered 1-year no-upfront rate (with the savings curve)
+curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/commitments?start=$(date -u -d '30 days ago' +%F)&end=$(date -u +%F)" -H "Authorization: Bearer $TOKEN"
+curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/commitments/coverage?start=$(date -u -d '30 days ago' +%F)&end=$(date -u +%F)&group_by=service_name" -H "Authorization: Bearer $TOKEN"
+curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/commitments/recommendations?lookback_days=30&include_curve=true" -H "Authorization: Bearer $TOKEN"
+curl -s "${pricingUrl}/marketplace/providers/commitment-rates" -H "X-API-Key: $KEY"
 
 # 4. On-demand price of an m5.xlarge in us-east-1 from the compute catalog
 curl -s -X POST ${pricingUrl}/v1/pricing/compute -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"provider":"aws","region":"us-east-1","instance_type":"m5.xlarge"}'

@@ -17,6 +17,7 @@ import { tenantHeaderValue } from "./tenancy/tenant-header";
 import { userHandlers } from "./users/routes";
 import { webhookCreationReplay, webhookHandlers } from "./webhooks/routes";
 import { budgetHandlers } from "./budgets/routes";
+import { commitmentHandlers } from "./commitments/routes";
 import { anomalyHandlers } from "./anomalies/routes";
 
 /**
@@ -59,6 +60,7 @@ export function apiRouter(deps: AppDeps, router: Router): Router {
       ...spendImportHandlers(deps),
       ...webhookHandlers(deps),
       ...budgetHandlers(deps),
+      ...commitmentHandlers(deps),
       ...anomalyHandlers(deps),
     },
     mainApiHooks(deps),

@@ -191,6 +191,12 @@ beforeAll(async () => {
     listSpendLines: { tenant, query: { start: "2026-10-01", limit: "10", "tag:team": "a" } },
     getSpendForecast: { tenant, query: { period: "quarterly", metric: "contracted_cost", currency: "EUR", charge_frequency: "Usage-Based", "tag:team": "a" } },
     getOrganizationSpend: { params: { org_id: org }, query: { group_by: "tenant", tenant } },
+    listCommitments: { params: { org_id: org }, query: { start: "2026-10-01", end: "2026-11-01T00:00:00Z" } },
+    getCommitmentCoverage: { params: { org_id: org }, query: { start: "2026-10-01", end: "2026-11-01", group_by: "tenant" } },
+    getCommitmentRecommendations: {
+      params: { org_id: org },
+      query: { lookback_days: "30", commitment_type: "savings_plan", term_months: "12", payment_option: "no_upfront", include_curve: "true" },
+    },
     exportTenantSpend: { tenant, query: { start: "2026-10-01", end: "2026-11-01", service_name: "a,b" } },
     exportOrganizationSpend: { params: { org_id: org }, query: { tenant, "tag:team": "a" } },
     createSpendImport: { params: { org_id: org } },

@@ -384,6 +384,9 @@ function identityCases(): Record<string, IdentityCase> {
     },
     getOrganizationSpend: {},
     exportOrganizationSpend: {},
+    listCommitments: {},
+    getCommitmentCoverage: {},
+    getCommitmentRecommendations: {},
   };
 }
 

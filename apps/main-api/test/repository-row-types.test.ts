@@ -9,6 +9,7 @@ import { checkedStatements as anomalyStatements } from "../src/anomalies/reposit
 import { checkedStatements as apiKeyStatements } from "../src/api-keys/repository";
 import { checkedStatements as authStatements } from "../src/auth/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
+import { checkedStatements as commitmentStatements } from "../src/commitments/repository";
 import { checkedStatements as computeStatements } from "../src/compute/repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { MIGRATIONS_DIR } from "../src/db";
@@ -29,6 +30,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...outboxStatements(),
   ...authStatements(),
   ...computeStatements(),
+  ...commitmentStatements(),
   ...rollupStatements(),
 ];
 

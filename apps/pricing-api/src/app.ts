@@ -13,6 +13,7 @@ import { idempotent } from "./idempotency";
 import { internalPricingHandlers } from "./internal/pricing-routes";
 import { internalHandlers } from "./internal/routes";
 import { requireServiceToken } from "./internal/service-token";
+import { commitmentRateHandlers } from "./marketplace/commitment-routes";
 import { computePriceHandlers } from "./marketplace/compute-routes";
 import { databaseHandlers } from "./marketplace/database-routes";
 import { modelHandlers } from "./marketplace/model-routes";
@@ -40,6 +41,7 @@ function apiRouter(deps: AppDeps): Router {
     {
       ...computeHandlers(deps.computeCatalog, negotiated),
       ...computePriceHandlers({ prisma: deps.prisma, negotiated }),
+      ...commitmentRateHandlers(deps),
       ...accountHandlers(),
       ...modelHandlers(deps),
       ...databaseHandlers(deps),

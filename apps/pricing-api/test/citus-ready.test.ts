@@ -11,6 +11,7 @@ const DISTRIBUTION: TableDistribution = {
     api_keys: "account_id",
     model_prices: "account_id",
     negotiated_compute_prices: "account_id",
+    commitment_rates: "account_id",
     database_prices: "account_id",
     pricing_pins: "account_id",
     pricing_reports: "account_id",

@@ -108,7 +108,16 @@ beforeAll(async () => {
         { provider: "aws", family: "m5", discount_percent: 10 },
       ],
     });
-  expect([models.status, databases.status, computePrices.status]).toEqual([201, 201, 201]);
+  const commitmentRates = await request(server)
+    .post("/marketplace/providers/commitment-rates")
+    .set(auth)
+    .send({
+      entries: [
+        { provider: "aws", commitment_type: "savings_plan", term_months: 12, payment_option: "no_upfront", discount_percent: 28 },
+        { provider: "aws", commitment_type: "reserved_instance", term_months: 36, payment_option: "all_upfront", family: "m5", discount_percent: 55 },
+      ],
+    });
+  expect([models.status, databases.status, computePrices.status, commitmentRates.status]).toEqual([201, 201, 201, 201]);
   const dbId = databases.body.entries[0].id as string;
   const pin = await request(server).put("/v1/pricing/pins/database/db-1").set(auth).send({ pricing_id: dbId });
   const line = {
@@ -208,6 +217,25 @@ beforeAll(async () => {
       },
     },
     listComputePrices: { query: { provider: "aws", family: "m5", include_closed: "true" } },
+    registerCommitmentRates: {
+      body: {
+        entries: [
+          {
+            provider: "gcp",
+            commitment_type: "committed_use",
+            term_months: 36,
+            payment_option: "no_upfront",
+            service_category: "Compute",
+            region: "us-central1",
+            family: "n2",
+            discount_percent: 46.5,
+          },
+        ],
+      },
+    },
+    listCommitmentRates: { query: { provider: "aws", commitment_type: "savings_plan", payment_option: "no_upfront", include_closed: "true" } },
+    closeCommitmentRate: { query: { id: commitmentRates.body.entries[1].id } },
+    listCommitmentRatesForAccount: { params: { accountId: "acct_fuzz" }, freeParams: ["accountId"] },
     closeComputePrice: { query: { id: computePrices.body.entries[1].id } },
     registerDatabases: { body: { entries: [{ ...database, cost_per_hour: 0.2, min_iops: 100, max_iops: 1000, period_billing_hours: 730, tags: { a: "b" } }] } },
     listDatabases: {},

@@ -25,6 +25,7 @@ interface Account {
   modelId: string;
   databaseId: string;
   computeId: string;
+  commitmentRateId: string;
   reportId: string;
   pinnedResource: string;
 }
@@ -49,7 +50,15 @@ async function buildAccount(tag: string): Promise<Account> {
     .post("/marketplace/providers/compute")
     .set(auth)
     .send({ entries: [{ provider: "aws", instance_type: "m5.large", price_per_hour: 0.01, tags: { t: mark("compute") } }] });
-  expect([models.status, databases.status, computePrices.status]).toEqual([201, 201, 201]);
+  const commitmentRates = await request(server)
+    .post("/marketplace/providers/commitment-rates")
+    .set(auth)
+    .send({
+      entries: [
+        { provider: "aws", commitment_type: "savings_plan", term_months: 12, payment_option: "no_upfront", family: mark("family"), discount_percent: 30 },
+      ],
+    });
+  expect([models.status, databases.status, computePrices.status, commitmentRates.status]).toEqual([201, 201, 201, 201]);
   const databaseId = databases.body.entries[0].id as string;
   const pinnedResource = `${tag.toLowerCase()}-db`;
   const pin = await request(server).put(`/v1/pricing/pins/database/${pinnedResource}`).set(auth).send({ pricing_id: databaseId });
@@ -69,7 +78,16 @@ async function buildAccount(tag: string): Promise<Account> {
       ],
     });
   expect([pin.status, report.status]).toEqual([200, 201]);
-  return { tag, key, modelId: models.body.entries[0].id, databaseId, computeId: computePrices.body.entries[0].id, reportId: report.body.id, pinnedResource };
+  return {
+    tag,
+    key,
+    modelId: models.body.entries[0].id,
+    databaseId,
+    computeId: computePrices.body.entries[0].id,
+    commitmentRateId: commitmentRates.body.entries[0].id,
+    reportId: report.body.id,
+    pinnedResource,
+  };
 }
 
 beforeAll(async () => {
@@ -120,6 +138,14 @@ const MATRIX: Row[] = [
     status: 201,
   },
   { route: "DELETE /marketplace/providers/compute", url: (o) => `/marketplace/providers/compute?id=${o.computeId}`, status: 404 },
+  { route: "GET /marketplace/providers/commitment-rates", url: () => "/marketplace/providers/commitment-rates?include_closed=true", status: 200 },
+  {
+    route: "POST /marketplace/providers/commitment-rates",
+    url: () => "/marketplace/providers/commitment-rates",
+    body: () => ({ entries: [{ provider: "aws", commitment_type: "savings_plan", term_months: 36, payment_option: "all_upfront", discount_percent: 40 }] }),
+    status: 201,
+  },
+  { route: "DELETE /marketplace/providers/commitment-rates", url: (o) => `/marketplace/providers/commitment-rates?id=${o.commitmentRateId}`, status: 404 },
   // The isolation context loads no catalog: the query answers 404 (no such type), the batch and the listing 200.
   {
     route: "POST /v1/pricing/compute",
@@ -220,6 +246,8 @@ test("another account's ids are not found, and nothing of the other account leak
     expect(models.body.entries.map((e: { id: string }) => e.id)).toContain(account.modelId);
     const computePrices = await request(server).get("/marketplace/providers/compute").set("X-API-Key", account.key);
     expect(computePrices.body.entries.map((e: { id: string }) => e.id)).toContain(account.computeId);
+    const rates = await request(server).get("/marketplace/providers/commitment-rates").set("X-API-Key", account.key);
+    expect(rates.body.entries.map((e: { id: string }) => e.id)).toContain(account.commitmentRateId);
     const report = await request(server).get(`/v1/pricing/reports/${account.reportId}`).set("X-API-Key", account.key);
     expect(report.status).toBe(200);
     const pins = await request(server).get("/v1/pricing/pins").set("X-API-Key", account.key);
@@ -239,6 +267,9 @@ const MIN_ROLE: Record<string, KeyRole> = {
   "GET /marketplace/providers/compute": "viewer",
   "POST /marketplace/providers/compute": "member",
   "DELETE /marketplace/providers/compute": "admin",
+  "GET /marketplace/providers/commitment-rates": "viewer",
+  "POST /marketplace/providers/commitment-rates": "member",
+  "DELETE /marketplace/providers/commitment-rates": "admin",
   "GET /v1/pricing/pins": "viewer",
   "PUT /v1/pricing/pins/{kind}/{resource_id}": "member",
   "DELETE /v1/pricing/pins/{kind}/{resource_id}": "member",

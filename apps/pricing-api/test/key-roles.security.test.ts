@@ -55,6 +55,7 @@ const READS: Array<[Method, string, object?]> = [
   ["get", "/v1/pricing/account"],
   ["get", "/marketplace/providers/models"],
   ["get", "/marketplace/providers/databases"],
+  ["get", "/marketplace/providers/commitment-rates"],
   ["get", "/v1/pricing/pins"],
   ["post", "/v1/pricing/usage", { usage: [databaseLine(undefined, { hours: 1 })] }],
   ["post", "/v1/pricing/compute", computeQuery],
@@ -64,6 +65,11 @@ const READS: Array<[Method, string, object?]> = [
 const REGISTERS: Array<[Method, string, object?]> = [
   ["post", "/marketplace/providers/models", { entries: [modelEntry({ model: "member-model" })] }],
   ["post", "/marketplace/providers/databases", { entries: [databaseEntry({ engine: "member-engine" })] }],
+  [
+    "post",
+    "/marketplace/providers/commitment-rates",
+    { entries: [{ provider: "aws", commitment_type: "savings_plan", term_months: 12, payment_option: "no_upfront", discount_percent: 30 }] },
+  ],
   ["post", "/v1/pricing/reports", { name: "by member", usage: [databaseLine(undefined, { hours: 1 })] }],
   [
     "put",

@@ -8,6 +8,7 @@ import { compareStatementColumns, createTestDatabase, type TestDatabase } from "
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as catalogStatements } from "../src/compute/catalog-repository";
 import { checkedStatements as serviceTokenStatements } from "../src/internal/service-token-repository";
+import { checkedStatements as commitmentRateStatements } from "../src/marketplace/commitment-repository";
 import { checkedStatements as computeStatements } from "../src/marketplace/compute-repository";
 import { checkedStatements as databaseStatements } from "../src/marketplace/database-repository";
 import { checkedStatements as modelStatements } from "../src/marketplace/model-repository";
@@ -17,6 +18,7 @@ import { checkedStatements as reportStatements } from "../src/references/report-
 const STATEMENTS: CheckedStatement[] = [
   ...catalogStatements(),
   ...computeStatements(),
+  ...commitmentRateStatements(),
   ...databaseStatements(),
   ...modelStatements(),
   ...pinStatements(),

@@ -33,17 +33,20 @@ test("each pricing operation declares the weakest key role that may call it (doc
     "GET /marketplace/providers/models": "viewer",
     "GET /marketplace/providers/databases": "viewer",
     "GET /marketplace/providers/compute": "viewer",
+    "GET /marketplace/providers/commitment-rates": "viewer",
     "GET /v1/pricing/pins": "viewer",
     "GET /v1/pricing/reports/{id}": "viewer",
     "POST /marketplace/providers/models": "member",
     "POST /marketplace/providers/databases": "member",
     "POST /marketplace/providers/compute": "member",
+    "POST /marketplace/providers/commitment-rates": "member",
     "POST /v1/pricing/reports": "member",
     "PUT /v1/pricing/pins/{kind}/{resource_id}": "member",
     "DELETE /v1/pricing/pins/{kind}/{resource_id}": "member",
     "DELETE /marketplace/providers/models": "admin",
     "DELETE /marketplace/providers/databases": "admin",
     "DELETE /marketplace/providers/compute": "admin",
+    "DELETE /marketplace/providers/commitment-rates": "admin",
     "DELETE /v1/pricing/reports/{id}": "admin",
   });
 });
@@ -58,6 +61,7 @@ test("the service-token operations are exactly the /internal ones, none in the p
       "POST /internal/accounts/{accountId}/pricing/compute/batch",
       "GET /internal/accounts/{accountId}/pricing/compute/instance-types",
       "POST /internal/accounts/{accountId}/pricing/usage",
+      "GET /internal/accounts/{accountId}/commitment-rates",
     ].sort(),
   );
   expect(service.every((route) => route.internal === true && route.path.startsWith("/internal/"))).toBe(true);

@@ -51,6 +51,7 @@ function Header() {
         </NavLink>
         <NavLink to="/spend">Spend</NavLink>
         <NavLink to="/budgets">Budgets</NavLink>
+        <NavLink to="/commitments">Commitments</NavLink>
         <NavLink to="/recommendations">Recommendations</NavLink>
         <NavLink to="/prices">Prices</NavLink>
         <NavLink to="/settings">Settings</NavLink>

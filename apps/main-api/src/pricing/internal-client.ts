@@ -1,6 +1,13 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { ComputeBatchResponse, InstanceTypesResponse, InternalUsageResponse, type InstanceTypesQueryInput, type UsageLineInput } from "@cloudcost/contracts";
+import {
+  ComputeBatchResponse,
+  InstanceTypesResponse,
+  InternalUsageResponse,
+  ListCommitmentRatesResponse,
+  type InstanceTypesQueryInput,
+  type UsageLineInput,
+} from "@cloudcost/contracts";
 import { signServiceToken } from "@cloudcost/credentials";
 import { retry, type Backoff } from "@cloudcost/http";
 
@@ -22,6 +29,8 @@ export interface InternalPricingApi {
   priceComputeBatch(accountId: string, items: Record<string, unknown>[]): Promise<ComputeBatchResponse>;
   instanceTypes(accountId: string, query: InstanceTypesQueryInput): Promise<InstanceTypesResponse>;
   priceUsage(accountId: string, usage: UsageLineInput[]): Promise<InternalUsageResponse>;
+  /** The account's open commitment rates, newest first. */
+  commitmentRates(accountId: string): Promise<ListCommitmentRatesResponse>;
 }
 
 export interface InternalPricingOptions {
@@ -80,6 +89,8 @@ export function createInternalPricingApi(options: InternalPricingOptions): Inter
       return call("GET", accountPath(accountId, "compute/instance-types"), `?${params}`, undefined, InstanceTypesResponse);
     },
     priceUsage: (accountId, usage) => call("POST", accountPath(accountId, "usage"), "", { usage }, InternalUsageResponse),
+    commitmentRates: (accountId) =>
+      call("GET", `/internal/accounts/${encodeURIComponent(accountId)}/commitment-rates`, "", undefined, ListCommitmentRatesResponse),
   };
 }
 

@@ -1,6 +1,7 @@
 import { newIds } from "@cloudcost/db";
 import type { Tx } from "../transactions";
 import { type ChargeFrequency, derivedChargeFrequency } from "./charge-frequency";
+import { commitmentRollupCtes, DROP_EMPTY_COMMITMENT_ROWS } from "./commitment-rollups";
 
 /** What the ledger functions need of a transaction (an interactive Prisma transaction's client). */
 export type LedgerTx = Pick<Tx, "$queryRawUnsafe" | "$executeRawUnsafe">;
@@ -202,7 +203,8 @@ const ROLLUP_TABLES = ["spend_daily", "spend_service_daily", "spend_tag_daily"] 
  * tenant, UTC day and spend_daily's dimensions (`rollup_groups`), upserted into spend_daily
  * (`rollup_daily`, returning the days touched), then those groups grouped again into
  * spend_service_daily (`rollup_service`), then the lines' tags into spend_tag_daily
- * (`rollup_tags`). Each upsert runs in key order, and each only after the one before (it reads its
+ * (`rollup_tags`), then spend_commitment_daily and spend_ondemand_hourly (commitment-rollups.ts,
+ * `rollup_ondemand` last). Each upsert runs in key order, and each only after the one before (it reads its
  * count), so concurrent writers lock roll-up rows in one order.
  */
 function rollupCtes(source: string, sign: 1 | -1): string {
@@ -242,18 +244,20 @@ function rollupCtes(source: string, sign: 1 | -1): string {
       ) t
       ORDER BY organization_id, tenant_id, day, 4
       ON CONFLICT (organization_id, tenant_id, day, dims_key) DO UPDATE SET ${addSums("spend_tag_daily")}
-      RETURNING 1)`;
+      RETURNING 1),
+    ${commitmentRollupCtes(source, sign, "rollup_tags")}`;
 }
 
 /** A statement adding (or subtracting) the lines of `source` to the roll-ups; answers the days touched. */
 const rollupStatement = (source: string, sign: 1 | -1) => `WITH ${rollupCtes(source, sign)}
-  SELECT DISTINCT day::text AS day FROM rollup_daily, (SELECT count(*) FROM rollup_tags) AS after_tags`;
+  SELECT DISTINCT day::text AS day FROM rollup_daily, (SELECT count(*) FROM rollup_ondemand) AS after_last`;
 
 const INSERT_SQL = `WITH ins AS (
     INSERT INTO spend_lines (${COLUMN_LIST})
     ${INPUT_SELECT}
     ON CONFLICT (organization_id, tenant_id, event_id) WHERE event_id IS NOT NULL DO NOTHING
-    RETURNING organization_id, tenant_id, charge_period_start, ${DIMENSION_LIST}, tags, billed_cost, effective_cost, list_cost, contracted_cost, priced),
+    RETURNING organization_id, tenant_id, charge_period_start, charge_period_end, ${DIMENSION_LIST}, tags, billed_cost, effective_cost, list_cost,
+      contracted_cost, priced, billing_account_id, commitment_discount_id, commitment_discount_category, commitment_discount_type, commitment_discount_status),
   ${rollupCtes("ins", 1)}
   SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
     coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
@@ -416,6 +420,7 @@ async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: s
   if (days.length === 0) return;
   for (const table of ROLLUP_TABLES)
     await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0`, organizationId, days);
+  for (const statement of DROP_EMPTY_COMMITMENT_ROWS) await tx.$executeRawUnsafe(statement, organizationId, days);
 }
 
 /**
@@ -429,7 +434,7 @@ async function deleteLines(tx: LedgerTx, organizationId: string, where: string, 
     SELECT (SELECT count(*) FROM del)::int AS deleted,
       ARRAY(SELECT DISTINCT import_id FROM del WHERE import_id IS NOT NULL ORDER BY 1) AS import_ids,
       ARRAY(SELECT DISTINCT day::text FROM rollup_daily ORDER BY 1) AS days,
-      (SELECT count(*) FROM rollup_tags) AS tag_rows`,
+      (SELECT count(*) FROM rollup_ondemand) AS last_rows`,
     organizationId,
     ...params,
   );

@@ -5,7 +5,10 @@ const SUMS = `coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cos
     count(*)::int AS line_count`;
 
 /** The three roll-ups as they are, and as they would be rebuilt from the lines: always equal. */
-export async function rollupsMatchLines(ctx: TestContext, org: string): Promise<{ rows: number; serviceRows: number; tagRows: number }> {
+export async function rollupsMatchLines(
+  ctx: TestContext,
+  org: string,
+): Promise<{ rows: number; serviceRows: number; tagRows: number; commitmentRows: number; hourlyRows: number }> {
   const compare = async (table: string, dimensions: string[], lines = "spend_lines") => {
     const order = `${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`;
     const stored = await ctx.db.sql.query<Record<string, unknown>>(
@@ -52,5 +55,70 @@ export async function rollupsMatchLines(ctx: TestContext, org: string): Promise<
     ["currency", "unpriced_reason", "tag_key", "tag_value"],
     "(SELECT l.*, t.key AS tag_key, t.value AS tag_value FROM spend_lines l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value) WHERE t.value IS NOT NULL) AS tagged",
   );
-  return { rows, serviceRows, tagRows };
+  const { commitmentRows, hourlyRows } = await commitmentRollupsMatchLines(ctx, org);
+  return { rows, serviceRows, tagRows, commitmentRows, hourlyRows };
+}
+
+const COMMITMENT_DIMENSIONS = [
+  "currency",
+  "commitment_discount_id",
+  "commitment_discount_category",
+  "commitment_discount_type",
+  "commitment_discount_status",
+  "provider",
+  "billing_account_id",
+  "pricing_category",
+];
+const COVERAGE_DIMENSIONS = [
+  "tenant_id",
+  "currency",
+  "service_name",
+  "service_category",
+  "region",
+  "sub_account_id",
+  "pricing_category",
+  "commitment_discount_status",
+];
+const HOURLY_DIMENSIONS = ["currency", "provider", "service_name", "service_category", "region"];
+/** A line's hours from its first UTC hour (at least one); each hour holds its share rounded to 10 places. */
+const HOURS = "greatest(1, ceil(extract(epoch FROM (charge_period_end - date_trunc('hour', charge_period_start))) / 3600))::int";
+
+/** The commitment roll-ups as they are, and as rebuilt from the lines (Usage lines by day; Standard usage spread over its hours). */
+async function commitmentRollupsMatchLines(ctx: TestContext, org: string): Promise<{ commitmentRows: number; hourlyRows: number }> {
+  const compareDaily = async (table: string, dimensions: string[], where: string) => {
+    const order = `day, ${dimensions.map((_, i) => i + 2).join(", ")}`;
+    const stored = await ctx.db.sql.query<Record<string, unknown>>(
+      `SELECT day::text AS day, ${dimensions.join(", ")}, effective_cost::text, list_cost::text, line_count::int FROM ${table} WHERE organization_id = $1 ORDER BY ${order}`,
+      [org],
+    );
+    const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
+      `SELECT (charge_period_start AT TIME ZONE 'UTC')::date::text AS day, ${dimensions.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
+          coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost, coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
+         FROM spend_lines WHERE organization_id = $1 AND ${where} GROUP BY ${order} ORDER BY ${order}`,
+      [org],
+    );
+    expect(stored).toEqual(rebuilt);
+    return stored.length;
+  };
+  const commitmentRows = await compareDaily(
+    "spend_commitment_daily",
+    COMMITMENT_DIMENSIONS,
+    "charge_category = 'Usage' AND commitment_discount_id IS NOT NULL",
+  );
+  await compareDaily("spend_coverage_daily", COVERAGE_DIMENSIONS, "charge_category = 'Usage'");
+  const hourOrder = `hour, ${HOURLY_DIMENSIONS.map((_, i) => i + 2).join(", ")}`;
+  const storedHours = await ctx.db.sql.query<Record<string, unknown>>(
+    `SELECT hour, ${HOURLY_DIMENSIONS.join(", ")}, effective_cost::text, list_cost::text, line_count::int FROM spend_ondemand_hourly WHERE organization_id = $1 ORDER BY ${hourOrder}`,
+    [org],
+  );
+  const rebuiltHours = await ctx.db.sql.query<Record<string, unknown>>(
+    `SELECT date_trunc('hour', charge_period_start) + k * interval '1 hour' AS hour, ${HOURLY_DIMENSIONS.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
+        coalesce(sum(round(effective_cost / ${HOURS}, 10)), 0)::numeric(38, 10)::text AS effective_cost,
+        coalesce(sum(round(list_cost / ${HOURS}, 10)), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
+       FROM spend_lines CROSS JOIN LATERAL generate_series(0, ${HOURS} - 1) AS k
+      WHERE organization_id = $1 AND charge_category = 'Usage' AND pricing_category = 'Standard' GROUP BY ${hourOrder} ORDER BY ${hourOrder}`,
+    [org],
+  );
+  expect(storedHours).toEqual(rebuiltHours);
+  return { commitmentRows, hourlyRows: storedHours.length };
 }

@@ -54,6 +54,10 @@ export default function Overview() {
           </QueryState>
           {/* The spend follows the right-sizing figures: on an embedded database the API answers one query at a time. */}
           <SpendOverview tenantId={tenantId} tenantName={tenantName} start={!summary.isPending} />
+          <p>
+            <Link to="/commitments">Commitments</Link>: how much of your Savings Plans and reservations is used, how much usage they cover, and what more to
+            buy.
+          </p>
         </>
       )}
     </>

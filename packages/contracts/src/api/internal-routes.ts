@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ServiceId } from "../common.js";
+import { ListCommitmentRatesResponse } from "../pricing/commitment-rates.js";
 import { ComputeBatchRequest, ComputeBatchResponse, InstanceTypesQuery, InstanceTypesResponse } from "../pricing/compute.js";
 import { MarketplaceError } from "../pricing/errors.js";
 import { CreateAccountKeyRequest, CreatedPricingApiKey, KeyHash, PricingApiKey, ProvisionApiKeyRequest } from "../pricing/internal.js";
@@ -106,5 +107,18 @@ export const pricingInternalRoutes = {
     bodyLimit: "8 MiB",
     body: UsageRequest,
     responses: { 200: { description: "Priced lines (with the entry's model) and totals", schema: InternalUsageResponse } },
+  }),
+  listCommitmentRatesForAccount: defineRoute({
+    operationId: "listCommitmentRatesForAccount",
+    method: "get",
+    path: "/internal/accounts/{accountId}/commitment-rates",
+    tags: ["Internal"],
+    summary: "An account's open commitment rates (the main API's purchase recommendations)",
+    errors: "marketplace",
+    auth: "service",
+    scope: "none",
+    internal: true,
+    params: AccountParams,
+    responses: { 200: { description: "Open rates, newest first", schema: ListCommitmentRatesResponse } },
   }),
 } as const;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ServiceId } from "../common.js";
 import * as compute from "../pricing/compute.js";
+import * as commitmentRates from "../pricing/commitment-rates.js";
 import * as computePrices from "../pricing/compute-prices.js";
 import * as databases from "../pricing/databases.js";
 import * as errors from "../pricing/errors.js";
@@ -11,7 +12,7 @@ import { PricingHealth, PricingReady } from "./health.js";
 import { pricingInternalRoutes } from "./internal-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 
-const c = { ...compute, ...computePrices, ...databases, ...errors, ...internal, ...models, ...references };
+const c = { ...commitmentRates, ...compute, ...computePrices, ...databases, ...errors, ...internal, ...models, ...references };
 
 type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope"> & Partial<Pick<RouteDefinition, "scope">>;
 type Keyed<E extends string, S> = Omit<{ errors: E; auth: "api_key"; scope: "account" }, keyof S> & S;
@@ -199,6 +200,46 @@ export const pricingPublicRoutes = {
       query: IdQuery,
       responses: {
         200: { description: "The closed row", schema: c.DeleteComputePricesResponse },
+        404: error("Unknown id, another account's id, or already closed"),
+      },
+    }),
+  ),
+  registerCommitmentRates: defineRoute(
+    market({
+      operationId: "registerCommitmentRates",
+      method: "post",
+      path: "/marketplace/providers/commitment-rates",
+      tags: ["Commitment rates"],
+      summary: "Register commitment rates (Savings Plans, Reserved Instances, committed use; versioned rows)",
+      minKeyRole: "member",
+      idempotent: true,
+      body: c.RegisterCommitmentRatesRequest,
+      responses: { 201: { description: "Stored rates", schema: c.RegisterCommitmentRatesResponse } },
+    }),
+  ),
+  listCommitmentRates: defineRoute(
+    market({
+      operationId: "listCommitmentRates",
+      method: "get",
+      path: "/marketplace/providers/commitment-rates",
+      tags: ["Commitment rates"],
+      summary: "List commitment rates (open rows; include_closed=true for history)",
+      minKeyRole: "viewer",
+      query: c.CommitmentRateListQuery,
+      responses: { 200: { description: "Rates, newest first", schema: c.ListCommitmentRatesResponse } },
+    }),
+  ),
+  closeCommitmentRate: defineRoute(
+    market({
+      operationId: "closeCommitmentRate",
+      method: "delete",
+      path: "/marketplace/providers/commitment-rates",
+      tags: ["Commitment rates"],
+      summary: "Close a commitment rate row",
+      minKeyRole: "admin",
+      query: IdQuery,
+      responses: {
+        200: { description: "The closed row", schema: c.DeleteCommitmentRatesResponse },
         404: error("Unknown id, another account's id, or already closed"),
       },
     }),

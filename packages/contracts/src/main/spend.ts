@@ -49,7 +49,7 @@ const DAY_MS = 86_400_000;
 const FilterValue = KeyText;
 const Filter = queryArray(FilterValue).optional();
 
-const DateOrTimestamp = z
+export const DateOrTimestamp = z
   .union([z.iso.date().transform((day) => `${day}T00:00:00.000Z`), Timestamp])
   .meta({ override: { type: "string", description: "RFC 3339 timestamp, or YYYY-MM-DD (UTC midnight)." } });
 
@@ -62,7 +62,7 @@ export interface SpendRange {
 }
 
 /** start/end resolved (default: the current calendar month to now) and checked: start < end, at most 400 days. */
-function resolveRange<T extends { start?: string; end?: string }>(query: T, ctx: z.RefinementCtx): Omit<T, "start" | "end"> & SpendRange {
+export function resolveRange<T extends { start?: string; end?: string }>(query: T, ctx: z.RefinementCtx): Omit<T, "start" | "end"> & SpendRange {
   const now = new Date();
   const end = query.end ?? now.toISOString();
   const start = query.start ?? startOfMonth(query.end ? new Date(Date.parse(end) - 1) : now);

@@ -12,6 +12,7 @@ type BodyOf<O extends keyof PricingApiClient> = NonNullable<Parameters<PricingAp
 /** One entry of a registration body, as the pricing API takes it. */
 export type ModelPriceInput = BodyOf<"registerModels">["entries"][number];
 export type ComputePriceInput = BodyOf<"registerComputePrices">["entries"][number];
+export type CommitmentRateInput = BodyOf<"registerCommitmentRates">["entries"][number];
 
 /** The pricing API with the key the page was given (the pricing API takes API keys, not the sign-in token). */
 function usePricing(apiKey: string, key: string) {
@@ -36,6 +37,18 @@ export function useComputePrices(apiKey: string) {
   const list = useQuery({ queryKey: ["pricing-compute", apiKey], queryFn: () => pricing.listComputePrices({ query: { include_closed: "true" }, credential }) });
   const register = useMutation({ mutationFn: (entry: ComputePriceInput) => pricing.registerComputePrices({ body: { entries: [entry] }, credential }) });
   const close = useMutation({ mutationFn: (id: string) => pricing.closeComputePrice({ query: { id }, credential }), onSuccess: refresh });
+  return { list, register, close, refresh };
+}
+
+/** Commitment rates of the key's account, every version; register one, close one. */
+export function useCommitmentRates(apiKey: string) {
+  const { pricing, credential, refresh } = usePricing(apiKey, "pricing-commitment-rates");
+  const list = useQuery({
+    queryKey: ["pricing-commitment-rates", apiKey],
+    queryFn: () => pricing.listCommitmentRates({ query: { include_closed: "true" }, credential }),
+  });
+  const register = useMutation({ mutationFn: (entry: CommitmentRateInput) => pricing.registerCommitmentRates({ body: { entries: [entry] }, credential }) });
+  const close = useMutation({ mutationFn: (id: string) => pricing.closeCommitmentRate({ query: { id }, credential }), onSuccess: refresh });
   return { list, register, close, refresh };
 }
 

@@ -1,0 +1,189 @@
+import type { SqlClient } from "@cloudcost/db";
+import type { CheckedStatement, RowOf } from "../sql-columns";
+
+/**
+ * Commitment utilization, coverage and the on-demand hourly series, aggregated in the database
+ * from the roll-ups spend/ledger.ts keeps (spend/commitment-rollups.ts). Whole UTC days of a range
+ * come from spend_commitment_daily (utilization) or spend_coverage_daily (coverage), the partial
+ * days at its edges from the lines.
+ */
+
+/** The one predicate for "this usage is covered by a commitment" (a usage line priced as Committed), over a source row `s`. */
+export const COVERED = "s.pricing_category = 'Committed'";
+/** Usage a commitment could have covered: everything but the Unused commitment lines (the unspent part of a commitment, not usage). */
+const USAGE = "s.commitment_discount_status <> 'Unused'";
+/** Commitments are analysed in US dollars, the currency of the rates; lines in other currencies are left out. */
+const CURRENCY = "USD";
+
+/** A range as the statements take it: whole days from the roll-ups, the rest from the lines. */
+export interface RangeParams {
+  organizationId: string;
+  /** null: every tenant and the unallocated lines. */
+  tenantIds: string[] | null;
+  start: string;
+  end: string;
+}
+
+const DAY_MS = 86_400_000;
+/** $1 organization, $2/$3 the roll-up's days, $4-$7 the two line ranges. */
+function rangeValues(range: RangeParams): unknown[] {
+  const startMs = Date.parse(range.start);
+  const endMs = Date.parse(range.end);
+  const dayStart = Math.ceil(startMs / DAY_MS) * DAY_MS;
+  const dayEnd = Math.floor(endMs / DAY_MS) * DAY_MS;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  if (dayStart >= dayEnd) return [range.organizationId, iso(dayStart), iso(dayStart), iso(startMs), iso(endMs), iso(endMs), iso(endMs)];
+  return [range.organizationId, iso(dayStart), iso(dayEnd), iso(startMs), iso(dayStart), iso(dayEnd), iso(endMs)];
+}
+
+/** The roll-up's whole days and the lines of the partial ones. */
+const IN_RANGE = {
+  days: "d.day >= $2::timestamptz::date AND d.day < $3::timestamptz::date",
+  lines:
+    "((l.charge_period_start >= $4::timestamptz AND l.charge_period_start < $5::timestamptz) OR (l.charge_period_start >= $6::timestamptz AND l.charge_period_start < $7::timestamptz))",
+};
+
+/** The rows of `table` (a daily roll-up) in the range, then the Usage lines of the partial days, as the same columns. */
+const source = (table: string, columns: readonly string[], rollupWhere: string, lineWhere: string) => `
+  SELECT ${columns.map((name) => `d.${name}`).join(", ")}, d.effective_cost, d.list_cost
+    FROM ${table} d
+   WHERE d.organization_id = $1 AND d.currency = '${CURRENCY}' AND ${IN_RANGE.days}${rollupWhere}
+  UNION ALL
+  SELECT ${columns.map((name) => `coalesce(l.${name}, '')`).join(", ")}, coalesce(l.effective_cost, 0), coalesce(l.list_cost, 0)
+    FROM spend_lines l
+   WHERE l.organization_id = $1 AND l.currency = '${CURRENCY}' AND l.charge_category = 'Usage' AND ${IN_RANGE.lines}${lineWhere}`;
+
+const UTILIZATION_SOURCE = source(
+  "spend_commitment_daily",
+  [
+    "commitment_discount_id",
+    "commitment_discount_category",
+    "commitment_discount_type",
+    "commitment_discount_status",
+    "provider",
+    "billing_account_id",
+    "pricing_category",
+  ],
+  "",
+  " AND l.commitment_discount_id IS NOT NULL",
+);
+
+const UTILIZATION_COLUMNS = {
+  commitment_discount_id: "text",
+  category: "text",
+  type: "text",
+  provider: "text",
+  billing_account_id: "text",
+  used_cost: "text",
+  unused_cost: "text",
+  covered_list_cost: "text",
+} as const;
+export type UtilizationRow = RowOf<typeof UTILIZATION_COLUMNS>;
+
+const UTILIZATION_SQL = `SELECT s.commitment_discount_id, max(s.commitment_discount_category) AS category, max(s.commitment_discount_type) AS type,
+    max(s.provider) AS provider, max(s.billing_account_id) AS billing_account_id,
+    coalesce(sum(s.effective_cost) FILTER (WHERE s.commitment_discount_status = 'Used'), 0)::text AS used_cost,
+    coalesce(sum(s.effective_cost) FILTER (WHERE s.commitment_discount_status = 'Unused'), 0)::text AS unused_cost,
+    coalesce(sum(s.list_cost) FILTER (WHERE ${COVERED} AND ${USAGE}), 0)::text AS covered_list_cost
+  FROM (${UTILIZATION_SOURCE}) s
+  GROUP BY s.commitment_discount_id
+  ORDER BY s.commitment_discount_id COLLATE "C"`;
+
+/**
+ * Per commitment id with Usage charges in the range: its Used and Unused effective cost and the
+ * list cost it covered. The whole organization (the operation is for owners and admins).
+ */
+export function findUtilization(sql: SqlClient, range: RangeParams): Promise<UtilizationRow[]> {
+  return sql.query<UtilizationRow>(UTILIZATION_SQL, rangeValues(range));
+}
+
+const COVERAGE_SOURCE = source(
+  "spend_coverage_daily",
+  ["tenant_id", "service_name", "service_category", "region", "sub_account_id", "pricing_category", "commitment_discount_status"],
+  " AND ($8::text[] IS NULL OR d.tenant_id = ANY($8::text[]))",
+  " AND ($8::text[] IS NULL OR l.tenant_id = ANY($8::text[]))",
+);
+
+const COVERAGE_COLUMNS = {
+  grouped: "int4",
+  grp: "text",
+  eligible_list_cost: "text",
+  covered_list_cost: "text",
+  on_demand_cost: "text",
+} as const;
+export type CoverageRowData = RowOf<typeof COVERAGE_COLUMNS>;
+
+/**
+ * $8 the caller's tenants (null: all), $9 the group (service_name, region, sub_account_id or
+ * tenant). Eligible: services with a covered line in the range (in the caller's tenants), and every
+ * Compute service. The rows are first summed per group, service and pricing category (one pass),
+ * so that eligibility and the totals read a few rows.
+ */
+const COVERAGE_SQL = `WITH s AS (
+    SELECT CASE $9::text WHEN 'service_name' THEN x.service_name WHEN 'region' THEN x.region WHEN 'sub_account_id' THEN x.sub_account_id ELSE x.tenant_id END AS grp,
+      x.service_name, x.service_category, x.pricing_category, x.commitment_discount_status,
+      sum(x.list_cost) AS list_cost, sum(x.effective_cost) AS effective_cost
+    FROM (${COVERAGE_SOURCE}) x
+    GROUP BY 1, 2, 3, 4, 5),
+  eligible AS (SELECT DISTINCT s.service_name FROM s WHERE ${COVERED} AND ${USAGE})
+  SELECT GROUPING(s.grp)::int AS grouped, s.grp, coalesce(sum(s.list_cost), 0)::text AS eligible_list_cost,
+    coalesce(sum(s.list_cost) FILTER (WHERE ${COVERED}), 0)::text AS covered_list_cost,
+    coalesce(sum(s.effective_cost) FILTER (WHERE s.pricing_category = 'Standard'), 0)::text AS on_demand_cost
+  FROM s WHERE ${USAGE} AND (s.service_category = 'Compute' OR s.service_name IN (SELECT service_name FROM eligible))
+  GROUP BY ROLLUP (s.grp)
+  ORDER BY GROUPING(s.grp), s.grp COLLATE "C"`;
+
+/** Coverage per group and in total (the row with `grouped` 1). */
+export function findCoverage(sql: SqlClient, range: RangeParams, groupBy: string): Promise<CoverageRowData[]> {
+  return sql.query<CoverageRowData>(COVERAGE_SQL, [...rangeValues(range), range.tenantIds, groupBy]);
+}
+
+const LAST_HOUR_SQL = `SELECT max(hour) AS last_hour FROM spend_ondemand_hourly WHERE organization_id = $1 AND hour < $2::timestamptz`;
+const LAST_HOUR_COLUMNS = { last_hour: "timestamptz null" } as const;
+
+/** The last hour with on-demand usage before `before` (null: none). */
+export async function findLastOnDemandHour(sql: SqlClient, organizationId: string, before: Date): Promise<Date | null> {
+  const [row] = await sql.query<RowOf<typeof LAST_HOUR_COLUMNS>>(LAST_HOUR_SQL, [organizationId, before.toISOString()]);
+  return row?.last_hour ?? null;
+}
+
+/** The scope of a commitment rate in the ledger ('' matches everything). */
+export interface SeriesScope {
+  provider: string;
+  serviceCategory: string;
+  region: string;
+}
+
+const SERIES_COLUMNS = { hour: "timestamptz", cost: "text" } as const;
+export type SeriesRow = RowOf<typeof SERIES_COLUMNS>;
+
+/**
+ * The hourly on-demand effective cost of eligible services in [$2, $3) (hours without any are
+ * absent): eligible as for coverage, services with a Committed line in the range or in category
+ * Compute. $4-$6 the rate's provider (case-insensitive), service category and region.
+ */
+const SERIES_SQL = `WITH eligible AS (
+    SELECT DISTINCT d.service_name FROM spend_coverage_daily d
+     WHERE d.organization_id = $1 AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND d.day <= ($3::timestamptz AT TIME ZONE 'UTC')::date
+       AND d.currency = '${CURRENCY}' AND d.pricing_category = 'Committed' AND d.commitment_discount_status <> 'Unused')
+  SELECT h.hour, sum(h.effective_cost)::text AS cost
+    FROM spend_ondemand_hourly h
+   WHERE h.organization_id = $1 AND h.hour >= $2::timestamptz AND h.hour < $3::timestamptz AND h.currency = '${CURRENCY}'
+     AND (h.service_category = 'Compute' OR h.service_name IN (SELECT service_name FROM eligible))
+     AND ($4::text = '' OR lower(h.provider) = lower($4::text)) AND ($5::text = '' OR h.service_category = $5::text) AND ($6::text = '' OR h.region = $6::text)
+   GROUP BY h.hour
+   ORDER BY h.hour`;
+
+export function findOnDemandSeries(sql: SqlClient, organizationId: string, start: Date, end: Date, scope: SeriesScope): Promise<SeriesRow[]> {
+  return sql.query<SeriesRow>(SERIES_SQL, [organizationId, start.toISOString(), end.toISOString(), scope.provider, scope.serviceCategory, scope.region]);
+}
+
+/** The raw statements of this module, for test/repository-row-types.test.ts. */
+export function checkedStatements(): CheckedStatement[] {
+  return [
+    { name: "commitment utilization", sql: UTILIZATION_SQL, columns: UTILIZATION_COLUMNS },
+    { name: "commitment coverage", sql: COVERAGE_SQL, columns: COVERAGE_COLUMNS },
+    { name: "commitment last on-demand hour", sql: LAST_HOUR_SQL, columns: LAST_HOUR_COLUMNS },
+    { name: "commitment on-demand series", sql: SERIES_SQL, columns: SERIES_COLUMNS },
+  ];
+}

@@ -1,0 +1,332 @@
+// Commitments (docs/api.md, "Commitments"; docs/commitments.md): utilization per commitment,
+// coverage by group and purchase recommendations, over FOCUS bills imported through the real
+// import route, with commitment rates registered in a real pricing API.
+import request from "supertest";
+import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
+import { registerCommitmentRates } from "./helpers/commitment-rates";
+import { focusCsvText } from "./helpers/focus-files";
+import { addUser, signUp, type SignedUp } from "./helpers/identity";
+import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
+import { rollupsMatchLines } from "./helpers/rollup";
+
+let pricing: RunningPricingApi;
+let ctx: TestContext;
+let org: SignedUp;
+let other: SignedUp;
+let secondTenant: string;
+let member: string;
+
+const EXTRA = [
+  "PricingCategory",
+  "SubAccountId",
+  "RegionId",
+  "CommitmentDiscountId",
+  "CommitmentDiscountCategory",
+  "CommitmentDiscountType",
+  "CommitmentDiscountStatus",
+];
+const PLAN = "arn:aws:savingsplans::111122223333:savingsplan/sp-commit";
+const HOUR_MS = 3_600_000;
+const at = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+const OCTOBER = Date.parse("2026-10-01T00:00:00Z");
+const bill = {
+  ProviderName: "AWS",
+  PublisherName: "AWS",
+  ServiceName: "Amazon EC2",
+  ServiceCategory: "Compute",
+  RegionId: "us-east-1",
+  BillingAccountId: "payer-1",
+};
+
+/**
+ * 720 eligible hours of October: hours 0-499 covered by the plan (PricingCategory Committed, list
+ * 1.00, effective 0.70), hours 500-719 on demand (list and effective 1.00); and 100 Unused hours of
+ * the plan (effective 0.70, no list cost). Hours 0-359 are sub-account team-a (the first tenant),
+ * the rest team-b (the second tenant).
+ */
+function octoberBill(billingAccount = "payer-1"): string {
+  const rows: Record<string, string>[] = [];
+  for (let h = 0; h < 720; h++) {
+    const covered = h < 500;
+    rows.push({
+      ...bill,
+      BillingAccountId: billingAccount,
+      ChargePeriodStart: at(OCTOBER + h * HOUR_MS),
+      ChargePeriodEnd: at(OCTOBER + (h + 1) * HOUR_MS),
+      SubAccountId: h < 360 ? "team-a" : "team-b",
+      ListCost: "1.00",
+      ContractedCost: "1.00",
+      BilledCost: covered ? "0" : "1.00",
+      EffectiveCost: covered ? "0.70" : "1.00",
+      PricingCategory: covered ? "Committed" : "Standard",
+      CommitmentDiscountId: covered ? PLAN : "",
+      CommitmentDiscountCategory: covered ? "Spend" : "",
+      CommitmentDiscountType: covered ? "Compute Savings Plan" : "",
+      CommitmentDiscountStatus: covered ? "Used" : "",
+    });
+  }
+  for (let h = 500; h < 600; h++)
+    rows.push({
+      ...bill,
+      BillingAccountId: billingAccount,
+      ServiceName: "Savings Plans for AWS Compute usage",
+      ChargePeriodStart: at(OCTOBER + h * HOUR_MS),
+      ChargePeriodEnd: at(OCTOBER + (h + 1) * HOUR_MS),
+      SubAccountId: "team-b",
+      ListCost: "0",
+      ContractedCost: "0",
+      BilledCost: "0",
+      EffectiveCost: "0.70",
+      PricingCategory: "Committed",
+      CommitmentDiscountId: PLAN,
+      CommitmentDiscountCategory: "Spend",
+      CommitmentDiscountType: "Compute Savings Plan",
+      CommitmentDiscountStatus: "Unused",
+    });
+  return focusCsvText(rows, EXTRA);
+}
+
+const upload = (o: SignedUp, body: string) =>
+  request(ctx.app)
+    .post(`/api/v1/organizations/${o.organization.id}/spend/imports`)
+    .set("Authorization", `Bearer ${o.token}`)
+    .set("Content-Type", "text/csv")
+    .send(body)
+    .expect(201);
+const get = (o: SignedUp, path: string, token = o.token) =>
+  request(ctx.app).get(`/api/v1/organizations/${o.organization.id}/commitments${path}`).set("Authorization", `Bearer ${token}`);
+
+beforeAll(async () => {
+  pricing = await startPricingApi(TEST_SERVICE_TOKEN_SECRET);
+  ctx = await createTestContext({ PRICING_API_URL: pricing.url, PRICING_API_TIMEOUT_MS: "30000" });
+  org = await signUp(ctx, { company: "Committed" });
+  other = await signUp(ctx, { company: "Elsewhere" });
+  const created = await request(ctx.app)
+    .post(`/api/v1/organizations/${org.organization.id}/tenants`)
+    .set("Authorization", `Bearer ${org.token}`)
+    .send({ name: "Team B" })
+    .expect(201);
+  secondTenant = created.body.data.id;
+  await request(ctx.app)
+    .put(`/api/v1/organizations/${org.organization.id}/spend/allocation-rules`)
+    .set("Authorization", `Bearer ${org.token}`)
+    .send({
+      rules: [
+        { tenant_id: org.tenant.id, sub_account_ids: ["team-a"] },
+        { tenant_id: secondTenant, sub_account_ids: ["team-b"] },
+      ],
+    })
+    .expect(200);
+  await request(ctx.app)
+    .put(`/api/v1/organizations/${other.organization.id}/spend/allocation-rules`)
+    .set("Authorization", `Bearer ${other.token}`)
+    .send({ rules: [{ tenant_id: other.tenant.id }] })
+    .expect(200);
+  member = (await addUser(ctx, { orgId: org.organization.id, ownerToken: org.token, role: "member", tenantIds: [org.tenant.id] })).token;
+  await upload(org, octoberBill());
+  // Another organization's bill names the same plan and services, with the same hours twice over: it must change nothing here.
+  await upload(other, octoberBill("payer-other"));
+  await upload(other, octoberBill("payer-other-2"));
+}, 120_000);
+afterAll(async () => {
+  await ctx?.close();
+  await pricing?.close();
+});
+
+const OCT = "start=2026-10-01&end=2026-11-01";
+
+describe("GET /organizations/{org_id}/commitments", () => {
+  it("answers utilization as used / (used + unused) and savings as covered list cost - used cost", async () => {
+    const res = await get(org, `?${OCT}`).expect(200);
+    // used = 500 h x 0.70 = 350.00; unused = 100 h x 0.70 = 70.00; committed = 420.00
+    // utilization = 350 / 420 = 500 / 600 = 83.33 %; covered list = 500 h x 1.00 = 500.00; savings = 500 - 350 = 150.00
+    const figures = {
+      committed_cost: "420.00",
+      used_cost: "350.00",
+      unused_cost: "70.00",
+      utilization_percent: "83.33",
+      covered_list_cost: "500.00",
+      savings: "150.00",
+    };
+    expect(res.body.data).toEqual({
+      items: [
+        {
+          commitment_discount_id: PLAN,
+          category: "Spend",
+          type: "Compute Savings Plan",
+          provider: "AWS",
+          billing_account_id: "payer-1",
+          ...figures,
+        },
+      ],
+      totals: figures,
+    });
+  });
+
+  it("reads whole days from the roll-up and partial days from the lines alike", async () => {
+    // 2026-10-01T12:00 to 2026-10-03T06:00: 42 hours, all covered (hours 12-53 < 500): used 42 x 0.70 = 29.40, no unused hours.
+    const res = await get(org, "?start=2026-10-01T12:00:00Z&end=2026-10-03T06:00:00Z").expect(200);
+    expect(res.body.data.totals).toMatchObject({ used_cost: "29.40", unused_cost: "0.00", utilization_percent: "100.00", covered_list_cost: "42.00" });
+    await rollupsMatchLines(ctx, org.organization.id);
+  });
+
+  it("counts a bill imported again once (the new import replaces the old one's lines and roll-up rows)", async () => {
+    await upload(org, octoberBill());
+    const res = await get(org, `?${OCT}`).expect(200);
+    expect(res.body.data.totals).toMatchObject({ committed_cost: "420.00", used_cost: "350.00", unused_cost: "70.00", utilization_percent: "83.33" });
+    const coverage = await get(org, `/coverage?${OCT}`).expect(200);
+    expect(coverage.body.data.totals).toMatchObject({ eligible_list_cost: "720.00", covered_list_cost: "500.00" });
+    await rollupsMatchLines(ctx, org.organization.id);
+  });
+
+  it("is for owners and admins", async () => {
+    expect((await get(org, `?${OCT}`, member)).status).toBe(403);
+    expect((await get(org, `?${OCT}`, other.token)).status).toBe(403);
+  });
+});
+
+describe("GET /organizations/{org_id}/commitments/coverage", () => {
+  it("answers covered / eligible list cost of the eligible usage, by service", async () => {
+    const res = await get(org, `/coverage?${OCT}`).expect(200);
+    // eligible = 720 h x 1.00 = 720.00 (the Unused hours are not usage); covered = 500.00;
+    // on demand = 220 h x 1.00 = 220.00; coverage = 500 / 720 = 69.44 %
+    const figures = { eligible_list_cost: "720.00", covered_list_cost: "500.00", on_demand_cost: "220.00", coverage_percent: "69.44" };
+    expect(res.body.data).toEqual({ group_by: "service_name", rows: [{ group: "Amazon EC2", ...figures }], totals: figures });
+  });
+
+  it("by tenant: owners see every tenant, members only theirs", async () => {
+    const byTenant = (token: string) => get(org, `/coverage?${OCT}&group_by=tenant`, token).expect(200);
+    // First tenant: hours 0-359, all covered: 360 / 360. Second: hours 360-719, covered 360-499: 140 / 360 = 38.89 %.
+    const first = { group: org.tenant.id, eligible_list_cost: "360.00", covered_list_cost: "360.00", on_demand_cost: "0.00", coverage_percent: "100.00" };
+    const second = { group: secondTenant, eligible_list_cost: "360.00", covered_list_cost: "140.00", on_demand_cost: "220.00", coverage_percent: "38.89" };
+    const owner = (await byTenant(org.token)).body.data.rows;
+    expect(owner).toEqual([first, second].sort((a, b) => (a.group < b.group ? -1 : 1)));
+    const mine = (await byTenant(member)).body.data;
+    expect(mine.rows).toEqual([first]);
+    expect(mine.totals).toEqual({ eligible_list_cost: "360.00", covered_list_cost: "360.00", on_demand_cost: "0.00", coverage_percent: "100.00" });
+  });
+
+  it("refuses an unknown group with a 400 naming it", async () => {
+    const res = await get(org, `/coverage?${OCT}&group_by=model`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/group_by/);
+  });
+});
+
+/** A bill of `days` days ending at 2026-10-01 with the given cost per half day (00-12, 12-24), one line each. */
+function halfDayBill(days: number, night: string, day: string): string {
+  const rows: Record<string, string>[] = [];
+  const start = Date.parse("2026-10-01T00:00:00Z") - days * 24 * HOUR_MS;
+  for (let d = 0; d < days; d++)
+    for (const [offset, cost] of [
+      [0, night],
+      [12, day],
+    ] as const) {
+      const from = start + (d * 24 + offset) * HOUR_MS;
+      rows.push({
+        ...bill,
+        ChargePeriodStart: at(from),
+        ChargePeriodEnd: at(from + 12 * HOUR_MS),
+        SubAccountId: "team-a",
+        ListCost: cost,
+        ContractedCost: cost,
+        BilledCost: cost,
+        EffectiveCost: cost,
+        PricingCategory: "Standard",
+        CommitmentDiscountId: "",
+        CommitmentDiscountCategory: "",
+        CommitmentDiscountType: "",
+        CommitmentDiscountStatus: "",
+      });
+    }
+  return focusCsvText(rows, EXTRA);
+}
+
+const RATE = { provider: "aws", commitment_type: "savings_plan", term_months: 12, payment_option: "no_upfront", discount_percent: 30 };
+
+describe("GET /organizations/{org_id}/commitments/recommendations", () => {
+  it("a flat 10 USD/h with a 30 % rate recommends 7.00 USD/h and 2,190.00 USD a month", async () => {
+    const flat = await signUp(ctx, { company: "Flat" });
+    // 10 USD/h as half-day lines of 120.00, spread evenly over their 12 hours.
+    await upload(flat, halfDayBill(30, "120", "120"));
+    const [rate] = await registerCommitmentRates(pricing, flat.organization.id, [RATE]);
+    const res = await get(flat, "/recommendations?lookback_days=30").expect(200);
+    // c = 10 x (1 - 0.30) = 7.00 covers every hour: cost = 720 x 7 = 5040; savings = 7200 - 5040 = 2160 over 720 h;
+    // a month = 2160 x 730 / 720 = 2190.00; used = 7 every hour: utilization 100 %, coverage 100 %.
+    expect(res.body.data.items).toEqual([
+      {
+        rate_id: rate.id,
+        commitment_type: "savings_plan",
+        term_months: 12,
+        payment_option: "no_upfront",
+        discount_percent: 30,
+        hourly_commitment: "7.00",
+        monthly_savings: "2190.00",
+        expected_utilization_percent: "100.00",
+        expected_coverage_percent: "100.00",
+        lookback: { start: "2026-09-01T00:00:00.000Z", end: "2026-10-01T00:00:00.000Z", hours: 720 },
+      },
+    ]);
+  });
+
+  it("8 USD/h by night and 16 USD/h by day with a 30 % rate: the optimum is the night's breakpoint", async () => {
+    const shifts = await signUp(ctx, { company: "Shifts" });
+    // Night 00-12 at 8/h (96 per half day), day 12-24 at 16/h (192).
+    await upload(shifts, halfDayBill(30, "96", "192"));
+    await registerCommitmentRates(pricing, shifts.organization.id, [RATE, { ...RATE, commitment_type: "reserved_instance", discount_percent: 40 }]);
+    const res = await get(shifts, "/recommendations?lookback_days=30&commitment_type=savings_plan&include_curve=true").expect(200);
+    // Breakpoints c = E x 0.7: 5.6 and 11.2. Per day (E sum = 12 x 8 + 12 x 16 = 288):
+    //   c = 5.6:  cost = 24 x 5.6 + 12 x (16 - 8) = 134.4 + 96 = 230.4, savings 57.6
+    //   c = 11.2: cost = 24 x 11.2 = 268.8, savings 19.2
+    // Best 5.60; 30 days: 57.6 x 30 = 1728 over 720 h; a month = 1728 x 730 / 720 = 1752.00.
+    // Utilization: 5.6 used every hour = 100 %; coverage = (12 x 8 + 12 x 8) / 288 = 192 / 288 = 66.67 %.
+    const [item] = res.body.data.items;
+    expect(res.body.data.items).toHaveLength(1);
+    expect(item).toMatchObject({
+      hourly_commitment: "5.60",
+      monthly_savings: "1752.00",
+      expected_utilization_percent: "100.00",
+      expected_coverage_percent: "66.67",
+    });
+    // The curve comes from the same formula: 21 points from 0 to 2 x 5.60, highest at the recommendation.
+    const curve = item.savings_curve as { hourly_commitment: string; monthly_savings: string }[];
+    expect(curve).toHaveLength(21);
+    expect(curve[0]).toEqual({ hourly_commitment: "0.00", monthly_savings: "0.00" });
+    expect(curve[10]).toEqual({ hourly_commitment: "5.60", monthly_savings: "1752.00" });
+    expect(Math.max(...curve.map((p) => Number(p.monthly_savings)))).toBe(1752);
+  });
+
+  it("rounds the commitment to the better cent when the breakpoint falls between two", async () => {
+    const cents = await signUp(ctx, { company: "Cents" });
+    await upload(cents, halfDayBill(30, "84", "84")); // 7 USD/h
+    await registerCommitmentRates(pricing, cents.organization.id, [{ ...RATE, discount_percent: 33.3 }]);
+    const [item] = (await get(cents, "/recommendations").expect(200)).body.data.items;
+    // Breakpoint 7 x 0.667 = 4.669 USD/h. Per hour:
+    //   c = 4.67: reach 4.67 / 0.667 = 7.0014 >= 7, cost 4.67, savings 2.33
+    //   c = 4.66: reach 6.98651, cost 4.66 + (7 - 6.98651) = 4.67349, savings 2.32651
+    // So 4.67; a month = 2.33 x 730 = 1700.90; utilization = min(4.67, 7 x 0.667) / 4.67 = 4.669 / 4.67 = 99.98 %; coverage 100 %.
+    expect(item).toMatchObject({
+      discount_percent: 33.3,
+      hourly_commitment: "4.67",
+      monthly_savings: "1700.90",
+      expected_utilization_percent: "99.98",
+      expected_coverage_percent: "100.00",
+    });
+  });
+
+  it("answers no items without rates, and 503 while the pricing API is down", async () => {
+    expect((await get(org, "/recommendations").expect(200)).body.data.items).toEqual([]);
+    pricing.down = true;
+    try {
+      const res = await get(org, "/recommendations");
+      expect(res.status).toBe(503);
+      expect(res.headers["retry-after"]).toBe("5");
+    } finally {
+      pricing.down = false;
+    }
+  });
+
+  it("is for owners and admins", async () => {
+    expect((await get(org, "/recommendations", member)).status).toBe(403);
+  });
+});
