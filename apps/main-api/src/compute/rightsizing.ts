@@ -303,7 +303,10 @@ function decideShape(current: CurrentShape, stats: UsageStats | null, settings: 
     const cost = monthly(c.hourly);
     const projectedCpu = new Decimal(stats.cpuP95).times(cores).dividedBy(c.row.cpu_cores);
     const projectedMemory = withMemory === null ? null : new Decimal(withMemory).times(ram).dividedBy(c.row.ram_gb);
-    const cpuTarget = sustained(c.row, c.row.cpu_cores).dividedBy(c.row.cpu_cores).times(settings.cpuTargetPercent);
+    // A type judged by its credits has the target on all its vCPUs (version 3), others on their sustained share.
+    const cpuTarget = byCredits(c.row)
+      ? new Decimal(settings.cpuTargetPercent)
+      : sustained(c.row, c.row.cpu_cores).dividedBy(c.row.cpu_cores).times(settings.cpuTargetPercent);
     const over = Math.max(
       projectedCpu.minus(cpuTarget).toNumber(),
       projectedMemory === null ? Number.NEGATIVE_INFINITY : projectedMemory.minus(settings.memoryTargetPercent).toNumber(),
