@@ -10,7 +10,7 @@ import type {
   ResourceType,
   SummaryQuery,
 } from "@cloudcost/contracts";
-import type { SqlClient, SqlSession } from "@cloudcost/db";
+import { type SqlClient, type SqlSession, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
 import type { CheckedStatement, Columns, RowOf } from "../sql-columns";
@@ -23,33 +23,14 @@ import { DEFAULT_COMPUTE_SETTINGS } from "./settings";
 // written in resource_id order, the order every other writer of them locks in, so two writers of
 // the same resources cannot deadlock. The tenant's roll-up status row is created with its first
 // resource, so it exists before any sample (rollups.ts). A changed instance type, vCPU count or
-// memory is a resize: recorded (`changes`, with the recommendation standing then) and the time the
-// shape changed moves to $16 (the collector's observed_at, default now), so that older samples no
-// longer count. Upserting a retired resource revives it.
+// memory is a resize: the time the shape changed moves to the collector's observed_at ($16,
+// default now), so that older samples no longer count. Upserting a retired resource revives it.
 const UPSERT_RESOURCES_SQL = `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING),
      v AS (
        SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
          $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[], $15::text[], $16::timestamptz[])
        AS v(resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
-            operating_system, cpu_cores, ram_gb, labels, purchase_option, observed_at)),
-     old AS (
-       SELECT r.resource_id, r.instance_type, r.cpu_cores, r.ram_gb, r.action, r.recommended_instance_type, r.savings_monthly_usd,
-         r.current_monthly_cost_usd, r.recommended_monthly_cost_usd, r.analyzed_at
-       FROM compute_resources r JOIN v ON v.resource_id = r.resource_id
-       WHERE r.tenant_id = $1
-       ORDER BY r.resource_id COLLATE "C"
-       FOR UPDATE OF r),
-     changes AS (
-       INSERT INTO compute_resource_changes AS c (tenant_id, resource_id, at, from_instance_type, from_cpu_cores, from_ram_gb,
-         to_instance_type, to_cpu_cores, to_ram_gb, action, recommended_instance_type, savings_monthly_usd,
-         current_monthly_cost_usd, recommended_monthly_cost_usd, analyzed_at)
-       SELECT $1, o.resource_id, v.observed_at, o.instance_type, o.cpu_cores, o.ram_gb, v.instance_type, v.cpu_cores, v.ram_gb,
-         o.action, o.recommended_instance_type, o.savings_monthly_usd, o.current_monthly_cost_usd, o.recommended_monthly_cost_usd, o.analyzed_at
-       FROM old o JOIN v ON v.resource_id = o.resource_id
-       WHERE (o.instance_type, o.cpu_cores, o.ram_gb) IS DISTINCT FROM (v.instance_type, v.cpu_cores, v.ram_gb)
-       ORDER BY o.resource_id COLLATE "C"
-       ON CONFLICT (tenant_id, resource_id, at) DO UPDATE SET
-         to_instance_type = excluded.to_instance_type, to_cpu_cores = excluded.to_cpu_cores, to_ram_gb = excluded.to_ram_gb, retired = false)
+            operating_system, cpu_cores, ram_gb, labels, purchase_option, observed_at))
      INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
        availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels, purchase_option)
      SELECT $1, $2, v.resource_id, v.name, v.resource_type, v.provider, v.region, v.availability_zone, v.instance_type, v.architecture,
@@ -65,28 +46,66 @@ const UPSERT_RESOURCES_SQL = `WITH status AS (INSERT INTO compute_sample_tail_st
        shape_changed_at = CASE WHEN (r.instance_type, r.cpu_cores, r.ram_gb) IS DISTINCT FROM (excluded.instance_type, excluded.cpu_cores, excluded.ram_gb)
          THEN (SELECT v.observed_at FROM v WHERE v.resource_id = excluded.resource_id) ELSE r.shape_changed_at END`;
 
-/** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
+/**
+ * Before the upsert, in its transaction: locks the existing rows (resource_id order, as every
+ * writer) and records each resize with the recommendation standing then. The lock makes a
+ * concurrent upsert of the same resource wait, so it compares with the shape written here.
+ */
+const RECORD_RESIZES_SQL = `
+  WITH v AS (
+    SELECT * FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::timestamptz[]) AS v(resource_id, instance_type, cpu_cores, ram_gb, observed_at)),
+  old AS (
+    SELECT r.resource_id, r.instance_type, r.cpu_cores, r.ram_gb, r.action, r.recommended_instance_type, r.savings_monthly_usd,
+      r.current_monthly_cost_usd, r.recommended_monthly_cost_usd, r.analyzed_at
+    FROM compute_resources r JOIN v ON v.resource_id = r.resource_id
+    WHERE r.tenant_id = $1
+    ORDER BY r.resource_id COLLATE "C"
+    FOR UPDATE OF r)
+  INSERT INTO compute_resource_changes AS c (tenant_id, resource_id, at, from_instance_type, from_cpu_cores, from_ram_gb,
+    to_instance_type, to_cpu_cores, to_ram_gb, action, recommended_instance_type, savings_monthly_usd,
+    current_monthly_cost_usd, recommended_monthly_cost_usd, analyzed_at)
+  SELECT $1, o.resource_id, v.observed_at, o.instance_type, o.cpu_cores, o.ram_gb, v.instance_type, v.cpu_cores, v.ram_gb,
+    o.action, o.recommended_instance_type, o.savings_monthly_usd, o.current_monthly_cost_usd, o.recommended_monthly_cost_usd, o.analyzed_at
+  FROM old o JOIN v ON v.resource_id = o.resource_id
+  WHERE (o.instance_type, o.cpu_cores, o.ram_gb) IS DISTINCT FROM (v.instance_type, v.cpu_cores, v.ram_gb)
+  ORDER BY o.resource_id COLLATE "C"
+  ON CONFLICT (tenant_id, resource_id, at) DO UPDATE SET
+    to_instance_type = excluded.to_instance_type, to_cpu_cores = excluded.to_cpu_cores, to_ram_gb = excluded.to_ram_gb, retired = false`;
+
+/** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept; resizes are recorded. */
 export function upsertResourceRows(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[], now: Date): Promise<number> {
   const col = <T>(pick: (r: ComputeResourceData) => T) => resources.map(pick);
-  return prisma.$executeRawUnsafe(
-    UPSERT_RESOURCES_SQL,
-    tenant.id,
-    tenant.organizationId,
-    col((r) => r.resource_id),
-    col((r) => r.name ?? null),
-    col((r) => r.resource_type),
-    col((r) => r.provider ?? null),
-    col((r) => r.region ?? null),
-    col((r) => r.availability_zone ?? null),
-    col((r) => r.instance_type ?? null),
-    col((r) => r.architecture ?? null),
-    col((r) => r.operating_system ?? null),
-    col((r) => r.cpu_cores ?? null),
-    col((r) => r.ram_gb ?? null),
-    col((r) => JSON.stringify(r.labels ?? {})),
-    col((r) => r.purchase_option),
-    col((r) => r.observed_at ?? now.toISOString()),
-  );
+  const observedAt = col((r) => r.observed_at ?? now.toISOString());
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(
+      RECORD_RESIZES_SQL,
+      tenant.id,
+      col((r) => r.resource_id),
+      col((r) => r.instance_type ?? null),
+      col((r) => r.cpu_cores ?? null),
+      col((r) => r.ram_gb ?? null),
+      observedAt,
+    );
+    return tx.$executeRawUnsafe(
+      UPSERT_RESOURCES_SQL,
+      tenant.id,
+      tenant.organizationId,
+      col((r) => r.resource_id),
+      col((r) => r.name ?? null),
+      col((r) => r.resource_type),
+      col((r) => r.provider ?? null),
+      col((r) => r.region ?? null),
+      col((r) => r.availability_zone ?? null),
+      col((r) => r.instance_type ?? null),
+      col((r) => r.architecture ?? null),
+      col((r) => r.operating_system ?? null),
+      col((r) => r.cpu_cores ?? null),
+      col((r) => r.ram_gb ?? null),
+      col((r) => JSON.stringify(r.labels ?? {})),
+      col((r) => r.purchase_option),
+      observedAt,
+    );
+  }, TRANSACTION_OPTIONS);
 }
 
 const UNKNOWN_COLUMNS = { id: "text" } as const;
@@ -529,6 +548,7 @@ export function checkedStatements(): CheckedStatement[] {
   const counts: Columns = COUNTS_COLUMNS;
   return [
     { name: "compute resources upsert", sql: UPSERT_RESOURCES_SQL, columns: null },
+    { name: "compute resizes record", sql: RECORD_RESIZES_SQL, columns: null },
     { name: "compute unknown resources", sql: UNKNOWN_RESOURCES_SQL, columns: UNKNOWN_COLUMNS },
     { name: "compute heartbeats", sql: BUMP_HEARTBEATS, columns: null },
     { name: "compute ingest", sql: INGEST_SQL, columns: UNKNOWN_COLUMNS },
