@@ -35,7 +35,7 @@ export interface UsageStats {
   networkSamples: number;
   networkLow: number;
   /** Mean CPU of the window (null: unknown, then a burstable type is judged by its p95 against its baseline). */
-  cpuMean: number | null;
+  cpuMean?: number | null;
 }
 
 /** What the rule knows of a resource beyond its shape and samples. */
@@ -259,7 +259,7 @@ function decideShape(current: CurrentShape, stats: UsageStats | null, settings: 
   const currentCapacity = sustained(currentRow, cores);
   // Version 3: a burstable type with a known baseline meets the need when the mean stays within its
   // baseline (credits are earned and spent on average) and the p95 within the target on all its vCPUs.
-  const mean = stats.cpuMean;
+  const mean = stats.cpuMean ?? null;
   const burstFits = (row: InstanceTypeRow) =>
     new Decimal(cores).times(mean ?? 0).lte(new Decimal(row.cpu_cores).times(row.burst_baseline_percent ?? 100)) && needCpu.lte(row.cpu_cores);
   const byCredits = (row: InstanceTypeRow) => mean !== null && isBurstable(row) && row.burst_baseline_percent != null;

@@ -56,15 +56,25 @@ const Day = z.iso.date().transform((day) => `${day}T00:00:00.000Z`);
 const RangeBound = z.union([Day, Timestamp]).meta({ override: { type: "string", description: "RFC 3339 timestamp, or YYYY-MM-DD (UTC midnight)." } });
 const MAX_SAVINGS_RANGE_DAYS = 400;
 
+/** The first instant of the current UTC month. */
+const startOfMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+
 export const SavingsQuery = z
-  .object({ start: RangeBound, end: RangeBound })
-  .superRefine(({ start, end }, ctx) => {
+  .object({ start: RangeBound.optional(), end: RangeBound.optional() })
+  .transform((query, ctx) => {
+    const now = new Date();
+    const end = query.end ?? now.toISOString();
+    const start = query.start ?? startOfMonth(query.end ? new Date(Date.parse(end) - 1) : now);
     const span = Date.parse(end) - Date.parse(start);
     if (span <= 0) ctx.addIssue({ code: "custom", path: ["end"], message: "must be after start" });
     else if (span > MAX_SAVINGS_RANGE_DAYS * 86_400_000)
       ctx.addIssue({ code: "custom", path: ["end"], message: `the range may span at most ${MAX_SAVINGS_RANGE_DAYS} days` });
+    return { start, end };
   })
-  .meta({ id: "SavingsQuery", description: `Changes at or after \`start\` and before \`end\` (at most ${MAX_SAVINGS_RANGE_DAYS} days).` });
+  .meta({
+    id: "SavingsQuery",
+    description: `Changes at or after \`start\` and before \`end\` (default: the current calendar month to now; at most ${MAX_SAVINGS_RANGE_DAYS} days).`,
+  });
 export type SavingsQuery = z.output<typeof SavingsQuery>;
 
 export const ResourceShape = z
