@@ -51,7 +51,14 @@ async function openBenchDatabase(): Promise<{ db: Database; drop: () => Promise<
   await admin(`CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({ url: url.toString(), dataDir: "", migrationsDir: MIGRATIONS_DIR, logger, poolSize: 10, sessionSettings: SESSION_SETTINGS });
+  const db = await openMigratedDatabase({
+    url: url.toString(),
+    dataDir: "",
+    migrationsDir: MIGRATIONS_DIR,
+    logger,
+    poolSize: 10,
+    sessionSettings: SESSION_SETTINGS,
+  });
   return { db, kind: "postgres", drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
 }
 
@@ -63,7 +70,13 @@ async function main() {
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${msg}`);
   const { db, drop, kind } = await openBenchDatabase();
   const stub = await startPricingStub();
-  const config = loadConfig({ LOG_LEVEL: "silent", PRICING_API_URL: stub.url, ANALYSIS_INTERVAL_MINUTES: "0", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_CREDENTIAL: "0" });
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    PRICING_API_URL: stub.url,
+    ANALYSIS_INTERVAL_MINUTES: "0",
+    RATE_LIMIT_PER_IP: "0",
+    RATE_LIMIT_PER_CREDENTIAL: "0",
+  });
   const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
   const app = createApp(deps);
   const server = app.listen(0, "127.0.0.1");

@@ -45,7 +45,9 @@ async function analyzed(t: Tenant, query: Record<string, string> = {}): Promise<
 }
 
 async function items(t: Tenant, query: Record<string, string> = {}): Promise<Record<string, RecommendationItem>> {
-  const res = await api(t, "get", "/api/v1/tenant/compute/recommendations").query({ limit: "500", ...query }).expect(200);
+  const res = await api(t, "get", "/api/v1/tenant/compute/recommendations")
+    .query({ limit: "500", ...query })
+    .expect(200);
   return Object.fromEntries((res.body.data.items as RecommendationItem[]).map((item) => [item.resource_id, item]));
 }
 
@@ -101,11 +103,30 @@ describe("a resize starts new evidence", () => {
     });
 
     // 12 samples of the new shape, 2 hours apart: 22 hours, still short of 24.
-    await send(t, samplesFor("vm-resized", 12, 120, () => 60, () => 50, 25 * 60)).expect(200);
+    await send(
+      t,
+      samplesFor(
+        "vm-resized",
+        12,
+        120,
+        () => 60,
+        () => 50,
+        25 * 60,
+      ),
+    ).expect(200);
     expect((await analyzed(t))["vm-resized"].finding_reasons).toEqual(["insufficient_data", "recently_resized"]);
 
     // A 13th an hour ago: 13 samples over 46 hours, all at 60 % (the 48 at 20 % from before the resize do not count).
-    await send(t, samplesFor("vm-resized", 1, 60, () => 60, () => 50)).expect(200);
+    await send(
+      t,
+      samplesFor(
+        "vm-resized",
+        1,
+        60,
+        () => 60,
+        () => 50,
+      ),
+    ).expect(200);
     const after = (await analyzed(t))["vm-resized"];
     expect(after.stats).toMatchObject({ samples: 13, cpu_p95: 60, cpu_max: 60, memory_p95: 50 });
     expect(Date.parse(after.stats!.window_start)).toBeGreaterThanOrEqual(Date.parse(resizedAt));

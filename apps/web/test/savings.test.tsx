@@ -12,7 +12,16 @@ import { Shell } from "../src/Shell";
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };
 const me = (role: string) => ({
   organization: ORG,
-  user: { id: `usr_${role}`, organization_id: "org_1", email: `${role}@acme.example`, name: role, role, active: true, joined_at: "2026-11-01T00:00:00.000Z", tenant_ids: ["ten_1"] },
+  user: {
+    id: `usr_${role}`,
+    organization_id: "org_1",
+    email: `${role}@acme.example`,
+    name: role,
+    role,
+    active: true,
+    joined_at: "2026-11-01T00:00:00.000Z",
+    tenant_ids: ["ten_1"],
+  },
   role,
   tenant_ids: ["ten_1"],
   api_key_id: null,
@@ -34,7 +43,11 @@ const SAVED: RealizedSavingsItem[] = [
   {
     resource_id: "vm-web",
     recommendation: { action: "DOWNSIZE", recommended_instance_type: "m5.xlarge", savings_monthly_usd: 140.16, analyzed_at: "2026-11-01T00:00:00.000Z" },
-    change: { at: "2026-11-13T00:00:00.000Z", from: { instance_type: "m5.2xlarge", cpu_cores: 8, ram_gb: 32 }, to: { instance_type: "m5.xlarge", cpu_cores: 4, ram_gb: 16 } },
+    change: {
+      at: "2026-11-13T00:00:00.000Z",
+      from: { instance_type: "m5.2xlarge", cpu_cores: 8, ram_gb: 32 },
+      to: { instance_type: "m5.xlarge", cpu_cores: 4, ram_gb: 16 },
+    },
     followed: true,
     before_monthly_usd: 280.32,
     after_monthly_usd: 150.01,

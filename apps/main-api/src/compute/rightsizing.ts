@@ -209,7 +209,13 @@ export function decide(
   return { ...decided, savings: ZERO, reasons: REASON_ORDER.filter((r) => r === "commitment_covered" || decided.reasons.includes(r)) };
 }
 
-function decideShape(current: CurrentShape, stats: UsageStats | null, settings: RuleSettings, catalog: InstanceTypeRow[] | null, context: ResourceContext): Decision {
+function decideShape(
+  current: CurrentShape,
+  stats: UsageStats | null,
+  settings: RuleSettings,
+  catalog: InstanceTypeRow[] | null,
+  context: ResourceContext,
+): Decision {
   const basis = settings.savingsBasis;
   const base: Decision = {
     action: "NO_RECOMMENDATION",

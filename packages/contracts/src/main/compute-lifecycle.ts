@@ -84,7 +84,8 @@ export type ResourceShape = z.infer<typeof ResourceShape>;
 
 export const SavingsBasisOfChange = z.enum(["bill", "catalog"]).meta({
   id: "RealizedSavingsBasis",
-  description: "`bill`: median daily cost of the resource's spend lines before and after the change; `catalog`: effective prices (fewer than 3 days of lines on a side).",
+  description:
+    "`bill`: median daily cost of the resource's spend lines before and after the change; `catalog`: effective prices (fewer than 3 days of lines on a side).",
 });
 
 export const RealizedSavingsItem = z
@@ -106,7 +107,8 @@ export const RealizedSavingsItem = z
   })
   .meta({
     id: "RealizedSavingsItem",
-    description: "A resource resized or retired after a recommendation, with the monthly cost before and after; `days_observed`: the days with spend lines after the change (at most 14); amounts null only where the catalog could not price a type.",
+    description:
+      "A resource resized or retired after a recommendation, with the monthly cost before and after; `days_observed`: the days with spend lines after the change (at most 14); amounts null only where the catalog could not price a type.",
   });
 export type RealizedSavingsItem = z.infer<typeof RealizedSavingsItem>;
 

@@ -50,10 +50,9 @@ export default function Savings() {
         </label>
       </div>
       <p className="muted">
-        Resources resized or retired while a recommendation stood. <strong>Estimated</strong> is the monthly saving the recommendation
-        promised; <strong>realized</strong> compares the month before the change with the month after: from the bill (the median daily cost of
-        the resource's lines over up to 14 days on each side, times 730 / 24) when it has at least 3 days on both sides, else from the
-        effective prices of the two types.
+        Resources resized or retired while a recommendation stood. <strong>Estimated</strong> is the monthly saving the recommendation promised;{" "}
+        <strong>realized</strong> compares the month before the change with the month after: from the bill (the median daily cost of the resource's lines over
+        up to 14 days on each side, times 730 / 24) when it has at least 3 days on both sides, else from the effective prices of the two types.
       </p>
       {savings.error ? (
         <ErrorNote error={savings.error} title="Could not load the savings" />
