@@ -411,7 +411,9 @@ const summarySql = (where: string) => `WITH groups AS (
 /**
  * One statement over narrow covering indexes, nothing per resource in Node:
  * - counts and savings: an index-only scan of manual_compute_resources_summary_idx grouped by
- *   action (at most six rows), savings summed as integer cents (savings_cents, generated);
+ *   action (at most six rows), savings summed as integer cents (savings_cents, generated) over the
+ *   recommendations not dismissed or snoozed (state and snoozed_until are in the index; both
+ *   indexes hold live resources only: migration 20261129100000_compute_recommendations_over_time);
  * - top ten: the first ten qualifying entries of the partial index
  *   manual_compute_resources_top_savers_cover_idx (filters checked on the index tuple), then the
  *   display columns of just those ten rows.
