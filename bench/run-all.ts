@@ -10,6 +10,7 @@ const BENCHMARKS: [string, string, Record<string, string>][] = [
   ["compute-query", "compute-query.ts", { BENCH_DURATION: "10" }],
   ["marketplace", "marketplace.ts", { BENCH_RUNS: "10" }],
   ["rightsizing", "rightsizing.ts", { BENCH_HTTP_BATCHES: "10", BENCH_SUMMARY_CALLS: "100" }],
+  ["savings", "savings.ts", { BENCH_SAVINGS_CALLS: "50" }],
   // PostgreSQL only: without BENCH_DATABASE_URL it prints that it skipped and exits 0 (no figure).
   ["alerts", "alerts.ts", { BENCH_BUDGET_CALLS: "50" }],
   ["mixed-load", "reliability/mixed-load.ts", { LOAD_DURATION: "60", LOAD_WARMUP: "10" }],

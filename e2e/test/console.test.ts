@@ -179,6 +179,30 @@ describeIfBrowser("console", () => {
     ).not.toContain("resource=");
   });
 
+  it("dismisses a recommendation with a reason from its panel, opens it again, and shows the savings page", async () => {
+    const page = owner;
+    const client = stackClient(stack, { token: ownerToken });
+    const [first] = (await client.main.listRecommendations({ tenant, query: { action: ["DOWNSIZE"], limit: 1 } })).items;
+    await page.goto(`${stack.consoleUrl}/recommendations?resource=${encodeURIComponent(first.resource_id)}`);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Decision" }).waitFor();
+    await dialog.getByLabel("Reason (optional)").fill("runs the month-end batch");
+    await dialog.getByRole("button", { name: "Dismiss" }).click();
+    await dialog.getByText("Dismissed: runs the month-end batch").waitFor();
+    const dismissed = await client.main.listRecommendations({ tenant, query: { state: ["dismissed"] } });
+    expect(dismissed.items.map((i) => i.resource_id)).toEqual([first.resource_id]);
+    await dialog.getByRole("button", { name: "Open again" }).click();
+    await dialog
+      .getByRole("status")
+      .filter({ hasText: /^Open$/ })
+      .waitFor();
+    await page.keyboard.press("Escape");
+
+    await page.getByRole("link", { name: "Savings" }).click();
+    await page.getByRole("heading", { name: "Savings", level: 1 }).waitFor();
+    await check(page, "savings");
+  });
+
   it("creates an API key, shows it once, and the key works on the pricing API from the prices page", async () => {
     const page = owner;
     await page.goto(`${stack.consoleUrl}/settings/api-keys`);

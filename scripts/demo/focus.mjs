@@ -1,4 +1,5 @@
 import { gzipSync } from "node:zlib";
+import { RESIZED, resizedBillDays } from "./history.mjs";
 
 // The demo organization's cloud bill: a synthetic FOCUS 1.2 export of 60 complete days (relative to
 // today, deterministic), allocated to the two tenants by sub-account, one sub-account unallocated.
@@ -235,6 +236,34 @@ function demoFocusRows(now) {
         CommitmentDiscountQuantity: cents(commitment - usedToday),
       });
     }
+  }
+  // The VM Production downsized on the analysis' advice (history.mjs): a day's line at each price.
+  for (const { daysAgo, type, hourly, listHourly } of resizedBillDays()) {
+    const start = new Date(today - daysAgo * DAY_MS);
+    add({
+      ...base(start, "production"),
+      ChargeCategory: "Usage",
+      ChargeDescription: `Amazon EC2 BoxUsage:${type}`,
+      ServiceCategory: "Compute",
+      ServiceName: "Amazon EC2",
+      RegionId: "us-east-1",
+      ResourceId: RESIZED.resource_id,
+      ResourceName: RESIZED.resource_id,
+      ResourceType: RESOURCE_TYPE.Compute,
+      SkuId: `BoxUsage:${type}`,
+      SkuPriceId: `BoxUsage:${type}:OnDemand`,
+      PricingQuantity: "24",
+      PricingUnit: "Hours",
+      ConsumedQuantity: "24",
+      ConsumedUnit: "Hours",
+      ListUnitPrice: String(listHourly),
+      ContractedUnitPrice: String(hourly),
+      ListCost: cents(24 * listHourly),
+      ContractedCost: cents(24 * hourly),
+      BilledCost: cents(24 * hourly),
+      EffectiveCost: cents(24 * hourly),
+      Tags: JSON.stringify({ env: "production", team: "platform" }),
+    });
   }
   // Production's monthly support fee (on the 1st, for the month: its budget counts it once, never
   // extrapolated), and the month's tax on the payer account, which no rule allocates.

@@ -9,6 +9,7 @@ import { createClient, isApiError } from "@cloudcost/client";
 import { loadAlerts } from "./alerts.mjs";
 import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
 import { loadFocus } from "./focus.mjs";
+import { loadHistory } from "./history.mjs";
 
 const run = promisify(execFile);
 export const DEMO_EMAIL = "demo-owner@example.com";
@@ -167,6 +168,8 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
   }
   await loadFocus({ main, org, tenants: { production: production.id, staging: staging.id }, now, log });
   await logCommitments(main, org, log);
+  // After the bill: the downsized VM's realized savings are measured on its lines.
+  await loadHistory(main, production.id, now, log);
   // Last: the budget and the anomaly are computed from the spend loaded above.
   const alerts = await loadAlerts(main, production.id, log);
   return {
@@ -235,6 +238,11 @@ curl -s "${mainUrl}/api/v1/tenant/compute/recommendations/summary" -H "Authoriza
 # 1b. Its downsized VMs with reasons, ranked options and price provenance (the Windows, spot and
 #     negotiated-price VMs are prod-vm-windows, prod-vm-spot and prod-vm-negotiated)
 curl -s "${mainUrl}/api/v1/tenant/compute/recommendations?action=DOWNSIZE&provider=aws&region=us-east-1" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+
+# 1c. Realized savings of the last 30 days: web-legacy-01 downsized on our advice 12 days ago
+#     (measured on its bill lines), batch-idle-07 terminated and retired; reports-02's advice is
+#     dismissed (state=dismissed in the list above: counted, but not in the potential savings)
+curl -s "${mainUrl}/api/v1/tenant/compute/savings?start=$(date -u -d '30 days ago' +%F)" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 
 # 2. Price 1.2M input + 20k output tokens of ${marker.model_id} (pricing API, the same organization's API key)
 curl -s -X POST ${pricingUrl}/v1/pricing/usage -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"usage":[{"resource_id":"chat-bot","kind":"model","timestamp":"'"$(date -u +%FT%TZ)"'","labels":{"${labelPrefix}/pricing-id.model":"${marker.model_pricing_id}"},"quantities":{"input":1200000,"output":20000}}]}'

@@ -8,6 +8,7 @@ import { createTestContext, type TestContext } from "./helpers/context";
 const DISTRIBUTION: TableDistribution = {
   distributed: {
     compute_resources: "tenant_id",
+    compute_resource_changes: "tenant_id",
     compute_samples: "tenant_id",
     compute_sample_days: "tenant_id",
     compute_sample_day_status: "tenant_id",

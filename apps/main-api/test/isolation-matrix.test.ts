@@ -252,6 +252,7 @@ const NONEXISTENT_ORG = "org_00000000000000000000000000";
 
 /** A well-formed id for a tenant-scoped path's `{id}`: the tenant check answers before any lookup. */
 function tenantPathIds(route: string): Record<string, string> | undefined {
+  if (route.includes("{resource_id}")) return { resource_id: "bravo-vm-one" };
   return route.includes("{id}") ? { id: "probe_0000000000" } : undefined;
 }
 const NONEXISTENT_TENANT = "ten_00000000000000000000000000";
@@ -432,6 +433,7 @@ function matrix(): Row[] {
     updateBudget: { name: "Hijacked" },
     detectAnomalies: {},
     updateAnomaly: { feedback: "no" },
+    updateRecommendationState: { state: "dismissed", reason: "intruder" },
   };
   const compute = declaredOperations
     .filter((route) => route.scope === "tenant")

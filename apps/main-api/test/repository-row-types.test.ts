@@ -12,11 +12,13 @@ import { checkedStatements as budgetStatements } from "../src/budgets/repository
 import { checkedStatements as commitmentStatements } from "../src/commitments/repository";
 import { checkedStatements as computeStatements } from "../src/compute/repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
+import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as outboxStatements } from "../src/outbox/repository";
 import { checkedStatements as forecastStatements } from "../src/spend/forecast/repository";
 import { checkedStatements as importStatements } from "../src/spend/imports/repository";
 import { checkedStatements as usageStatements } from "../src/spend/usage-repository";
+import { checkedStatements as resourceCostStatements } from "../src/spend/resource-costs-repository";
 import { checkedStatements as userStatements } from "../src/users/repository";
 
 const STATEMENTS: CheckedStatement[] = [
@@ -32,6 +34,8 @@ const STATEMENTS: CheckedStatement[] = [
   ...computeStatements(),
   ...commitmentStatements(),
   ...rollupStatements(),
+  ...computeLifecycleStatements(),
+  ...resourceCostStatements(),
 ];
 
 let db: TestDatabase;

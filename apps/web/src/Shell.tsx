@@ -53,6 +53,7 @@ function Header() {
         <NavLink to="/budgets">Budgets</NavLink>
         <NavLink to="/commitments">Commitments</NavLink>
         <NavLink to="/recommendations">Recommendations</NavLink>
+        <NavLink to="/savings">Savings</NavLink>
         <NavLink to="/prices">Prices</NavLink>
         <NavLink to="/settings">Settings</NavLink>
       </nav>

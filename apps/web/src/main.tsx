@@ -17,6 +17,7 @@ else if (window.location.pathname === "/recommendations") void loadRecommendatio
 const Overview = lazy(loadOverview);
 const Recommendations = lazy(loadRecommendations);
 const Prices = lazy(() => import("./pages/Prices"));
+const Savings = lazy(() => import("./pages/savings/Savings"));
 const Spend = lazy(() => import("./pages/spend/Spend"));
 const Budgets = lazy(() => import("./pages/budgets/Budgets"));
 const Commitments = lazy(() => import("./pages/commitments/Commitments"));
@@ -40,6 +41,7 @@ const router = createBrowserRouter([
     children: [
       { index: true, element: <Overview /> },
       { path: "recommendations", element: <Recommendations /> },
+      { path: "savings", element: <Savings /> },
       { path: "spend", element: <Spend /> },
       { path: "budgets", element: <Budgets /> },
       { path: "commitments", element: <Commitments /> },

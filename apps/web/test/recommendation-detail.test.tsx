@@ -29,6 +29,10 @@ const base: Recommendation = {
   options: [],
   price: null,
   analyzed_at: "2026-11-25T01:00:00.000Z",
+  state: "open",
+  state_reason: null,
+  snoozed_until: null,
+  retired_at: null,
 };
 
 afterEach(cleanup);

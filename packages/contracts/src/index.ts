@@ -3,6 +3,7 @@ export * from "./decimal-bounds.js";
 export * from "./main/envelope.js";
 export * from "./main/identity.js";
 export * from "./main/compute.js";
+export * from "./main/compute-lifecycle.js";
 export * from "./main/spend.js";
 export * from "./main/spend-imports.js";
 export * from "./main/webhooks.js";

@@ -6,9 +6,10 @@ import type { Prisma } from "../db";
 import type { TenantRef } from "../context";
 import { type CatalogKey, type ComputeCatalogs, PricingUnavailableError } from "./catalog-prices";
 import { findTenantsWithInventory, tryLockAnalysis, unlockAnalysis, writeAnalysisResults } from "./repository";
-import { findWindowStats, type WindowStatsRow } from "./rollup-repository";
+import { findResourceIdsWithCommittedUsageSince } from "../spend/resource-costs-repository";
+import { findStatsSince, findWindowStats, type ResizedStatsRow, type WindowStatsRow } from "./rollup-repository";
 import { dropExpired, rollUpSettledDays, rollUpTail, rollupWindow } from "./rollups";
-import { decide, hasEnoughSignal, type DecidedOption, type Decision, type UsageStats } from "./rightsizing";
+import { decide, hasEnoughSignal, type DecidedOption, type Decision, type ResourceContext, type UsageStats } from "./rightsizing";
 import { loadComputeSettings, type ComputeSettings } from "./settings";
 
 /** Another cycle of this tenant is running (this process or another replica). */
@@ -60,7 +61,17 @@ function toStats(row: StatsRow): UsageStats | null {
     memoryEnd: row.memory_end ? new Date(row.memory_end) : null,
     networkSamples: row.network_samples ?? 0,
     networkLow: row.network_low ?? 0,
+    cpuMean: row.cpu_mean ?? null,
   };
+}
+
+/** Spend lines this recent decide whether a commitment covers a resource. */
+const COMMITTED_LOOKBACK_MS = 7 * 86_400_000;
+
+/** A resized resource's row with the statistics of its new shape only (none yet: no samples since). */
+function withStatsSince(row: StatsRow, since: ResizedStatsRow | undefined): StatsRow {
+  const empty = { samples: null, window_start: null, window_end: null, cpu_p95: null, cpu_max: null, memory_p95: null, memory_samples: null };
+  return since ? { ...row, ...since } : { ...row, ...empty, memory_start: null, memory_end: null, network_samples: null, network_low: null, cpu_mean: null };
 }
 
 /** A row with what pricing needs: provider, region and instance type. */
@@ -103,12 +114,26 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     }
     await rollUpSettledDays(deps.prisma, tenant.id, window);
     const tailCut = await rollUpTail(session, tenant.id, window, new Date(started - tailMarginMs));
-    const rows = await findWindowStats(deps.db.sql, tenant.id, window, tailCut);
+    const windowRows = await findWindowStats(deps.db.sql, tenant.id, window, tailCut);
+    // Resized inside the window: only the samples of the new shape count (from the resize on).
+    const resizedAt = (row: StatsRow) => (row.changed_at && row.changed_at > window.since ? row.changed_at : null);
+    const resized = windowRows.flatMap((row) => {
+      const from = resizedAt(row);
+      return from ? [{ resourceId: row.resource_id, from }] : [];
+    });
+    const since = new Map((await findStatsSince(deps.db.sql, tenant.id, resized)).map((row) => [row.resource_id, row]));
+    const rows = windowRows.map((row) => (resizedAt(row) ? withStatsSince(row, since.get(row.resource_id)) : row));
     const stats = rows.map(toStats);
+    const committed = await findResourceIdsWithCommittedUsageSince(deps.db.sql, tenant.organizationId, tenant.id, new Date(started - COMMITTED_LOOKBACK_MS));
+    const contextOf = (row: StatsRow): ResourceContext => ({
+      recentlyResized: resizedAt(row) !== null,
+      commitmentCovered: row.purchase_option === "reserved" || committed.has(row.resource_id),
+    });
 
-    // Only resources past rule 1 with a known provider, region and type need prices; the
-    // organization's pricing account (its id) prices them, so its negotiated prices apply.
-    const priced = rows.filter((row, i): row is PricedRow => hasEnoughSignal(stats[i]) && isPriceable(row));
+    // Only resources past rule 1 (or just resized: their new price is shown) with a known provider,
+    // region and type need prices; the organization's pricing account (its id) prices them, so its
+    // negotiated prices apply.
+    const priced = rows.filter((row, i): row is PricedRow => (hasEnoughSignal(stats[i]) || resizedAt(row) !== null) && isPriceable(row));
     const catalogs = new Map<string, InstanceTypeRow[]>();
     for (const row of priced) {
       const key = catalogKeyOf(tenant.organizationId, row);
@@ -130,7 +155,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       for (let i = start; i < Math.min(rows.length, start + DECIDE_SLICE); i++) {
         const row = rows[i];
         const shape = { instanceType: row.instance_type, cpuCores: row.cpu_cores, ramGb: row.ram_gb, architecture: row.architecture };
-        decisions.push(decide(shape, stats[i], rule, catalogOf(row)));
+        decisions.push(decide(shape, stats[i], rule, catalogOf(row), contextOf(row)));
       }
     }
     const money = (d: (x: Decision) => { toFixed(n: number): string } | null) => decisions.map((x) => d(x)?.toFixed(2) ?? null);

@@ -10,7 +10,7 @@ const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 /** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
 export function upsertResources(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
-  return upsertResourceRows(prisma, tenant, resources);
+  return upsertResourceRows(prisma, tenant, resources, new Date());
 }
 
 async function assertKnown(tx: Pick<Prisma, "$queryRawUnsafe">, tenantId: string, ids: string[]): Promise<void> {
@@ -20,7 +20,7 @@ async function assertKnown(tx: Pick<Prisma, "$queryRawUnsafe">, tenantId: string
 
 const unknownResources = (unknown: { id: string }[]) =>
   badRequest(
-    `Unknown resource_id ${unknown.map((u) => `'${u.id}'`).join(", ")}: upsert the resource with PUT /api/v1/tenant/compute/resources first; nothing was stored`,
+    `Unknown or retired resource_id ${unknown.map((u) => `'${u.id}'`).join(", ")}: upsert the resource with PUT /api/v1/tenant/compute/resources first; nothing was stored`,
   );
 
 function assertNotFuture(timestamps: string[], field: string) {

@@ -5,11 +5,12 @@ import type {
   OperatingSystem,
   PurchaseOption,
   RecommendationItem,
+  RecommendationState,
   RecommendationsQuery,
   ResourceType,
   SummaryQuery,
 } from "@cloudcost/contracts";
-import type { SqlClient, SqlSession } from "@cloudcost/db";
+import { type SqlClient, type SqlSession, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
 import type { CheckedStatement, Columns, RowOf } from "../sql-columns";
@@ -21,43 +22,90 @@ import { DEFAULT_COMPUTE_SETTINGS } from "./settings";
 // One statement: all or nothing, and concurrent upserts of one id cannot duplicate it. Rows are
 // written in resource_id order, the order every other writer of them locks in, so two writers of
 // the same resources cannot deadlock. The tenant's roll-up status row is created with its first
-// resource, so it exists before any sample (rollups.ts).
-const UPSERT_RESOURCES_SQL = `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING)
+// resource, so it exists before any sample (rollups.ts). A changed instance type, vCPU count or
+// memory is a resize: the time the shape changed moves to the collector's observed_at ($16,
+// default now), so that older samples no longer count. Upserting a retired resource revives it.
+const UPSERT_RESOURCES_SQL = `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING),
+     v AS (
+       SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+         $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[], $15::text[], $16::timestamptz[])
+       AS v(resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
+            operating_system, cpu_cores, ram_gb, labels, purchase_option, observed_at))
      INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
        availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels, purchase_option)
-     SELECT $1, $2, v.* FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[], $15::text[])
-       AS v(resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
-            operating_system, cpu_cores, ram_gb, labels, purchase_option)
+     SELECT $1, $2, v.resource_id, v.name, v.resource_type, v.provider, v.region, v.availability_zone, v.instance_type, v.architecture,
+       v.operating_system, v.cpu_cores, v.ram_gb, v.labels, v.purchase_option
+     FROM v
      ORDER BY v.resource_id COLLATE "C"
      ON CONFLICT (tenant_id, resource_id) DO UPDATE SET
        name = excluded.name, resource_type = excluded.resource_type, provider = excluded.provider,
        region = excluded.region, availability_zone = excluded.availability_zone, instance_type = excluded.instance_type,
        architecture = excluded.architecture, operating_system = excluded.operating_system,
        cpu_cores = excluded.cpu_cores, ram_gb = excluded.ram_gb, labels = excluded.labels,
-       purchase_option = excluded.purchase_option, updated_at = now()`;
+       purchase_option = excluded.purchase_option, updated_at = now(), retired_at = NULL,
+       shape_changed_at = CASE WHEN (r.instance_type, r.cpu_cores, r.ram_gb) IS DISTINCT FROM (excluded.instance_type, excluded.cpu_cores, excluded.ram_gb)
+         THEN (SELECT v.observed_at FROM v WHERE v.resource_id = excluded.resource_id) ELSE r.shape_changed_at END`;
 
-/** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
-export function upsertResourceRows(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
+/**
+ * Before the upsert, in its transaction: locks the existing rows (resource_id order, as every
+ * writer) and records each resize with the recommendation standing then. The lock makes a
+ * concurrent upsert of the same resource wait, so it compares with the shape written here.
+ */
+const RECORD_RESIZES_SQL = `
+  WITH v AS (
+    SELECT * FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::timestamptz[]) AS v(resource_id, instance_type, cpu_cores, ram_gb, observed_at)),
+  old AS (
+    SELECT r.resource_id, r.instance_type, r.cpu_cores, r.ram_gb, r.action, r.recommended_instance_type, r.savings_monthly_usd,
+      r.current_monthly_cost_usd, r.recommended_monthly_cost_usd, r.analyzed_at
+    FROM compute_resources r JOIN v ON v.resource_id = r.resource_id
+    WHERE r.tenant_id = $1
+    ORDER BY r.resource_id COLLATE "C"
+    FOR UPDATE OF r)
+  INSERT INTO compute_resource_changes AS c (tenant_id, resource_id, at, from_instance_type, from_cpu_cores, from_ram_gb,
+    to_instance_type, to_cpu_cores, to_ram_gb, action, recommended_instance_type, savings_monthly_usd,
+    current_monthly_cost_usd, recommended_monthly_cost_usd, analyzed_at)
+  SELECT $1, o.resource_id, v.observed_at, o.instance_type, o.cpu_cores, o.ram_gb, v.instance_type, v.cpu_cores, v.ram_gb,
+    o.action, o.recommended_instance_type, o.savings_monthly_usd, o.current_monthly_cost_usd, o.recommended_monthly_cost_usd, o.analyzed_at
+  FROM old o JOIN v ON v.resource_id = o.resource_id
+  WHERE (o.instance_type, o.cpu_cores, o.ram_gb) IS DISTINCT FROM (v.instance_type, v.cpu_cores, v.ram_gb)
+  ORDER BY o.resource_id COLLATE "C"
+  ON CONFLICT (tenant_id, resource_id, at) DO UPDATE SET
+    to_instance_type = excluded.to_instance_type, to_cpu_cores = excluded.to_cpu_cores, to_ram_gb = excluded.to_ram_gb, retired = false`;
+
+/** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept; resizes are recorded. */
+export function upsertResourceRows(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[], now: Date): Promise<number> {
   const col = <T>(pick: (r: ComputeResourceData) => T) => resources.map(pick);
-  return prisma.$executeRawUnsafe(
-    UPSERT_RESOURCES_SQL,
-    tenant.id,
-    tenant.organizationId,
-    col((r) => r.resource_id),
-    col((r) => r.name ?? null),
-    col((r) => r.resource_type),
-    col((r) => r.provider ?? null),
-    col((r) => r.region ?? null),
-    col((r) => r.availability_zone ?? null),
-    col((r) => r.instance_type ?? null),
-    col((r) => r.architecture ?? null),
-    col((r) => r.operating_system ?? null),
-    col((r) => r.cpu_cores ?? null),
-    col((r) => r.ram_gb ?? null),
-    col((r) => JSON.stringify(r.labels ?? {})),
-    col((r) => r.purchase_option),
-  );
+  const observedAt = col((r) => r.observed_at ?? now.toISOString());
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(
+      RECORD_RESIZES_SQL,
+      tenant.id,
+      col((r) => r.resource_id),
+      col((r) => r.instance_type ?? null),
+      col((r) => r.cpu_cores ?? null),
+      col((r) => r.ram_gb ?? null),
+      observedAt,
+    );
+    return tx.$executeRawUnsafe(
+      UPSERT_RESOURCES_SQL,
+      tenant.id,
+      tenant.organizationId,
+      col((r) => r.resource_id),
+      col((r) => r.name ?? null),
+      col((r) => r.resource_type),
+      col((r) => r.provider ?? null),
+      col((r) => r.region ?? null),
+      col((r) => r.availability_zone ?? null),
+      col((r) => r.instance_type ?? null),
+      col((r) => r.architecture ?? null),
+      col((r) => r.operating_system ?? null),
+      col((r) => r.cpu_cores ?? null),
+      col((r) => r.ram_gb ?? null),
+      col((r) => JSON.stringify(r.labels ?? {})),
+      col((r) => r.purchase_option),
+      observedAt,
+    );
+  }, TRANSACTION_OPTIONS);
 }
 
 const UNKNOWN_COLUMNS = { id: "text" } as const;
@@ -107,7 +155,7 @@ export const INGEST_SQL = `
     FROM unnest($2::text[], $3::timestamptz[], $4::numeric[], $5::numeric[], $6::float8[], $7::float8[]) AS u(resource_id, ts, cpu, mem, net_in, net_out)),
   missing AS (
     SELECT DISTINCT v.resource_id AS id FROM v
-    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id)),
+    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id AND r.retired_at IS NULL)),
   -- Every write in key order (resource_id, then time): two ingests of the same samples in their own
   -- orders (an agent re-sending a batch while the first copy runs) otherwise deadlocked (one answered 500).
   stored AS (
@@ -178,6 +226,9 @@ export function insertSamples(sql: SqlClient, tenantId: string, batch: SampleArr
   });
 }
 
+/** A decision about a recommendation holds while the analysis keeps its action and recommended type. */
+const REOPENS = "(r.action IS DISTINCT FROM v.action OR r.recommended_instance_type IS DISTINCT FROM v.recommended_type)";
+
 // The rows are locked in resource_id order first, as ingest, heartbeats and the inventory upsert
 // lock or write them (above): writers of the same rows in different orders can deadlock.
 const WRITE_SQL = `
@@ -197,7 +248,10 @@ const WRITE_SQL = `
     current_monthly_cost_usd = v.current_cost, recommended_monthly_cost_usd = v.recommended_cost,
     savings_monthly_usd = v.savings, cpu_p95 = v.cpu_p95, cpu_max = v.cpu_max, memory_p95 = v.memory_p95,
     sample_count = v.samples, window_start = v.window_start, window_end = v.window_end, analyzed_at = $2,
-    finding_reasons = string_to_array(v.reasons, ','), options = v.options, price = v.price
+    finding_reasons = string_to_array(v.reasons, ','), options = v.options, price = v.price,
+    state = CASE WHEN ${REOPENS} THEN 'open' ELSE r.state END,
+    state_reason = CASE WHEN ${REOPENS} THEN NULL ELSE r.state_reason END,
+    snoozed_until = CASE WHEN ${REOPENS} THEN NULL ELSE r.snoozed_until END
   FROM v JOIN locked l ON l.resource_id = v.resource_id
   WHERE r.tenant_id = $1 AND r.resource_id = v.resource_id`;
 
@@ -297,10 +351,16 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 const activeSince = (n: number) =>
   `(SELECT now() - make_interval(mins => COALESCE((SELECT active_window_minutes FROM organization_settings WHERE organization_id = $${n}), ${DEFAULT_COMPUTE_SETTINGS.activeWindowMinutes})))`;
 
-/** WHERE clause of the summary filters; every query is scoped by tenant first. */
-function filters(tenant: TenantRef, query: SummaryQuery) {
+/** A dismissed or still snoozed recommendation is counted, but its savings are not. */
+const SAVINGS_COUNT = "(state <> 'dismissed' AND NOT (state = 'snoozed' AND snoozed_until > now()))";
+/** The state a client sees: a snooze that has run out is open again. */
+const SHOWN_STATE = "(CASE WHEN state = 'snoozed' AND snoozed_until <= now() THEN 'open' ELSE state END)";
+
+/** WHERE clause of the summary filters; every query is scoped by tenant first; retired resources only when asked for. */
+function filters(tenant: TenantRef, query: SummaryQuery, includeRetired = false) {
   const params: unknown[] = [tenant.id, query.resource_type];
   const conditions = ["tenant_id = $1", "resource_type = $2"];
+  if (!includeRetired) conditions.push("retired_at IS NULL");
   for (const [field, column] of ARRAY_FILTERS) {
     const values = query[field];
     if (values?.length) {
@@ -334,11 +394,11 @@ export interface TopRow {
 }
 
 const summarySql = (where: string) => `WITH groups AS (
-       SELECT action, count(*)::int AS n, sum(savings_cents)::text AS cents
+       SELECT action, count(*)::int AS n, (sum(savings_cents) FILTER (WHERE ${SAVINGS_COUNT}))::text AS cents
        FROM compute_resources WHERE ${where} GROUP BY action),
      top AS (
        SELECT resource_id, savings_monthly_usd FROM compute_resources
-       WHERE ${where} AND action IN ${ACTIONABLE} AND savings_monthly_usd > 0
+       WHERE ${where} AND action IN ${ACTIONABLE} AND savings_monthly_usd > 0 AND ${SAVINGS_COUNT}
        ORDER BY savings_monthly_usd DESC, resource_id COLLATE "C"
        LIMIT 10),
      shown AS (
@@ -351,7 +411,9 @@ const summarySql = (where: string) => `WITH groups AS (
 /**
  * One statement over narrow covering indexes, nothing per resource in Node:
  * - counts and savings: an index-only scan of manual_compute_resources_summary_idx grouped by
- *   action (at most six rows), savings summed as integer cents (savings_cents, generated);
+ *   action (at most six rows), savings summed as integer cents (savings_cents, generated) over the
+ *   recommendations not dismissed or snoozed (state and snoozed_until are in the index; both
+ *   indexes hold live resources only: migration 20261129100000_compute_recommendations_over_time);
  * - top ten: the first ten qualifying entries of the partial index
  *   manual_compute_resources_top_savers_cover_idx (filters checked on the index tuple), then the
  *   display columns of just those ten rows.
@@ -399,13 +461,18 @@ const ITEM_COLUMNS = {
   options: "jsonb null",
   price: "jsonb null",
   analyzed_at: "text null",
+  state: "text",
+  state_reason: "text null",
+  snoozed_until: "text null",
+  retired_at: "text null",
 } as const;
 
 /** A resource with its latest results; the contract's own types where the columns hold its values. */
 export type RecommendationRow = Omit<
   RowOf<typeof ITEM_COLUMNS>,
-  "resource_type" | "architecture" | "operating_system" | "purchase_option" | "action" | "labels" | "finding_reasons" | "options" | "price"
+  "resource_type" | "architecture" | "operating_system" | "purchase_option" | "action" | "labels" | "finding_reasons" | "options" | "price" | "state"
 > & {
+  state: RecommendationState;
   resource_type: ResourceType;
   architecture: Architecture | null;
   operating_system: OperatingSystem | null;
@@ -418,8 +485,12 @@ export type RecommendationRow = Omit<
 };
 
 function itemsStatement(tenant: TenantRef, query: RecommendationsQuery, after: string | undefined) {
-  const { params, where } = filters(tenant, query);
+  const { params, where } = filters(tenant, query, query.include_retired === true);
   const conditions = [where];
+  if (query.state?.length) {
+    params.push(query.state);
+    conditions.push(`${SHOWN_STATE} = ANY($${params.length}::text[])`);
+  }
   if (query.action?.length) {
     const actions = query.action.filter((a) => a !== "PENDING");
     params.push(actions);
@@ -439,7 +510,9 @@ function itemsStatement(tenant: TenantRef, query: RecommendationsQuery, after: s
        savings_monthly_usd::text AS savings_monthly_usd,
        cpu_p95, cpu_max, memory_p95, sample_count, ${iso("window_start")} AS window_start, ${iso("window_end")} AS window_end,
        finding_reasons, options, CASE WHEN action IS NULL THEN NULL ELSE price END AS price,
-       ${iso("analyzed_at")} AS analyzed_at
+       ${iso("analyzed_at")} AS analyzed_at, ${SHOWN_STATE} AS state,
+       CASE WHEN ${SHOWN_STATE} = 'open' THEN NULL ELSE state_reason END AS state_reason,
+       CASE WHEN ${SHOWN_STATE} = 'snoozed' THEN ${iso("snoozed_until")} END AS snoozed_until, ${iso("retired_at")} AS retired_at
      FROM compute_resources WHERE ${conditions.join(" AND ")}
      ORDER BY resource_id COLLATE "C" LIMIT $${params.length}`;
   return { sql, params };
@@ -469,10 +542,15 @@ export function checkedStatements(): CheckedStatement[] {
     operating_system: ["linux"],
     active: true,
   } as SummaryQuery;
-  const items = itemsStatement(tenant, { ...filtered, action: ["DOWNSIZE", "PENDING"], limit: 10 } as RecommendationsQuery, "r");
+  const items = itemsStatement(
+    tenant,
+    { ...filtered, action: ["DOWNSIZE", "PENDING"], state: ["open", "snoozed"], include_retired: true, limit: 10 } as RecommendationsQuery,
+    "r",
+  );
   const counts: Columns = COUNTS_COLUMNS;
   return [
     { name: "compute resources upsert", sql: UPSERT_RESOURCES_SQL, columns: null },
+    { name: "compute resizes record", sql: RECORD_RESIZES_SQL, columns: null },
     { name: "compute unknown resources", sql: UNKNOWN_RESOURCES_SQL, columns: UNKNOWN_COLUMNS },
     { name: "compute heartbeats", sql: BUMP_HEARTBEATS, columns: null },
     { name: "compute ingest", sql: INGEST_SQL, columns: UNKNOWN_COLUMNS },

@@ -34,7 +34,19 @@ export interface UsageStats {
   /** Samples that carried network figures, and those of them below the idle threshold. */
   networkSamples: number;
   networkLow: number;
+  /** Mean CPU of the window (null: unknown, then a burstable type is judged by its p95 against its baseline). */
+  cpuMean?: number | null;
 }
+
+/** What the rule knows of a resource beyond its shape and samples. */
+export interface ResourceContext {
+  /** Resized inside the window: only samples of the new shape count. */
+  recentlyResized: boolean;
+  /** Reserved, or its usage is covered by a commitment: the commitment is paid whether it runs or not. */
+  commitmentCovered: boolean;
+}
+
+const NO_CONTEXT: ResourceContext = { recentlyResized: false, commitmentCovered: false };
 
 export interface RuleSettings {
   cpuTargetPercent: number;
@@ -85,6 +97,8 @@ const REASON_ORDER: FindingReason[] = [
   "memory_unknown",
   "no_candidate",
   "unpriced_type",
+  "recently_resized",
+  "commitment_covered",
 ];
 
 const hasSpan = (count: number, first: Date | null, last: Date | null) =>
@@ -179,8 +193,29 @@ function provenance(basis: SavingsBasis, rows: InstanceTypeRow[]): PriceProvenan
 const riskOf = (over: number): PerformanceRisk => (over <= 0 ? "low" : over <= RISK_MARGIN_POINTS ? "medium" : "high");
 const round2 = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
 
-/** The right-sizing rule, version 2 (docs/api.md, "The right-sizing rule"), for one resource. */
-export function decide(current: CurrentShape, stats: UsageStats | null, settings: RuleSettings, catalog: InstanceTypeRow[] | null): Decision {
+/**
+ * The right-sizing rule, version 3 (docs/api.md, "The right-sizing rule"), for one resource:
+ * version 2's decision, then a commitment that is paid anyway takes the savings away (the action stays).
+ */
+export function decide(
+  current: CurrentShape,
+  stats: UsageStats | null,
+  settings: RuleSettings,
+  catalog: InstanceTypeRow[] | null,
+  context: ResourceContext = NO_CONTEXT,
+): Decision {
+  const decided = decideShape(current, stats, settings, catalog, context);
+  if (!context.commitmentCovered || !decided.savings.gt(0)) return decided;
+  return { ...decided, savings: ZERO, reasons: REASON_ORDER.filter((r) => r === "commitment_covered" || decided.reasons.includes(r)) };
+}
+
+function decideShape(
+  current: CurrentShape,
+  stats: UsageStats | null,
+  settings: RuleSettings,
+  catalog: InstanceTypeRow[] | null,
+  context: ResourceContext,
+): Decision {
   const basis = settings.savingsBasis;
   const base: Decision = {
     action: "NO_RECOMMENDATION",
@@ -197,13 +232,15 @@ export function decide(current: CurrentShape, stats: UsageStats | null, settings
     ...d,
     reasons: REASON_ORDER.filter((r) => reasons.includes(r)),
   });
-  if (!hasEnoughSignal(stats)) return finish(base, ["insufficient_data"]);
-  const reasons: FindingReason[] = memoryKnown(stats) ? [] : ["memory_unknown"];
   const ready = catalog ? prepare(catalog, basis) : null;
   const currentEntry = current.instanceType ? ready?.byType.get(current.instanceType) : undefined;
   const currentRow = currentEntry?.row;
   const currentHourly = currentEntry?.hourly ?? null;
   const currentMonthly = currentHourly ? monthly(currentHourly) : null;
+  // A resized resource's new price is known before its evidence is (realized savings compare with it).
+  if (!hasEnoughSignal(stats))
+    return context.recentlyResized ? finish({ ...base, currentMonthly }, ["insufficient_data", "recently_resized"]) : finish(base, ["insufficient_data"]);
+  const reasons: FindingReason[] = memoryKnown(stats) ? [] : ["memory_unknown"];
 
   if (stats.cpuP95 < IDLE_CPU_P95 && stats.cpuMax < IDLE_CPU_MAX && networkQuiet(stats)) {
     const terminate: Decision = {
@@ -226,7 +263,13 @@ export function decide(current: CurrentShape, stats: UsageStats | null, settings
   const needCpu = new Decimal(cores).times(stats.cpuP95).dividedBy(settings.cpuTargetPercent);
   const needRam = withMemory === null ? new Decimal(ram) : new Decimal(ram).times(withMemory).dividedBy(settings.memoryTargetPercent);
   const currentCapacity = sustained(currentRow, cores);
-  const cpuShort = needCpu.gt(currentCapacity);
+  // Version 3: a burstable type with a known baseline meets the need when the mean stays within its
+  // baseline (credits are earned and spent on average) and the p95 within the target on all its vCPUs.
+  const mean = stats.cpuMean ?? null;
+  const burstFits = (row: InstanceTypeRow) =>
+    new Decimal(cores).times(mean ?? 0).lte(new Decimal(row.cpu_cores).times(row.burst_baseline_percent ?? 100)) && needCpu.lte(row.cpu_cores);
+  const byCredits = (row: InstanceTypeRow) => mean !== null && isBurstable(row) && row.burst_baseline_percent != null;
+  const cpuShort = byCredits(currentRow) ? !burstFits(currentRow) : needCpu.gt(currentCapacity);
   const ramShort = needRam.gt(ram);
   const currentFits = !cpuShort && !ramShort;
   const currentBurstable = isBurstable(currentRow);
@@ -243,7 +286,8 @@ export function decide(current: CurrentShape, stats: UsageStats | null, settings
     if (row.current_generation === false) return false;
     if (c.burstable && !currentBurstable) return false;
     if (!sameAccelerator(currentRow, row) || !specialAllowed(currentRow, row)) return false;
-    return atMost(cpuNeed, needCpu, c.sustainedCpu, () => sustained(row, row.cpu_cores)) && atMost(ramNeed, needRam, row.ram_gb, () => row.ram_gb);
+    const cpuFits = c.burstable && byCredits(row) ? burstFits(row) : atMost(cpuNeed, needCpu, c.sustainedCpu, () => sustained(row, row.cpu_cores));
+    return cpuFits && atMost(ramNeed, needRam, row.ram_gb, () => row.ram_gb);
   };
   // The cheapest qualifying rows in price order; the scan goes one price past the options needed so
   // that a tie with the current type is seen (ties: the current type first, then byte order).
@@ -265,7 +309,10 @@ export function decide(current: CurrentShape, stats: UsageStats | null, settings
     const cost = monthly(c.hourly);
     const projectedCpu = new Decimal(stats.cpuP95).times(cores).dividedBy(c.row.cpu_cores);
     const projectedMemory = withMemory === null ? null : new Decimal(withMemory).times(ram).dividedBy(c.row.ram_gb);
-    const cpuTarget = sustained(c.row, c.row.cpu_cores).dividedBy(c.row.cpu_cores).times(settings.cpuTargetPercent);
+    // A type judged by its credits has the target on all its vCPUs (version 3), others on their sustained share.
+    const cpuTarget = byCredits(c.row)
+      ? new Decimal(settings.cpuTargetPercent)
+      : sustained(c.row, c.row.cpu_cores).dividedBy(c.row.cpu_cores).times(settings.cpuTargetPercent);
     const over = Math.max(
       projectedCpu.minus(cpuTarget).toNumber(),
       projectedMemory === null ? Number.NEGATIVE_INFINITY : projectedMemory.minus(settings.memoryTargetPercent).toNumber(),

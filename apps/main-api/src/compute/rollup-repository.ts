@@ -24,7 +24,7 @@ interface WindowBounds {
 export const FENCE_LOCK_CLASS = 0x66656e63;
 
 const ROLLUP_COLUMNS =
-  "resource_id, samples, first_ts, last_ts, cpu_max, cpu_buckets, cpu_counts, memory_buckets, memory_counts, memory_first_ts, memory_last_ts, network_samples, network_low";
+  "resource_id, samples, first_ts, last_ts, cpu_max, cpu_buckets, cpu_counts, memory_buckets, memory_counts, memory_first_ts, memory_last_ts, network_samples, network_low, cpu_sum";
 
 /** Network in + out below this many bytes per second counts toward idle (docs/api.md, rule 3). */
 export const IDLE_NETWORK_BYTES_PER_S = 5000;
@@ -63,7 +63,7 @@ const bucketedRow = (source: string) =>
 /** Per resource over bucketed rows (BUCKETED's columns): the roll-up's scalar columns. */
 const RAW_TOTALS = `resource_id, sum(n)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts, max(cpu_max) AS cpu_max,
       min(first_ts) FILTER (WHERE mem_b IS NOT NULL) AS memory_first_ts, max(last_ts) FILTER (WHERE mem_b IS NOT NULL) AS memory_last_ts,
-      sum(net_n)::int AS network_samples, sum(net_low)::int AS network_low`;
+      sum(net_n)::int AS network_samples, sum(net_low)::int AS network_low, sum(cpu_b::bigint * n)::bigint AS cpu_sum`;
 
 /**
  * A day roll-up also keeps its histograms by whole percent (bucket b / 100): the p95 is found in two
@@ -75,7 +75,7 @@ const COARSE = (bucket: "cpu_b" | "mem_b") => `
     FROM (SELECT resource_id, ${bucket} / 100 AS b, sum(n)::int AS n FROM raw WHERE ${bucket} IS NOT NULL GROUP BY 1, 2) h GROUP BY resource_id`;
 
 const ROLLUP_VALUES = `t.resource_id, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts,
-    t.memory_first_ts, t.memory_last_ts, t.network_samples, t.network_low`;
+    t.memory_first_ts, t.memory_last_ts, t.network_samples, t.network_low, t.cpu_sum`;
 const ROLLUP_UPDATE = ROLLUP_COLUMNS.split(", ")
   .slice(1)
   .map((column) => `${column} = excluded.${column}`)
@@ -84,8 +84,8 @@ const ROLLUP_UPDATE = ROLLUP_COLUMNS.split(", ")
 /** Per resource over earlier roll-up rows (`rollups`) and the bucketed rows of `raw`: the roll-up's scalar columns. */
 const MERGED_TOTALS = (rollups: string) => `resource_id, sum(samples)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts,
       max(cpu_max) AS cpu_max, min(memory_first_ts) AS memory_first_ts, max(memory_last_ts) AS memory_last_ts,
-      sum(network_samples)::int AS network_samples, sum(network_low)::int AS network_low
-    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max, memory_first_ts, memory_last_ts, network_samples, network_low FROM ${rollups} rollups
+      sum(network_samples)::int AS network_samples, sum(network_low)::int AS network_low, sum(cpu_sum)::bigint AS cpu_sum
+    FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max, memory_first_ts, memory_last_ts, network_samples, network_low, cpu_sum FROM ${rollups} rollups
           UNION ALL SELECT ${RAW_TOTALS} FROM raw GROUP BY resource_id) x
     GROUP BY resource_id`;
 
@@ -290,7 +290,7 @@ const WINDOW_STATS = `
   ${P95("memory", "mem_b")}
   SELECT t.resource_id, t.samples, t.first_ts AS window_start, t.last_ts AS window_end, c.p95::float8 AS cpu_p95, t.cpu_max,
     m.p95::float8 AS memory_p95, COALESCE(m.n, 0) AS memory_samples, t.memory_first_ts AS memory_start, t.memory_last_ts AS memory_end,
-    t.network_samples, t.network_low
+    t.network_samples, t.network_low, t.cpu_sum::float8 / 100 / t.samples AS cpu_mean
   FROM totals t LEFT JOIN cpu c USING (resource_id) LEFT JOIN memory m USING (resource_id)`;
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -316,6 +316,8 @@ const STATS_COLUMNS = {
   memory_end: "text null",
   network_samples: "int4 null",
   network_low: "int4 null",
+  cpu_mean: "float8 null",
+  changed_at: "timestamptz null",
 } as const;
 export type WindowStatsRow = Omit<RowOf<typeof STATS_COLUMNS>, "architecture" | "operating_system" | "purchase_option"> & {
   architecture: Architecture | null;
@@ -330,9 +332,9 @@ const STATS_SQL = `
   SELECT r.resource_id, r.provider, r.region, r.instance_type, r.architecture, r.operating_system, r.cpu_cores, r.ram_gb, r.purchase_option,
          s.samples, ${iso("s.window_start")} AS window_start, ${iso("s.window_end")} AS window_end,
          s.cpu_p95, s.cpu_max, s.memory_p95, s.memory_samples, ${iso("s.memory_start")} AS memory_start, ${iso("s.memory_end")} AS memory_end,
-         s.network_samples, s.network_low
+         s.network_samples, s.network_low, s.cpu_mean, r.shape_changed_at AS changed_at
   FROM compute_resources r LEFT JOIN s ON s.resource_id = r.resource_id
-  WHERE r.tenant_id = $1`;
+  WHERE r.tenant_id = $1 AND r.retired_at IS NULL`;
 
 /**
  * Every resource of the tenant with its statistics over the window (roll-ups up to `tailCut`, raw
@@ -341,6 +343,57 @@ const STATS_SQL = `
  */
 export function findWindowStats(sql: SqlClient, tenantId: string, w: WindowBounds, tailCut: Date): Promise<WindowStatsRow[]> {
   return sql.query<WindowStatsRow>(STATS_SQL, [tenantId, w.since, w.firstDay, w.endDay, isoDay(w.firstDay), isoDay(w.endDay), tailCut]);
+}
+
+/**
+ * Statistics from raw samples for resources resized inside the window: only the samples from the
+ * resize on count (their day roll-ups mix both shapes). Few resources are resized at a time, so each
+ * is read as one key range and its percentiles found by sorting its own samples.
+ * $1 tenant, $2 resource ids, $3 their first sample times (the later of the resize and the window start).
+ */
+const RESIZED_STATS_SQL = `
+  WITH s AS (
+    SELECT v.resource_id, x.ts, x.cpu_utilization AS cpu, x.memory_utilization AS mem,
+      (${HAS_NETWORK.replace(/network_/g, "x.network_")})::int AS net_n, (${NETWORK_LOW.replace(/network_/g, "x.network_")})::int AS net_low
+    FROM unnest($2::text[], $3::timestamptz[]) AS v(resource_id, since)
+    JOIN compute_samples x ON x.tenant_id = $1 AND x.resource_id = v.resource_id AND x.ts >= v.since),
+  cpu AS (
+    SELECT resource_id, cpu, row_number() OVER (PARTITION BY resource_id ORDER BY cpu) AS k, count(*) OVER (PARTITION BY resource_id) AS n FROM s),
+  mem AS (
+    SELECT resource_id, mem, row_number() OVER (PARTITION BY resource_id ORDER BY mem) AS k, count(*) OVER (PARTITION BY resource_id) AS n
+    FROM s WHERE mem IS NOT NULL)
+  SELECT t.resource_id, t.samples, ${iso("t.window_start")} AS window_start, ${iso("t.window_end")} AS window_end,
+    (SELECT c.cpu FROM cpu c WHERE c.resource_id = t.resource_id AND c.k = ceil(0.95 * c.n)) AS cpu_p95, t.cpu_max,
+    (SELECT m.mem FROM mem m WHERE m.resource_id = t.resource_id AND m.k = ceil(0.95 * m.n)) AS memory_p95,
+    t.memory_samples, ${iso("t.memory_start")} AS memory_start, ${iso("t.memory_end")} AS memory_end,
+    t.network_samples, t.network_low, t.cpu_mean
+  FROM (
+    SELECT resource_id, count(*)::int AS samples, min(ts) AS window_start, max(ts) AS window_end, max(cpu) AS cpu_max,
+      (count(mem))::int AS memory_samples, min(ts) FILTER (WHERE mem IS NOT NULL) AS memory_start, max(ts) FILTER (WHERE mem IS NOT NULL) AS memory_end,
+      sum(net_n)::int AS network_samples, sum(net_low)::int AS network_low, (sum(round(cpu::numeric * 100)) / 100 / count(*))::float8 AS cpu_mean
+    FROM s GROUP BY resource_id) t`;
+
+const RESIZED_STATS_COLUMNS = {
+  resource_id: "text",
+  samples: "int4",
+  window_start: "text",
+  window_end: "text",
+  cpu_p95: "float8 null",
+  cpu_max: "float8",
+  memory_p95: "float8 null",
+  memory_samples: "int4",
+  memory_start: "text null",
+  memory_end: "text null",
+  network_samples: "int4",
+  network_low: "int4",
+  cpu_mean: "float8",
+} as const;
+export type ResizedStatsRow = RowOf<typeof RESIZED_STATS_COLUMNS>;
+
+/** Statistics of the samples of each resource from its own start time on (resized resources). */
+export function findStatsSince(sql: SqlClient, tenantId: string, since: { resourceId: string; from: Date }[]): Promise<ResizedStatsRow[]> {
+  if (since.length === 0) return Promise.resolve([]);
+  return sql.query<ResizedStatsRow>(RESIZED_STATS_SQL, [tenantId, since.map((s) => s.resourceId), since.map((s) => s.from)]);
 }
 
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
@@ -359,5 +412,6 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "compute expired days delete", sql: DELETE_EXPIRED_DAYS_SQL, columns: null },
     { name: "compute expired day status delete", sql: DELETE_EXPIRED_DAY_STATUS_SQL, columns: null },
     { name: "compute window statistics", sql: STATS_SQL, columns: STATS_COLUMNS },
+    { name: "compute statistics since a resize", sql: RESIZED_STATS_SQL, columns: RESIZED_STATS_COLUMNS },
   ];
 }

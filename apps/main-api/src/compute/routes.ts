@@ -8,6 +8,8 @@ import { ingestMetrics, recordHeartbeats, sampleBatch, upsertResources } from ".
 import { PricingUnavailableError } from "./catalog-prices";
 import { loadComputeSettings } from "./settings";
 import { listRecommendations, recommendationSummary } from "./summary";
+import { retireResource, updateRecommendationState } from "./lifecycle-service";
+import { realizedSavings } from "./savings";
 
 type ComputeOperations = keyof typeof mainApiComputeRoutes;
 
@@ -48,6 +50,16 @@ export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer"
     listRecommendations: async ({ query }, { tenant }) => {
       const page = await listRecommendations(deps.prisma, tenant, query);
       return ok(`${page.items.length} recommendations`, page);
+    },
+    retireResource: async ({ params }, { tenant }) => {
+      await retireResource(deps.db.sql, tenant, params.resource_id);
+      return { status: 204 };
+    },
+    updateRecommendationState: async ({ params, body }, { tenant }) =>
+      ok("Recommendation state recorded", await updateRecommendationState(deps.db.sql, tenant, params.resource_id, body)),
+    getRealizedSavings: async ({ query }, { tenant }) => {
+      const savings = await realizedSavings(deps.db.sql, tenant, query);
+      return ok(`${savings.items.length} changes after recommendations`, savings);
     },
   };
 }

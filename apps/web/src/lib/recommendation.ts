@@ -24,6 +24,15 @@ export const REASON_LABELS: Record<string, string> = {
   memory_unknown: "No memory samples: memory need taken as the current memory",
   no_candidate: "No instance type satisfies the need",
   unpriced_type: "The current type has no price",
+  recently_resized: "Resized recently: waiting for 12 samples over 24 hours of the new shape",
+  commitment_covered: "Covered by a commitment (reserved or committed usage): paid whether it runs or not, so no savings",
+};
+
+export const STATE_LABELS: Record<Recommendation["state"], string> = {
+  open: "Open",
+  accepted: "Accepted",
+  dismissed: "Dismissed",
+  snoozed: "Snoozed",
 };
 
 export const actionOf = (item: Recommendation) => item.action ?? "PENDING";

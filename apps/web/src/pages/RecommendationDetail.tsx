@@ -1,10 +1,26 @@
 import * as Dialog from "@radix-ui/react-dialog";
+import type { ReactNode } from "react";
 import { Loading } from "../components/status";
 import { age, formatDate, formatNumber, formatPercent, formatUsd } from "../lib/format";
 import { ACTION_LABELS, actionOf, REASON_LABELS, type Recommendation } from "../lib/recommendation";
 
-/** Why a resource got its action: statistics and window, reasons, ranked options, where the prices came from. */
-export function RecommendationDetail({ open, item, loading, onClose }: { open: boolean; item: Recommendation | undefined; loading: boolean; onClose(): void }) {
+/**
+ * Why a resource got its action: statistics and window, reasons, ranked options, where the prices
+ * came from; `decision` (the page's) lets the team accept, dismiss or snooze it.
+ */
+export function RecommendationDetail({
+  open,
+  item,
+  loading,
+  onClose,
+  decision,
+}: {
+  open: boolean;
+  item: Recommendation | undefined;
+  loading: boolean;
+  onClose(): void;
+  decision?: (item: Recommendation) => ReactNode;
+}) {
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
       <Dialog.Portal>
@@ -14,7 +30,16 @@ export function RecommendationDetail({ open, item, loading, onClose }: { open: b
             <Dialog.Title>{item ? item.name || item.resource_id : "Resource"}</Dialog.Title>
             <Dialog.Close className="link">Close</Dialog.Close>
           </div>
-          {item ? <Detail item={item} /> : loading ? <Loading /> : <p>This resource is not on the current page of results.</p>}
+          {item ? (
+            <>
+              <Detail item={item} />
+              {decision?.(item)}
+            </>
+          ) : loading ? (
+            <Loading />
+          ) : (
+            <p>This resource is not on the current page of results.</p>
+          )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -7,8 +7,9 @@ import { SummaryCards } from "../components/SummaryCards";
 import { Empty, ErrorNote, Loading, QueryState } from "../components/status";
 import { apiQuery, type FilterKey, LIST_KEYS, listValue, SUMMARY_KEYS, toggled, withFilter } from "../lib/filters";
 import { formatUsd } from "../lib/format";
-import { ACTION_LABELS, ACTIONS, actionOf } from "../lib/recommendation";
+import { ACTION_LABELS, ACTIONS, actionOf, STATE_LABELS } from "../lib/recommendation";
 import { useTenant } from "../tenant";
+import { RecommendationDecision } from "./RecommendationDecision";
 import { RecommendationDetail } from "./RecommendationDetail";
 
 const TEXT_FILTERS: [FilterKey, string][] = [
@@ -151,6 +152,7 @@ export default function Recommendations() {
                         {item.name || item.resource_id}
                       </button>
                       {!item.active && <span className="tag">inactive</span>}
+                      {item.state !== "open" && <span className="tag">{STATE_LABELS[item.state].toLowerCase()}</span>}
                     </td>
                     <td>{item.region ?? "—"}</td>
                     <td>
@@ -185,6 +187,7 @@ export default function Recommendations() {
         open={!!selectedId}
         item={selected}
         loading={list.isPending}
+        decision={(item) => <RecommendationDecision key={item.resource_id} tenantId={tenantId} item={item} />}
         onClose={() => {
           const next = new URLSearchParams(search);
           next.delete("resource");

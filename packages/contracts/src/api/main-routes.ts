@@ -1,5 +1,6 @@
 import { z } from "zod";
 import * as compute from "../main/compute.js";
+import * as lifecycle from "../main/compute-lifecycle.js";
 import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import { TenantHeaders } from "./headers.js";
 import { mainApiIdentityRoutes } from "./identity-routes.js";
@@ -97,6 +98,41 @@ export const mainApiComputeRoutes = {
       summary: "Per-resource recommendations (paginated)",
       query: c.RecommendationsQuery,
       responses: { 200: ok("A page of recommendations", c.RecommendationsPage) },
+    }),
+  ),
+  retireResource: defineRoute(
+    tenantScoped({
+      operationId: "retireResource",
+      method: "delete",
+      path: "/api/v1/tenant/compute/resources/{resource_id}",
+      summary: "Retire a resource (owner/admin/member): history kept, no longer analyzed, counted or listed; upserting it again revives it",
+      write: true,
+      roles: ["owner", "admin", "member"],
+      params: lifecycle.ComputeResourcePathParams,
+      responses: { 204: { description: "Retired", schema: null }, 404: failure("No such resource in the tenant") },
+    }),
+  ),
+  updateRecommendationState: defineRoute(
+    tenantScoped({
+      operationId: "updateRecommendationState",
+      method: "patch",
+      path: "/api/v1/tenant/compute/recommendations/{resource_id}",
+      summary: "Accept, dismiss, snooze or reopen a resource's recommendation (owner/admin/member)",
+      write: true,
+      roles: ["owner", "admin", "member"],
+      params: lifecycle.ComputeResourcePathParams,
+      body: lifecycle.UpdateRecommendationStateRequest,
+      responses: { 200: ok("The new state", lifecycle.RecommendationStateView), 404: failure("No such resource in the tenant (or it is retired)") },
+    }),
+  ),
+  getRealizedSavings: defineRoute(
+    tenantScoped({
+      operationId: "getRealizedSavings",
+      method: "get",
+      path: "/api/v1/tenant/compute/savings",
+      summary: "Realized savings of resources resized or retired after a recommendation",
+      query: lifecycle.SavingsQuery,
+      responses: { 200: ok("The changes and their savings", lifecycle.RealizedSavings) },
     }),
   ),
 } as const;

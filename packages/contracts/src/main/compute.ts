@@ -38,11 +38,18 @@ export const FindingReason = z
     "memory_unknown",
     "no_candidate",
     "unpriced_type",
+    "recently_resized",
+    "commitment_covered",
   ])
   .meta({ id: "FindingReason", description: "Why the analysis reached its action." });
 export type FindingReason = z.infer<typeof FindingReason>;
 
 const Attribute = z.string().min(1).max(256);
+const OBSERVED_AT_MAX_AGE_DAYS = 93;
+/** When the collector saw this shape (a resize's time): not in the future (5 minutes of skew), at most 93 days ago. */
+const ObservedAt = Timestamp.refine((value) => Date.parse(value) <= Date.now() + 5 * 60_000, "must not be in the future")
+  .refine((value) => Date.parse(value) >= Date.now() - OBSERVED_AT_MAX_AGE_DAYS * 86_400_000, `must be at most ${OBSERVED_AT_MAX_AGE_DAYS} days ago`)
+  .meta({ description: "When the inventory collector saw this shape (default: now); not in the future, at most 93 days ago." });
 const Labels = z.record(z.string(), z.string());
 
 export const ComputeResourceInput = z
@@ -60,6 +67,7 @@ export const ComputeResourceInput = z
     ram_gb: z.number().positive().optional(),
     labels: Labels.optional(),
     purchase_option: PurchaseOption.default("on_demand"),
+    observed_at: ObservedAt.optional(),
   })
   .meta({ id: "ComputeResourceInput", description: "A compute resource of the inventory, identified by `resource_id`." });
 export type ComputeResourceInput = z.input<typeof ComputeResourceInput>;
@@ -168,10 +176,17 @@ export const SummaryQuery = z
   });
 export type SummaryQuery = z.output<typeof SummaryQuery>;
 
+export const RecommendationState = z
+  .enum(["open", "accepted", "dismissed", "snoozed"])
+  .meta({ id: "RecommendationState", description: "What the team decided about a recommendation; `open` until someone decides." });
+export type RecommendationState = z.infer<typeof RecommendationState>;
+
 export const RecommendationsQuery = SummaryQuery.extend({
   action: queryArray(ActionFilter).optional(),
+  state: queryArray(RecommendationState).optional(),
+  include_retired: queryBoolean.optional(),
   ...PaginationQuery.shape,
-}).meta({ id: "RecommendationsQuery", description: "Summary filters plus `action` and pagination." });
+}).meta({ id: "RecommendationsQuery", description: "Summary filters plus `action`, `state`, `include_retired` and pagination." });
 export type RecommendationsQuery = z.output<typeof RecommendationsQuery>;
 
 const Count = z.number().int().nonnegative();
@@ -271,6 +286,10 @@ export const RecommendationItem = ComputeResource.extend({
   options: z.array(RecommendationOption).max(3),
   price: PriceProvenance.nullable(),
   analyzed_at: TimestampOutput.nullable(),
+  state: RecommendationState,
+  state_reason: z.string().nullable(),
+  snoozed_until: TimestampOutput.nullable(),
+  retired_at: TimestampOutput.nullable(),
 }).meta({ id: "RecommendationItem", description: "A resource with its latest recommendation; `action` is null while pending." });
 export type RecommendationItem = z.infer<typeof RecommendationItem>;
 

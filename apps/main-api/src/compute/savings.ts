@@ -1,0 +1,85 @@
+import Decimal from "decimal.js";
+import type { RealizedSavings, RealizedSavingsItem, SavingsQuery } from "@cloudcost/contracts";
+import type { SqlClient } from "@cloudcost/db";
+import type { TenantRef } from "../context";
+import { findDailyCostMedians } from "../spend/resource-costs-repository";
+import { type ChangeRow, findChangesAfterRecommendations } from "./lifecycle-repository";
+import { HOURS_PER_MONTH } from "./rightsizing";
+
+/** Fewer days of bill lines than this on either side of a change: the catalog prices decide. */
+const MIN_BILL_DAYS = 3;
+
+const cents = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+const money = (value: string | null) => (value === null ? null : new Decimal(value));
+/** A median day of the bill as a month of the rest of the API (730 hours). */
+const monthlyOfDay = (daily: string) => cents(new Decimal(daily).times(HOURS_PER_MONTH).dividedBy(24));
+
+interface Side {
+  days: number;
+  median: string;
+}
+
+function followed(change: ChangeRow): boolean {
+  if (change.retired) return change.action === "TERMINATE";
+  return change.action !== "TERMINATE" && change.to_instance_type !== null && change.to_instance_type === change.recommended_instance_type;
+}
+
+/** The monthly cost after a change by the catalog: 0 once retired, else the new type's effective price. */
+function catalogAfter(change: ChangeRow): Decimal | null {
+  if (change.retired) return new Decimal(0);
+  if (change.to_instance_type !== null && change.to_instance_type === change.recommended_instance_type && change.recommended_monthly_cost_usd !== null)
+    return new Decimal(change.recommended_monthly_cost_usd);
+  return money(change.now_monthly_cost_usd);
+}
+
+function item(change: ChangeRow, before: Side | undefined, after: Side | undefined): RealizedSavingsItem {
+  const byBill = (before?.days ?? 0) >= MIN_BILL_DAYS && (after?.days ?? 0) >= MIN_BILL_DAYS;
+  const beforeCost = byBill && before ? monthlyOfDay(before.median) : money(change.current_monthly_cost_usd);
+  const afterCost = byBill && after ? monthlyOfDay(after.median) : catalogAfter(change);
+  const realized = beforeCost !== null && afterCost !== null ? beforeCost.minus(afterCost) : null;
+  const shape = (type: string | null, cores: number | null, ram: number | null) => ({ instance_type: type, cpu_cores: cores, ram_gb: ram });
+  return {
+    resource_id: change.resource_id,
+    recommendation: {
+      action: change.action,
+      recommended_instance_type: change.recommended_instance_type,
+      savings_monthly_usd: new Decimal(change.savings_monthly_usd ?? 0).toNumber(),
+      analyzed_at: change.analyzed_at,
+    },
+    change: {
+      at: change.at_iso,
+      from: shape(change.from_instance_type, change.from_cpu_cores, change.from_ram_gb),
+      to: change.retired ? null : shape(change.to_instance_type, change.to_cpu_cores, change.to_ram_gb),
+    },
+    followed: followed(change),
+    before_monthly_usd: beforeCost?.toNumber() ?? null,
+    after_monthly_usd: afterCost?.toNumber() ?? null,
+    realized_savings_monthly_usd: realized?.toNumber() ?? null,
+    basis: byBill ? "bill" : "catalog",
+    days_observed: after?.days ?? 0,
+  };
+}
+
+/**
+ * Each resize or retirement of the range that followed an actionable recommendation, measured
+ * against the bill where it has enough days on both sides, else against the catalog prices.
+ */
+export async function realizedSavings(sql: SqlClient, tenant: TenantRef, query: SavingsQuery): Promise<RealizedSavings> {
+  const changes = await findChangesAfterRecommendations(sql, tenant.id, query.start, query.end);
+  const medians = await findDailyCostMedians(
+    sql,
+    tenant.organizationId,
+    tenant.id,
+    changes.map((c) => ({ resourceId: c.resource_id, at: c.at })),
+  );
+  const key = (resourceId: string, at: Date, after: boolean) => `${resourceId}\u0000${at.getTime()}\u0000${after}`;
+  const sides = new Map(medians.map((m) => [key(m.resource_id, m.at, m.after), { days: m.days, median: m.median }]));
+  const items = changes.map((c) => item(c, sides.get(key(c.resource_id, c.at, false)), sides.get(key(c.resource_id, c.at, true))));
+  let estimated = new Decimal(0);
+  let realized = new Decimal(0);
+  for (const i of items) {
+    estimated = estimated.plus(i.recommendation.savings_monthly_usd);
+    realized = realized.plus(i.realized_savings_monthly_usd ?? 0);
+  }
+  return { items, totals: { estimated: cents(estimated).toNumber(), realized: cents(realized).toNumber() } };
+}
