@@ -1,4 +1,5 @@
 import type { SqlClient } from "@cloudcost/db";
+import { coveredUsage } from "../spend/resource-costs-repository";
 import type { CheckedStatement, RowOf } from "../sql-columns";
 
 /**
@@ -8,8 +9,8 @@ import type { CheckedStatement, RowOf } from "../sql-columns";
  * days at its edges from the lines.
  */
 
-/** The one predicate for "this usage is covered by a commitment" (a usage line priced as Committed), over a source row `s`. */
-export const COVERED = "s.pricing_category = 'Committed'";
+/** Covered usage (the ledger's one rule) over a source row `s`. */
+const COVERED = coveredUsage("s");
 /** Usage a commitment could have covered: everything but the Unused commitment lines (the unspent part of a commitment, not usage). */
 const USAGE = "s.commitment_discount_status <> 'Unused'";
 /** Commitments are analysed in US dollars, the currency of the rates; lines in other currencies are left out. */
@@ -84,7 +85,7 @@ const UTILIZATION_SQL = `SELECT s.commitment_discount_id, max(s.commitment_disco
     max(s.provider) AS provider, max(s.billing_account_id) AS billing_account_id,
     coalesce(sum(s.effective_cost) FILTER (WHERE s.commitment_discount_status = 'Used'), 0)::text AS used_cost,
     coalesce(sum(s.effective_cost) FILTER (WHERE s.commitment_discount_status = 'Unused'), 0)::text AS unused_cost,
-    coalesce(sum(s.list_cost) FILTER (WHERE ${COVERED} AND ${USAGE}), 0)::text AS covered_list_cost
+    coalesce(sum(s.list_cost) FILTER (WHERE ${COVERED}), 0)::text AS covered_list_cost
   FROM (${UTILIZATION_SOURCE}) s
   GROUP BY s.commitment_discount_id
   ORDER BY s.commitment_discount_id COLLATE "C"`;
@@ -125,7 +126,7 @@ const COVERAGE_SQL = `WITH s AS (
       sum(x.list_cost) AS list_cost, sum(x.effective_cost) AS effective_cost
     FROM (${COVERAGE_SOURCE}) x
     GROUP BY 1, 2, 3, 4, 5),
-  eligible AS (SELECT DISTINCT s.service_name FROM s WHERE ${COVERED} AND ${USAGE})
+  eligible AS (SELECT DISTINCT s.service_name FROM s WHERE ${COVERED})
   SELECT GROUPING(s.grp)::int AS grouped, s.grp, coalesce(sum(s.list_cost), 0)::text AS eligible_list_cost,
     coalesce(sum(s.list_cost) FILTER (WHERE ${COVERED}), 0)::text AS covered_list_cost,
     coalesce(sum(s.effective_cost) FILTER (WHERE s.pricing_category = 'Standard'), 0)::text AS on_demand_cost

@@ -5,17 +5,19 @@ import type { CheckedStatement, RowOf } from "../sql-columns";
 // covers their usage, and what they cost day by day. Read by compute (recommendations over time).
 
 /**
- * A usage line is covered by a commitment when its FOCUS PricingCategory is `Committed` (the
- * commitment discount paid for it). The one definition of "covered usage": compute's commitment
- * rule and commitment coverage both build on it.
+ * Usage covered by a commitment, over a Usage row `alias` (a spend line of charge category `Usage`,
+ * or a row of a roll-up of them): its FOCUS PricingCategory is `Committed` (the commitment paid for
+ * it) and it is not the commitment's own `Unused` part. The one definition of "covered usage":
+ * compute's commitment rule and commitment coverage both build on it.
  */
-export const COVERED_USAGE_LINE = "(charge_category = 'Usage' AND pricing_category = 'Committed')";
+export const coveredUsage = (alias: string) => `(${alias}.pricing_category = 'Committed' AND coalesce(${alias}.commitment_discount_status, '') <> 'Unused')`;
 
 const COMMITTED_RESOURCES_COLUMNS = { resource_id: "text" } as const;
 const COMMITTED_RESOURCES_SQL = `SELECT DISTINCT resource_id FROM spend_lines
-     WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND resource_id IS NOT NULL AND ${COVERED_USAGE_LINE}`;
+     WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND resource_id IS NOT NULL
+       AND charge_category = 'Usage' AND ${coveredUsage("spend_lines")}`;
 
-/** The resource ids of the tenant with covered usage (COVERED_USAGE_LINE) charged since `since`. */
+/** The resource ids of the tenant with covered usage (coveredUsage) charged since `since`. */
 export async function findResourceIdsWithCommittedUsageSince(sql: SqlClient, organizationId: string, tenantId: string, since: Date): Promise<Set<string>> {
   const rows = await sql.query<RowOf<typeof COMMITTED_RESOURCES_COLUMNS>>(COMMITTED_RESOURCES_SQL, [organizationId, tenantId, since]);
   return new Set(rows.map((row) => row.resource_id));
