@@ -18,6 +18,7 @@ import { userHandlers } from "./users/routes";
 import { webhookCreationReplay, webhookHandlers } from "./webhooks/routes";
 import { budgetHandlers } from "./budgets/routes";
 import { anomalyHandlers } from "./anomalies/routes";
+import { kubernetesHandlers } from "./kubernetes/routes";
 
 /**
  * How the main API runs a declared operation's auth mode, scope and idempotency (what the binder
@@ -60,6 +61,7 @@ export function apiRouter(deps: AppDeps, router: Router): Router {
       ...webhookHandlers(deps),
       ...budgetHandlers(deps),
       ...anomalyHandlers(deps),
+      ...kubernetesHandlers(deps),
     },
     mainApiHooks(deps),
   );

@@ -24,18 +24,18 @@ import { DEFAULT_COMPUTE_SETTINGS } from "./settings";
 // resource, so it exists before any sample (rollups.ts).
 const UPSERT_RESOURCES_SQL = `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING)
      INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
-       availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels, purchase_option)
+       availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels, purchase_option, cluster, node_pool)
      SELECT $1, $2, v.* FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[], $15::text[])
+       $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[], $15::text[], $16::text[], $17::text[])
        AS v(resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
-            operating_system, cpu_cores, ram_gb, labels, purchase_option)
+            operating_system, cpu_cores, ram_gb, labels, purchase_option, cluster, node_pool)
      ORDER BY v.resource_id COLLATE "C"
      ON CONFLICT (tenant_id, resource_id) DO UPDATE SET
        name = excluded.name, resource_type = excluded.resource_type, provider = excluded.provider,
        region = excluded.region, availability_zone = excluded.availability_zone, instance_type = excluded.instance_type,
        architecture = excluded.architecture, operating_system = excluded.operating_system,
        cpu_cores = excluded.cpu_cores, ram_gb = excluded.ram_gb, labels = excluded.labels,
-       purchase_option = excluded.purchase_option, updated_at = now()`;
+       purchase_option = excluded.purchase_option, cluster = excluded.cluster, node_pool = excluded.node_pool, updated_at = now()`;
 
 /** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
 export function upsertResourceRows(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
@@ -57,6 +57,8 @@ export function upsertResourceRows(prisma: Prisma, tenant: TenantRef, resources:
     col((r) => r.ram_gb ?? null),
     col((r) => JSON.stringify(r.labels ?? {})),
     col((r) => r.purchase_option),
+    col((r) => r.cluster ?? null),
+    col((r) => r.node_pool ?? null),
   );
 }
 

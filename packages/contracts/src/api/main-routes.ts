@@ -5,6 +5,7 @@ import { TenantHeaders } from "./headers.js";
 import { mainApiIdentityRoutes } from "./identity-routes.js";
 import { mainApiWebhookRoutes } from "./webhook-routes.js";
 import { mainApiAlertRoutes } from "./alert-routes.js";
+import { mainApiKubernetesRoutes } from "./kubernetes-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 import { mainApiSpendRoutes } from "./spend-routes.js";
 import { mainApiSpendImportRoutes } from "./spend-import-routes.js";
@@ -134,4 +135,5 @@ export const mainApiRoutes = {
   ...mainApiHealthRoutes,
   ...mainApiWebhookRoutes,
   ...mainApiAlertRoutes,
+  ...mainApiKubernetesRoutes,
 } as const;
