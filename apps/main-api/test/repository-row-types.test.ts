@@ -9,6 +9,7 @@ import { checkedStatements as apiKeyStatements } from "../src/api-keys/repositor
 import { checkedStatements as authStatements } from "../src/auth/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
 import { checkedStatements as computeStatements } from "../src/compute/repository";
+import { checkedStatements as kubernetesStatements } from "../src/kubernetes/repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as outboxStatements } from "../src/outbox/repository";
@@ -30,6 +31,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...authStatements(),
   ...computeStatements(),
   ...rollupStatements(),
+  ...kubernetesStatements(),
 ];
 
 let db: TestDatabase;

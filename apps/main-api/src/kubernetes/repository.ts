@@ -146,11 +146,11 @@ const ALLOCATION_COLUMNS = {
   cluster: "text",
   grp: "text",
   idle: "bool",
-  cpu_hours: "numeric",
-  ram_hours: "numeric",
-  cpu_cost: "numeric",
-  ram_cost: "numeric",
-  usage_cost: "numeric",
+  cpu_hours: "text",
+  ram_hours: "text",
+  cpu_cost: "text",
+  ram_cost: "text",
+  usage_cost: "text",
 } as const satisfies Columns;
 export type AllocationSqlRow = RowOf<typeof ALLOCATION_COLUMNS>;
 
@@ -248,10 +248,10 @@ const POOL_COLUMNS = {
   cluster: "text",
   node_pool: "text",
   hours: "int8",
-  cpu_p95: "numeric null",
-  memory_p95: "numeric null",
-  largest_cpu: "numeric null",
-  largest_memory: "numeric null",
+  cpu_p95: "text null",
+  memory_p95: "text null",
+  largest_cpu: "text null",
+  largest_memory: "text null",
 } as const satisfies Columns;
 export type PoolRow = RowOf<typeof POOL_COLUMNS>;
 

@@ -44,22 +44,33 @@ export const AllocationAggregate = z
   .union([z.enum(["cluster", "namespace", "controller", "pod"]), z.string().regex(LABEL_AGGREGATE, "must be cluster, namespace, controller, pod or label:<key>")])
   .meta({ override: { type: "string", description: "`cluster`, `namespace`, `controller`, `pod` or `label:<key>`." } });
 
+const DAY_MS = 86_400_000;
+const midnight = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString();
+const monthStart = (ms: number) => {
+  const d = new Date(ms);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString();
+};
+
 export const AllocationQuery = z
   .looseObject({
-    start: WholeDay,
-    end: WholeDay,
+    start: WholeDay.optional(),
+    end: WholeDay.optional(),
     aggregate: AllocationAggregate.default("namespace"),
     share_idle: queryBoolean.default(false),
     step: z.enum(["day"]).optional(),
   })
-  .superRefine(({ start, end }, ctx) => {
+  .transform((query, ctx) => {
+    // Default: the current calendar month, today included.
+    const end = query.end ?? midnight(Date.now() + DAY_MS);
+    const start = query.start ?? monthStart(Date.parse(end) - DAY_MS);
     const span = Date.parse(end) - Date.parse(start);
     if (span <= 0) ctx.addIssue({ code: "custom", path: ["end"], message: "must be after start" });
-    else if (span > ALLOCATION_MAX_DAYS * 86_400_000) ctx.addIssue({ code: "custom", path: ["end"], message: `the range may span at most ${ALLOCATION_MAX_DAYS} days` });
+    else if (span > ALLOCATION_MAX_DAYS * DAY_MS) ctx.addIssue({ code: "custom", path: ["end"], message: `the range may span at most ${ALLOCATION_MAX_DAYS} days` });
+    return { ...query, start, end };
   })
   .meta({
     id: "AllocationQuery",
-    description: `UTC days \`start\` (inclusive) to \`end\` (exclusive), at most ${ALLOCATION_MAX_DAYS} days; \`aggregate\` (default namespace); \`share_idle\` (default false); \`step=day\` adds a breakdown per day.`,
+    description: `UTC days \`start\` (inclusive) to \`end\` (exclusive), default the current month with today, at most ${ALLOCATION_MAX_DAYS} days; \`aggregate\` (default namespace); \`share_idle\` (default false); \`step=day\` adds a breakdown per day.`,
   });
 export type AllocationQuery = z.output<typeof AllocationQuery>;
 
