@@ -52,6 +52,7 @@ function Header() {
         <NavLink to="/spend">Spend</NavLink>
         <NavLink to="/budgets">Budgets</NavLink>
         <NavLink to="/recommendations">Recommendations</NavLink>
+        <NavLink to="/kubernetes">Kubernetes</NavLink>
         <NavLink to="/prices">Prices</NavLink>
         <NavLink to="/settings">Settings</NavLink>
       </nav>

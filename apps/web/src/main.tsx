@@ -19,6 +19,7 @@ const Recommendations = lazy(loadRecommendations);
 const Prices = lazy(() => import("./pages/Prices"));
 const Spend = lazy(() => import("./pages/spend/Spend"));
 const Budgets = lazy(() => import("./pages/budgets/Budgets"));
+const Kubernetes = lazy(() => import("./pages/kubernetes/Kubernetes"));
 const Settings = lazy(() => import("./pages/settings/Settings"));
 const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));
 const Users = lazy(() => import("./pages/settings/Users"));
@@ -41,6 +42,7 @@ const router = createBrowserRouter([
       { path: "recommendations", element: <Recommendations /> },
       { path: "spend", element: <Spend /> },
       { path: "budgets", element: <Budgets /> },
+      { path: "kubernetes", element: <Kubernetes /> },
       { path: "prices", element: <Prices /> },
       {
         path: "settings",
