@@ -9,6 +9,7 @@ import { createClient, isApiError } from "@cloudcost/client";
 import { loadAlerts } from "./alerts.mjs";
 import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
 import { loadFocus } from "./focus.mjs";
+import { loadKubernetes } from "./kubernetes.mjs";
 
 const run = promisify(execFile);
 export const DEMO_EMAIL = "demo-owner@example.com";
@@ -144,6 +145,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
     log(`  ${tenant.name}: ${stored.accepted} usage lines over 60 days (${stored.unpriced} unpriced until a reasoning price is registered)`);
   }
   await loadFocus({ main, org, tenants: { production: production.id, staging: staging.id }, now, log });
+  await loadKubernetes(main, production.id, now, log);
   // Last: the budget and the anomaly are computed from the spend loaded above.
   const alerts = await loadAlerts(main, production.id, log);
   return {
@@ -233,6 +235,12 @@ curl -s "${mainUrl}/api/v1/tenant/spend/forecast" -H "Authorization: Bearer $TOK
 #     (the two-day EC2 spike as one range, seen by the EC2 and the total monitors; the Sunday batch job is none)
 curl -s "${mainUrl}/api/v1/tenant/budgets" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 curl -s "${mainUrl}/api/v1/tenant/spend/anomalies?start=$(date -u -d '60 days ago' +%F)&end=$(date -u +%F)" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+
+# 3d. Kubernetes: the demo cluster's cost of the last 14 days by namespace (idle apart), then with idle shared, and its node pools
+#     (general: six m5.2xlarge for about 10 requested cores)
+curl -s "${mainUrl}/api/v1/tenant/kubernetes/allocation?start=$(date -u -d '13 days ago' +%F)&end=$(date -u -d tomorrow +%F)&aggregate=namespace" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+curl -s "${mainUrl}/api/v1/tenant/kubernetes/allocation?start=$(date -u -d '13 days ago' +%F)&end=$(date -u -d tomorrow +%F)&aggregate=controller&share_idle=true" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+curl -s "${mainUrl}/api/v1/tenant/kubernetes/node-pools/recommendations" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 
 # 4. On-demand price of an m5.xlarge in us-east-1 from the compute catalog
 curl -s -X POST ${pricingUrl}/v1/pricing/compute -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"provider":"aws","region":"us-east-1","instance_type":"m5.xlarge"}'
