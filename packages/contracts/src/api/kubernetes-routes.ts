@@ -23,6 +23,8 @@ export const mainApiKubernetesRoutes = {
       summary: "Send hourly pod samples (at most 10000); each makes its node billed for that hour",
       write: true,
       idempotent: true,
+      // 10,000 samples with their labels run past the 1 MiB default.
+      bodyLimit: "8 MiB",
       body: k.IngestPodsRequest,
       responses: { 200: ok("Accepted", k.IngestPodsResponse) },
     }),
