@@ -162,7 +162,7 @@ export type AllocationSqlRow = RowOf<typeof ALLOCATION_COLUMNS>;
  * are scaled down to fit (factor below 1); the rest of the node-day is idle, in the node's cluster.
  * $1 tenant, $2 start, $3 end, $4 nodes, $5 hourly prices, $6 cores, $7 GB of RAM, $8 per day.
  */
-const allocationSql = (claims: string) => `
+export const allocationSql = (claims: string) => `
   WITH price AS MATERIALIZED (
     SELECT p.node, p.hourly, p.cores, p.ram,
       CASE WHEN p.cores > 0 AND p.ram > 0 THEN p.hourly * (p.cores * 0.031611) / (p.cores * 0.031611 + p.ram * 0.004237) ELSE 0 END AS cpu_hourly
