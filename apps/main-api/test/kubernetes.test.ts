@@ -11,8 +11,10 @@ let other: { token: string; tenant: string };
 
 const as = (who: { token: string; tenant: string }) => ({
   get: (path: string) => request(ctx.app).get(path).set("Authorization", `Bearer ${who.token}`).set("X-Service-Tenant-ID", who.tenant),
-  put: (path: string, body: unknown) => request(ctx.app).put(path).set("Authorization", `Bearer ${who.token}`).set("X-Service-Tenant-ID", who.tenant).send(body),
-  post: (path: string, body: unknown) => request(ctx.app).post(path).set("Authorization", `Bearer ${who.token}`).set("X-Service-Tenant-ID", who.tenant).send(body),
+  put: (path: string, body: unknown) =>
+    request(ctx.app).put(path).set("Authorization", `Bearer ${who.token}`).set("X-Service-Tenant-ID", who.tenant).send(body),
+  post: (path: string, body: unknown) =>
+    request(ctx.app).post(path).set("Authorization", `Bearer ${who.token}`).set("X-Service-Tenant-ID", who.tenant).send(body),
 });
 const RESOURCES = "/api/v1/tenant/compute/resources";
 const PODS = "/api/v1/tenant/kubernetes/pods";
@@ -53,7 +55,15 @@ describe("pod samples", () => {
   it("refuses a node that is unknown, of another tenant or not a kubernetes_node, naming it and storing nothing", async () => {
     expect((await as(other).put(RESOURCES, { resources: [node("their-node", "m5.xlarge", { cluster: "c", node_pool: "p" })] })).status).toBe(200);
     expect((await as(owner).put(RESOURCES, { resources: [{ resource_id: "a-vm", instance_type: "m5.large" }] })).status).toBe(200);
-    const sample = (n: string) => ({ cluster: "c", namespace: "x", pod: "p", node: n, timestamp: hour("2026-11-01", 1), cpu_request_cores: 1, memory_request_gb: 1 });
+    const sample = (n: string) => ({
+      cluster: "c",
+      namespace: "x",
+      pod: "p",
+      node: n,
+      timestamp: hour("2026-11-01", 1),
+      cpu_request_cores: 1,
+      memory_request_gb: 1,
+    });
     expectError(await as(owner).post(PODS, { samples: [sample("their-node")] }), 400, /their-node/);
     expectError(await as(owner).post(PODS, { samples: [sample("nowhere")] }), 400, /nowhere/);
     expectError(await as(owner).post(PODS, { samples: [sample("a-vm")] }), 400, /a-vm/);

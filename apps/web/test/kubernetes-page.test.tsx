@@ -8,7 +8,16 @@ import { Shell } from "../src/Shell";
 
 const ME = {
   organization: { id: "org_1", name: "Acme", slug: "acme" },
-  user: { id: "usr_1", organization_id: "org_1", email: "a@acme.example", name: "A", role: "member", active: true, joined_at: "2026-11-01T00:00:00.000Z", tenant_ids: ["ten_1"] },
+  user: {
+    id: "usr_1",
+    organization_id: "org_1",
+    email: "a@acme.example",
+    name: "A",
+    role: "member",
+    active: true,
+    joined_at: "2026-11-01T00:00:00.000Z",
+    tenant_ids: ["ten_1"],
+  },
   role: "member",
   tenant_ids: ["ten_1"],
   api_key_id: null,

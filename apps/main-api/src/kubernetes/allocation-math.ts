@@ -38,7 +38,11 @@ const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 export function roundToTarget(values: Dec[], target: Dec): Dec[] {
   const floors = values.map((v) => v.toDecimalPlaces(2, Decimal.ROUND_FLOOR));
-  let missing = target.minus(floors.reduce((a, b) => a.plus(b), new D(0))).times(100).round().toNumber();
+  let missing = target
+    .minus(floors.reduce((a, b) => a.plus(b), new D(0)))
+    .times(100)
+    .round()
+    .toNumber();
   const order = values.map((v, i) => ({ i, rest: v.minus(floors[i]) })).sort((a, b) => b.rest.comparedTo(a.rest) || a.i - b.i);
   const result = [...floors];
   for (let k = 0; missing !== 0 && order.length > 0; k = (k + 1) % order.length) {
@@ -66,7 +70,10 @@ export function allocationRows(input: ExactRow[], shareIdle: boolean) {
       continue;
     }
     let inCluster = groups.get(r.cluster);
-    if (!inCluster) groups.set(r.cluster, (inCluster = new Map()));
+    if (!inCluster) {
+      inCluster = new Map();
+      groups.set(r.cluster, inCluster);
+    }
     const s = inCluster.get(r.grp) ?? zero();
     inCluster.set(r.grp, {
       cpuHours: s.cpuHours.plus(r.cpu_hours),
@@ -126,7 +133,8 @@ export function allocationRows(input: ExactRow[], shareIdle: boolean) {
     cpu_cost: cpu[i].toFixed(2),
     ram_cost: ram[i].toFixed(2),
     total_cost: cpu[i].plus(ram[i]).toFixed(2),
-    efficiency: group === IDLE || s.allocated.isZero() ? null : Math.min(1, s.usage.dividedBy(s.allocated).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toNumber()),
+    efficiency:
+      group === IDLE || s.allocated.isZero() ? null : Math.min(1, s.usage.dividedBy(s.allocated).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toNumber()),
   }));
   rows.sort((a, b) => Number(a.group === IDLE) - Number(b.group === IDLE) || new D(b.total_cost).comparedTo(a.total_cost) || byteOrder(a.group, b.group));
   const totals = {

@@ -113,7 +113,12 @@ export const NODE_HEARTBEAT_HOURS_SQL = `
   ORDER BY r.resource_id COLLATE "C"
   ON CONFLICT (tenant_id, node, hour) DO NOTHING`;
 
-export async function recordNodeHeartbeatHours(tx: { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> }, tenantId: string, ids: string[], at: string): Promise<void> {
+export async function recordNodeHeartbeatHours(
+  tx: { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> },
+  tenantId: string,
+  ids: string[],
+  at: string,
+): Promise<void> {
   await tx.$executeRawUnsafe(NODE_HEARTBEAT_HOURS_SQL, tenantId, ids, at);
 }
 

@@ -12,7 +12,8 @@ import { ingestPods, podBatch } from "./pods-service";
 type KubernetesOperations = keyof typeof mainApiKubernetesRoutes;
 
 const pricingUnavailable = (err: unknown) => {
-  if (err instanceof PricingUnavailableError) return new HttpError("pricing_unavailable", "The pricing API is unavailable, so nodes cannot be priced; retry later");
+  if (err instanceof PricingUnavailableError)
+    return new HttpError("pricing_unavailable", "The pricing API is unavailable, so nodes cannot be priced; retry later");
   return err;
 };
 

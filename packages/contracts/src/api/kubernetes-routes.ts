@@ -47,7 +47,10 @@ export const mainApiKubernetesRoutes = {
       method: "get",
       path: "/api/v1/tenant/kubernetes/node-pools/recommendations",
       summary: "Node-pool right-sizing from the pods' requests over the lookback window",
-      responses: { 200: ok("One recommendation per node pool", k.NodePoolRecommendations), 503: failure("The pricing API is unavailable (code `pricing_unavailable`)") },
+      responses: {
+        200: ok("One recommendation per node pool", k.NodePoolRecommendations),
+        503: failure("The pricing API is unavailable (code `pricing_unavailable`)"),
+      },
     }),
   ),
 } as const;

@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { CustomerId, Timestamp, queryBoolean } from "../common.js";
 
-const Name = z.string().min(1).max(256).regex(/^\P{Cc}+$/u, "must not contain control characters");
+const Name = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^\P{Cc}+$/u, "must not contain control characters");
 const Cores = z.number().nonnegative().max(100_000);
 const Gigabytes = z.number().nonnegative().max(1_000_000);
 
@@ -41,7 +45,10 @@ export const ALLOCATION_MAX_DAYS = 93;
 const LABEL_AGGREGATE = /^label:[^\p{Cc}]{1,256}$/u;
 
 export const AllocationAggregate = z
-  .union([z.enum(["cluster", "namespace", "controller", "pod"]), z.string().regex(LABEL_AGGREGATE, "must be cluster, namespace, controller, pod or label:<key>")])
+  .union([
+    z.enum(["cluster", "namespace", "controller", "pod"]),
+    z.string().regex(LABEL_AGGREGATE, "must be cluster, namespace, controller, pod or label:<key>"),
+  ])
   .meta({ override: { type: "string", description: "`cluster`, `namespace`, `controller`, `pod` or `label:<key>`." } });
 
 const DAY_MS = 86_400_000;
@@ -65,7 +72,8 @@ export const AllocationQuery = z
     const start = query.start ?? monthStart(Date.parse(end) - DAY_MS);
     const span = Date.parse(end) - Date.parse(start);
     if (span <= 0) ctx.addIssue({ code: "custom", path: ["end"], message: "must be after start" });
-    else if (span > ALLOCATION_MAX_DAYS * DAY_MS) ctx.addIssue({ code: "custom", path: ["end"], message: `the range may span at most ${ALLOCATION_MAX_DAYS} days` });
+    else if (span > ALLOCATION_MAX_DAYS * DAY_MS)
+      ctx.addIssue({ code: "custom", path: ["end"], message: `the range may span at most ${ALLOCATION_MAX_DAYS} days` });
     return { ...query, start, end };
   })
   .meta({
@@ -74,7 +82,10 @@ export const AllocationQuery = z
   });
 export type AllocationQuery = z.output<typeof AllocationQuery>;
 
-const Cents = z.string().regex(/^-?\d+\.\d{2}$/).meta({ description: "USD, exact, two decimals." });
+const Cents = z
+  .string()
+  .regex(/^-?\d+\.\d{2}$/)
+  .meta({ description: "USD, exact, two decimals." });
 
 export const AllocationRow = z
   .object({

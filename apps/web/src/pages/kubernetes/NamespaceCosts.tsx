@@ -16,9 +16,8 @@ export function NamespaceCosts({ tenantId }: { tenantId: string }) {
     <section aria-labelledby="k8s-namespaces">
       <h2 id="k8s-namespaces">Cost by namespace, last {DAYS} days</h2>
       <p className="hint">
-        Each node-hour costs the organization's effective price of its type, split into CPU and memory; a pod is charged the larger of its request and its
-        usage as a share of the node. What no pod claims is idle: shown on its own, or shared among the namespaces of each cluster in proportion to their
-        cost.
+        Each node-hour costs the organization's effective price of its type, split into CPU and memory; a pod is charged the larger of its request and its usage
+        as a share of the node. What no pod claims is idle: shown on its own, or shared among the namespaces of each cluster in proportion to their cost.
       </p>
       <label>
         <input type="checkbox" checked={shareIdle} onChange={(e) => setShareIdle(e.target.checked)} /> Share idle cost among namespaces
