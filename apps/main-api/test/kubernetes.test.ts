@@ -187,6 +187,63 @@ describe("allocation of two namespaces on two nodes", () => {
   });
 });
 
+describe("billed hours and over-commitment", () => {
+  it("bills a node for the hours of its heartbeats and utilization samples, with nothing claimed as idle", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("quiet", "m5.xlarge", { cluster: "three" })] })).status).toBe(200);
+    expect((await as(owner).post("/api/v1/tenant/compute/heartbeats", { resource_ids: ["quiet"], timestamp: "2026-11-14T05:10:00Z" })).status).toBe(200);
+    expect((await as(owner).post("/api/v1/tenant/compute/heartbeats", { resource_ids: ["quiet"], timestamp: "2026-11-14T05:50:00Z" })).status).toBe(200);
+    const metric = { resource_id: "quiet", timestamp: "2026-11-14T07:30:00Z", cpu_utilization: 3 };
+    expect((await as(owner).post("/api/v1/tenant/compute/metrics", { samples: [metric] })).status).toBe(200);
+    const a = await allocation(owner, "start=2026-11-14&end=2026-11-15");
+    // Hours 05:00 (two heartbeats) and 07:00 (a sample): 2 x 0.192 = 0.384 -> 0.38, all idle.
+    expect(a.rows).toEqual([expect.objectContaining({ group: "__idle__", total_cost: "0.38", efficiency: null })]);
+    expect(a.totals.total_cost).toBe("0.38");
+  });
+
+  it("scales claims that exceed a node's capacity so the node is charged once", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("tight", "c5.large", { cluster: "four" })] })).status).toBe(200);
+    const pod = (namespace: string, cpu: number) => ({
+      cluster: "four",
+      namespace,
+      pod: namespace,
+      node: "tight",
+      timestamp: "2026-11-15T03:00:00Z",
+      cpu_request_cores: cpu,
+      memory_request_gb: 1,
+    });
+    expect((await as(owner).post(PODS, { samples: [pod("alpha", 2), pod("beta", 1)] })).status).toBe(200);
+    const a = byGroup(await allocation(owner, "start=2026-11-15&end=2026-11-16"));
+    // c5.large, 1 h at 0.085: CPU 0.085 x 0.063222 / 0.080170 = 0.067031, memory 0.017969.
+    // 3 cores claimed of 2: each claim x 2/3 -> alpha 4/3 cores (0.044687), beta 2/3 (0.022344), CPU idle 0.
+    // Memory: 1 GB each of 4: 0.004492 each, idle 0.008985.
+    // Cents: total 0.085 -> 0.09; CPU 0.067031 -> 0.07 = 0.05 + 0.02 + 0.00; memory 0.09 - 0.07 = 0.02:
+    // floors 0, 0, 0; the largest remainders are idle's (.008985) then alpha's (.004492, before beta in byte order).
+    expect(a.alpha).toMatchObject({ cpu_cost: "0.05", ram_cost: "0.01", total_cost: "0.06" });
+    expect(a.alpha.cpu_core_hours).toBeCloseTo(4 / 3, 6);
+    expect(a.beta).toMatchObject({ cpu_cost: "0.02", ram_cost: "0.00", total_cost: "0.02" });
+    expect(a.beta.cpu_core_hours).toBeCloseTo(2 / 3, 6);
+    expect(a.__idle__).toMatchObject({ cpu_cost: "0.00", ram_cost: "0.01", total_cost: "0.01" });
+  });
+
+  it("counts a batch sent twice at once once", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("twice", "m5.xlarge", { cluster: "five" })] })).status).toBe(200);
+    // Large enough that the two statements overlap in the database.
+    const samples = Array.from({ length: 24 * 200 }, (_, i) => ({
+      cluster: "five",
+      namespace: "batch",
+      pod: `job-${i % 200}`,
+      node: "twice",
+      timestamp: hour("2026-11-16", Math.floor(i / 200)),
+      cpu_request_cores: 0.01,
+      memory_request_gb: 0.05,
+    }));
+    const [first, second] = await Promise.all([as(owner).post(PODS, { samples }), as(owner).post(PODS, { samples })]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    // 4800 pod-hours x 0.01 cores = 48 core-hours, not twice that.
+    expect(byGroup(await allocation(owner, "start=2026-11-16&end=2026-11-17")).batch.cpu_core_hours).toBe(48);
+  });
+});
+
 describe("node-pool right-sizing", () => {
   beforeAll(async () => {
     const nodes = Array.from({ length: 10 }, (_, i) => node(`pool-${i}`, "m5.2xlarge", { cluster: "prod", node_pool: "general" }));

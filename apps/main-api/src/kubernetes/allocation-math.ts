@@ -110,7 +110,8 @@ export function allocationRows(input: ExactRow[], shareIdle: boolean) {
       });
     }
   }
-  const entries = [...merged.entries()];
+  // In group order, so that the cents of equal remainders go the same way on every call.
+  const entries = [...merged.entries()].sort(([a], [b]) => byteOrder(a, b));
   // Idle is always shown unless all of it was shared.
   const showIdle = input.some((r) => r.idle) && (!shareIdle || !idleLeft.cpu.isZero() || !idleLeft.ram.isZero());
   const withIdle = showIdle ? [...entries, [IDLE, { ...zero(), cpu: idleLeft.cpu, ram: idleLeft.ram }] as [string, Sum]] : entries;
