@@ -10,8 +10,8 @@
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx kubernetes.ts
  *
  * The month (pods x 24 x BENCH_K8S_DAYS samples: 21.6 M at the defaults) is loaded with one
- * INSERT ... SELECT FROM generate_series and its roll-ups built with one GROUP BY each (what the
- * ingest maintains batch by batch). Writes bench/results/kubernetes.json; without
+ * INSERT ... SELECT FROM generate_series and its three roll-ups built with one GROUP BY each (what
+ * the ingest maintains batch by batch). Writes bench/results/kubernetes.json; without
  * BENCH_DATABASE_URL it says so and exits 0. BENCH_KEEP=1 keeps the database.
  * Knobs: BENCH_K8S_BATCHES (5), BENCH_K8S_NODES, BENCH_K8S_PODS, BENCH_K8S_DAYS (30), BENCH_K8S_CALLS (10), BENCH_K8S_BASELINE_CALLS (3).
  */
@@ -165,17 +165,24 @@ async function loadMonth(db: Database) {
      FROM kubernetes_pod_samples WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4, 5, 6`,
     [MONTH.id],
   );
-  await db.sql.exec("ANALYZE kubernetes_pod_samples; ANALYZE kubernetes_node_hours; ANALYZE kubernetes_claim_days;");
+  await db.sql.query(
+    `INSERT INTO kubernetes_node_days (tenant_id, day, node, cluster, hours, cpu_claim, memory_claim)
+     SELECT h.tenant_id, h.day, h.node, 'bench', h.hours, c.cpu, c.mem
+     FROM (SELECT tenant_id, (hour AT TIME ZONE 'UTC')::date AS day, node, count(*) AS hours FROM kubernetes_node_hours WHERE tenant_id = $1 GROUP BY 1, 2, 3) h
+     JOIN (SELECT day, node, sum(cpu_claim) AS cpu, sum(memory_claim) AS mem FROM kubernetes_claim_days WHERE tenant_id = $1 GROUP BY 1, 2) c
+       ON c.day = h.day AND c.node = h.node`,
+    [MONTH.id],
+  );
+  await db.sql.exec("ANALYZE kubernetes_pod_samples; ANALYZE kubernetes_node_hours; ANALYZE kubernetes_claim_days; ANALYZE kubernetes_node_days;");
   return { nodes: NODES, pods: PODS, days: DAYS, samples: PODS * hours, load_s: round((performance.now() - t0) / 1000) };
 }
 
 /** The same allocation by namespace, its claims read from the raw samples instead of the roll-up. */
 const BASELINE_SQL = allocationSql(`
-    SELECT (hour AT TIME ZONE 'UTC')::date AS day, node, cluster, namespace AS grp,
-      sum(greatest(cpu_request, coalesce(cpu_usage, 0))) AS cpu, sum(greatest(memory_request, coalesce(memory_usage, 0))) AS mem,
-      sum(coalesce(cpu_usage, 0)) AS cpu_used, sum(coalesce(memory_usage, 0)) AS mem_used
-    FROM kubernetes_pod_samples WHERE tenant_id = $1 AND hour >= $2 AND hour < $3
-    GROUP BY 1, 2, 3, 4`);
+    SELECT (hour AT TIME ZONE 'UTC')::date AS day, node, namespace AS grp,
+      greatest(cpu_request, coalesce(cpu_usage, 0)) AS cpu, greatest(memory_request, coalesce(memory_usage, 0)) AS mem,
+      coalesce(cpu_usage, 0) AS cpu_used, coalesce(memory_usage, 0) AS mem_used
+    FROM kubernetes_pod_samples WHERE tenant_id = $1 AND hour >= $2 AND hour < $3`);
 
 async function benchAllocation(db: Database) {
   const end = new Date(Date.parse(START) + DAYS * 86_400_000).toISOString();

@@ -7,11 +7,11 @@ type Dec = InstanceType<typeof D>;
 
 export const IDLE = "__idle__";
 
-/** One (cluster, group) of the database's answer, or a cluster's idle (`idle`). */
+/** One (cluster, group) of the database's answer, or a cluster's node cost (`capacity`). */
 export interface ExactRow {
   cluster: string;
   grp: string;
-  idle: boolean;
+  capacity: boolean;
   cpu_hours: string;
   ram_hours: string;
   cpu_cost: string;
@@ -62,13 +62,18 @@ const hours = (value: Dec) => value.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).to
  */
 export function allocationRows(input: ExactRow[], shareIdle: boolean) {
   const groups = new Map<string, Map<string, Sum>>();
+  // A cluster's idle: its nodes' cost, less what its groups were charged.
   const idle = new Map<string, { cpu: Dec; ram: Dec }>();
+  const addIdle = (cluster: string, cpu: Decimal.Value, ram: Decimal.Value) => {
+    const i = idle.get(cluster) ?? { cpu: new D(0), ram: new D(0) };
+    idle.set(cluster, { cpu: i.cpu.plus(cpu), ram: i.ram.plus(ram) });
+  };
   for (const r of input) {
-    if (r.idle) {
-      const i = idle.get(r.cluster) ?? { cpu: new D(0), ram: new D(0) };
-      idle.set(r.cluster, { cpu: i.cpu.plus(r.cpu_cost), ram: i.ram.plus(r.ram_cost) });
+    if (r.capacity) {
+      addIdle(r.cluster, r.cpu_cost, r.ram_cost);
       continue;
     }
+    addIdle(r.cluster, new D(r.cpu_cost).negated(), new D(r.ram_cost).negated());
     let inCluster = groups.get(r.cluster);
     if (!inCluster) {
       inCluster = new Map();
@@ -113,7 +118,7 @@ export function allocationRows(input: ExactRow[], shareIdle: boolean) {
   // In group order, so that the cents of equal remainders go the same way on every call.
   const entries = [...merged.entries()].sort(([a], [b]) => byteOrder(a, b));
   // Idle is always shown unless all of it was shared.
-  const showIdle = input.some((r) => r.idle) && (!shareIdle || !idleLeft.cpu.isZero() || !idleLeft.ram.isZero());
+  const showIdle = input.some((r) => r.capacity) && (!shareIdle || !idleLeft.cpu.isZero() || !idleLeft.ram.isZero());
   const withIdle = showIdle ? [...entries, [IDLE, { ...zero(), cpu: idleLeft.cpu, ram: idleLeft.ram }] as [string, Sum]] : entries;
 
   const sum = (pick: (s: Sum) => Dec) => withIdle.reduce((a, [, s]) => a.plus(pick(s)), new D(0));

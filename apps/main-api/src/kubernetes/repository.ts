@@ -44,7 +44,22 @@ export const POD_INGEST_SQL = `
     SELECT $1, node, hour, sum(sign)::int, sum(sign * cpu_request), sum(sign * memory_request) FROM delta
     GROUP BY node, hour ORDER BY node COLLATE "C", hour
     ON CONFLICT (tenant_id, node, hour) DO UPDATE SET
-      pods = h.pods + excluded.pods, cpu_request = h.cpu_request + excluded.cpu_request, memory_request = h.memory_request + excluded.memory_request),
+      pods = h.pods + excluded.pods, cpu_request = h.cpu_request + excluded.cpu_request, memory_request = h.memory_request + excluded.memory_request
+    RETURNING h.node, h.hour, (h.xmax = 0) AS inserted),
+  -- A node-hour seen for the first time adds an hour to its day.
+  node_days AS (
+    INSERT INTO kubernetes_node_days AS d (tenant_id, day, node, cluster, hours, cpu_claim, memory_claim)
+    SELECT $1, day, node, min(cluster), sum(hours)::int, sum(cpu), sum(mem) FROM (
+      SELECT (hour AT TIME ZONE 'UTC')::date AS day, node, NULL::text AS cluster, 1 AS hours, 0::numeric AS cpu, 0::numeric AS mem
+      FROM node_hours WHERE inserted
+      UNION ALL
+      SELECT (hour AT TIME ZONE 'UTC')::date, node, cluster, 0, sign * greatest(cpu_request, coalesce(cpu_usage, 0)),
+        sign * greatest(memory_request, coalesce(memory_usage, 0))
+      FROM delta) x
+    GROUP BY day, node ORDER BY day, node COLLATE "C"
+    ON CONFLICT (tenant_id, day, node) DO UPDATE SET
+      hours = d.hours + excluded.hours, cpu_claim = d.cpu_claim + excluded.cpu_claim, memory_claim = d.memory_claim + excluded.memory_claim,
+      cluster = coalesce(d.cluster, excluded.cluster)),
   claim_days AS (
     INSERT INTO kubernetes_claim_days AS d (tenant_id, day, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
     SELECT $1, (hour AT TIME ZONE 'UTC')::date, node, cluster, namespace, controller, sum(sign)::int,
@@ -107,11 +122,16 @@ export async function insertPodSamples(sql: SqlClient, tenantId: string, batch: 
 
 /** A heartbeat of a Kubernetes node makes it billed for that hour (no-op for other resources). */
 export const NODE_HEARTBEAT_HOURS_SQL = `
-  INSERT INTO kubernetes_node_hours (tenant_id, node, hour)
-  SELECT $1, r.resource_id, date_trunc('hour', $3::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-  FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = ANY($2::text[]) AND r.resource_type = 'kubernetes_node'
-  ORDER BY r.resource_id COLLATE "C"
-  ON CONFLICT (tenant_id, node, hour) DO NOTHING`;
+  WITH hours AS (
+    INSERT INTO kubernetes_node_hours (tenant_id, node, hour)
+    SELECT $1, r.resource_id, date_trunc('hour', $3::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+    FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = ANY($2::text[]) AND r.resource_type = 'kubernetes_node'
+    ORDER BY r.resource_id COLLATE "C"
+    ON CONFLICT (tenant_id, node, hour) DO NOTHING
+    RETURNING node, hour)
+  INSERT INTO kubernetes_node_days AS d (tenant_id, day, node, hours)
+  SELECT $1, (hour AT TIME ZONE 'UTC')::date, node, count(*)::int FROM hours GROUP BY 2, node ORDER BY 2, node COLLATE "C"
+  ON CONFLICT (tenant_id, day, node) DO UPDATE SET hours = d.hours + excluded.hours`;
 
 export async function recordNodeHeartbeatHours(
   tx: { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> },
@@ -150,7 +170,7 @@ const ALLOCATION_COLUMNS = {
   day: "text null",
   cluster: "text",
   grp: "text",
-  idle: "bool",
+  capacity: "bool",
   cpu_hours: "text",
   ram_hours: "text",
   cpu_cost: "text",
@@ -160,11 +180,13 @@ const ALLOCATION_COLUMNS = {
 export type AllocationSqlRow = RowOf<typeof ALLOCATION_COLUMNS>;
 
 /**
- * The allocation arithmetic, over `claims` (per day, node, cluster and group: claimed and used
- * core-hours and GB-hours) and the node-days' claims from the roll-up. Each node-day costs its
- * billed hours x its hourly price, split into CPU and memory by the capacity weights; a group's
- * cost is its claim as a share of the node's capacity-hours; when the day's claims exceed them they
- * are scaled down to fit (factor below 1); the rest of the node-day is idle, in the node's cluster.
+ * The allocation arithmetic over `claims` (rows of day, node, grp and claimed and used core-hours
+ * and GB-hours). Per node-day (one roll-up row each): its billed hours (the roll-up's, plus hours of
+ * utilization samples with no pod or heartbeat), its cost split into CPU and memory by the capacity
+ * weights, and the price of one claimed core-hour and GB-hour: the hour's CPU (memory) price over
+ * the node's cores (GB), scaled down when the day's claims exceed cores (GB) x hours. The claims
+ * times those prices, summed per (cluster, group); the `capacity` rows are each cluster's node cost,
+ * from which the caller takes idle as what the groups leave.
  * $1 tenant, $2 start, $3 end, $4 nodes, $5 hourly prices, $6 cores, $7 GB of RAM, $8 per day.
  */
 export const allocationSql = (claims: string) => `
@@ -172,62 +194,59 @@ export const allocationSql = (claims: string) => `
     SELECT p.node, p.hourly, p.cores, p.ram,
       CASE WHEN p.cores > 0 AND p.ram > 0 THEN p.hourly * (p.cores * 0.031611) / (p.cores * 0.031611 + p.ram * 0.004237) ELSE 0 END AS cpu_hourly
     FROM unnest($4::text[], $5::numeric[], $6::numeric[], $7::numeric[]) AS p(node, hourly, cores, ram)),
-  billed AS (
-    SELECT node, (h AT TIME ZONE 'UTC')::date AS day, count(*) AS hours FROM (
-      SELECT node, hour AS h FROM kubernetes_node_hours WHERE tenant_id = $1 AND hour >= $2 AND hour < $3
-      UNION
-      SELECT resource_id, date_trunc('hour', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' FROM compute_samples
-      WHERE tenant_id = $1 AND ts >= $2 AND ts < $3 AND resource_id = ANY($4::text[])) x
+  sampled AS (
+    SELECT s.node, (s.h AT TIME ZONE 'UTC')::date AS day, count(*) AS hours FROM (
+      SELECT DISTINCT resource_id AS node, date_trunc('hour', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS h FROM compute_samples
+      WHERE tenant_id = $1 AND resource_id = ANY($4::text[]) AND ts >= $2 AND ts < $3) s
+    WHERE NOT EXISTS (SELECT 1 FROM kubernetes_node_hours n WHERE n.tenant_id = $1 AND n.node = s.node AND n.hour = s.h)
     GROUP BY 1, 2),
-  node_claims AS (
-    SELECT day, node, min(cluster) AS cluster, sum(cpu_claim) AS cpu, sum(memory_claim) AS mem FROM kubernetes_claim_days
-    WHERE tenant_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date
-    GROUP BY day, node),
   node_days AS (
-    SELECT b.day, b.node, b.hours, p.cpu_hourly * b.hours AS cpu_total, (p.hourly - p.cpu_hourly) * b.hours AS ram_total, p.cores, p.ram,
-      coalesce(r.cluster, n.cluster, '') AS cluster,
-      CASE WHEN coalesce(n.cpu, 0) > p.cores * b.hours THEN p.cores * b.hours / n.cpu ELSE 1 END AS cpu_factor,
-      CASE WHEN coalesce(n.mem, 0) > p.ram * b.hours THEN p.ram * b.hours / n.mem ELSE 1 END AS mem_factor
-    FROM billed b JOIN price p ON p.node = b.node
-    JOIN compute_resources r ON r.tenant_id = $1 AND r.resource_id = b.node
-    LEFT JOIN node_claims n ON n.day = b.day AND n.node = b.node),
+    SELECT coalesce(d.day, s.day) AS day, coalesce(d.node, s.node) AS node, d.cluster,
+      coalesce(d.hours, 0) + coalesce(s.hours, 0) AS hours, coalesce(d.cpu_claim, 0) AS cpu, coalesce(d.memory_claim, 0) AS mem
+    FROM (SELECT * FROM kubernetes_node_days
+          WHERE tenant_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date) d
+    FULL JOIN sampled s ON s.day = d.day AND s.node = d.node),
+  rates AS MATERIALIZED (
+    SELECT n.day, n.node, coalesce(r.cluster, n.cluster, '') AS cluster,
+      p.cpu_hourly * n.hours AS cpu_total, (p.hourly - p.cpu_hourly) * n.hours AS ram_total,
+      least(1, p.cores * n.hours / nullif(n.cpu, 0)) AS cpu_factor, least(1, p.ram * n.hours / nullif(n.mem, 0)) AS ram_factor,
+      CASE WHEN p.cores > 0 THEN p.cpu_hourly / p.cores * least(1, p.cores * n.hours / nullif(n.cpu, 0)) ELSE 0 END AS cpu_rate,
+      CASE WHEN p.ram > 0 THEN (p.hourly - p.cpu_hourly) / p.ram * least(1, p.ram * n.hours / nullif(n.mem, 0)) ELSE 0 END AS ram_rate
+    FROM node_days n JOIN price p ON p.node = n.node
+    JOIN compute_resources r ON r.tenant_id = $1 AND r.resource_id = n.node
+    WHERE n.hours > 0),
   claims AS (${claims}),
-  charged AS (
-    SELECT c.day, c.node, c.cluster, c.grp,
-      c.cpu * d.cpu_factor AS cpu_hours, c.mem * d.mem_factor AS ram_hours,
-      CASE WHEN d.cores > 0 THEN d.cpu_total * c.cpu * d.cpu_factor / (d.cores * d.hours) ELSE 0 END AS cpu_cost,
-      CASE WHEN d.ram > 0 THEN d.ram_total * c.mem * d.mem_factor / (d.ram * d.hours) ELSE 0 END AS ram_cost,
-      CASE WHEN d.cores > 0 THEN d.cpu_total * c.cpu_used * d.cpu_factor / (d.cores * d.hours) ELSE 0 END
-        + CASE WHEN d.ram > 0 THEN d.ram_total * c.mem_used * d.mem_factor / (d.ram * d.hours) ELSE 0 END AS usage_cost
-    FROM claims c JOIN node_days d ON d.day = c.day AND d.node = c.node),
-  idle AS (
-    SELECT d.day, d.cluster, d.cpu_total - coalesce(sum(c.cpu_cost), 0) AS cpu_cost, d.ram_total - coalesce(sum(c.ram_cost), 0) AS ram_cost
-    FROM node_days d LEFT JOIN charged c ON c.day = d.day AND c.node = d.node
-    GROUP BY d.day, d.node, d.cluster, d.cpu_total, d.ram_total)
-  SELECT (CASE WHEN $8 THEN day END)::text AS day, cluster, grp, false AS idle, sum(cpu_hours)::text AS cpu_hours, sum(ram_hours)::text AS ram_hours,
-    sum(cpu_cost)::text AS cpu_cost, sum(ram_cost)::text AS ram_cost, sum(usage_cost)::text AS usage_cost
-  FROM charged GROUP BY 1, cluster, grp
+  -- Claims summed per rate first (nodes of one type share their rates on days without
+  -- over-commitment), so that each claim row is only added, and the products are few.
+  by_rate AS (
+    SELECT CASE WHEN $8 THEN c.day END AS day, k.cluster, c.grp, k.cpu_factor, k.ram_factor, k.cpu_rate, k.ram_rate,
+      sum(c.cpu) AS cpu, sum(c.mem) AS mem, sum(c.cpu_used) AS cpu_used, sum(c.mem_used) AS mem_used
+    FROM claims c JOIN rates k ON k.day = c.day AND k.node = c.node
+    GROUP BY 1, 2, 3, 4, 5, 6, 7)
+  SELECT day::text AS day, cluster, grp, false AS capacity,
+    sum(cpu * cpu_factor)::text AS cpu_hours, sum(mem * ram_factor)::text AS ram_hours,
+    sum(cpu * cpu_rate)::text AS cpu_cost, sum(mem * ram_rate)::text AS ram_cost,
+    sum(cpu_used * cpu_rate + mem_used * ram_rate)::text AS usage_cost
+  FROM by_rate GROUP BY day, cluster, grp
   UNION ALL
-  SELECT (CASE WHEN $8 THEN day END)::text, cluster, '__idle__', true, '0', '0', sum(cpu_cost)::text, sum(ram_cost)::text, '0'
-  FROM idle GROUP BY 1, cluster`;
+  SELECT (CASE WHEN $8 THEN day END)::text, cluster, '', true, '0', '0', sum(cpu_total)::text, sum(ram_total)::text, '0'
+  FROM rates GROUP BY 1, 2`;
 
 /** Cluster, namespace or controller ($9): read from the per-day roll-up only. */
 export const ALLOCATION_ROLLUP_SQL = allocationSql(`
-    SELECT day, node, cluster,
+    SELECT day, node,
       CASE $9::text WHEN 'cluster' THEN cluster WHEN 'namespace' THEN namespace ELSE coalesce(nullif(controller, ''), '__unallocated__') END AS grp,
-      sum(cpu_claim) AS cpu, sum(memory_claim) AS mem, sum(cpu_usage) AS cpu_used, sum(memory_usage) AS mem_used
+      cpu_claim AS cpu, memory_claim AS mem, cpu_usage AS cpu_used, memory_usage AS mem_used
     FROM kubernetes_claim_days
-    WHERE tenant_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date
-    GROUP BY 1, 2, 3, 4`);
+    WHERE tenant_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date`);
 
 /** Pod ($9 = 'pod') or a label's value (key $10): read from the samples. */
 export const ALLOCATION_SAMPLES_SQL = allocationSql(`
-    SELECT (hour AT TIME ZONE 'UTC')::date AS day, node, cluster,
+    SELECT (hour AT TIME ZONE 'UTC')::date AS day, node,
       CASE WHEN $9::text = 'pod' THEN namespace || '/' || pod ELSE coalesce(labels ->> $10::text, '__unallocated__') END AS grp,
-      sum(greatest(cpu_request, coalesce(cpu_usage, 0))) AS cpu, sum(greatest(memory_request, coalesce(memory_usage, 0))) AS mem,
-      sum(coalesce(cpu_usage, 0)) AS cpu_used, sum(coalesce(memory_usage, 0)) AS mem_used
-    FROM kubernetes_pod_samples WHERE tenant_id = $1 AND hour >= $2 AND hour < $3
-    GROUP BY 1, 2, 3, 4`);
+      greatest(cpu_request, coalesce(cpu_usage, 0)) AS cpu, greatest(memory_request, coalesce(memory_usage, 0)) AS mem,
+      coalesce(cpu_usage, 0) AS cpu_used, coalesce(memory_usage, 0) AS mem_used
+    FROM kubernetes_pod_samples WHERE tenant_id = $1 AND hour >= $2 AND hour < $3`);
 
 export interface AllocationParams {
   start: string;

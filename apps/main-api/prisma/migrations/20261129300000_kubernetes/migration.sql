@@ -51,3 +51,17 @@ CREATE TABLE "kubernetes_claim_days" (
 
     CONSTRAINT "kubernetes_claim_days_pkey" PRIMARY KEY ("tenant_id", "day", "node", "cluster", "namespace", "controller")
 );
+
+-- Per node and day: the hours it was billed through pods or heartbeats and its pods' claims, kept
+-- by the pod ingest and the heartbeats; allocation reads one row per node-day from here.
+CREATE TABLE "kubernetes_node_days" (
+    "tenant_id" TEXT NOT NULL,
+    "day" DATE NOT NULL,
+    "node" TEXT NOT NULL,
+    "cluster" TEXT,
+    "hours" INTEGER NOT NULL DEFAULT 0,
+    "cpu_claim" DECIMAL NOT NULL DEFAULT 0,
+    "memory_claim" DECIMAL NOT NULL DEFAULT 0,
+
+    CONSTRAINT "kubernetes_node_days_pkey" PRIMARY KEY ("tenant_id", "day", "node")
+);
