@@ -10,6 +10,7 @@ import { loadAlerts } from "./alerts.mjs";
 import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
 import { loadFocus } from "./focus.mjs";
 import { loadHistory } from "./history.mjs";
+import { loadKubernetes } from "./kubernetes.mjs";
 
 const run = promisify(execFile);
 export const DEMO_EMAIL = "demo-owner@example.com";
@@ -170,6 +171,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
   await logCommitments(main, org, log);
   // After the bill: the downsized VM's realized savings are measured on its lines.
   await loadHistory(main, production.id, now, log);
+  await loadKubernetes(main, production.id, now, log);
   // Last: the budget and the anomaly are computed from the spend loaded above.
   const alerts = await loadAlerts(main, production.id, log);
   return {
@@ -272,6 +274,11 @@ curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/commitments?s
 curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/commitments/coverage?start=$(date -u -d '30 days ago' +%F)&end=$(date -u +%F)&group_by=service_name" -H "Authorization: Bearer $TOKEN"
 curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/commitments/recommendations?lookback_days=30&include_curve=true" -H "Authorization: Bearer $TOKEN"
 curl -s "${pricingUrl}/marketplace/providers/commitment-rates" -H "X-API-Key: $KEY"
+# 3e. Kubernetes: the demo cluster's cost of the last 14 days by namespace (idle apart), then with idle shared, and its node pools
+#     (general: six m5.2xlarge for about 10 requested cores)
+curl -s "${mainUrl}/api/v1/tenant/kubernetes/allocation?start=$(date -u -d '13 days ago' +%F)&end=$(date -u -d tomorrow +%F)&aggregate=namespace" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+curl -s "${mainUrl}/api/v1/tenant/kubernetes/allocation?start=$(date -u -d '13 days ago' +%F)&end=$(date -u -d tomorrow +%F)&aggregate=controller&share_idle=true" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
+curl -s "${mainUrl}/api/v1/tenant/kubernetes/node-pools/recommendations" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 
 # 4. On-demand price of an m5.xlarge in us-east-1 from the compute catalog
 curl -s -X POST ${pricingUrl}/v1/pricing/compute -H "X-API-Key: $KEY" -H 'Content-Type: application/json' -d '{"provider":"aws","region":"us-east-1","instance_type":"m5.xlarge"}'

@@ -19,6 +19,7 @@ import { webhookCreationReplay, webhookHandlers } from "./webhooks/routes";
 import { budgetHandlers } from "./budgets/routes";
 import { commitmentHandlers } from "./commitments/routes";
 import { anomalyHandlers } from "./anomalies/routes";
+import { kubernetesHandlers } from "./kubernetes/routes";
 
 /**
  * How the main API runs a declared operation's auth mode, scope and idempotency (what the binder
@@ -62,6 +63,7 @@ export function apiRouter(deps: AppDeps, router: Router): Router {
       ...budgetHandlers(deps),
       ...commitmentHandlers(deps),
       ...anomalyHandlers(deps),
+      ...kubernetesHandlers(deps),
     },
     mainApiHooks(deps),
   );

@@ -427,6 +427,11 @@ function matrix(): Row[] {
     upsertResources: { resources: [{ resource_id: "intruder", name: "intruder" }] },
     ingestMetrics: { samples: [{ resource_id: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_utilization: 1 }] },
     recordHeartbeats: { resource_ids: ["bravo-vm-one"] },
+    ingestPods: {
+      samples: [
+        { cluster: "c", namespace: "n", pod: "p", node: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_request_cores: 1, memory_request_gb: 1 },
+      ],
+    },
     ingestUsage: { usage: [{ resource_id: "intruder", kind: "model", timestamp: "2026-10-01T00:00:00.000Z", quantities: { input: 1 }, event_id: "intruder" }] },
     repriceUsage: {},
     createBudget: { name: "Intruder", period: "monthly", amount: "1", currency: "USD", thresholds: [] },

@@ -11,6 +11,7 @@ import { checkedStatements as authStatements } from "../src/auth/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
 import { checkedStatements as commitmentStatements } from "../src/commitments/repository";
 import { checkedStatements as computeStatements } from "../src/compute/repository";
+import { checkedStatements as kubernetesStatements } from "../src/kubernetes/repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
 import { MIGRATIONS_DIR } from "../src/db";
@@ -36,6 +37,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...rollupStatements(),
   ...computeLifecycleStatements(),
   ...resourceCostStatements(),
+  ...kubernetesStatements(),
 ];
 
 let db: TestDatabase;

@@ -54,6 +54,7 @@ function Header() {
         <NavLink to="/commitments">Commitments</NavLink>
         <NavLink to="/recommendations">Recommendations</NavLink>
         <NavLink to="/savings">Savings</NavLink>
+        <NavLink to="/kubernetes">Kubernetes</NavLink>
         <NavLink to="/prices">Prices</NavLink>
         <NavLink to="/settings">Settings</NavLink>
       </nav>

@@ -21,6 +21,7 @@ const Savings = lazy(() => import("./pages/savings/Savings"));
 const Spend = lazy(() => import("./pages/spend/Spend"));
 const Budgets = lazy(() => import("./pages/budgets/Budgets"));
 const Commitments = lazy(() => import("./pages/commitments/Commitments"));
+const Kubernetes = lazy(() => import("./pages/kubernetes/Kubernetes"));
 const Settings = lazy(() => import("./pages/settings/Settings"));
 const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));
 const Users = lazy(() => import("./pages/settings/Users"));
@@ -45,6 +46,7 @@ const router = createBrowserRouter([
       { path: "spend", element: <Spend /> },
       { path: "budgets", element: <Budgets /> },
       { path: "commitments", element: <Commitments /> },
+      { path: "kubernetes", element: <Kubernetes /> },
       { path: "prices", element: <Prices /> },
       {
         path: "settings",

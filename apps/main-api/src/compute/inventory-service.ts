@@ -4,6 +4,7 @@ import type { SqlClient } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import { bumpHeartbeats, findUnknownResources, insertSamples, type SampleArrays, upsertResourceRows } from "./repository";
 import type { TenantRef } from "../context";
+import { recordNodeHeartbeatHours } from "../kubernetes/repository";
 
 /** A sample may run a little ahead of our clock, not more. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -82,6 +83,7 @@ export async function recordHeartbeats(prisma: Prisma, tenant: TenantRef, body: 
   await prisma.$transaction(async (tx) => {
     await assertKnown(tx, tenant.id, ids);
     await bumpHeartbeats(tx, tenant.id, ids, at);
+    await recordNodeHeartbeatHours(tx, tenant.id, ids, at);
   });
   return ids.length;
 }

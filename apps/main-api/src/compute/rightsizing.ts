@@ -159,7 +159,7 @@ function prepare(catalog: InstanceTypeRow[], basis: SavingsBasis) {
   return ready;
 }
 
-const hourlyOf = (row: InstanceTypeRow, basis: SavingsBasis) =>
+export const hourlyOf = (row: InstanceTypeRow, basis: SavingsBasis) =>
   new Decimal(basis === "list" ? (row.list_price_per_hour ?? row.price_per_hour) : row.price_per_hour);
 
 /** Sustained vCPU: a burstable type's baseline share of its vCPUs (when the catalog knows it), else its vCPU count. */
@@ -357,4 +357,16 @@ function decideShape(
     if (chosen.row.ram_gb < ram) over.push("memory_over_provisioned");
   }
   return finish(decided, [...reasons, ...under, ...over]);
+}
+
+/**
+ * Rule 5's filters other than the need: whether `current` may move to `row` (architecture unless
+ * a change is allowed, current generation, accelerator, special purpose, burstable only from burstable).
+ */
+export function sameKind(current: InstanceTypeRow, row: InstanceTypeRow, architecture: Architecture | null, allowArchitectureChange: boolean): boolean {
+  if (row.instance_type === current.instance_type) return true;
+  if (!allowArchitectureChange && row.architecture !== (architecture ?? current.architecture)) return false;
+  if (row.current_generation === false) return false;
+  if (isBurstable(row) && !isBurstable(current)) return false;
+  return sameAccelerator(current, row) && specialAllowed(current, row);
 }

@@ -7,6 +7,7 @@ import { mainApiIdentityRoutes } from "./identity-routes.js";
 import { mainApiWebhookRoutes } from "./webhook-routes.js";
 import { mainApiAlertRoutes } from "./alert-routes.js";
 import { mainApiCommitmentRoutes } from "./commitment-routes.js";
+import { mainApiKubernetesRoutes } from "./kubernetes-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 import { mainApiSpendRoutes } from "./spend-routes.js";
 import { mainApiSpendImportRoutes } from "./spend-import-routes.js";
@@ -172,4 +173,5 @@ export const mainApiRoutes = {
   ...mainApiWebhookRoutes,
   ...mainApiAlertRoutes,
   ...mainApiCommitmentRoutes,
+  ...mainApiKubernetesRoutes,
 } as const;

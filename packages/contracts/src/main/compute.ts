@@ -68,6 +68,8 @@ export const ComputeResourceInput = z
     labels: Labels.optional(),
     purchase_option: PurchaseOption.default("on_demand"),
     observed_at: ObservedAt.optional(),
+    cluster: Attribute.optional().meta({ description: "A `kubernetes_node`'s cluster." }),
+    node_pool: Attribute.optional().meta({ description: "A `kubernetes_node`'s node pool." }),
   })
   .meta({ id: "ComputeResourceInput", description: "A compute resource of the inventory, identified by `resource_id`." });
 export type ComputeResourceInput = z.input<typeof ComputeResourceInput>;

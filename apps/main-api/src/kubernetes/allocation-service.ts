@@ -1,0 +1,54 @@
+import type { Allocation, AllocationQuery } from "@cloudcost/contracts";
+import type { SqlSession } from "@cloudcost/db";
+import type { TenantRef } from "../context";
+import type { ComputeCatalogs } from "../compute/catalog-prices";
+import { allocationRows } from "./allocation-math";
+import { priceNodes, ZERO } from "./node-prices";
+import { allocate, findNodes } from "./repository";
+
+const MAX_UNPRICED_NAMED = 100;
+
+/**
+ * The nodes' cost of the range allocated to `aggregate` (docs/api.md, "Kubernetes cost allocation"):
+ * each node priced at the organization's current effective price of its type, the arithmetic in
+ * the database (repository.ts), idle sharing and the rounding to cents in allocation-math.ts.
+ */
+export async function allocation(sql: SqlSession, catalogs: ComputeCatalogs, tenant: TenantRef, query: AllocationQuery): Promise<Allocation> {
+  const priced = await priceNodes(catalogs, tenant.organizationId, await findNodes(sql, tenant.id), "effective");
+  const labelKey = query.aggregate.startsWith("label:") ? query.aggregate.slice("label:".length) : null;
+  const byDay = query.step === "day";
+  const rows = await allocate(sql, tenant.id, {
+    start: query.start,
+    end: query.end,
+    nodes: priced.map((p) => p.node.node),
+    hourly: priced.map((p) => (p.hourly ?? ZERO).toString()),
+    cores: priced.map((p) => p.cores),
+    ram: priced.map((p) => p.ram),
+    byDay,
+    aggregate: labelKey === null ? query.aggregate : "label",
+    labelKey,
+  });
+  const overall = allocationRows(rows, query.share_idle);
+  const result: Allocation = {
+    start: query.start,
+    end: query.end,
+    aggregate: query.aggregate,
+    share_idle: query.share_idle,
+    ...overall,
+    unpriced_nodes: priced
+      .filter((p) => p.hourly === null)
+      .slice(0, MAX_UNPRICED_NAMED)
+      .map((p) => p.node.node),
+  };
+  if (byDay) {
+    const days = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const date = row.day ?? "";
+      const list = days.get(date);
+      if (list) list.push(row);
+      else days.set(date, [row]);
+    }
+    result.days = [...days.keys()].sort().map((date) => ({ date, ...allocationRows(days.get(date) ?? [], query.share_idle) }));
+  }
+  return result;
+}

@@ -1,0 +1,325 @@
+import type { SqlClient, SqlSession } from "@cloudcost/db";
+import type { CheckedStatement, Columns, RowOf } from "../sql-columns";
+
+// Pod samples, their roll-ups (per node-hour and per node-day-group) and the reads of allocation
+// and node-pool sizing. Every statement filters by tenant; every key leads with it.
+
+/** Advisory lock class of a tenant's pod ingests (the roll-up deltas read the rows they replace). */
+const POD_INGEST_LOCK_CLASS = 39_001;
+
+const LOCK_SQL = `SELECT pg_advisory_xact_lock(${POD_INGEST_LOCK_CLASS}, hashtext($1))::text AS held`;
+
+/**
+ * Stores the samples and moves both roll-ups by the difference to the rows they replace, in one
+ * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows. Ingests
+ * of one tenant are serialized by LOCK_SQL, taken first in the same transaction, so no concurrent
+ * ingest replaces a row between that snapshot and the write. Writes go in key order (no deadlocks).
+ */
+export const POD_INGEST_SQL = `
+  WITH v AS (
+    SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::jsonb[],
+                         $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[])
+      AS v(cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)),
+  missing AS (
+    SELECT DISTINCT v.node AS id FROM v
+    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.node AND r.resource_type = 'kubernetes_node')),
+  old AS (
+    SELECT p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage
+    FROM kubernetes_pod_samples p JOIN v ON p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod AND p.hour = v.hour
+    WHERE p.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM missing)),
+  stored AS (
+    INSERT INTO kubernetes_pod_samples AS p (tenant_id, cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)
+    SELECT $1, v.* FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
+    ORDER BY v.cluster COLLATE "C", v.namespace COLLATE "C", v.pod COLLATE "C", v.hour
+    ON CONFLICT (tenant_id, cluster, namespace, pod, hour) DO UPDATE SET
+      node = excluded.node, controller = excluded.controller, labels = excluded.labels, cpu_request = excluded.cpu_request,
+      memory_request = excluded.memory_request, cpu_usage = excluded.cpu_usage, memory_usage = excluded.memory_usage
+    RETURNING p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage),
+  delta AS (
+    SELECT 1 AS sign, s.* FROM stored s
+    UNION ALL
+    SELECT -1 AS sign, o.* FROM old o),
+  node_hours AS (
+    INSERT INTO kubernetes_node_hours AS h (tenant_id, node, hour, pods, cpu_request, memory_request)
+    SELECT $1, node, hour, sum(sign)::int, sum(sign * cpu_request), sum(sign * memory_request) FROM delta
+    GROUP BY node, hour ORDER BY node COLLATE "C", hour
+    ON CONFLICT (tenant_id, node, hour) DO UPDATE SET
+      pods = h.pods + excluded.pods, cpu_request = h.cpu_request + excluded.cpu_request, memory_request = h.memory_request + excluded.memory_request
+    RETURNING h.node, h.hour, (h.xmax = 0) AS inserted),
+  -- A node-hour seen for the first time adds an hour to its day.
+  node_days AS (
+    INSERT INTO kubernetes_node_days AS d (tenant_id, day, node, cluster, hours, cpu_claim, memory_claim)
+    SELECT $1, day, node, min(cluster), sum(hours)::int, sum(cpu), sum(mem) FROM (
+      SELECT (hour AT TIME ZONE 'UTC')::date AS day, node, NULL::text AS cluster, 1 AS hours, 0::numeric AS cpu, 0::numeric AS mem
+      FROM node_hours WHERE inserted
+      UNION ALL
+      SELECT (hour AT TIME ZONE 'UTC')::date, node, cluster, 0, sign * greatest(cpu_request, coalesce(cpu_usage, 0)),
+        sign * greatest(memory_request, coalesce(memory_usage, 0))
+      FROM delta) x
+    GROUP BY day, node ORDER BY day, node COLLATE "C"
+    ON CONFLICT (tenant_id, day, node) DO UPDATE SET
+      hours = d.hours + excluded.hours, cpu_claim = d.cpu_claim + excluded.cpu_claim, memory_claim = d.memory_claim + excluded.memory_claim,
+      cluster = coalesce(d.cluster, excluded.cluster)),
+  claim_days AS (
+    INSERT INTO kubernetes_claim_days AS d (tenant_id, day, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
+    SELECT $1, (hour AT TIME ZONE 'UTC')::date, node, cluster, namespace, controller, sum(sign)::int,
+      sum(sign * greatest(cpu_request, coalesce(cpu_usage, 0))), sum(sign * greatest(memory_request, coalesce(memory_usage, 0))),
+      sum(sign * coalesce(cpu_usage, 0)), sum(sign * coalesce(memory_usage, 0))
+    FROM delta
+    GROUP BY 2, node, cluster, namespace, controller
+    ORDER BY 2, node COLLATE "C", cluster COLLATE "C", namespace COLLATE "C", controller COLLATE "C"
+    ON CONFLICT (tenant_id, day, node, cluster, namespace, controller) DO UPDATE SET
+      samples = d.samples + excluded.samples, cpu_claim = d.cpu_claim + excluded.cpu_claim, memory_claim = d.memory_claim + excluded.memory_claim,
+      cpu_usage = d.cpu_usage + excluded.cpu_usage, memory_usage = d.memory_usage + excluded.memory_usage)
+  SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
+
+const UNKNOWN_NODE_COLUMNS = { id: "text" } as const;
+export type UnknownNode = RowOf<typeof UNKNOWN_NODE_COLUMNS>;
+
+/** Pod samples as the array literals POD_INGEST_SQL takes (pods-service.ts builds them). */
+export interface PodArrays {
+  clusters: string;
+  namespaces: string;
+  pods: string;
+  hours: string;
+  nodes: string;
+  controllers: string;
+  labels: string;
+  cpuRequests: string;
+  memoryRequests: string;
+  cpuUsages: string;
+  memoryUsages: string;
+}
+
+/** Stores the batch in one transaction; answers up to five unknown nodes, in which case nothing was stored. */
+export async function insertPodSamples(sql: SqlClient, tenantId: string, batch: PodArrays): Promise<UnknownNode[]> {
+  return sql.withSession(async (session) => {
+    await session.query("BEGIN");
+    try {
+      await session.query(LOCK_SQL, [tenantId]);
+      const unknown = await session.query<UnknownNode>(POD_INGEST_SQL, [
+        tenantId,
+        batch.clusters,
+        batch.namespaces,
+        batch.pods,
+        batch.hours,
+        batch.nodes,
+        batch.controllers,
+        batch.labels,
+        batch.cpuRequests,
+        batch.memoryRequests,
+        batch.cpuUsages,
+        batch.memoryUsages,
+      ]);
+      await session.query(unknown.length ? "ROLLBACK" : "COMMIT");
+      return unknown;
+    } catch (err) {
+      await session.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
+/** A heartbeat of a Kubernetes node makes it billed for that hour (no-op for other resources). */
+export const NODE_HEARTBEAT_HOURS_SQL = `
+  WITH hours AS (
+    INSERT INTO kubernetes_node_hours (tenant_id, node, hour)
+    SELECT $1, r.resource_id, date_trunc('hour', $3::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+    FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = ANY($2::text[]) AND r.resource_type = 'kubernetes_node'
+    ORDER BY r.resource_id COLLATE "C"
+    ON CONFLICT (tenant_id, node, hour) DO NOTHING
+    RETURNING node, hour)
+  INSERT INTO kubernetes_node_days AS d (tenant_id, day, node, hours)
+  SELECT $1, (hour AT TIME ZONE 'UTC')::date, node, count(*)::int FROM hours GROUP BY 2, node ORDER BY 2, node COLLATE "C"
+  ON CONFLICT (tenant_id, day, node) DO UPDATE SET hours = d.hours + excluded.hours`;
+
+export async function recordNodeHeartbeatHours(
+  tx: { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> },
+  tenantId: string,
+  ids: string[],
+  at: string,
+): Promise<void> {
+  await tx.$executeRawUnsafe(NODE_HEARTBEAT_HOURS_SQL, tenantId, ids, at);
+}
+
+const NODE_COLUMNS = {
+  node: "text",
+  cluster: "text null",
+  node_pool: "text null",
+  provider: "text null",
+  region: "text null",
+  instance_type: "text null",
+  architecture: "text null",
+  operating_system: "text null",
+  purchase_option: "text",
+  cpu_cores: "float8 null",
+  ram_gb: "float8 null",
+} as const satisfies Columns;
+export type NodeRow = RowOf<typeof NODE_COLUMNS>;
+
+const NODES_SQL = `SELECT resource_id AS node, cluster, node_pool, provider, region, instance_type, architecture, operating_system,
+    purchase_option, cpu_cores, ram_gb
+  FROM compute_resources WHERE tenant_id = $1 AND resource_type = 'kubernetes_node' ORDER BY resource_id COLLATE "C"`;
+
+/** The tenant's Kubernetes nodes. */
+export function findNodes(sql: SqlSession, tenantId: string): Promise<NodeRow[]> {
+  return sql.query<NodeRow>(NODES_SQL, [tenantId]);
+}
+
+const ALLOCATION_COLUMNS = {
+  day: "text null",
+  cluster: "text",
+  grp: "text",
+  capacity: "bool",
+  cpu_hours: "text",
+  ram_hours: "text",
+  cpu_cost: "text",
+  ram_cost: "text",
+  usage_cost: "text",
+} as const satisfies Columns;
+export type AllocationSqlRow = RowOf<typeof ALLOCATION_COLUMNS>;
+
+/**
+ * The allocation arithmetic over `claims` (rows of day, node, grp and claimed and used core-hours
+ * and GB-hours). Per node-day (one roll-up row each): its billed hours (the roll-up's, plus hours of
+ * utilization samples with no pod or heartbeat), its cost split into CPU and memory by the capacity
+ * weights, and the price of one claimed core-hour and GB-hour: the hour's CPU (memory) price over
+ * the node's cores (GB), scaled down when the day's claims exceed cores (GB) x hours. The claims
+ * times those prices, summed per (cluster, group); the `capacity` rows are each cluster's node cost,
+ * from which the caller takes idle as what the groups leave.
+ * $1 tenant, $2 start, $3 end, $4 nodes, $5 hourly prices, $6 cores, $7 GB of RAM, $8 per day.
+ */
+export const allocationSql = (claims: string) => `
+  WITH price AS MATERIALIZED (
+    SELECT p.node, p.hourly, p.cores, p.ram,
+      CASE WHEN p.cores > 0 AND p.ram > 0 THEN p.hourly * (p.cores * 0.031611) / (p.cores * 0.031611 + p.ram * 0.004237) ELSE 0 END AS cpu_hourly
+    FROM unnest($4::text[], $5::numeric[], $6::numeric[], $7::numeric[]) AS p(node, hourly, cores, ram)),
+  sampled AS (
+    SELECT s.node, (s.h AT TIME ZONE 'UTC')::date AS day, count(*) AS hours FROM (
+      SELECT DISTINCT resource_id AS node, date_trunc('hour', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS h FROM compute_samples
+      WHERE tenant_id = $1 AND resource_id = ANY($4::text[]) AND ts >= $2 AND ts < $3) s
+    WHERE NOT EXISTS (SELECT 1 FROM kubernetes_node_hours n WHERE n.tenant_id = $1 AND n.node = s.node AND n.hour = s.h)
+    GROUP BY 1, 2),
+  node_days AS (
+    SELECT coalesce(d.day, s.day) AS day, coalesce(d.node, s.node) AS node, d.cluster,
+      coalesce(d.hours, 0) + coalesce(s.hours, 0) AS hours, coalesce(d.cpu_claim, 0) AS cpu, coalesce(d.memory_claim, 0) AS mem
+    FROM (SELECT * FROM kubernetes_node_days
+          WHERE tenant_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date) d
+    FULL JOIN sampled s ON s.day = d.day AND s.node = d.node),
+  rates AS MATERIALIZED (
+    SELECT n.day, n.node, coalesce(r.cluster, n.cluster, '') AS cluster,
+      p.cpu_hourly * n.hours AS cpu_total, (p.hourly - p.cpu_hourly) * n.hours AS ram_total,
+      least(1, p.cores * n.hours / nullif(n.cpu, 0)) AS cpu_factor, least(1, p.ram * n.hours / nullif(n.mem, 0)) AS ram_factor,
+      CASE WHEN p.cores > 0 THEN p.cpu_hourly / p.cores * least(1, p.cores * n.hours / nullif(n.cpu, 0)) ELSE 0 END AS cpu_rate,
+      CASE WHEN p.ram > 0 THEN (p.hourly - p.cpu_hourly) / p.ram * least(1, p.ram * n.hours / nullif(n.mem, 0)) ELSE 0 END AS ram_rate
+    FROM node_days n JOIN price p ON p.node = n.node
+    JOIN compute_resources r ON r.tenant_id = $1 AND r.resource_id = n.node
+    WHERE n.hours > 0),
+  claims AS (${claims}),
+  -- Claims summed per rate first (nodes of one type share their rates on days without
+  -- over-commitment), so that each claim row is only added, and the products are few.
+  by_rate AS (
+    SELECT CASE WHEN $8 THEN c.day END AS day, k.cluster, c.grp, k.cpu_factor, k.ram_factor, k.cpu_rate, k.ram_rate,
+      sum(c.cpu) AS cpu, sum(c.mem) AS mem, sum(c.cpu_used) AS cpu_used, sum(c.mem_used) AS mem_used
+    FROM claims c JOIN rates k ON k.day = c.day AND k.node = c.node
+    GROUP BY 1, 2, 3, 4, 5, 6, 7)
+  SELECT day::text AS day, cluster, grp, false AS capacity,
+    sum(cpu * cpu_factor)::text AS cpu_hours, sum(mem * ram_factor)::text AS ram_hours,
+    sum(cpu * cpu_rate)::text AS cpu_cost, sum(mem * ram_rate)::text AS ram_cost,
+    sum(cpu_used * cpu_rate + mem_used * ram_rate)::text AS usage_cost
+  FROM by_rate GROUP BY day, cluster, grp
+  UNION ALL
+  SELECT (CASE WHEN $8 THEN day END)::text, cluster, '', true, '0', '0', sum(cpu_total)::text, sum(ram_total)::text, '0'
+  FROM rates GROUP BY 1, 2`;
+
+/** Cluster, namespace or controller ($9): read from the per-day roll-up only. */
+export const ALLOCATION_ROLLUP_SQL = allocationSql(`
+    SELECT day, node,
+      CASE $9::text WHEN 'cluster' THEN cluster WHEN 'namespace' THEN namespace ELSE coalesce(nullif(controller, ''), '__unallocated__') END AS grp,
+      cpu_claim AS cpu, memory_claim AS mem, cpu_usage AS cpu_used, memory_usage AS mem_used
+    FROM kubernetes_claim_days
+    WHERE tenant_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date`);
+
+/** Pod ($9 = 'pod') or a label's value (key $10): read from the samples. */
+export const ALLOCATION_SAMPLES_SQL = allocationSql(`
+    SELECT (hour AT TIME ZONE 'UTC')::date AS day, node,
+      CASE WHEN $9::text = 'pod' THEN namespace || '/' || pod ELSE coalesce(labels ->> $10::text, '__unallocated__') END AS grp,
+      greatest(cpu_request, coalesce(cpu_usage, 0)) AS cpu, greatest(memory_request, coalesce(memory_usage, 0)) AS mem,
+      coalesce(cpu_usage, 0) AS cpu_used, coalesce(memory_usage, 0) AS mem_used
+    FROM kubernetes_pod_samples WHERE tenant_id = $1 AND hour >= $2 AND hour < $3`);
+
+export interface AllocationParams {
+  start: string;
+  end: string;
+  nodes: string[];
+  hourly: string[];
+  cores: (number | null)[];
+  ram: (number | null)[];
+  byDay: boolean;
+  aggregate: string;
+  labelKey: string | null;
+}
+
+export function allocate(sql: SqlSession, tenantId: string, p: AllocationParams): Promise<AllocationSqlRow[]> {
+  const fromSamples = p.aggregate === "pod" || p.labelKey !== null;
+  const params = [tenantId, p.start, p.end, p.nodes, p.hourly, p.cores, p.ram, p.byDay, p.aggregate];
+  return fromSamples
+    ? sql.query<AllocationSqlRow>(ALLOCATION_SAMPLES_SQL, [...params, p.labelKey ?? ""])
+    : sql.query<AllocationSqlRow>(ALLOCATION_ROLLUP_SQL, params);
+}
+
+const POOL_COLUMNS = {
+  cluster: "text",
+  node_pool: "text",
+  hours: "int8",
+  cpu_p95: "text null",
+  memory_p95: "text null",
+  largest_cpu: "text null",
+  largest_memory: "text null",
+} as const satisfies Columns;
+export type PoolRow = RowOf<typeof POOL_COLUMNS>;
+
+/**
+ * Per (cluster, node pool) since $2: the nearest-rank 95th percentile of the pool's hourly request
+ * sums (CPU and memory each), and the largest single pod request of each.
+ */
+export const POOL_REQUESTS_SQL = `
+  WITH pool AS (
+    SELECT resource_id AS node, coalesce(cluster, '') AS cluster, node_pool FROM compute_resources
+    WHERE tenant_id = $1 AND resource_type = 'kubernetes_node' AND node_pool IS NOT NULL),
+  hourly AS (
+    SELECT p.cluster, p.node_pool, h.hour, sum(h.cpu_request) AS cpu, sum(h.memory_request) AS mem
+    FROM kubernetes_node_hours h JOIN pool p ON p.node = h.node
+    WHERE h.tenant_id = $1 AND h.hour >= $2 AND h.pods > 0
+    GROUP BY 1, 2, 3),
+  sized AS (
+    SELECT cluster, node_pool, count(*) AS hours,
+      percentile_disc(0.95) WITHIN GROUP (ORDER BY cpu) AS cpu_p95, percentile_disc(0.95) WITHIN GROUP (ORDER BY mem) AS memory_p95
+    FROM hourly GROUP BY 1, 2),
+  largest AS (
+    SELECT p.cluster, p.node_pool, max(s.cpu_request) AS cpu, max(s.memory_request) AS mem
+    FROM kubernetes_pod_samples s JOIN pool p ON p.node = s.node
+    WHERE s.tenant_id = $1 AND s.hour >= $2
+    GROUP BY 1, 2)
+  SELECT pools.cluster, pools.node_pool, coalesce(z.hours, 0)::int8 AS hours, z.cpu_p95::text AS cpu_p95, z.memory_p95::text AS memory_p95,
+    l.cpu::text AS largest_cpu, l.mem::text AS largest_memory
+  FROM (SELECT DISTINCT cluster, node_pool FROM pool) pools
+  LEFT JOIN sized z ON z.cluster = pools.cluster AND z.node_pool = pools.node_pool
+  LEFT JOIN largest l ON l.cluster = pools.cluster AND l.node_pool = pools.node_pool
+  ORDER BY pools.cluster COLLATE "C", pools.node_pool COLLATE "C"`;
+
+export function findPoolRequests(sql: SqlSession, tenantId: string, since: Date): Promise<PoolRow[]> {
+  return sql.query<PoolRow>(POOL_REQUESTS_SQL, [tenantId, since]);
+}
+
+export function checkedStatements(): CheckedStatement[] {
+  return [
+    { name: "kubernetes ingest lock", sql: LOCK_SQL, columns: { held: "text" } },
+    { name: "kubernetes pod ingest", sql: POD_INGEST_SQL, columns: UNKNOWN_NODE_COLUMNS },
+    { name: "kubernetes heartbeat hours", sql: NODE_HEARTBEAT_HOURS_SQL, columns: null },
+    { name: "kubernetes nodes", sql: NODES_SQL, columns: NODE_COLUMNS },
+    { name: "kubernetes allocation (roll-up)", sql: ALLOCATION_ROLLUP_SQL, columns: ALLOCATION_COLUMNS },
+    { name: "kubernetes allocation (samples)", sql: ALLOCATION_SAMPLES_SQL, columns: ALLOCATION_COLUMNS },
+    { name: "kubernetes pool requests", sql: POOL_REQUESTS_SQL, columns: POOL_COLUMNS },
+  ];
+}

@@ -1,0 +1,301 @@
+import request from "supertest";
+import { Allocation, NodePoolRecommendations } from "@cloudcost/contracts";
+import { startPricingStub, type PricingStub } from "./helpers/compute-pricing-stub";
+import { createTestContext, type TestContext } from "./helpers/context";
+import { expectError, signUp } from "./helpers/identity";
+
+let ctx: TestContext;
+let stub: PricingStub;
+let owner: { token: string; tenant: string };
+let other: { token: string; tenant: string };
+
+const as = (who: { token: string; tenant: string }) => ({
+  get: (path: string) => request(ctx.app).get(path).set("Authorization", `Bearer ${who.token}`).set("X-Service-Tenant-ID", who.tenant),
+  put: (path: string, body: unknown) =>
+    request(ctx.app).put(path).set("Authorization", `Bearer ${who.token}`).set("X-Service-Tenant-ID", who.tenant).send(body),
+  post: (path: string, body: unknown) =>
+    request(ctx.app).post(path).set("Authorization", `Bearer ${who.token}`).set("X-Service-Tenant-ID", who.tenant).send(body),
+});
+const RESOURCES = "/api/v1/tenant/compute/resources";
+const PODS = "/api/v1/tenant/kubernetes/pods";
+const ALLOCATION = "/api/v1/tenant/kubernetes/allocation";
+const POOLS = "/api/v1/tenant/kubernetes/node-pools/recommendations";
+
+const node = (resource_id: string, instance_type: string, extra: Record<string, unknown> = {}) => ({
+  resource_id,
+  resource_type: "kubernetes_node",
+  provider: "aws",
+  region: "us-east-1",
+  instance_type,
+  ...extra,
+});
+const hour = (day: string, h: number) => `${day}T${String(h).padStart(2, "0")}:20:00.000Z`;
+const cents = (value: string) => Math.round(Number(value) * 100);
+const allocation = async (who: { token: string; tenant: string }, query: string) => {
+  const res = await as(who).get(`${ALLOCATION}?${query}`);
+  expect(res.status).toBe(200);
+  return Allocation.parse(res.body.data);
+};
+const byGroup = (a: Allocation) => Object.fromEntries(a.rows.map((r) => [r.group, r]));
+
+beforeAll(async () => {
+  stub = await startPricingStub(1500);
+  ctx = await createTestContext({ PRICING_API_URL: stub.url, PRICING_API_TIMEOUT_MS: "10000", ANALYSIS_INTERVAL_MINUTES: "0" });
+  const a = await signUp(ctx, { email: "owner@k8s.test", company: "K8s Co" });
+  owner = { token: a.token, tenant: a.tenant.id };
+  const b = await signUp(ctx, { email: "owner@k8s-other.test", company: "Other K8s Co" });
+  other = { token: b.token, tenant: b.tenant.id };
+});
+afterAll(async () => {
+  await stub?.close();
+  await ctx?.close();
+});
+
+describe("pod samples", () => {
+  it("refuses a node that is unknown, of another tenant or not a kubernetes_node, naming it and storing nothing", async () => {
+    expect((await as(other).put(RESOURCES, { resources: [node("their-node", "m5.xlarge", { cluster: "c", node_pool: "p" })] })).status).toBe(200);
+    expect((await as(owner).put(RESOURCES, { resources: [{ resource_id: "a-vm", instance_type: "m5.large" }] })).status).toBe(200);
+    const sample = (n: string) => ({
+      cluster: "c",
+      namespace: "x",
+      pod: "p",
+      node: n,
+      timestamp: hour("2026-11-01", 1),
+      cpu_request_cores: 1,
+      memory_request_gb: 1,
+    });
+    expectError(await as(owner).post(PODS, { samples: [sample("their-node")] }), 400, /their-node/);
+    expectError(await as(owner).post(PODS, { samples: [sample("nowhere")] }), 400, /nowhere/);
+    expectError(await as(owner).post(PODS, { samples: [sample("a-vm")] }), 400, /a-vm/);
+    expectError(await as(owner).post(PODS, { samples: [] }), 400);
+    expectError(await as(owner).post(PODS, { samples: [{ ...sample("their-node"), cpu_request_cores: -1 }] }), 400, /cpu_request_cores/);
+    expect((await allocation(owner, "start=2026-11-01&end=2026-11-02")).rows).toEqual([]);
+  });
+});
+
+describe("allocation of one node", () => {
+  const DAY = "2026-11-10";
+  beforeAll(async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("solo", "m5.xlarge", { cluster: "one", node_pool: "solo-pool" })] })).status).toBe(200);
+    // 10 hours; the pod requests 1 core and 4 GB and uses 0.5 core and 6 GB.
+    const samples = Array.from({ length: 10 }, (_, h) => ({
+      cluster: "one",
+      namespace: "web",
+      pod: "web-1",
+      node: "solo",
+      controller_kind: "Deployment",
+      controller_name: "web",
+      labels: { team: "blue" },
+      timestamp: hour(DAY, h),
+      cpu_request_cores: 1,
+      memory_request_gb: 4,
+      cpu_usage_cores: 0.5,
+      memory_usage_gb: 6,
+    }));
+    // Sent twice, the second time with other values and then the real ones again: a re-sent sample replaces.
+    expect((await as(owner).post(PODS, { samples: samples.map((s) => ({ ...s, cpu_request_cores: 3 })) })).body.data).toEqual({ accepted: 10 });
+    expect((await as(owner).post(PODS, { samples })).status).toBe(200);
+  });
+
+  it("charges the pod max(request, usage) of the node's CPU and memory cost; the rest is idle", async () => {
+    const a = await allocation(owner, `start=${DAY}&end=2026-11-11&aggregate=namespace`);
+    // Node: 10 h x 0.192 = 1.92. CPU weight 4 x 0.031611 = 0.126444, memory 16 x 0.004237 = 0.067792 (sum 0.194236).
+    // CPU cost 1.92 x 0.126444 / 0.194236 = 1.249884..., memory 1.92 - 1.249884... = 0.670115...
+    // Pod CPU: max(1, 0.5) = 1 of 4 cores: 1.249884 / 4 = 0.312471 -> 0.31
+    // Pod memory: max(4, 6) = 6 of 16 GB: 0.670115 x 6 / 16 = 0.251293 -> 0.25
+    // Idle CPU 1.249884 - 0.312471 = 0.937413, memory 0.670115 - 0.251293 = 0.418822.
+    // Cents: CPU total 1.25 = 0.31 + 0.94 (the idle's remainder .0074 beats .0025); memory 0.67 = 0.25 + 0.42.
+    expect(byGroup(a).web).toMatchObject({ cpu_core_hours: 10, ram_gb_hours: 60, cpu_cost: "0.31", ram_cost: "0.25", total_cost: "0.56" });
+    expect(byGroup(a).__idle__).toMatchObject({ cpu_cost: "0.94", ram_cost: "0.42", total_cost: "1.36", efficiency: null });
+    // Efficiency: usage cost (1.249884 x 0.5/4 + 0.251293) = 0.407529 over allocated 0.563764 = 0.7229.
+    expect(byGroup(a).web.efficiency).toBeCloseTo(0.7229, 4);
+    expect(a.totals).toMatchObject({ cpu_cost: "1.25", ram_cost: "0.67", total_cost: "1.92" });
+    expect(a.rows.map((r) => r.group)).toEqual(["web", "__idle__"]);
+  });
+
+  it("with share_idle the pod carries the whole node", async () => {
+    const a = await allocation(owner, `start=${DAY}&end=2026-11-11&aggregate=namespace&share_idle=true`);
+    // The only group of the cluster: CPU 1.249884 -> 1.25, memory 0.670115 -> 0.67, total 1.92.
+    expect(a.rows).toEqual([expect.objectContaining({ group: "web", cpu_cost: "1.25", ram_cost: "0.67", total_cost: "1.92" })]);
+    expect(a.rows[0].efficiency).toBeCloseTo(0.7229, 4);
+  });
+
+  it("aggregates by cluster, controller, pod and label the same way", async () => {
+    const range = `start=${DAY}&end=2026-11-11`;
+    expect(byGroup(await allocation(owner, `${range}&aggregate=cluster`)).one.total_cost).toBe("0.56");
+    expect(byGroup(await allocation(owner, `${range}&aggregate=controller`))["Deployment/web"].total_cost).toBe("0.56");
+    expect(byGroup(await allocation(owner, `${range}&aggregate=pod`))["web/web-1"].total_cost).toBe("0.56");
+    expect(byGroup(await allocation(owner, `${range}&aggregate=label:team`)).blue.total_cost).toBe("0.56");
+    expect(byGroup(await allocation(owner, `${range}&aggregate=label:nope`)).__unallocated__.total_cost).toBe("0.56");
+  });
+
+  it("rejects bad ranges and aggregates naming the parameter", async () => {
+    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}&end=${DAY}`), 400, /end/);
+    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}T01:00:00Z&end=2026-11-11`), 400, /start/);
+    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}&end=2026-11-11&aggregate=node`), 400, /aggregate/);
+    expectError(await as(owner).get(`${ALLOCATION}?start=2026-11-12&end=2026-11-11`), 400, /end/);
+  });
+
+  it("never shows one tenant's allocation to another", async () => {
+    const theirs = await allocation(other, `start=${DAY}&end=2026-11-11`);
+    expect(theirs.rows).toEqual([]);
+    expect(theirs.totals.total_cost).toBe("0.00");
+  });
+});
+
+describe("allocation of two namespaces on two nodes", () => {
+  const DAY = "2026-11-12";
+  beforeAll(async () => {
+    const resources = [node("n-a", "m5.xlarge", { cluster: "two" }), node("n-b", "c5.large", { cluster: "two" })];
+    expect((await as(owner).put(RESOURCES, { resources })).status).toBe(200);
+    const pod = (namespace: string, pod: string, n: string, h: number, cpu: number, mem: number, use?: number) => ({
+      cluster: "two",
+      namespace,
+      pod,
+      node: n,
+      timestamp: hour(DAY, h),
+      cpu_request_cores: cpu,
+      memory_request_gb: mem,
+      cpu_usage_cores: use,
+    });
+    const samples = [
+      // n-a (m5.xlarge, 0.192/h) for hours 0-4: web 1.3 cores / 5 GB and db 0.7 / 3.
+      ...[0, 1, 2, 3, 4].flatMap((h) => [pod("web", "w", "n-a", h, 1.3, 5), pod("db", "d1", "n-a", h, 0.7, 3)]),
+      // n-b (c5.large, 0.085/h) for hours 3-9: db 1 core / 3 GB, using 1.2 cores.
+      ...[3, 4, 5, 6, 7, 8, 9].map((h) => pod("db", "d2", "n-b", h, 1, 3, 1.2)),
+    ];
+    expect((await as(owner).post(PODS, { samples })).status).toBe(200);
+  });
+
+  it("adds up to the nodes' cost to the cent, with and without shared idle, overall and per day", async () => {
+    // 5 h x 0.192 + 7 h x 0.085 = 0.96 + 0.595 = 1.555, half-up 1.56.
+    for (const share of ["false", "true"]) {
+      const a = await allocation(owner, `start=${DAY}&end=2026-11-13&aggregate=namespace&share_idle=${share}&step=day`);
+      expect(a.totals.total_cost).toBe("1.56");
+      expect(a.rows.reduce((sum, r) => sum + cents(r.total_cost), 0)).toBe(156);
+      expect(a.rows.reduce((sum, r) => sum + cents(r.cpu_cost), 0)).toBe(cents(a.totals.cpu_cost));
+      for (const r of a.rows) expect(cents(r.cpu_cost) + cents(r.ram_cost)).toBe(cents(r.total_cost));
+      expect(a.days?.map((d) => [d.date, d.totals.total_cost])).toEqual([[DAY, "1.56"]]);
+    }
+    const plain = byGroup(await allocation(owner, `start=${DAY}&end=2026-11-13`));
+    // web on n-a: CPU weight 0.126444 of 0.194236 -> 0.96 x 0.650981 = 0.624942; 1.3 of 4 cores = 0.203106;
+    // memory 0.96 - 0.624942 = 0.335058; 5 of 16 GB = 0.104706; total 0.307812 -> 0.31.
+    expect(plain.web.total_cost).toBe("0.31");
+    expect(plain.web.cpu_core_hours).toBeCloseTo(6.5, 6);
+    // db on n-b: max(1, 1.2) = 1.2 core-hours each of 7 hours.
+    expect(plain.db.cpu_core_hours).toBeCloseTo(0.7 * 5 + 1.2 * 7, 6);
+  });
+});
+
+describe("billed hours and over-commitment", () => {
+  it("bills a node for the hours of its heartbeats and utilization samples, with nothing claimed as idle", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("quiet", "m5.xlarge", { cluster: "three" })] })).status).toBe(200);
+    expect((await as(owner).post("/api/v1/tenant/compute/heartbeats", { resource_ids: ["quiet"], timestamp: "2026-11-14T05:10:00Z" })).status).toBe(200);
+    expect((await as(owner).post("/api/v1/tenant/compute/heartbeats", { resource_ids: ["quiet"], timestamp: "2026-11-14T05:50:00Z" })).status).toBe(200);
+    const metric = { resource_id: "quiet", timestamp: "2026-11-14T07:30:00Z", cpu_utilization: 3 };
+    expect((await as(owner).post("/api/v1/tenant/compute/metrics", { samples: [metric] })).status).toBe(200);
+    const a = await allocation(owner, "start=2026-11-14&end=2026-11-15");
+    // Hours 05:00 (two heartbeats) and 07:00 (a sample): 2 x 0.192 = 0.384 -> 0.38, all idle.
+    expect(a.rows).toEqual([expect.objectContaining({ group: "__idle__", total_cost: "0.38", efficiency: null })]);
+    expect(a.totals.total_cost).toBe("0.38");
+  });
+
+  it("scales claims that exceed a node's capacity so the node is charged once", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("tight", "c5.large", { cluster: "four" })] })).status).toBe(200);
+    const pod = (namespace: string, cpu: number) => ({
+      cluster: "four",
+      namespace,
+      pod: namespace,
+      node: "tight",
+      timestamp: "2026-11-15T03:00:00Z",
+      cpu_request_cores: cpu,
+      memory_request_gb: 1,
+    });
+    expect((await as(owner).post(PODS, { samples: [pod("alpha", 2), pod("beta", 1)] })).status).toBe(200);
+    const a = byGroup(await allocation(owner, "start=2026-11-15&end=2026-11-16"));
+    // c5.large, 1 h at 0.085: CPU 0.085 x 0.063222 / 0.080170 = 0.067031, memory 0.017969.
+    // 3 cores claimed of 2: each claim x 2/3 -> alpha 4/3 cores (0.044687), beta 2/3 (0.022344), CPU idle 0.
+    // Memory: 1 GB each of 4: 0.004492 each, idle 0.008985.
+    // Cents: total 0.085 -> 0.09; CPU 0.067031 -> 0.07 = 0.05 + 0.02 + 0.00; memory 0.09 - 0.07 = 0.02:
+    // floors 0, 0, 0; the largest remainders are idle's (.008985) then alpha's (.004492, before beta in byte order).
+    expect(a.alpha).toMatchObject({ cpu_cost: "0.05", ram_cost: "0.01", total_cost: "0.06" });
+    expect(a.alpha.cpu_core_hours).toBeCloseTo(4 / 3, 6);
+    expect(a.beta).toMatchObject({ cpu_cost: "0.02", ram_cost: "0.00", total_cost: "0.02" });
+    expect(a.beta.cpu_core_hours).toBeCloseTo(2 / 3, 6);
+    expect(a.__idle__).toMatchObject({ cpu_cost: "0.00", ram_cost: "0.01", total_cost: "0.01" });
+  });
+
+  it("counts a batch sent twice at once once", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("twice", "m5.xlarge", { cluster: "five" })] })).status).toBe(200);
+    // Large enough that the two statements overlap in the database.
+    const samples = Array.from({ length: 24 * 200 }, (_, i) => ({
+      cluster: "five",
+      namespace: "batch",
+      pod: `job-${i % 200}`,
+      node: "twice",
+      timestamp: hour("2026-11-16", Math.floor(i / 200)),
+      cpu_request_cores: 0.01,
+      memory_request_gb: 0.05,
+    }));
+    const [first, second] = await Promise.all([as(owner).post(PODS, { samples }), as(owner).post(PODS, { samples })]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    // 4800 pod-hours x 0.01 cores = 48 core-hours, not twice that.
+    expect(byGroup(await allocation(owner, "start=2026-11-16&end=2026-11-17")).batch.cpu_core_hours).toBe(48);
+  });
+});
+
+describe("node-pool right-sizing", () => {
+  beforeAll(async () => {
+    const nodes = Array.from({ length: 10 }, (_, i) => node(`pool-${i}`, "m5.2xlarge", { cluster: "prod", node_pool: "general" }));
+    expect((await as(owner).put(RESOURCES, { resources: nodes })).status).toBe(200);
+    const now = Date.now();
+    const at = (hoursAgo: number) => new Date(Math.floor(now / 3_600_000 - hoursAgo) * 3_600_000).toISOString();
+    const samples = [];
+    // 20 hours: each with 4 pods of 2 cores / 8 GB and 4 of 1 core / 2 GB (12 cores, 40 GB), spread over the nodes.
+    for (let h = 1; h <= 20; h++) {
+      for (let p = 0; p < 8; p++) {
+        const big = p < 4;
+        samples.push({
+          cluster: "prod",
+          namespace: "apps",
+          pod: `pod-${p}`,
+          node: `pool-${p}`,
+          timestamp: at(h),
+          cpu_request_cores: big ? 2 : 1,
+          memory_request_gb: big ? 8 : 2,
+        });
+      }
+    }
+    // One spike hour with an extra pod (13.5 cores, 44 GB): the highest of 20, above the 95th percentile (rank 19).
+    samples.push({ cluster: "prod", namespace: "apps", pod: "spike", node: "pool-9", timestamp: at(1), cpu_request_cores: 1.5, memory_request_gb: 4 });
+    expect((await as(owner).post(PODS, { samples })).status).toBe(200);
+  });
+
+  it("recommends the cheapest (type, count) fitting the p95 requests at 85% and the largest pod", async () => {
+    const res = await as(owner).get(POOLS);
+    expect(res.status).toBe(200);
+    const { items } = NodePoolRecommendations.parse(res.body.data);
+    const general = items.find((i) => i.cluster === "prod" && i.node_pool === "general");
+    // Candidates of m5.2xlarge (x86_64, not burstable, no GPU) that fit a 2-core / 8 GB pod, at 12 cores and 40 GB:
+    //   m5.large   (2/8):  max(ceil(12/1.7)=8, ceil(40/6.8)=6)   = 8 x 70.08  = 560.64
+    //   m5.xlarge  (4/16): max(ceil(12/3.4)=4, ceil(40/13.6)=3)  = 4 x 140.16 = 560.64
+    //   m5.2xlarge (8/32): max(ceil(12/6.8)=2, ceil(40/27.2)=2)  = 2 x 280.32 = 560.64
+    //   c5.xlarge  (4/8):  max(4, ceil(40/6.8)=6)                = 6 x 124.10 = 744.60
+    //   r5.large   (2/16): max(8, ceil(40/13.6)=3)               = 8 x 91.98  = 735.84
+    //   (c5.large has 4 GB, below the largest pod; t3 is burstable, m6g arm64, g4dn has a GPU.)
+    // A three-way tie at 560.64: the current type wins. Current 10 x 0.384 x 730 = 10 x 280.32 = 2803.20.
+    expect(general).toEqual({
+      cluster: "prod",
+      node_pool: "general",
+      current: { instance_type: "m5.2xlarge", nodes: 10, monthly_cost_usd: 2803.2 },
+      recommended: { instance_type: "m5.2xlarge", nodes: 2, monthly_cost_usd: 560.64 },
+      savings_monthly_usd: 2242.56,
+      requests: { cpu_cores: 12, memory_gb: 40 },
+      largest_pod: { cpu_cores: 2, memory_gb: 8 },
+      hours: 20,
+    });
+    // The other tenant sees none of these pools.
+    const theirs = NodePoolRecommendations.parse((await as(other).get(POOLS)).body.data);
+    expect(theirs.items.map((i) => i.node_pool)).toEqual(["p"]);
+  });
+});

@@ -1,0 +1,125 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AppProvider } from "../src/app-context";
+import Kubernetes from "../src/pages/kubernetes/Kubernetes";
+import { Shell } from "../src/Shell";
+
+const ME = {
+  organization: { id: "org_1", name: "Acme", slug: "acme" },
+  user: {
+    id: "usr_1",
+    organization_id: "org_1",
+    email: "a@acme.example",
+    name: "A",
+    role: "member",
+    active: true,
+    joined_at: "2026-11-01T00:00:00.000Z",
+    tenant_ids: ["ten_1"],
+  },
+  role: "member",
+  tenant_ids: ["ten_1"],
+  api_key_id: null,
+};
+const row = (group: string, total: string, efficiency: number | null) => ({
+  group,
+  cpu_core_hours: 10,
+  ram_gb_hours: 60,
+  cpu_cost: total,
+  ram_cost: "0.00",
+  total_cost: total,
+  efficiency,
+});
+const ALLOCATION = {
+  start: "2026-11-14T00:00:00.000Z",
+  end: "2026-11-28T00:00:00.000Z",
+  aggregate: "namespace",
+  share_idle: false,
+  rows: [row("web", "0.56", 0.7229), row("__idle__", "1.36", null)],
+  totals: { cpu_core_hours: 10, ram_gb_hours: 60, cpu_cost: "1.92", ram_cost: "0.00", total_cost: "1.92" },
+  unpriced_nodes: [],
+  days: [
+    {
+      date: "2026-11-27",
+      rows: [row("web", "0.56", 0.7229), row("__idle__", "1.36", null)],
+      totals: { cpu_core_hours: 10, ram_gb_hours: 60, cpu_cost: "1.92", ram_cost: "0.00", total_cost: "1.92" },
+    },
+  ],
+};
+const POOLS = {
+  lookback_days: 14,
+  items: [
+    {
+      cluster: "prod",
+      node_pool: "general",
+      current: { instance_type: "m5.2xlarge", nodes: 10, monthly_cost_usd: 2803.2 },
+      recommended: { instance_type: "m5.2xlarge", nodes: 2, monthly_cost_usd: 560.64 },
+      savings_monthly_usd: 2242.56,
+      requests: { cpu_cores: 12, memory_gb: 40 },
+      largest_pod: { cpu_cores: 2, memory_gb: 8 },
+      hours: 20,
+    },
+  ],
+};
+
+let requests: URL[] = [];
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2026-11-27T09:30:00.000Z"));
+  sessionStorage.setItem("cloudcost.token", "header.eyJlbWFpbCI6ImFAYWNtZS5leGFtcGxlIn0.sig");
+  requests = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string) => {
+      const url = new URL(input, "http://console");
+      requests.push(url);
+      const routes: Record<string, unknown> = {
+        "/api/v1/me": ME,
+        "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
+        "/api/v1/tenant/kubernetes/allocation": { ...ALLOCATION, share_idle: url.searchParams.get("share_idle") === "true" },
+        "/api/v1/tenant/kubernetes/node-pools/recommendations": POOLS,
+      };
+      const data = routes[url.pathname];
+      const body = data ? { status: "success", message: "ok", data } : { status: "error", message: `no ${url.pathname}` };
+      return new Response(JSON.stringify(body), { status: data ? 200 : 404, headers: { "content-type": "application/json" } });
+    }),
+  );
+});
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe("the Kubernetes page", () => {
+  it("asks for two weeks by namespace per day, shows idle apart with the efficiency, and the node pools current against recommended", async () => {
+    const config = { auth: { mode: "dev" as const }, mainApiBase: "/api", pricingApiBase: "/pricing" };
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <AppProvider config={config}>
+          <MemoryRouter initialEntries={["/kubernetes"]}>
+            <Routes>
+              <Route element={<Shell />}>
+                <Route path="kubernetes" element={<Kubernetes />} />
+              </Route>
+            </Routes>
+          </MemoryRouter>
+        </AppProvider>
+      </QueryClientProvider>,
+    );
+    expect((await screen.findByTestId("k8s-total")).textContent).toContain("1.92");
+    const calls = requests.filter((r) => r.pathname === "/api/v1/tenant/kubernetes/allocation").map((r) => Object.fromEntries(r.searchParams));
+    // 14 days with today: 2026-11-14 to 2026-11-28 (exclusive).
+    expect(calls[0]).toEqual({ start: "2026-11-14", end: "2026-11-28", aggregate: "namespace", share_idle: "false", step: "day" });
+    expect(screen.getByRole("cell", { name: "Idle (claimed by no pod)" })).toBeTruthy();
+    expect(screen.getByRole("cell", { name: "72.3 %" })).toBeTruthy();
+    expect(screen.getByRole("img", { name: /Cost by namespace per day: 1 period/ })).toBeTruthy();
+    expect((await screen.findByText(/2 × m5\.2xlarge/)).textContent).toContain("560.64");
+    expect(screen.getByText(/10 × m5\.2xlarge/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("checkbox", { name: /Share idle cost/ }));
+    await waitFor(() => expect(requests.some((r) => r.searchParams.get("share_idle") === "true")).toBe(true));
+    expect(screen.getByRole("link", { name: "Kubernetes" })).toBeTruthy();
+  });
+});

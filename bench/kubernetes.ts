@@ -1,0 +1,230 @@
+/**
+ * Kubernetes benchmark (not a test), PostgreSQL only:
+ * 1. Pod ingest: BENCH_K8S_BATCHES batches of 10,000 hourly pod samples, each parsed by the
+ *    request schema and stored with both roll-ups (service level: ingestPods), as samples per second.
+ * 2. Allocation of a month of one cluster of BENCH_K8S_NODES nodes (1,000) and BENCH_K8S_PODS pods
+ *    (30,000) by namespace through the allocation service (the per-day roll-up), beside the same
+ *    aggregation over the raw samples (the baseline), p50 of BENCH_K8S_CALLS; nodes are priced by a
+ *    fixed in-process catalog (the pricing API's time is not the query's).
+ *
+ *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx kubernetes.ts
+ *
+ * The month (pods x 24 x BENCH_K8S_DAYS samples: 21.6 M at the defaults) is loaded with one
+ * INSERT ... SELECT FROM generate_series and its three roll-ups built with one GROUP BY each (what
+ * the ingest maintains batch by batch). Writes bench/results/kubernetes.json; without
+ * BENCH_DATABASE_URL it says so and exits 0. BENCH_KEEP=1 keeps the database.
+ * Knobs: BENCH_K8S_BATCHES (5), BENCH_K8S_NODES, BENCH_K8S_PODS, BENCH_K8S_DAYS (30), BENCH_K8S_CALLS (10), BENCH_K8S_BASELINE_CALLS (3).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import pino from "pino";
+import { AllocationQuery, IngestPodsRequest, type InstanceTypeRow } from "@cloudcost/contracts";
+import { openMigratedDatabase, type Database } from "@cloudcost/db";
+import type { ComputeCatalogs } from "../apps/main-api/src/compute/catalog-prices";
+import { upsertResourceRows } from "../apps/main-api/src/compute/repository";
+import { createPrisma, MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
+import { allocation } from "../apps/main-api/src/kubernetes/allocation-service";
+import { ingestPods, podBatch } from "../apps/main-api/src/kubernetes/pods-service";
+import { allocationSql } from "../apps/main-api/src/kubernetes/repository";
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const BATCHES = env("BENCH_K8S_BATCHES", 5);
+const NODES = env("BENCH_K8S_NODES", 1000);
+const PODS = env("BENCH_K8S_PODS", 30_000);
+const DAYS = env("BENCH_K8S_DAYS", 30);
+const CALLS = env("BENCH_K8S_CALLS", 10);
+const BASELINE_CALLS = env("BENCH_K8S_BASELINE_CALLS", 3);
+const INGEST = { id: "ten_bench_k8s_ingest", organizationId: "org_bench_k8s" };
+const MONTH = { id: "ten_bench_k8s_month", organizationId: "org_bench_k8s" };
+const START = "2026-10-01T00:00:00.000Z";
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
+const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+async function time(calls: number, fn: () => Promise<unknown>, warmups = 1) {
+  for (let i = 0; i < warmups; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return { p50_ms: round(percentile(times, 0.5)), p99_ms: round(percentile(times, 0.99)), calls };
+}
+
+const ROW: InstanceTypeRow = {
+  instance_type: "m5.2xlarge",
+  family: "m5",
+  cpu_cores: 8,
+  ram_gb: 32,
+  gpu_count: 0,
+  burstable: false,
+  architecture: "x86_64",
+  operating_system: "linux",
+  usage_type: "on_demand",
+  price_per_hour: 0.384,
+  currency: "USD",
+};
+const catalogs: ComputeCatalogs = { catalog: async () => [ROW] };
+
+async function openBenchDatabase(serverUrl: string) {
+  const name = `cloudcost_bench_k8s_${Date.now().toString(36)}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openMigratedDatabase({
+    url: url.toString(),
+    dataDir: "",
+    migrationsDir: MIGRATIONS_DIR,
+    logger: pino({ level: "warn" }),
+    poolSize: 4,
+    sessionSettings: SESSION_SETTINGS,
+  });
+  return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
+}
+
+const nodes = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    resource_id: `node-${i}`,
+    resource_type: "kubernetes_node" as const,
+    provider: "aws",
+    region: "us-east-1",
+    instance_type: "m5.2xlarge",
+    cpu_cores: 8,
+    ram_gb: 32,
+    cluster: "bench",
+    node_pool: `pool-${i % 4}`,
+    purchase_option: "on_demand" as const,
+  }));
+
+async function upsertNodes(db: Database, tenant: typeof INGEST) {
+  const prisma = createPrisma(db.adapter);
+  const all = nodes(NODES);
+  for (let i = 0; i < all.length; i += 1000) await upsertResourceRows(prisma, tenant, all.slice(i, i + 1000));
+  await prisma.$disconnect();
+}
+
+async function benchIngest(db: Database) {
+  await upsertNodes(db, INGEST);
+  const times: number[] = [];
+  for (let b = 0; b < BATCHES; b++) {
+    // 10,000 pods of one hour each batch (a new hour per batch: inserts, as an agent sends them).
+    const hour = new Date(Date.parse(START) + b * 3_600_000).toISOString();
+    const samples = Array.from({ length: 10_000 }, (_, p) => ({
+      cluster: "bench",
+      namespace: `ns-${(p * 13) % 50}`,
+      pod: `pod-${p}`,
+      node: `node-${Math.floor(p / 30) % NODES}`,
+      controller_kind: "Deployment",
+      controller_name: `app-${(p * 17) % 3000}`,
+      labels: { team: `team-${p % 7}`, app: `app-${(p * 17) % 3000}` },
+      timestamp: hour,
+      cpu_request_cores: 0.25 + (p % 4) * 0.25,
+      memory_request_gb: 1 + (p % 8),
+      cpu_usage_cores: (p % 100) / 200,
+      memory_usage_gb: 0.5 + (p % 10),
+    }));
+    const body = JSON.stringify({ samples });
+    const t0 = performance.now();
+    await ingestPods(db.sql, INGEST, podBatch(IngestPodsRequest.parse(JSON.parse(body)).samples));
+    times.push(performance.now() - t0);
+  }
+  const median = percentile(times, 0.5);
+  return { batches: BATCHES, batch_p50_ms: round(median), samples_per_s: Math.round(10_000 / (median / 1000)) };
+}
+
+async function loadMonth(db: Database) {
+  await upsertNodes(db, MONTH);
+  const t0 = performance.now();
+  const hours = DAYS * 24;
+  await db.sql.query(
+    `INSERT INTO kubernetes_pod_samples (tenant_id, cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)
+     SELECT $1, 'bench', 'ns-' || ((p * 13) % 50), 'pod-' || p, $2::timestamptz + h * interval '1 hour', 'node-' || ((p / 30) % $3),
+       'Deployment/app-' || ((p * 17) % 3000), jsonb_build_object('team', 'team-' || (p % 7)),
+       0.25 + (p % 4) * 0.25, 1 + (p % 8), ((p * 7 + h) % 100) / 200.0, 0.5 + ((p * 3 + h) % 10)
+     FROM generate_series(0, $4 - 1) p, generate_series(0, $5 - 1) h`,
+    [MONTH.id, START, NODES, PODS, hours],
+  );
+  await db.sql.query(
+    `INSERT INTO kubernetes_node_hours (tenant_id, node, hour, pods, cpu_request, memory_request)
+     SELECT tenant_id, node, hour, count(*), sum(cpu_request), sum(memory_request) FROM kubernetes_pod_samples WHERE tenant_id = $1 GROUP BY tenant_id, node, hour`,
+    [MONTH.id],
+  );
+  await db.sql.query(
+    `INSERT INTO kubernetes_claim_days (tenant_id, day, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
+     SELECT tenant_id, (hour AT TIME ZONE 'UTC')::date, node, cluster, namespace, controller, count(*),
+       sum(greatest(cpu_request, coalesce(cpu_usage, 0))), sum(greatest(memory_request, coalesce(memory_usage, 0))),
+       sum(coalesce(cpu_usage, 0)), sum(coalesce(memory_usage, 0))
+     FROM kubernetes_pod_samples WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4, 5, 6`,
+    [MONTH.id],
+  );
+  await db.sql.query(
+    `INSERT INTO kubernetes_node_days (tenant_id, day, node, cluster, hours, cpu_claim, memory_claim)
+     SELECT h.tenant_id, h.day, h.node, 'bench', h.hours, c.cpu, c.mem
+     FROM (SELECT tenant_id, (hour AT TIME ZONE 'UTC')::date AS day, node, count(*) AS hours FROM kubernetes_node_hours WHERE tenant_id = $1 GROUP BY 1, 2, 3) h
+     JOIN (SELECT day, node, sum(cpu_claim) AS cpu, sum(memory_claim) AS mem FROM kubernetes_claim_days WHERE tenant_id = $1 GROUP BY 1, 2) c
+       ON c.day = h.day AND c.node = h.node`,
+    [MONTH.id],
+  );
+  await db.sql.exec("ANALYZE kubernetes_pod_samples; ANALYZE kubernetes_node_hours; ANALYZE kubernetes_claim_days; ANALYZE kubernetes_node_days;");
+  return { nodes: NODES, pods: PODS, days: DAYS, samples: PODS * hours, load_s: round((performance.now() - t0) / 1000) };
+}
+
+/** The same allocation by namespace, its claims read from the raw samples instead of the roll-up. */
+const BASELINE_SQL = allocationSql(`
+    SELECT (hour AT TIME ZONE 'UTC')::date AS day, node, namespace AS grp,
+      greatest(cpu_request, coalesce(cpu_usage, 0)) AS cpu, greatest(memory_request, coalesce(memory_usage, 0)) AS mem,
+      coalesce(cpu_usage, 0) AS cpu_used, coalesce(memory_usage, 0) AS mem_used
+    FROM kubernetes_pod_samples WHERE tenant_id = $1 AND hour >= $2 AND hour < $3`);
+
+async function benchAllocation(db: Database) {
+  const end = new Date(Date.parse(START) + DAYS * 86_400_000).toISOString();
+  const query = AllocationQuery.parse({ start: START, end, aggregate: "namespace" });
+  const service = await time(CALLS, () => allocation(db.sql, catalogs, MONTH, query));
+  const ids = nodes(NODES).map((n) => n.resource_id);
+  const baseline = await time(BASELINE_CALLS, () =>
+    db.sql.query(BASELINE_SQL, [MONTH.id, START, end, ids, ids.map(() => "0.384"), ids.map(() => 8), ids.map(() => 32), false]),
+  );
+  return { by_namespace: service, raw_samples_baseline: baseline, ratio: round(baseline.p50_ms / service.p50_ms, 2) };
+}
+
+const RESULTS = path.join(__dirname, "results", "kubernetes.json");
+
+async function main() {
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) {
+    console.log("kubernetes: skipped, BENCH_DATABASE_URL (PostgreSQL) is not set");
+    return;
+  }
+  const { db, drop } = await openBenchDatabase(serverUrl);
+  try {
+    const results: Record<string, unknown> = {};
+    results.pod_ingest_10000_samples = await benchIngest(db);
+    console.log(JSON.stringify(results, null, 2));
+    results.month = await loadMonth(db);
+    console.log(JSON.stringify(results.month));
+    results.allocation = await benchAllocation(db);
+    results.load_average = os.loadavg().map((l) => round(l));
+    console.log(JSON.stringify(results, null, 2));
+    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+    fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await db.close();
+    await drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,56 @@
+import type { z } from "zod";
+import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
+import * as k from "../main/kubernetes.js";
+import { TenantHeaders } from "./headers.js";
+import { defineRoute, type RouteDefinition } from "./route.js";
+
+type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "headers" | "tags">;
+type TenantScoped<S> = Omit<{ errors: "envelope"; auth: "bearer"; scope: "tenant"; headers: typeof TenantHeaders; tags: ["Kubernetes"] }, keyof S> & S;
+
+/** A Kubernetes operation on the tenant named by X-Service-Tenant-ID. */
+const tenantScoped = <const S extends Spec>(spec: S): TenantScoped<S> =>
+  ({ errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags: ["Kubernetes"], ...spec }) as TenantScoped<S>;
+const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
+const failure = (description: string) => ({ description, schema: ErrorEnvelope });
+
+/** Pod samples, cost allocation to Kubernetes workloads and node-pool right-sizing. */
+export const mainApiKubernetesRoutes = {
+  ingestPods: defineRoute(
+    tenantScoped({
+      operationId: "ingestPods",
+      method: "post",
+      path: "/api/v1/tenant/kubernetes/pods",
+      summary: "Send hourly pod samples (at most 10000); each makes its node billed for that hour",
+      write: true,
+      idempotent: true,
+      // 10,000 samples with their labels run past the 1 MiB default.
+      bodyLimit: "8 MiB",
+      body: k.IngestPodsRequest,
+      responses: { 200: ok("Accepted", k.IngestPodsResponse) },
+    }),
+  ),
+  getAllocation: defineRoute(
+    tenantScoped({
+      operationId: "getAllocation",
+      method: "get",
+      path: "/api/v1/tenant/kubernetes/allocation",
+      summary: "The nodes' cost allocated to clusters, namespaces, controllers, pods or a label, with idle",
+      description:
+        "Each node-hour's effective price is split into CPU and memory in the ratio cpu_cores x 0.031611 : ram_gb x 0.004237; a pod is charged max(request, usage) of each as a share of the node's capacity; what no pod claims is `__idle__`, or shared within each cluster with `share_idle=true`.",
+      query: k.AllocationQuery,
+      responses: { 200: ok("The allocation", k.Allocation), 503: failure("The pricing API is unavailable (code `pricing_unavailable`)") },
+    }),
+  ),
+  listNodePoolRecommendations: defineRoute(
+    tenantScoped({
+      operationId: "listNodePoolRecommendations",
+      method: "get",
+      path: "/api/v1/tenant/kubernetes/node-pools/recommendations",
+      summary: "Node-pool right-sizing from the pods' requests over the lookback window",
+      responses: {
+        200: ok("One recommendation per node pool", k.NodePoolRecommendations),
+        503: failure("The pricing API is unavailable (code `pricing_unavailable`)"),
+      },
+    }),
+  ),
+} as const;
