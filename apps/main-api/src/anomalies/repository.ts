@@ -1,6 +1,6 @@
 import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Tx } from "../transactions";
 import { BASELINE_DAYS, HISTORY_DAYS, WEEKDAY_WEEKS } from "./scoring";
 

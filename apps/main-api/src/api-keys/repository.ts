@@ -1,7 +1,7 @@
 import type { Role } from "../auth/principal";
 import type { Prisma } from "../db";
 import type { ApiKey, Prisma as Models } from "../generated/prisma/client";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Tx } from "../transactions";
 
 type Db = Prisma | Tx;

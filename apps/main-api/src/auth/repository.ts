@@ -1,6 +1,6 @@
 import type { ApiKeyRole, Role } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
 // Both lookups run on every request: sent through the driver and prepared by name, so they are not
 // parsed and planned anew each time (docs/performance.md, "Identity lookup").

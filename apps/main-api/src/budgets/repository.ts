@@ -2,7 +2,7 @@ import type { BudgetThreshold, CreateBudgetRequest, UpdateBudgetRequest } from "
 import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
-import type { CheckedStatement } from "../sql-columns";
+import type { CheckedStatement } from "@cloudcost/db";
 import type { Tx } from "../transactions";
 
 type Db = Prisma | Tx;

@@ -1,6 +1,6 @@
 import type { SqlClient } from "@cloudcost/db";
 import { coveredUsage } from "../spend/resource-costs-repository";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
 /**
  * Commitment utilization, coverage and the on-demand hourly series, aggregated in the database

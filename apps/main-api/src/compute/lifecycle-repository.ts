@@ -1,6 +1,6 @@
 import type { Action, RecommendationState } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
 // Retirement, recommendation states and the recorded changes of compute resources.
 

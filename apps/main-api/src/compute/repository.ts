@@ -13,7 +13,7 @@ import type {
 import { type SqlClient, type SqlSession, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
-import type { CheckedStatement, Columns, RowOf } from "../sql-columns";
+import type { CheckedStatement, Columns, RowOf } from "@cloudcost/db";
 import { FENCE_LOCK_CLASS } from "./rollup-repository";
 import { DEFAULT_COMPUTE_SETTINGS } from "./settings";
 

@@ -1,7 +1,7 @@
 import type { Architecture, OperatingSystem, PurchaseOption } from "@cloudcost/contracts";
 import type { SqlClient, SqlSession } from "@cloudcost/db";
 import type { Prisma } from "../db";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
 // The statements of the compute roll-ups; what they keep and when they run is in rollups.ts.
 

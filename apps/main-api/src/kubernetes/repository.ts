@@ -1,5 +1,5 @@
 import type { SqlClient, SqlSession } from "@cloudcost/db";
-import type { CheckedStatement, Columns, RowOf } from "../sql-columns";
+import type { CheckedStatement, Columns, RowOf } from "@cloudcost/db";
 
 // Pod samples, their roll-ups (per node-hour and per node-day-group) and the reads of allocation
 // and node-pool sizing. Every statement filters by tenant; every key leads with it.

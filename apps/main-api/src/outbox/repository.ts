@@ -1,6 +1,6 @@
 import type { Prisma as PrismaNs } from "../generated/prisma/client";
 import type { Prisma } from "../db";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Tx } from "../transactions";
 
 const MESSAGE_COLUMNS = { organizationId: "text", id: "text", topic: "text", payload: "jsonb", attempts: "int4" } as const;

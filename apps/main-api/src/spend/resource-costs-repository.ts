@@ -1,5 +1,5 @@
 import type { SqlClient } from "@cloudcost/db";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
 // What the ledger says about single resources (lines carrying a resource_id): whether a commitment
 // covers their usage, and what they cost day by day. Read by compute (recommendations over time).

@@ -1,7 +1,7 @@
 import type { RepriceRequest, UsageLine } from "@cloudcost/contracts";
 import type { Database } from "@cloudcost/db";
 import type { TenantRef } from "../context";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
 /** Unpriced usage lines are repriced this many at a time. */
 export const UNPRICED_CHUNK = 10_000;

@@ -1,7 +1,7 @@
 import type { Prisma } from "../db";
 import type { Prisma as Models, Role, User } from "../generated/prisma/client";
 import { type UserWithTenants, withTenantIds } from "../organizations/serialize";
-import type { CheckedStatement } from "../sql-columns";
+import type { CheckedStatement } from "@cloudcost/db";
 import type { Tx } from "../transactions";
 
 type Db = Prisma | Tx;

@@ -1,6 +1,6 @@
 import { changeNotification, type Database } from "@cloudcost/db";
 import type { Prisma } from "../db";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { CatalogRow } from "./catalog-file";
 import type { FittedRate } from "./catalog";
 

@@ -1,5 +1,5 @@
 import type { SqlClient } from "@cloudcost/db";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
 const REMEMBERED_COLUMNS = { jti: "text" } as const;
 const REMEMBER_SQL = `WITH pruned AS (DELETE FROM service_token_jtis WHERE expires_at < now())

@@ -1,4 +1,4 @@
-import { type CheckedStatement, columnsOf, type RowOf } from "../sql-columns";
+import { type CheckedStatement, columnsOf, type RowOf } from "@cloudcost/db";
 import type { Sql } from "../store/transaction";
 import { closeSql, identitySql } from "./versioned-repository";
 

@@ -1,5 +1,5 @@
 import { DATABASE_NUMBER_FIELDS, DATABASE_OPTIONAL_KEY_FIELDS, DATABASE_QUANTITY_RATE_FIELDS } from "@cloudcost/contracts";
-import { type CheckedStatement, columnsOf, type RowOf } from "../sql-columns";
+import { type CheckedStatement, columnsOf, type RowOf } from "@cloudcost/db";
 import type { Sql } from "../store/transaction";
 
 /** The natural key's text columns (absent ones stored as ""); with period_billing_hours they make the key hash. */

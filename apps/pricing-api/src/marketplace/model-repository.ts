@@ -1,4 +1,4 @@
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import { iso } from "../store/columns";
 import type { Sql } from "../store/transaction";
 import { closeSql, identitySql } from "./versioned-repository";

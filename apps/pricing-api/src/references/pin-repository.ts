@@ -1,5 +1,5 @@
 import type { PinKind } from "@cloudcost/contracts";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Sql } from "../store/transaction";
 
 const PIN_ROW_COLUMNS = { kind: "text", resource_id: "text", pricing_id: "text", created_at: "timestamptz", updated_at: "timestamptz" } as const;

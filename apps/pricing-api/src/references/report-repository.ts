@@ -1,5 +1,5 @@
 import type { Report } from "@cloudcost/contracts";
-import type { CheckedStatement, RowOf } from "../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Sql } from "../store/transaction";
 
 const REPORT_COLUMNS = { id: "text", name: "text", created_at: "timestamptz", lines: "jsonb", totals: "jsonb" } as const;

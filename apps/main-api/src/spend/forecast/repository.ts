@@ -1,7 +1,7 @@
 import { BUDGET_FILTER_DIMENSIONS, type BudgetFilters } from "@cloudcost/contracts";
 import type { TenantRef } from "../../context";
 import type { Prisma } from "../../db";
-import type { CheckedStatement, Columns, RowOf } from "../../sql-columns";
+import type { CheckedStatement, Columns, RowOf } from "@cloudcost/db";
 import type { Tx } from "../../transactions";
 
 type Db = Pick<Prisma | Tx, "$queryRawUnsafe">;

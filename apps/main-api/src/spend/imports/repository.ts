@@ -1,7 +1,7 @@
 import type { SpendAllocationRule } from "@cloudcost/contracts";
 import type { Prisma } from "../../db";
 import type { Prisma as Models, SpendImport, SpendImportSession } from "../../generated/prisma/client";
-import type { CheckedStatement, RowOf } from "../../sql-columns";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Tx } from "../../transactions";
 import { type BillingPair, LEDGER_LINE_COLUMNS, type LedgerTx } from "../ledger";
 
