@@ -61,7 +61,7 @@ export function findDailyCostMedians(
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [
-    { name: "spend resources with committed usage", sql: COMMITTED_RESOURCES_SQL, columns: COMMITTED_RESOURCES_COLUMNS },
+    { name: "spend resources with committed usage", sql: COMMITTED_RESOURCES_SQL, columns: COMMITTED_RESOURCES_COLUMNS, notNullByFilter: ["resource_id"] },
     { name: "spend daily cost medians per resource", sql: DAILY_MEDIANS_SQL, columns: DAILY_MEDIANS_COLUMNS },
   ];
 }
