@@ -73,6 +73,21 @@ describe("pod samples", () => {
   });
 });
 
+describe("retired nodes", () => {
+  it("take no more pods until they are upserted again", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("drained", "m5.xlarge", { cluster: "c", node_pool: "p" })] })).status).toBe(200);
+    const sample = { cluster: "c", namespace: "x", pod: "late", node: "drained", timestamp: hour("2026-11-02", 3), cpu_request_cores: 1, memory_request_gb: 1 };
+    expect(
+      (await request(ctx.app).delete(`${RESOURCES}/drained`).set("Authorization", `Bearer ${owner.token}`).set("X-Service-Tenant-ID", owner.tenant)).status,
+    ).toBe(204);
+    expectError(await as(owner).post(PODS, { samples: [sample] }), 400, /drained/);
+    expect((await allocation(owner, "start=2026-11-02&end=2026-11-03")).rows).toEqual([]);
+    // Upserting it again revives it.
+    expect((await as(owner).put(RESOURCES, { resources: [node("drained", "m5.xlarge", { cluster: "c", node_pool: "p" })] })).status).toBe(200);
+    expect((await as(owner).post(PODS, { samples: [sample] })).status).toBe(200);
+  });
+});
+
 describe("allocation of one node", () => {
   const DAY = "2026-11-10";
   beforeAll(async () => {
@@ -297,5 +312,19 @@ describe("node-pool right-sizing", () => {
     // The other tenant sees none of these pools.
     const theirs = NodePoolRecommendations.parse((await as(other).get(POOLS)).body.data);
     expect(theirs.items.map((i) => i.node_pool)).toEqual(["p"]);
+  });
+
+  it("counts only the pool's live nodes as current, its retired nodes' past requests still counting", async () => {
+    for (const id of ["pool-8", "pool-9"]) {
+      expect(
+        (await request(ctx.app).delete(`${RESOURCES}/${id}`).set("Authorization", `Bearer ${owner.token}`).set("X-Service-Tenant-ID", owner.tenant)).status,
+      ).toBe(204);
+    }
+    const { items } = NodePoolRecommendations.parse((await as(owner).get(POOLS)).body.data);
+    const general = items.find((i) => i.cluster === "prod" && i.node_pool === "general");
+    // 8 live nodes: 8 x 280.32 = 2242.56; the requests (12 cores, 40 GB) and the winner are unchanged: 2242.56 - 560.64 = 1681.92.
+    expect(general?.current).toEqual({ instance_type: "m5.2xlarge", nodes: 8, monthly_cost_usd: 2242.56 });
+    expect(general?.requests).toEqual({ cpu_cores: 12, memory_gb: 40 });
+    expect(general?.savings_monthly_usd).toBe(1681.92);
   });
 });

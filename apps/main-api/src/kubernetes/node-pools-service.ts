@@ -83,7 +83,8 @@ export async function nodePoolRecommendations(
 ): Promise<NodePoolRecommendations> {
   const since = new Date(now.getTime() - settings.lookbackDays * 86_400_000);
   const pools = await findPoolRequests(sql, tenant.id, since);
-  const nodes = (await findNodes(sql, tenant.id)).filter((n) => n.node_pool !== null);
+  // A retired node has left its pool.
+  const nodes = (await findNodes(sql, tenant.id)).filter((n) => n.node_pool !== null && !n.retired);
   const priced = await priceNodes(catalogs, tenant.organizationId, nodes, settings.savingsBasis);
   const items = pools.map((pool) =>
     recommend(

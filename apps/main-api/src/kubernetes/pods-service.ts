@@ -39,12 +39,12 @@ export function podBatch(samples: PodSample[]): PodArrays & { count: number } {
   };
 }
 
-/** Stores the samples all or nothing; an unknown node (not a `kubernetes_node` of this tenant) is a 400 naming it. */
+/** Stores the samples all or nothing; an unknown node (not a live `kubernetes_node` of this tenant) is a 400 naming it. */
 export async function ingestPods(sql: SqlClient, tenant: TenantRef, batch: PodArrays & { count: number }): Promise<number> {
   const unknown = await insertPodSamples(sql, tenant.id, batch);
   if (unknown.length) {
     throw badRequest(
-      `Unknown node ${unknown.map((u) => `'${u.id}'`).join(", ")}: upsert it as a kubernetes_node with PUT /api/v1/tenant/compute/resources first; nothing was stored`,
+      `Unknown or retired node ${unknown.map((u) => `'${u.id}'`).join(", ")}: upsert it as a kubernetes_node with PUT /api/v1/tenant/compute/resources first; nothing was stored`,
     );
   }
   return batch.count;

@@ -22,7 +22,8 @@ export const POD_INGEST_SQL = `
       AS v(cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)),
   missing AS (
     SELECT DISTINCT v.node AS id FROM v
-    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.node AND r.resource_type = 'kubernetes_node')),
+    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.node AND r.resource_type = 'kubernetes_node'
+                        AND r.retired_at IS NULL)),
   old AS (
     SELECT p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage
     FROM kubernetes_pod_samples p JOIN v ON p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod AND p.hour = v.hour
@@ -154,14 +155,15 @@ const NODE_COLUMNS = {
   purchase_option: "text",
   cpu_cores: "float8 null",
   ram_gb: "float8 null",
+  retired: "bool",
 } as const satisfies Columns;
 export type NodeRow = RowOf<typeof NODE_COLUMNS>;
 
 const NODES_SQL = `SELECT resource_id AS node, cluster, node_pool, provider, region, instance_type, architecture, operating_system,
-    purchase_option, cpu_cores, ram_gb
+    purchase_option, cpu_cores, ram_gb, retired_at IS NOT NULL AS retired
   FROM compute_resources WHERE tenant_id = $1 AND resource_type = 'kubernetes_node' ORDER BY resource_id COLLATE "C"`;
 
-/** The tenant's Kubernetes nodes. */
+/** The tenant's Kubernetes nodes, retired ones too (they cost what they ran before). */
 export function findNodes(sql: SqlSession, tenantId: string): Promise<NodeRow[]> {
   return sql.query<NodeRow>(NODES_SQL, [tenantId]);
 }
