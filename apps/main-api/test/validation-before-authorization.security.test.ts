@@ -11,6 +11,7 @@ import { addUser, expectError, mintToken, signUp, uniqueEmail } from "./helpers/
 interface Parameter {
   in: "path" | "query" | "header" | "cookie";
   name: string;
+  schema?: { maxLength?: number; $ref?: string };
 }
 interface Operation {
   parameters?: Parameter[];
@@ -26,7 +27,8 @@ interface MalformedCase {
   send(token: string): request.Test;
 }
 
-// 65 characters: one more than any id of this API; 600 characters: more than any query value takes.
+// 65 characters: one more than any id this API generates (a customer's own id, such as a resource_id,
+// declares its longer bound, and gets one more than that); 600 characters: more than any query value takes.
 const OVERLONG_ID = "a".repeat(65);
 const OVERLONG_QUERY_VALUE = "x".repeat(600);
 const WELL_FORMED_ID = "id_0123456789";
@@ -38,6 +40,13 @@ function operations(): Map<string, Operation> {
     for (const [method, operation] of Object.entries(item)) byRoute.set(`${method.toUpperCase()} ${path}`, operation);
   }
   return byRoute;
+}
+
+/** A parameter's schema, through its component reference. */
+function schemaOf(schema: Parameter["schema"]): Parameter["schema"] {
+  if (!schema?.$ref) return schema;
+  const components = (mainApiDocument().components?.schemas ?? {}) as Record<string, Parameter["schema"]>;
+  return components[schema.$ref.replace("#/components/schemas/", "")];
 }
 
 /** One request per input the operation declares, with that input malformed and every other part well formed. */
@@ -56,7 +65,11 @@ function malformedCases(method: string, path: string, operation: Operation): Mal
   };
   const route = `${method} ${path}`;
   const cases: MalformedCase[] = [];
-  for (const name of pathParams) cases.push({ route, part: `path parameter ${name}`, send: (t) => build(t, { params: { [name]: OVERLONG_ID } }) });
+  for (const name of pathParams) {
+    const declared = schemaOf(parameters.find((p) => p.in === "path" && p.name === name)?.schema)?.maxLength;
+    const overlong = declared === undefined ? OVERLONG_ID : "a".repeat(declared + 1);
+    cases.push({ route, part: `path parameter ${name}`, send: (t) => build(t, { params: { [name]: overlong } }) });
+  }
   for (const p of parameters.filter((x) => x.in === "query")) {
     cases.push({ route, part: `query parameter ${p.name}`, send: (t) => build(t, { query: { [p.name]: OVERLONG_QUERY_VALUE } }) });
   }

@@ -202,6 +202,10 @@ describe("RecommendationItem", () => {
     ],
     price: { basis: "effective", source: "catalog", price_date: "2026-07-20" },
     analyzed_at: "2026-11-21T22:47:22.123Z",
+    state: "dismissed",
+    state_reason: "kept for the quarter-end batch",
+    snoozed_until: null,
+    retired_at: null,
   };
   const pending = {
     resource_id: "node-7",
@@ -229,6 +233,10 @@ describe("RecommendationItem", () => {
     options: [],
     price: null,
     analyzed_at: null,
+    state: "open",
+    state_reason: null,
+    snoozed_until: null,
+    retired_at: null,
   };
   it("accepts analyzed and pending items in a page", () => {
     accept(RecommendationsPage, { items: [analyzed, pending], next_cursor: null });
@@ -237,6 +245,7 @@ describe("RecommendationItem", () => {
     reject(RecommendationItem, { ...analyzed, action: "PENDING" }, ["action"]);
     reject(RecommendationItem, { ...analyzed, stats: { ...analyzed.stats, samples: undefined } }, ["stats", "samples"]);
     reject(RecommendationItem, { ...pending, analyzed_at: undefined }, ["analyzed_at"]);
+    reject(RecommendationItem, { ...analyzed, state: "ignored" }, ["state"]);
     reject(RecommendationItem, { ...analyzed, finding_reasons: ["bored"] }, ["finding_reasons", 0]);
     reject(RecommendationItem, { ...analyzed, options: [...analyzed.options, ...analyzed.options, ...analyzed.options, ...analyzed.options] }, ["options"]);
   });

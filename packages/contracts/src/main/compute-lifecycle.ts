@@ -82,7 +82,7 @@ export const ResourceShape = z
   .meta({ id: "ResourceShape", description: "A resource's type and size." });
 export type ResourceShape = z.infer<typeof ResourceShape>;
 
-export const SavingsBasisOfChange = z.enum(["bill", "catalog"]).meta({
+export const RealizedSavingsBasis = z.enum(["bill", "catalog"]).meta({
   id: "RealizedSavingsBasis",
   description:
     "`bill`: median daily cost of the resource's spend lines before and after the change; `catalog`: effective prices (fewer than 3 days of lines on a side).",
@@ -102,7 +102,7 @@ export const RealizedSavingsItem = z
     before_monthly_usd: z.number().nullable(),
     after_monthly_usd: z.number().nullable(),
     realized_savings_monthly_usd: z.number().nullable(),
-    basis: SavingsBasisOfChange,
+    basis: RealizedSavingsBasis,
     days_observed: z.number().int().nonnegative(),
   })
   .meta({
