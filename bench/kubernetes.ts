@@ -107,7 +107,7 @@ const nodes = (count: number) =>
 async function upsertNodes(db: Database, tenant: typeof INGEST) {
   const prisma = createPrisma(db.adapter);
   const all = nodes(NODES);
-  for (let i = 0; i < all.length; i += 1000) await upsertResourceRows(prisma, tenant, all.slice(i, i + 1000));
+  for (let i = 0; i < all.length; i += 1000) await upsertResourceRows(prisma, tenant, all.slice(i, i + 1000), new Date());
   await prisma.$disconnect();
 }
 

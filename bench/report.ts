@@ -16,6 +16,7 @@ const rows: Row[] = [];
 const add = (benchmark: string, figure: string, target: string, met: boolean | undefined, baseline = "—", ratio = "—") =>
   rows.push({ benchmark, figure, baseline, ratio, target, met });
 const ms = (n: number) => `${n} ms`;
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 interface OutsideRun {
   requests_per_s: number;
@@ -359,7 +360,85 @@ if (focus) {
   );
   add(`FOCUS CSV import of the same file again (supersedes the first), ${rows}`, ms(focus.reimport_superseding_ms), "— (reported)", undefined);
 }
-const notRunPostgres = ["spend", "focus-import"].filter((name) => !read(name));
+interface Savings {
+  database: string;
+  resources: number;
+  changes: number;
+  retired: number;
+  analysis: { cold_seconds: number; steady_seconds: number; resources: number };
+  savings: { items: number; bill_lines: number; p50_ms: number; p99_ms: number };
+}
+const savings = read<Savings>("savings");
+if (savings) {
+  const full = savings.resources >= 10_000;
+  add(
+    `analysis cycle of ${savings.resources.toLocaleString("en")} resources, ${savings.changes} resized and ${savings.retired} retired (${savings.database})`,
+    `${savings.analysis.steady_seconds} s steady`,
+    full ? "< 30 s" : "< 30 s at 10,000 resources",
+    full ? savings.analysis.steady_seconds < 30 : undefined,
+    `the first cycle (builds the roll-ups) ${savings.analysis.cold_seconds} s`,
+    `${round2(savings.analysis.cold_seconds / savings.analysis.steady_seconds)}×`,
+  );
+  add(
+    `GET /compute/savings over ${savings.resources.toLocaleString("en")} resources (${savings.savings.items} changes, ${savings.savings.bill_lines.toLocaleString("en")} bill lines, ${savings.database})`,
+    `p50 ${ms(savings.savings.p50_ms)} (p99 ${savings.savings.p99_ms} ms)`,
+    full ? "p50 < 200 ms" : "p50 < 200 ms at 10,000 resources",
+    full ? savings.savings.p50_ms < 200 : undefined,
+  );
+}
+
+type Timed = { p50_ms: number; p99_ms: number };
+interface Commitments {
+  ledger: { lines: number; commitment_rollup_rows: number; coverage_rollup_rows: number; ondemand_hourly_rows: number };
+  queries: Record<"utilization_year" | "coverage_year_by_service" | "recommendation_90_days", { route: Timed; lines_baseline: Timed; ratio: number; target_p50_ms: number }>;
+}
+const commitments = read<Commitments>("commitments");
+if (commitments) {
+  const full = commitments.ledger.lines >= 10_000_000;
+  const size = `${commitments.ledger.lines.toLocaleString("en")} lines, 5 % committed`;
+  for (const [label, figure] of [
+    ["commitment utilization of a year", commitments.queries.utilization_year],
+    ["commitment coverage of a year by service", commitments.queries.coverage_year_by_service],
+    ["purchase recommendation over 90 days of hourly series", commitments.queries.recommendation_90_days],
+  ] as const) {
+    add(
+      `${label} over ${size} (PostgreSQL)`,
+      `p50 ${ms(figure.route.p50_ms)} (p99 ${figure.route.p99_ms} ms)`,
+      full ? `p50 < ${figure.target_p50_ms} ms` : `p50 < ${figure.target_p50_ms} ms at 10M lines`,
+      full ? figure.route.p50_ms < figure.target_p50_ms : undefined,
+      `the same aggregation over the lines p50 ${ms(figure.lines_baseline.p50_ms)}`,
+      `${figure.ratio}× faster`,
+    );
+  }
+}
+
+interface Kubernetes {
+  pod_ingest_10000_samples: { batches: number; batch_p50_ms: number; samples_per_s: number };
+  month: { nodes: number; pods: number; days: number; samples: number };
+  allocation: { by_namespace: Timed; raw_samples_baseline: Timed; ratio: number };
+}
+const kubernetes = read<Kubernetes>("kubernetes");
+if (kubernetes) {
+  const ingest = kubernetes.pod_ingest_10000_samples;
+  const { month } = kubernetes;
+  const full = month.nodes >= 1000 && month.pods >= 30_000 && month.days >= 30;
+  add(
+    "Kubernetes pod ingest, 10,000 samples per request (PostgreSQL)",
+    `${ingest.samples_per_s.toLocaleString("en")} samples/s (batch p50 ${ms(ingest.batch_p50_ms)}, ${ingest.batches} batches)`,
+    "> 50,000 samples/s",
+    ingest.samples_per_s > 50_000,
+  );
+  add(
+    `Kubernetes allocation by namespace of ${month.days} days of ${month.nodes.toLocaleString("en")} nodes and ${month.pods.toLocaleString("en")} pods (${month.samples.toLocaleString("en")} samples, PostgreSQL)`,
+    `p50 ${ms(kubernetes.allocation.by_namespace.p50_ms)} (p99 ${kubernetes.allocation.by_namespace.p99_ms} ms)`,
+    full ? "p50 < 500 ms" : "p50 < 500 ms for a month of 1,000 nodes and 30,000 pods",
+    full ? kubernetes.allocation.by_namespace.p50_ms < 500 : undefined,
+    `the same aggregation over the raw samples p50 ${ms(kubernetes.allocation.raw_samples_baseline.p50_ms)}`,
+    `${kubernetes.allocation.ratio}× faster`,
+  );
+}
+
+const notRunPostgres = ["spend", "focus-import", "commitments", "kubernetes"].filter((name) => !read(name));
 if (notRunPostgres.length) notes.push(`Not run (PostgreSQL only: BENCH_DATABASE_URL): ${notRunPostgres.join(", ")}.`);
 
 // Written by the e2e suite's console test (e2e/test/console.test.ts), not by `pnpm bench`.

@@ -39,6 +39,7 @@ const DISTRIBUTION: TableDistribution = {
     spend_tag_daily: "organization_id",
     spend_commitment_daily: "organization_id",
     spend_coverage_daily: "organization_id",
+    spend_coverage_monthly: "organization_id",
     spend_ondemand_hourly: "organization_id",
     spend_imports: "organization_id",
     spend_import_sessions: "organization_id",

@@ -194,6 +194,22 @@ describe("GET /organizations/{org_id}/commitments/coverage", () => {
     expect(res.body.data).toEqual({ group_by: "service_name", rows: [{ group: "Amazon EC2", ...figures }], totals: figures });
   });
 
+  it("reads whole months, whole days and partial days alike", async () => {
+    const totals = async (query: string) => (await get(org, `/coverage?${query}`).expect(200)).body.data.totals;
+    const october = { eligible_list_cost: "720.00", covered_list_cost: "500.00", on_demand_cost: "220.00", coverage_percent: "69.44" };
+    // Whole October from the monthly roll-up, with days (September) and hours (November 20th) around it.
+    expect(await totals("start=2026-09-15T07:00:00Z&end=2026-11-20T05:00:00Z")).toEqual(october);
+    expect(await totals("start=2026-10-01&end=2026-12-01")).toEqual(october);
+    // No whole month: 2026-10-01T12:00 to 2026-10-30T00:00 (hour 29 x 24 = 696) is hours 12-695: 684 eligible, hours
+    // 12-499 covered = 488; on demand hours 500-695 = 196; coverage 488 / 684 = 71.345 % = 71.35 %.
+    expect(await totals("start=2026-10-01T12:00:00Z&end=2026-10-30")).toEqual({
+      eligible_list_cost: "684.00",
+      covered_list_cost: "488.00",
+      on_demand_cost: "196.00",
+      coverage_percent: "71.35",
+    });
+  });
+
   it("by tenant: owners see every tenant, members only theirs", async () => {
     const byTenant = (token: string) => get(org, `/coverage?${OCT}&group_by=tenant`, token).expect(200);
     // First tenant: hours 0-359, all covered: 360 / 360. Second: hours 360-719, covered 360-499: 140 / 360 = 38.89 %.

@@ -5,8 +5,8 @@ import type { CheckedStatement, RowOf } from "@cloudcost/db";
 /**
  * Commitment utilization, coverage and the on-demand hourly series, aggregated in the database
  * from the roll-ups spend/ledger.ts keeps (spend/commitment-rollups.ts). Whole UTC days of a range
- * come from spend_commitment_daily (utilization) or spend_coverage_daily (coverage), the partial
- * days at its edges from the lines.
+ * come from spend_commitment_daily (utilization) or spend_coverage_daily (coverage; its whole
+ * months from spend_coverage_monthly), the partial days at its edges from the lines.
  */
 
 /** Covered usage (the ledger's one rule) over a source row `s`. */
@@ -26,7 +26,7 @@ export interface RangeParams {
 }
 
 const DAY_MS = 86_400_000;
-/** $1 organization, $2/$3 the roll-up's days, $4-$7 the two line ranges. */
+/** $1 organization, $2/$3 the roll-up's days, $4-$7 the two line ranges (monthValues: $10/$11 its whole months). */
 function rangeValues(range: RangeParams): unknown[] {
   const startMs = Date.parse(range.start);
   const endMs = Date.parse(range.end);
@@ -37,19 +37,47 @@ function rangeValues(range: RangeParams): unknown[] {
   return [range.organizationId, iso(dayStart), iso(dayEnd), iso(startMs), iso(dayStart), iso(dayEnd), iso(endMs)];
 }
 
+/**
+ * The whole UTC months inside the range's whole days, [first, last) (both the first whole day when
+ * there is none): a long range reads them from a monthly roll-up.
+ */
+function monthValues(range: RangeParams): [string, string] {
+  const [, dayStart, dayEnd] = rangeValues(range) as [string, string, string];
+  const start = new Date(dayStart);
+  const end = new Date(dayEnd);
+  const first = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + (start.getUTCDate() === 1 ? 0 : 1), 1));
+  const last = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), 1));
+  return first < last ? [first.toISOString(), last.toISOString()] : [dayStart, dayStart];
+}
+
 /** The roll-up's whole days and the lines of the partial ones. */
 const IN_RANGE = {
   days: "d.day >= $2::timestamptz::date AND d.day < $3::timestamptz::date",
+  daysOutsideMonths:
+    "((d.day >= $2::timestamptz::date AND d.day < $10::timestamptz::date) OR (d.day >= $11::timestamptz::date AND d.day < $3::timestamptz::date))",
+  months: "m.day >= $10::timestamptz::date AND m.day < $11::timestamptz::date",
   lines:
     "((l.charge_period_start >= $4::timestamptz AND l.charge_period_start < $5::timestamptz) OR (l.charge_period_start >= $6::timestamptz AND l.charge_period_start < $7::timestamptz))",
 };
 
-/** The rows of `table` (a daily roll-up) in the range, then the Usage lines of the partial days, as the same columns. */
-const source = (table: string, columns: readonly string[], rollupWhere: string, lineWhere: string) => `
+/**
+ * The rows of `table` (a daily roll-up) in the range, then the Usage lines of the partial days, as
+ * the same columns. With `monthly` (the same roll-up by month), the whole months $10 to $11 come
+ * from it and only the days outside them from `table`.
+ */
+const source = (table: string, columns: readonly string[], rollupWhere: (alias: string) => string, lineWhere: string, monthly?: string) => `
   SELECT ${columns.map((name) => `d.${name}`).join(", ")}, d.effective_cost, d.list_cost
     FROM ${table} d
-   WHERE d.organization_id = $1 AND d.currency = '${CURRENCY}' AND ${IN_RANGE.days}${rollupWhere}
-  UNION ALL
+   WHERE d.organization_id = $1 AND d.currency = '${CURRENCY}' AND ${monthly ? IN_RANGE.daysOutsideMonths : IN_RANGE.days}${rollupWhere("d")}
+  UNION ALL${
+    monthly
+      ? `
+  SELECT ${columns.map((name) => `m.${name}`).join(", ")}, m.effective_cost, m.list_cost
+    FROM ${monthly} m
+   WHERE m.organization_id = $1 AND m.currency = '${CURRENCY}' AND ${IN_RANGE.months}${rollupWhere("m")}
+  UNION ALL`
+      : ""
+  }
   SELECT ${columns.map((name) => `coalesce(l.${name}, '')`).join(", ")}, coalesce(l.effective_cost, 0), coalesce(l.list_cost, 0)
     FROM spend_lines l
    WHERE l.organization_id = $1 AND l.currency = '${CURRENCY}' AND l.charge_category = 'Usage' AND ${IN_RANGE.lines}${lineWhere}`;
@@ -65,7 +93,7 @@ const UTILIZATION_SOURCE = source(
     "billing_account_id",
     "pricing_category",
   ],
-  "",
+  () => "",
   " AND l.commitment_discount_id IS NOT NULL",
 );
 
@@ -101,8 +129,9 @@ export function findUtilization(sql: SqlClient, range: RangeParams): Promise<Uti
 const COVERAGE_SOURCE = source(
   "spend_coverage_daily",
   ["tenant_id", "service_name", "service_category", "region", "sub_account_id", "pricing_category", "commitment_discount_status"],
-  " AND ($8::text[] IS NULL OR d.tenant_id = ANY($8::text[]))",
+  (alias) => ` AND ($8::text[] IS NULL OR ${alias}.tenant_id = ANY($8::text[]))`,
   " AND ($8::text[] IS NULL OR l.tenant_id = ANY($8::text[]))",
+  "spend_coverage_monthly",
 );
 
 const COVERAGE_COLUMNS = {
@@ -136,7 +165,7 @@ const COVERAGE_SQL = `WITH s AS (
 
 /** Coverage per group and in total (the row with `grouped` 1). */
 export function findCoverage(sql: SqlClient, range: RangeParams, groupBy: string): Promise<CoverageRowData[]> {
-  return sql.query<CoverageRowData>(COVERAGE_SQL, [...rangeValues(range), range.tenantIds, groupBy]);
+  return sql.query<CoverageRowData>(COVERAGE_SQL, [...rangeValues(range), range.tenantIds, groupBy, ...monthValues(range)]);
 }
 
 const LAST_HOUR_SQL = `SELECT max(hour) AS last_hour FROM spend_ondemand_hourly WHERE organization_id = $1 AND hour < $2::timestamptz`;
@@ -166,7 +195,7 @@ export type SeriesRow = RowOf<typeof SERIES_COLUMNS>;
 const SERIES_SQL = `WITH eligible AS (
     SELECT DISTINCT d.service_name FROM spend_coverage_daily d
      WHERE d.organization_id = $1 AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND d.day <= ($3::timestamptz AT TIME ZONE 'UTC')::date
-       AND d.currency = '${CURRENCY}' AND d.pricing_category = 'Committed' AND d.commitment_discount_status <> 'Unused')
+       AND d.currency = '${CURRENCY}' AND ${coveredUsage("d")})
   SELECT h.hour, sum(h.effective_cost)::text AS cost
     FROM spend_ondemand_hourly h
    WHERE h.organization_id = $1 AND h.hour >= $2::timestamptz AND h.hour < $3::timestamptz AND h.currency = '${CURRENCY}'

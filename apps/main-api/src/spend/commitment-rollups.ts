@@ -1,8 +1,8 @@
 /**
- * The three roll-ups commitments read (src/commitments), maintained by ledger.ts in the same
+ * The four roll-ups commitments read (src/commitments), maintained by ledger.ts in the same
  * statements as spend_daily: spend_commitment_daily (a commitment's Usage lines by day: a year of
- * utilization is a few rows per commitment and day), spend_coverage_daily (Usage lines by day and
- * the coverage groups) and spend_ondemand_hourly (Standard Usage lines spread evenly over the hours
+ * utilization is a few rows per commitment and day), spend_coverage_daily and spend_coverage_monthly
+ * (Usage lines by day, and by month for long ranges, and the coverage groups) and spend_ondemand_hourly (Standard Usage lines spread evenly over the hours
  * of their charge period, each hour's share rounded to 10 places so that the sums stay exact
  * whatever the batches).
  */
@@ -40,6 +40,10 @@ export const ONDEMAND_LINE = "l.charge_category = 'Usage' AND l.pricing_category
 /** A line's hours: from its charge period's first UTC hour, as many as its period spans (at least one). */
 export const LINE_HOURS = `greatest(1, ceil(extract(epoch FROM (l.charge_period_end - date_trunc('hour', l.charge_period_start))) / 3600))::int`;
 
+/** A line's UTC day, and the first day of its UTC month (spend_coverage_monthly's `day`). */
+const DAY_OF_LINE = "(l.charge_period_start AT TIME ZONE 'UTC')::date";
+const MONTH_OF_LINE = "date_trunc('month', l.charge_period_start AT TIME ZONE 'UTC')::date";
+
 const COMMITMENT_LIST = COMMITMENT_ROLLUP_DIMENSIONS.join(", ");
 const COVERAGE_LIST = COVERAGE_ROLLUP_DIMENSIONS.join(", ");
 const ONDEMAND_LIST = ONDEMAND_ROLLUP_DIMENSIONS.join(", ");
@@ -47,16 +51,24 @@ const upsertSums = (table: string) =>
   ["effective_cost", "list_cost", "line_count"].map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(", ");
 
 /**
- * CTEs (to follow others in a WITH) adding `sign` times the lines of `source` to the three roll-ups,
+ * CTEs (to follow others in a WITH) adding `sign` times the lines of `source` to the four roll-ups,
  * each upsert in key order and after `after` (a CTE whose count it reads), so that concurrent
  * writers lock roll-up rows in one order. The last CTE is `rollup_ondemand`.
  */
 export function commitmentRollupCtes(source: string, sign: 1 | -1, after: string): string {
-  const daily = (name: string, table: string, dimensions: readonly string[], list: string, where: string, previous: string) => `${name} AS (
+  const daily = (
+    name: string,
+    table: string,
+    dimensions: readonly string[],
+    list: string,
+    where: string,
+    previous: string,
+    grain = DAY_OF_LINE,
+  ) => `${name} AS (
       INSERT INTO ${table} (organization_id, day, dims_key, ${list}, effective_cost, list_cost, line_count)
       SELECT organization_id, day, md5(jsonb_build_array(${list})::text), ${list}, effective_cost, list_cost, line_count
       FROM (
-        SELECT l.organization_id, (l.charge_period_start AT TIME ZONE 'UTC')::date AS day,
+        SELECT l.organization_id, ${grain} AS day,
           ${dimensions.map((dimension) => `coalesce(l.${dimension}, '') AS ${dimension}`).join(", ")},
           ${sign} * coalesce(sum(l.effective_cost), 0) AS effective_cost, ${sign} * coalesce(sum(l.list_cost), 0) AS list_cost, ${sign} * count(*) AS line_count
         FROM ${source} l, (SELECT count(*) FROM ${previous}) AS after_previous
@@ -68,6 +80,7 @@ export function commitmentRollupCtes(source: string, sign: 1 | -1, after: string
       RETURNING 1)`;
   return `${daily("rollup_commitments", "spend_commitment_daily", COMMITMENT_ROLLUP_DIMENSIONS, COMMITMENT_LIST, "l.charge_category = 'Usage' AND l.commitment_discount_id IS NOT NULL", after)},
     ${daily("rollup_coverage", "spend_coverage_daily", COVERAGE_ROLLUP_DIMENSIONS, COVERAGE_LIST, "l.charge_category = 'Usage'", "rollup_commitments")},
+    ${daily("rollup_coverage_monthly", "spend_coverage_monthly", COVERAGE_ROLLUP_DIMENSIONS, COVERAGE_LIST, "l.charge_category = 'Usage'", "rollup_coverage", MONTH_OF_LINE)},
     rollup_ondemand AS (
       INSERT INTO spend_ondemand_hourly (organization_id, hour, dims_key, ${ONDEMAND_LIST}, effective_cost, list_cost, line_count)
       SELECT organization_id, hour, md5(jsonb_build_array(${ONDEMAND_LIST})::text), ${ONDEMAND_LIST}, effective_cost, list_cost, line_count
@@ -76,7 +89,7 @@ export function commitmentRollupCtes(source: string, sign: 1 | -1, after: string
           ${ONDEMAND_ROLLUP_DIMENSIONS.map((name) => `coalesce(l.${name}, '') AS ${name}`).join(", ")},
           ${sign} * coalesce(sum(round(l.effective_cost / ${LINE_HOURS}, 10)), 0) AS effective_cost,
           ${sign} * coalesce(sum(round(l.list_cost / ${LINE_HOURS}, 10)), 0) AS list_cost, ${sign} * count(*) AS line_count
-        FROM ${source} l CROSS JOIN LATERAL generate_series(0, ${LINE_HOURS} - 1) AS k(k), (SELECT count(*) FROM rollup_coverage) AS after_coverage
+        FROM ${source} l CROSS JOIN LATERAL generate_series(0, ${LINE_HOURS} - 1) AS k(k), (SELECT count(*) FROM rollup_coverage_monthly) AS after_coverage
         WHERE ${ONDEMAND_LINE}
         GROUP BY 1, 2, ${ONDEMAND_ROLLUP_DIMENSIONS.map((_, i) => i + 3).join(", ")}
       ) h
@@ -85,9 +98,10 @@ export function commitmentRollupCtes(source: string, sign: 1 | -1, after: string
       RETURNING 1)`;
 }
 
-/** Removes the rows of the three roll-ups left without lines, from the first of these days on ($1 the organization, $2 the days). */
+/** Removes the rows of the four roll-ups left without lines, from the first of these days on ($1 the organization, $2 the days). */
 export const DROP_EMPTY_COMMITMENT_ROWS = [
   "DELETE FROM spend_commitment_daily WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0",
   "DELETE FROM spend_coverage_daily WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0",
+  "DELETE FROM spend_coverage_monthly WHERE organization_id = $1 AND day IN (SELECT date_trunc('month', d)::date FROM unnest($2::date[]) AS d) AND line_count = 0",
   "DELETE FROM spend_ondemand_hourly WHERE organization_id = $1 AND hour >= (SELECT min(d) FROM unnest($2::date[]) AS d)::timestamp AT TIME ZONE 'UTC' AND line_count = 0",
 ];

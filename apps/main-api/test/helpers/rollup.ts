@@ -85,14 +85,14 @@ const HOURS = "greatest(1, ceil(extract(epoch FROM (charge_period_end - date_tru
 
 /** The commitment roll-ups as they are, and as rebuilt from the lines (Usage lines by day; Standard usage spread over its hours). */
 async function commitmentRollupsMatchLines(ctx: TestContext, org: string): Promise<{ commitmentRows: number; hourlyRows: number }> {
-  const compareDaily = async (table: string, dimensions: string[], where: string) => {
+  const compareDaily = async (table: string, dimensions: string[], where: string, grain = "(charge_period_start AT TIME ZONE 'UTC')::date") => {
     const order = `day, ${dimensions.map((_, i) => i + 2).join(", ")}`;
     const stored = await ctx.db.sql.query<Record<string, unknown>>(
       `SELECT day::text AS day, ${dimensions.join(", ")}, effective_cost::text, list_cost::text, line_count::int FROM ${table} WHERE organization_id = $1 ORDER BY ${order}`,
       [org],
     );
     const rebuilt = await ctx.db.sql.query<Record<string, unknown>>(
-      `SELECT (charge_period_start AT TIME ZONE 'UTC')::date::text AS day, ${dimensions.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
+      `SELECT (${grain})::text AS day, ${dimensions.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
           coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost, coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
          FROM spend_lines WHERE organization_id = $1 AND ${where} GROUP BY ${order} ORDER BY ${order}`,
       [org],
@@ -106,6 +106,12 @@ async function commitmentRollupsMatchLines(ctx: TestContext, org: string): Promi
     "charge_category = 'Usage' AND commitment_discount_id IS NOT NULL",
   );
   await compareDaily("spend_coverage_daily", COVERAGE_DIMENSIONS, "charge_category = 'Usage'");
+  await compareDaily(
+    "spend_coverage_monthly",
+    COVERAGE_DIMENSIONS,
+    "charge_category = 'Usage'",
+    "date_trunc('month', charge_period_start AT TIME ZONE 'UTC')::date",
+  );
   const hourOrder = `hour, ${HOURLY_DIMENSIONS.map((_, i) => i + 2).join(", ")}`;
   const storedHours = await ctx.db.sql.query<Record<string, unknown>>(
     `SELECT hour, ${HOURLY_DIMENSIONS.join(", ")}, effective_cost::text, list_cost::text, line_count::int FROM spend_ondemand_hourly WHERE organization_id = $1 ORDER BY ${hourOrder}`,
