@@ -455,6 +455,45 @@ describeIfBrowser("console", () => {
     await check(page, "commitments");
   });
 
+  it("shows a cluster's cost by namespace on the Kubernetes page, as the API allocates it", async () => {
+    const page = owner;
+    const { main } = stackClient(stack, { token: ownerToken });
+    const node = (resource_id: string) => ({
+      resource_id,
+      resource_type: "kubernetes_node" as const,
+      provider: "aws",
+      region: "us-east-1",
+      instance_type: "m5.xlarge",
+      cluster: "e2e",
+      node_pool: "general",
+    });
+    await main.upsertResources({ tenant, body: { resources: [node("e2e-node-1"), node("e2e-node-2")] } });
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const samples = [1, 2, 3].flatMap((h) =>
+      ["web", "batch"].map((namespace, i) => ({
+        cluster: "e2e",
+        namespace,
+        pod: `${namespace}-0`,
+        node: `e2e-node-${i + 1}`,
+        timestamp: new Date(hour - h * 3_600_000).toISOString(),
+        cpu_request_cores: 1,
+        memory_request_gb: 4,
+        cpu_usage_cores: 0.5,
+        memory_usage_gb: 2,
+      })),
+    );
+    await main.ingestPods({ tenant, body: { samples } });
+    await page.goto(`${stack.consoleUrl}/kubernetes`);
+    const total = page.getByTestId("k8s-total");
+    await total.waitFor();
+    await page.getByRole("cell", { name: "web", exact: true }).first().waitFor();
+    const caption = (await page.locator("caption", { hasText: "Cost by namespace from" }).textContent()) ?? "";
+    const [, start, end] = /from (\S+) to (\S+)/.exec(caption) ?? [];
+    const api = await main.getAllocation({ tenant, query: { start, end, aggregate: "namespace" } });
+    expect(await total.textContent()).toBe(usd(Number(api.totals.total_cost)));
+    await check(page, "kubernetes");
+  });
+
   it("registers a webhook (secret shown once), sends a test ping and shows it delivered in the log, then deletes it", async () => {
     const received: { signature: string | undefined; body: string }[] = [];
     const receiver = http.createServer((req, res) => {
