@@ -390,7 +390,10 @@ if (savings) {
 type Timed = { p50_ms: number; p99_ms: number };
 interface Commitments {
   ledger: { lines: number; commitment_rollup_rows: number; coverage_rollup_rows: number; ondemand_hourly_rows: number };
-  queries: Record<"utilization_year" | "coverage_year_by_service" | "recommendation_90_days", { route: Timed; lines_baseline: Timed; ratio: number; target_p50_ms: number }>;
+  queries: Record<
+    "utilization_year" | "coverage_year_by_service" | "recommendation_90_days",
+    { route: Timed; lines_baseline: Timed; ratio: number; target_p50_ms: number }
+  >;
 }
 const commitments = read<Commitments>("commitments");
 if (commitments) {
