@@ -7,11 +7,13 @@ import type { CheckedStatement, Columns, RowOf } from "@cloudcost/db";
 /** Advisory lock class of a tenant's pod ingests (the roll-up deltas read the rows they replace). */
 const POD_INGEST_LOCK_CLASS = 39_001;
 
-const LOCK_SQL = `SELECT pg_advisory_xact_lock(${POD_INGEST_LOCK_CLASS}, hashtext($1))::text AS held`;
+/** Also lets the ingest's roll-up aggregates of a full batch (10,000 rows) stay in memory. */
+const LOCK_SQL = `SELECT pg_advisory_xact_lock(${POD_INGEST_LOCK_CLASS}, hashtext($1))::text AS held, set_config('work_mem', '64MB', true) AS work_mem`;
 
 /**
  * Stores the samples and moves both roll-ups by the difference to the rows they replace, in one
- * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows. Ingests
+ * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows (looked up
+ * within the batch's hours only, so a batch of new hours reads nothing). Ingests
  * of one tenant are serialized by LOCK_SQL, taken first in the same transaction, so no concurrent
  * ingest replaces a row between that snapshot and the write. Writes go in key order (no deadlocks).
  */
@@ -27,7 +29,7 @@ export const POD_INGEST_SQL = `
   old AS (
     SELECT p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage
     FROM kubernetes_pod_samples p JOIN v ON p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod AND p.hour = v.hour
-    WHERE p.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM missing)),
+    WHERE p.tenant_id = $1 AND p.hour BETWEEN (SELECT min(hour) FROM v) AND (SELECT max(hour) FROM v) AND NOT EXISTS (SELECT 1 FROM missing)),
   stored AS (
     INSERT INTO kubernetes_pod_samples AS p (tenant_id, cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)
     SELECT $1, v.* FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
@@ -319,7 +321,7 @@ export function findPoolRequests(sql: SqlSession, tenantId: string, since: Date)
 
 export function checkedStatements(): CheckedStatement[] {
   return [
-    { name: "kubernetes ingest lock", sql: LOCK_SQL, columns: { held: "text" } },
+    { name: "kubernetes ingest lock", sql: LOCK_SQL, columns: { held: "text", work_mem: "text" } },
     { name: "kubernetes pod ingest", sql: POD_INGEST_SQL, columns: UNKNOWN_NODE_COLUMNS },
     { name: "kubernetes heartbeat hours", sql: NODE_HEARTBEAT_HOURS_SQL, columns: null },
     { name: "kubernetes nodes", sql: NODES_SQL, columns: NODE_COLUMNS },
