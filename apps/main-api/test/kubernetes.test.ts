@@ -257,6 +257,28 @@ describe("billed hours and over-commitment", () => {
     // 4800 pod-hours x 0.01 cores = 48 core-hours, not twice that.
     expect(byGroup(await allocation(owner, "start=2026-11-16&end=2026-11-17")).batch.cpu_core_hours).toBe(48);
   });
+
+  it("moves the roll-ups by what a re-sent sample changes, in a batch that also adds a new hour", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("again", "m5.xlarge", { cluster: "six" })] })).status).toBe(200);
+    const pod = (h: number, cpu: number) => ({
+      cluster: "six",
+      namespace: "resent",
+      pod: "p",
+      node: "again",
+      timestamp: hour("2026-11-17", h),
+      cpu_request_cores: cpu,
+      memory_request_gb: 1,
+    });
+    expect((await as(owner).post(PODS, { samples: [pod(2, 1), pod(3, 1), pod(4, 1)] })).status).toBe(200);
+    // Hour 03 re-sent with 2 cores (between hours 02 and 06 of this batch), hour 06 new with 0.5.
+    expect((await as(owner).post(PODS, { samples: [pod(6, 0.5), pod(3, 2)] })).status).toBe(200);
+    const a = await allocation(owner, "start=2026-11-17&end=2026-11-18");
+    // 1 (02) + 2 (03, replacing 1) + 1 (04) + 0.5 (06) = 4.5 core-hours; 4 GB-hours.
+    expect(byGroup(a).resent.cpu_core_hours).toBeCloseTo(4.5, 6);
+    expect(byGroup(a).resent.ram_gb_hours).toBeCloseTo(4, 6);
+    // Billed hours 02, 03, 04 and 06 (03 once): 4 x 0.192 = 0.768 -> 0.77.
+    expect(a.totals.total_cost).toBe("0.77");
+  });
 });
 
 describe("node-pool right-sizing", () => {

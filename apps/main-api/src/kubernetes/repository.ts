@@ -7,11 +7,13 @@ import type { CheckedStatement, Columns, RowOf } from "@cloudcost/db";
 /** Advisory lock class of a tenant's pod ingests (the roll-up deltas read the rows they replace). */
 const POD_INGEST_LOCK_CLASS = 39_001;
 
-const LOCK_SQL = `SELECT pg_advisory_xact_lock(${POD_INGEST_LOCK_CLASS}, hashtext($1))::text AS held`;
+/** Also lets the ingest's roll-up aggregates of a full batch (10,000 rows) stay in memory. */
+const LOCK_SQL = `SELECT pg_advisory_xact_lock(${POD_INGEST_LOCK_CLASS}, hashtext($1))::text AS held, set_config('work_mem', '64MB', true) AS work_mem`;
 
 /**
  * Stores the samples and moves both roll-ups by the difference to the rows they replace, in one
- * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows. Ingests
+ * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows (looked up
+ * within the batch's hours only, so a batch of new hours reads nothing). Ingests
  * of one tenant are serialized by LOCK_SQL, taken first in the same transaction, so no concurrent
  * ingest replaces a row between that snapshot and the write. Writes go in key order (no deadlocks).
  */
@@ -27,7 +29,7 @@ export const POD_INGEST_SQL = `
   old AS (
     SELECT p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage
     FROM kubernetes_pod_samples p JOIN v ON p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod AND p.hour = v.hour
-    WHERE p.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM missing)),
+    WHERE p.tenant_id = $1 AND p.hour BETWEEN (SELECT min(hour) FROM v) AND (SELECT max(hour) FROM v) AND NOT EXISTS (SELECT 1 FROM missing)),
   stored AS (
     INSERT INTO kubernetes_pod_samples AS p (tenant_id, cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)
     SELECT $1, v.* FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
@@ -208,28 +210,31 @@ export const allocationSql = (claims: string) => `
     FROM (SELECT * FROM kubernetes_node_days
           WHERE tenant_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date) d
     FULL JOIN sampled s ON s.day = d.day AND s.node = d.node),
+  -- Node-days that share a cluster and prices (nodes of one type on days without over-commitment)
+  -- share one small integer, so that the claims are summed per integer key and the numeric
+  -- products are taken once per rate, not per claim row.
   rates AS MATERIALIZED (
-    SELECT n.day, n.node, coalesce(r.cluster, n.cluster, '') AS cluster,
-      p.cpu_hourly * n.hours AS cpu_total, (p.hourly - p.cpu_hourly) * n.hours AS ram_total,
-      least(1, p.cores * n.hours / nullif(n.cpu, 0)) AS cpu_factor, least(1, p.ram * n.hours / nullif(n.mem, 0)) AS ram_factor,
-      CASE WHEN p.cores > 0 THEN p.cpu_hourly / p.cores * least(1, p.cores * n.hours / nullif(n.cpu, 0)) ELSE 0 END AS cpu_rate,
-      CASE WHEN p.ram > 0 THEN (p.hourly - p.cpu_hourly) / p.ram * least(1, p.ram * n.hours / nullif(n.mem, 0)) ELSE 0 END AS ram_rate
-    FROM node_days n JOIN price p ON p.node = n.node
-    JOIN compute_resources r ON r.tenant_id = $1 AND r.resource_id = n.node
-    WHERE n.hours > 0),
+    SELECT x.*, dense_rank() OVER (ORDER BY x.cluster, x.cpu_factor, x.ram_factor, x.cpu_rate, x.ram_rate) AS rate_id FROM (
+      SELECT n.day, n.node, coalesce(r.cluster, n.cluster, '') AS cluster,
+        p.cpu_hourly * n.hours AS cpu_total, (p.hourly - p.cpu_hourly) * n.hours AS ram_total,
+        least(1, p.cores * n.hours / nullif(n.cpu, 0)) AS cpu_factor, least(1, p.ram * n.hours / nullif(n.mem, 0)) AS ram_factor,
+        CASE WHEN p.cores > 0 THEN p.cpu_hourly / p.cores * least(1, p.cores * n.hours / nullif(n.cpu, 0)) ELSE 0 END AS cpu_rate,
+        CASE WHEN p.ram > 0 THEN (p.hourly - p.cpu_hourly) / p.ram * least(1, p.ram * n.hours / nullif(n.mem, 0)) ELSE 0 END AS ram_rate
+      FROM node_days n JOIN price p ON p.node = n.node
+      JOIN compute_resources r ON r.tenant_id = $1 AND r.resource_id = n.node
+      WHERE n.hours > 0) x),
   claims AS (${claims}),
-  -- Claims summed per rate first (nodes of one type share their rates on days without
-  -- over-commitment), so that each claim row is only added, and the products are few.
   by_rate AS (
-    SELECT CASE WHEN $8 THEN c.day END AS day, k.cluster, c.grp, k.cpu_factor, k.ram_factor, k.cpu_rate, k.ram_rate,
+    SELECT CASE WHEN $8 THEN c.day END AS day, k.rate_id, c.grp,
       sum(c.cpu) AS cpu, sum(c.mem) AS mem, sum(c.cpu_used) AS cpu_used, sum(c.mem_used) AS mem_used
     FROM claims c JOIN rates k ON k.day = c.day AND k.node = c.node
-    GROUP BY 1, 2, 3, 4, 5, 6, 7)
-  SELECT day::text AS day, cluster, grp, false AS capacity,
-    sum(cpu * cpu_factor)::text AS cpu_hours, sum(mem * ram_factor)::text AS ram_hours,
-    sum(cpu * cpu_rate)::text AS cpu_cost, sum(mem * ram_rate)::text AS ram_cost,
-    sum(cpu_used * cpu_rate + mem_used * ram_rate)::text AS usage_cost
-  FROM by_rate GROUP BY day, cluster, grp
+    GROUP BY 1, 2, 3),
+  rate AS (SELECT DISTINCT ON (rate_id) rate_id, cluster, cpu_factor, ram_factor, cpu_rate, ram_rate FROM rates ORDER BY rate_id)
+  SELECT b.day::text AS day, k.cluster, b.grp, false AS capacity,
+    sum(b.cpu * k.cpu_factor)::text AS cpu_hours, sum(b.mem * k.ram_factor)::text AS ram_hours,
+    sum(b.cpu * k.cpu_rate)::text AS cpu_cost, sum(b.mem * k.ram_rate)::text AS ram_cost,
+    sum(b.cpu_used * k.cpu_rate + b.mem_used * k.ram_rate)::text AS usage_cost
+  FROM by_rate b JOIN rate k ON k.rate_id = b.rate_id GROUP BY b.day, k.cluster, b.grp
   UNION ALL
   SELECT (CASE WHEN $8 THEN day END)::text, cluster, '', true, '0', '0', sum(cpu_total)::text, sum(ram_total)::text, '0'
   FROM rates GROUP BY 1, 2`;
@@ -316,7 +321,7 @@ export function findPoolRequests(sql: SqlSession, tenantId: string, since: Date)
 
 export function checkedStatements(): CheckedStatement[] {
   return [
-    { name: "kubernetes ingest lock", sql: LOCK_SQL, columns: { held: "text" } },
+    { name: "kubernetes ingest lock", sql: LOCK_SQL, columns: { held: "text", work_mem: "text" } },
     { name: "kubernetes pod ingest", sql: POD_INGEST_SQL, columns: UNKNOWN_NODE_COLUMNS },
     { name: "kubernetes heartbeat hours", sql: NODE_HEARTBEAT_HOURS_SQL, columns: null },
     { name: "kubernetes nodes", sql: NODES_SQL, columns: NODE_COLUMNS },
