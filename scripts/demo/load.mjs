@@ -269,7 +269,7 @@ curl -s "${mainUrl}/api/v1/tenant/budgets" -H "Authorization: Bearer $TOKEN" -H 
 curl -s "${mainUrl}/api/v1/tenant/spend/anomalies?start=$(date -u -d '60 days ago' +%F)&end=$(date -u +%F)" -H "Authorization: Bearer $TOKEN" -H "X-Service-Tenant-ID: ${t}"
 
 # 3d. Commitments of the last 30 days: the Compute Savings Plan's utilization (about 85 %), coverage of the eligible usage by service
-#     (about 60 %), and how much more to commit to at the registered 1-year no-upfront rate (with the savings curve)
+#     (about 55 %: the spike, the weekly job and the downsized VM stay on demand), and how much more to commit to at the registered 1-year no-upfront rate (with the savings curve)
 curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/commitments?start=$(date -u -d '30 days ago' +%F)&end=$(date -u +%F)" -H "Authorization: Bearer $TOKEN"
 curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/commitments/coverage?start=$(date -u -d '30 days ago' +%F)&end=$(date -u +%F)&group_by=service_name" -H "Authorization: Bearer $TOKEN"
 curl -s "${mainUrl}/api/v1/organizations/${marker.organization_id}/commitments/recommendations?lookback_days=30&include_curve=true" -H "Authorization: Bearer $TOKEN"
