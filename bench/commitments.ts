@@ -18,55 +18,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
-import pino from "pino";
-import { openMigratedDatabase, type Database } from "@cloudcost/db";
+import type { Database } from "@cloudcost/db";
 import { bestCommitment, hourlySeries } from "../apps/main-api/src/commitments/purchase";
 import { findCoverage, findOnDemandSeries, findUtilization } from "../apps/main-api/src/commitments/repository";
-import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
+import { MIGRATIONS_DIR } from "../apps/main-api/src/db";
+import { openBenchDatabase } from "./bench-database";
+import { env, round, time } from "./measure";
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const LINES = env("BENCH_COMMITMENT_LINES", 10_000_000);
 const CALLS = env("BENCH_COMMITMENT_CALLS", 20);
 const BASELINE_CALLS = env("BENCH_COMMITMENT_BASELINE_CALLS", 3);
 const ORG = "org_bench_commitments";
 const YEAR = { start: "2026-01-01T00:00:00.000Z", end: "2027-01-01T00:00:00.000Z" };
 const HOUR_MS = 3_600_000;
-
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
-const round = (n: number, digits = 1) => Number(n.toFixed(digits));
-
-async function time(calls: number, fn: () => Promise<unknown>, warmups = 2) {
-  for (let i = 0; i < warmups; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return { p50_ms: round(percentile(times, 0.5), 1), p99_ms: round(percentile(times, 0.99), 1) };
-}
-
-async function openBenchDatabase(serverUrl: string): Promise<{ db: Database; drop: () => Promise<void> }> {
-  const name = `cloudcost_bench_commitments_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({
-    url: url.toString(),
-    dataDir: "",
-    migrationsDir: MIGRATIONS_DIR,
-    logger: pino({ level: "warn" }),
-    poolSize: 4,
-    sessionSettings: SESSION_SETTINGS,
-  });
-  return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
-}
 
 /**
  * Line i: a tenant (its own sub-account), a service (a third Compute; its region follows it), an hour
@@ -192,7 +156,7 @@ async function main() {
     console.log("commitments: skipped, BENCH_DATABASE_URL (PostgreSQL) is not set");
     return;
   }
-  const { db, drop } = await openBenchDatabase(serverUrl);
+  const { db, drop } = await openBenchDatabase(serverUrl, "commitments");
   try {
     const results: Record<string, unknown> = { ledger: await loadLedger(db) };
     console.log(JSON.stringify(results.ledger));

@@ -18,18 +18,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
-import pino from "pino";
 import { AllocationQuery, IngestPodsRequest, type InstanceTypeRow } from "@cloudcost/contracts";
-import { openMigratedDatabase, type Database } from "@cloudcost/db";
+import type { Database } from "@cloudcost/db";
 import type { ComputeCatalogs } from "../apps/main-api/src/compute/catalog-prices";
 import { upsertResourceRows } from "../apps/main-api/src/compute/repository";
-import { createPrisma, MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
+import { createPrisma } from "../apps/main-api/src/db";
 import { allocation } from "../apps/main-api/src/kubernetes/allocation-service";
 import { ingestPods, podBatch } from "../apps/main-api/src/kubernetes/pods-service";
 import { allocationSql } from "../apps/main-api/src/kubernetes/repository";
+import { openBenchDatabase } from "./bench-database";
+import { env, percentile, round, time } from "./measure";
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const BATCHES = env("BENCH_K8S_BATCHES", 5);
 const NODES = env("BENCH_K8S_NODES", 1000);
 const PODS = env("BENCH_K8S_PODS", 30_000);
@@ -39,20 +38,6 @@ const BASELINE_CALLS = env("BENCH_K8S_BASELINE_CALLS", 3);
 const INGEST = { id: "ten_bench_k8s_ingest", organizationId: "org_bench_k8s" };
 const MONTH = { id: "ten_bench_k8s_month", organizationId: "org_bench_k8s" };
 const START = "2026-10-01T00:00:00.000Z";
-
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
-const round = (n: number, digits = 1) => Number(n.toFixed(digits));
-
-async function time(calls: number, fn: () => Promise<unknown>, warmups = 1) {
-  for (let i = 0; i < warmups; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return { p50_ms: round(percentile(times, 0.5)), p99_ms: round(percentile(times, 0.99)), calls };
-}
 
 const ROW: InstanceTypeRow = {
   instance_type: "m5.2xlarge",
@@ -68,27 +53,6 @@ const ROW: InstanceTypeRow = {
   currency: "USD",
 };
 const catalogs: ComputeCatalogs = { catalog: async () => [ROW] };
-
-async function openBenchDatabase(serverUrl: string) {
-  const name = `cloudcost_bench_k8s_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({
-    url: url.toString(),
-    dataDir: "",
-    migrationsDir: MIGRATIONS_DIR,
-    logger: pino({ level: "warn" }),
-    poolSize: 4,
-    sessionSettings: SESSION_SETTINGS,
-  });
-  return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
-}
 
 const nodes = (count: number) =>
   Array.from({ length: count }, (_, i) => ({
@@ -190,10 +154,12 @@ const BASELINE_SQL = allocationSql(`
 async function benchAllocation(db: Database) {
   const end = new Date(Date.parse(START) + DAYS * 86_400_000).toISOString();
   const query = AllocationQuery.parse({ start: START, end, aggregate: "namespace" });
-  const service = await time(CALLS, () => allocation(db.sql, catalogs, MONTH, query));
+  const service = await time(CALLS, () => allocation(db.sql, catalogs, MONTH, query), 1);
   const ids = nodes(NODES).map((n) => n.resource_id);
-  const baseline = await time(BASELINE_CALLS, () =>
-    db.sql.query(BASELINE_SQL, [MONTH.id, START, end, ids, ids.map(() => "0.384"), ids.map(() => 8), ids.map(() => 32), false]),
+  const baseline = await time(
+    BASELINE_CALLS,
+    () => db.sql.query(BASELINE_SQL, [MONTH.id, START, end, ids, ids.map(() => "0.384"), ids.map(() => 8), ids.map(() => 32), false]),
+    1,
   );
   return { by_namespace: service, raw_samples_baseline: baseline, ratio: round(baseline.p50_ms / service.p50_ms, 2) };
 }
@@ -206,7 +172,7 @@ async function main() {
     console.log("kubernetes: skipped, BENCH_DATABASE_URL (PostgreSQL) is not set");
     return;
   }
-  const { db, drop } = await openBenchDatabase(serverUrl);
+  const { db, drop } = await openBenchDatabase(serverUrl, "k8s");
   try {
     const results: Record<string, unknown> = {};
     results.pod_ingest_10000_samples = await benchIngest(db);

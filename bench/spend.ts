@@ -22,7 +22,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
 import pino from "pino";
 import { IngestUsageRequest } from "@cloudcost/contracts";
 import { openMigratedDatabase, type Database } from "@cloudcost/db";
@@ -34,8 +33,9 @@ import { ingestUsage } from "../apps/main-api/src/spend/usage-service";
 import { TEST_SERVICE_TOKEN_SECRET } from "../apps/main-api/test/helpers/context";
 import { startPricingApi } from "../apps/main-api/test/helpers/pricing-api";
 import { modelUsage, registerModelPrices } from "../apps/main-api/test/helpers/spend";
+import { openBenchDatabase } from "./bench-database";
+import { env, percentile, round, time } from "./measure";
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const LINES = env("BENCH_SPEND_LINES", 10_000_000);
 const CALLS = env("BENCH_SPEND_CALLS", 20);
 /** The baseline aggregates millions of lines per call (tens of seconds on a loaded machine): fewer calls, one warm-up. */
@@ -44,41 +44,6 @@ const BATCHES = env("BENCH_USAGE_BATCHES", 7);
 /** `tag:<key>` queries read the tenant's lines (seconds each on a loaded machine): fewer calls, one warm-up. */
 const TAG_CALLS = env("BENCH_SPEND_TAG_CALLS", 5);
 const ORG = "org_bench_spend";
-
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
-const round = (n: number, digits = 1) => Number(n.toFixed(digits));
-
-async function time(calls: number, fn: () => Promise<unknown>, warmups = 2) {
-  for (let i = 0; i < warmups; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return { p50_ms: round(percentile(times, 0.5), 1), p99_ms: round(percentile(times, 0.99), 1) };
-}
-
-async function openBenchDatabase(serverUrl: string): Promise<{ db: Database; drop: () => Promise<void> }> {
-  const name = `cloudcost_bench_spend_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({
-    url: url.toString(),
-    dataDir: "",
-    migrationsDir: MIGRATIONS_DIR,
-    logger: pino({ level: "warn" }),
-    poolSize: 10,
-    sessionSettings: SESSION_SETTINGS,
-  });
-  return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
-}
 
 async function benchIngestion(db: Database) {
   const pricingApi = await startPricingApi(TEST_SERVICE_TOKEN_SECRET);
@@ -342,7 +307,7 @@ async function main() {
     return;
   }
   process.env.TEST_DATABASE_URL ??= serverUrl;
-  const { db, drop } = await openBenchDatabase(serverUrl);
+  const { db, drop } = await openBenchDatabase(serverUrl, "spend", 10);
   try {
     const results: Record<string, unknown> = {};
     if (!process.env.BENCH_SKIP_USAGE) results.usage_ingestion_10000_lines = await benchIngestion(db);

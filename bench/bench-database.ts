@@ -1,0 +1,27 @@
+// A fresh, migrated main-API database on the PostgreSQL server of BENCH_DATABASE_URL, dropped after
+// the run (kept with BENCH_KEEP=1, to look at its plans).
+import { Client } from "pg";
+import pino from "pino";
+import { openMigratedDatabase, type Database } from "@cloudcost/db";
+import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
+
+export async function openBenchDatabase(serverUrl: string, label: string, poolSize = 4): Promise<{ db: Database; drop: () => Promise<void> }> {
+  const name = `cloudcost_bench_${label}_${Date.now().toString(36)}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openMigratedDatabase({
+    url: url.toString(),
+    dataDir: "",
+    migrationsDir: MIGRATIONS_DIR,
+    logger: pino({ level: "warn" }),
+    poolSize,
+    sessionSettings: SESSION_SETTINGS,
+  });
+  return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
+}

@@ -1,0 +1,22 @@
+// What every benchmark measures with: numeric knobs from the environment, nearest-rank
+// percentiles, and a timed loop after warm-up calls.
+
+/** A numeric knob: `process.env[name]`, else `fallback`. */
+export const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/** The nearest-rank `p` percentile of `values` (rank ceil(p x n)). */
+export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
+
+export const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+/** p50 and p99 (ms) of `calls` runs of `fn`, after `warmups` untimed runs. */
+export async function time(calls: number, fn: () => Promise<unknown>, warmups = 2) {
+  for (let i = 0; i < warmups; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return { p50_ms: round(percentile(times, 0.5), 1), p99_ms: round(percentile(times, 0.99), 1), calls };
+}
