@@ -1,10 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { screen, within } from "@testing-library/react";
+import { Route } from "react-router";
+import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AppProvider } from "../src/app-context";
 import Commitments from "../src/pages/commitments/Commitments";
-import { Shell } from "../src/Shell";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };
 const me = (role: string) => ({
@@ -87,41 +85,17 @@ function answer(role: string) {
         "/api/v1/organizations/org_1/commitments/coverage": COVERAGE,
         "/api/v1/organizations/org_1/commitments/recommendations": RECOMMENDATIONS,
       };
-      const data = routes[url.pathname];
-      const body = data ? { status: "success", message: "ok", data } : { status: "error", message: `no ${url.pathname}` };
-      return new Response(JSON.stringify(body), { status: data ? 200 : 404, headers: { "content-type": "application/json" } });
+      return envelope(url.pathname, routes[url.pathname]);
     }),
   );
 }
 
 function renderPage() {
-  const config = { auth: { mode: "dev" as const }, mainApiBase: "/api", pricingApiBase: "/pricing" };
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <AppProvider config={config}>
-        <MemoryRouter initialEntries={["/commitments"]}>
-          <Routes>
-            <Route element={<Shell />}>
-              <Route path="commitments" element={<Commitments />} />
-            </Route>
-          </Routes>
-        </MemoryRouter>
-      </AppProvider>
-    </QueryClientProvider>,
-  );
+  renderInShell("/commitments", <Route path="commitments" element={<Commitments />} />);
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(new Date("2026-11-27T09:30:00.000Z"));
-  sessionStorage.setItem("cloudcost.token", "header.eyJlbWFpbCI6ImFAYWNtZS5leGFtcGxlIn0.sig");
-});
-afterEach(() => {
-  cleanup();
-  sessionStorage.clear();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+beforeEach(signedIn);
+afterEach(signedOut);
 
 describe("the commitments page", () => {
   it("shows an admin each commitment's utilization, coverage by service and the recommendation with its savings curve", async () => {

@@ -1,10 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { Route } from "react-router";
+import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AppProvider } from "../src/app-context";
 import Kubernetes from "../src/pages/kubernetes/Kubernetes";
-import { Shell } from "../src/Shell";
 
 const ME = {
   organization: { id: "org_1", name: "Acme", slug: "acme" },
@@ -65,9 +63,7 @@ const POOLS = {
 
 let requests: URL[] = [];
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(new Date("2026-11-27T09:30:00.000Z"));
-  sessionStorage.setItem("cloudcost.token", "header.eyJlbWFpbCI6ImFAYWNtZS5leGFtcGxlIn0.sig");
+  signedIn();
   requests = [];
   vi.stubGlobal(
     "fetch",
@@ -80,35 +76,15 @@ beforeEach(() => {
         "/api/v1/tenant/kubernetes/allocation": { ...ALLOCATION, share_idle: url.searchParams.get("share_idle") === "true" },
         "/api/v1/tenant/kubernetes/node-pools/recommendations": POOLS,
       };
-      const data = routes[url.pathname];
-      const body = data ? { status: "success", message: "ok", data } : { status: "error", message: `no ${url.pathname}` };
-      return new Response(JSON.stringify(body), { status: data ? 200 : 404, headers: { "content-type": "application/json" } });
+      return envelope(url.pathname, routes[url.pathname]);
     }),
   );
 });
-afterEach(() => {
-  cleanup();
-  sessionStorage.clear();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+afterEach(signedOut);
 
 describe("the Kubernetes page", () => {
   it("asks for two weeks by namespace per day, shows idle apart with the efficiency, and the node pools current against recommended", async () => {
-    const config = { auth: { mode: "dev" as const }, mainApiBase: "/api", pricingApiBase: "/pricing" };
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <AppProvider config={config}>
-          <MemoryRouter initialEntries={["/kubernetes"]}>
-            <Routes>
-              <Route element={<Shell />}>
-                <Route path="kubernetes" element={<Kubernetes />} />
-              </Route>
-            </Routes>
-          </MemoryRouter>
-        </AppProvider>
-      </QueryClientProvider>,
-    );
+    renderInShell("/kubernetes", <Route path="kubernetes" element={<Kubernetes />} />);
     expect((await screen.findByTestId("k8s-total")).textContent).toContain("1.92");
     const calls = requests.filter((r) => r.pathname === "/api/v1/tenant/kubernetes/allocation").map((r) => Object.fromEntries(r.searchParams));
     // 14 days with today: 2026-11-14 to 2026-11-28 (exclusive).

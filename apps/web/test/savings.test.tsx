@@ -1,13 +1,11 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { Route } from "react-router";
+import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RealizedSavingsItem, RecommendationItem, RecommendationSummary } from "@cloudcost/contracts";
-import { AppProvider } from "../src/app-context";
 import { savingsByMonth } from "../src/lib/savings";
 import Recommendations from "../src/pages/Recommendations";
 import Savings from "../src/pages/savings/Savings";
-import { Shell } from "../src/Shell";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };
 const me = (role: string) => ({
@@ -125,43 +123,23 @@ function answer(role: string) {
           snoozed_until: body?.snoozed_until ?? null,
         },
       };
-      const data = routes[url.pathname];
-      const envelope = data ? { status: "success", message: "ok", data } : { status: "error", message: `no ${url.pathname}` };
-      return new Response(JSON.stringify(envelope), { status: data ? 200 : 404, headers: { "content-type": "application/json" } });
+      return envelope(url.pathname, routes[url.pathname]);
     }),
   );
 }
 
 function renderAt(path: string) {
-  const config = { auth: { mode: "dev" as const }, mainApiBase: "/api", pricingApiBase: "/pricing" };
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <AppProvider config={config}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route element={<Shell />}>
-              <Route path="savings" element={<Savings />} />
-              <Route path="recommendations" element={<Recommendations />} />
-            </Route>
-          </Routes>
-        </MemoryRouter>
-      </AppProvider>
-    </QueryClientProvider>,
+  renderInShell(
+    path,
+    <>
+      <Route path="savings" element={<Savings />} />
+      <Route path="recommendations" element={<Recommendations />} />
+    </>,
   );
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(new Date("2026-11-27T09:30:00.000Z"));
-  sessionStorage.setItem("cloudcost.token", "header.eyJlbWFpbCI6ImFAYWNtZS5leGFtcGxlIn0.sig");
-});
-afterEach(() => {
-  cleanup();
-  sessionStorage.clear();
-  localStorage.clear();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+beforeEach(signedIn);
+afterEach(signedOut);
 
 describe("the savings page", () => {
   it("is in the navigation, asks for the last 3 months, and shows estimated against realized per month and per resource with each figure's basis", async () => {

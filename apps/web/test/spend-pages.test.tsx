@@ -1,12 +1,10 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { Route } from "react-router";
+import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AppProvider } from "../src/app-context";
 import Budgets from "../src/pages/budgets/Budgets";
 import Allocation from "../src/pages/settings/Allocation";
 import Spend from "../src/pages/spend/Spend";
-import { Shell } from "../src/Shell";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };
 const me = (role: string) => ({
@@ -170,44 +168,24 @@ function answer(role: string) {
       if (url.pathname.endsWith("/spend/export")) {
         return new Response("BilledCost\r\n", { status: 200, headers: { "content-type": "text/csv", "x-unpriced-lines": "3" } });
       }
-      const data = routes[url.pathname];
-      const body = data ? { status: "success", message: "ok", data } : { status: "error", message: `no ${url.pathname}` };
-      return new Response(JSON.stringify(body), { status: data ? 200 : 404, headers: { "content-type": "application/json" } });
+      return envelope(url.pathname, routes[url.pathname]);
     }),
   );
 }
 
 function renderAt(path: string) {
-  const config = { auth: { mode: "dev" as const }, mainApiBase: "/api", pricingApiBase: "/pricing" };
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <AppProvider config={config}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route element={<Shell />}>
-              <Route path="spend" element={<Spend />} />
-              <Route path="budgets" element={<Budgets />} />
-              <Route path="allocation" element={<Allocation />} />
-            </Route>
-          </Routes>
-        </MemoryRouter>
-      </AppProvider>
-    </QueryClientProvider>,
+  renderInShell(
+    path,
+    <>
+      <Route path="spend" element={<Spend />} />
+      <Route path="budgets" element={<Budgets />} />
+      <Route path="allocation" element={<Allocation />} />
+    </>,
   );
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(new Date("2026-11-27T09:30:00.000Z"));
-  sessionStorage.setItem("cloudcost.token", "header.eyJlbWFpbCI6ImFAYWNtZS5leGFtcGxlIn0.sig");
-});
-afterEach(() => {
-  cleanup();
-  sessionStorage.clear();
-  localStorage.clear();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+beforeEach(signedIn);
+afterEach(signedOut);
 
 describe("the spend page", () => {
   it("asks the organization view for the URL's range and grouping, shows the total and the unpriced reasons, and offers an admin the reprice", async () => {
