@@ -294,6 +294,10 @@ describe("recommendation states", () => {
     expect(snoozed.body.data).toMatchObject({ state: "snoozed", snoozed_until: until });
     expect((await summary(t)).potential_savings_monthly_usd).toBe(0);
     await setState(t, "vm-snoozed", { state: "open" }, viewer.token).expect(403);
+    // A viewer cannot retire either; the resource stays listed.
+    const asViewer = { ...t, token: viewer.token };
+    await retire(asViewer, "vm-snoozed").expect(403);
+    expect(Object.keys(await items(t))).toContain("vm-snoozed");
 
     const bad = [
       [{ state: "snoozed" }, "snoozed_until"],
