@@ -8,34 +8,61 @@ import { insertPodSamples, type PodArrays } from "./repository";
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 // Inside double quotes an array element only needs `"` and `\` escaped.
-const element = (text: string) => `"${text.replace(/["\\]/g, "\\$&")}"`;
-const literal = (values: string[]) => `{${values.join(",")}}`;
+const NEEDS_ESCAPE = /["\\]/;
+const element = (text: string) => (NEEDS_ESCAPE.test(text) ? `"${text.replace(/["\\]/g, "\\$&")}"` : `"${text}"`);
 const hourOf = (timestamp: string) => `${timestamp.slice(0, 13)}:00:00.000Z`;
 const controllerOf = (s: PodSample) => (s.controller_kind || s.controller_name ? `${s.controller_kind ?? ""}/${s.controller_name ?? ""}` : "");
+const numberOrNull = (value: number | undefined) => (value === undefined ? "NULL" : String(value));
 
 /** The batch as array literals, the last sample of a (cluster, namespace, pod, hour) winning. */
 export function podBatch(samples: PodSample[]): PodArrays & { count: number } {
-  const limit = Date.now() + MAX_CLOCK_SKEW_MS;
-  const future = samples.findIndex((s) => Date.parse(s.timestamp) > limit);
+  // Timestamps arrive normalised (UTC, milliseconds), so they compare as strings.
+  const limit = new Date(Date.now() + MAX_CLOCK_SKEW_MS).toISOString();
+  const future = samples.findIndex((s) => s.timestamp > limit);
   if (future >= 0) throw badRequest(`Invalid request: samples.${future}.timestamp: timestamp is in the future`);
   const latest = new Map<string, PodSample>();
-  for (const s of samples) latest.set([s.cluster, s.namespace, s.pod, hourOf(s.timestamp)].join("\u0000"), s);
-  const rows = [...latest.values()];
-  const col = (pick: (s: PodSample) => string) => literal(rows.map(pick));
-  const num = (value: number | undefined) => (value === undefined ? "NULL" : String(value));
+  for (const s of samples) latest.set(`${s.cluster}\u0000${s.namespace}\u0000${s.pod}\u0000${hourOf(s.timestamp)}`, s);
+  const columns: Record<keyof PodArrays, string[]> = {
+    clusters: [],
+    namespaces: [],
+    pods: [],
+    hours: [],
+    nodes: [],
+    controllers: [],
+    labels: [],
+    cpuRequests: [],
+    memoryRequests: [],
+    cpuUsages: [],
+    memoryUsages: [],
+  };
+  // One pass over the rows (a batch has up to 10,000): this runs on every ingest.
+  for (const s of latest.values()) {
+    columns.clusters.push(element(s.cluster));
+    columns.namespaces.push(element(s.namespace));
+    columns.pods.push(element(s.pod));
+    columns.hours.push(hourOf(s.timestamp));
+    columns.nodes.push(element(s.node));
+    columns.controllers.push(element(controllerOf(s)));
+    columns.labels.push(element(JSON.stringify(s.labels ?? {})));
+    columns.cpuRequests.push(String(s.cpu_request_cores));
+    columns.memoryRequests.push(String(s.memory_request_gb));
+    columns.cpuUsages.push(numberOrNull(s.cpu_usage_cores));
+    columns.memoryUsages.push(numberOrNull(s.memory_usage_gb));
+  }
+  const literal = (values: string[]) => `{${values.join(",")}}`;
   return {
     count: samples.length,
-    clusters: col((s) => element(s.cluster)),
-    namespaces: col((s) => element(s.namespace)),
-    pods: col((s) => element(s.pod)),
-    hours: col((s) => hourOf(s.timestamp)),
-    nodes: col((s) => element(s.node)),
-    controllers: col((s) => element(controllerOf(s))),
-    labels: col((s) => element(JSON.stringify(s.labels ?? {}))),
-    cpuRequests: col((s) => String(s.cpu_request_cores)),
-    memoryRequests: col((s) => String(s.memory_request_gb)),
-    cpuUsages: col((s) => num(s.cpu_usage_cores)),
-    memoryUsages: col((s) => num(s.memory_usage_gb)),
+    clusters: literal(columns.clusters),
+    namespaces: literal(columns.namespaces),
+    pods: literal(columns.pods),
+    hours: literal(columns.hours),
+    nodes: literal(columns.nodes),
+    controllers: literal(columns.controllers),
+    labels: literal(columns.labels),
+    cpuRequests: literal(columns.cpuRequests),
+    memoryRequests: literal(columns.memoryRequests),
+    cpuUsages: literal(columns.cpuUsages),
+    memoryUsages: literal(columns.memoryUsages),
   };
 }
 

@@ -33,8 +33,8 @@ export const POD_INGEST_SQL = `
   stored AS (
     INSERT INTO kubernetes_pod_samples AS p (tenant_id, cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)
     SELECT $1, v.* FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
-    ORDER BY v.cluster COLLATE "C", v.namespace COLLATE "C", v.pod COLLATE "C", v.hour
-    ON CONFLICT (tenant_id, cluster, namespace, pod, hour) DO UPDATE SET
+    ORDER BY v.hour, v.cluster COLLATE "C", v.namespace COLLATE "C", v.pod COLLATE "C"
+    ON CONFLICT (tenant_id, hour, cluster, namespace, pod) DO UPDATE SET
       node = excluded.node, controller = excluded.controller, labels = excluded.labels, cpu_request = excluded.cpu_request,
       memory_request = excluded.memory_request, cpu_usage = excluded.cpu_usage, memory_usage = excluded.memory_usage
     RETURNING p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage),
