@@ -30,12 +30,16 @@ function demoFocusCsv(): string {
   return execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
 }
 
-/** Polls until `ok` (a generous bound: the browser, the gateway and four services share a loaded machine). */
-async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+/**
+ * Polls until `ok`, and fails naming the last value when the bound passes (a generous bound: the
+ * browser, the gateway and four services share a machine another test run may be loading too).
+ */
+async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
-    if (ok(value) || Date.now() > deadline) return value;
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`still not there after ${timeoutMs / 1000} s; last value: ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -411,15 +415,23 @@ describeIfBrowser("console", () => {
     expect(await card.getByText("On track").count()).toBe(1);
 
     // The anomaly of the demo's bill (an EC2 spike 3 days ago), detected on demand, then marked planned.
+    // The detection's answer first ("N new"): the list it refreshes is the one to answer on.
     await page.getByRole("button", { name: "Detect now" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^\d+ new/ })
+      .waitFor();
     await page.getByRole("cell", { name: "Amazon EC2" }).first().waitFor();
-    const planned = page.getByRole("button", { name: "Planned" }).first();
+    const planned = page.getByRole("button", { name: "Planned activity" }).first();
     await planned.click();
     await until(
       () => planned.getAttribute("aria-pressed"),
       (v) => v === "true",
     );
-    const anomalies = await stackClient(stack, { token: ownerToken }).main.listAnomalies({ tenant });
+    const anomalies = await until(
+      () => stackClient(stack, { token: ownerToken }).main.listAnomalies({ tenant }),
+      (list) => list.items.some((a) => a.feedback === "planned_activity"),
+    );
     expect(anomalies.items.map((a) => a.feedback)).toContain("planned_activity");
     await check(page, "budgets");
 

@@ -502,59 +502,73 @@ test("positive control: the markers do show up where the caller may see them", a
   expect(users.res.text).toContain("ALPHA-member-name-MARKER");
 });
 
-// Every scoped route x every caller, both directions: minutes on a loaded machine.
-test("cross-organization, cross-tenant and too-low-role calls answer the decided status and leak nothing", async () => {
-  const before = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+const countIdentities = () =>
+  ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
     `SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`,
   );
-  const failures: string[] = [];
-  const rows = matrix();
-  // Both directions: A's callers against B, and B's callers against A (ids swapped).
-  for (const [self, other] of [
-    [A, B],
-    [B, A],
-  ] as Array<[Side, Side]>) {
-    const swap = (v: string) =>
-      ({
-        [B.org]: other.org,
-        [B.tenant1]: other.tenant1,
-        [B.tenant2]: other.tenant2,
-        [B.userId]: other.userId,
-        [B.keyId]: other.keyId,
-        [B.invitationId]: other.invitationId,
-        [B.importId]: other.importId,
-        [B.webhookId]: other.webhookId,
-        [A.org]: self.org,
-        [A.tenant1]: self.tenant1,
-        [A.tenant2]: self.tenant2,
-        [A.userId]: self.userId,
-        [A.ownerUserId]: self.ownerUserId,
-        [A.invitationId]: self.invitationId,
-        [A.importId]: self.importId,
-        [A.webhookId]: self.webhookId,
-      })[v] ?? v;
-    for (const row of rows) {
-      const mapped: Row = {
-        ...row,
-        params: row.params && Object.fromEntries(Object.entries(row.params).map(([k, v]) => [k, swap(v)])),
-        tenant: row.tenant && swap(row.tenant),
-      };
-      const { res, logs } = await call(mapped, self);
-      const label = `${self.markers[0]} ${row.caller} ${row.route} ${JSON.stringify(mapped.params ?? {})} tenant=${mapped.tenant ?? "-"} (${row.why})`;
-      if (res.status !== row.status) failures.push(`${label}: ${res.status} (expected ${row.status}) ${res.text.slice(0, 200)}`);
-      if (!ErrorEnvelope.safeParse(res.body).success) failures.push(`${label}: body is not the error envelope: ${res.text.slice(0, 200)}`);
-      const bodyLeaks = leaks(res.text + JSON.stringify(res.headers), other);
-      if (bodyLeaks.length) failures.push(`${label}: response carries ${bodyLeaks.join(", ")}`);
-      const logLeaks = leaks(logs, other);
-      if (logLeaks.length) failures.push(`${label}: log lines carry ${logLeaks.join(", ")}`);
+
+/** A's callers against B (ids as built), or B's callers against A (ids swapped). */
+function directed(self: Side, other: Side, row: Row): Row {
+  const swap = (v: string) =>
+    ({
+      [B.org]: other.org,
+      [B.tenant1]: other.tenant1,
+      [B.tenant2]: other.tenant2,
+      [B.userId]: other.userId,
+      [B.keyId]: other.keyId,
+      [B.invitationId]: other.invitationId,
+      [B.importId]: other.importId,
+      [B.webhookId]: other.webhookId,
+      [A.org]: self.org,
+      [A.tenant1]: self.tenant1,
+      [A.tenant2]: self.tenant2,
+      [A.userId]: self.userId,
+      [A.ownerUserId]: self.ownerUserId,
+      [A.invitationId]: self.invitationId,
+      [A.importId]: self.importId,
+      [A.webhookId]: self.webhookId,
+    })[v] ?? v;
+  return {
+    ...row,
+    params: row.params && Object.fromEntries(Object.entries(row.params).map(([k, v]) => [k, swap(v)])),
+    tenant: row.tenant && swap(row.tenant),
+  };
+}
+
+// Every scoped route x every caller, both directions, in parts: each part is bounded on its own,
+// so a loaded machine (another test run beside this one) slows the matrix without failing it.
+const PARTS = 8;
+describe("cross-organization, cross-tenant and too-low-role calls answer the decided status and leak nothing", () => {
+  let before: Array<{ n: number }>;
+  beforeAll(async () => {
+    before = await countIdentities();
+  });
+
+  for (const direction of ["A against B", "B against A"] as const) {
+    for (let part = 0; part < PARTS; part++) {
+      test(`${direction}, part ${part + 1} of ${PARTS}`, async () => {
+        const [self, other] = direction === "A against B" ? [A, B] : [B, A];
+        const failures: string[] = [];
+        for (const row of matrix().filter((_, index) => index % PARTS === part)) {
+          const mapped = directed(self, other, row);
+          const { res, logs } = await call(mapped, self);
+          const label = `${self.markers[0]} ${row.caller} ${row.route} ${JSON.stringify(mapped.params ?? {})} tenant=${mapped.tenant ?? "-"} (${row.why})`;
+          if (res.status !== row.status) failures.push(`${label}: ${res.status} (expected ${row.status}) ${res.text.slice(0, 200)}`);
+          if (!ErrorEnvelope.safeParse(res.body).success) failures.push(`${label}: body is not the error envelope: ${res.text.slice(0, 200)}`);
+          const bodyLeaks = leaks(res.text + JSON.stringify(res.headers), other);
+          if (bodyLeaks.length) failures.push(`${label}: response carries ${bodyLeaks.join(", ")}`);
+          const logLeaks = leaks(logs, other);
+          if (logLeaks.length) failures.push(`${label}: log lines carry ${logLeaks.join(", ")}`);
+        }
+        expect(failures).toEqual([]);
+      }, 120_000);
     }
   }
-  expect(failures).toEqual([]);
-  const after = await ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
-    `SELECT (SELECT count(*) FROM organizations) + (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`,
-  );
-  expect(after).toEqual(before);
-}, 180_000);
+
+  test("the calls created or removed no organization, tenant or user", async () => {
+    expect(await countIdentities()).toEqual(before);
+  });
+});
 
 /**
  * Every organization- or tenant-scoped route with the caller's own side's ids: what an owner could
@@ -584,33 +598,48 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
   });
 }
 
-test("lifecycle: an identity with a pending invitation and one that left the organization reach nothing of it", async () => {
+describe("lifecycle: an identity with a pending invitation and one that left the organization reach nothing of it", () => {
   const count = () =>
     ctx.prisma.$queryRawUnsafe<Array<{ n: number }>>(
       `SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users WHERE active) + (SELECT count(*) FROM identities) + (SELECT count(*) FROM api_keys) + (SELECT count(*) FROM invitations WHERE accepted_at IS NULL AND revoked_at IS NULL) AS n`,
     );
-  const before = await count();
-  const failures: string[] = [];
-  for (const self of [A, B]) {
+  let before: Array<{ n: number }>;
+  beforeAll(async () => {
+    before = await count();
+  });
+
+  // One test per side and caller: each bounded on its own on a loaded machine.
+  for (const sideName of ["A", "B"] as const) {
     for (const caller of LIFECYCLE) {
-      for (const row of ownReach(self, caller)) {
-        const { res, logs } = await call(row, self);
-        const label = `${self.markers[0]} ${caller} ${row.route} (${row.why})`;
-        if (res.status !== 403) failures.push(`${label}: ${res.status} (expected 403) ${res.text.slice(0, 200)}`);
-        if (!ErrorEnvelope.safeParse(res.body).success) failures.push(`${label}: body is not the error envelope: ${res.text.slice(0, 200)}`);
-        const found = leaks(res.text + JSON.stringify(res.headers) + logs, self);
-        if (found.length) failures.push(`${label}: carries ${found.join(", ")}`);
-      }
+      test(`${caller} of ${sideName}: every route of its own organization is a 403 that carries nothing`, async () => {
+        const self = sideName === "A" ? A : B;
+        const failures: string[] = [];
+        for (const row of ownReach(self, caller)) {
+          const { res, logs } = await call(row, self);
+          const label = `${self.markers[0]} ${caller} ${row.route} (${row.why})`;
+          if (res.status !== 403) failures.push(`${label}: ${res.status} (expected 403) ${res.text.slice(0, 200)}`);
+          if (!ErrorEnvelope.safeParse(res.body).success) failures.push(`${label}: body is not the error envelope: ${res.text.slice(0, 200)}`);
+          const found = leaks(res.text + JSON.stringify(res.headers) + logs, self);
+          if (found.length) failures.push(`${label}: carries ${found.join(", ")}`);
+        }
+        expect(failures).toEqual([]);
+      }, 120_000);
     }
-    // The identity that left sees no invitation; the invited one sees only its invitation (the organization's name).
-    const left = await call({ route: "GET /api/v1/invitations", caller: "left", status: 200, why: "" }, self);
-    if (left.res.status !== 200 || left.res.body.data.items.length !== 0)
-      failures.push(`${self.markers[0]} left GET /api/v1/invitations: ${left.res.text.slice(0, 200)}`);
-    const pending = await call({ route: "GET /api/v1/invitations", caller: "pending", status: 200, why: "" }, self);
-    expect(pending.res.body.data.items.map((i: { id: string }) => i.id)).toEqual([self.invitationId]);
   }
-  expect(failures).toEqual([]);
-  expect(await count()).toEqual(before);
+
+  test("the identity that left sees no invitation; the invited one sees only its invitation", async () => {
+    for (const self of [A, B]) {
+      const left = await call({ route: "GET /api/v1/invitations", caller: "left", status: 200, why: "" }, self);
+      expect(left.res.status).toBe(200);
+      expect(left.res.body.data.items).toEqual([]);
+      const pending = await call({ route: "GET /api/v1/invitations", caller: "pending", status: 200, why: "" }, self);
+      expect(pending.res.body.data.items.map((i: { id: string }) => i.id)).toEqual([self.invitationId]);
+    }
+  });
+
+  test("the calls changed no tenant, user, identity, key or invitation", async () => {
+    expect(await count()).toEqual(before);
+  });
 });
 
 test("lists show only the caller's own organization", async () => {
@@ -652,7 +681,7 @@ test("lists show only the caller's own organization", async () => {
     }
   }
   expect(failures).toEqual([]);
-});
+}, 120_000);
 
 test("the admin key of a deactivated admin is refused (401) on every route, also within its own organization", async () => {
   const failures: string[] = [];
@@ -682,4 +711,4 @@ test("the admin key of a deactivated admin is refused (401) on every route, also
     `SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) + (SELECT count(*) FROM api_keys) AS n`,
   );
   expect(after).toEqual(before);
-});
+}, 120_000);
