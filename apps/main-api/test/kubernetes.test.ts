@@ -281,6 +281,75 @@ describe("billed hours and over-commitment", () => {
   });
 });
 
+describe("roll-ups", () => {
+  // Each roll-up as the ingest keeps it, beside the same figures recomputed from the stored samples
+  // (rows whose samples were all replaced away are kept at zero: left out on both sides).
+  const compare = async (tenant: string) => {
+    const q = <T>(sql: string) => ctx.prisma.$queryRawUnsafe<T[]>(sql, tenant);
+    const claim = "greatest(cpu_request, coalesce(cpu_usage, 0))";
+    const memClaim = "greatest(memory_request, coalesce(memory_usage, 0))";
+    return {
+      nodeHours: {
+        kept: await q(`SELECT node, hour, pods, cpu_request::text, memory_request::text FROM kubernetes_node_hours
+                       WHERE tenant_id = $1 AND pods <> 0 ORDER BY 1, 2`),
+        recomputed: await q(`SELECT node, hour, count(*)::int AS pods, sum(cpu_request)::text AS cpu_request, sum(memory_request)::text AS memory_request
+                             FROM kubernetes_pod_samples WHERE tenant_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`),
+      },
+      nodeDays: {
+        kept: await q(`SELECT node, day::text, cpu_claim::text, memory_claim::text FROM kubernetes_node_days
+                       WHERE tenant_id = $1 AND (cpu_claim <> 0 OR memory_claim <> 0) ORDER BY 1, 2`),
+        recomputed: await q(`SELECT node, (hour AT TIME ZONE 'UTC')::date::text AS day, sum(${claim})::text AS cpu_claim, sum(${memClaim})::text AS memory_claim
+                             FROM kubernetes_pod_samples WHERE tenant_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`),
+      },
+      claimDays: {
+        kept: await q(`SELECT day::text, node, cluster, namespace, controller, samples, cpu_claim::text, memory_claim::text, cpu_usage::text, memory_usage::text
+                       FROM kubernetes_claim_days WHERE tenant_id = $1 AND samples <> 0 ORDER BY 1, 2, 3, 4, 5`),
+        recomputed: await q(`SELECT (hour AT TIME ZONE 'UTC')::date::text AS day, node, cluster, namespace, controller, count(*)::int AS samples,
+                               sum(${claim})::text AS cpu_claim, sum(${memClaim})::text AS memory_claim,
+                               sum(coalesce(cpu_usage, 0))::text AS cpu_usage, sum(coalesce(memory_usage, 0))::text AS memory_usage
+                             FROM kubernetes_pod_samples WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`),
+      },
+    };
+  };
+  const same = (pair: { kept: unknown[]; recomputed: unknown[] }) => {
+    // Numerics compare by value (a kept sum may carry trailing zeros a fresh sum does not).
+    const norm = (rows: unknown[]) =>
+      JSON.stringify(rows, (_k, v) => (typeof v === "string" && /^-?\d+\.\d+$/.test(v) ? String(Number(v)) : v instanceof Date ? v.toISOString() : v));
+    expect(norm(pair.kept)).toBe(norm(pair.recomputed));
+    expect(pair.recomputed.length).toBeGreaterThan(0);
+  };
+
+  it("equal the stored samples after re-sent samples move pods between nodes and controllers", async () => {
+    const fresh = await signUp(ctx, { email: "owner@k8s-rollups.test", company: "Rollups Co" });
+    const who = { token: fresh.token, tenant: fresh.tenant.id };
+    const nodes = ["r-a", "r-b", "r-c"].map((id) => node(id, "m5.xlarge", { cluster: "roll", node_pool: "p" }));
+    expect((await as(who).put(RESOURCES, { resources: nodes })).status).toBe(200);
+    const sample = (pod: number, h: number, shift: number) => ({
+      cluster: "roll",
+      // The namespace is part of a pod's key: a re-sent pod keeps it, and moves to another node and controller.
+      namespace: `ns-${pod % 3}`,
+      pod: `pod-${pod}`,
+      node: `r-${"abc"[(pod + shift) % 3]}`,
+      controller_kind: "Deployment",
+      controller_name: `app-${(pod + shift) % 2}`,
+      timestamp: hour(h < 24 ? "2026-11-20" : "2026-11-21", h % 24),
+      cpu_request_cores: 0.25 + ((pod + shift) % 4) * 0.5,
+      memory_request_gb: 1 + ((pod * 3 + shift) % 5),
+      ...(pod % 3 === 0 ? {} : { cpu_usage_cores: ((pod * 7 + h + shift) % 10) / 4, memory_usage_gb: ((pod + h * shift) % 7) * 1.5 }),
+    });
+    const batch = (hours: number[], pods: number, shift: number) => hours.flatMap((h) => Array.from({ length: pods }, (_, p) => sample(p, h, shift)));
+    // Two days (hours 22 to 25 cross midnight), then the same keys re-sent with every pod elsewhere,
+    // then a batch mixing new hours with replacements of a part of the pods.
+    expect((await as(who).post(PODS, { samples: batch([22, 23, 24, 25], 12, 0) })).status).toBe(200);
+    expect((await as(who).post(PODS, { samples: batch([23, 24], 12, 1) })).status).toBe(200);
+    expect((await as(who).post(PODS, { samples: [...batch([26], 12, 2), ...batch([22], 5, 2)] })).status).toBe(200);
+    const rollups = await compare(who.tenant);
+    same(rollups.nodeHours);
+    same(rollups.nodeDays);
+    same(rollups.claimDays);
+  });
+});
+
 describe("node-pool right-sizing", () => {
   beforeAll(async () => {
     const nodes = Array.from({ length: 10 }, (_, i) => node(`pool-${i}`, "m5.2xlarge", { cluster: "prod", node_pool: "general" }));
