@@ -11,11 +11,12 @@ const POD_INGEST_LOCK_CLASS = 39_001;
 const LOCK_SQL = `SELECT pg_advisory_xact_lock(${POD_INGEST_LOCK_CLASS}, hashtext($1))::text AS held, set_config('work_mem', '64MB', true) AS work_mem`;
 
 /**
- * Stores the samples and moves both roll-ups by the difference to the rows they replace, in one
+ * Stores the samples and moves the three roll-ups by the difference to the rows they replace, in one
  * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows (looked up
- * within the batch's hours only, so a batch of new hours reads nothing). Ingests
- * of one tenant are serialized by LOCK_SQL, taken first in the same transaction, so no concurrent
- * ingest replaces a row between that snapshot and the write. Writes go in key order (no deadlocks).
+ * within the batch's hours only, so a batch of new hours reads nothing). Ingests of one tenant are
+ * serialized by LOCK_SQL, taken first in the same transaction, so no concurrent ingest writes a key
+ * between that snapshot and the write: new keys are plain inserts (the primary key still refuses a
+ * duplicate) and replaced ones updates. Writes go in key order (no deadlocks).
  */
 export const POD_INGEST_SQL = `
   WITH v AS (
@@ -30,43 +31,48 @@ export const POD_INGEST_SQL = `
     SELECT p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage
     FROM kubernetes_pod_samples p JOIN v ON p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod AND p.hour = v.hour
     WHERE p.tenant_id = $1 AND p.hour BETWEEN (SELECT min(hour) FROM v) AND (SELECT max(hour) FROM v) AND NOT EXISTS (SELECT 1 FROM missing)),
-  stored AS (
+  inserted AS (
     INSERT INTO kubernetes_pod_samples AS p (tenant_id, cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)
-    SELECT $1, v.* FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
+    SELECT $1, v.* FROM v
+    WHERE NOT EXISTS (SELECT 1 FROM missing)
+      AND NOT EXISTS (SELECT 1 FROM old o WHERE o.hour = v.hour AND o.cluster = v.cluster AND o.namespace = v.namespace AND o.pod = v.pod)
     ORDER BY v.hour, v.cluster COLLATE "C", v.namespace COLLATE "C", v.pod COLLATE "C"
-    ON CONFLICT (tenant_id, hour, cluster, namespace, pod) DO UPDATE SET
-      node = excluded.node, controller = excluded.controller, labels = excluded.labels, cpu_request = excluded.cpu_request,
-      memory_request = excluded.memory_request, cpu_usage = excluded.cpu_usage, memory_usage = excluded.memory_usage
+    RETURNING p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage),
+  replaced AS (
+    UPDATE kubernetes_pod_samples AS p SET
+      node = v.node, controller = v.controller, labels = v.labels, cpu_request = v.cpu_request,
+      memory_request = v.memory_request, cpu_usage = v.cpu_usage, memory_usage = v.memory_usage
+    FROM v JOIN old o ON o.hour = v.hour AND o.cluster = v.cluster AND o.namespace = v.namespace AND o.pod = v.pod
+    WHERE p.tenant_id = $1 AND p.hour = v.hour AND p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod
     RETURNING p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage),
   delta AS (
-    SELECT 1 AS sign, s.* FROM stored s
+    SELECT 1 AS sign, s.*, greatest(s.cpu_request, coalesce(s.cpu_usage, 0)) AS cpu_claim, greatest(s.memory_request, coalesce(s.memory_usage, 0)) AS memory_claim
+    FROM (SELECT * FROM inserted UNION ALL SELECT * FROM replaced) s
     UNION ALL
-    SELECT -1 AS sign, o.* FROM old o),
+    SELECT -1 AS sign, o.*, greatest(o.cpu_request, coalesce(o.cpu_usage, 0)), greatest(o.memory_request, coalesce(o.memory_usage, 0)) FROM old o),
+  -- Per node and hour once: the node-hour roll-up and, through it, the node-day one.
+  per_node_hour AS MATERIALIZED (
+    SELECT node, hour, sum(sign)::int AS pods, sum(sign * cpu_request) AS cpu_request, sum(sign * memory_request) AS memory_request,
+      sum(sign * cpu_claim) AS cpu_claim, sum(sign * memory_claim) AS memory_claim, min(cluster) AS cluster
+    FROM delta GROUP BY node, hour),
   node_hours AS (
     INSERT INTO kubernetes_node_hours AS h (tenant_id, node, hour, pods, cpu_request, memory_request)
-    SELECT $1, node, hour, sum(sign)::int, sum(sign * cpu_request), sum(sign * memory_request) FROM delta
-    GROUP BY node, hour ORDER BY node COLLATE "C", hour
+    SELECT $1, node, hour, pods, cpu_request, memory_request FROM per_node_hour ORDER BY node COLLATE "C", hour
     ON CONFLICT (tenant_id, node, hour) DO UPDATE SET
       pods = h.pods + excluded.pods, cpu_request = h.cpu_request + excluded.cpu_request, memory_request = h.memory_request + excluded.memory_request
     RETURNING h.node, h.hour, (h.xmax = 0) AS inserted),
   -- A node-hour seen for the first time adds an hour to its day.
   node_days AS (
     INSERT INTO kubernetes_node_days AS d (tenant_id, day, node, cluster, hours, cpu_claim, memory_claim)
-    SELECT $1, day, node, min(cluster), sum(hours)::int, sum(cpu), sum(mem) FROM (
-      SELECT (hour AT TIME ZONE 'UTC')::date AS day, node, NULL::text AS cluster, 1 AS hours, 0::numeric AS cpu, 0::numeric AS mem
-      FROM node_hours WHERE inserted
-      UNION ALL
-      SELECT (hour AT TIME ZONE 'UTC')::date, node, cluster, 0, sign * greatest(cpu_request, coalesce(cpu_usage, 0)),
-        sign * greatest(memory_request, coalesce(memory_usage, 0))
-      FROM delta) x
-    GROUP BY day, node ORDER BY day, node COLLATE "C"
+    SELECT $1, (n.hour AT TIME ZONE 'UTC')::date, n.node, min(n.cluster), count(*) FILTER (WHERE h.inserted)::int, sum(n.cpu_claim), sum(n.memory_claim)
+    FROM per_node_hour n JOIN node_hours h ON h.node = n.node AND h.hour = n.hour
+    GROUP BY 2, n.node ORDER BY 2, n.node COLLATE "C"
     ON CONFLICT (tenant_id, day, node) DO UPDATE SET
       hours = d.hours + excluded.hours, cpu_claim = d.cpu_claim + excluded.cpu_claim, memory_claim = d.memory_claim + excluded.memory_claim,
       cluster = coalesce(d.cluster, excluded.cluster)),
   claim_days AS (
     INSERT INTO kubernetes_claim_days AS d (tenant_id, day, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
-    SELECT $1, (hour AT TIME ZONE 'UTC')::date, node, cluster, namespace, controller, sum(sign)::int,
-      sum(sign * greatest(cpu_request, coalesce(cpu_usage, 0))), sum(sign * greatest(memory_request, coalesce(memory_usage, 0))),
+    SELECT $1, (hour AT TIME ZONE 'UTC')::date, node, cluster, namespace, controller, sum(sign)::int, sum(sign * cpu_claim), sum(sign * memory_claim),
       sum(sign * coalesce(cpu_usage, 0)), sum(sign * coalesce(memory_usage, 0))
     FROM delta
     GROUP BY 2, node, cluster, namespace, controller
