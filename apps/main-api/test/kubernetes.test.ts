@@ -114,6 +114,7 @@ describe("allocation of one node", () => {
 
   it("charges the pod max(request, usage) of the node's CPU and memory cost; the rest is idle", async () => {
     const a = await allocation(owner, `start=${DAY}&end=2026-11-11&aggregate=namespace`);
+    expect(a.nodes_without_pods).toEqual([]);
     // Node: 10 h x 0.192 = 1.92. CPU weight 4 x 0.031611 = 0.126444, memory 16 x 0.004237 = 0.067792 (sum 0.194236).
     // CPU cost 1.92 x 0.126444 / 0.194236 = 1.249884..., memory 1.92 - 1.249884... = 0.670115...
     // Pod CPU: max(1, 0.5) = 1 of 4 cores: 1.249884 / 4 = 0.312471 -> 0.31
@@ -213,6 +214,12 @@ describe("billed hours and over-commitment", () => {
     // Hours 05:00 (two heartbeats) and 07:00 (a sample): 2 x 0.192 = 0.384 -> 0.38, all idle.
     expect(a.rows).toEqual([expect.objectContaining({ group: "__idle__", total_cost: "0.38", efficiency: null })]);
     expect(a.totals.total_cost).toBe("0.38");
+    // Named as billed with no pod sampled on it: through its heartbeats' node-day, and through its
+    // utilization samples alone (on the 8th it sent only a sample); not where it was not billed.
+    expect(a.nodes_without_pods).toEqual(["quiet"]);
+    expect((await as(owner).post("/api/v1/tenant/compute/metrics", { samples: [{ ...metric, timestamp: "2026-11-08T03:30:00Z" }] })).status).toBe(200);
+    expect((await allocation(owner, "start=2026-11-08&end=2026-11-09")).nodes_without_pods).toEqual(["quiet"]);
+    expect((await allocation(owner, "start=2026-11-07&end=2026-11-08")).nodes_without_pods).toEqual([]);
   });
 
   it("scales claims that exceed a node's capacity so the node is charged once", async () => {

@@ -3,6 +3,7 @@ import { Route } from "react-router";
 import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Kubernetes from "../src/pages/kubernetes/Kubernetes";
+import { nodesWithoutPodsText } from "../src/pages/kubernetes/NamespaceCosts";
 
 const ME = {
   organization: { id: "org_1", name: "Acme", slug: "acme" },
@@ -37,6 +38,7 @@ const ALLOCATION = {
   rows: [row("web", "0.56", 0.7229), row("__idle__", "1.36", null)],
   totals: { cpu_core_hours: 10, ram_gb_hours: 60, cpu_cost: "1.92", ram_cost: "0.00", total_cost: "1.92" },
   unpriced_nodes: [],
+  nodes_without_pods: [] as string[],
   days: [
     {
       date: "2026-11-27",
@@ -62,9 +64,11 @@ const POOLS = {
 };
 
 let requests: URL[] = [];
+let withoutPods: string[] = [];
 beforeEach(() => {
   signedIn();
   requests = [];
+  withoutPods = [];
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: string) => {
@@ -73,7 +77,7 @@ beforeEach(() => {
       const routes: Record<string, unknown> = {
         "/api/v1/me": ME,
         "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
-        "/api/v1/tenant/kubernetes/allocation": { ...ALLOCATION, share_idle: url.searchParams.get("share_idle") === "true" },
+        "/api/v1/tenant/kubernetes/allocation": { ...ALLOCATION, share_idle: url.searchParams.get("share_idle") === "true", nodes_without_pods: withoutPods },
         "/api/v1/tenant/kubernetes/node-pools/recommendations": POOLS,
       };
       return envelope(url.pathname, routes[url.pathname]);
@@ -97,5 +101,21 @@ describe("the Kubernetes page", () => {
     fireEvent.click(screen.getByRole("checkbox", { name: /Share idle cost/ }));
     await waitFor(() => expect(requests.some((r) => r.searchParams.get("share_idle") === "true")).toBe(true));
     expect(screen.getByRole("link", { name: "Kubernetes" })).toBeTruthy();
+  });
+
+  it("names the billed nodes on which no pod was sampled, whose whole cost is idle", async () => {
+    withoutPods = ["n-1", "n-2", "n-3", "n-4", "n-5", "n-6", "n-7"];
+    renderInShell("/kubernetes", <Route path="kubernetes" element={<Kubernetes />} />);
+    expect((await screen.findByTestId("k8s-nodes-without-pods")).textContent).toBe(
+      "No pod was sampled on 7 nodes billed in this range, so their whole cost is idle (is an agent sending their pods?): n-1, n-2, n-3, n-4, n-5 and 2 more.",
+    );
+  });
+
+  it("says so when the API named as many such nodes as it names at most", () => {
+    expect(nodesWithoutPodsText(["only"])).toBe(
+      "No pod was sampled on 1 node billed in this range, so their whole cost is idle (is an agent sending their pods?): only.",
+    );
+    const hundred = Array.from({ length: 100 }, (_, i) => `n-${i}`);
+    expect(nodesWithoutPodsText(hundred)).toMatch(/^No pod was sampled on 100 or more nodes .*: n-0, n-1, n-2, n-3, n-4 and more\.$/);
   });
 });

@@ -4,7 +4,7 @@ import type { TenantRef } from "../context";
 import type { ComputeCatalogs } from "../compute/catalog-prices";
 import { allocationRows } from "./allocation-math";
 import { priceNodes, ZERO } from "./node-prices";
-import { allocate, findNodes } from "./repository";
+import { allocate, findNodes, findNodesWithoutPods } from "./repository";
 
 const MAX_UNPRICED_NAMED = 100;
 
@@ -17,17 +17,20 @@ export async function allocation(sql: SqlSession, catalogs: ComputeCatalogs, ten
   const priced = await priceNodes(catalogs, tenant.organizationId, await findNodes(sql, tenant.id), "effective");
   const labelKey = query.aggregate.startsWith("label:") ? query.aggregate.slice("label:".length) : null;
   const byDay = query.step === "day";
-  const rows = await allocate(sql, tenant.id, {
-    start: query.start,
-    end: query.end,
-    nodes: priced.map((p) => p.node.node),
-    hourly: priced.map((p) => (p.hourly ?? ZERO).toString()),
-    cores: priced.map((p) => p.cores),
-    ram: priced.map((p) => p.ram),
-    byDay,
-    aggregate: labelKey === null ? query.aggregate : "label",
-    labelKey,
-  });
+  const [rows, idleNodes] = await Promise.all([
+    allocate(sql, tenant.id, {
+      start: query.start,
+      end: query.end,
+      nodes: priced.map((p) => p.node.node),
+      hourly: priced.map((p) => (p.hourly ?? ZERO).toString()),
+      cores: priced.map((p) => p.cores),
+      ram: priced.map((p) => p.ram),
+      byDay,
+      aggregate: labelKey === null ? query.aggregate : "label",
+      labelKey,
+    }),
+    findNodesWithoutPods(sql, tenant.id, query.start, query.end),
+  ]);
   const overall = allocationRows(rows, query.share_idle);
   const result: Allocation = {
     start: query.start,
@@ -39,6 +42,7 @@ export async function allocation(sql: SqlSession, catalogs: ComputeCatalogs, ten
       .filter((p) => p.hourly === null)
       .slice(0, MAX_UNPRICED_NAMED)
       .map((p) => p.node.node),
+    nodes_without_pods: idleNodes.map((n) => n.node),
   };
   if (byDay) {
     const days = new Map<string, typeof rows>();

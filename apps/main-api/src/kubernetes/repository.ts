@@ -261,6 +261,28 @@ export const ALLOCATION_SAMPLES_SQL = allocationSql(`
       coalesce(cpu_usage, 0) AS cpu_used, coalesce(memory_usage, 0) AS mem_used
     FROM kubernetes_pod_samples WHERE tenant_id = $1 AND hour >= $2 AND hour < $3`);
 
+const NODE_NAME_COLUMNS = { node: "text" } as const satisfies Columns;
+export type NodeName = RowOf<typeof NODE_NAME_COLUMNS>;
+
+/**
+ * Kubernetes nodes billed in [$2, $3) with no pod claim there: billed through node-days without
+ * claims, or only through utilization samples (nodes absent from the node-days). At most 100.
+ */
+const NODES_WITHOUT_PODS_SQL = `
+  WITH days AS (
+    SELECT node, bool_or(cpu_claim <> 0 OR memory_claim <> 0) AS claimed FROM kubernetes_node_days
+    WHERE tenant_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date AND hours > 0
+    GROUP BY node)
+  SELECT r.resource_id AS node FROM compute_resources r LEFT JOIN days d ON d.node = r.resource_id
+  WHERE r.tenant_id = $1 AND r.resource_type = 'kubernetes_node'
+    AND CASE WHEN d.node IS NOT NULL THEN NOT d.claimed
+             ELSE EXISTS (SELECT 1 FROM compute_samples s WHERE s.tenant_id = $1 AND s.resource_id = r.resource_id AND s.ts >= $2 AND s.ts < $3) END
+  ORDER BY r.resource_id COLLATE "C" LIMIT 100`;
+
+export function findNodesWithoutPods(sql: SqlSession, tenantId: string, start: string, end: string): Promise<NodeName[]> {
+  return sql.query<NodeName>(NODES_WITHOUT_PODS_SQL, [tenantId, start, end]);
+}
+
 export interface AllocationParams {
   start: string;
   end: string;
@@ -333,6 +355,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "kubernetes nodes", sql: NODES_SQL, columns: NODE_COLUMNS },
     { name: "kubernetes allocation (roll-up)", sql: ALLOCATION_ROLLUP_SQL, columns: ALLOCATION_COLUMNS },
     { name: "kubernetes allocation (samples)", sql: ALLOCATION_SAMPLES_SQL, columns: ALLOCATION_COLUMNS },
+    { name: "kubernetes nodes without pods", sql: NODES_WITHOUT_PODS_SQL, columns: NODE_NAME_COLUMNS },
     { name: "kubernetes pool requests", sql: POOL_REQUESTS_SQL, columns: POOL_COLUMNS },
   ];
 }

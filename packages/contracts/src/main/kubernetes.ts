@@ -121,6 +121,10 @@ export const Allocation = z
     rows: z.array(AllocationRow),
     totals: AllocationTotals,
     unpriced_nodes: z.array(z.string()).meta({ description: "Nodes billed in the range whose type has no price (they count as 0; at most 100 named)." }),
+    nodes_without_pods: z.array(z.string()).meta({
+      description:
+        "Nodes billed in the range on which no pod was sampled: their whole cost is idle, most likely because no agent sends their pods (at most 100 named, in byte order).",
+    }),
     days: z.array(AllocationDay).optional(),
   })
   .meta({ id: "Allocation", description: "Rows by total cost descending, then group in byte order; `__idle__` last. Rows sum exactly to the totals." });

@@ -89,12 +89,28 @@ export function NamespaceCosts({ tenantId }: { tenantId: string }) {
                 </table>
               </section>
               {data.unpriced_nodes.length > 0 && <p className="hint">Nodes without a price (counted as zero): {data.unpriced_nodes.join(", ")}.</p>}
+              {data.nodes_without_pods.length > 0 && (
+                <p className="hint" data-testid="k8s-nodes-without-pods">
+                  {nodesWithoutPodsText(data.nodes_without_pods)}
+                </p>
+              )}
             </>
           );
         }}
       </QueryState>
     </section>
   );
+}
+
+const NAMED = 5;
+/** The API names at most 100 such nodes; the page names a few of them and counts the rest. */
+export function nodesWithoutPodsText(nodes: string[]): string {
+  const count = nodes.length >= 100 ? "100 or more nodes" : nodes.length === 1 ? "1 node" : `${nodes.length} nodes`;
+  const rest = nodes.length - NAMED;
+  const named = nodes.slice(0, NAMED).join(", ");
+  return `No pod was sampled on ${count} billed in this range, so their whole cost is idle (is an agent sending their pods?): ${named}${
+    rest > 0 ? ` and ${nodes.length >= 100 ? "more" : `${rest} more`}` : ""
+  }.`;
 }
 
 const relabel = (periods: ReturnType<typeof stackByDay>["periods"]) =>
