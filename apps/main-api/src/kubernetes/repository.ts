@@ -191,19 +191,23 @@ export type AllocationSqlRow = RowOf<typeof ALLOCATION_COLUMNS>;
 
 /**
  * The allocation arithmetic over `claims` (rows of day, node, grp and claimed and used core-hours
- * and GB-hours). Per node-day (one roll-up row each): its billed hours (the roll-up's, plus hours of
- * utilization samples with no pod or heartbeat), its cost split into CPU and memory by the capacity
- * weights, and the price of one claimed core-hour and GB-hour: the hour's CPU (memory) price over
- * the node's cores (GB), scaled down when the day's claims exceed cores (GB) x hours. The claims
- * times those prices, summed per (cluster, group); the `capacity` rows are each cluster's node cost,
- * from which the caller takes idle as what the groups leave.
+ * and GB-hours). Per node: its hourly price split into CPU and memory by the capacity weights, and
+ * the price of one core-hour and GB-hour (the CPU or memory price over its cores or GB). Per
+ * node-day (one roll-up row each): its billed hours (the roll-up's, plus hours of utilization
+ * samples with no pod or heartbeat) and the factors that scale its claims down when the day's
+ * claims exceed cores (GB) x hours. The claims times those prices, summed per (cluster, group); the
+ * `capacity` rows are each cluster's node cost, from which the caller takes idle as what the groups leave.
  * $1 tenant, $2 start, $3 end, $4 nodes, $5 hourly prices, $6 cores, $7 GB of RAM, $8 per day.
  */
 export const allocationSql = (claims: string) => `
   WITH price AS MATERIALIZED (
-    SELECT p.node, p.hourly, p.cores, p.ram,
-      CASE WHEN p.cores > 0 AND p.ram > 0 THEN p.hourly * (p.cores * 0.031611) / (p.cores * 0.031611 + p.ram * 0.004237) ELSE 0 END AS cpu_hourly
-    FROM unnest($4::text[], $5::numeric[], $6::numeric[], $7::numeric[]) AS p(node, hourly, cores, ram)),
+    SELECT q.*, dense_rank() OVER (ORDER BY q.core_rate, q.gb_rate) AS price_id FROM (
+      SELECT p.node, p.cores, p.ram, c.cpu_hourly, p.hourly - c.cpu_hourly AS ram_hourly,
+        CASE WHEN p.cores > 0 THEN c.cpu_hourly / p.cores ELSE 0 END AS core_rate,
+        CASE WHEN p.ram > 0 THEN (p.hourly - c.cpu_hourly) / p.ram ELSE 0 END AS gb_rate
+      FROM unnest($4::text[], $5::numeric[], $6::numeric[], $7::numeric[]) AS p(node, hourly, cores, ram),
+        LATERAL (SELECT CASE WHEN p.cores > 0 AND p.ram > 0 THEN p.hourly * (p.cores * 0.031611) / (p.cores * 0.031611 + p.ram * 0.004237) ELSE 0 END
+                   AS cpu_hourly) c) q),
   sampled AS (
     SELECT s.node, (s.h AT TIME ZONE 'UTC')::date AS day, count(*) AS hours FROM (
       SELECT DISTINCT resource_id AS node, date_trunc('hour', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS h FROM compute_samples
@@ -216,16 +220,13 @@ export const allocationSql = (claims: string) => `
     FROM (SELECT * FROM kubernetes_node_days
           WHERE tenant_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date) d
     FULL JOIN sampled s ON s.day = d.day AND s.node = d.node),
-  -- Node-days that share a cluster and prices (nodes of one type on days without over-commitment)
-  -- share one small integer, so that the claims are summed per integer key and the numeric
-  -- products are taken once per rate, not per claim row.
+  -- Node-days that share a cluster, prices and over-commitment factors (nodes of one type on days
+  -- without over-commitment) share one small integer, so that the claims are summed per integer key
+  -- and the numeric products are taken once per rate, not per claim row or node-day.
   rates AS MATERIALIZED (
-    SELECT x.*, dense_rank() OVER (ORDER BY x.cluster, x.cpu_factor, x.ram_factor, x.cpu_rate, x.ram_rate) AS rate_id FROM (
-      SELECT n.day, n.node, coalesce(r.cluster, n.cluster, '') AS cluster,
-        p.cpu_hourly * n.hours AS cpu_total, (p.hourly - p.cpu_hourly) * n.hours AS ram_total,
-        least(1, p.cores * n.hours / nullif(n.cpu, 0)) AS cpu_factor, least(1, p.ram * n.hours / nullif(n.mem, 0)) AS ram_factor,
-        CASE WHEN p.cores > 0 THEN p.cpu_hourly / p.cores * least(1, p.cores * n.hours / nullif(n.cpu, 0)) ELSE 0 END AS cpu_rate,
-        CASE WHEN p.ram > 0 THEN (p.hourly - p.cpu_hourly) / p.ram * least(1, p.ram * n.hours / nullif(n.mem, 0)) ELSE 0 END AS ram_rate
+    SELECT x.*, dense_rank() OVER (ORDER BY x.cluster, x.price_id, x.cpu_factor, x.ram_factor) AS rate_id FROM (
+      SELECT n.day, n.node, coalesce(r.cluster, n.cluster, '') AS cluster, n.hours, p.price_id,
+        least(1, p.cores * n.hours / nullif(n.cpu, 0)) AS cpu_factor, least(1, p.ram * n.hours / nullif(n.mem, 0)) AS ram_factor
       FROM node_days n JOIN price p ON p.node = n.node
       JOIN compute_resources r ON r.tenant_id = $1 AND r.resource_id = n.node
       WHERE n.hours > 0) x),
@@ -235,15 +236,20 @@ export const allocationSql = (claims: string) => `
       sum(c.cpu) AS cpu, sum(c.mem) AS mem, sum(c.cpu_used) AS cpu_used, sum(c.mem_used) AS mem_used
     FROM claims c JOIN rates k ON k.day = c.day AND k.node = c.node
     GROUP BY 1, 2, 3),
-  rate AS (SELECT DISTINCT ON (rate_id) rate_id, cluster, cpu_factor, ram_factor, cpu_rate, ram_rate FROM rates ORDER BY rate_id)
+  rate AS (
+    SELECT g.rate_id, g.cluster, g.cpu_factor, g.ram_factor, p.core_rate * g.cpu_factor AS cpu_rate, p.gb_rate * g.ram_factor AS ram_rate
+    FROM (SELECT rate_id, min(cluster) AS cluster, min(cpu_factor) AS cpu_factor, min(ram_factor) AS ram_factor, min(price_id) AS price_id
+          FROM rates GROUP BY rate_id) g
+    JOIN (SELECT DISTINCT ON (price_id) price_id, core_rate, gb_rate FROM price ORDER BY price_id) p ON p.price_id = g.price_id)
   SELECT b.day::text AS day, k.cluster, b.grp, false AS capacity,
     sum(b.cpu * k.cpu_factor)::text AS cpu_hours, sum(b.mem * k.ram_factor)::text AS ram_hours,
     sum(b.cpu * k.cpu_rate)::text AS cpu_cost, sum(b.mem * k.ram_rate)::text AS ram_cost,
     sum(b.cpu_used * k.cpu_rate + b.mem_used * k.ram_rate)::text AS usage_cost
   FROM by_rate b JOIN rate k ON k.rate_id = b.rate_id GROUP BY b.day, k.cluster, b.grp
   UNION ALL
-  SELECT (CASE WHEN $8 THEN day END)::text, cluster, '', true, '0', '0', sum(cpu_total)::text, sum(ram_total)::text, '0'
-  FROM rates GROUP BY 1, 2`;
+  SELECT h.day::text, h.cluster, '', true, '0', '0', sum(p.cpu_hourly * h.hours)::text, sum(p.ram_hourly * h.hours)::text, '0'
+  FROM (SELECT CASE WHEN $8 THEN day END AS day, cluster, node, sum(hours) AS hours FROM rates GROUP BY 1, 2, 3) h JOIN price p ON p.node = h.node
+  GROUP BY 1, 2`;
 
 /** Cluster, namespace or controller ($9): read from the per-day roll-up only. */
 export const ALLOCATION_ROLLUP_SQL = allocationSql(`
