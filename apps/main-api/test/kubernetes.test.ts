@@ -355,6 +355,37 @@ describe("roll-ups", () => {
     same(rollups.nodeDays);
     same(rollups.claimDays);
   });
+
+  it("stay equal to the samples when batches of two clusters land at once, also on a node both name", async () => {
+    const fresh = await signUp(ctx, { email: "owner@k8s-clusters.test", company: "Clusters Co" });
+    const who = { token: fresh.token, tenant: fresh.tenant.id };
+    const nodes = ["x-1", "x-2", "shared"].map((id) => node(id, "m5.xlarge", { cluster: "x", node_pool: "p" }));
+    expect((await as(who).put(RESOURCES, { resources: nodes })).status).toBe(200);
+    // Each cluster's agent sends 24 hours of 150 pods, a third of them on the node both name.
+    const batch = (cluster: string, own: string) =>
+      Array.from({ length: 24 * 150 }, (_, i) => ({
+        cluster,
+        namespace: "ns",
+        pod: `pod-${i % 150}`,
+        node: i % 3 === 0 ? "shared" : own,
+        timestamp: hour("2026-11-22", Math.floor(i / 150)),
+        cpu_request_cores: 0.01,
+        memory_request_gb: 0.02,
+        cpu_usage_cores: (i % 7) / 100,
+      }));
+    const answers = await Promise.all([as(who).post(PODS, { samples: batch("east", "x-1") }), as(who).post(PODS, { samples: batch("west", "x-2") })]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const rollups = await compare(who.tenant);
+    same(rollups.nodeHours);
+    same(rollups.nodeDays);
+    same(rollups.claimDays);
+    // 2 x 3,600 samples, 2,400 of them on the shared node.
+    const [{ n }] = await ctx.prisma.$queryRawUnsafe<{ n: number }[]>(
+      "SELECT sum(pods)::int AS n FROM kubernetes_node_hours WHERE tenant_id = $1 AND node = 'shared'",
+      who.tenant,
+    );
+    expect(n).toBe(2400);
+  });
 });
 
 describe("node-pool right-sizing", () => {

@@ -1,22 +1,33 @@
-import type { SqlClient, SqlSession } from "@cloudcost/db";
+import { isSerializationFailure, type SqlClient, type SqlSession } from "@cloudcost/db";
 import type { CheckedStatement, Columns, RowOf } from "@cloudcost/db";
+import { retry } from "@cloudcost/http";
 
 // Pod samples, their roll-ups (per node-hour and per node-day-group) and the reads of allocation
 // and node-pool sizing. Every statement filters by tenant; every key leads with it.
 
-/** Advisory lock class of a tenant's pod ingests (the roll-up deltas read the rows they replace). */
+/** Advisory lock class of pod ingests, one lock per tenant and cluster (the roll-up deltas read the rows they replace). */
 const POD_INGEST_LOCK_CLASS = 39_001;
 
-/** Also lets the ingest's roll-up aggregates of a full batch (10,000 rows) stay in memory. */
-const LOCK_SQL = `SELECT pg_advisory_xact_lock(${POD_INGEST_LOCK_CLASS}, hashtext($1))::text AS held, set_config('work_mem', '64MB', true) AS work_mem`;
+/**
+ * Locks the batch's clusters of the tenant in byte order: ingests of one cluster run one after the
+ * other, those of other clusters beside them (a sample's key includes its cluster, so they never
+ * replace each other's rows; the roll-ups they share only add). Also lets the ingest's roll-up
+ * aggregates of a full batch (10,000 rows) stay in memory.
+ */
+const LOCK_SQL = `
+  SELECT string_agg(pg_advisory_xact_lock(${POD_INGEST_LOCK_CLASS}, hashtext($1 || '/' || c))::text, ',') AS held, set_config('work_mem', '64MB', true) AS work_mem
+  FROM (SELECT DISTINCT c COLLATE "C" AS c FROM unnest($2::text[]) AS c ORDER BY 1) clusters`;
+
+/** Two ingests of other clusters on one node meet in its roll-up rows: a deadlock between them is retried. */
+const INGEST_ATTEMPTS = 3;
 
 /**
  * Stores the samples and moves the three roll-ups by the difference to the rows they replace, in one
  * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows (looked up
  * within the batch's hours only, so a batch of new hours reads nothing). Ingests of one tenant are
- * serialized by LOCK_SQL, taken first in the same transaction, so no concurrent ingest writes a key
- * between that snapshot and the write: new keys are plain inserts (the primary key still refuses a
- * duplicate) and replaced ones updates. Writes go in key order (no deadlocks).
+ * serialized per cluster by LOCK_SQL, taken first in the same transaction, so no concurrent ingest
+ * writes a key (which includes the cluster) between that snapshot and the write: new keys are plain
+ * inserts (the primary key still refuses a duplicate) and replaced ones updates. Writes go in key order.
  */
 export const POD_INGEST_SQL = `
   WITH v AS (
@@ -101,32 +112,34 @@ export interface PodArrays {
 }
 
 /** Stores the batch in one transaction; answers up to five unknown nodes, in which case nothing was stored. */
-export async function insertPodSamples(sql: SqlClient, tenantId: string, batch: PodArrays): Promise<UnknownNode[]> {
-  return sql.withSession(async (session) => {
-    await session.query("BEGIN");
-    try {
-      await session.query(LOCK_SQL, [tenantId]);
-      const unknown = await session.query<UnknownNode>(POD_INGEST_SQL, [
-        tenantId,
-        batch.clusters,
-        batch.namespaces,
-        batch.pods,
-        batch.hours,
-        batch.nodes,
-        batch.controllers,
-        batch.labels,
-        batch.cpuRequests,
-        batch.memoryRequests,
-        batch.cpuUsages,
-        batch.memoryUsages,
-      ]);
-      await session.query(unknown.length ? "ROLLBACK" : "COMMIT");
-      return unknown;
-    } catch (err) {
-      await session.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    }
-  });
+export function insertPodSamples(sql: SqlClient, tenantId: string, batch: PodArrays): Promise<UnknownNode[]> {
+  const attempt = () =>
+    sql.withSession(async (session) => {
+      await session.query("BEGIN");
+      try {
+        await session.query(LOCK_SQL, [tenantId, batch.clusters]);
+        const unknown = await session.query<UnknownNode>(POD_INGEST_SQL, [
+          tenantId,
+          batch.clusters,
+          batch.namespaces,
+          batch.pods,
+          batch.hours,
+          batch.nodes,
+          batch.controllers,
+          batch.labels,
+          batch.cpuRequests,
+          batch.memoryRequests,
+          batch.cpuUsages,
+          batch.memoryUsages,
+        ]);
+        await session.query(unknown.length ? "ROLLBACK" : "COMMIT");
+        return unknown;
+      } catch (err) {
+        await session.query("ROLLBACK").catch(() => undefined);
+        throw err;
+      }
+    });
+  return retry(attempt, { attempts: INGEST_ATTEMPTS, retryable: isSerializationFailure, backoff: { baseMs: 20, maxMs: 200, jitter: 0.5 } });
 }
 
 /** A heartbeat of a Kubernetes node makes it billed for that hour (no-op for other resources). */
