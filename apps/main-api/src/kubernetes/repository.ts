@@ -26,8 +26,9 @@ const INGEST_ATTEMPTS = 3;
  * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows (looked up
  * within the batch's hours only, so a batch of new hours reads nothing). Ingests of one tenant are
  * serialized per cluster by LOCK_SQL, taken first in the same transaction, so no concurrent ingest
- * writes a key (which includes the cluster) between that snapshot and the write: new keys are plain
- * inserts (the primary key still refuses a duplicate) and replaced ones updates. Writes go in key order.
+ * writes a key (which includes the cluster) between that snapshot and the write. The samples are
+ * upserted through their key (splitting new keys from replaced ones joined the batch to `old`, which
+ * a planner without statistics ran as a nested loop: seconds for a re-sent batch). Writes go in key order.
  */
 export const POD_INGEST_SQL = `
   WITH v AS (
@@ -42,23 +43,17 @@ export const POD_INGEST_SQL = `
     SELECT p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage
     FROM kubernetes_pod_samples p JOIN v ON p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod AND p.hour = v.hour
     WHERE p.tenant_id = $1 AND p.hour BETWEEN (SELECT min(hour) FROM v) AND (SELECT max(hour) FROM v) AND NOT EXISTS (SELECT 1 FROM missing)),
-  inserted AS (
+  stored AS (
     INSERT INTO kubernetes_pod_samples AS p (tenant_id, cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)
-    SELECT $1, v.* FROM v
-    WHERE NOT EXISTS (SELECT 1 FROM missing)
-      AND NOT EXISTS (SELECT 1 FROM old o WHERE o.hour = v.hour AND o.cluster = v.cluster AND o.namespace = v.namespace AND o.pod = v.pod)
+    SELECT $1, v.* FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
     ORDER BY v.hour, v.cluster COLLATE "C", v.namespace COLLATE "C", v.pod COLLATE "C"
-    RETURNING p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage),
-  replaced AS (
-    UPDATE kubernetes_pod_samples AS p SET
-      node = v.node, controller = v.controller, labels = v.labels, cpu_request = v.cpu_request,
-      memory_request = v.memory_request, cpu_usage = v.cpu_usage, memory_usage = v.memory_usage
-    FROM v JOIN old o ON o.hour = v.hour AND o.cluster = v.cluster AND o.namespace = v.namespace AND o.pod = v.pod
-    WHERE p.tenant_id = $1 AND p.hour = v.hour AND p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod
+    ON CONFLICT (tenant_id, hour, cluster, namespace, pod) DO UPDATE SET
+      node = excluded.node, controller = excluded.controller, labels = excluded.labels, cpu_request = excluded.cpu_request,
+      memory_request = excluded.memory_request, cpu_usage = excluded.cpu_usage, memory_usage = excluded.memory_usage
     RETURNING p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage),
   delta AS (
     SELECT 1 AS sign, s.*, greatest(s.cpu_request, coalesce(s.cpu_usage, 0)) AS cpu_claim, greatest(s.memory_request, coalesce(s.memory_usage, 0)) AS memory_claim
-    FROM (SELECT * FROM inserted UNION ALL SELECT * FROM replaced) s
+    FROM stored s
     UNION ALL
     SELECT -1 AS sign, o.*, greatest(o.cpu_request, coalesce(o.cpu_usage, 0)), greatest(o.memory_request, coalesce(o.memory_usage, 0)) FROM old o),
   -- Per node and hour once: the node-hour roll-up and, through it, the node-day one.
