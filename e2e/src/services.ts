@@ -14,6 +14,9 @@ const JEMALLOC = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch
 // As the images run them: each service's Node.js flags (infra/node-flags.json; docs/deployment.md).
 const NODE_FLAGS: Record<"main-api" | "pricing-api", string[]> = JSON.parse(fs.readFileSync(path.join(ROOT, "infra/node-flags.json"), "utf8"));
 
+/** Starts on other free ports when a picked one was taken meanwhile, at most this many times. */
+const PORT_ATTEMPTS = 3;
+
 export interface Service {
   name: "main-api" | "pricing-api";
   url: string;
@@ -66,7 +69,15 @@ export async function startService(
     : undefined;
   if (databaseUrl) serviceEnv[`${upper}_DATABASE_URL`] = databaseUrl;
   else if (template?.dir) fs.cpSync(template.dir, path.join(dataDir, "db"), { recursive: true });
-  return launch(name, serviceEnv, { port, metricsPort, dataDir, databaseUrl, ownsDatabase: true, entry: options.entry });
+  return launch(name, serviceEnv, {
+    port,
+    metricsPort,
+    dataDir,
+    databaseUrl,
+    ownsDatabase: true,
+    entry: options.entry,
+    portsMayMove: options.port === undefined,
+  });
 }
 
 /**
@@ -85,13 +96,13 @@ export async function startReplica(of: Service): Promise<Service> {
     [`${upper}_METRICS_PORT`]: String(metricsPort),
     [`${upper}_DATA_DIR`]: path.join(dataDir, "db"),
   };
-  return launch(of.name, env, { port, metricsPort, dataDir, databaseUrl: of.databaseUrl, ownsDatabase: false });
+  return launch(of.name, env, { port, metricsPort, dataDir, databaseUrl: of.databaseUrl, ownsDatabase: false, portsMayMove: true });
 }
 
 async function launch(
   name: "main-api" | "pricing-api",
   serviceEnv: NodeJS.ProcessEnv,
-  options: { port: number; metricsPort: number; dataDir: string; databaseUrl?: string; ownsDatabase: boolean; entry?: string },
+  options: { port: number; metricsPort: number; dataDir: string; databaseUrl?: string; ownsDatabase: boolean; entry?: string; portsMayMove: boolean },
 ): Promise<Service> {
   const { port, metricsPort, dataDir, databaseUrl } = options;
   const service: Service = {
@@ -141,13 +152,28 @@ async function launch(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  try {
-    await service.start();
-  } catch (err) {
-    await service.cleanup();
-    throw err;
+  const upper = name === "main-api" ? "MAIN_API" : "PRICING_API";
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await service.start();
+      return service;
+    } catch (err) {
+      // A picked port is free only when it was picked: another test's process may bind it first.
+      // Ports this function picked move to new free ones (a port the caller chose stays).
+      const taken = service.logs.join("").includes("EADDRINUSE");
+      if (!taken || !options.portsMayMove || attempt >= PORT_ATTEMPTS) {
+        await service.cleanup();
+        throw err;
+      }
+      service.logs.length = 0;
+      service.port = await freePort();
+      service.url = `http://127.0.0.1:${service.port}`;
+      const metrics = await freePort();
+      service.metricsUrl = `http://127.0.0.1:${metrics}/metrics`;
+      serviceEnv[`${upper}_PORT`] = String(service.port);
+      serviceEnv[`${upper}_METRICS_PORT`] = String(metrics);
+    }
   }
-  return service;
 }
 
 /** Drops a service's database (closing what still holds it). */
