@@ -24,15 +24,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
-import pino from "pino";
-import { openMigratedDatabase } from "@cloudcost/db";
 import { detectOrganizationAnomalies, detectTenantAnomalies } from "../apps/main-api/src/anomalies/service";
 import { createBudget, listBudgets, specOf } from "../apps/main-api/src/budgets/service";
 import { budgetStatuses } from "../apps/main-api/src/budgets/status";
 import { forecastSpend } from "../apps/main-api/src/spend/forecast/service";
 import { createPrisma } from "../apps/main-api/src/db";
-import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
+import { openBenchDatabase } from "./bench-database";
 
 const ORG = "org_bench_alerts";
 const TENANTS = 20;
@@ -51,23 +48,7 @@ async function main() {
     console.log("alerts: skipped (the figures are for PostgreSQL: set BENCH_DATABASE_URL)");
     return;
   }
-  const name = `cloudcost_bench_alerts_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({
-    url: url.toString(),
-    dataDir: "",
-    migrationsDir: MIGRATIONS_DIR,
-    logger: pino({ level: "warn" }),
-    poolSize: 4,
-    sessionSettings: SESSION_SETTINGS,
-  });
+  const { db, drop } = await openBenchDatabase(serverUrl, "alerts");
   const prisma = createPrisma(db.adapter);
   try {
     await db.sql.query("INSERT INTO organizations (id, name, slug) VALUES ($1, 'Bench', 'bench-alerts')", [ORG]);
@@ -264,7 +245,7 @@ async function main() {
   } finally {
     await prisma.$disconnect();
     await db.close();
-    if (!process.env.BENCH_KEEP) await admin(`DROP DATABASE "${name}" WITH (FORCE)`);
+    await drop();
   }
 }
 

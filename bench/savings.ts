@@ -15,7 +15,6 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
 import pino from "pino";
 import { openMigratedDatabase, type Database } from "@cloudcost/db";
 import { createApp } from "../apps/main-api/src/app";
@@ -24,6 +23,7 @@ import { loadConfig } from "../apps/main-api/src/config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
 import { benchCredentials } from "./bench-identity";
+import { openBenchDatabase as openServerDatabase } from "./bench-database";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const RESOURCES = env("BENCH_RESOURCES", 10_000);
@@ -42,24 +42,8 @@ async function openBenchDatabase(): Promise<{ db: Database; drop: () => Promise<
     const db = await openMigratedDatabase({ dataDir, migrationsDir: MIGRATIONS_DIR, logger, sessionSettings: SESSION_SETTINGS });
     return { db, kind: "pglite", drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const name = `cloudcost_bench_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({
-    url: url.toString(),
-    dataDir: "",
-    migrationsDir: MIGRATIONS_DIR,
-    logger,
-    poolSize: 10,
-    sessionSettings: SESSION_SETTINGS,
-  });
-  return { db, kind: "postgres", drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
+  const { db, drop } = await openServerDatabase(serverUrl, "savings", 10);
+  return { db, kind: "postgres", drop };
 }
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
