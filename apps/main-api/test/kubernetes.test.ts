@@ -247,6 +247,45 @@ describe("billed hours and over-commitment", () => {
     expect(a.__idle__).toMatchObject({ cpu_cost: "0.00", ram_cost: "0.01", total_cost: "0.01" });
   });
 
+  it("answers a range with its days' figures summed, over a whole month and over-committed days included", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("mixed", "c5.large", { cluster: "seven" })] })).status).toBe(200);
+    const pod = (day: string, namespace: string, cpu: number, use: number) => ({
+      cluster: "seven",
+      namespace,
+      pod: namespace,
+      node: "mixed",
+      controller_kind: "Deployment",
+      controller_name: namespace,
+      timestamp: hour(day, 1),
+      cpu_request_cores: cpu,
+      memory_request_gb: 1,
+      cpu_usage_cores: use,
+    });
+    // An over-committed day claims 3 cores of 2 (each claim scaled by 2/3); a plain one 1.5 of 2
+    // (beta uses 1 core, requesting 0.5). October is whole in the range, read from the month roll-up.
+    const over = (day: string) => [pod(day, "alpha", 2, 1), pod(day, "beta", 1, 0.5)];
+    const plain = (day: string) => [pod(day, "alpha", 0.5, 0.2), pod(day, "beta", 0.5, 1)];
+    const samples = [...over("2026-09-30"), ...plain("2026-10-01"), ...over("2026-10-31"), ...plain("2026-11-01")];
+    expect((await as(owner).post(PODS, { samples })).status).toBe(200);
+    for (const aggregate of ["namespace", "controller", "cluster"]) {
+      const range = `start=2026-09-30&end=2026-11-02&aggregate=${aggregate}`;
+      const [whole, daily] = [await allocation(owner, range), await allocation(owner, `${range}&step=day`)];
+      expect(whole.rows).toEqual(daily.rows);
+      expect(whole.totals).toEqual(daily.totals);
+      expect(daily.days?.map((d) => d.date)).toEqual(["2026-09-30", "2026-10-01", "2026-10-31", "2026-11-01"]);
+    }
+    const a = byGroup(await allocation(owner, "start=2026-09-30&end=2026-11-02"));
+    // alpha: 2 x (2 x 2/3) + 2 x 0.5 core-hours; beta: 2 x (1 x 2/3) + 2 x max(0.5, 1).
+    expect(a.alpha.cpu_core_hours).toBeCloseTo(8 / 3 + 1, 6);
+    expect(a.beta.cpu_core_hours).toBeCloseTo(4 / 3 + 2, 6);
+    // c5.large, 4 h at 0.085 = 0.34.
+    expect(cents(a.alpha.total_cost) + cents(a.beta.total_cost) + cents(a.__idle__.total_cost)).toBe(34);
+    // October alone: its month row; the same as its two days.
+    const october = await allocation(owner, "start=2026-10-01&end=2026-11-01");
+    expect(october.rows).toEqual((await allocation(owner, "start=2026-10-01&end=2026-11-01&step=day")).rows);
+    expect(byGroup(october).alpha.cpu_core_hours).toBeCloseTo(4 / 3 + 0.5, 6);
+  });
+
   it("counts a batch sent twice at once once", async () => {
     expect((await as(owner).put(RESOURCES, { resources: [node("twice", "m5.xlarge", { cluster: "five" })] })).status).toBe(200);
     // Large enough that the two statements overlap in the database.
@@ -316,6 +355,15 @@ describe("roll-ups", () => {
                                sum(coalesce(cpu_usage, 0))::text AS cpu_usage, sum(coalesce(memory_usage, 0))::text AS memory_usage
                              FROM kubernetes_pod_samples WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`),
       },
+      claimMonths: {
+        kept: await q(`SELECT month::text, node, cluster, namespace, controller, samples, cpu_claim::text, memory_claim::text, cpu_usage::text, memory_usage::text
+                       FROM kubernetes_claim_months WHERE tenant_id = $1 AND samples <> 0 ORDER BY 1, 2, 3, 4, 5`),
+        recomputed:
+          await q(`SELECT date_trunc('month', hour AT TIME ZONE 'UTC')::date::text AS month, node, cluster, namespace, controller, count(*)::int AS samples,
+                               sum(${claim})::text AS cpu_claim, sum(${memClaim})::text AS memory_claim,
+                               sum(coalesce(cpu_usage, 0))::text AS cpu_usage, sum(coalesce(memory_usage, 0))::text AS memory_usage
+                             FROM kubernetes_pod_samples WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`),
+      },
     };
   };
   const same = (pair: { kept: unknown[]; recomputed: unknown[] }) => {
@@ -339,13 +387,13 @@ describe("roll-ups", () => {
       node: `r-${"abc"[(pod + shift) % 3]}`,
       controller_kind: "Deployment",
       controller_name: `app-${(pod + shift) % 2}`,
-      timestamp: hour(h < 24 ? "2026-11-20" : "2026-11-21", h % 24),
+      timestamp: hour(h < 24 ? "2026-10-31" : "2026-11-01", h % 24),
       cpu_request_cores: 0.25 + ((pod + shift) % 4) * 0.5,
       memory_request_gb: 1 + ((pod * 3 + shift) % 5),
       ...(pod % 3 === 0 ? {} : { cpu_usage_cores: ((pod * 7 + h + shift) % 10) / 4, memory_usage_gb: ((pod + h * shift) % 7) * 1.5 }),
     });
     const batch = (hours: number[], pods: number, shift: number) => hours.flatMap((h) => Array.from({ length: pods }, (_, p) => sample(p, h, shift)));
-    // Two days (hours 22 to 25 cross midnight), then the same keys re-sent with every pod elsewhere,
+    // Two days (hours 22 to 25 cross midnight and a month's end), then the same keys re-sent with every pod elsewhere,
     // then a batch mixing new hours with replacements of a part of the pods.
     expect((await as(who).post(PODS, { samples: batch([22, 23, 24, 25], 12, 0) })).status).toBe(200);
     expect((await as(who).post(PODS, { samples: batch([23, 24], 12, 1) })).status).toBe(200);
@@ -354,6 +402,7 @@ describe("roll-ups", () => {
     same(rollups.nodeHours);
     same(rollups.nodeDays);
     same(rollups.claimDays);
+    same(rollups.claimMonths);
   });
 
   it("stay equal to the samples when batches of two clusters land at once, also on a node both name", async () => {
@@ -379,6 +428,7 @@ describe("roll-ups", () => {
     same(rollups.nodeHours);
     same(rollups.nodeDays);
     same(rollups.claimDays);
+    same(rollups.claimMonths);
     // 2 x 3,600 samples, 2,400 of them on the shared node.
     const [{ n }] = await ctx.prisma.$queryRawUnsafe<{ n: number }[]>(
       "SELECT sum(pods)::int AS n FROM kubernetes_node_hours WHERE tenant_id = $1 AND node = 'shared'",

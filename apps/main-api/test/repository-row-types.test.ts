@@ -12,6 +12,7 @@ import { checkedStatements as budgetStatements } from "../src/budgets/repository
 import { checkedStatements as commitmentStatements } from "../src/commitments/repository";
 import { checkedStatements as computeStatements } from "../src/compute/repository";
 import { checkedStatements as kubernetesStatements } from "../src/kubernetes/repository";
+import { checkedStatements as kubernetesAllocationStatements } from "../src/kubernetes/allocation-repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
 import { MIGRATIONS_DIR } from "../src/db";
@@ -38,6 +39,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...computeLifecycleStatements(),
   ...resourceCostStatements(),
   ...kubernetesStatements(),
+  ...kubernetesAllocationStatements(),
 ];
 
 let db: TestDatabase;

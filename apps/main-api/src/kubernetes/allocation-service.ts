@@ -4,14 +4,15 @@ import type { TenantRef } from "../context";
 import type { ComputeCatalogs } from "../compute/catalog-prices";
 import { allocationRows } from "./allocation-math";
 import { priceNodes, ZERO } from "./node-prices";
-import { allocate, findNodes, findNodesWithoutPods } from "./repository";
+import { allocate, findNodesWithoutPods } from "./allocation-repository";
+import { findNodes } from "./repository";
 
 const MAX_UNPRICED_NAMED = 100;
 
 /**
  * The nodes' cost of the range allocated to `aggregate` (docs/api.md, "Kubernetes cost allocation"):
  * each node priced at the organization's current effective price of its type, the arithmetic in
- * the database (repository.ts), idle sharing and the rounding to cents in allocation-math.ts.
+ * the database (allocation-repository.ts), idle sharing and the rounding to cents in allocation-math.ts.
  */
 export async function allocation(sql: SqlSession, catalogs: ComputeCatalogs, tenant: TenantRef, query: AllocationQuery): Promise<Allocation> {
   const priced = await priceNodes(catalogs, tenant.organizationId, await findNodes(sql, tenant.id), "effective");

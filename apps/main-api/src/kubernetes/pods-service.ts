@@ -14,14 +14,18 @@ const hourOf = (timestamp: string) => `${timestamp.slice(0, 13)}:00:00.000Z`;
 const controllerOf = (s: PodSample) => (s.controller_kind || s.controller_name ? `${s.controller_kind ?? ""}/${s.controller_name ?? ""}` : "");
 const numberOrNull = (value: number | undefined) => (value === undefined ? "NULL" : String(value));
 
-/** The batch as array literals, the last sample of a (cluster, namespace, pod, hour) winning. */
+/**
+ * The batch as array literals, the last sample of a (cluster, namespace, pod, hour) winning, in key
+ * order (hour, cluster, namespace, pod): the database inserts them as they come, so a batch's keys
+ * fill the index's pages in order instead of splitting them.
+ */
 export function podBatch(samples: PodSample[]): PodArrays & { count: number } {
   // Timestamps arrive normalised (UTC, milliseconds), so they compare as strings.
   const limit = new Date(Date.now() + MAX_CLOCK_SKEW_MS).toISOString();
   const future = samples.findIndex((s) => s.timestamp > limit);
   if (future >= 0) throw badRequest(`Invalid request: samples.${future}.timestamp: timestamp is in the future`);
   const latest = new Map<string, PodSample>();
-  for (const s of samples) latest.set(`${s.cluster}\u0000${s.namespace}\u0000${s.pod}\u0000${hourOf(s.timestamp)}`, s);
+  for (const s of samples) latest.set(`${hourOf(s.timestamp)}\u0000${s.cluster}\u0000${s.namespace}\u0000${s.pod}`, s);
   const columns: Record<keyof PodArrays, string[]> = {
     clusters: [],
     namespaces: [],
@@ -36,7 +40,8 @@ export function podBatch(samples: PodSample[]): PodArrays & { count: number } {
     memoryUsages: [],
   };
   // One pass over the rows (a batch has up to 10,000): this runs on every ingest.
-  for (const s of latest.values()) {
+  for (const key of [...latest.keys()].sort()) {
+    const s = latest.get(key) as PodSample;
     columns.clusters.push(element(s.cluster));
     columns.namespaces.push(element(s.namespace));
     columns.pods.push(element(s.pod));
