@@ -13,6 +13,7 @@ const DISTRIBUTION: TableDistribution = {
     kubernetes_pod_samples: "tenant_id",
     kubernetes_node_hours: "tenant_id",
     kubernetes_claim_days: "tenant_id",
+    kubernetes_claim_months: "tenant_id",
     kubernetes_node_days: "tenant_id",
     compute_sample_days: "tenant_id",
     compute_sample_day_status: "tenant_id",
