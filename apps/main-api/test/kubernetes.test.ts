@@ -284,6 +284,13 @@ describe("billed hours and over-commitment", () => {
     const october = await allocation(owner, "start=2026-10-01&end=2026-11-01");
     expect(october.rows).toEqual((await allocation(owner, "start=2026-10-01&end=2026-11-01&step=day")).rows);
     expect(byGroup(october).alpha.cpu_core_hours).toBeCloseTo(4 / 3 + 0.5, 6);
+    // Another tenant's node of the same id, billed in the same month, sees none of these claims,
+    // from the month roll-up or from the days.
+    expect((await as(other).put(RESOURCES, { resources: [node("mixed", "c5.large", { cluster: "seven" })] })).status).toBe(200);
+    expect((await as(other).post(PODS, { samples: [{ ...pod("2026-10-15", "theirs", 1, 0.5), pod: "theirs" }] })).status).toBe(200);
+    for (const query of ["start=2026-09-30&end=2026-11-02", "start=2026-10-01&end=2026-11-01", "start=2026-09-30&end=2026-11-02&step=day"]) {
+      expect((await allocation(other, query)).rows.map((r) => r.group)).toEqual(["theirs", "__idle__"]);
+    }
   });
 
   it("counts a batch sent twice at once once", async () => {
