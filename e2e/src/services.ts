@@ -14,6 +14,9 @@ const JEMALLOC = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch
 // As the images run them: each service's Node.js flags (infra/node-flags.json; docs/deployment.md).
 const NODE_FLAGS: Record<"main-api" | "pricing-api", string[]> = JSON.parse(fs.readFileSync(path.join(ROOT, "infra/node-flags.json"), "utf8"));
 
+/** The prefix of a service's environment variables (`MAIN_API_PORT`, ...). */
+const envPrefix = (name: Service["name"]) => (name === "main-api" ? "MAIN_API" : "PRICING_API");
+
 /** Starts on other free ports when a picked one was taken meanwhile, at most this many times. */
 const PORT_ATTEMPTS = 3;
 
@@ -51,7 +54,7 @@ export async function startService(
 ): Promise<Service> {
   const port = options.port ?? (await freePort());
   const metricsPort = await freePort();
-  const upper = name === "main-api" ? "MAIN_API" : "PRICING_API";
+  const upper = envPrefix(name);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-${name}-`));
   const serviceEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -86,7 +89,7 @@ export async function startService(
  */
 export async function startReplica(of: Service): Promise<Service> {
   if (!of.databaseUrl) throw new Error(`a second ${of.name} replica needs a PostgreSQL database (TEST_DATABASE_URL): an embedded one belongs to one process`);
-  const upper = of.name === "main-api" ? "MAIN_API" : "PRICING_API";
+  const upper = envPrefix(of.name);
   const port = await freePort();
   const metricsPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-${of.name}-replica-`));
@@ -152,7 +155,7 @@ async function launch(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  const upper = name === "main-api" ? "MAIN_API" : "PRICING_API";
+  const upper = envPrefix(name);
   for (let attempt = 1; ; attempt++) {
     try {
       await service.start();

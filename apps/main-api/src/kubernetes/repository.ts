@@ -2,9 +2,9 @@ import { isSerializationFailure, type SqlClient, type SqlSession } from "@cloudc
 import type { CheckedStatement, Columns, RowOf } from "@cloudcost/db";
 import { retry } from "@cloudcost/http";
 
-// Pod samples, their roll-ups (per node-hour, node-day, and node-day and node-month per group), the nodes and the reads of
-// node-pool sizing (allocation's are in allocation-repository.ts). Every statement filters by
-// tenant; every key leads with it.
+// Pod samples, their roll-ups (per node-hour and node-day, and per group its node-day and
+// node-month claims), the nodes and the reads of node-pool sizing (allocation's are in
+// allocation-repository.ts). Every statement filters by tenant; every key leads with it.
 
 /** Advisory lock class of pod ingests, one lock per tenant and cluster (the roll-up deltas read the rows they replace). */
 const POD_INGEST_LOCK_CLASS = 39_001;
