@@ -15,9 +15,9 @@ const controllerOf = (s: PodSample) => (s.controller_kind || s.controller_name ?
 const numberOrNull = (value: number | undefined) => (value === undefined ? "NULL" : String(value));
 
 /**
- * The batch as array literals, the last sample of a (cluster, namespace, pod, hour) winning, in key
- * order (hour, cluster, namespace, pod): the database inserts them as they come, so a batch's keys
- * fill the index's pages in order instead of splitting them.
+ * The batch as array literals, the last sample of a (cluster, namespace, pod, hour) winning, in the
+ * order of the claim roll-ups' keys (hour, node, cluster, namespace, controller, then pod): the
+ * database groups the rows by them, and finds them sorted.
  */
 export function podBatch(samples: PodSample[]): PodArrays & { count: number } {
   // Timestamps arrive normalised (UTC, milliseconds), so they compare as strings.
@@ -26,6 +26,11 @@ export function podBatch(samples: PodSample[]): PodArrays & { count: number } {
   if (future >= 0) throw badRequest(`Invalid request: samples.${future}.timestamp: timestamp is in the future`);
   const latest = new Map<string, PodSample>();
   for (const s of samples) latest.set(`${hourOf(s.timestamp)}\u0000${s.cluster}\u0000${s.namespace}\u0000${s.pod}`, s);
+  const ordered = [...latest.values()].map((s) => ({
+    s,
+    key: `${hourOf(s.timestamp)}\u0000${s.node}\u0000${s.cluster}\u0000${s.namespace}\u0000${controllerOf(s)}\u0000${s.pod}`,
+  }));
+  ordered.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const columns: Record<keyof PodArrays, string[]> = {
     clusters: [],
     namespaces: [],
@@ -40,8 +45,7 @@ export function podBatch(samples: PodSample[]): PodArrays & { count: number } {
     memoryUsages: [],
   };
   // One pass over the rows (a batch has up to 10,000): this runs on every ingest.
-  for (const key of [...latest.keys()].sort()) {
-    const s = latest.get(key) as PodSample;
+  for (const { s } of ordered) {
     columns.clusters.push(element(s.cluster));
     columns.namespaces.push(element(s.namespace));
     columns.pods.push(element(s.pod));

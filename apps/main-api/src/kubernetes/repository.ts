@@ -13,10 +13,9 @@ const POD_INGEST_LOCK_CLASS = 39_001;
  * Locks the batch's clusters of the tenant in byte order: ingests of one cluster run one after the
  * other, those of other clusters beside them (a sample's key includes its cluster, so they never
  * replace each other's rows; the roll-ups they share only add). Also sets the ingest's transaction
- * to keep its sorts of a full batch (10,000 rows) in memory and to aggregate by sorting: the claim
- * roll-up has about one group per sample, which a hash table of numeric sums builds slower than one
- * sort (which the writes in key order need anyway) followed by a streaming aggregate (about 25 ms of
- * a 10,000-sample batch's 240 ms).
+ * to keep its sorts of a full batch (10,000 rows) in memory and to aggregate by sorting: a claim
+ * grouping has about one group per sample, and its rows arrive in its order (podBatch), so a sort
+ * finds them sorted in one pass, where a hash table of numeric sums costs more.
  */
 const LOCK_SQL = `
   SELECT string_agg(pg_advisory_xact_lock(${POD_INGEST_LOCK_CLASS}, hashtext($1 || '/' || c))::text, ',') AS held,
@@ -31,13 +30,14 @@ const INGEST_ATTEMPTS = 3;
  * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows (looked up
  * within the batch's hours only, so a batch of new hours reads nothing). Ingests of one tenant are
  * serialized per cluster by LOCK_SQL, taken first in the same transaction, so no concurrent ingest
- * writes a key (which includes the cluster) between that snapshot and the write. The samples are
- * upserted through their key (splitting new keys from replaced ones joined the batch to `old`, which
- * a planner without statistics ran as a nested loop: seconds for a re-sent batch). Writes go in key order.
+ * writes a key (which includes the cluster) between that snapshot and the write: a batch of which
+ * `old` found nothing is inserted plainly, one that replaces rows is upserted whole (splitting it
+ * would join the batch to `old`, which a planner without statistics ran as a nested loop), and a
+ * claim roll-up row is updated through one join and inserted where the join found none.
  * The roll-ups move by `delta`: the batch's rows, read from `v` rather than from the insert's
  * RETURNING (a batch naming an unknown node is rolled back whole), and the replaced rows negated,
- * so the sums need no multiplication. The claim roll-up groups by its keys in byte order, so one
- * sort serves the grouping and the writes.
+ * so the sums need no multiplication. Groupings are by their keys in byte order, the order
+ * podBatch sends the rows in, so their sorts find them sorted; writes go in key order.
  */
 export const POD_INGEST_SQL = `
   WITH v AS (
@@ -45,21 +45,24 @@ export const POD_INGEST_SQL = `
                          $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[])
       AS v(cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)),
   missing AS (
-    SELECT DISTINCT v.node AS id FROM v
-    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = v.node AND r.resource_type = 'kubernetes_node'
-                        AND r.retired_at IS NULL)),
+    SELECT n.node AS id FROM (SELECT DISTINCT node COLLATE "C" AS node FROM v) n
+    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = n.node COLLATE "default"
+                        AND r.resource_type = 'kubernetes_node' AND r.retired_at IS NULL)),
   old AS (
     SELECT p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage
     FROM kubernetes_pod_samples p JOIN v ON p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod AND p.hour = v.hour
-    WHERE p.tenant_id = $1 AND p.hour BETWEEN (SELECT min(hour) FROM v) AND (SELECT max(hour) FROM v) AND NOT EXISTS (SELECT 1 FROM missing)),
-  stored AS (
+    WHERE p.tenant_id = $1 AND p.hour BETWEEN (SELECT min(hour) FROM v) AND (SELECT max(hour) FROM v)),
+  inserted AS (
+    INSERT INTO kubernetes_pod_samples (tenant_id, cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)
+    SELECT $1, v.* FROM v WHERE NOT EXISTS (SELECT 1 FROM old)
+    ORDER BY v.hour, v.cluster COLLATE "C", v.namespace COLLATE "C", v.pod COLLATE "C"),
+  replaced AS (
     INSERT INTO kubernetes_pod_samples AS p (tenant_id, cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)
-    SELECT $1, v.* FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
+    SELECT $1, v.* FROM v WHERE EXISTS (SELECT 1 FROM old)
     ORDER BY v.hour, v.cluster COLLATE "C", v.namespace COLLATE "C", v.pod COLLATE "C"
     ON CONFLICT (tenant_id, hour, cluster, namespace, pod) DO UPDATE SET
       node = excluded.node, controller = excluded.controller, labels = excluded.labels, cpu_request = excluded.cpu_request,
-      memory_request = excluded.memory_request, cpu_usage = excluded.cpu_usage, memory_usage = excluded.memory_usage
-    ),
+      memory_request = excluded.memory_request, cpu_usage = excluded.cpu_usage, memory_usage = excluded.memory_usage),
   delta AS (
     SELECT 1 AS sign, s.cluster, s.namespace, s.hour, s.node, s.controller, s.cpu_request, s.memory_request,
       coalesce(s.cpu_usage, 0) AS cpu_usage, coalesce(s.memory_usage, 0) AS memory_usage,
@@ -71,9 +74,10 @@ export const POD_INGEST_SQL = `
     FROM old o),
   -- Per node and hour once: the node-hour roll-up and, through it, the node-day one.
   per_node_hour AS MATERIALIZED (
-    SELECT node, hour, sum(sign)::int AS pods, sum(cpu_request) AS cpu_request, sum(memory_request) AS memory_request,
-      sum(cpu_claim) AS cpu_claim, sum(memory_claim) AS memory_claim, min(cluster) AS cluster
-    FROM delta GROUP BY node, hour),
+    SELECT hour, node COLLATE "default" AS node, pods, cpu_request, memory_request, cpu_claim, memory_claim, cluster FROM (
+      SELECT hour, node COLLATE "C" AS node, sum(sign)::int AS pods, sum(cpu_request) AS cpu_request, sum(memory_request) AS memory_request,
+        sum(cpu_claim) AS cpu_claim, sum(memory_claim) AS memory_claim, min(cluster) AS cluster
+      FROM delta GROUP BY 1, 2) g),
   node_hours AS (
     INSERT INTO kubernetes_node_hours AS h (tenant_id, node, hour, pods, cpu_request, memory_request)
     SELECT $1, node, hour, pods, cpu_request, memory_request FROM per_node_hour ORDER BY node COLLATE "C", hour
@@ -89,27 +93,51 @@ export const POD_INGEST_SQL = `
     ON CONFLICT (tenant_id, day, node) DO UPDATE SET
       hours = d.hours + excluded.hours, cpu_claim = d.cpu_claim + excluded.cpu_claim, memory_claim = d.memory_claim + excluded.memory_claim,
       cluster = coalesce(d.cluster, excluded.cluster)),
-  claim_days AS (
-    INSERT INTO kubernetes_claim_days AS d (tenant_id, day, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
-    SELECT $1, (hour AT TIME ZONE 'UTC')::date, node COLLATE "C", cluster COLLATE "C", namespace COLLATE "C", controller COLLATE "C", sum(sign)::int, sum(cpu_claim), sum(memory_claim),
-      sum(cpu_usage), sum(memory_usage)
-    FROM delta
-    GROUP BY 2, 3, 4, 5, 6
-    ORDER BY 2, 3, 4, 5, 6
-    ON CONFLICT (tenant_id, day, node, cluster, namespace, controller) DO UPDATE SET
-      samples = d.samples + excluded.samples, cpu_claim = d.cpu_claim + excluded.cpu_claim, memory_claim = d.memory_claim + excluded.memory_claim,
-      cpu_usage = d.cpu_usage + excluded.cpu_usage, memory_usage = d.memory_usage + excluded.memory_usage),
-  claim_months AS (
-    INSERT INTO kubernetes_claim_months AS m (tenant_id, month, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
-    SELECT $1, date_trunc('month', hour AT TIME ZONE 'UTC')::date, node COLLATE "C", cluster COLLATE "C", namespace COLLATE "C", controller COLLATE "C",
-      sum(sign)::int, sum(cpu_claim), sum(memory_claim), sum(cpu_usage), sum(memory_usage)
-    FROM delta
-    GROUP BY 2, 3, 4, 5, 6
-    ORDER BY 2, 3, 4, 5, 6
-    ON CONFLICT (tenant_id, month, node, cluster, namespace, controller) DO UPDATE SET
-      samples = m.samples + excluded.samples, cpu_claim = m.cpu_claim + excluded.cpu_claim, memory_claim = m.memory_claim + excluded.memory_claim,
-      cpu_usage = m.cpu_usage + excluded.cpu_usage, memory_usage = m.memory_usage + excluded.memory_usage)
-  SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
+  -- The claim roll-ups: the rows of the batch's keys are updated through one join, the keys it did
+  -- not find inserted (no other ingest writes a key of the batch's clusters meanwhile).
+  day_claims AS MATERIALIZED (
+    SELECT day, node COLLATE "default" AS node, cluster COLLATE "default" AS cluster, namespace COLLATE "default" AS namespace,
+      controller COLLATE "default" AS controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage FROM (
+      SELECT (hour AT TIME ZONE 'UTC')::date AS day, node COLLATE "C" AS node, cluster COLLATE "C" AS cluster, namespace COLLATE "C" AS namespace,
+        controller COLLATE "C" AS controller, sum(sign)::int AS samples, sum(cpu_claim) AS cpu_claim, sum(memory_claim) AS memory_claim,
+        sum(cpu_usage) AS cpu_usage, sum(memory_usage) AS memory_usage
+      FROM delta GROUP BY 1, 2, 3, 4, 5) g),
+  day_updated AS (
+    UPDATE kubernetes_claim_days d SET samples = d.samples + c.samples, cpu_claim = d.cpu_claim + c.cpu_claim, memory_claim = d.memory_claim + c.memory_claim,
+      cpu_usage = d.cpu_usage + c.cpu_usage, memory_usage = d.memory_usage + c.memory_usage
+    FROM day_claims c
+    WHERE d.tenant_id = $1 AND d.day = c.day AND d.node = c.node AND d.cluster = c.cluster
+      AND d.namespace = c.namespace AND d.controller = c.controller
+      AND d.day BETWEEN (SELECT min(day) FROM day_claims) AND (SELECT max(day) FROM day_claims)
+    RETURNING d.day, d.node, d.cluster, d.namespace, d.controller),
+  day_inserted AS (
+    INSERT INTO kubernetes_claim_days (tenant_id, day, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
+    SELECT $1, c.* FROM day_claims c
+    WHERE NOT EXISTS (SELECT 1 FROM day_updated u WHERE u.day = c.day AND u.node = c.node AND u.cluster = c.cluster
+                        AND u.namespace = c.namespace AND u.controller = c.controller)
+    ORDER BY 2, 3, 4, 5, 6),
+  -- A batch within one day (as an agent's hourly one) has its month's rows already: only relabelled.
+  month_claims AS MATERIALIZED (
+    SELECT date_trunc('month', day)::date AS month, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage
+    FROM day_claims WHERE (SELECT min(day) = max(day) FROM day_claims)
+    UNION ALL
+    SELECT date_trunc('month', day)::date, node, cluster, namespace, controller, sum(samples)::int, sum(cpu_claim), sum(memory_claim), sum(cpu_usage), sum(memory_usage)
+    FROM day_claims WHERE (SELECT min(day) <> max(day) FROM day_claims) GROUP BY 1, 2, 3, 4, 5),
+  month_updated AS (
+    UPDATE kubernetes_claim_months m SET samples = m.samples + c.samples, cpu_claim = m.cpu_claim + c.cpu_claim, memory_claim = m.memory_claim + c.memory_claim,
+      cpu_usage = m.cpu_usage + c.cpu_usage, memory_usage = m.memory_usage + c.memory_usage
+    FROM month_claims c
+    WHERE m.tenant_id = $1 AND m.month = c.month AND m.node = c.node AND m.cluster = c.cluster
+      AND m.namespace = c.namespace AND m.controller = c.controller
+      AND m.month BETWEEN (SELECT min(month) FROM month_claims) AND (SELECT max(month) FROM month_claims)
+    RETURNING m.month, m.node, m.cluster, m.namespace, m.controller),
+  month_inserted AS (
+    INSERT INTO kubernetes_claim_months (tenant_id, month, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
+    SELECT $1, c.* FROM month_claims c
+    WHERE NOT EXISTS (SELECT 1 FROM month_updated u WHERE u.month = c.month AND u.node = c.node AND u.cluster = c.cluster
+                        AND u.namespace = c.namespace AND u.controller = c.controller)
+    ORDER BY 2, 3, 4, 5, 6)
+  SELECT id FROM missing ORDER BY id LIMIT 5`;
 
 const UNKNOWN_NODE_COLUMNS = { id: "text" } as const;
 export type UnknownNode = RowOf<typeof UNKNOWN_NODE_COLUMNS>;
