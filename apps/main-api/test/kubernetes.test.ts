@@ -71,6 +71,26 @@ describe("pod samples", () => {
     expectError(await as(owner).post(PODS, { samples: [{ ...sample("their-node"), cpu_request_cores: -1 }] }), 400, /cpu_request_cores/);
     expect((await allocation(owner, "start=2026-11-01&end=2026-11-02")).rows).toEqual([]);
   });
+
+  it("keeps names and labels as sent, quotes, backslashes, control characters and non-ASCII included; a NUL is a 400", async () => {
+    expect((await as(owner).put(RESOURCES, { resources: [node("labelled", "m5.xlarge", { cluster: "c", node_pool: "p" })] })).status).toBe(200);
+    const sample = (labels: Record<string, string>, namespace = "labels") => ({
+      cluster: "c",
+      namespace,
+      pod: "p",
+      node: "labelled",
+      labels,
+      timestamp: hour("2026-11-03", 1),
+      cpu_request_cores: 1,
+      memory_request_gb: 1,
+    });
+    expectError(await as(owner).post(PODS, { samples: [sample({ team: "a\u0000b" })] }), 400, /NUL/);
+    expect((await allocation(owner, "start=2026-11-03&end=2026-11-04")).rows).toEqual([]);
+    const odd = 'a "quoted" \\ value\u0001\t é 💸 {x,y}';
+    expect((await as(owner).post(PODS, { samples: [sample({ team: odd }, 'ns "q" \\ {a,b} é')] })).status).toBe(200);
+    expect(Object.keys(byGroup(await allocation(owner, "start=2026-11-03&end=2026-11-04&aggregate=label:team")))).toContain(odd);
+    expect(Object.keys(byGroup(await allocation(owner, "start=2026-11-03&end=2026-11-04&aggregate=namespace")))).toContain('ns "q" \\ {a,b} é');
+  });
 });
 
 describe("retired nodes", () => {

@@ -41,9 +41,9 @@ const INGEST_ATTEMPTS = 3;
  */
 export const POD_INGEST_SQL = `
   WITH v AS (
-    SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::jsonb[],
-                         $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[])
-      AS v(cluster, namespace, pod, hour, node, controller, labels, cpu_request, memory_request, cpu_usage, memory_usage)),
+    SELECT e->>0 AS cluster, e->>1 AS namespace, e->>2 AS pod, (e->>3)::timestamptz AS hour, e->>4 AS node, e->>5 AS controller, e->6 AS labels,
+      (e->>7)::numeric AS cpu_request, (e->>8)::numeric AS memory_request, (e->>9)::numeric AS cpu_usage, (e->>10)::numeric AS memory_usage
+    FROM jsonb_array_elements($2::jsonb) e),
   missing AS (
     SELECT n.node AS id FROM (SELECT DISTINCT node COLLATE "C" AS node FROM v) n
     WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = n.node COLLATE "default"
@@ -142,42 +142,24 @@ export const POD_INGEST_SQL = `
 const UNKNOWN_NODE_COLUMNS = { id: "text" } as const;
 export type UnknownNode = RowOf<typeof UNKNOWN_NODE_COLUMNS>;
 
-/** Pod samples as the array literals POD_INGEST_SQL takes (pods-service.ts builds them). */
-export interface PodArrays {
-  clusters: string;
-  namespaces: string;
-  pods: string;
-  hours: string;
-  nodes: string;
-  controllers: string;
-  labels: string;
-  cpuRequests: string;
-  memoryRequests: string;
-  cpuUsages: string;
-  memoryUsages: string;
+/** One pod sample as POD_INGEST_SQL reads it: cluster, namespace, pod, hour, node, controller, labels, CPU and memory requests, usages. */
+export type PodRow = [string, string, string, string, string, string, Record<string, string>, number, number, number | null, number | null];
+
+/** A batch as pods-service.ts builds it: its rows as one JSON array, and its clusters. */
+export interface PodRows {
+  count: number;
+  clusters: string[];
+  rows: string;
 }
 
 /** Stores the batch in one transaction; answers up to five unknown nodes, in which case nothing was stored. */
-export function insertPodSamples(sql: SqlClient, tenantId: string, batch: PodArrays): Promise<UnknownNode[]> {
+export function insertPodSamples(sql: SqlClient, tenantId: string, batch: PodRows): Promise<UnknownNode[]> {
   const attempt = () =>
     sql.withSession(async (session) => {
       await session.query("BEGIN");
       try {
         await session.query(LOCK_SQL, [tenantId, batch.clusters]);
-        const unknown = await session.query<UnknownNode>(POD_INGEST_SQL, [
-          tenantId,
-          batch.clusters,
-          batch.namespaces,
-          batch.pods,
-          batch.hours,
-          batch.nodes,
-          batch.controllers,
-          batch.labels,
-          batch.cpuRequests,
-          batch.memoryRequests,
-          batch.cpuUsages,
-          batch.memoryUsages,
-        ]);
+        const unknown = await session.query<UnknownNode>(POD_INGEST_SQL, [tenantId, batch.rows]);
         await session.query(unknown.length ? "ROLLBACK" : "COMMIT");
         return unknown;
       } catch (err) {
