@@ -106,6 +106,20 @@ describe("retired nodes", () => {
     expect((await as(owner).put(RESOURCES, { resources: [node("drained", "m5.xlarge", { cluster: "c", node_pool: "p" })] })).status).toBe(200);
     expect((await as(owner).post(PODS, { samples: [sample] })).status).toBe(200);
   });
+
+  it("do not stop a re-sent sample from moving a pod off them", async () => {
+    const resources = ["leaving", "staying"].map((id) => node(id, "m5.xlarge", { cluster: "c", node_pool: "p" }));
+    expect((await as(owner).put(RESOURCES, { resources })).status).toBe(200);
+    const sample = (n: string) => ({ cluster: "c", namespace: "moved", pod: "m", node: n, timestamp: hour("2026-11-04", 5), cpu_request_cores: 1, memory_request_gb: 1 });
+    expect((await as(owner).post(PODS, { samples: [sample("leaving")] })).status).toBe(200);
+    expect(
+      (await request(ctx.app).delete(`${RESOURCES}/leaving`).set("Authorization", `Bearer ${owner.token}`).set("X-Service-Tenant-ID", owner.tenant)).status,
+    ).toBe(204);
+    // The agent corrects the hour: the pod ran on the live node.
+    expect((await as(owner).post(PODS, { samples: [sample("staying")] })).status).toBe(200);
+    const moved = byGroup(await allocation(owner, "start=2026-11-04&end=2026-11-05")).moved;
+    expect(moved.cpu_core_hours).toBe(1);
+  });
 });
 
 describe("allocation of one node", () => {

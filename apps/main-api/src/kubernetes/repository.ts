@@ -44,10 +44,6 @@ export const POD_INGEST_SQL = `
     SELECT e->>0 AS cluster, e->>1 AS namespace, e->>2 AS pod, (e->>3)::timestamptz AS hour, e->>4 AS node, e->>5 AS controller, e->6 AS labels,
       (e->>7)::numeric AS cpu_request, (e->>8)::numeric AS memory_request, (e->>9)::numeric AS cpu_usage, (e->>10)::numeric AS memory_usage
     FROM jsonb_array_elements($2::jsonb) e),
-  missing AS (
-    SELECT n.node AS id FROM (SELECT DISTINCT node COLLATE "C" AS node FROM v) n
-    WHERE NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = n.node COLLATE "default"
-                        AND r.resource_type = 'kubernetes_node' AND r.retired_at IS NULL)),
   old AS (
     SELECT p.cluster, p.namespace, p.pod, p.hour, p.node, p.controller, p.cpu_request, p.memory_request, p.cpu_usage, p.memory_usage
     FROM kubernetes_pod_samples p JOIN v ON p.cluster = v.cluster AND p.namespace = v.namespace AND p.pod = v.pod AND p.hour = v.hour
@@ -74,10 +70,15 @@ export const POD_INGEST_SQL = `
     FROM old o),
   -- Per node and hour once: the node-hour roll-up and, through it, the node-day one.
   per_node_hour AS MATERIALIZED (
-    SELECT hour, node COLLATE "default" AS node, pods, cpu_request, memory_request, cpu_claim, memory_claim, cluster FROM (
+    SELECT hour, node COLLATE "default" AS node, pods, cpu_request, memory_request, cpu_claim, memory_claim, cluster, sent FROM (
       SELECT hour, node COLLATE "C" AS node, sum(sign)::int AS pods, sum(cpu_request) AS cpu_request, sum(memory_request) AS memory_request,
-        sum(cpu_claim) AS cpu_claim, sum(memory_claim) AS memory_claim, min(cluster) AS cluster
+        sum(cpu_claim) AS cpu_claim, sum(memory_claim) AS memory_claim, min(cluster) AS cluster, bool_or(sign = 1) AS sent
       FROM delta GROUP BY 1, 2) g),
+  -- The nodes the batch sends samples of (not those only a replaced sample named) that are not live Kubernetes nodes of the tenant.
+  missing AS (
+    SELECT DISTINCT n.node AS id FROM per_node_hour n
+    WHERE n.sent AND NOT EXISTS (SELECT 1 FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = n.node
+                                   AND r.resource_type = 'kubernetes_node' AND r.retired_at IS NULL)),
   node_hours AS (
     INSERT INTO kubernetes_node_hours AS h (tenant_id, node, hour, pods, cpu_request, memory_request)
     SELECT $1, node, hour, pods, cpu_request, memory_request FROM per_node_hour ORDER BY node COLLATE "C", hour
@@ -137,7 +138,7 @@ export const POD_INGEST_SQL = `
     WHERE NOT EXISTS (SELECT 1 FROM month_updated u WHERE u.month = c.month AND u.node = c.node AND u.cluster = c.cluster
                         AND u.namespace = c.namespace AND u.controller = c.controller)
     ORDER BY 2, 3, 4, 5, 6)
-  SELECT id FROM missing ORDER BY id LIMIT 5`;
+  SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
 
 const UNKNOWN_NODE_COLUMNS = { id: "text" } as const;
 export type UnknownNode = RowOf<typeof UNKNOWN_NODE_COLUMNS>;
