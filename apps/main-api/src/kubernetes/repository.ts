@@ -109,12 +109,12 @@ export const POD_INGEST_SQL = `
     FROM day_claims c
     WHERE d.tenant_id = $1 AND d.day = c.day AND d.node = c.node AND d.cluster = c.cluster
       AND d.namespace = c.namespace AND d.controller = c.controller
-      AND d.day BETWEEN (SELECT min(day) FROM day_claims) AND (SELECT max(day) FROM day_claims)
+      AND d.cluster = ANY ($3::text[]) AND d.day BETWEEN (SELECT min(day) FROM day_claims) AND (SELECT max(day) FROM day_claims)
     RETURNING d.day, d.node, d.cluster, d.namespace, d.controller),
   day_inserted AS (
     INSERT INTO kubernetes_claim_days (tenant_id, day, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
     SELECT $1, c.* FROM day_claims c
-    WHERE NOT EXISTS (SELECT 1 FROM day_updated u WHERE u.day = c.day AND u.node = c.node AND u.cluster = c.cluster
+    WHERE (SELECT count(*) FROM day_updated) < (SELECT count(*) FROM day_claims) AND NOT EXISTS (SELECT 1 FROM day_updated u WHERE u.day = c.day AND u.node = c.node AND u.cluster = c.cluster
                         AND u.namespace = c.namespace AND u.controller = c.controller)
     ORDER BY 2, 3, 4, 5, 6),
   -- A batch within one day (as an agent's hourly one) has its month's rows already: only relabelled.
@@ -130,12 +130,12 @@ export const POD_INGEST_SQL = `
     FROM month_claims c
     WHERE m.tenant_id = $1 AND m.month = c.month AND m.node = c.node AND m.cluster = c.cluster
       AND m.namespace = c.namespace AND m.controller = c.controller
-      AND m.month BETWEEN (SELECT min(month) FROM month_claims) AND (SELECT max(month) FROM month_claims)
+      AND m.cluster = ANY ($3::text[]) AND m.month BETWEEN (SELECT min(month) FROM month_claims) AND (SELECT max(month) FROM month_claims)
     RETURNING m.month, m.node, m.cluster, m.namespace, m.controller),
   month_inserted AS (
     INSERT INTO kubernetes_claim_months (tenant_id, month, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
     SELECT $1, c.* FROM month_claims c
-    WHERE NOT EXISTS (SELECT 1 FROM month_updated u WHERE u.month = c.month AND u.node = c.node AND u.cluster = c.cluster
+    WHERE (SELECT count(*) FROM month_updated) < (SELECT count(*) FROM month_claims) AND NOT EXISTS (SELECT 1 FROM month_updated u WHERE u.month = c.month AND u.node = c.node AND u.cluster = c.cluster
                         AND u.namespace = c.namespace AND u.controller = c.controller)
     ORDER BY 2, 3, 4, 5, 6)
   SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
@@ -160,7 +160,7 @@ export function insertPodSamples(sql: SqlClient, tenantId: string, batch: PodRow
       await session.query("BEGIN");
       try {
         await session.query(LOCK_SQL, [tenantId, batch.clusters]);
-        const unknown = await session.query<UnknownNode>(POD_INGEST_SQL, [tenantId, batch.rows]);
+        const unknown = await session.query<UnknownNode>(POD_INGEST_SQL, [tenantId, batch.rows, batch.clusters]);
         await session.query(unknown.length ? "ROLLBACK" : "COMMIT");
         return unknown;
       } catch (err) {
