@@ -1,9 +1,10 @@
 /**
  * Kubernetes benchmark (not a test), PostgreSQL only:
- * 1. Pod ingest: BENCH_K8S_BATCHES batches of 10,000 hourly pod samples, each parsed from its JSON
- *    body by the request schema and stored with the roll-ups (service level: ingestPods), as samples
- *    per second: one agent's batches one after the other, then rounds of two agents' batches at once
- *    (two clusters of the tenant on other nodes).
+ * 1. Pod ingest over HTTP (kubernetes-ingest.ts): the built main API in its own process on its own
+ *    database, 1, 2 and 4 agents (clusters of one tenant, each on its own 334 nodes) in this process,
+ *    each sending BENCH_K8S_ROUNDS requests of 10,000 samples (a new hour each) one after the other;
+ *    samples per second over the wall time, and the CPU per request of the API's and PostgreSQL's
+ *    processes.
  * 2. Allocation of a month of one cluster of BENCH_K8S_NODES nodes (1,000) and BENCH_K8S_PODS pods
  *    (30,000, 30 a node) by namespace through the allocation service (the claim roll-up), over the
  *    month and per day, beside the same aggregation over the raw samples (the baseline), p50 of
@@ -19,29 +20,28 @@
  * INSERT ... SELECT FROM generate_series and its four roll-ups built with one GROUP BY each (what
  * the ingest maintains batch by batch). Writes bench/results/kubernetes.json; without
  * BENCH_DATABASE_URL it says so and exits 0. BENCH_KEEP=1 keeps the database.
- * Knobs: BENCH_K8S_BATCHES (5), BENCH_K8S_NODES, BENCH_K8S_PODS, BENCH_K8S_DAYS (30), BENCH_K8S_CALLS (10), BENCH_K8S_BASELINE_CALLS (3).
+ * Knobs: BENCH_K8S_ROUNDS (12), BENCH_K8S_INGEST_ONLY (skip the allocation), BENCH_K8S_NODES, BENCH_K8S_PODS, BENCH_K8S_DAYS (30), BENCH_K8S_CALLS (10), BENCH_K8S_BASELINE_CALLS (3).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { AllocationQuery, IngestPodsRequest, type InstanceTypeRow } from "@cloudcost/contracts";
+import { AllocationQuery, type InstanceTypeRow } from "@cloudcost/contracts";
 import type { Database } from "@cloudcost/db";
 import type { ComputeCatalogs } from "../apps/main-api/src/compute/catalog-prices";
 import { upsertResourceRows } from "../apps/main-api/src/compute/repository";
 import { createPrisma } from "../apps/main-api/src/db";
 import { allocation } from "../apps/main-api/src/kubernetes/allocation-service";
-import { ingestPods, podBatch } from "../apps/main-api/src/kubernetes/pods-service";
 import { allocationSql } from "../apps/main-api/src/kubernetes/allocation-repository";
 import { openBenchDatabase } from "./bench-database";
-import { env, percentile, round, time } from "./measure";
+import { measurePodIngestOverHttp } from "./kubernetes-ingest";
+import { env, round, time } from "./measure";
 
-const BATCHES = env("BENCH_K8S_BATCHES", 5);
+const ROUNDS = env("BENCH_K8S_ROUNDS", 12);
 const NODES = env("BENCH_K8S_NODES", 1000);
 const PODS = env("BENCH_K8S_PODS", 30_000);
 const DAYS = env("BENCH_K8S_DAYS", 30);
 const CALLS = env("BENCH_K8S_CALLS", 10);
 const BASELINE_CALLS = env("BENCH_K8S_BASELINE_CALLS", 3);
-const INGEST = { id: "ten_bench_k8s_ingest", organizationId: "org_bench_k8s" };
 const MONTH = { id: "ten_bench_k8s_month", organizationId: "org_bench_k8s" };
 // September: the default 30 days are one whole calendar month, as a month's allocation asks for.
 const START = "2026-09-01T00:00:00.000Z";
@@ -75,60 +75,11 @@ const nodes = (count: number) =>
     purchase_option: "on_demand" as const,
   }));
 
-async function upsertNodes(db: Database, tenant: typeof INGEST) {
+async function upsertNodes(db: Database, tenant: typeof MONTH) {
   const prisma = createPrisma(db.adapter);
   const all = nodes(NODES);
   for (let i = 0; i < all.length; i += 1000) await upsertResourceRows(prisma, tenant, all.slice(i, i + 1000), new Date());
   await prisma.$disconnect();
-}
-
-/** 10,000 pods of one hour of one cluster (a new hour per batch: inserts, as an agent sends them); `offset` shifts its nodes. */
-function podBody(cluster: string, b: number, offset: number) {
-  const hour = new Date(Date.parse(START) + b * 3_600_000).toISOString();
-  const samples = Array.from({ length: 10_000 }, (_, p) => ({
-    cluster,
-    namespace: `ns-${(p * 13) % 50}`,
-    pod: `pod-${p}`,
-    node: `node-${(offset + Math.floor(p / 30)) % NODES}`,
-    controller_kind: "Deployment",
-    controller_name: `app-${(p * 17) % 3000}`,
-    labels: { team: `team-${p % 7}`, app: `app-${(p * 17) % 3000}` },
-    timestamp: hour,
-    cpu_request_cores: 0.05 + (p % 4) * 0.05,
-    memory_request_gb: 0.25 + (p % 4) * 0.25,
-    cpu_usage_cores: (p % 100) / 400,
-    memory_usage_gb: 0.25 + (p % 10) / 10,
-  }));
-  return JSON.stringify({ samples });
-}
-
-/** What the route does with a body: parse, validate, store. */
-const ingestBody = (db: Database, body: string) => ingestPods(db.sql, INGEST, podBatch(IngestPodsRequest.parse(JSON.parse(body)).samples));
-
-async function benchIngest(db: Database) {
-  await upsertNodes(db, INGEST);
-  const one: number[] = [];
-  for (let b = 0; b < BATCHES; b++) {
-    const body = podBody("bench", b, 0);
-    const t0 = performance.now();
-    await ingestBody(db, body);
-    one.push(performance.now() - t0);
-  }
-  // Two agents at once (two clusters of the tenant on other nodes), as a tenant's clusters or
-  // several tenants send: the service's throughput rather than one agent's latency.
-  const two: number[] = [];
-  for (let b = 0; b < BATCHES; b++) {
-    const bodies = [podBody("bench-east", BATCHES + b, 0), podBody("bench-west", BATCHES + b, Math.floor(NODES / 2))];
-    const t0 = performance.now();
-    await Promise.all(bodies.map((body) => ingestBody(db, body)));
-    two.push(performance.now() - t0);
-  }
-  const oneP50 = percentile(one, 0.5);
-  const twoP50 = percentile(two, 0.5);
-  return {
-    one_agent: { batches: BATCHES, batch_p50_ms: round(oneP50), samples_per_s: Math.round(10_000 / (oneP50 / 1000)) },
-    two_agents: { rounds: BATCHES, round_p50_ms: round(twoP50), samples_per_s: Math.round(20_000 / (twoP50 / 1000)) },
-  };
 }
 
 async function loadMonth(db: Database) {
@@ -229,15 +180,17 @@ async function main() {
     console.log("kubernetes: skipped, BENCH_DATABASE_URL (PostgreSQL) is not set");
     return;
   }
+  const results: Record<string, unknown> = { load_average_before: os.loadavg().map((l) => round(l, 2)) };
+  // The ingest first, on its own database, with the API in its own process.
+  process.env.TEST_DATABASE_URL = serverUrl; // e2e/src/services.ts creates the API's database there
+  results.pod_ingest_10000_samples = await measurePodIngestOverHttp({ agents: [1, 2, 4], rounds: ROUNDS });
+  if (process.env.BENCH_K8S_INGEST_ONLY) return;
   const { db, drop } = await openBenchDatabase(serverUrl, "k8s");
   try {
-    const results: Record<string, unknown> = {};
-    results.pod_ingest_10000_samples = await benchIngest(db);
-    console.log(JSON.stringify(results, null, 2));
     results.month = await loadMonth(db);
     console.log(JSON.stringify(results.month));
     results.allocation = await benchAllocation(db);
-    results.load_average = os.loadavg().map((l) => round(l));
+    results.load_average_after = os.loadavg().map((l) => round(l, 2));
     console.log(JSON.stringify(results, null, 2));
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
