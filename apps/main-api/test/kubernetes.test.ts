@@ -110,7 +110,15 @@ describe("retired nodes", () => {
   it("do not stop a re-sent sample from moving a pod off them", async () => {
     const resources = ["leaving", "staying"].map((id) => node(id, "m5.xlarge", { cluster: "c", node_pool: "p" }));
     expect((await as(owner).put(RESOURCES, { resources })).status).toBe(200);
-    const sample = (n: string) => ({ cluster: "c", namespace: "moved", pod: "m", node: n, timestamp: hour("2026-11-04", 5), cpu_request_cores: 1, memory_request_gb: 1 });
+    const sample = (n: string) => ({
+      cluster: "c",
+      namespace: "moved",
+      pod: "m",
+      node: n,
+      timestamp: hour("2026-11-04", 5),
+      cpu_request_cores: 1,
+      memory_request_gb: 1,
+    });
     expect((await as(owner).post(PODS, { samples: [sample("leaving")] })).status).toBe(200);
     expect(
       (await request(ctx.app).delete(`${RESOURCES}/leaving`).set("Authorization", `Bearer ${owner.token}`).set("X-Service-Tenant-ID", owner.tenant)).status,
