@@ -147,6 +147,8 @@ function resource(rand, tenant, kind, index, profile) {
     operating_system: "linux",
     cpu_cores: cpu,
     ram_gb: ram,
+    // A node's cluster as a field too: the Kubernetes page groups its (idle) cost by it.
+    ...(node ? { cluster: `${tenant.prefix}-${provider}-k8s` } : {}),
     labels: { team: app, env: tenant.key, ...(node ? { cluster: `${tenant.prefix}-${provider}-k8s` } : {}) },
   };
 }
