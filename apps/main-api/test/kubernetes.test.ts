@@ -85,6 +85,8 @@ describe("pod samples", () => {
       memory_request_gb: 1,
     });
     expectError(await as(owner).post(PODS, { samples: [sample({ team: "a\u0000b" })] }), 400, /NUL/);
+    expectError(await as(owner).post(PODS, { samples: [sample({ team: "a\ud800b" })] }), 400, /surrogate|Unicode/);
+    expectError(await as(owner).post(PODS, { samples: [sample({ team: "a" }, "ns\udc00")] }), 400, /surrogate|Unicode/);
     expect((await allocation(owner, "start=2026-11-03&end=2026-11-04")).rows).toEqual([]);
     const odd = 'a "quoted" \\ value\u0001\t é 💸 {x,y}';
     expect((await as(owner).post(PODS, { samples: [sample({ team: odd }, 'ns "q" \\ {a,b} é')] })).status).toBe(200);

@@ -20,6 +20,36 @@ export function rejectNulEscapes(_req: unknown, _res: unknown, buf: Buffer): voi
   }
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+export const LONE_SURROGATE_IN_BODY =
+  "String values in the request body must be well-formed Unicode: a \\uD800-\\uDBFF escape must be followed by a \\uDC00-\\uDFFF one, and only such a pair may hold the latter.";
+
+const hexAt = (buf: Buffer, at: number) => (at + 4 <= buf.length ? Number.parseInt(buf.toString("latin1", at, at + 4), 16) : Number.NaN);
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * A `\uD800`-`\uDFFF` escape outside a surrogate pair parses into a string that is not valid
+ * Unicode: PostgreSQL's JSON refuses it (a 500 once stored) and its UTF-8 text would silently hold
+ * U+FFFD instead. Refused here, once for every route (UTF-8 bytes themselves cannot encode one).
+ */
+export function rejectLoneSurrogates(buf: Buffer): void {
+  for (let at = buf.indexOf("\\u"); at !== -1; at = buf.indexOf("\\u", at + 2)) {
+    let slashes = 0;
+    while (at - slashes - 1 >= 0 && buf[at - slashes - 1] === BACKSLASH) slashes += 1;
+    if (slashes % 2 === 1) continue; // an escaped backslash followed by a letter u
+    const code = hexAt(buf, at + 2);
+    if (isHigh(code)) {
+      if (buf[at + 6] !== BACKSLASH || buf[at + 7] !== 0x75 || !isLow(hexAt(buf, at + 8))) throw new HttpError("invalid_request", LONE_SURROGATE_IN_BODY);
+      at += 6; // the pair's second half
+    } else if (isLow(code)) {
+      throw new HttpError("invalid_request", LONE_SURROGATE_IN_BODY);
+    }
+  }
+}
+
 /**
  * How deep a request body may nest. No route's body comes near it (a free-form object, limited to
  * 32 levels by the contracts, sits 3 levels below the top); anything deeper is refused before it
@@ -27,9 +57,6 @@ export function rejectNulEscapes(_req: unknown, _res: unknown, buf: Buffer): voi
  * storage) can overflow the stack.
  */
 export const JSON_BODY_MAX_DEPTH = 64;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** Throws a 400 when the JSON text in `buf` opens more than JSON_BODY_MAX_DEPTH objects or arrays at once (strings skipped). */
 export function rejectDeepNesting(buf: Buffer): void {
@@ -57,9 +84,10 @@ export function rejectDeepNesting(buf: Buffer): void {
   }
 }
 
-/** body-parser `verify` for every JSON body: no NUL escapes, no nesting deeper than JSON_BODY_MAX_DEPTH. */
+/** body-parser `verify` for every JSON body: no NUL escapes, no lone surrogates, no nesting deeper than JSON_BODY_MAX_DEPTH. */
 export function verifyJsonBody(req: unknown, res: unknown, buf: Buffer): void {
   rejectNulEscapes(req, res, buf);
+  rejectLoneSurrogates(buf);
   rejectDeepNesting(buf);
 }
 
