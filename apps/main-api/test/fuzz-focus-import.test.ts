@@ -39,6 +39,8 @@ const badCell: fc.Arbitrary<Cell> = fc.oneof(
   // PostgreSQL's text and jsonb hold no U+0000.
   fc.constantFrom(...TEXT_COLUMNS).map((column) => ({ column, value: "a\u0000b", bad: true })),
   fc.constant({ column: "Tags", value: '{"a":"\\u0000"}', bad: true }),
+  // Nor a lone surrogate (JSON's escapes can write one; UTF-8 cannot).
+  fc.constantFrom('{"a":"\\ud800"}', '{"\\udc00":"a"}', '{"a":["x\\ud83d"]}').map((value) => ({ column: "Tags", value, bad: true })),
 );
 
 const oddCell: fc.Arbitrary<Cell> = fc.oneof(

@@ -149,6 +149,18 @@ describe("Parquet", () => {
   });
 });
 
+describe("Parquet tags", () => {
+  test.each([
+    ["a NUL", { team: "a\u0000b" }, /Row 2, column Tags: contains a NUL character/],
+    ["a NUL in a key", { "t\u0000": "a" }, /Row 2, column Tags: contains a NUL character/],
+  ])("holding %s in a JSON column is a 400 naming row and column, nothing stored (was a 500)", async (_what, bad, message) => {
+    const before = await storedLines();
+    const res = await upload(Buffer.from(focusParquet(3, (i) => (i === 1 ? bad : { team: "t" }))), { type: "application/vnd.apache.parquet" });
+    expectError(res, 400, message);
+    expect(await storedLines()).toBe(before);
+  });
+});
+
 describe("usage", () => {
   test.each([1e308, 1.2e29, 1e18, 1e-300])("finding 7: a quantity of %s is a 400 naming the line, nothing stored", async (quantity) => {
     const before = await storedLines();

@@ -46,7 +46,7 @@ export function focusCsvText(rows: Array<Record<string, string | undefined>>, ex
 }
 
 /** A small FOCUS 1.2 Parquet file the way a warehouse writes one: DECIMAL costs, TIMESTAMP periods, JSON tags. */
-export function focusParquet(rows: number): ArrayBuffer {
+export function focusParquet(rows: number, tags: (i: number) => Record<string, unknown> | null = (i) => (i % 2 ? { team: "t" } : null)): ArrayBuffer {
   const strings = (v: (i: number) => string | null) => Array.from({ length: rows }, (_, i) => v(i));
   const columns: Array<{ name: string; data: unknown[]; element: Record<string, unknown> }> = [];
   const add = (name: string, data: unknown[], element: Record<string, unknown>) =>
@@ -94,7 +94,7 @@ export function focusParquet(rows: number): ArrayBuffer {
   str("SubAccountId", (i) => `sub-${i % 3}`);
   add(
     "Tags",
-    Array.from({ length: rows }, (_, i) => (i % 2 ? { team: "t" } : null)),
+    Array.from({ length: rows }, (_, i) => tags(i)),
     { type: "BYTE_ARRAY", converted_type: "JSON" },
   );
   const writer = new ByteWriter();

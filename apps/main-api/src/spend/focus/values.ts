@@ -28,21 +28,35 @@ export function checkText(value: string): void {
   if (value.includes(NUL)) throw new CellError("contains a NUL character (U+0000)");
 }
 
-/** Whether a parsed JSON value holds U+0000 in a key or a string (walked without recursion). */
-function holdsNul(value: unknown): boolean {
+// A UTF-16 code unit of a surrogate pair's half outside a pair: JSON's escapes can write one, UTF-8 cannot.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function unstorable(text: string): string | undefined {
+  if (text.includes(NUL)) return "contains a NUL character (U+0000)";
+  if (LONE_SURROGATE.test(text)) return "contains a lone surrogate (\\uD800-\\uDFFF outside a pair)";
+  return undefined;
+}
+
+/**
+ * Why a parsed JSON value cannot be stored as jsonb, if it cannot: a key or a string holding U+0000
+ * or a lone surrogate, which PostgreSQL refuses (walked without recursion).
+ */
+function unstorableJson(value: unknown): string | undefined {
   const stack = [value];
   while (stack.length) {
     const node = stack.pop();
     if (typeof node === "string") {
-      if (node.includes(NUL)) return true;
+      const why = unstorable(node);
+      if (why) return why;
     } else if (node !== null && typeof node === "object" && !(node instanceof Date)) {
       for (const [key, child] of Object.entries(node)) {
-        if (key.includes(NUL)) return true;
+        const why = unstorable(key);
+        if (why) return why;
         stack.push(child);
       }
     }
   }
-  return false;
+  return undefined;
 }
 
 /** What our export puts before a text that a spreadsheet would run as a formula; read back without it. */
@@ -164,6 +178,9 @@ export function tags(cell: Cell): Record<string, unknown> {
       JSON.stringify(cell, (_key, value) => (typeof value === "bigint" ? value.toString() : value)),
       0,
     );
+    // The serialised form above escapes U+0000: the strings themselves are checked.
+    const why = unstorableJson(cell);
+    if (why) throw new CellError(why);
     return cell as Record<string, unknown>;
   }
   if (typeof cell !== "string") throw new CellError("is not a JSON object");
@@ -175,6 +192,7 @@ export function tags(cell: Cell): Record<string, unknown> {
     throw new CellError("is not valid JSON");
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new CellError("is not a JSON object");
-  if (holdsNul(parsed)) throw new CellError("contains a NUL character (U+0000)");
+  const why = unstorableJson(parsed);
+  if (why) throw new CellError(why);
   return parsed as Record<string, unknown>;
 }
