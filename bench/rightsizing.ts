@@ -26,8 +26,8 @@ import { recommendationSummary } from "../apps/main-api/src/compute/summary";
 import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
 import { benchCredentials } from "./bench-identity";
 import { openBenchDatabase as openServerDatabase } from "./bench-database";
+import { env, percentile, round } from "./measure";
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const RESOURCES = env("BENCH_RESOURCES", 10_000);
 const SUMMARY_RESOURCES = env("BENCH_SUMMARY_RESOURCES", 100_000);
 const SAMPLE_MINUTES = env("BENCH_SAMPLE_MINUTES", 60);
@@ -63,12 +63,6 @@ async function openBenchDatabase(): Promise<{ db: Database; drop: () => Promise<
   const { db, drop } = await openServerDatabase(serverUrl, "rightsizing", 10);
   return { db, kind: "postgres", drop };
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
-};
-const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
 async function timeCalls(calls: number, fn: () => Promise<unknown>) {
   for (let i = 0; i < 5; i++) await fn(); // warm-up
