@@ -30,8 +30,8 @@ export function envelope(pathname: string, data: unknown): Response {
   return new Response(JSON.stringify(body), { status: data === undefined ? 404 : 200, headers: { "content-type": "application/json" } });
 }
 
-/** The console at `path`, with `pages` (Route elements) inside the Shell. */
-export function renderInShell(path: string, pages: ReactNode): void {
+/** The console at `path`, with `pages` (Route elements) inside the Shell and `outside` beside it (sign-in, welcome). */
+export function renderInShell(path: string, pages: ReactNode, outside?: ReactNode): void {
   const config = { auth: { mode: "dev" as const }, mainApiBase: "/api", pricingApiBase: "/pricing" };
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
@@ -39,6 +39,7 @@ export function renderInShell(path: string, pages: ReactNode): void {
         <MemoryRouter initialEntries={[path]}>
           <Routes>
             <Route element={<Shell />}>{pages}</Route>
+            {outside}
           </Routes>
         </MemoryRouter>
       </AppProvider>

@@ -1,10 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { cleanup, screen } from "@testing-library/react";
+import { Route } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AppProvider } from "../src/app-context";
-import { Shell } from "../src/Shell";
 import Users from "../src/pages/settings/Users";
+import { renderInShell } from "./console-harness";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };
 const user = (id: string, role: string) => ({
@@ -32,22 +30,16 @@ function answer(routes: Record<string, [number, unknown]>) {
 }
 
 function renderAt(path: string) {
-  const config = { auth: { mode: "dev" as const }, mainApiBase: "/api", pricingApiBase: "/pricing" };
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <AppProvider config={config}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route element={<Shell />}>
-              <Route index element={<p>home page</p>} />
-              <Route path="settings/users" element={<Users />} />
-            </Route>
-            <Route path="/welcome" element={<p>welcome page</p>} />
-            <Route path="/sign-in" element={<p>sign-in page</p>} />
-          </Routes>
-        </MemoryRouter>
-      </AppProvider>
-    </QueryClientProvider>,
+  renderInShell(
+    path,
+    <>
+      <Route index element={<p>home page</p>} />
+      <Route path="settings/users" element={<Users />} />
+    </>,
+    <>
+      <Route path="/welcome" element={<p>welcome page</p>} />
+      <Route path="/sign-in" element={<p>sign-in page</p>} />
+    </>,
   );
 }
 
