@@ -26,6 +26,30 @@ const LOCK_SQL = `
 const INGEST_ATTEMPTS = 3;
 
 /**
+ * The writes of one claim roll-up (`period` is its first key after the tenant): the rows of the
+ * batch's keys (`${period}_claims`) updated through one join, read through the batch's clusters
+ * ($3), then the keys the update did not find inserted; no other ingest writes a key of those
+ * clusters meanwhile (LOCK_SQL).
+ */
+const claimWrites = (period: "day" | "month", table: string) => `
+  ${period}_updated AS (
+    UPDATE ${table} r SET samples = r.samples + c.samples, cpu_claim = r.cpu_claim + c.cpu_claim, memory_claim = r.memory_claim + c.memory_claim,
+      cpu_usage = r.cpu_usage + c.cpu_usage, memory_usage = r.memory_usage + c.memory_usage
+    FROM ${period}_claims c
+    WHERE r.tenant_id = $1 AND r.${period} = c.${period} AND r.node = c.node AND r.cluster = c.cluster
+      AND r.namespace = c.namespace AND r.controller = c.controller
+      AND r.cluster = ANY ($3::text[]) AND r.${period} BETWEEN (SELECT min(${period}) FROM ${period}_claims) AND (SELECT max(${period}) FROM ${period}_claims)
+    RETURNING r.${period}, r.node, r.cluster, r.namespace, r.controller),
+  ${period}_inserted AS (
+    INSERT INTO ${table} (tenant_id, ${period}, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
+    SELECT $1, c.* FROM ${period}_claims c
+    -- Skipped whole when the update found every key (an agent's usual hour).
+    WHERE (SELECT count(*) FROM ${period}_updated) < (SELECT count(*) FROM ${period}_claims)
+      AND NOT EXISTS (SELECT 1 FROM ${period}_updated u WHERE u.${period} = c.${period} AND u.node = c.node AND u.cluster = c.cluster
+                        AND u.namespace = c.namespace AND u.controller = c.controller)
+    ORDER BY 2, 3, 4, 5, 6)`;
+
+/**
  * Stores the samples and moves the four roll-ups by the difference to the rows they replace, in one
  * statement: every CTE reads the snapshot from before it, so `old` holds the replaced rows (looked up
  * within the batch's hours only, so a batch of new hours reads nothing). Ingests of one tenant are
@@ -94,8 +118,7 @@ export const POD_INGEST_SQL = `
     ON CONFLICT (tenant_id, day, node) DO UPDATE SET
       hours = d.hours + excluded.hours, cpu_claim = d.cpu_claim + excluded.cpu_claim, memory_claim = d.memory_claim + excluded.memory_claim,
       cluster = coalesce(d.cluster, excluded.cluster)),
-  -- The claim roll-ups: the rows of the batch's keys are updated through one join, the keys it did
-  -- not find inserted (no other ingest writes a key of the batch's clusters meanwhile).
+  -- The claim roll-ups (claimWrites).
   day_claims AS MATERIALIZED (
     SELECT day, node COLLATE "default" AS node, cluster COLLATE "default" AS cluster, namespace COLLATE "default" AS namespace,
       controller COLLATE "default" AS controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage FROM (
@@ -103,20 +126,7 @@ export const POD_INGEST_SQL = `
         controller COLLATE "C" AS controller, sum(sign)::int AS samples, sum(cpu_claim) AS cpu_claim, sum(memory_claim) AS memory_claim,
         sum(cpu_usage) AS cpu_usage, sum(memory_usage) AS memory_usage
       FROM delta GROUP BY 1, 2, 3, 4, 5) g),
-  day_updated AS (
-    UPDATE kubernetes_claim_days d SET samples = d.samples + c.samples, cpu_claim = d.cpu_claim + c.cpu_claim, memory_claim = d.memory_claim + c.memory_claim,
-      cpu_usage = d.cpu_usage + c.cpu_usage, memory_usage = d.memory_usage + c.memory_usage
-    FROM day_claims c
-    WHERE d.tenant_id = $1 AND d.day = c.day AND d.node = c.node AND d.cluster = c.cluster
-      AND d.namespace = c.namespace AND d.controller = c.controller
-      AND d.cluster = ANY ($3::text[]) AND d.day BETWEEN (SELECT min(day) FROM day_claims) AND (SELECT max(day) FROM day_claims)
-    RETURNING d.day, d.node, d.cluster, d.namespace, d.controller),
-  day_inserted AS (
-    INSERT INTO kubernetes_claim_days (tenant_id, day, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
-    SELECT $1, c.* FROM day_claims c
-    WHERE (SELECT count(*) FROM day_updated) < (SELECT count(*) FROM day_claims) AND NOT EXISTS (SELECT 1 FROM day_updated u WHERE u.day = c.day AND u.node = c.node AND u.cluster = c.cluster
-                        AND u.namespace = c.namespace AND u.controller = c.controller)
-    ORDER BY 2, 3, 4, 5, 6),
+${claimWrites("day", "kubernetes_claim_days")},
   -- A batch within one day (as an agent's hourly one) has its month's rows already: only relabelled.
   month_claims AS MATERIALIZED (
     SELECT date_trunc('month', day)::date AS month, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage
@@ -124,20 +134,7 @@ export const POD_INGEST_SQL = `
     UNION ALL
     SELECT date_trunc('month', day)::date, node, cluster, namespace, controller, sum(samples)::int, sum(cpu_claim), sum(memory_claim), sum(cpu_usage), sum(memory_usage)
     FROM day_claims WHERE (SELECT min(day) <> max(day) FROM day_claims) GROUP BY 1, 2, 3, 4, 5),
-  month_updated AS (
-    UPDATE kubernetes_claim_months m SET samples = m.samples + c.samples, cpu_claim = m.cpu_claim + c.cpu_claim, memory_claim = m.memory_claim + c.memory_claim,
-      cpu_usage = m.cpu_usage + c.cpu_usage, memory_usage = m.memory_usage + c.memory_usage
-    FROM month_claims c
-    WHERE m.tenant_id = $1 AND m.month = c.month AND m.node = c.node AND m.cluster = c.cluster
-      AND m.namespace = c.namespace AND m.controller = c.controller
-      AND m.cluster = ANY ($3::text[]) AND m.month BETWEEN (SELECT min(month) FROM month_claims) AND (SELECT max(month) FROM month_claims)
-    RETURNING m.month, m.node, m.cluster, m.namespace, m.controller),
-  month_inserted AS (
-    INSERT INTO kubernetes_claim_months (tenant_id, month, node, cluster, namespace, controller, samples, cpu_claim, memory_claim, cpu_usage, memory_usage)
-    SELECT $1, c.* FROM month_claims c
-    WHERE (SELECT count(*) FROM month_updated) < (SELECT count(*) FROM month_claims) AND NOT EXISTS (SELECT 1 FROM month_updated u WHERE u.month = c.month AND u.node = c.node AND u.cluster = c.cluster
-                        AND u.namespace = c.namespace AND u.controller = c.controller)
-    ORDER BY 2, 3, 4, 5, 6)
+${claimWrites("month", "kubernetes_claim_months")}
   SELECT id FROM missing ORDER BY id COLLATE "C" LIMIT 5`;
 
 const UNKNOWN_NODE_COLUMNS = { id: "text" } as const;
