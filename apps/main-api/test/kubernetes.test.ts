@@ -456,6 +456,39 @@ describe("roll-ups", () => {
     same(rollups.claimMonths);
   });
 
+  it("stay equal to the samples when one request carries two clusters, hour after hour", async () => {
+    const fresh = await signUp(ctx, { email: "owner@k8s-two-in-one.test", company: "Two In One Co" });
+    const who = { token: fresh.token, tenant: fresh.tenant.id };
+    const nodes = ["y-1", "z-1"].map((id) => node(id, "m5.xlarge", { cluster: id[0], node_pool: "p" }));
+    expect((await as(who).put(RESOURCES, { resources: nodes })).status).toBe(200);
+    const batch = (h: number, cpu: number) =>
+      ["y", "z"].flatMap((cluster) =>
+        [0, 1, 2].map((p) => ({
+          cluster,
+          namespace: "ns",
+          pod: `pod-${p}`,
+          node: `${cluster}-1`,
+          timestamp: hour("2026-11-23", h),
+          cpu_request_cores: cpu,
+          memory_request_gb: 1,
+        })),
+      );
+    // The second and third hours update both clusters' claim rows of the day and month; the last re-sends one.
+    for (const [h, cpu] of [
+      [1, 0.5],
+      [2, 0.25],
+      [3, 1],
+      [2, 2],
+    ])
+      expect((await as(who).post(PODS, { samples: batch(h, cpu) })).status).toBe(200);
+    const rollups = await compare(who.tenant);
+    same(rollups.claimDays);
+    same(rollups.claimMonths);
+    // Per cluster: 3 pods x (0.5 + 2 + 1) core-hours.
+    const byCluster = byGroup(await allocation(who, "start=2026-11-23&end=2026-11-24&aggregate=cluster"));
+    expect([byCluster.y.cpu_core_hours, byCluster.z.cpu_core_hours]).toEqual([10.5, 10.5]);
+  });
+
   it("stay equal to the samples when batches of two clusters land at once, also on a node both name", async () => {
     const fresh = await signUp(ctx, { email: "owner@k8s-clusters.test", company: "Clusters Co" });
     const who = { token: fresh.token, tenant: fresh.tenant.id };
