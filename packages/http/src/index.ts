@@ -20,7 +20,7 @@ export {
   type StreamReply,
   type TextReply,
 } from "./bind";
-export { jsonBody, largeJsonBody, rejectNulEscapes, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
+export { jsonBody, largeJsonBody, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
 export { isDatabaseUnavailable } from "./unavailable";
 export { retry, backoffDelay, jittered, sleep, type Backoff, type RetryOptions, type RandomSource } from "./retry";
 export { startPeriodic, type Periodic, type PeriodicOptions, type PeriodicTimers } from "./periodic";

@@ -6,43 +6,38 @@ export const JSON_BODY_LIMIT = "1mb";
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export const NUL_IN_BODY = "String values in the request body must not contain NUL (\\u0000) characters.";
-
-/**
- * body-parser `verify`: PostgreSQL text cannot hold NUL, so a body with a `\u0000` escape would
- * pass validation and fail in the database (a 500). Rejected here, once for every route: an escape
- * is real when an odd number of backslashes leads up to `u0000`.
- */
-export function rejectNulEscapes(_req: unknown, _res: unknown, buf: Buffer): void {
-  for (let at = buf.indexOf("u0000"); at !== -1; at = buf.indexOf("u0000", at + 5)) {
-    let slashes = 0;
-    while (at - slashes - 1 >= 0 && buf[at - slashes - 1] === 0x5c) slashes += 1;
-    if (slashes % 2 === 1) throw Object.assign(new Error(NUL_IN_BODY), { type: "entity.verify.failed" });
-  }
-}
+export const LONE_SURROGATE_IN_BODY =
+  "String values in the request body must be well-formed Unicode: a \\uD800-\\uDBFF escape must be followed by a \\uDC00-\\uDFFF one, and only such a pair may hold the latter.";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const LETTER_U = 0x75;
 
-export const LONE_SURROGATE_IN_BODY =
-  "String values in the request body must be well-formed Unicode: a \\uD800-\\uDBFF escape must be followed by a \\uDC00-\\uDFFF one, and only such a pair may hold the latter.";
+/** Whether the byte at `at` is escaped: an odd number of backslashes leads up to it. */
+function escaped(buf: Buffer, at: number): boolean {
+  let slashes = 0;
+  while (at - slashes - 1 >= 0 && buf[at - slashes - 1] === BACKSLASH) slashes += 1;
+  return slashes % 2 === 1;
+}
 
 const hexAt = (buf: Buffer, at: number) => (at + 4 <= buf.length ? Number.parseInt(buf.toString("latin1", at, at + 4), 16) : Number.NaN);
 const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /**
- * A `\uD800`-`\uDFFF` escape outside a surrogate pair parses into a string that is not valid
- * Unicode: PostgreSQL's JSON refuses it (a 500 once stored) and its UTF-8 text would silently hold
- * U+FFFD instead. Refused here, once for every route (UTF-8 bytes themselves cannot encode one).
+ * The `\u` escapes a body's strings cannot be stored with, refused once for every route: `\u0000`
+ * (PostgreSQL's text and JSON cannot hold NUL), and a `\uD800`-`\uDFFF` escape outside a surrogate
+ * pair (not Unicode: PostgreSQL's JSON refuses it, and as UTF-8 text it would silently become
+ * U+FFFD). Either would pass validation and fail in the database (a 500). UTF-8 bytes themselves
+ * cannot encode a lone surrogate, and a raw NUL byte is not valid JSON inside a string.
  */
-export function rejectLoneSurrogates(buf: Buffer): void {
+export function rejectUnstorableEscapes(buf: Buffer): void {
   for (let at = buf.indexOf("\\u"); at !== -1; at = buf.indexOf("\\u", at + 2)) {
-    let slashes = 0;
-    while (at - slashes - 1 >= 0 && buf[at - slashes - 1] === BACKSLASH) slashes += 1;
-    if (slashes % 2 === 1) continue; // an escaped backslash followed by a letter u
+    if (escaped(buf, at)) continue; // an escaped backslash followed by a letter u
     const code = hexAt(buf, at + 2);
+    if (code === 0) throw new HttpError("invalid_request", NUL_IN_BODY);
     if (isHigh(code)) {
-      if (buf[at + 6] !== BACKSLASH || buf[at + 7] !== 0x75 || !isLow(hexAt(buf, at + 8))) throw new HttpError("invalid_request", LONE_SURROGATE_IN_BODY);
+      if (buf[at + 6] !== BACKSLASH || buf[at + 7] !== LETTER_U || !isLow(hexAt(buf, at + 8))) throw new HttpError("invalid_request", LONE_SURROGATE_IN_BODY);
       at += 6; // the pair's second half
     } else if (isLow(code)) {
       throw new HttpError("invalid_request", LONE_SURROGATE_IN_BODY);
@@ -64,15 +59,12 @@ export function rejectDeepNesting(buf: Buffer): void {
   for (let i = 0; i < buf.length; i++) {
     const c = buf[i];
     if (c === QUOTE) {
-      // Jump to the closing quote: one preceded by an even number of backslashes.
+      // Jump to the closing quote: one not escaped.
       let end = i;
-      for (;;) {
+      do {
         end = buf.indexOf(QUOTE, end + 1);
         if (end === -1) return; // unterminated: the parser answers it
-        let slashes = 0;
-        while (buf[end - 1 - slashes] === BACKSLASH) slashes += 1;
-        if (slashes % 2 === 0) break;
-      }
+      } while (escaped(buf, end));
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > JSON_BODY_MAX_DEPTH) {
@@ -84,10 +76,9 @@ export function rejectDeepNesting(buf: Buffer): void {
   }
 }
 
-/** body-parser `verify` for every JSON body: no NUL escapes, no lone surrogates, no nesting deeper than JSON_BODY_MAX_DEPTH. */
-export function verifyJsonBody(req: unknown, res: unknown, buf: Buffer): void {
-  rejectNulEscapes(req, res, buf);
-  rejectLoneSurrogates(buf);
+/** body-parser `verify` for every JSON body: no NUL or lone surrogate escapes, no nesting deeper than JSON_BODY_MAX_DEPTH. */
+export function verifyJsonBody(_req: unknown, _res: unknown, buf: Buffer): void {
+  rejectUnstorableEscapes(buf);
   rejectDeepNesting(buf);
 }
 

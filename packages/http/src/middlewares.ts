@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from "exp
 import type { Logger } from "pino";
 import { ERROR_CODE_HEADER, HttpError, type ErrorCode } from "./http-error";
 import { isDatabaseUnavailable } from "./unavailable";
-import { JSON_BODY_LIMIT, NUL_IN_BODY } from "./json-body";
+import { JSON_BODY_LIMIT } from "./json-body";
 
 /** Writes an HttpError in the API's own error shape. */
 export type ErrorRenderer = (req: Request, res: Response, error: HttpError) => void;
@@ -48,8 +48,6 @@ function toHttpError(err: unknown): HttpError | undefined {
     case "encoding.unsupported":
     case "charset.unsupported":
       return new HttpError("unsupported_media_type", "The request body encoding or charset is not supported.");
-    case "entity.verify.failed":
-      return new HttpError("invalid_request", NUL_IN_BODY);
     case "request.aborted":
       return new HttpError("request_aborted", "The request was aborted by the client.");
   }
