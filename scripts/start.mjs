@@ -20,12 +20,13 @@ const jemalloc = ["/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch
   .find((file) => fs.existsSync(file));
 // And with each service's Node.js flags (infra/node-flags.json).
 const nodeFlags = JSON.parse(fs.readFileSync(path.join(root, "infra/node-flags.json"), "utf8"));
-// The services write to pipes read by this script: on a terminal they are told to write readable,
-// coloured lines (LOG_FORMAT=json keeps JSON; see logOutput in packages/http/src/logger.ts).
-const terminal = process.stdout.isTTY && !process.env.LOG_FORMAT;
+// The services' logs (JSON lines, at LOG_LEVEL) are appended to .data/logs/<service>.log; the
+// terminal gets only their warnings and errors, short (scripts/supervise.mjs). LOG_FORMAT=pretty
+// writes readable lines instead, and then every line is echoed too.
+const logDir = path.join(root, ".data", "logs");
 const env = {
   ...(jemalloc ? { LD_PRELOAD: jemalloc } : {}),
-  ...(terminal ? { LOG_FORMAT: "pretty", ...(process.env.NO_COLOR ? {} : { FORCE_COLOR: "1" }) } : {}),
+  LOG_FORMAT: "json",
   // Local development: webhooks may target a receiver on this machine over plain http.
   WEBHOOK_ALLOW_INSECURE: "1",
   ...process.env,
@@ -45,7 +46,7 @@ const services = [
 
 const supervisor = supervise(
   services.map((service) => ({ name: service.name, args: [...nodeFlags[service.name], path.join(root, service.entry)] })),
-  { cwd: root, env },
+  { cwd: root, env, logDir },
 );
 const stopping = supervisor.isStopping;
 
@@ -76,6 +77,7 @@ if (ready.every(Boolean)) {
 ${web ? `Console: ${web.url}   (sign in with any e-mail address; the demo organization's owner is demo-owner@example.com)\n` : ""}Both services are ready (${((Date.now() - started) / 1000).toFixed(1)} s):
   main API     ${mainUrl}     (docs: ${mainUrl}/docs; health: /healthz, readiness: /readyz)
   pricing API  ${pricingUrl}     (docs: ${pricingUrl}/docs; health: /healthz, readiness: /readyz)
+Request logs: ${services.map((s) => path.relative(root, path.join(logDir, `${s.name}.log`))).join(", ")} (only warnings and errors are shown here)
 `);
   const demo = await firstRun({ root, env, mainUrl, pricingUrl, freshMainDb, isStopping: stopping });
   if (!stopping()) console.log(`${demo ? `${demo}\n` : ""}Press Ctrl-C to stop both.\n`);

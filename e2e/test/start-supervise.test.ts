@@ -47,14 +47,21 @@ function child(name: string, onTerm: string) {
 const polite = child("polite", "process.exit(0);");
 const stubborn = child("stubborn", "");
 
-/** Starts the launcher and resolves once its children run; `go()` runs `scenario` in the launcher. */
-async function launch(children: { name: string; args: string[] }[], scenario: string) {
+/**
+ * Starts the launcher and resolves once its children run; `go()` runs `scenario` in the launcher;
+ * `output()` is what the launcher wrote to its terminal so far.
+ */
+async function launch(children: { name: string; args: string[] }[], scenario: string, options: { logDir?: string } = {}) {
   const script = `import { supervise } from ${JSON.stringify(SUPERVISE)};
-    supervise(${JSON.stringify(children)}, { killAfterMs: ${KILL_AFTER_MS} });
+    supervise(${JSON.stringify(children)}, { killAfterMs: ${KILL_AFTER_MS}, logDir: ${JSON.stringify(options.logDir)} });
     process.stdin.once("data", () => { ${scenario} });`;
   launcher = spawn(process.execPath, ["--input-type=module", "-e", script], {
     env: { ...process.env, EVENTS_DIR: dir },
-    stdio: ["pipe", "ignore", "ignore"],
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  let terminal = "";
+  launcher.stdout!.on("data", (chunk: Buffer) => {
+    terminal += chunk.toString();
   });
   const exited = new Promise<number | null | string>((resolve) => {
     // Bounded: a launcher that never exits is a failure, not a test timeout.
@@ -71,7 +78,12 @@ async function launch(children: { name: string; args: string[] }[], scenario: st
     if (Date.now() > deadline) throw new Error("the launcher's children did not start within 15 s");
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { go: () => launcher!.stdin!.write("go\n"), exited, signal: (signal: NodeJS.Signals) => launcher!.kill(signal) };
+  return {
+    go: () => launcher!.stdin!.write("go\n"),
+    exited,
+    signal: (signal: NodeJS.Signals) => launcher!.kill(signal),
+    output: () => terminal,
+  };
 }
 
 async function until(condition: () => boolean, ms = 15_000): Promise<boolean> {
@@ -107,4 +119,37 @@ test("on any other exit (process.exit elsewhere) the children still get SIGTERM"
   expect(await exited).toBe(3);
   expect(await until(() => pids.every((pid) => !alive(pid)))).toBe(true);
   expect([seen("polite"), seen("polite2")].map((s) => s.includes("TERM"))).toEqual([true, true]);
+});
+
+test("with a log directory, a child's request logs go to <dir>/<name>.log and only its warnings and errors to the terminal, short", async () => {
+  const logDir = path.join(dir, "logs");
+  const lines = [
+    { level: 30, name: "svc", msg: "request completed", req: { method: "GET", url: "/api/v1/quiet" }, res: { statusCode: 200 }, responseTime: 2 },
+    {
+      level: 40,
+      name: "svc",
+      msg: "request completed",
+      req: { method: "POST", url: "/api/v1/loud" },
+      res: { statusCode: 409 },
+      responseTime: 3,
+      requestId: "r-1",
+    },
+    { level: 50, name: "svc", msg: "pricing API unreachable", err: { type: "Error", message: "connect ECONNREFUSED" } },
+  ];
+  const script = `const fs = require("fs");
+    for (const line of ${JSON.stringify(lines.map((l) => JSON.stringify(l)))}) console.log(line);
+    console.error("a line that is not JSON");
+    fs.appendFileSync(require("path").join(process.env.EVENTS_DIR, "svc"), "PID " + process.pid + "\\n");
+    setInterval(() => {}, 1000);`;
+  const { output } = await launch([{ name: "svc", args: ["-e", script] }], "", { logDir });
+  const file = path.join(logDir, "svc.log");
+  const read = () => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+  expect(await until(() => read().includes("not JSON") && output().includes("not JSON"))).toBe(true);
+  expect(read()).toContain("/api/v1/quiet");
+  expect(read()).toContain("/api/v1/loud");
+  expect(output()).toContain(`[svc] logs to ${file}`);
+  expect(output()).not.toContain("/api/v1/quiet");
+  expect(output()).toContain("[svc] WARN POST /api/v1/loud 409 3 ms (request r-1)");
+  expect(output()).toContain("[svc] ERROR pricing API unreachable Error: connect ECONNREFUSED");
+  expect(output()).toContain("[svc] a line that is not JSON");
 });
