@@ -2,10 +2,10 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
-import { AppProvider } from "./app-context";
-import { Loading } from "./components/status";
-import { loadConfig } from "./config";
-import { Shell } from "./Shell";
+import { AppProvider } from "./app/app-context";
+import { Loading } from "./shared/components/status";
+import { loadConfig } from "./app/config";
+import { Shell } from "./app/Shell";
 import "./styles.css";
 
 // Every page is its own chunk: the first load carries only the shell and the page it opens, whose

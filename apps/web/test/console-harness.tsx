@@ -5,8 +5,8 @@ import { cleanup, render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { MemoryRouter, Routes, Route } from "react-router";
 import { vi } from "vitest";
-import { AppProvider } from "../src/app-context";
-import { Shell } from "../src/Shell";
+import { AppProvider } from "../src/app/app-context";
+import { Shell } from "../src/app/Shell";
 
 /** beforeEach: the clock at 2026-11-27T09:30Z (Date only, timers stay real) and a dev sign-in token. */
 export function signedIn(): void {

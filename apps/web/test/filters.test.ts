@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { apiQuery, LIST_KEYS, listValue, SUMMARY_KEYS, toggled, withFilter } from "../src/lib/filters";
+import { apiQuery, LIST_KEYS, SUMMARY_KEYS, toggled, withFilter } from "../src/lib/filters";
+import { listValue } from "../src/shared/url-query";
 
 describe("recommendation filters in the URL", () => {
   it("splits lists like the API: trimmed, empty items dropped", () => {

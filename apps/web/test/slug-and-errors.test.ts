@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { describeError, errorMessage } from "../src/api/errors";
-import { age, formatUsd } from "../src/lib/format";
-import { slugFrom, slugProblem } from "../src/lib/slug";
+import { describeError, errorMessage } from "../src/shared/api/errors";
+import { age, formatUsd } from "../src/shared/format";
+import { slugFrom, slugProblem } from "../src/shared/slug";
 
 describe("slug", () => {
   it("derives what the API accepts", () => {

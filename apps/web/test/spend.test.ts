@@ -1,6 +1,6 @@
 import type { SpendRow } from "@cloudcost/contracts";
 import { describe, expect, it } from "vitest";
-import { scaleDecimal, sumDecimals } from "../src/lib/decimal";
+import { scaleDecimal, sumDecimals } from "../src/shared/decimal";
 import { exportQuery, filtersOf, forecastPeriods, groupByOf, presetRange, spendQuery, stackRows } from "../src/lib/spend";
 
 const NOW = new Date("2026-11-27T09:30:00.000Z");

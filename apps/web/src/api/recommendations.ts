@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { useApp } from "../app-context";
-import { queryOf } from "./query";
+import { useApp } from "../app/app-context";
+import { queryOf } from "../shared/url-query";
 
 export function useSummary(tenantId: string | undefined, query: URLSearchParams) {
   const { client } = useApp();

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useApp } from "../app-context";
+import { useApp } from "../app/app-context";
 
 /** The tenant's resizes and retirements after a recommendation, with their realized savings, in [start, end). */
 export function useRealizedSavings(tenantId: string | undefined, range: { start: string; end: string }) {

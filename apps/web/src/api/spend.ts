@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { useApp, useMe } from "../app-context";
-import { queryOf } from "./query";
+import { useApp, useMe } from "../app/app-context";
+import { queryOf } from "../shared/url-query";
 
 export type SpendScope = "organization" | "tenant";
 

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import { useApp } from "../app-context";
-import { ErrorNote, Loading } from "../components/status";
-import { finishOidcSignIn } from "./session";
+import { useApp } from "../app/app-context";
+import { ErrorNote, Loading } from "../shared/components/status";
+import { finishOidcSignIn } from "../app/session";
 
 export default function Callback() {
   const { config, signIn } = useApp();

@@ -2,9 +2,9 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
 import { devTokenClient } from "../api/dev-token";
-import { useApp } from "../app-context";
-import { ErrorNote } from "../components/status";
-import { startOidcSignIn } from "./session";
+import { useApp } from "../app/app-context";
+import { ErrorNote } from "../shared/components/status";
+import { startOidcSignIn } from "../app/session";
 
 export default function SignIn() {
   const { config, token, signIn } = useApp();

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
-import { useApp } from "../app-context";
-import { ErrorNote, Loading } from "../components/status";
-import { slugFrom, slugProblem } from "../lib/slug";
-import { tokenEmail } from "./session";
+import { useApp } from "../app/app-context";
+import { ErrorNote, Loading } from "../shared/components/status";
+import { slugFrom, slugProblem } from "../shared/slug";
+import { tokenEmail } from "../app/session";
 
 /** A signed-in identity without an organization: accept an invitation, or create an organization. */
 export default function Welcome() {

@@ -1,13 +1,13 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { useBudgets, useForecast, useSpend } from "../api/spend";
-import { canManage, useMe } from "../app-context";
-import { useTenant } from "../tenant";
-import { money } from "../lib/format";
+import { canManage, useMe } from "../app/app-context";
+import { useTenant } from "../app/tenant";
+import { money } from "../shared/format";
 import { currenciesOf, forecastPeriods, stackRows } from "../lib/spend";
 import { BudgetBurn } from "./BudgetBurn";
 import { SpendChart } from "./SpendChart";
-import { Empty, QueryState } from "./status";
+import { Empty, QueryState } from "../shared/components/status";
 
 const BASIS = { weekday_median: "median of the same weekday over 4 weeks", recent_mean: "mean of the last 7 days", none: "no forecast" } as const;
 

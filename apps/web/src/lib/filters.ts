@@ -1,3 +1,5 @@
+import { listValue } from "../shared/url-query";
+
 /**
  * The recommendation filters, kept in the page's URL (so a filtered view can be bookmarked and
  * shared) and passed to the API as they are: list parameters as `a,b`.
@@ -7,14 +9,6 @@ export const SUMMARY_KEYS = ["resource_type", "active", ...LIST_FILTERS.filter((
 export const LIST_KEYS = ["resource_type", "active", ...LIST_FILTERS, "limit", "cursor"] as const;
 
 export type FilterKey = (typeof LIST_KEYS)[number];
-
-/** Splits `a, b,,c` like the API does: trimmed, empty items dropped. */
-export function listValue(value: string | null): string[] {
-  return (value ?? "")
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
 
 /** The API query of one view: only the keys it takes, empty ones left out, lists normalised. */
 export function apiQuery(search: URLSearchParams, keys: readonly string[]): URLSearchParams {

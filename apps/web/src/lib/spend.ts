@@ -1,6 +1,6 @@
 import type { SpendRow } from "@cloudcost/contracts";
-import { parseDecimal } from "./decimal";
-import { listValue } from "./filters";
+import { parseDecimal } from "../shared/decimal";
+import { listValue } from "../shared/url-query";
 
 /**
  * The spend page's view lives in its URL (bookmarkable, shareable): `preset` (or `start`/`end`

@@ -3,9 +3,9 @@ import { useSummary } from "../api/recommendations";
 import { ActionChart } from "../components/ActionChart";
 import { SpendOverview } from "../components/SpendOverview";
 import { SummaryCards } from "../components/SummaryCards";
-import { Empty, QueryState } from "../components/status";
-import { formatUsd } from "../lib/format";
-import { useTenant } from "../tenant";
+import { Empty, QueryState } from "../shared/components/status";
+import { formatUsd } from "../shared/format";
+import { useTenant } from "../app/tenant";
 
 const NO_FILTER = new URLSearchParams();
 

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
-import { canManage, canWrite, useApp, useMe } from "../app-context";
-import { ErrorNote, Loading } from "../components/status";
+import { canManage, canWrite, useApp, useMe } from "../app/app-context";
+import { ErrorNote, Loading } from "../shared/components/status";
 import { PriceBook } from "./price-book/PriceBook";
 
 const KEY = "cloudcost.pricing-key";

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { RecommendationState } from "@cloudcost/contracts";
-import { canWrite, useApp, useMe } from "../app-context";
-import { ErrorNote } from "../components/status";
-import { formatDate } from "../lib/format";
+import { canWrite, useApp, useMe } from "../app/app-context";
+import { ErrorNote } from "../shared/components/status";
+import { formatDate } from "../shared/format";
 import { type Recommendation, STATE_LABELS } from "../lib/recommendation";
 
 const DAY = 86_400_000;

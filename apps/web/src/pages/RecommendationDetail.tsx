@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { ReactNode } from "react";
-import { Loading } from "../components/status";
-import { age, formatDate, formatNumber, formatPercent, formatUsd } from "../lib/format";
+import { Loading } from "../shared/components/status";
+import { age, formatDate, formatNumber, formatPercent, formatUsd } from "../shared/format";
 import { ACTION_LABELS, actionOf, REASON_LABELS, type Recommendation } from "../lib/recommendation";
 
 /**

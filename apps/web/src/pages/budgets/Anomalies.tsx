@@ -1,7 +1,7 @@
 import type { Anomaly } from "@cloudcost/contracts";
-import { canWrite, useMe } from "../../app-context";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
-import { money } from "../../lib/format";
+import { canWrite, useMe } from "../../app/app-context";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
+import { money } from "../../shared/format";
 import { useAnomalies } from "./useBudgets";
 
 const FEEDBACK = [

@@ -1,7 +1,7 @@
 import type { Budget } from "@cloudcost/contracts";
 import * as Dialog from "@radix-ui/react-dialog";
 import { type FormEvent, useState } from "react";
-import { ErrorNote } from "../../components/status";
+import { ErrorNote } from "../../shared/components/status";
 import { BUDGET_FILTERS, type BudgetForm, budgetBody, budgetToForm, emptyBudgetForm } from "../../lib/budget";
 import { useSaveBudget } from "./useBudgets";
 

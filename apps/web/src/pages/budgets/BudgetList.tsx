@@ -1,9 +1,9 @@
 import type { Budget } from "@cloudcost/contracts";
 import { useState } from "react";
-import { canManage, useMe } from "../../app-context";
+import { canManage, useMe } from "../../app/app-context";
 import { BudgetBurn } from "../../components/BudgetBurn";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
-import { money } from "../../lib/format";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
+import { money } from "../../shared/format";
 import { BudgetDialog } from "./BudgetDialog";
 import { useBudgets, useDeleteBudget } from "./useBudgets";
 

@@ -1,6 +1,6 @@
 import type { Budget } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useApp } from "../../app-context";
+import { useApp } from "../../app/app-context";
 import type { budgetBody } from "../../lib/budget";
 
 type BudgetBody = Extract<ReturnType<typeof budgetBody>, { body: unknown }>["body"];

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { canManage, useMe } from "../../app-context";
+import { canManage, useMe } from "../../app/app-context";
 import { Coverage } from "./Coverage";
 import { Purchases } from "./Purchases";
 import { lastDays } from "./useCommitments";

@@ -1,8 +1,8 @@
 import type { CoverageGroup } from "@cloudcost/contracts";
 import { useState } from "react";
-import { Empty, QueryState } from "../../components/status";
-import { money } from "../../lib/format";
-import { useTenant } from "../../tenant";
+import { Empty, QueryState } from "../../shared/components/status";
+import { money } from "../../shared/format";
+import { useTenant } from "../../app/tenant";
 import { useCoverage } from "./useCommitments";
 
 const GROUPS: Record<CoverageGroup, string> = { service_name: "service", region: "region", sub_account_id: "sub-account", tenant: "tenant" };

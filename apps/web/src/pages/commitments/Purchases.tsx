@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { Empty, QueryState } from "../../components/status";
-import { money } from "../../lib/format";
+import { Empty, QueryState } from "../../shared/components/status";
+import { money } from "../../shared/format";
 import { SavingsCurve } from "./SavingsCurve";
 import { useRecommendations } from "./useCommitments";
 

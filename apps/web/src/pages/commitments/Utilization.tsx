@@ -1,6 +1,6 @@
 import type { CommitmentUtilization } from "@cloudcost/contracts";
-import { Empty, QueryState } from "../../components/status";
-import { money } from "../../lib/format";
+import { Empty, QueryState } from "../../shared/components/status";
+import { money } from "../../shared/format";
 import { useCommitmentList } from "./useCommitments";
 
 /** A utilization bar: the used share of what was committed. */

@@ -1,6 +1,6 @@
 import type { CoverageGroup } from "@cloudcost/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { useApp } from "../../app-context";
+import { useApp } from "../../app/app-context";
 
 const DAY_MS = 86_400_000;
 

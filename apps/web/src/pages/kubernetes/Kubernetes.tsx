@@ -1,5 +1,5 @@
-import { Empty } from "../../components/status";
-import { useTenant } from "../../tenant";
+import { Empty } from "../../shared/components/status";
+import { useTenant } from "../../app/tenant";
 import { NamespaceCosts } from "./NamespaceCosts";
 import { NodePools } from "./NodePools";
 

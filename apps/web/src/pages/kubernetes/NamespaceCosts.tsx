@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { SpendChart } from "../../components/SpendChart";
-import { Empty, QueryState } from "../../components/status";
-import { formatNumber, formatPercent, money } from "../../lib/format";
+import { Empty, QueryState } from "../../shared/components/status";
+import { formatNumber, formatPercent, money } from "../../shared/format";
 import { groupLabel, lastDays, stackByDay } from "../../lib/kubernetes";
 import { useNamespaceAllocation } from "./useKubernetes";
 

@@ -1,5 +1,5 @@
-import { Empty, QueryState } from "../../components/status";
-import { formatNumber, formatUsd } from "../../lib/format";
+import { Empty, QueryState } from "../../shared/components/status";
+import { formatNumber, formatUsd } from "../../shared/format";
 import { useNodePoolRecommendations } from "./useKubernetes";
 
 /** Node pools sized from their pods' requests: current against recommended type and count. */

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useApp } from "../../app-context";
+import { useApp } from "../../app/app-context";
 
 /** The tenant's allocation by namespace over `range`, with a breakdown per day. */
 export function useNamespaceAllocation(tenantId: string | undefined, range: { start: string; end: string }, shareIdle: boolean) {

@@ -1,7 +1,7 @@
 import type { CommitmentRate } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
 import { versionSeries } from "../../lib/prices";
 import { type CommitmentRateInput, type PriceRights, useCommitmentRates } from "./usePriceBook";
 import { Section, VersionTable } from "./VersionTable";

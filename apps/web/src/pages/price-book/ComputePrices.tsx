@@ -1,6 +1,6 @@
 import type { ComputePricingEntry } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
 import { versionSeries } from "../../lib/prices";
 import { type PriceRights, type ComputePriceInput, useComputePrices } from "./usePriceBook";
 import { Section, VersionTable } from "./VersionTable";

@@ -1,6 +1,6 @@
 import type { DatabasePricingEntry } from "@cloudcost/contracts";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
-import { formatDate } from "../../lib/format";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
+import { formatDate } from "../../shared/format";
 import { type PriceRights, useDatabaseRates } from "./usePriceBook";
 import { Section } from "./VersionTable";
 

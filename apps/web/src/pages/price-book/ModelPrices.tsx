@@ -1,6 +1,6 @@
 import type { TokenBucket } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
 import { modelIdentity, versionSeries } from "../../lib/prices";
 import { type PriceRights, useModelPrices } from "./usePriceBook";
 import { Section, VersionTable } from "./VersionTable";

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
 import { type PriceRights, usePins } from "./usePriceBook";
 import { Section } from "./VersionTable";
 

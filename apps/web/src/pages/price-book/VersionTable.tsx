@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatDate } from "../../lib/format";
+import { formatDate } from "../../shared/format";
 import type { PriceSeries } from "../../lib/prices";
 
 export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {

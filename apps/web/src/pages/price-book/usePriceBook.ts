@@ -1,6 +1,6 @@
 import type { PricingApiClient } from "@cloudcost/client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useApp } from "../../app-context";
+import { useApp } from "../../app/app-context";
 
 /** What the signed-in role may do with prices (the key's own role still decides on the server). */
 export interface PriceRights {

@@ -1,4 +1,4 @@
-import { formatUsd } from "../../lib/format";
+import { formatUsd } from "../../shared/format";
 import type { MonthOfSavings } from "../../lib/savings";
 
 /** Estimated against realized monthly savings, per calendar month in which the changes were made. */

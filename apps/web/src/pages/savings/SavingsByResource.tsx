@@ -1,4 +1,4 @@
-import { formatDate, formatUsd } from "../../lib/format";
+import { formatDate, formatUsd } from "../../shared/format";
 import { BASIS_LABELS, changeLabel, type RealizedSavingsItem } from "../../lib/savings";
 import { ACTION_LABELS } from "../../lib/recommendation";
 

@@ -1,11 +1,11 @@
 import type { SpendAllocationRule } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { canManage, useApp, useMe } from "../../app-context";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
+import { canManage, useApp, useMe } from "../../app/app-context";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
 import { moved, type RuleForm, ruleToForm, rulesBody } from "../../lib/allocation";
-import { formatDate, money } from "../../lib/format";
-import { useTenant } from "../../tenant";
+import { formatDate, money } from "../../shared/format";
+import { useTenant } from "../../app/tenant";
 
 const blank = (tenant: string): RuleForm => ({ tenant_id: tenant, sub_account_ids: "", billing_account_ids: "", tag_key: "", tag_values: "" });
 

@@ -1,11 +1,11 @@
 import type { ApiKeyRole, CreateApiKeyResponse } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { canManage, useApp, useMe } from "../../app-context";
-import { SecretOnce } from "../../components/SecretOnce";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
-import { formatDate } from "../../lib/format";
-import { useTenant } from "../../tenant";
+import { canManage, useApp, useMe } from "../../app/app-context";
+import { SecretOnce } from "../../shared/components/SecretOnce";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
+import { formatDate } from "../../shared/format";
+import { useTenant } from "../../app/tenant";
 
 export default function ApiKeys() {
   const { client } = useApp();

@@ -1,8 +1,8 @@
 import type { OrganizationSettings } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { canManage, useApp, useMe } from "../../app-context";
-import { ErrorNote, QueryState } from "../../components/status";
+import { canManage, useApp, useMe } from "../../app/app-context";
+import { ErrorNote, QueryState } from "../../shared/components/status";
 
 export default function Organization() {
   const { client } = useApp();

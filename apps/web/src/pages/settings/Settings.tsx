@@ -1,5 +1,5 @@
 import { Navigate, NavLink, Outlet, useLocation } from "react-router";
-import { canManage, useMe } from "../../app-context";
+import { canManage, useMe } from "../../app/app-context";
 
 export default function Settings() {
   const me = useMe().data;

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { canManage, useApp, useMe } from "../../app-context";
-import { Empty, ErrorNote } from "../../components/status";
-import { useTenant } from "../../tenant";
+import { canManage, useApp, useMe } from "../../app/app-context";
+import { Empty, ErrorNote } from "../../shared/components/status";
+import { useTenant } from "../../app/tenant";
 
 export default function Tenants() {
   const { client } = useApp();

@@ -1,10 +1,10 @@
 import type { Role, User } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { canManage, useApp, useMe } from "../../app-context";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
-import { formatDate } from "../../lib/format";
-import { useTenant } from "../../tenant";
+import { canManage, useApp, useMe } from "../../app/app-context";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
+import { formatDate } from "../../shared/format";
+import { useTenant } from "../../app/tenant";
 
 const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 

@@ -1,10 +1,10 @@
 import type { CreateWebhookResponse, Webhook, WebhookEventType } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { canManage, useApp, useMe } from "../../app-context";
-import { SecretOnce } from "../../components/SecretOnce";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
-import { formatDate } from "../../lib/format";
+import { canManage, useApp, useMe } from "../../app/app-context";
+import { SecretOnce } from "../../shared/components/SecretOnce";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
+import { formatDate } from "../../shared/format";
 
 const EVENTS: [WebhookEventType, string][] = [
   ["budget.threshold_crossed", "a budget threshold is crossed"],

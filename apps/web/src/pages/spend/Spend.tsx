@@ -1,11 +1,11 @@
 import { useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { type SpendScope, useSpend } from "../../api/spend";
-import { canManage, canWrite, useMe } from "../../app-context";
+import { canManage, canWrite, useMe } from "../../app/app-context";
 import { SpendChart } from "../../components/SpendChart";
-import { Empty, ErrorNote, QueryState } from "../../components/status";
+import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
 import { currenciesOf, DIMENSIONS, filtersOf, groupByOf, PRESETS, presetOf, spendQuery, stackRows } from "../../lib/spend";
-import { useTenant } from "../../tenant";
+import { useTenant } from "../../app/tenant";
 import { FilterEditor } from "./FilterEditor";
 import { SpendTable } from "./SpendTable";
 import { Totals, Unpriced } from "./SpendSummary";

@@ -1,6 +1,6 @@
 import type { SpendReport } from "@cloudcost/contracts";
-import { ErrorNote } from "../../components/status";
-import { formatNumber, money } from "../../lib/format";
+import { ErrorNote } from "../../shared/components/status";
+import { formatNumber, money } from "../../shared/format";
 import { useReprice } from "./useSpendPage";
 
 /** The pricing API's reasons (UnresolvedReason), in words. */

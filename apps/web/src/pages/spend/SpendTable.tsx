@@ -1,6 +1,6 @@
 import type { SpendReport } from "@cloudcost/contracts";
-import { Empty } from "../../components/status";
-import { money } from "../../lib/format";
+import { Empty } from "../../shared/components/status";
+import { money } from "../../shared/format";
 import { dimensionLabel } from "../../lib/spend";
 
 export function SpendTable({

@@ -1,9 +1,9 @@
 import type { SpendReport } from "@cloudcost/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { saveBlob } from "../../api/client";
-import { queryOf } from "../../api/query";
-import { useApp, useMe } from "../../app-context";
+import { saveBlob } from "../../shared/api/client";
+import { queryOf } from "../../shared/url-query";
+import { useApp, useMe } from "../../app/app-context";
 import { exportQuery } from "../../lib/spend";
 
 /**

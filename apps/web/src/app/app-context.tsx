@@ -1,8 +1,8 @@
 import type { Me } from "@cloudcost/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
-import { type CloudCostClient, consoleClient } from "./api/client";
-import { tokenStore } from "./auth/session";
+import { type CloudCostClient, consoleClient } from "../shared/api/client";
+import { tokenStore } from "./session";
 import type { RuntimeConfig } from "./config";
 
 interface AppState {

@@ -1,8 +1,8 @@
 import { Suspense } from "react";
 import { Navigate, NavLink, Outlet } from "react-router";
 import { useApp, useMe, useTenants } from "./app-context";
-import { tokenEmail } from "./auth/session";
-import { ErrorNote, Loading } from "./components/status";
+import { tokenEmail } from "./session";
+import { ErrorNote, Loading } from "../shared/components/status";
 import { TenantProvider, useTenant } from "./tenant";
 
 /** Signed-in pages: a session with an organization, the header and the page. */

@@ -1,5 +1,5 @@
 import { type CloudCostClient, createClient } from "@cloudcost/client";
-import type { RuntimeConfig } from "../config";
+import type { RuntimeConfig } from "../../app/config";
 
 export type { CloudCostClient };
 

@@ -11,3 +11,11 @@ export function queryOf<Q>(params: URLSearchParams): Q {
   }
   return query as Q;
 }
+
+/** Splits `a, b,,c` like the API does: trimmed, empty items dropped. */
+export function listValue(value: string | null): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+}

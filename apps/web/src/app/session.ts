@@ -1,4 +1,4 @@
-import type { AuthConfig } from "../config";
+import type { AuthConfig } from "./config";
 
 const TOKEN_KEY = "cloudcost.token";
 
