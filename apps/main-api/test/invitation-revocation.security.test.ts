@@ -14,7 +14,7 @@ afterAll(async () => {
   await ctx.close();
 });
 
-type Method = "get" | "post" | "patch";
+type Method = "get" | "post" | "patch" | "delete";
 const api = (method: Method, path: string, token: string) => request(ctx.app)[method](`/api/v1${path}`).set("Authorization", `Bearer ${token}`);
 
 /** `inviterToken` invites a fresh address as `role`; returns the invitation id and the invitee's token. */
@@ -100,6 +100,62 @@ describe("pending invitations do not outlive their inviter's right to send them"
     await patchUser(org, admin.user.id, { name: "Renamed", tenant_ids: [org.tenant.id] });
     await patchUser(org, admin.user.id, { role: "owner" });
 
+    await expectStillPending(org, invited);
+  });
+});
+
+// Issue 47 finding 8: an invitation sent with an API key belongs to the key's user. It is revoked
+// with that user (deactivated, demoted below the right to send it) and when the key is revoked.
+describe("invitations sent with an API key belong to the key's user", () => {
+  /** An admin of a new organization, and an admin key that admin created (signed in). */
+  async function adminWithKey(company: string) {
+    const org = await signUp(ctx, { company });
+    const admin = await addUser(ctx, { orgId: org.organization.id, ownerToken: org.token, role: "admin" });
+    const created = await api("post", "/settings/api-keys", admin.token).send({ name: "inviter", role: "admin" }).expect(201);
+    return { org, admin, key: { id: created.body.data.id as string, secret: created.body.data.key as string } };
+  }
+
+  it("records the key's user as the sender, beside the key", async () => {
+    const { org, admin, key } = await adminWithKey("Key Sender Co");
+    const invited = await invite(org, key.secret, "member");
+    expect(await invitation(org, invited.id)).toMatchObject({ invited_by: { user_id: admin.user.id }, invited_by_api_key_id: key.id });
+  });
+
+  it("the key's user deactivated: the invitation is revoked and cannot be accepted", async () => {
+    const { org, admin, key } = await adminWithKey("Key Deactivation Co");
+    const invited = await invite(org, key.secret, "member");
+    await patchUser(org, admin.user.id, { active: false });
+    await expectRevoked(org, invited);
+  });
+
+  it("the key's user demoted to member (who invites no one): the invitation is revoked", async () => {
+    const { org, admin, key } = await adminWithKey("Key Demotion Co");
+    const invited = await invite(org, key.secret, "viewer");
+    await patchUser(org, admin.user.id, { role: "member" });
+    await expectRevoked(org, invited);
+  });
+
+  it("the key revoked: the invitations sent with it are revoked, those its user sent signed in and with another key stay", async () => {
+    const { org, admin, key } = await adminWithKey("Key Revocation Co");
+    const other = await api("post", "/settings/api-keys", admin.token).send({ name: "other", role: "admin" }).expect(201);
+    const withKey = await invite(org, key.secret, "member");
+    const withOtherKey = await invite(org, other.body.data.key, "member");
+    const signedIn = await invite(org, admin.token, "member");
+
+    await api("delete", `/settings/api-keys/${key.id}`, org.token).expect(200);
+
+    await expectRevoked(org, withKey);
+    await expectStillPending(org, withOtherKey);
+    await expectStillPending(org, signedIn);
+    await api("post", `/invitations/${withOtherKey.id}/accept`, withOtherKey.token).expect(200);
+  });
+
+  it("an owner's key invitation stays pending when the owner is made admin (admins still invite members)", async () => {
+    const org = await signUp(ctx, { company: "Owner Key Co" });
+    const second = await addUser(ctx, { orgId: org.organization.id, ownerToken: org.token, role: "owner" });
+    const created = await api("post", "/settings/api-keys", second.token).send({ name: "owner key", role: "admin" }).expect(201);
+    const invited = await invite(org, created.body.data.key, "member");
+    await patchUser(org, second.user.id, { role: "admin" });
     await expectStillPending(org, invited);
   });
 });

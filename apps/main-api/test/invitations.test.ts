@@ -139,7 +139,8 @@ describe("inviting (organization side)", () => {
       expectError(await api("post", `/organizations/${a.organization.id}/users`, key.key).send({ email: uniqueEmail(), role }), 403, /API key/);
     }
     const byKey = await invite(a, key.key, { email: uniqueEmail(), role: "member", tenant_ids: [a.tenant.id] }).expect(201);
-    expect(byKey.body.data).toMatchObject({ invited_by: null, invited_by_api_key_id: key.id });
+    // Sent in the name of the key's creator, with the key.
+    expect(byKey.body.data).toMatchObject({ invited_by: { user_id: a.owner.id, name: a.owner.name }, invited_by_api_key_id: key.id });
     const member = await addUser(ctx, { orgId: a.organization.id, ownerToken: a.token, role: "member" });
     expectError(await invite(a, member.token, { email: uniqueEmail(), role: "viewer" }), 403, /owners and admins/);
   });

@@ -15,6 +15,7 @@ import { checkedStatements as kubernetesStatements } from "../src/kubernetes/rep
 import { checkedStatements as kubernetesAllocationStatements } from "../src/kubernetes/allocation-repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
+import { checkedStatements as invitationStatements } from "../src/invitations/repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as outboxStatements } from "../src/outbox/repository";
 import { checkedStatements as forecastStatements } from "../src/spend/forecast/repository";
@@ -31,6 +32,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...forecastStatements(),
   ...userStatements(),
   ...apiKeyStatements(),
+  ...invitationStatements(),
   ...outboxStatements(),
   ...authStatements(),
   ...computeStatements(),

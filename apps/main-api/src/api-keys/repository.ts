@@ -14,6 +14,21 @@ type CreatorRow = Omit<RowOf<typeof CREATOR_COLUMNS>, "role"> & { role: Role };
 
 const LOCK_CREATOR_SQL = "SELECT role::text AS role, active FROM users WHERE organization_id = $1 AND id = $2 FOR SHARE";
 
+const KEY_COLUMNS = { created_by_user_id: "text null", revoked: "bool" } as const;
+type KeyLockRow = RowOf<typeof KEY_COLUMNS>;
+
+const LOCK_KEY_SQL = "SELECT created_by_user_id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE organization_id = $1 AND id = $2 FOR SHARE";
+
+/**
+ * The key's creator and whether it is revoked, its row share-locked until the transaction ends
+ * (undefined: no such key): a concurrent revocation then either commits first and is seen here, or
+ * waits, and what this transaction writes about the key is there when it goes on.
+ */
+export async function lockKeyRow(tx: Tx, organizationId: string, id: string): Promise<KeyLockRow | undefined> {
+  const [row] = await tx.$queryRawUnsafe<KeyLockRow[]>(LOCK_KEY_SQL, organizationId, id);
+  return row;
+}
+
 /** The user's role and active state, its row share-locked until the transaction ends (undefined: no such user). */
 export async function lockCreatorRow(tx: Tx, organizationId: string, userId: string): Promise<CreatorRow | undefined> {
   const [row] = await tx.$queryRawUnsafe<CreatorRow[]>(LOCK_CREATOR_SQL, organizationId, userId);
@@ -55,5 +70,8 @@ export function liveKeysOf(tx: Tx, organizationId: string, userId: string): Prom
 
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
-  return [{ name: "api key creator lock", sql: LOCK_CREATOR_SQL, columns: CREATOR_COLUMNS }];
+  return [
+    { name: "api key creator lock", sql: LOCK_CREATOR_SQL, columns: CREATOR_COLUMNS },
+    { name: "api key lock", sql: LOCK_KEY_SQL, columns: KEY_COLUMNS },
+  ];
 }

@@ -7,6 +7,7 @@ import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
 import { enqueue } from "../outbox/repository";
 import { PROVISION_TOPIC, REVOKE_TOPIC } from "../outbox/pricing-api-keys";
+import { revokeSentWithKey } from "../invitations/repository";
 import { assertLiveTenants } from "../tenants/validate";
 import type { Tx } from "../transactions";
 import { assertSignedInUser } from "./access";
@@ -74,8 +75,9 @@ export async function listApiKeys(prisma: Prisma, caller: Principal, query: Pagi
 }
 
 /**
- * Revokes a key at once here and, through the outbox, in the pricing API. Any owner or admin may
- * revoke any key of the organization (revoking only ever removes access). Revoking twice is harmless.
+ * Revokes a key at once here and, through the outbox, in the pricing API, and the pending
+ * invitations sent with it. Any owner or admin may revoke any key of the organization (revoking
+ * only ever removes access). Revoking twice is harmless.
  */
 export async function revokeApiKey(prisma: Prisma, caller: Principal, id: string): Promise<ApiKeyBody> {
   assertSignedInUser(caller);
@@ -84,9 +86,14 @@ export async function revokeApiKey(prisma: Prisma, caller: Principal, id: string
     const current = await findApiKey(tx, organizationId, id);
     if (!current) throw notFound(`API key ${id} does not exist in this organization.`);
     if (current.revokedAt) return toApiKey(current);
-    const updated = await markRevoked(tx, organizationId, id, new Date());
+    const now = new Date();
+    const updated = await markRevoked(tx, organizationId, id, now);
     const row = await findApiKeyOrThrow(tx, organizationId, id);
-    if (updated > 0) await enqueue(tx, { organizationId, topic: REVOKE_TOPIC, aggregateId: id, payload: keySyncPayload(row, null) });
+    if (updated > 0) {
+      await enqueue(tx, { organizationId, topic: REVOKE_TOPIC, aggregateId: id, payload: keySyncPayload(row, null) });
+      // What was sent with the key goes with it: its pending invitations are revoked.
+      await revokeSentWithKey(tx, organizationId, id, now);
+    }
     return toApiKey(row);
   }, TRANSACTION_OPTIONS);
 }

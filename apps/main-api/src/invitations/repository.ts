@@ -1,4 +1,5 @@
 import type { Role } from "@cloudcost/contracts";
+import type { CheckedStatement } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { Invitation, Prisma as Models } from "../generated/prisma/client";
 import type { Tx } from "../transactions";
@@ -7,6 +8,18 @@ type Db = Prisma | Tx;
 
 /** Invitations not yet accepted, declined or revoked (the condition of the partial unique index). */
 const OPEN = { acceptedAt: null, declinedAt: null, revokedAt: null } as const;
+
+const HOLD_ORGANIZATION_SQL = "SELECT id FROM organizations WHERE id = $1 FOR KEY SHARE";
+
+/**
+ * Holds the organization row (FOR KEY SHARE, the lock the invitation's foreign key takes anyway)
+ * before the sender's row is read: a membership change (users/service.ts, organizations/leave.ts)
+ * locks the organization FOR UPDATE first, so it either ends before the sender is read or waits
+ * until the invitation is committed, and then revokes it if it must.
+ */
+export async function holdOrganization(tx: Tx, organizationId: string): Promise<void> {
+  await tx.$executeRawUnsafe(HOLD_ORGANIZATION_SQL, organizationId);
+}
 
 export function insertInvitation(tx: Tx, data: Models.InvitationUncheckedCreateInput): Promise<Invitation> {
   return tx.invitation.create({ data });
@@ -45,6 +58,15 @@ export async function revokeSentBeyond(tx: Tx, organizationId: string, userId: s
   return count;
 }
 
+/** Revokes the pending invitations sent with API key `apiKeyId`; returns how many. */
+export async function revokeSentWithKey(tx: Tx, organizationId: string, apiKeyId: string, now: Date): Promise<number> {
+  const { count } = await tx.invitation.updateMany({
+    where: { organizationId, invitedByApiKeyId: apiKeyId, ...OPEN, expiresAt: { gt: now } },
+    data: { revokedAt: now },
+  });
+  return count;
+}
+
 // The invitee's side is scoped by e-mail, not organization: an invitee belongs to none yet.
 
 /** A page of the pending, unexpired invitations of `email`, by id, with their organization's name. */
@@ -72,4 +94,9 @@ export async function declinePending(db: Db, id: string, email: string, now: Dat
 /** The names of these users (organization and id), for the inviters of a page. */
 export function findUserNames(db: Db, users: { organizationId: string; id: string }[]) {
   return db.user.findMany({ where: { OR: users }, select: { organizationId: true, id: true, name: true } });
+}
+
+/** The raw statements of this module, for test/repository-row-types.test.ts. */
+export function checkedStatements(): CheckedStatement[] {
+  return [{ name: "invitation organization hold", sql: HOLD_ORGANIZATION_SQL, columns: null }];
 }

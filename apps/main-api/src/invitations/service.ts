@@ -1,15 +1,17 @@
 import type { Invitation as InvitationBody, InviteUserRequest, PaginationQuery } from "@cloudcost/contracts";
 import { isUniqueViolation, newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { conflict, forbidden, notFound } from "@cloudcost/http";
+import { conflict, forbidden, notFound, unauthenticated } from "@cloudcost/http";
+import { lockCreatorRow, lockKeyRow } from "../api-keys/repository";
 import { normalizeEmail } from "../auth/email";
-import type { Principal } from "../auth/principal";
+import type { Principal, Role } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
 import { assertMember } from "../organizations/access";
 import { assertLiveTenants } from "../tenants/validate";
 import { mayInvite } from "./inviter-rights";
 import { findUserByEmail } from "../users/repository";
-import { findInvitation, findInvitations, insertInvitation, revokeExpired, revokeOpen } from "./repository";
+import type { Tx } from "../transactions";
+import { findInvitation, findInvitations, holdOrganization, insertInvitation, revokeExpired, revokeOpen } from "./repository";
 import { inviterNames, statusOf, toInvitation } from "./serialize";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -17,8 +19,9 @@ export const INVITATION_SENT = "Invitation sent: the invitee sees it in GET /api
 
 /**
  * Creates a pending invitation of `body.email` (owners and admins; only owners invite owners; an
- * API key invites neither admins nor owners). The partial unique index on open invitations decides
- * between concurrent invitations of one address; an expired one nobody answered gives way.
+ * API key invites neither admins nor owners, and sends in the name of the user who created it). The
+ * partial unique index on open invitations decides between concurrent invitations of one address;
+ * an expired one nobody answered gives way.
  */
 export async function createInvitation(prisma: Prisma, caller: Principal, organizationId: string, body: InviteUserRequest): Promise<InvitationBody> {
   assertMember(caller, organizationId);
@@ -29,6 +32,7 @@ export async function createInvitation(prisma: Prisma, caller: Principal, organi
   const email = normalizeEmail(body.email);
   try {
     const row = await prisma.$transaction(async (tx) => {
+      const sender = await lockSender(tx, caller, organizationId, body.role);
       const tenantIds = await assertLiveTenants(tx, organizationId, body.tenant_ids ?? []);
       const member = await findUserByEmail(tx, organizationId, email);
       if (member?.active) throw conflict(`${email} is already an active member of this organization.`);
@@ -42,8 +46,8 @@ export async function createInvitation(prisma: Prisma, caller: Principal, organi
         tenantIds,
         name: body.name ?? null,
         jobTitle: body.job_title || null,
-        invitedByUserId: caller.userId,
-        invitedByApiKeyId: caller.userId ? null : caller.apiKeyId,
+        invitedByUserId: sender.userId,
+        invitedByApiKeyId: sender.apiKeyId,
         createdAt: now,
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
       });
@@ -53,6 +57,28 @@ export async function createInvitation(prisma: Prisma, caller: Principal, organi
     if (isUniqueViolation(err)) throw conflict(`${email} already has a pending invitation to this organization: revoke it to send another.`);
     throw err;
   }
+}
+
+/**
+ * Who sends the invitation: the signed-in user, or for an API key the user who created it, with the
+ * key. An invitation belongs to that user (it is revoked with its right to send it, and with the
+ * key: inviter-rights.ts, api-keys/service.ts). The organization is held and the key's and the
+ * user's rows share-locked first, so a concurrent deactivation, demotion or key revocation either
+ * happened before (and refuses the invitation here) or waits for it (and then revokes it).
+ */
+async function lockSender(tx: Tx, caller: Principal, organizationId: string, role: Role): Promise<{ userId: string; apiKeyId: string | null }> {
+  await holdOrganization(tx, organizationId);
+  let userId = caller.userId;
+  if (caller.kind === "api_key" && caller.apiKeyId) {
+    const key = await lockKeyRow(tx, organizationId, caller.apiKeyId);
+    if (!key || key.revoked) throw unauthenticated("Unknown or revoked API key.");
+    userId = key.created_by_user_id;
+  }
+  const user = userId ? await lockCreatorRow(tx, organizationId, userId) : undefined;
+  if (!userId || !user?.active || !mayInvite(user.role, role)) {
+    throw forbidden("The sender may no longer send this invitation: it was deactivated or demoted meanwhile.");
+  }
+  return { userId, apiKeyId: caller.kind === "api_key" ? caller.apiKeyId : null };
 }
 
 /** Every invitation of the organization (any status), oldest first. */
