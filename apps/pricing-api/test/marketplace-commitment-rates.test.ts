@@ -96,3 +96,63 @@ describe("GET and DELETE /marketplace/providers/commitment-rates", () => {
     expect((await list({}, viewer)).body.entries.map((e: { family: string | null }) => e.family)).not.toContain("by-viewer");
   });
 });
+
+describe("at most 100 active commitment rates per account", () => {
+  const entry = (region: string, discount = 10) => ({ ...plan, region, discount_percent: discount });
+  const range = (from: number, to: number, prefix: string) => Array.from({ length: to - from }, (_, i) => entry(`${prefix}-${from + i}`));
+  const liveCount = async (k: string) => (await list({}, k).expect(200)).body.entries.length;
+  const expectLimit = (res: request.Response) => {
+    expect({ status: res.status, code: res.headers["x-error-code"] }).toEqual({ status: 409, code: "limit_reached" });
+    expect(res.body.error).toMatch(/100 active commitment rates/);
+  };
+
+  it("refuses the 101st with 409 limit_reached, all or nothing; re-registering, repricing and closing keep within it", async () => {
+    const k = await createApiKey(ctx, "acct_rates_limit");
+    const stored = (await register(range(0, 100, "full"), k).expect(201)).body.entries as { id: string }[];
+    expect(await liveCount(k)).toBe(100);
+
+    expectLimit(await register([entry("one-more")], k));
+    // A batch that fits only in part stores none of it, even the entries that only repeat a stored rate.
+    expectLimit(await register([entry("full-0"), entry("one-more")], k));
+    expect(await liveCount(k)).toBe(100);
+
+    // The same rate again keeps its row; another discount replaces the open row (still one live row).
+    await register([entry("full-1")], k).expect(201);
+    await register([entry("full-2", 25)], k).expect(201);
+    expect(await liveCount(k)).toBe(100);
+
+    // Closing a rate frees its slot.
+    await close(stored[0]?.id as string, k).expect(200);
+    await register([entry("one-more")], k).expect(201);
+    expect(await liveCount(k)).toBe(100);
+    expectLimit(await register([entry("yet-another")], k));
+  });
+
+  it("a rate closed before it took effect is neither listed nor counted; a scheduled change counts the outgoing rate until then", async () => {
+    const k = await createApiKey(ctx, "acct_rates_scheduled");
+    const later = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    await register(range(0, 99, "now"), k).expect(201);
+    const scheduled = (await register([{ ...entry("later"), effective_from: later }], k).expect(201)).body.entries[0];
+    expect(await liveCount(k)).toBe(100);
+    expectLimit(await register([entry("extra")], k));
+    // Closed before its start: it never takes effect, so it is history, not a live rate.
+    await close(scheduled.id, k).expect(200);
+    expect((await list({}, k)).body.entries.map((e: { id: string }) => e.id)).not.toContain(scheduled.id);
+    expect(await liveCount(k)).toBe(99);
+    await register([entry("extra")], k).expect(201);
+    // A change scheduled for later keeps the current row live until then (two live rows for one
+    // rate), which this account has no room for; a change taking effect now replaces the row.
+    expectLimit(await register([{ ...entry("now-0", 40), effective_from: later }], k));
+    await register([entry("now-0", 40)], k).expect(201);
+    expect(await liveCount(k)).toBe(100);
+  });
+
+  it("does not overshoot when registrations arrive at once", async () => {
+    const k = await createApiKey(ctx, "acct_rates_race");
+    await register(range(0, 95, "base"), k).expect(201);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => register([entry(`race-${i}`)], k)));
+    expect(results.map((r) => r.status).sort()).toEqual([...Array(5).fill(201), ...Array(5).fill(409)]);
+    for (const refused of results.filter((r) => r.status === 409)) expectLimit(refused);
+    expect(await liveCount(k)).toBe(100);
+  });
+});

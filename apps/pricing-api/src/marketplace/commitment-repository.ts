@@ -77,9 +77,15 @@ export async function insertRates(tx: Sql, accountId: string, rows: CommitmentRa
 export const FILTER_COLUMNS = ["provider", "commitment_type", "payment_option"] as const;
 export type CommitmentRateFilters = Partial<Record<(typeof FILTER_COLUMNS)[number], string>>;
 
+/**
+ * A live row at `at`: open, or closing later than `at`; a row closed at (or before) its own start
+ * never took effect and is history. What the listing shows and the limit counts.
+ */
+const liveAt = (at: string) => `(effective_to IS NULL OR effective_to > GREATEST(${at}, effective_from))`;
+
 const listSql = (filtered: readonly string[], includeClosed: boolean) => {
   const where = ["account_id = $1", ...filtered.map((column, i) => `${column} = $${i + 2}`)];
-  if (!includeClosed) where.push("(effective_to IS NULL OR effective_to > now())");
+  if (!includeClosed) where.push(liveAt("now()"));
   return `SELECT ${SELECT_LIST} FROM commitment_rates WHERE ${where.join(" AND ")} ORDER BY effective_from DESC, id DESC`;
 };
 
@@ -87,6 +93,15 @@ const listSql = (filtered: readonly string[], includeClosed: boolean) => {
 export function findRates(db: Sql, accountId: string, filters: CommitmentRateFilters, includeClosed: boolean): Promise<CommitmentRateRow[]> {
   const filtered = FILTER_COLUMNS.filter((column) => filters[column] !== undefined);
   return db.$queryRawUnsafe<CommitmentRateRow[]>(listSql(filtered, includeClosed), accountId, ...filtered.map((column) => filters[column]));
+}
+
+const COUNT_LIVE_SQL = `SELECT count(*)::int AS live FROM commitment_rates WHERE account_id = $1 AND ${liveAt("$2::timestamptz")}`;
+const COUNT_LIVE_COLUMNS = { live: "int4" } as const;
+
+/** How many of the account's rows are live at `at` (as the listing counts them). */
+export async function countLiveRates(tx: Sql, accountId: string, at: Date): Promise<number> {
+  const [row] = await tx.$queryRawUnsafe<RowOf<typeof COUNT_LIVE_COLUMNS>[]>(COUNT_LIVE_SQL, accountId, at.toISOString());
+  return row?.live ?? 0;
 }
 
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
@@ -97,6 +112,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "commitment rates insert", sql: INSERT_SQL, columns: null },
     { name: "commitment rates list (every filter)", sql: listSql(FILTER_COLUMNS, false), columns: ROW_COLUMNS },
     { name: "commitment rates list (closed too)", sql: listSql([], true), columns: ROW_COLUMNS },
+    { name: "commitment rates live count", sql: COUNT_LIVE_SQL, columns: COUNT_LIVE_COLUMNS },
     { name: "commitment rates identity", sql: COMMITMENT_VERSIONED.identitySql, columns: IDENTITY_ROW_COLUMNS },
     { name: "commitment rates close", sql: COMMITMENT_VERSIONED.closeSql, columns: ROW_COLUMNS },
   ];

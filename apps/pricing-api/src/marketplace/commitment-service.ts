@@ -1,9 +1,11 @@
 import Decimal from "decimal.js";
 import type { CommitmentRate, CommitmentRateData, CommitmentRateListQuery } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
+import { conflict } from "@cloudcost/http";
 import type { Prisma } from "../db";
+import { lockAll } from "../store/locks";
 import { inTransaction } from "../store/transaction";
-import { COMMITMENT_VERSIONED, type CommitmentRateRow, closeRates, findLatestRates, findRates, insertRates } from "./commitment-repository";
+import { COMMITMENT_VERSIONED, type CommitmentRateRow, closeRates, countLiveRates, findLatestRates, findRates, insertRates } from "./commitment-repository";
 import { identityOf, storedDiscount, storedIdentity, toCommitmentRate } from "./commitment-rows";
 import { closeVersionedRow, registerVersions, type VersionedTable, type VersionPolicy } from "./versioned-rows";
 
@@ -33,12 +35,33 @@ const commitmentVersions = (accountId: string): VersionPolicy<CommitmentRateData
 });
 
 /**
+ * Live rates an account may hold (docs/api.md, "Limits"): the main API evaluates every one of them
+ * in each purchase recommendation.
+ */
+export const MAX_LIVE_COMMITMENT_RATES = 100;
+
+/**
  * Registers a batch all or nothing, versioned like negotiated compute prices (docs/api.md,
  * "Commitment rates", and registerVersions): the identity is (account, provider, commitment_type,
  * term_months, payment_option, service_category, region, family); the same discount keeps the open row.
+ * A batch that would leave the account with more than MAX_LIVE_COMMITMENT_RATES live rows is a 409
+ * `limit_reached` and stores nothing. The account's lock, taken before the identities' locks, makes
+ * concurrent registrations count one after the other (closing a rate only lowers the count, so it
+ * takes only its identity's lock).
  */
 export async function registerCommitmentRates(prisma: Prisma, accountId: string, entries: CommitmentRateData[]): Promise<CommitmentRate[]> {
-  const rows = await inTransaction(prisma, (tx) => registerVersions(tx, commitmentVersions(accountId), entries));
+  const rows = await inTransaction(prisma, async (tx) => {
+    await lockAll(tx, [`commitment-count:${accountId}`]);
+    const registered = await registerVersions(tx, commitmentVersions(accountId), entries);
+    // Counted after the writes, at a time no earlier than the versions the batch closed, which no longer count.
+    const live = await countLiveRates(tx, accountId, new Date());
+    if (live > MAX_LIVE_COMMITMENT_RATES)
+      throw conflict(
+        `An account holds at most ${MAX_LIVE_COMMITMENT_RATES} active commitment rates; this batch would leave ${live}. Close rates you no longer need (DELETE ?id=) first.`,
+        "limit_reached",
+      );
+    return registered;
+  });
   return rows.map(toCommitmentRate);
 }
 
