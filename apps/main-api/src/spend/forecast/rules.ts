@@ -64,10 +64,46 @@ function isCalendarMonth(start: Date, end: Date): boolean {
   );
 }
 
-/** The start of the n-th repetition after a charge (n = 1: the first after it). */
-function repetitionStart(charge: RecurringCharge, n: number): number {
-  if (isCalendarMonth(charge.start, charge.end)) return Date.UTC(charge.start.getUTCFullYear(), charge.start.getUTCMonth() + n, 1);
-  return charge.start.getTime() + n * (charge.end.getTime() - charge.start.getTime());
+/** floor(a / b) of integers (b > 0), exact where the float quotient rounds to an integer. */
+function floorDiv(a: number, b: number): number {
+  let q = Math.floor(a / b);
+  while (q * b > a) q--;
+  while ((q + 1) * b <= a) q++;
+  return q;
+}
+
+/** Months since year 0 of the month holding `ms` (UTC). */
+const monthIndex = (ms: number) => new Date(ms).getUTCFullYear() * 12 + new Date(ms).getUTCMonth();
+
+/**
+ * How a charge repeats: the start of its n-th repetition (n = 1: the first after it), and the number
+ * of repetitions (n >= 1) starting before a time, both in constant time. A charge shorter than a day
+ * (zero length included) never repeats. A whole calendar month repeats by the calendar; any other
+ * length L (at least a day) at start + n x L.
+ */
+interface Repetitions {
+  start(n: number): number;
+  /** #{n >= 1 : start(n) < t}. */
+  before(t: number): number;
+}
+
+function repetitionsOf(charge: RecurringCharge): Repetitions | null {
+  const s0 = charge.start.getTime();
+  const length = charge.end.getTime() - s0;
+  if (!(length >= DAY_MS)) return null;
+  if (isCalendarMonth(charge.start, charge.end)) {
+    const m0 = monthIndex(s0);
+    return {
+      start: (n) => Date.UTC(charge.start.getUTCFullYear(), charge.start.getUTCMonth() + n, 1),
+      // Repetition n starts on the 1st of month m0 + n: those before t are the months after m0 whose 1st is before t.
+      before: (t) => Math.max(0, monthIndex(t) - m0 - (t === Date.UTC(new Date(t).getUTCFullYear(), new Date(t).getUTCMonth(), 1) ? 1 : 0)),
+    };
+  }
+  return {
+    start: (n) => s0 + n * length,
+    // s0 + n x L < t  <=>  n <= floor((t - s0 - 1) / L) for integer milliseconds.
+    before: (t) => Math.max(0, floorDiv(t - s0 - 1, length)),
+  };
 }
 
 /**
@@ -76,8 +112,9 @@ function repetitionStart(charge: RecurringCharge, n: number): number {
  * - Days left: the days of the period after the last day with data.
  * - Recurring charges to come: each series' latest charge repeats with its amount and length (a
  *   whole calendar month repeats by the calendar); the repetitions starting after the last day
- *   with data and before the period's end count. A series whose next charge was due by the last
- *   day with data and did not come has ended.
+ *   with data and before the period's end count, counted by arithmetic. A charge shorter than a
+ *   day (zero length included) is counted once, where it was billed, and never repeats. A series
+ *   whose next charge was due by the last day with data and did not come has ended.
  * - Usage run rate of a day: the median Usage-Based cost of the last 4 same weekdays when 28 days of
  *   usage history exist (since the first day with Usage-Based cost), else the mean of the last 7
  *   complete days (of that history, if fewer; 0 without usage); with fewer than 3 complete days of
@@ -127,21 +164,29 @@ export function computeForecast(input: ForecastInput): Forecast {
 
   const lastDay = last ?? today - DAY_MS;
   const expectedFrom = Math.max(lastDay + DAY_MS, periodStart);
+  // Each series' repetitions in [expectedFrom, periodEnd) are counted by arithmetic, never stepped
+  // through: their number is before(periodEnd) - before(expectedFrom). Each is at least a day long, so
+  // they fall on distinct days of the period and placing them on their days takes at most a step per
+  // day of the period, whatever the charge says.
   const recurringByDay = new Map<number, Decimal>();
+  let recurringDue = new Decimal(0);
   for (const charge of input.recurring) {
+    const repetitions = repetitionsOf(charge);
+    if (!repetitions) continue;
     // A series whose next charge was due by the last day with data and did not come has ended.
-    if (repetitionStart(charge, 1) <= lastDay) continue;
-    for (let n = 1; ; n++) {
-      const start = repetitionStart(charge, n);
-      if (start >= periodEnd) break;
-      if (start < expectedFrom) continue;
-      const day = dayOf(start);
+    if (repetitions.start(1) <= lastDay) continue;
+    const first = repetitions.before(expectedFrom) + 1;
+    const count = repetitions.before(periodEnd) - first + 1;
+    if (count <= 0) continue;
+    recurringDue = recurringDue.plus(charge.amount.mul(count));
+    for (let n = first; n < first + count; n++) {
+      const day = dayOf(repetitions.start(n));
       recurringByDay.set(day, (recurringByDay.get(day) ?? new Decimal(0)).plus(charge.amount));
     }
   }
 
   const rows: ForecastRow[] = [];
-  let recurringRemaining = new Decimal(0);
+  const recurringRemaining = basis === "none" ? new Decimal(0) : recurringDue;
   let usageRemaining = new Decimal(0);
   for (let ms = periodStart; ms < periodEnd; ms += DAY_MS) {
     const cost = costOf(ms);
@@ -151,7 +196,6 @@ export function computeForecast(input: ForecastInput): Forecast {
       const rate = rateOf(ms);
       const fees = recurringByDay.get(ms) ?? new Decimal(0);
       usageRemaining = usageRemaining.plus(rate);
-      recurringRemaining = recurringRemaining.plus(fees);
       expected = rate.plus(fees);
     }
     rows.push({ day: isoDay(ms), actual, expected });
