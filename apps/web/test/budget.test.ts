@@ -1,6 +1,6 @@
 import type { Budget } from "@cloudcost/contracts";
 import { describe, expect, it } from "vitest";
-import { barScale, budgetBody, budgetDisplay, budgetToForm, emptyBudgetForm } from "../src/lib/budget";
+import { barScale, budgetBody, budgetDisplay, budgetToForm, emptyBudgetForm } from "../src/features/budgets/budget";
 
 const status = (spent: string, forecast: string, state: "ok" | "warning" | "exceeded", crossed: Budget["thresholds"] = []) => ({
   amount: "1000",

@@ -2,9 +2,9 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
 import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import Budgets from "../src/pages/budgets/Budgets";
+import Budgets from "../src/features/budgets/components/Budgets";
 import Allocation from "../src/pages/settings/Allocation";
-import Spend from "../src/pages/spend/Spend";
+import Spend from "../src/features/spend/components/Spend";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };
 const me = (role: string) => ({

@@ -1,7 +1,7 @@
 import type { SpendRow } from "@cloudcost/contracts";
 import { describe, expect, it } from "vitest";
 import { scaleDecimal, sumDecimals } from "../src/shared/decimal";
-import { exportQuery, filtersOf, forecastPeriods, groupByOf, presetRange, spendQuery, stackRows } from "../src/lib/spend";
+import { exportQuery, filtersOf, forecastPeriods, groupByOf, presetRange, spendQuery, stackRows } from "../src/features/spend/spend";
 
 const NOW = new Date("2026-11-27T09:30:00.000Z");
 const q = (text: string, orgView = true) => Object.fromEntries(spendQuery(new URLSearchParams(text), NOW, orgView));

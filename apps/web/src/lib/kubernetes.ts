@@ -1,5 +1,5 @@
 import type { Allocation } from "@cloudcost/contracts";
-import type { StackedPeriod } from "./spend";
+import type { StackedPeriod } from "../features/spend/spend";
 
 export const IDLE_GROUP = "__idle__";
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { SpendChart } from "../../components/SpendChart";
+import { SpendChart } from "../../features/spend/components/SpendChart";
 import { Empty, QueryState } from "../../shared/components/status";
 import { formatNumber, formatPercent, money } from "../../shared/format";
 import { groupLabel, lastDays, stackByDay } from "../../lib/kubernetes";

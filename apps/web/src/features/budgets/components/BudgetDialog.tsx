@@ -1,9 +1,9 @@
 import type { Budget } from "@cloudcost/contracts";
 import * as Dialog from "@radix-ui/react-dialog";
 import { type FormEvent, useState } from "react";
-import { ErrorNote } from "../../shared/components/status";
-import { BUDGET_FILTERS, type BudgetForm, budgetBody, budgetToForm, emptyBudgetForm } from "../../lib/budget";
-import { useSaveBudget } from "./useBudgets";
+import { ErrorNote } from "../../../shared/components/status";
+import { BUDGET_FILTERS, type BudgetForm, budgetBody, budgetToForm, emptyBudgetForm } from "../budget";
+import { useSaveBudget } from "../hooks";
 
 export function BudgetDialog({ tenantId, budget, onClose }: { tenantId: string; budget: Budget | undefined; onClose(): void }) {
   const [form, setForm] = useState<BudgetForm>(() => (budget ? budgetToForm(budget) : emptyBudgetForm()));

@@ -1,7 +1,7 @@
 import type { SpendReport } from "@cloudcost/contracts";
-import { Empty } from "../../shared/components/status";
-import { money } from "../../shared/format";
-import { dimensionLabel } from "../../lib/spend";
+import { Empty } from "../../../shared/components/status";
+import { money } from "../../../shared/format";
+import { dimensionLabel } from "../spend";
 
 export function SpendTable({
   report,

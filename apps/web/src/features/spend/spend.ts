@@ -1,6 +1,6 @@
 import type { SpendRow } from "@cloudcost/contracts";
-import { parseDecimal } from "../shared/decimal";
-import { listValue } from "../shared/url-query";
+import { parseDecimal } from "../../shared/decimal";
+import { listValue } from "../../shared/url-query";
 
 /**
  * The spend page's view lives in its URL (bookmarkable, shareable): `preset` (or `start`/`end`
@@ -8,6 +8,9 @@ import { listValue } from "../shared/url-query";
  * the filters, one parameter per dimension (`a,b`) or `tag:<key>`. This module turns it into the
  * spend API's query.
  */
+/** The organization view (every tenant) or the view of the tenant picked in the header. */
+export type SpendScope = "organization" | "tenant";
+
 export const PRESETS = [
   ["mtd", "Month to date"],
   ["last-7", "Last 7 days"],

@@ -1,15 +1,14 @@
 import { useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
-import { type SpendScope, useSpend } from "../../api/spend";
-import { canManage, canWrite, useMe } from "../../app/app-context";
-import { SpendChart } from "../../components/SpendChart";
-import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
-import { currenciesOf, DIMENSIONS, filtersOf, groupByOf, PRESETS, presetOf, spendQuery, stackRows } from "../../lib/spend";
-import { useTenant } from "../../app/tenant";
+import { useSpend, useSpendExport } from "../hooks";
+import { canManage, canWrite, useMe } from "../../../app/app-context";
+import { SpendChart } from "./SpendChart";
+import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
+import { currenciesOf, DIMENSIONS, filtersOf, groupByOf, PRESETS, presetOf, type SpendScope, spendQuery, stackRows } from "../spend";
+import { useTenant } from "../../../app/tenant";
 import { FilterEditor } from "./FilterEditor";
 import { SpendTable } from "./SpendTable";
 import { Totals, Unpriced } from "./SpendSummary";
-import { useSpendExport } from "./useSpendPage";
 
 export default function Spend() {
   const me = useMe().data;

@@ -1,5 +1,5 @@
 import type { Budget, BudgetThreshold, CreateBudgetRequest } from "@cloudcost/contracts";
-import { parseDecimal } from "../shared/decimal";
+import { parseDecimal } from "../../shared/decimal";
 
 export type BudgetTone = "ok" | "forecast" | "warning" | "over";
 

@@ -1,11 +1,20 @@
 import type { Budget } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useApp } from "../../app/app-context";
-import type { budgetBody } from "../../lib/budget";
+import type { budgetBody } from "./budget";
+import { budgetKeys } from "./keys";
 
 type BudgetBody = Extract<ReturnType<typeof budgetBody>, { body: unknown }>["body"];
 
-export { useBudgets } from "../../api/spend";
+/** The tenant's budgets with their burn. */
+export function useBudgets(tenantId: string | undefined, enabled = true) {
+  const { client } = useApp();
+  return useQuery({
+    queryKey: budgetKeys.list(tenantId),
+    queryFn: () => client.main.listBudgets({ tenant: tenantId ?? "" }),
+    enabled: enabled && !!tenantId,
+  });
+}
 
 /** Deletes a budget of the tenant. */
 export function useDeleteBudget(tenantId: string) {
@@ -13,7 +22,7 @@ export function useDeleteBudget(tenantId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => client.main.deleteBudget({ params: { id }, tenant: tenantId }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["budgets", tenantId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: budgetKeys.list(tenantId) }),
   });
 }
 
@@ -25,7 +34,7 @@ export function useSaveBudget(tenantId: string, budget: Budget | undefined, onSa
     mutationFn: (body: BudgetBody) =>
       budget ? client.main.updateBudget({ params: { id: budget.id }, tenant: tenantId, body }) : client.main.createBudget({ tenant: tenantId, body }),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["budgets", tenantId] });
+      await queryClient.invalidateQueries({ queryKey: budgetKeys.list(tenantId) });
       onSaved();
     },
   });
@@ -35,8 +44,8 @@ export function useSaveBudget(tenantId: string, budget: Budget | undefined, onSa
 export function useAnomalies(tenantId: string) {
   const { client } = useApp();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["anomalies", tenantId] });
-  const anomalies = useQuery({ queryKey: ["anomalies", tenantId], queryFn: () => client.main.listAnomalies({ tenant: tenantId }) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: budgetKeys.anomalies(tenantId) });
+  const anomalies = useQuery({ queryKey: budgetKeys.anomalies(tenantId), queryFn: () => client.main.listAnomalies({ tenant: tenantId }) });
   const feedback = useMutation({
     mutationFn: ({ id, value }: { id: string; value: "yes" | "no" | "planned_activity" }) =>
       client.main.updateAnomaly({ params: { id }, tenant: tenantId, body: { feedback: value } }),

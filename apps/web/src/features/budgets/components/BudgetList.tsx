@@ -1,11 +1,11 @@
 import type { Budget } from "@cloudcost/contracts";
 import { useState } from "react";
-import { canManage, useMe } from "../../app/app-context";
-import { BudgetBurn } from "../../components/BudgetBurn";
-import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
-import { money } from "../../shared/format";
+import { canManage, useMe } from "../../../app/app-context";
+import { BudgetBurn } from "./BudgetBurn";
+import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
+import { money } from "../../../shared/format";
 import { BudgetDialog } from "./BudgetDialog";
-import { useBudgets, useDeleteBudget } from "./useBudgets";
+import { useBudgets, useDeleteBudget } from "../hooks";
 
 const PERIODS = { monthly: "month", quarterly: "quarter", annual: "year" } as const;
 export function BudgetList({ tenantId, tenantName }: { tenantId: string; tenantName: string }) {

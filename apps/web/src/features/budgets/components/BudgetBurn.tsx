@@ -1,5 +1,5 @@
 import type { Budget } from "@cloudcost/contracts";
-import { barScale, budgetDisplay } from "../lib/budget";
+import { barScale, budgetDisplay } from "../budget";
 
 /** A budget's burn bar: spent (filled), the forecast (a marker) and 100 % (a line), with its state in words. */
 export function BudgetBurn({ budget }: { budget: Pick<Budget, "name" | "amount" | "status"> }) {

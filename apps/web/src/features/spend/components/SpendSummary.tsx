@@ -1,7 +1,7 @@
 import type { SpendReport } from "@cloudcost/contracts";
-import { ErrorNote } from "../../shared/components/status";
-import { formatNumber, money } from "../../shared/format";
-import { useReprice } from "./useSpendPage";
+import { ErrorNote } from "../../../shared/components/status";
+import { formatNumber, money } from "../../../shared/format";
+import { useReprice } from "../hooks";
 
 /** The pricing API's reasons (UnresolvedReason), in words. */
 const REASONS: Record<string, string> = {

@@ -1,10 +1,36 @@
 import type { SpendReport } from "@cloudcost/contracts";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { useApp, useMe } from "../../app/app-context";
 import { saveBlob } from "../../shared/api/client";
 import { queryOf } from "../../shared/url-query";
-import { useApp, useMe } from "../../app/app-context";
-import { exportQuery } from "../../lib/spend";
+import { spendKeys } from "./keys";
+import { exportQuery, type SpendScope } from "./spend";
+
+/** One spend report: the organization view or the tenant view of the tenant picked in the header. */
+export function useSpend(scope: SpendScope, tenantId: string | undefined, query: URLSearchParams, enabled = true) {
+  const { client } = useApp();
+  const orgId = useMe().data?.organization.id;
+  const text = query.toString();
+  return useQuery({
+    queryKey: spendKeys.report(scope, scope === "tenant" ? tenantId : orgId, text),
+    queryFn: () =>
+      scope === "tenant"
+        ? client.main.getTenantSpend({ tenant: tenantId ?? "", query: queryOf(new URLSearchParams(text)) })
+        : client.main.getOrganizationSpend({ params: { org_id: orgId ?? "" }, query: queryOf(new URLSearchParams(text)) }),
+    enabled: enabled && (scope === "tenant" ? !!tenantId : !!orgId),
+  });
+}
+
+/** The API's forecast of the tenant's current month (the console computes none of its own). */
+export function useForecast(tenantId: string | undefined, currency = "USD", enabled = true) {
+  const { client } = useApp();
+  return useQuery({
+    queryKey: spendKeys.forecast(tenantId, currency),
+    queryFn: () => client.main.getSpendForecast({ tenant: tenantId ?? "", query: { period: "monthly", currency } }),
+    enabled: enabled && !!tenantId,
+  });
+}
 
 /**
  * The FOCUS CSV of the view's range (organization or tenant), saved as a download; `error` is the
@@ -40,6 +66,6 @@ export function useReprice(tenantId: string | undefined, report: SpendReport) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => client.main.repriceUsage({ tenant: tenantId ?? "", body: { start: report.start, end: report.end } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["spend"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: spendKeys.all }),
   });
 }

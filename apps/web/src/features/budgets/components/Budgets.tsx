@@ -1,5 +1,5 @@
-import { Empty } from "../../shared/components/status";
-import { useTenant } from "../../app/tenant";
+import { Empty } from "../../../shared/components/status";
+import { useTenant } from "../../../app/tenant";
 import { Anomalies } from "./Anomalies";
 import { BudgetList } from "./BudgetList";
 

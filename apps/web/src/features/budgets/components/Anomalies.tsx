@@ -1,8 +1,8 @@
 import type { Anomaly } from "@cloudcost/contracts";
-import { canWrite, useMe } from "../../app/app-context";
-import { Empty, ErrorNote, QueryState } from "../../shared/components/status";
-import { money } from "../../shared/format";
-import { useAnomalies } from "./useBudgets";
+import { canWrite, useMe } from "../../../app/app-context";
+import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
+import { money } from "../../../shared/format";
+import { useAnomalies } from "../hooks";
 
 const FEEDBACK = [
   ["yes", "Yes"],

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { DIMENSIONS, dimensionLabel } from "../../lib/spend";
+import { DIMENSIONS, dimensionLabel } from "../spend";
 
 export function FilterEditor({
   orgView,

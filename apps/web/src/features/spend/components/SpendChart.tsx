@@ -1,7 +1,7 @@
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar } from "@visx/shape";
 import { useEffect, useRef, useState } from "react";
-import type { StackedPeriod } from "../lib/spend";
+import type { StackedPeriod } from "../spend";
 
 const COLORS = ["#0a58ca", "#1a7f37", "#bc4c00", "#8250df", "#bf3989", "#0e7490", "#9a6700", "#57606a"];
 const money = (currency: string) => new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 });
