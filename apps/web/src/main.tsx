@@ -10,14 +10,14 @@ import "./styles.css";
 
 // Every page is its own chunk: the first load carries only the shell and the page it opens, whose
 // chunk is fetched at once, in parallel with the session's first API calls (not after them).
-const loadOverview = () => import("./pages/Overview");
-const loadRecommendations = () => import("./pages/Recommendations");
+const loadOverview = () => import("./features/overview/components/Overview");
+const loadRecommendations = () => import("./features/recommendations/components/Recommendations");
 if (window.location.pathname === "/") void loadOverview();
 else if (window.location.pathname === "/recommendations") void loadRecommendations();
 const Overview = lazy(loadOverview);
 const Recommendations = lazy(loadRecommendations);
 const Prices = lazy(() => import("./pages/Prices"));
-const Savings = lazy(() => import("./pages/savings/Savings"));
+const Savings = lazy(() => import("./features/savings/components/Savings"));
 const Spend = lazy(() => import("./features/spend/components/Spend"));
 const Budgets = lazy(() => import("./features/budgets/components/Budgets"));
 const Commitments = lazy(() => import("./pages/commitments/Commitments"));

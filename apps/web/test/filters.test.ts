@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiQuery, LIST_KEYS, SUMMARY_KEYS, toggled, withFilter } from "../src/lib/filters";
+import { apiQuery, LIST_KEYS, SUMMARY_KEYS, toggled, withFilter } from "../src/features/recommendations/filters";
 import { listValue } from "../src/shared/url-query";
 
 describe("recommendation filters in the URL", () => {

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Recommendation } from "../src/lib/recommendation";
-import { RecommendationDetail } from "../src/pages/RecommendationDetail";
+import type { Recommendation } from "../src/features/recommendations/recommendation";
+import { RecommendationDetail } from "../src/features/recommendations/components/RecommendationDetail";
 
 const base: Recommendation = {
   resource_id: "vm-1",

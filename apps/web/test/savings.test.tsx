@@ -3,9 +3,9 @@ import { Route } from "react-router";
 import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RealizedSavingsItem, RecommendationItem, RecommendationSummary } from "@cloudcost/contracts";
-import { savingsByMonth } from "../src/lib/savings";
-import Recommendations from "../src/pages/Recommendations";
-import Savings from "../src/pages/savings/Savings";
+import { savingsByMonth } from "../src/features/savings/savings";
+import Recommendations from "../src/features/recommendations/components/Recommendations";
+import Savings from "../src/features/savings/components/Savings";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };
 const me = (role: string) => ({

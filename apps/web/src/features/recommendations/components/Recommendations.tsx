@@ -1,17 +1,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
-import { useRecommendations, useSummary } from "../api/recommendations";
-import { canManage, useApp, useMe } from "../app/app-context";
-import { SummaryCards } from "../components/SummaryCards";
-import { Empty, ErrorNote, Loading, QueryState } from "../shared/components/status";
-import { apiQuery, type FilterKey, LIST_KEYS, SUMMARY_KEYS, toggled, withFilter } from "../lib/filters";
-import { listValue } from "../shared/url-query";
-import { formatUsd } from "../shared/format";
-import { ACTION_LABELS, ACTIONS, actionOf, STATE_LABELS } from "../lib/recommendation";
-import { useTenant } from "../app/tenant";
+import { useRecommendations, useSummary } from "../hooks";
+import { canManage, useApp, useMe } from "../../../app/app-context";
+import { SummaryCards } from "./SummaryCards";
+import { Empty, ErrorNote, Loading, QueryState } from "../../../shared/components/status";
+import { apiQuery, type FilterKey, LIST_KEYS, SUMMARY_KEYS, toggled, withFilter } from "../filters";
+import { listValue } from "../../../shared/url-query";
+import { formatUsd } from "../../../shared/format";
+import { ACTION_LABELS, ACTIONS, actionOf, STATE_LABELS } from "../recommendation";
+import { useTenant } from "../../../app/tenant";
 import { RecommendationDecision } from "./RecommendationDecision";
 import { RecommendationDetail } from "./RecommendationDetail";
+import { recommendationKeys } from "../keys";
 
 const TEXT_FILTERS: [FilterKey, string][] = [
   ["provider", "Provider"],
@@ -230,7 +231,7 @@ function AnalyzeButton({ tenantId }: { tenantId: string }) {
   const queryClient = useQueryClient();
   const analyze = useMutation({
     mutationFn: () => client.main.analyzeRecommendations({ tenant: tenantId }),
-    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === "summary" || q.queryKey[0] === "recommendations" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: recommendationKeys.all }),
   });
   if (!canManage(me)) return null;
   return (

@@ -1,4 +1,4 @@
-import { listValue } from "../shared/url-query";
+import { listValue } from "../../shared/url-query";
 
 /**
  * The recommendation filters, kept in the page's URL (so a filtered view can be bookmarked and

@@ -1,6 +1,6 @@
 import type { RecommendationSummary } from "@cloudcost/contracts";
 import { useEffect } from "react";
-import { formatUsd } from "../shared/format";
+import { formatUsd } from "../../../shared/format";
 
 export function SummaryCards({ summary }: { summary: RecommendationSummary }) {
   const cards: [string, string, string][] = [

@@ -1,7 +1,7 @@
 import type { ActionCounts } from "@cloudcost/contracts";
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar } from "@visx/shape";
-import { ACTION_LABELS } from "../lib/recommendation";
+import { ACTION_LABELS } from "../recommendation";
 
 const KEYS: [keyof ActionCounts, keyof typeof ACTION_LABELS][] = [
   ["downsize", "DOWNSIZE"],

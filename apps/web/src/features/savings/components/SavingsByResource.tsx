@@ -1,6 +1,6 @@
-import { formatDate, formatUsd } from "../../shared/format";
-import { BASIS_LABELS, changeLabel, type RealizedSavingsItem } from "../../lib/savings";
-import { ACTION_LABELS } from "../../lib/recommendation";
+import { formatDate, formatUsd } from "../../../shared/format";
+import { BASIS_LABELS, changeLabel, type RealizedSavingsItem } from "../savings";
+import { ACTION_LABELS } from "../../recommendations/recommendation";
 
 /** One row per change: what was recommended, what was done, and the cost before and after with its source. */
 export function SavingsByResource({ items }: { items: readonly RealizedSavingsItem[] }) {

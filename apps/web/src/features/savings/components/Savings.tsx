@@ -1,10 +1,10 @@
 import { useMemo } from "react";
 import { useSearchParams } from "react-router";
-import { useRealizedSavings } from "../../api/savings";
-import { Empty, ErrorNote, Loading } from "../../shared/components/status";
-import { formatUsd } from "../../shared/format";
-import { savingsByMonth } from "../../lib/savings";
-import { useTenant } from "../../app/tenant";
+import { useRealizedSavings } from "../hooks";
+import { Empty, ErrorNote, Loading } from "../../../shared/components/status";
+import { formatUsd } from "../../../shared/format";
+import { savingsByMonth } from "../savings";
+import { useTenant } from "../../../app/tenant";
 import { SavingsByMonth } from "./SavingsByMonth";
 import { SavingsByResource } from "./SavingsByResource";
 

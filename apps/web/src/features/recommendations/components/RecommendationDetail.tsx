@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { ReactNode } from "react";
-import { Loading } from "../shared/components/status";
-import { age, formatDate, formatNumber, formatPercent, formatUsd } from "../shared/format";
-import { ACTION_LABELS, actionOf, REASON_LABELS, type Recommendation } from "../lib/recommendation";
+import { Loading } from "../../../shared/components/status";
+import { age, formatDate, formatNumber, formatPercent, formatUsd } from "../../../shared/format";
+import { ACTION_LABELS, actionOf, REASON_LABELS, type Recommendation } from "../recommendation";
 
 /**
  * Why a resource got its action: statistics and window, reasons, ranked options, where the prices

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { RecommendationState } from "@cloudcost/contracts";
-import { canWrite, useApp, useMe } from "../app/app-context";
-import { ErrorNote } from "../shared/components/status";
-import { formatDate } from "../shared/format";
-import { type Recommendation, STATE_LABELS } from "../lib/recommendation";
+import { canWrite, useApp, useMe } from "../../../app/app-context";
+import { ErrorNote } from "../../../shared/components/status";
+import { formatDate } from "../../../shared/format";
+import { type Recommendation, STATE_LABELS } from "../recommendation";
+import { recommendationKeys } from "../keys";
 
 const DAY = 86_400_000;
 
@@ -30,7 +31,7 @@ export function RecommendationDecision({ tenantId, item }: { tenantId: string; i
           ...(state === "snoozed" ? { snoozed_until: `${until}T00:00:00.000Z` } : {}),
         },
       }),
-    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === "summary" || q.queryKey[0] === "recommendations" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: recommendationKeys.all }),
   });
   const state = decide.data?.state ?? item.state;
   const snoozedUntil = decide.data ? decide.data.snoozed_until : item.snoozed_until;

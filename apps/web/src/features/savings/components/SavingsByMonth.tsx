@@ -1,5 +1,5 @@
-import { formatUsd } from "../../shared/format";
-import type { MonthOfSavings } from "../../lib/savings";
+import { formatUsd } from "../../../shared/format";
+import type { MonthOfSavings } from "../savings";
 
 /** Estimated against realized monthly savings, per calendar month in which the changes were made. */
 export function SavingsByMonth({ months }: { months: MonthOfSavings[] }) {

@@ -1,14 +1,14 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { useBudgets } from "../features/budgets/hooks";
-import { useForecast, useSpend } from "../features/spend/hooks";
-import { canManage, useMe } from "../app/app-context";
-import { useTenant } from "../app/tenant";
-import { money } from "../shared/format";
-import { currenciesOf, forecastPeriods, stackRows } from "../features/spend/spend";
-import { BudgetBurn } from "../features/budgets/components/BudgetBurn";
-import { SpendChart } from "../features/spend/components/SpendChart";
-import { Empty, QueryState } from "../shared/components/status";
+import { useBudgets } from "../../budgets/hooks";
+import { useForecast, useSpend } from "../../spend/hooks";
+import { canManage, useMe } from "../../../app/app-context";
+import { useTenant } from "../../../app/tenant";
+import { money } from "../../../shared/format";
+import { currenciesOf, forecastPeriods, stackRows } from "../../spend/spend";
+import { BudgetBurn } from "../../budgets/components/BudgetBurn";
+import { SpendChart } from "../../spend/components/SpendChart";
+import { Empty, QueryState } from "../../../shared/components/status";
 
 const BASIS = { weekday_median: "median of the same weekday over 4 weeks", recent_mean: "mean of the last 7 days", none: "no forecast" } as const;
 

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
-import { useSummary } from "../api/recommendations";
-import { ActionChart } from "../components/ActionChart";
-import { SpendOverview } from "../components/SpendOverview";
-import { SummaryCards } from "../components/SummaryCards";
-import { Empty, QueryState } from "../shared/components/status";
-import { formatUsd } from "../shared/format";
-import { useTenant } from "../app/tenant";
+import { useSummary } from "../../recommendations/hooks";
+import { ActionChart } from "../../recommendations/components/ActionChart";
+import { SpendOverview } from "./SpendOverview";
+import { SummaryCards } from "../../recommendations/components/SummaryCards";
+import { Empty, QueryState } from "../../../shared/components/status";
+import { formatUsd } from "../../../shared/format";
+import { useTenant } from "../../../app/tenant";
 
 const NO_FILTER = new URLSearchParams();
 
