@@ -16,22 +16,22 @@ if (window.location.pathname === "/") void loadOverview();
 else if (window.location.pathname === "/recommendations") void loadRecommendations();
 const Overview = lazy(loadOverview);
 const Recommendations = lazy(loadRecommendations);
-const Prices = lazy(() => import("./pages/Prices"));
+const Prices = lazy(() => import("./features/prices/components/Prices"));
 const Savings = lazy(() => import("./features/savings/components/Savings"));
 const Spend = lazy(() => import("./features/spend/components/Spend"));
 const Budgets = lazy(() => import("./features/budgets/components/Budgets"));
-const Commitments = lazy(() => import("./pages/commitments/Commitments"));
-const Kubernetes = lazy(() => import("./pages/kubernetes/Kubernetes"));
-const Settings = lazy(() => import("./pages/settings/Settings"));
-const ApiKeys = lazy(() => import("./pages/settings/ApiKeys"));
-const Users = lazy(() => import("./pages/settings/Users"));
-const Tenants = lazy(() => import("./pages/settings/Tenants"));
-const Allocation = lazy(() => import("./pages/settings/Allocation"));
-const Webhooks = lazy(() => import("./pages/settings/Webhooks"));
-const Organization = lazy(() => import("./pages/settings/Organization"));
-const SignIn = lazy(() => import("./auth/SignIn"));
-const Callback = lazy(() => import("./auth/Callback"));
-const Welcome = lazy(() => import("./auth/Welcome"));
+const Commitments = lazy(() => import("./features/commitments/components/Commitments"));
+const Kubernetes = lazy(() => import("./features/kubernetes/components/Kubernetes"));
+const Settings = lazy(() => import("./features/settings/components/Settings"));
+const ApiKeys = lazy(() => import("./features/settings/components/ApiKeys"));
+const Users = lazy(() => import("./features/settings/components/Users"));
+const Tenants = lazy(() => import("./features/settings/components/Tenants"));
+const Allocation = lazy(() => import("./features/settings/components/Allocation"));
+const Webhooks = lazy(() => import("./features/settings/components/Webhooks"));
+const Organization = lazy(() => import("./features/settings/components/Organization"));
+const SignIn = lazy(() => import("./features/auth/components/SignIn"));
+const Callback = lazy(() => import("./features/auth/components/Callback"));
+const Welcome = lazy(() => import("./features/auth/components/Welcome"));
 
 const router = createBrowserRouter([
   { path: "/sign-in", element: <SignIn /> },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { moved, ruleToForm, rulesBody } from "../src/lib/allocation";
+import { moved, ruleToForm, rulesBody } from "../src/features/settings/allocation";
 
 const row = (over: Partial<Parameters<typeof rulesBody>[0][number]> = {}) => ({
   tenant_id: "ten_1",

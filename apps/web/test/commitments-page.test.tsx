@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import { Route } from "react-router";
 import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import Commitments from "../src/pages/commitments/Commitments";
+import Commitments from "../src/features/commitments/components/Commitments";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };
 const me = (role: string) => ({

@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { Route } from "react-router";
 import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import Kubernetes from "../src/pages/kubernetes/Kubernetes";
-import { nodesWithoutPodsText } from "../src/pages/kubernetes/NamespaceCosts";
+import Kubernetes from "../src/features/kubernetes/components/Kubernetes";
+import { nodesWithoutPodsText } from "../src/features/kubernetes/components/NamespaceCosts";
 
 const ME = {
   organization: { id: "org_1", name: "Acme", slug: "acme" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelIdentity, versionSeries } from "../src/lib/prices";
+import { modelIdentity, versionSeries } from "../src/features/prices/prices";
 
 const row = (id: string, model: string, from: string, to: string | null, region: string | null = null) => ({
   id,

@@ -1,7 +1,7 @@
 import { cleanup, screen } from "@testing-library/react";
 import { Route } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import Users from "../src/pages/settings/Users";
+import Users from "../src/features/settings/components/Users";
 import { renderInShell } from "./console-harness";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };

@@ -3,7 +3,7 @@ import { Route } from "react-router";
 import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Budgets from "../src/features/budgets/components/Budgets";
-import Allocation from "../src/pages/settings/Allocation";
+import Allocation from "../src/features/settings/components/Allocation";
 import Spend from "../src/features/spend/components/Spend";
 
 const ORG = { id: "org_1", name: "Acme", slug: "acme" };

@@ -4,6 +4,7 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useSta
 import { type CloudCostClient, consoleClient } from "../shared/api/client";
 import { tokenStore } from "./session";
 import type { RuntimeConfig } from "./config";
+import { sessionKeys, tenantKeys } from "./keys";
 
 interface AppState {
   config: RuntimeConfig;
@@ -39,13 +40,13 @@ export function useApp(): AppState {
 
 export function useMe() {
   const { client, token } = useApp();
-  return useQuery({ queryKey: ["me", token], queryFn: () => client.main.getMe(), enabled: !!token, retry: false, staleTime: 60_000 });
+  return useQuery({ queryKey: sessionKeys.me(token), queryFn: () => client.main.getMe(), enabled: !!token, retry: false, staleTime: 60_000 });
 }
 
 export function useTenants(orgId: string | undefined) {
   const { client } = useApp();
   return useQuery({
-    queryKey: ["tenants", orgId],
+    queryKey: tenantKeys.list(orgId),
     queryFn: () => client.main.listTenants({ params: { org_id: orgId ?? "" }, query: { limit: 500 } }),
     enabled: !!orgId,
   });

@@ -1,0 +1,73 @@
+import { Empty, QueryState } from "../../../shared/components/status";
+import { formatNumber, formatUsd } from "../../../shared/format";
+import { useNodePoolRecommendations } from "../hooks";
+
+/** Node pools sized from their pods' requests: current against recommended type and count. */
+export function NodePools({ tenantId }: { tenantId: string }) {
+  const pools = useNodePoolRecommendations(tenantId);
+  return (
+    <section aria-labelledby="k8s-pools">
+      <h2 id="k8s-pools">Node pools</h2>
+      <QueryState query={pools}>
+        {(data) => (
+          <>
+            <p className="hint">
+              Over the last {data.lookback_days} days: the pool's pod requests at their 95th-percentile hour must fit in 85% of the nodes, and every node must
+              fit the largest pod. The cheapest type and count that do is recommended.
+            </p>
+            {data.items.length === 0 ? (
+              <Empty>No node pools: give kubernetes_node resources a cluster and a node_pool.</Empty>
+            ) : (
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
+              <section className="table-wrap" aria-label="Node pool recommendations" tabIndex={0}>
+                <table>
+                  <caption className="sr-only">Node pools, current and recommended</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Cluster / pool</th>
+                      <th scope="col">Current</th>
+                      <th scope="col">Recommended</th>
+                      <th scope="col" className="num">
+                        Requests (p95 hour)
+                      </th>
+                      <th scope="col" className="num">
+                        Largest pod
+                      </th>
+                      <th scope="col" className="num">
+                        Savings / month
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((pool) => (
+                      <tr key={`${pool.cluster}/${pool.node_pool}`}>
+                        <td>
+                          {pool.cluster} / {pool.node_pool}
+                        </td>
+                        <td>
+                          {pool.current.nodes} × {pool.current.instance_type || "unknown"} ({formatUsd(pool.current.monthly_cost_usd)})
+                        </td>
+                        <td>
+                          {pool.recommended
+                            ? `${pool.recommended.nodes} × ${pool.recommended.instance_type} (${formatUsd(pool.recommended.monthly_cost_usd)})`
+                            : "No recommendation (no samples, no price or no candidate)"}
+                        </td>
+                        <td className="num">
+                          {formatNumber(pool.requests.cpu_cores)} cores, {formatNumber(pool.requests.memory_gb)} GB
+                        </td>
+                        <td className="num">
+                          {formatNumber(pool.largest_pod.cpu_cores)} cores, {formatNumber(pool.largest_pod.memory_gb)} GB
+                        </td>
+                        <td className="num">{formatUsd(pool.savings_monthly_usd)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            )}
+          </>
+        )}
+      </QueryState>
+    </section>
+  );
+}

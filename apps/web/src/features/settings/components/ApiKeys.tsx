@@ -1,0 +1,137 @@
+import type { ApiKeyRole, CreateApiKeyResponse } from "@cloudcost/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { canManage, useApp, useMe } from "../../../app/app-context";
+import { SecretOnce } from "../../../shared/components/SecretOnce";
+import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
+import { formatDate } from "../../../shared/format";
+import { useTenant } from "../../../app/tenant";
+import { settingsKeys } from "../keys";
+
+export default function ApiKeys() {
+  const { client } = useApp();
+  const me = useMe().data;
+  const queryClient = useQueryClient();
+  const { tenants } = useTenant();
+  const keys = useQuery({
+    queryKey: settingsKeys.apiKeys(),
+    queryFn: () => client.main.listApiKeys({ query: { limit: 500 } }),
+    enabled: canManage(me),
+  });
+  const [created, setCreated] = useState<CreateApiKeyResponse>();
+  const [form, setForm] = useState<{ name: string; role: ApiKeyRole; tenant_ids: string[] }>({ name: "", role: "viewer", tenant_ids: [] });
+  const create = useMutation({
+    mutationFn: () =>
+      client.main.createApiKey({
+        body: { name: form.name, role: form.role, ...(form.role === "admin" ? {} : { tenant_ids: form.tenant_ids }) },
+      }),
+    onSuccess: (key) => {
+      setCreated(key);
+      setForm({ name: "", role: "viewer", tenant_ids: [] });
+      queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys() });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => client.main.revokeApiKey({ params: { id } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys() }),
+  });
+  if (!canManage(me)) return <Empty>Only owners and admins manage API keys.</Empty>;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <>
+      <form className="card form" onSubmit={submit} aria-labelledby="new-key">
+        <h2 id="new-key">New API key</h2>
+        <p className="muted">A key works on the main API and on the pricing API, with at most your own role.</p>
+        <div className="row">
+          <label>
+            Name
+            <input required maxLength={200} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+          </label>
+          <label>
+            Role
+            <select value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as ApiKeyRole })}>
+              <option value="viewer">viewer (read)</option>
+              <option value="member">member (read and write)</option>
+              <option value="admin">admin (every tenant)</option>
+            </select>
+          </label>
+        </div>
+        {form.role !== "admin" && (
+          <fieldset className="checks">
+            <legend>Tenants the key reaches</legend>
+            {tenants.map((t) => (
+              <label key={t.id}>
+                <input
+                  type="checkbox"
+                  checked={form.tenant_ids.includes(t.id)}
+                  onChange={(e) =>
+                    setForm({ ...form, tenant_ids: e.target.checked ? [...form.tenant_ids, t.id] : form.tenant_ids.filter((id) => id !== t.id) })
+                  }
+                />
+                {t.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Create key
+        </button>
+        {create.error && <ErrorNote error={create.error} title="Could not create the key" />}
+      </form>
+      {created && <SecretOnce key={created.key} what="the key" secret={created.key} testId="new-key" onDone={() => setCreated(undefined)} />}
+      <QueryState query={keys}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <Empty>No API key yet.</Empty>
+          ) : (
+            <div className="table-wrap">
+              <table>
+                <caption className="sr-only">API keys</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Prefix</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Created by</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">State</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.items.map((k) => (
+                    <tr key={k.id}>
+                      <td>{k.name}</td>
+                      <td>
+                        <code>{k.prefix}…</code>
+                      </td>
+                      <td>{k.role}</td>
+                      <td>{k.created_by?.name ?? "—"}</td>
+                      <td>{k.last_used_at ? formatDate(k.last_used_at) : "never"}</td>
+                      <td>
+                        {k.revoked_at ? (
+                          `revoked ${formatDate(k.revoked_at)}`
+                        ) : (
+                          <button
+                            type="button"
+                            className="danger"
+                            onClick={() => window.confirm(`Revoke the key "${k.name}"? Anything using it stops working.`) && revoke.mutate(k.id)}
+                          >
+                            Revoke<span className="sr-only"> {k.name}</span>
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </QueryState>
+      {revoke.error && <ErrorNote error={revoke.error} title="Could not revoke" />}
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { canManage, useApp, useMe } from "../../../app/app-context";
+import { Empty, ErrorNote } from "../../../shared/components/status";
+import { useTenant } from "../../../app/tenant";
+import { tenantKeys } from "../../../app/keys";
+
+export default function Tenants() {
+  const { client } = useApp();
+  const me = useMe().data;
+  const orgId = me?.organization.id;
+  const { tenants } = useTenant();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const refresh = () => queryClient.invalidateQueries({ queryKey: tenantKeys.all });
+  const create = useMutation({
+    mutationFn: () => client.main.createTenant({ params: { org_id: orgId ?? "" }, body: { name } }),
+    onSuccess: () => {
+      setName("");
+      refresh();
+    },
+  });
+  const archive = useMutation({
+    mutationFn: (id: string) => client.main.updateTenant({ params: { org_id: orgId ?? "", tenant_id: id }, body: { archived: true } }),
+    onSuccess: refresh,
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <>
+      {canManage(me) && (
+        <form className="card form" onSubmit={submit} aria-labelledby="new-tenant">
+          <h2 id="new-tenant">New tenant</h2>
+          <div className="row">
+            <label>
+              Name
+              <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+            </label>
+          </div>
+          <button type="submit" className="primary" disabled={create.isPending}>
+            Create tenant
+          </button>
+          {create.error && <ErrorNote error={create.error} title="Could not create the tenant" />}
+        </form>
+      )}
+      <h2>Tenants</h2>
+      {tenants.length === 0 ? (
+        <Empty>No tenant in your reach.</Empty>
+      ) : (
+        <ul className="plain">
+          {tenants.map((t) => (
+            <li key={t.id}>
+              <strong>{t.name}</strong> <code className="muted">{t.id}</code>{" "}
+              {canManage(me) && (
+                <button type="button" className="danger" onClick={() => window.confirm(`Archive ${t.name}?`) && archive.mutate(t.id)}>
+                  Archive<span className="sr-only"> {t.name}</span>
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {archive.error && <ErrorNote error={archive.error} title="Could not archive" />}
+    </>
+  );
+}

@@ -1,0 +1,231 @@
+import type { Role, User } from "@cloudcost/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { canManage, useApp, useMe } from "../../../app/app-context";
+import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
+import { formatDate } from "../../../shared/format";
+import { useTenant } from "../../../app/tenant";
+import { settingsKeys } from "../keys";
+
+const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
+
+export default function Users() {
+  const { client } = useApp();
+  const me = useMe().data;
+  const orgId = me?.organization.id;
+  const manager = canManage(me);
+  const { tenants } = useTenant();
+  const queryClient = useQueryClient();
+  const users = useQuery({
+    queryKey: settingsKeys.users(orgId),
+    queryFn: () => client.main.listUsers({ params: { org_id: orgId ?? "" }, query: { limit: 500 } }),
+  });
+  const invitations = useQuery({
+    queryKey: settingsKeys.invitations(orgId),
+    queryFn: () => client.main.listInvitations({ params: { org_id: orgId ?? "" }, query: { limit: 500 } }),
+    enabled: manager,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.people(orgId) });
+  const update = useMutation({
+    mutationFn: ({ id, body }: { id: string; body: Partial<Pick<User, "role" | "active" | "tenant_ids">> }) =>
+      client.main.updateUser({ params: { org_id: orgId ?? "", id }, body }),
+    onSuccess: refresh,
+  });
+  const tenantName = (id: string) => tenants.find((t) => t.id === id)?.name ?? id;
+  // Only owners make or change owners (the API says so too): an admin is not offered it.
+  const assignable = ROLES.filter((r) => me?.role === "owner" || r !== "owner");
+  return (
+    <>
+      {manager && <InviteForm orgId={orgId ?? ""} roles={assignable} onDone={refresh} />}
+      <h2>Users</h2>
+      <QueryState query={users}>
+        {(page) => (
+          <div className="table-wrap">
+            <table>
+              <caption className="sr-only">Users of the organization</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Tenants</th>
+                  <th scope="col">State</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((u) => (
+                  <tr key={u.id}>
+                    <td>{u.name}</td>
+                    <td>{u.email}</td>
+                    <td>
+                      {manager && u.id !== me?.user?.id && (me?.role === "owner" || u.role !== "owner") ? (
+                        <select
+                          aria-label={`Role of ${u.name}`}
+                          value={u.role}
+                          onChange={(e) => update.mutate({ id: u.id, body: { role: e.target.value as Role } })}
+                        >
+                          {assignable.map((r) => (
+                            <option key={r}>{r}</option>
+                          ))}
+                        </select>
+                      ) : (
+                        u.role
+                      )}
+                    </td>
+                    <td>
+                      {u.role === "owner" || u.role === "admin" ? "all" : u.tenant_ids.map(tenantName).join(", ") || "none"}
+                      {manager && u.role !== "owner" && u.role !== "admin" && (
+                        <TenantEditor
+                          user={u}
+                          tenants={tenants}
+                          saving={update.isPending}
+                          onSave={(tenant_ids) => update.mutate({ id: u.id, body: { tenant_ids } })}
+                        />
+                      )}
+                    </td>
+                    <td>
+                      {u.active ? "active" : "deactivated"}{" "}
+                      {manager && u.id !== me?.user?.id && (me?.role === "owner" || u.role !== "owner") && (
+                        <button type="button" className={u.active ? "danger" : ""} onClick={() => update.mutate({ id: u.id, body: { active: !u.active } })}>
+                          {u.active ? "Deactivate" : "Reactivate"}
+                          <span className="sr-only"> {u.name}</span>
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
+      {update.error && <ErrorNote error={update.error} title="Could not change the user" />}
+      {manager && (
+        <>
+          <h2>Invitations</h2>
+          <QueryState query={invitations}>
+            {(page) =>
+              page.items.length === 0 ? (
+                <Empty>No invitation sent yet.</Empty>
+              ) : (
+                <ul className="plain">
+                  {page.items.map((inv) => (
+                    <li key={inv.id}>
+                      {inv.email} as {inv.role} · {inv.status} · expires {formatDate(inv.expires_at)}
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
+          </QueryState>
+        </>
+      )}
+    </>
+  );
+}
+
+function InviteForm({ orgId, roles, onDone }: { orgId: string; roles: Role[]; onDone(): void }) {
+  const { client } = useApp();
+  const { tenants } = useTenant();
+  const [form, setForm] = useState<{ email: string; role: Role; tenant_ids: string[] }>({ email: "", role: "member", tenant_ids: [] });
+  const invite = useMutation({
+    mutationFn: () =>
+      client.main.createInvitation({
+        params: { org_id: orgId },
+        body: { email: form.email.trim(), role: form.role, ...(form.role === "member" || form.role === "viewer" ? { tenant_ids: form.tenant_ids } : {}) },
+      }),
+    onSuccess: () => {
+      setForm({ email: "", role: "member", tenant_ids: [] });
+      onDone();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    invite.mutate();
+  };
+  return (
+    <form className="card form" onSubmit={submit} aria-labelledby="invite-title">
+      <h2 id="invite-title">Invite a user</h2>
+      <div className="row">
+        <label>
+          E-mail address
+          <input type="email" required value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+        </label>
+        <label>
+          Role
+          <select value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+            {roles.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {(form.role === "member" || form.role === "viewer") && (
+        <fieldset className="checks">
+          <legend>Tenants</legend>
+          {tenants.map((t) => (
+            <label key={t.id}>
+              <input
+                type="checkbox"
+                checked={form.tenant_ids.includes(t.id)}
+                onChange={(e) => setForm({ ...form, tenant_ids: e.target.checked ? [...form.tenant_ids, t.id] : form.tenant_ids.filter((id) => id !== t.id) })}
+              />
+              {t.name}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <button type="submit" className="primary" disabled={invite.isPending}>
+        Send invitation
+      </button>
+      {invite.isSuccess && <p role="status">Invitation sent.</p>}
+      {invite.error && <ErrorNote error={invite.error} title="Could not invite" />}
+    </form>
+  );
+}
+
+/** A member's or viewer's tenants, edited in place (owners and admins reach every tenant). */
+function TenantEditor({
+  user,
+  tenants,
+  saving,
+  onSave,
+}: {
+  user: User;
+  tenants: { id: string; name: string }[];
+  saving: boolean;
+  onSave(ids: string[]): void;
+}) {
+  const [picked, setPicked] = useState(user.tenant_ids);
+  const [open, setOpen] = useState(false);
+  return (
+    <details open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} className="tenant-editor">
+      <summary>
+        Edit tenants<span className="sr-only"> of {user.name}</span>
+      </summary>
+      <fieldset className="checks">
+        <legend className="sr-only">Tenants {user.name} reaches</legend>
+        {tenants.map((t) => (
+          <label key={t.id}>
+            <input
+              type="checkbox"
+              checked={picked.includes(t.id)}
+              onChange={(e) => setPicked(e.target.checked ? [...picked, t.id] : picked.filter((id) => id !== t.id))}
+            />
+            {t.name}
+          </label>
+        ))}
+      </fieldset>
+      <button
+        type="button"
+        disabled={saving}
+        onClick={() => {
+          onSave(picked);
+          setOpen(false);
+        }}
+      >
+        Save tenants<span className="sr-only"> of {user.name}</span>
+      </button>
+    </details>
+  );
+}
