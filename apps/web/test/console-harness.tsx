@@ -1,5 +1,7 @@
 // What the console's page tests share: a signed-in browser at a fixed time, the app's providers
 // around the Shell with the pages under test, and the main API's envelope for stubbed answers.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render } from "@testing-library/react";
 import type { ReactNode } from "react";
@@ -22,6 +24,22 @@ export function signedOut(): void {
   localStorage.clear();
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  for (const style of document.head.querySelectorAll("style[data-console-styles]")) style.remove();
+}
+
+/** The console's stylesheet (src/styles.css) in the document, so getComputedStyle answers as the page is drawn. */
+export function withConsoleStyles(): void {
+  const style = document.createElement("style");
+  style.dataset.consoleStyles = "";
+  style.textContent = readFileSync(path.join(__dirname, "../src/styles.css"), "utf8");
+  document.head.append(style);
+}
+
+/** How the stylesheet lays out a checkbox and its label: the label's direction and the box's size. */
+export function checkboxLayout(box: HTMLElement): { label: string; width: string; height: string; minHeight: string } {
+  const label = box.closest("label");
+  const style = getComputedStyle(box);
+  return { label: label ? getComputedStyle(label).flexDirection : "no label", width: style.width, height: style.height, minHeight: style.minHeight };
 }
 
 /** The main API's answer for `pathname`: `data` in its success envelope, or a 404 when there is none. */

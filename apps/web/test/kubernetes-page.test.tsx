@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { Route } from "react-router";
-import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
+import { checkboxLayout, envelope, renderInShell, signedIn, signedOut, withConsoleStyles } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Kubernetes from "../src/features/kubernetes/components/Kubernetes";
 import { nodesWithoutPodsText } from "../src/features/kubernetes/components/NamespaceCosts";
@@ -101,6 +101,20 @@ describe("the Kubernetes page", () => {
     fireEvent.click(screen.getByRole("checkbox", { name: /Share idle cost/ }));
     await waitFor(() => expect(requests.some((r) => r.searchParams.get("share_idle") === "true")).toBe(true));
     expect(screen.getByRole("link", { name: "Kubernetes" })).toBeTruthy();
+  });
+
+  it("draws 'share idle' as a checkbox beside its label: clicking the label's text ticks it and asks for the shared allocation", async () => {
+    withConsoleStyles();
+    renderInShell("/kubernetes", <Route path="kubernetes" element={<Kubernetes />} />);
+    await screen.findByTestId("k8s-total");
+    const box = screen.getByRole("checkbox", { name: /Share idle cost/ }) as HTMLInputElement;
+    expect(checkboxLayout(box)).toEqual({ label: "row", width: "1rem", height: "1rem", minHeight: "0" });
+    expect(box.checked).toBe(false);
+    fireEvent.click(screen.getByText("Share idle cost among namespaces"));
+    expect(box.checked).toBe(true);
+    await waitFor(() => expect(requests.some((r) => r.searchParams.get("share_idle") === "true")).toBe(true));
+    fireEvent.click(screen.getByText("Share idle cost among namespaces"));
+    expect(box.checked).toBe(false);
   });
 
   it("names the billed nodes on which no pod was sampled, whose whole cost is idle", async () => {

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
+import { checkboxLayout, envelope, renderInShell, signedIn, signedOut, withConsoleStyles } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Budgets from "../src/features/budgets/components/Budgets";
 import Allocation from "../src/features/settings/components/Allocation";
@@ -229,6 +229,22 @@ describe("the spend page", () => {
     fireEvent.click(screen.getByRole("button", { name: "Download FOCUS CSV" }));
     expect((await screen.findByText(/The file includes 3 unpriced usage lines with zero costs/)).getAttribute("role")).toBe("status");
     expect(exports()[1].url.searchParams.get("include_unpriced")).toBe("true");
+  });
+
+  it("draws 'include unpriced usage' as a checkbox beside its label: clicking the label's text ticks it and the download asks for them", async () => {
+    answer("admin");
+    withConsoleStyles();
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: vi.fn(() => "blob:focus"), revokeObjectURL: vi.fn() }));
+    renderAt("/spend?preset=last-month");
+    await screen.findByTestId("spend-total");
+    const box = screen.getByRole("checkbox", { name: /include unpriced usage/ }) as HTMLInputElement;
+    expect(checkboxLayout(box)).toEqual({ label: "row", width: "1rem", height: "1rem", minHeight: "0" });
+    fireEvent.click(screen.getByText("include unpriced usage"));
+    expect(box.checked).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Download FOCUS CSV" }));
+    await screen.findByText(/The file includes 3 unpriced usage lines with zero costs/);
+    const exports = requests.filter((r) => r.url.pathname === "/api/v1/organizations/org_1/spend/export");
+    expect(exports.map((r) => r.url.searchParams.get("include_unpriced"))).toEqual(["true"]);
   });
 
   it("shows a viewer the tenant view without the reprice", async () => {

@@ -19,7 +19,7 @@ export function NamespaceCosts({ tenantId }: { tenantId: string }) {
         Each node-hour costs the organization's effective price of its type, split into CPU and memory; a pod is charged the larger of its request and its usage
         as a share of the node. What no pod claims is idle: shown on its own, or shared among the namespaces of each cluster in proportion to their cost.
       </p>
-      <label>
+      <label className="checkbox">
         <input type="checkbox" checked={shareIdle} onChange={(e) => setShareIdle(e.target.checked)} /> Share idle cost among namespaces
       </label>
       <QueryState query={allocation}>

@@ -63,7 +63,7 @@ export default function Spend() {
       <div className="title-row">
         <h1>Spend</h1>
         <div className="export">
-          <label title="FOCUS forbids empty costs: unpriced usage is written with zero costs and x_Priced false">
+          <label className="checkbox" title="FOCUS forbids empty costs: unpriced usage is written with zero costs and x_Priced false">
             <input type="checkbox" checked={includeUnpriced} onChange={(e) => setIncludeUnpriced(e.target.checked)} /> include unpriced usage
           </label>
           <button type="button" onClick={() => download(includeUnpriced)} disabled={!orgView && !tenantId}>
