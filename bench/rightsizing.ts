@@ -220,14 +220,13 @@ async function main() {
     // 3. Summary latency: the analyzed 10k fleet, and a 100k tenant of inventory + stored results.
     await db.sql.query(
       `INSERT INTO compute_resources (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
-         availability_zone, instance_type, architecture, operating_system, last_heartbeat_at, action,
+         availability_zone, instance_type, architecture, operating_system, action,
          current_instance_type, recommended_instance_type, current_monthly_cost_usd, recommended_monthly_cost_usd,
          savings_monthly_usd, analyzed_at)
        SELECT $1, $2, 'n-' || lpad(i::text, 7, '0'), 'node ' || i, 'virtual_machine',
               (ARRAY['aws','azure','gcp'])[i % 3 + 1], (ARRAY['us-east-1','eu-west-1','eastus','us-central1'])[i % 4 + 1],
               'zone-' || (i % 6), (ARRAY['m5.large','m5.xlarge','c5.large','r5.large'])[i % 4 + 1],
               CASE WHEN i % 5 = 0 THEN 'arm64' ELSE 'x86_64' END, CASE WHEN i % 7 = 0 THEN 'windows' ELSE 'linux' END,
-              CASE WHEN i % 2 = 0 THEN now() ELSE now() - interval '1 day' END,
               a.action, 'm5.xlarge', CASE WHEN a.action = 'TERMINATE' THEN '' ELSE 'm5.large' END, 140.16,
               CASE WHEN a.action = 'TERMINATE' THEN 0 ELSE 70.08 END,
               CASE WHEN a.action IN ('DOWNSIZE','TERMINATE') THEN ((hashtext(i::text) & 65535) / 100.0)::numeric(14,2)
@@ -236,6 +235,13 @@ async function main() {
        FROM generate_series(1, $3::int) AS i
        CROSS JOIN LATERAL (SELECT (ARRAY['DOWNSIZE','UPSIZE','TERMINATE','NOOP','NO_RECOMMENDATION',NULL,'NOOP','DOWNSIZE'])[i % 8 + 1] AS action) a`,
       [other.tenantId, other.organizationId, SUMMARY_RESOURCES],
+    );
+    // Half of them seen just now, the other half a day ago (the `active` filter's two sides).
+    await db.sql.query(
+      `INSERT INTO compute_resource_heartbeats (tenant_id, resource_id, last_heartbeat_at)
+       SELECT $1, 'n-' || lpad(i::text, 7, '0'), CASE WHEN i % 2 = 0 THEN now() ELSE now() - interval '1 day' END
+       FROM generate_series(1, $2::int) AS i`,
+      [other.tenantId, SUMMARY_RESOURCES],
     );
     // What autovacuum does shortly after a bulk load: statistics, and the visibility map the
     // summary's index-only scans rely on.

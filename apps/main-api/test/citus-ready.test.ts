@@ -9,6 +9,7 @@ const DISTRIBUTION: TableDistribution = {
   distributed: {
     compute_resources: "tenant_id",
     compute_resource_changes: "tenant_id",
+    compute_resource_heartbeats: "tenant_id",
     compute_samples: "tenant_id",
     kubernetes_pod_samples: "tenant_id",
     kubernetes_node_hours: "tenant_id",

@@ -123,18 +123,17 @@ export function findUnknownResources(tx: Pick<Prisma, "$queryRawUnsafe">, tenant
 }
 
 /**
- * Heartbeat = the latest of the stored one and `ts` per resource (a late sample never moves it back);
- * rows locked in resource_id order, as in INGEST_SQL, so concurrent bumps cannot deadlock.
+ * Heartbeat = the latest of the stored one and `ts` per resource (a late sample never moves it back).
+ * Heartbeats live in compute_resource_heartbeats, a narrow table of their own (migration
+ * 20261203100000_compute_resource_heartbeats): moving one rewrites a row of three columns, never
+ * the wide resource row the summary reads. Rows are written in resource_id order, as in INGEST_SQL,
+ * so concurrent bumps cannot deadlock. The caller checked that every id is a known resource.
  */
 const BUMP_HEARTBEATS = `
-  WITH locked AS (
-    SELECT r.resource_id, v.ts FROM compute_resources r
-    JOIN (SELECT id, max(t) AS ts FROM unnest($2::text[], $3::timestamptz[]) AS u(id, t) GROUP BY id) v ON r.resource_id = v.id
-    WHERE r.tenant_id = $1 AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < v.ts)
-    ORDER BY r.resource_id COLLATE "C"
-    FOR UPDATE OF r)
-  UPDATE compute_resources r SET last_heartbeat_at = l.ts FROM locked l
-  WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts)`;
+  INSERT INTO compute_resource_heartbeats AS h (tenant_id, resource_id, last_heartbeat_at)
+  SELECT $1, id, max(t) FROM unnest($2::text[], $3::timestamptz[]) AS u(id, t) GROUP BY id ORDER BY id COLLATE "C"
+  ON CONFLICT (tenant_id, resource_id) DO UPDATE SET last_heartbeat_at = excluded.last_heartbeat_at
+  WHERE h.last_heartbeat_at < excluded.last_heartbeat_at`;
 
 export async function bumpHeartbeats(tx: Pick<Prisma, "$executeRawUnsafe">, tenantId: string, ids: string[], at: string): Promise<void> {
   await tx.$executeRawUnsafe(
@@ -168,17 +167,14 @@ export const INGEST_SQL = `
       SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization,
         network_in_bytes_per_s = excluded.network_in_bytes_per_s, network_out_bytes_per_s = excluded.network_out_bytes_per_s
     RETURNING resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s, (xmax = 0) AS inserted),
-  -- Rows to bump are locked in resource_id order first: two ingests moving the same resources'
-  -- heartbeats forward otherwise lock them in join order and can deadlock (one answered 500).
-  locked AS (
-    SELECT r.resource_id, h.ts FROM compute_resources r
-    JOIN (SELECT resource_id, max(ts) AS ts FROM v GROUP BY resource_id) h ON r.resource_id = h.resource_id
-    WHERE NOT EXISTS (SELECT 1 FROM missing) AND r.tenant_id = $1 AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < h.ts)
-    ORDER BY r.resource_id COLLATE "C"
-    FOR UPDATE OF r),
+  -- Heartbeats in their own narrow table (BUMP_HEARTBEATS says why), written in resource_id order:
+  -- two ingests moving the same resources' heartbeats forward in other orders can deadlock (one answered 500).
   bumped AS (
-    UPDATE compute_resources r SET last_heartbeat_at = l.ts FROM locked l
-    WHERE r.tenant_id = $1 AND r.resource_id = l.resource_id AND (r.last_heartbeat_at IS NULL OR r.last_heartbeat_at < l.ts)),
+    INSERT INTO compute_resource_heartbeats AS h (tenant_id, resource_id, last_heartbeat_at)
+    SELECT $1, resource_id, max(ts) FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
+    GROUP BY resource_id ORDER BY resource_id COLLATE "C"
+    ON CONFLICT (tenant_id, resource_id) DO UPDATE SET last_heartbeat_at = excluded.last_heartbeat_at
+    WHERE h.last_heartbeat_at < excluded.last_heartbeat_at),
   -- The tail's fence, share-locked until commit: a cycle moves it only once no ingest holds the lock,
   -- so every sample is either committed before the cycle reads up to the new fence or checked against it.
   -- The fence's advisory lock first (rollup-repository.ts, FENCE_LOCK_CLASS): the row is locked only once it is held.
@@ -353,6 +349,13 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 const activeSince = (n: number) =>
   `(SELECT now() - make_interval(mins => COALESCE((SELECT active_window_minutes FROM organization_settings WHERE organization_id = $${n}), ${DEFAULT_COMPUTE_SETTINGS.activeWindowMinutes})))`;
 
+/**
+ * Whether the resource of the current compute_resources row (unaliased) was seen after `since`: one
+ * primary-key probe of the heartbeat table per resource.
+ */
+const heartbeatSince = (since: string) =>
+  `EXISTS (SELECT 1 FROM compute_resource_heartbeats h WHERE h.tenant_id = compute_resources.tenant_id AND h.resource_id = compute_resources.resource_id AND h.last_heartbeat_at > ${since})`;
+
 /** A dismissed or still snoozed recommendation is counted, but its savings are not. */
 const SAVINGS_COUNT = "(state <> 'dismissed' AND NOT (state = 'snoozed' AND snoozed_until > now()))";
 /** The state a client sees: a snooze that has run out is open again. */
@@ -372,8 +375,8 @@ function filters(tenant: TenantRef, query: SummaryQuery, includeRetired = false)
   }
   if (query.active !== undefined) {
     params.push(tenant.organizationId);
-    const fresh = `last_heartbeat_at > ${activeSince(params.length)}`;
-    conditions.push(query.active ? fresh : `(last_heartbeat_at IS NULL OR NOT (${fresh}))`);
+    const fresh = heartbeatSince(activeSince(params.length));
+    conditions.push(query.active ? fresh : `NOT ${fresh}`);
   }
   return { params, where: conditions.join(" AND ") };
 }
@@ -421,15 +424,21 @@ const summarySql = (where: string) => `WITH groups AS (
  *   display columns of just those ten rows.
  * Both come back as JSON arrays in one row: one round trip and one connection per summary (two
  * statements on two connections at once cost a second wake-up of the database and of this process).
- * The `active` filter is the exception to index-only: the heartbeat is kept out of the indexes (so
- * that bumping it is a HOT update), and is read from the table rows, whose leading columns are the
- * ones read here (migration 20261125050000_compute_resources_layout).
+ * The `active` filter adds one probe per resource of compute_resource_heartbeats, the narrow table
+ * ingest writes: nothing ingest does touches compute_resources, so the summary of a fixed fleet reads
+ * the same rows however many samples arrive (test/compute-summary-flat.test.ts).
  */
 export async function findSummary(prisma: Prisma, tenant: TenantRef, query: SummaryQuery): Promise<{ groups: CountsRow[]; top: TopRow[] }> {
-  const { params, where } = filters(tenant, query);
+  const { sql, params } = summaryStatement(tenant, query);
   // The plans rely on the session settings of db.ts (SSD costs: the covering indexes win).
-  const [row] = await prisma.$queryRawUnsafe<{ groups: CountsRow[]; top: TopRow[] }[]>(summarySql(where), ...params);
+  const [row] = await prisma.$queryRawUnsafe<{ groups: CountsRow[]; top: TopRow[] }[]>(sql, ...params);
   return row;
+}
+
+/** The summary's statement and parameters (also for tests that read its plan). */
+export function summaryStatement(tenant: TenantRef, query: SummaryQuery): { sql: string; params: unknown[] } {
+  const { params, where } = filters(tenant, query);
+  return { sql: summarySql(where), params };
 }
 
 const ITEM_COLUMNS = {
@@ -505,7 +514,7 @@ function itemsStatement(tenant: TenantRef, query: RecommendationsQuery, after: s
   params.push(tenant.organizationId, query.limit + 1);
   const sql = `SELECT resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
        operating_system, cpu_cores, ram_gb, labels, purchase_option,
-       COALESCE(last_heartbeat_at > ${activeSince(params.length - 1)}, false) AS active,
+       ${heartbeatSince(activeSince(params.length - 1))} AS active,
        action, current_instance_type, recommended_instance_type,
        current_monthly_cost_usd::text AS current_monthly_cost_usd,
        recommended_monthly_cost_usd::text AS recommended_monthly_cost_usd,
