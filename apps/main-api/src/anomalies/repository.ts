@@ -2,7 +2,7 @@ import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
 import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Tx } from "../transactions";
-import { BASELINE_DAYS, HISTORY_DAYS, WEEKDAY_WEEKS } from "./scoring";
+import { BASELINE_DAYS, HISTORY_DAYS, MAX_SERVICE_MONITORS, WEEKDAY_WEEKS } from "./scoring";
 
 type Db = Prisma | Tx;
 
@@ -46,8 +46,11 @@ const TENANT_COLUMNS = { organization_id: "text", tenant_id: "text" } as const;
  * The anomalous days among the days from $5 to $4 (exclusive) of the tenants $2 of organization $1,
  * with history from $3. Monitors: per tenant and currency, each service and the total, over the
  * usage lines only (charge category Usage, frequency Usage-Based) of the service roll-up, read
- * through its tenant-leading key, summed in one pass (grouping sets). Each monitor's series is dense
- * from its first day (0 without cost); `history` holds the (up to 28) days before each day. The
+ * through its tenant-leading key, summed in one pass (grouping sets). A tenant's service monitors are
+ * at most MAX_SERVICE_MONITORS: the services with the most cost in the days scored (per currency,
+ * the currencies taking turns), so the dense series below stay bounded whatever the number of
+ * services. Each monitor's series is dense from its first day (0 without cost); `history` holds the
+ * (up to 28) days before each day. The
  * baseline: a service without cost in them, once its tenant has 14 days of history in the currency,
  * is new (baseline 0); else with 28 days before, the same weekday of the 4 weeks before; else with
  * 14, those 14 days; else the day is not scored. Its median and MAD are the middle two of the sorted
@@ -65,8 +68,20 @@ const DETECT_SQL = `
      WHERE organization_id = $1 AND tenant_id = ANY($2::text[]) AND day >= $3::date AND day < $4::date
        AND charge_category = 'Usage' AND charge_frequency = 'Usage-Based'
      GROUP BY GROUPING SETS ((tenant_id, currency, service_name, day), (tenant_id, currency, day))),
+  ranked AS (
+    SELECT tenant_id, currency, service_name,
+           row_number() OVER (PARTITION BY tenant_id ORDER BY in_currency, currency, service_name) AS rank
+      FROM (SELECT tenant_id, currency, service_name,
+                   row_number() OVER (PARTITION BY tenant_id, currency
+                                      ORDER BY sum(cost) FILTER (WHERE day >= $5::date) DESC NULLS LAST, service_name) AS in_currency
+              FROM daily WHERE monitor_kind = 'service' GROUP BY tenant_id, currency, service_name) s),
   firsts AS (
-    SELECT tenant_id, currency, monitor_kind, service_name, min(day) AS first FROM daily GROUP BY tenant_id, currency, monitor_kind, service_name),
+    SELECT d.tenant_id, d.currency, d.monitor_kind, d.service_name, min(d.day) AS first
+      FROM daily d
+     WHERE d.monitor_kind = 'total'
+        OR EXISTS (SELECT 1 FROM ranked r WHERE r.rank <= ${MAX_SERVICE_MONITORS} AND r.tenant_id = d.tenant_id
+                      AND r.currency = d.currency AND r.service_name = d.service_name)
+     GROUP BY d.tenant_id, d.currency, d.monitor_kind, d.service_name),
   series AS (
     SELECT f.tenant_id, f.currency, f.monitor_kind, f.service_name, g.day, COALESCE(d.cost, 0) AS cost, g.day - t.first AS tenant_history
       FROM firsts f

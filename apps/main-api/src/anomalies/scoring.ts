@@ -10,6 +10,11 @@ export const HISTORY_DAYS = WEEKDAY_WEEKS * 7;
 export const MAD_SCALE = new Decimal("1.4826");
 export const SCORE_THRESHOLD = 3;
 /**
+ * Service monitors per tenant, besides its total: the services with the most cost in the days
+ * scored (a detection's cost then grows with its lines, not with services x days).
+ */
+export const MAX_SERVICE_MONITORS = 200;
+/**
  * The smallest scaled MAD a score divides by: a flat history (MAD 0) still gives a finite score
  * (then the floors in the monitor's currency and percent decide).
  */

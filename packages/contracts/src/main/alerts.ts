@@ -154,8 +154,19 @@ export const AnomalyList = z
   .object({ start: Day, end: Day, items: z.array(Anomaly) })
   .meta({ id: "AnomalyList", description: "The anomalies with a day from start to end, latest end first." });
 
+/** Days a detection on demand scores at most. */
+export const ANOMALY_DETECTION_MAX_DAYS = 93;
+
 export const DetectAnomaliesRequest = z
-  .object({ days: z.number().int().min(1).max(400).default(30).meta({ description: "How many complete days, ending yesterday, to score." }) })
+  .object({
+    days: z
+      .number()
+      .int()
+      .min(1)
+      .max(ANOMALY_DETECTION_MAX_DAYS)
+      .default(30)
+      .meta({ description: `How many complete days, ending yesterday, to score (at most ${ANOMALY_DETECTION_MAX_DAYS}).` }),
+  })
   .meta({ id: "DetectAnomaliesRequest", description: "How many complete days to score (each against its baseline)." });
 export type DetectAnomaliesRequest = z.output<typeof DetectAnomaliesRequest>;
 
