@@ -6,6 +6,7 @@ import { authorize } from "./auth/authorize";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
 import { healthHandlers } from "./health/routes";
+import { admitHook } from "./http/admission";
 import { idempotent } from "./http/idempotency";
 import { invitationHandlers, receivedInvitationHandlers } from "./invitations/routes";
 import { meHandlers } from "./organizations/me-routes";
@@ -37,6 +38,8 @@ export function mainApiHooks(deps: AppDeps): RouteHooks {
     authorize: (route, req) => authorize(route, req.caller, tenantHeaderValue(req.headers)),
     // Identity-token operations key by the identity: after sign-up or an acceptance it resolves to a user, and a repeat must still replay.
     idempotency: (route: RouteDefinition) => (route.idempotent === "secret" ? secret : route.auth === "identity" ? byIdentity : byCaller),
+    // Per class of operations: a bounded number at once, a bounded wait, then 503 (http/admission.ts).
+    admit: admitHook(deps.admission),
   };
 }
 

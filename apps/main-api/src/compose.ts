@@ -11,6 +11,8 @@ import { createComputeCatalogs } from "./compute/catalog-prices";
 import type { Config } from "./config";
 import { createPrisma, type Prisma } from "./db";
 import type { AppDeps } from "./deps";
+import { createMainAdmission } from "./http/admission";
+import { createVacuumSchedule } from "./compute/maintenance";
 import { createOutboxWorker } from "./outbox";
 import { createInternalPricingApi, type InternalPricingApi } from "./pricing/internal-client";
 import { createSecretBox } from "./webhooks/secrets";
@@ -55,6 +57,8 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     analyzer: buildAnalyzer({ db, prisma, logger, metrics, pricingApi, tailMarginMs: config.analysisTailMarginMs }),
     outbox: createOutboxWorker({ config, prisma, logger, serviceSecret, webhookSecrets, resolve }),
     clock: () => new Date(),
+    admission: createMainAdmission(config),
+    vacuum: createVacuumSchedule({ db, logger, intervalMs: config.vacuum.intervalMs, afterRows: config.vacuum.afterRows }),
     webhooks: { secrets: webhookSecrets, resolve },
     pricingApi,
     redis: config.protection.redisUrl ? connectRedis(config.protection.redisUrl, logger) : undefined,

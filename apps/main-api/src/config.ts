@@ -67,6 +67,25 @@ export const EnvSchema = z
       .max(24 * 14)
       .default(72),
     ...ProtectionEnv,
+    // Admission per class of operations (http/admission.ts): how many run at once, how many may wait
+    // for a turn, and how long; beyond that a request is refused at once, 503 with Retry-After.
+    // A concurrency of 0 turns the class's limit off.
+    MAIN_API_READ_CONCURRENCY: z.coerce.number().int().min(0).default(8),
+    MAIN_API_READ_QUEUE: z.coerce.number().int().min(0).default(256),
+    MAIN_API_WRITE_CONCURRENCY: z.coerce.number().int().min(0).default(4),
+    MAIN_API_WRITE_QUEUE: z.coerce.number().int().min(0).default(64),
+    MAIN_API_INGEST_CONCURRENCY: z.coerce.number().int().min(0).default(4),
+    MAIN_API_INGEST_QUEUE: z.coerce.number().int().min(0).default(64),
+    MAIN_API_IMPORT_CONCURRENCY: z.coerce.number().int().min(0).default(2),
+    MAIN_API_IMPORT_QUEUE: z.coerce.number().int().min(0).default(16),
+    MAIN_API_ADMISSION_WAIT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
+    // PostgreSQL connections of this process, and how long a query waits for one before it is answered 503.
+    MAIN_API_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+    MAIN_API_DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+    // Embedded database only (PGlite has no autovacuum): seconds between vacuum passes (0: none), and
+    // rows written by ingest since the last pass that start one at once (0: only on the schedule).
+    MAIN_API_VACUUM_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+    MAIN_API_VACUUM_AFTER_ROWS: z.coerce.number().int().min(0).default(100_000),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
     /** The largest FOCUS file POST .../spend/imports accepts, in bytes as sent (compressed). */
@@ -115,6 +134,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     metricsPort: e.MAIN_API_METRICS_PORT,
     databaseUrl: e.MAIN_API_DATABASE_URL,
     dataDir: e.MAIN_API_DATA_DIR,
+    /** PostgreSQL only: connections, and the longest wait for one (0: no bound). */
+    databasePool: { size: e.MAIN_API_DATABASE_POOL_SIZE, waitMs: e.MAIN_API_DATABASE_POOL_WAIT_MS },
+    /** Per class of operations: concurrency, waiting line and longest wait (http/admission.ts). */
+    admission: {
+      read: { concurrency: e.MAIN_API_READ_CONCURRENCY, queue: e.MAIN_API_READ_QUEUE, maxWaitMs: e.MAIN_API_ADMISSION_WAIT_MS },
+      write: { concurrency: e.MAIN_API_WRITE_CONCURRENCY, queue: e.MAIN_API_WRITE_QUEUE, maxWaitMs: e.MAIN_API_ADMISSION_WAIT_MS },
+      ingest: { concurrency: e.MAIN_API_INGEST_CONCURRENCY, queue: e.MAIN_API_INGEST_QUEUE, maxWaitMs: e.MAIN_API_ADMISSION_WAIT_MS },
+      import: { concurrency: e.MAIN_API_IMPORT_CONCURRENCY, queue: e.MAIN_API_IMPORT_QUEUE, maxWaitMs: e.MAIN_API_ADMISSION_WAIT_MS },
+    },
+    /** The embedded database's own vacuuming (compute/maintenance.ts). */
+    vacuum: { intervalMs: e.MAIN_API_VACUUM_INTERVAL_SECONDS * 1000, afterRows: e.MAIN_API_VACUUM_AFTER_ROWS },
     pricingApiUrl: e.PRICING_API_URL ?? `http://127.0.0.1:${e.PRICING_API_PORT}`,
     pricingApiTimeoutMs: e.PRICING_API_TIMEOUT_MS,
     analysisIntervalMinutes: e.ANALYSIS_INTERVAL_MINUTES,

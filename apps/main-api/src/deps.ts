@@ -1,11 +1,13 @@
 import type { Logger } from "pino";
 import type { Database } from "@cloudcost/db";
-import type { IdempotencyStore, Metrics, Redis } from "@cloudcost/http";
+import type { Admission, IdempotencyStore, Metrics, Redis } from "@cloudcost/http";
 import type { DevIssuerKey } from "./auth/dev-issuer";
 import type { KeyUseRecorder } from "./auth/key-use";
 import type { TokenVerifier } from "./auth/token-verifier";
 import type { Analyzer } from "./compute/analysis";
 import type { Config } from "./config";
+import type { AdmissionClassName } from "./http/admission";
+import type { VacuumSchedule } from "./compute/maintenance";
 import type { Prisma } from "./db";
 import type { OutboxWorker } from "./outbox";
 import type { InternalPricingApi } from "./pricing/internal-client";
@@ -34,6 +36,10 @@ export interface AppDeps {
   redis?: Redis;
   /** Delivers outbox messages (pricing API key sync); started by the server, drained by tests. */
   outbox: OutboxWorker;
+  /** Concurrency limits and waiting lines per class of operations (http/admission.ts), one per process. */
+  admission: Admission<AdmissionClassName>;
+  /** The embedded database's vacuuming (compute/maintenance.ts; nothing on PostgreSQL): started by the server, told of large writes by ingest. */
+  vacuum: VacuumSchedule & { start(): void };
   /** The time as the app reads it where tests must move it (import session expiry). */
   clock: () => Date;
   /** Encrypts webhook signing secrets at rest; resolves webhook hosts for the SSRF checks. */

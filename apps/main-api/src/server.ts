@@ -20,6 +20,8 @@ async function main() {
     migrationsDir: MIGRATIONS_DIR,
     logger,
     sessionSettings: SESSION_SETTINGS,
+    poolSize: config.databasePool.size,
+    poolWaitMs: config.databasePool.waitMs,
   });
   const deps = buildDeps({ config, db, logger });
   const { prisma, outbox } = deps;
@@ -30,6 +32,7 @@ async function main() {
   const schedule = startAnalysisSchedule({ prisma, logger }, deps.analyzer, config.analysisIntervalMinutes);
   const alerts = startAlertSchedule({ prisma, logger, outbox }, config.alertsIntervalMinutes);
   const importSessions = startImportSessionSweep(deps, config.spendImportSessionSweepMinutes);
+  deps.vacuum.start();
   await serve({
     name: "main-api",
     app,
@@ -44,6 +47,7 @@ async function main() {
       await schedule.stop();
       await alerts.stop();
       await importSessions.stop();
+      await deps.vacuum.stop();
       await prisma.$disconnect();
       await db.close();
       if (deps.redis) await closeRedis(deps.redis);

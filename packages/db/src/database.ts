@@ -29,6 +29,11 @@ export interface OpenDatabaseOptions {
   pglite?: PGlite;
   poolSize?: number;
   /**
+   * PostgreSQL: how long a query waits for a pooled connection when all are busy before it fails
+   * ("timeout exceeded when trying to connect", which the services answer 503); 0 or absent: no bound.
+   */
+  poolWaitMs?: number;
+  /**
    * Planner and run-time settings for every session this database opens (`SET name = value`), such
    * as `random_page_cost`: on PostgreSQL sent as startup options of each pooled connection (no extra
    * round trip), on PGlite set once on its single session.
@@ -62,7 +67,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const settings = checkedSettings(options.sessionSettings);
   if (options.url) {
     const connectionString = withStartupOptions(options.url, settings);
-    const pool = new Pool({ connectionString, max: options.poolSize ?? 10 });
+    const pool = new Pool({ connectionString, max: options.poolSize ?? 10, connectionTimeoutMillis: options.poolWaitMs ?? 0 });
     // An idle client losing its server (a restart) must not crash the process.
     pool.on("error", () => undefined);
     return {

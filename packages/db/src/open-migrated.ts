@@ -12,9 +12,17 @@ export async function openMigratedDatabase(options: {
   migrationsDir: string;
   logger: InfoLogger;
   poolSize?: number;
+  /** PostgreSQL: the longest wait for a pooled connection (0 or absent: no bound). */
+  poolWaitMs?: number;
   sessionSettings?: SessionSettings;
 }): Promise<Database> {
-  const db = await openDatabase({ url: options.url, dataDir: options.dataDir, poolSize: options.poolSize, sessionSettings: options.sessionSettings });
+  const db = await openDatabase({
+    url: options.url,
+    dataDir: options.dataDir,
+    poolSize: options.poolSize,
+    poolWaitMs: options.poolWaitMs,
+    sessionSettings: options.sessionSettings,
+  });
   try {
     const { applied } = await migrate(db.sql, options.migrationsDir);
     options.logger.info({ database: db.description, applied }, applied.length ? "migrations applied" : "database up to date");

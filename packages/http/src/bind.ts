@@ -74,6 +74,12 @@ export interface RouteHooks {
   authorize(route: RouteDefinition, req: Request, input: RouteInput<RouteDefinition>): object | Promise<object>;
   /** `Idempotency-Key` handling of an operation declared idempotent. */
   idempotency?(route: RouteDefinition): RequestHandler | undefined;
+  /**
+   * Admission of the operation's requests (a concurrency limit and bounded wait per class of
+   * operations, admission.ts): runs first, before any other step, so an overloaded service refuses
+   * a request before it spends anything on it. Undefined: admitted at once.
+   */
+  admit?(route: RouteDefinition): RequestHandler | undefined;
 }
 
 /** Set on the handler a declaration was bound to: listRoutes reports the operation a route comes from. */
@@ -149,6 +155,8 @@ function sendReply(res: Response, reply: AnyReply, next: NextFunction): void {
  */
 function bindOne<R extends RouteDefinition>(route: R, handler: RouteHandler<R, never>, hooks: RouteHooks): RequestHandler {
   const before: RequestHandler[] = [];
+  const admit = hooks.admit?.(route);
+  if (admit) before.push(admit);
   if (route.auth !== "none") {
     const authenticate = hooks.authenticate[route.auth];
     if (!authenticate) throw new Error(`${route.operationId}: no authentication for the auth mode "${route.auth}"`);

@@ -63,3 +63,4 @@ export {
   type StoredResponse,
 } from "./idempotency";
 export { sqlIdempotencyStore, type SqlQuery, type SqlIdempotencyStoreOptions } from "./idempotency-sql-store";
+export { createAdmission, type Admission, type AdmissionClass, type AdmissionCounts } from "./admission";

@@ -14,10 +14,11 @@ import { realizedSavings } from "./savings";
 type ComputeOperations = keyof typeof mainApiComputeRoutes;
 
 /** The compute operations of one tenant (authorize selected the tenant and checked the role). */
-export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer">): Handlers<ComputeOperations> {
+export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer" | "vacuum">): Handlers<ComputeOperations> {
   return {
     upsertResources: async ({ body }, { tenant }) => {
       const upserted = await upsertResources(deps.prisma, tenant, body.resources);
+      deps.vacuum.noteWrites(upserted);
       return ok(`Upserted ${upserted} resources`, { upserted });
     },
     ingestMetrics: async (input, { tenant }) => {
@@ -26,10 +27,14 @@ export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer"
       // that run while the statement does (SampleBatch says why that matters).
       releaseBody(input);
       const accepted = await ingestMetrics(deps.db.sql, tenant, batch);
+      // Each sample batch moves its resources' heartbeats (rows updated in place): on the embedded
+      // database a vacuum pass follows once enough of them add up (maintenance.ts).
+      deps.vacuum.noteWrites(accepted);
       return ok(`Accepted ${accepted} samples`, { accepted });
     },
     recordHeartbeats: async ({ body }, { tenant }) => {
       const accepted = await recordHeartbeats(deps.prisma, tenant, body);
+      deps.vacuum.noteWrites(accepted);
       return ok(`Recorded ${accepted} heartbeats`, { accepted });
     },
     analyzeRecommendations: async (_input, { tenant }) => {

@@ -1,0 +1,74 @@
+import type { Logger } from "pino";
+import { type Database, vacuumDeadTables } from "@cloudcost/db";
+import { type Periodic, startPeriodic } from "@cloudcost/http";
+
+/**
+ * Vacuuming on the embedded database. PGlite has no autovacuum worker: a table updated in place
+ * (heartbeats with every metric batch, the tail and the resource rows with every analysis cycle,
+ * roll-ups, the outbox) otherwise keeps every dead row version, grows without end and is read ever
+ * slower. The service vacuums the tables past autovacuum's thresholds itself (vacuumDeadTables), on
+ * the shared periodic runner every `intervalMs`, and sooner after large writes: a handler reports the
+ * rows it wrote (`noteWrites`), and once `afterRows` have been written since the last pass one starts
+ * at once. Passes never overlap. On PostgreSQL autovacuum does this and nothing here runs.
+ */
+export interface VacuumSchedule {
+  /** Rows a request just wrote to tables updated in place; a pass starts once `afterRows` add up. */
+  noteWrites(rows: number): void;
+  /** One pass now (or the one running); answers when it has ended. */
+  runNow(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface VacuumOptions {
+  db: Database;
+  logger: Logger;
+  /** Between the end of one pass and the next; 0: never on a schedule. */
+  intervalMs: number;
+  /** Rows written since the last pass that start one at once; 0: only on the schedule. */
+  afterRows: number;
+}
+
+/** Does nothing (PostgreSQL, or vacuuming turned off): noteWrites costs nothing. */
+const NONE: VacuumSchedule = { noteWrites: () => undefined, runNow: async () => undefined, stop: async () => undefined };
+
+export function createVacuumSchedule(options: VacuumOptions): VacuumSchedule & { start(): void } {
+  if (options.db.kind !== "pglite") return { ...NONE, start: () => undefined };
+  let written = 0;
+  let running: Promise<void> | undefined;
+  let periodic: Periodic | undefined;
+  let stopped = false;
+
+  const pass = (): Promise<void> => {
+    if (running) return running;
+    written = 0;
+    const started = Date.now();
+    const current = vacuumDeadTables(options.db.sql)
+      .then((tables) => {
+        if (tables.length) options.logger.debug({ tables, durationMs: Date.now() - started }, "vacuumed tables with dead rows");
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    running = current;
+    return current;
+  };
+  const onError = (err: unknown) => options.logger.warn({ err }, "vacuum of the embedded database failed; the next pass retries");
+
+  return {
+    start() {
+      if (stopped || periodic) return;
+      periodic = startPeriodic({ intervalMs: options.intervalMs, run: pass, onError });
+    },
+    noteWrites(rows) {
+      if (stopped || !(options.afterRows > 0) || !periodic) return;
+      written += rows;
+      if (written >= options.afterRows && !running) pass().catch(onError);
+    },
+    runNow: pass,
+    async stop() {
+      stopped = true;
+      await periodic?.stop();
+      await running?.catch(() => undefined);
+    },
+  };
+}
