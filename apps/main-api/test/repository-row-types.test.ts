@@ -23,6 +23,7 @@ import { checkedStatements as importStatements } from "../src/spend/imports/repo
 import { checkedStatements as usageStatements } from "../src/spend/usage-repository";
 import { checkedStatements as resourceCostStatements } from "../src/spend/resource-costs-repository";
 import { checkedStatements as userStatements } from "../src/users/repository";
+import { checkedStatements as webhookStatements } from "../src/webhooks/repository";
 
 const STATEMENTS: CheckedStatement[] = [
   ...budgetStatements(),
@@ -34,6 +35,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...apiKeyStatements(),
   ...invitationStatements(),
   ...outboxStatements(),
+  ...webhookStatements(),
   ...authStatements(),
   ...computeStatements(),
   ...commitmentStatements(),

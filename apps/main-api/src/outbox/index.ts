@@ -4,14 +4,27 @@ import type { Prisma } from "../db";
 import { webhookDeliveryHandlers } from "../webhooks/delivery";
 import type { SecretBox } from "../webhooks/secrets";
 import type { Resolve } from "../webhooks/targets";
-import { pricingApiKeyHandlers } from "./pricing-api-keys";
-import { OutboxWorker } from "./worker";
+import { WEBHOOK_DELIVERY_TOPIC } from "../webhooks/events";
+import { PROVISION_TOPIC, pricingApiKeyHandlers, REVOKE_TOPIC } from "./pricing-api-keys";
+import { OutboxWorker, type OutboxQueue } from "./worker";
 
 export { OutboxWorker };
 
+/** Webhook deliveries in flight at once: per organization (on all replicas together), and per process. */
+export const WEBHOOK_CONCURRENCY = { perOrganization: 4, total: 64 } as const;
+
+/**
+ * The main API's queues, each delivered by its own loop: API keys mirrored to the pricing API never
+ * wait behind webhook deliveries, whose receivers may take their whole deadline to answer (or not).
+ */
+export const OUTBOX_QUEUES: OutboxQueue[] = [
+  { name: "pricing-api-keys", topics: [PROVISION_TOPIC, REVOKE_TOPIC] },
+  { name: "webhooks", topics: [WEBHOOK_DELIVERY_TOPIC], concurrency: WEBHOOK_CONCURRENCY },
+];
+
 /**
  * The main API's outbox worker with every handler it delivers to (not started): one mechanism, two
- * kinds of messages (API keys mirrored to the pricing API, and webhook deliveries).
+ * queues (API keys mirrored to the pricing API, and webhook deliveries).
  */
 export function createOutboxWorker(deps: {
   config: Config;
@@ -30,6 +43,6 @@ export function createOutboxWorker(deps: {
       ...pricingApiKeyHandlers(config.pricingApiUrl, deps.serviceSecret),
       ...webhookDeliveryHandlers({ prisma, secrets: deps.webhookSecrets, send: { allowInsecure, timeoutMs, resolve: deps.resolve }, schedule }),
     },
-    config.outbox,
+    { ...config.outbox, queues: OUTBOX_QUEUES },
   );
 }

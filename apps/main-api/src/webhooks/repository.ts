@@ -1,4 +1,5 @@
 import type { UpdateWebhookRequest, WebhookDeliveryType, WebhookEventType } from "@cloudcost/contracts";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { Prisma as Models, Webhook, WebhookDelivery, WebhookDeliveryAttempt } from "../generated/prisma/client";
 import type { Tx } from "../transactions";
@@ -90,4 +91,48 @@ export async function insertAttempt(db: Db, data: Models.WebhookDeliveryAttemptU
 /** Marks a pending delivery delivered or failed (a settled one stays as it is). */
 export async function settleDelivery(db: Db, organizationId: string, id: string, status: "delivered" | "failed", at: Date): Promise<void> {
   await db.webhookDelivery.updateMany({ where: { organizationId, id, status: "pending" }, data: { status, finishedAt: at } });
+}
+
+/** Advisory lock classes: an organization's webhook registrations, and one webhook's test pings. */
+const REGISTRATION_LOCK_CLASS = 0x77686b72;
+const PING_LOCK_CLASS = 0x77686b70;
+const LOCK_SQL = "SELECT pg_advisory_xact_lock($1, hashtext($2))";
+
+/** Holds the organization's webhook registrations until the transaction ends (so a count and the insert after it are not raced). */
+export async function lockRegistrations(tx: Tx, organizationId: string): Promise<void> {
+  await tx.$executeRawUnsafe(LOCK_SQL, REGISTRATION_LOCK_CLASS, organizationId);
+}
+
+/** Holds the webhook's test pings until the transaction ends. */
+export async function lockPings(tx: Tx, organizationId: string, webhookId: string): Promise<void> {
+  await tx.$executeRawUnsafe(LOCK_SQL, PING_LOCK_CLASS, `${organizationId}/${webhookId}`);
+}
+
+export function countWebhooks(db: Db, organizationId: string): Promise<number> {
+  return db.webhook.count({ where: { organizationId } });
+}
+
+const RECENT_PINGS_COLUMNS = { pings: "int4", free_in_ms: "int4 null" } as const;
+/**
+ * The webhook's pings queued in the last `$3` milliseconds (by the database's clock), and in how many
+ * milliseconds the oldest of them leaves that window.
+ */
+const RECENT_PINGS_SQL = `SELECT count(*)::int4 AS pings,
+            ceil(extract(epoch FROM min(d.created_at) + $3::int4 * interval '1 millisecond' - now()) * 1000)::int4 AS free_in_ms
+       FROM webhook_deliveries AS d
+       JOIN webhook_events AS e ON e.organization_id = d.organization_id AND e.id = d.event_id
+      WHERE d.organization_id = $1 AND d.webhook_id = $2 AND e.type = 'ping'
+        AND d.created_at > now() - $3::int4 * interval '1 millisecond'`;
+
+export async function recentPings(db: Db, organizationId: string, webhookId: string, windowMs: number): Promise<RowOf<typeof RECENT_PINGS_COLUMNS>> {
+  const [row] = await db.$queryRawUnsafe<RowOf<typeof RECENT_PINGS_COLUMNS>[]>(RECENT_PINGS_SQL, organizationId, webhookId, windowMs);
+  return row;
+}
+
+/** The raw statements of this module, for test/repository-row-types.test.ts. */
+export function checkedStatements(): CheckedStatement[] {
+  return [
+    { name: "webhooks lock", sql: LOCK_SQL, columns: null },
+    { name: "webhooks recent pings", sql: RECENT_PINGS_SQL, columns: RECENT_PINGS_COLUMNS },
+  ];
 }

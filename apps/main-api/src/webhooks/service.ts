@@ -9,16 +9,35 @@ import type {
   WebhookEventType,
 } from "@cloudcost/contracts";
 import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { badRequest, notFound } from "@cloudcost/http";
+import { badRequest, HttpError, notFound } from "@cloudcost/http";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import type { Webhook } from "../generated/prisma/client";
 import { decodeCursor, toPage } from "../http/pagination";
 import { assertMember } from "../organizations/access";
 import { emitPing } from "./events";
-import { type DeliveryRow, deleteWebhookRow, findDeliveries, findDelivery, findWebhook, findWebhooks, insertWebhook, updateWebhookRow } from "./repository";
+import {
+  countWebhooks,
+  type DeliveryRow,
+  deleteWebhookRow,
+  findDeliveries,
+  findDelivery,
+  findWebhook,
+  findWebhooks,
+  insertWebhook,
+  lockPings,
+  lockRegistrations,
+  recentPings,
+  updateWebhookRow,
+} from "./repository";
 import { newSigningSecret, type SecretBox } from "./secrets";
 import { checkTarget, RefusedTarget, type Resolve } from "./targets";
+
+/** The most webhooks an organization may have (active or paused). */
+export const MAX_WEBHOOKS = 20;
+/** The most test pings one webhook may be sent in any minute. */
+export const MAX_PINGS_PER_MINUTE = 10;
+const MINUTE_MS = 60_000;
 
 export interface WebhookServiceDeps {
   prisma: Prisma;
@@ -38,14 +57,24 @@ export async function createWebhook(
   await assertTarget(deps, body.url);
   const id = newId("whk");
   const secret = newSigningSecret();
-  const row = await insertWebhook(deps.prisma, {
-    organizationId,
-    id,
-    url: body.url,
-    events: body.events,
-    description: body.description || null,
-    secretCiphertext: deps.secrets.seal(secret, organizationId, id),
-  });
+  const row = await deps.prisma.$transaction(async (tx) => {
+    // Under the organization's registration lock: concurrent creations count one another.
+    await lockRegistrations(tx, organizationId);
+    const held = await countWebhooks(tx, organizationId);
+    if (held >= MAX_WEBHOOKS)
+      throw new HttpError(
+        "limit_reached",
+        `The organization has ${held} webhooks, at most ${MAX_WEBHOOKS} webhooks per organization: delete one (or reuse a paused one) before registering another.`,
+      );
+    return insertWebhook(tx, {
+      organizationId,
+      id,
+      url: body.url,
+      events: body.events,
+      description: body.description || null,
+      secretCiphertext: deps.secrets.seal(secret, organizationId, id),
+    });
+  }, TRANSACTION_OPTIONS);
   return { ...toWebhook(row), secret };
 }
 
@@ -80,11 +109,26 @@ export async function deleteWebhook(prisma: Prisma, caller: Principal, organizat
   if ((await deleteWebhookRow(prisma, organizationId, id)) === 0) throw notFound(`Webhook ${id} is not in this organization.`);
 }
 
-/** Queues a `ping` to the webhook (also a paused one: it tests the receiver). The caller kicks the outbox. */
+/**
+ * Queues a `ping` to the webhook (also a paused one: it tests the receiver), at most
+ * MAX_PINGS_PER_MINUTE in any minute (429 with Retry-After beyond). The caller kicks the outbox.
+ */
 export async function testWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<WebhookDeliveryBody> {
   assertMember(caller, organizationId);
   const deliveryId = await prisma.$transaction(async (tx) => {
     await existingWebhook(tx, organizationId, id);
+    // Under the webhook's ping lock: concurrent pings count one another.
+    await lockPings(tx, organizationId, id);
+    const recent = await recentPings(tx, organizationId, id, MINUTE_MS);
+    if (recent.pings >= MAX_PINGS_PER_MINUTE) {
+      const retryAfter = Math.min(60, Math.max(1, Math.ceil((recent.free_in_ms ?? MINUTE_MS) / 1000)));
+      throw new HttpError(
+        "rate_limited",
+        `Webhook ${id} was sent ${recent.pings} test pings in the last minute, at most ${MAX_PINGS_PER_MINUTE} test pings a minute per webhook: retry after ${retryAfter} s.`,
+        undefined,
+        { "Retry-After": String(retryAfter) },
+      );
+    }
     return emitPing(tx, organizationId, id);
   }, TRANSACTION_OPTIONS);
   return toDelivery(await findDelivery(prisma, organizationId, deliveryId));

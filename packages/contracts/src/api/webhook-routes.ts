@@ -33,7 +33,9 @@ export const mainApiWebhookRoutes = {
       body: w.CreateWebhookRequest,
       responses: {
         201: ok("The webhook, with its secret", w.CreateWebhookResponse),
-        409: failure("A repeat with the same Idempotency-Key: the secret is shown only once, never replayed (code `idempotency_secret_not_replayed`)"),
+        409: failure(
+          "The organization already has 20 webhooks, the most it may have (code `limit_reached`); or a repeat with the same Idempotency-Key: the secret is shown only once, never replayed (code `idempotency_secret_not_replayed`)",
+        ),
       },
     }),
   ),
@@ -85,9 +87,14 @@ export const mainApiWebhookRoutes = {
       method: "post",
       path: "/api/v1/organizations/{org_id}/webhooks/{id}/test",
       summary: "Send a `ping` event to the webhook (owner/admin); its attempts show in .../deliveries",
+      description: "At most 10 pings a minute per webhook; beyond, a 429 with Retry-After.",
       idempotent: true,
       params: w.WebhookPathParams,
-      responses: { 202: ok("The ping delivery, queued", w.WebhookDelivery), 404: NOT_FOUND },
+      responses: {
+        202: ok("The ping delivery, queued", w.WebhookDelivery),
+        404: NOT_FOUND,
+        429: failure("The webhook was sent 10 pings in the last minute (code `rate_limited`); Retry-After says when the next is accepted"),
+      },
     }),
   ),
   listWebhookDeliveries: defineRoute(

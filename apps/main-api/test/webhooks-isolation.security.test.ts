@@ -1,0 +1,184 @@
+// Issue 47, finding 5 (and the webhook part of 9): one organization's slow webhooks delay no other
+// organization. Organization A points three webhooks at a receiver that accepts and never answers
+// (a tarpit) and pings each ten times; meanwhile organization B revokes a key and pings its own
+// receiver. Two replicas deliver, each with the production delivery deadline (10 s): thirty pings
+// one after another held a revocation back for minutes. Also the limits: 20 webhooks per
+// organization, 10 test pings a minute per webhook.
+import request from "supertest";
+import { eventually } from "@cloudcost/testing";
+import { REVOKE_TOPIC } from "../src/outbox/pricing-api-keys";
+import { createReplicaContext, createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
+import { expectError, signUp, type SignedUp } from "./helpers/identity";
+import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
+import { startReceiver, startTarpit, type Tarpit } from "./helpers/webhook-receiver";
+
+/** What "promptly" means here: far below one delivery deadline (10 s), let alone thirty of them. */
+const PROMPT_MS = 5_000;
+const PER_ORGANIZATION = 4;
+
+let pricing: RunningPricingApi;
+let ctx: TestContext;
+let replica: TestContext;
+let tarpit: Tarpit;
+let attacker: SignedUp;
+let victim: SignedUp;
+
+beforeAll(async () => {
+  pricing = await startPricingApi(TEST_SERVICE_TOKEN_SECRET);
+  const env = { PRICING_API_URL: pricing.url, OUTBOX_POLL_MS: "50", OUTBOX_BACKOFF_BASE_MS: "20", OUTBOX_BACKOFF_MAX_MS: "200", WEBHOOK_TIMEOUT_MS: "10000" };
+  ctx = await createTestContext(env);
+  replica = await createReplicaContext(ctx, env);
+  tarpit = await startTarpit();
+  attacker = await signUp(ctx, { company: "Tarpit Co" });
+  victim = await signUp(ctx, { company: "Victim Co" });
+  ctx.outbox.start();
+  replica.outbox.start();
+});
+afterAll(async () => {
+  // Dropping the tarpit's connections ends the deliveries it holds at once.
+  await tarpit?.close();
+  await replica?.close();
+  await ctx?.close();
+  await pricing?.close();
+});
+
+const bearer = (who: SignedUp) => ({ Authorization: `Bearer ${who.token}` });
+const hooks = (who: SignedUp, suffix = "") => `/api/v1/organizations/${who.organization.id}/webhooks${suffix}`;
+
+async function register(who: SignedUp, url: string): Promise<string> {
+  const res = await request(ctx.app)
+    .post(hooks(who))
+    .set(bearer(who))
+    .send({ url, events: ["import.completed"] });
+  expect(res.status).toBe(201);
+  return res.body.data.id;
+}
+
+const ping = (who: SignedUp, webhookId: string) =>
+  request(ctx.app)
+    .post(hooks(who, `/${webhookId}/test`))
+    .set(bearer(who));
+
+/** Organization A's tarpit load: 3 webhooks x 10 pings, until the receiver holds requests open. */
+async function tarpitLoad(): Promise<void> {
+  for (let w = 0; w < 3; w++) {
+    const id = await register(attacker, tarpit.url);
+    for (let n = 0; n < 10; n++) expect((await ping(attacker, id)).status).toBe(202);
+  }
+  await eventually(
+    () => tarpit.open,
+    (open) => open >= 1,
+    { what: "the tarpit holding a delivery" },
+  );
+}
+
+describe("one organization's tarpit receivers", () => {
+  // Organization B's admin key, known to the pricing API before organization A's load starts.
+  let key: { id: string; key: string };
+  const pricingAccount = () => request(pricing.url).get("/v1/pricing/account").set("X-API-Key", key.key);
+  beforeAll(async () => {
+    const created = await request(ctx.app).post("/api/v1/settings/api-keys").set(bearer(victim)).send({ name: "ci", role: "admin" });
+    expect(created.status).toBe(201);
+    key = created.body.data;
+    await eventually(
+      async () => (await pricingAccount()).status,
+      (status) => status === 200,
+      { what: "the new key accepted by the pricing API" },
+    );
+    await tarpitLoad();
+  });
+
+  it("do not hold back another organization's key revocation: the pricing API refuses the key promptly", async () => {
+    expect((await request(ctx.app).delete(`/api/v1/settings/api-keys/${key.id}`).set(bearer(victim))).status).toBe(200);
+    const revokedAt = Date.now();
+    await eventually(
+      async () => (await pricingAccount()).status,
+      (status) => status === 401,
+      { what: "the revoked key refused by the pricing API", timeoutMs: PROMPT_MS },
+    );
+    const refusedAfterMs = Date.now() - revokedAt;
+    const revocation = await ctx.prisma.outboxMessage.findFirstOrThrow({ where: { organizationId: victim.organization.id, topic: REVOKE_TOPIC } });
+    expect(revocation.deliveredAt).not.toBeNull();
+    // Organization A's deliveries have not all been tried yet (30 deadlines of 10 s, 4 at a time):
+    // the revocation did not wait for them.
+    expect(tarpit.total).toBeLessThan(30);
+    console.info(`revoked key refused by the pricing API after ${refusedAfterMs} ms, beside ${tarpit.open} hanging deliveries`);
+  });
+
+  it("hold at most 4 of that organization's deliveries at once (across replicas), and another organization's go out meanwhile", async () => {
+    const receiver = await startReceiver();
+    try {
+      const id = await register(victim, receiver.url);
+      expect((await ping(victim, id)).status).toBe(202);
+      await eventually(
+        () => receiver.received.length,
+        (n) => n === 1,
+        { what: "organization B's ping delivered", timeoutMs: PROMPT_MS },
+      );
+      // Organization A has 30 deliveries due: it uses its 4 slots and no more, on two replicas.
+      await eventually(
+        () => tarpit.open,
+        (open) => open === PER_ORGANIZATION,
+        { what: "organization A's slots all in use" },
+      );
+      expect(tarpit.maxOpen).toBe(PER_ORGANIZATION);
+      const pending = await ctx.prisma.outboxMessage.count({ where: { organizationId: attacker.organization.id, deliveredAt: null } });
+      expect(pending).toBeGreaterThan(PER_ORGANIZATION);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("limits", () => {
+  let org: SignedUp;
+  beforeAll(async () => {
+    org = await signUp(ctx, { company: "Many Hooks Co" });
+  });
+
+  it("at most 20 webhooks per organization: the 21st is a 409 naming the limit, and concurrent creations do not overshoot", async () => {
+    for (let n = 0; n < 17; n++) await register(org, `http://127.0.0.1:9/hook-${n}`);
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, (_, n) =>
+        request(ctx.app)
+          .post(hooks(org))
+          .set(bearer(org))
+          .send({ url: `http://127.0.0.1:9/race-${n}`, events: ["import.completed"] }),
+      ),
+    );
+    expect(racing.map((res) => res.status).sort()).toEqual([201, 201, 201, 409, 409, 409]);
+    expect(await ctx.prisma.webhook.count({ where: { organizationId: org.organization.id } })).toBe(20);
+
+    const refused = await request(ctx.app)
+      .post(hooks(org))
+      .set(bearer(org))
+      .send({ url: "http://127.0.0.1:9/one-more", events: ["import.completed"] });
+    expectError(refused, 409, /20 webhooks/);
+    expect(refused.headers["x-error-code"]).toBe("limit_reached");
+
+    // Deleting one makes room again.
+    const { id } = (await ctx.prisma.webhook.findFirstOrThrow({ where: { organizationId: org.organization.id } })) as { id: string };
+    expect(
+      (
+        await request(ctx.app)
+          .delete(hooks(org, `/${id}`))
+          .set(bearer(org))
+      ).status,
+    ).toBe(204);
+    await register(org, "http://127.0.0.1:9/after-delete");
+  });
+
+  it("at most 10 test pings a minute per webhook: the 11th is a 429 with Retry-After; another webhook is not affected", async () => {
+    const [first, second] = await ctx.prisma.webhook.findMany({ where: { organizationId: org.organization.id }, take: 2, orderBy: { id: "asc" } });
+    for (let n = 0; n < 10; n++) expect((await ping(org, first.id)).status).toBe(202);
+    const refused = await ping(org, first.id);
+    expectError(refused, 429, /10 test pings a minute/);
+    expect(refused.headers["x-error-code"]).toBe("rate_limited");
+    const retryAfter = Number(refused.headers["retry-after"]);
+    expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+    expect((await ping(org, second.id)).status).toBe(202);
+    // Nothing was queued for the refused ping.
+    const pings = await ctx.prisma.webhookDelivery.count({ where: { organizationId: org.organization.id, webhookId: first.id } });
+    expect(pings).toBe(10);
+  });
+});
