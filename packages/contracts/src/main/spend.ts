@@ -249,9 +249,52 @@ export const SpendReport = z
   .meta({ id: "SpendReport", description: "Rows ordered by period_start, then cost descending, then the group values in byte order." });
 export type SpendReport = z.infer<typeof SpendReport>;
 
+/** Bounds on a ledger line's tags however they arrive (a FOCUS file's Tags, a usage line's labels and tags): each key is a roll-up row per day. */
+export const LEDGER_TAGS_MAX_KEYS = 64;
+export const LEDGER_TAG_KEY_MAX_LENGTH = 128;
+export const LEDGER_TAG_VALUE_MAX_LENGTH = 256;
+
+/** A usage line's labels and tags, which the ledger keeps together as the line's tags: each within the bounds, and together too. */
+function checkLedgerTags(line: { labels?: Record<string, string>; tags?: Record<string, string> }, ctx: z.RefinementCtx): void {
+  let within = true;
+  for (const field of ["labels", "tags"] as const) {
+    const record = line[field];
+    if (!record) continue;
+    const keys = Object.keys(record);
+    if (keys.length > LEDGER_TAGS_MAX_KEYS) {
+      ctx.addIssue({ code: "custom", path: [field], message: `at most ${LEDGER_TAGS_MAX_KEYS} keys (has ${keys.length})` });
+      within = false;
+      continue;
+    }
+    for (const key of keys) {
+      if (key.length > LEDGER_TAG_KEY_MAX_LENGTH) {
+        ctx.addIssue({ code: "custom", path: [field], message: `a key is longer than ${LEDGER_TAG_KEY_MAX_LENGTH} characters ("${key.slice(0, 40)}…")` });
+        within = false;
+        break;
+      }
+      if (record[key].length > LEDGER_TAG_VALUE_MAX_LENGTH) {
+        ctx.addIssue({ code: "custom", path: [field, key], message: `at most ${LEDGER_TAG_VALUE_MAX_LENGTH} characters` });
+        within = false;
+        break;
+      }
+    }
+  }
+  if (!within || !line.labels || !line.tags) return;
+  const together = new Set([...Object.keys(line.labels), ...Object.keys(line.tags)]).size;
+  if (together > LEDGER_TAGS_MAX_KEYS)
+    ctx.addIssue({ code: "custom", path: [], message: `labels and tags together have ${together} keys; at most ${LEDGER_TAGS_MAX_KEYS}` });
+}
+
 export const SpendUsageLine = UsageLine.extend({
   event_id: z.string().min(1).max(256).optional().meta({ description: "The customer's id of the event: a tenant's event is stored once." }),
-}).meta({ id: "SpendUsageLine", description: "A usage line of the pricing API's shape, plus the optional `event_id`." });
+})
+  .superRefine(checkLedgerTags)
+  .meta({
+    id: "SpendUsageLine",
+    description:
+      `A usage line of the pricing API's shape, plus the optional \`event_id\`. Its \`labels\` and \`tags\` are kept together as the line's tags: ` +
+      `at most ${LEDGER_TAGS_MAX_KEYS} keys of at most ${LEDGER_TAG_KEY_MAX_LENGTH} characters, values of at most ${LEDGER_TAG_VALUE_MAX_LENGTH}.`,
+  });
 
 export const IngestUsageRequest = z
   .object({ usage: z.array(SpendUsageLine).min(1).max(10000) })

@@ -11,35 +11,36 @@ import { type FocusReadInfo, type FocusRowReader, rowReader } from "./rows";
  */
 const MAX_ROW_BYTES = 4 * 1024 * 1024;
 
-/** Counts what passes and fails past `maxBytes`. */
-function byteLimit(maxBytes: number): Transform {
+/** Counts what passes (into `info.bytes`) and fails past `maxBytes`. */
+function byteLimit(maxBytes: number, info: FocusReadInfo | undefined): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
+      if (info) info.bytes = seen;
       done(seen > maxBytes ? new FocusTooLargeError(maxBytes) : null, chunk);
     },
   });
 }
 
 /**
- * Streams the lines of a FOCUS CSV file (optionally gzip-compressed, its decompressed size bounded by
- * `maxBytes`), failing on the first bad row.
+ * Streams the lines of a FOCUS CSV file (optionally gzip-compressed), its size once decompressed
+ * bounded by `maxBytes` and counted into `info.bytes`, failing on the first bad row.
  */
 export async function* readFocusCsv(body: Readable, options: { gzip?: boolean; maxBytes?: number; info?: FocusReadInfo } = {}): AsyncGenerator<FocusLine> {
   const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_ROW_BYTES });
-  let source: Readable = body;
+  const limit = byteLimit(options.maxBytes ?? Number.POSITIVE_INFINITY, options.info);
+  limit.on("error", (err) => parser.destroy(err));
   if (options.gzip) {
     const gunzip = createGunzip();
-    const limit = byteLimit(options.maxBytes ?? Number.POSITIVE_INFINITY);
     body.on("error", (err) => gunzip.destroy(err));
     gunzip.on("error", (err: NodeJS.ErrnoException) => parser.destroy(err.code?.startsWith("Z_") ? new FocusFormatError("The body is not valid gzip") : err));
-    limit.on("error", (err) => parser.destroy(err));
-    source = body.pipe(gunzip).pipe(limit);
+    body.pipe(gunzip).pipe(limit);
   } else {
-    body.on("error", (err) => parser.destroy(err));
+    body.on("error", (err) => limit.destroy(err));
+    body.pipe(limit);
   }
-  source.pipe(parser);
+  limit.pipe(parser);
 
   let reader: FocusRowReader | undefined;
   let row = 0;

@@ -3,8 +3,9 @@ import {
   type AsyncBuffer,
   type Compressors,
   type FileMetaData,
+  type DecodedArray,
   parquetMetadataAsync,
-  parquetReadObjects,
+  parquetRead,
   type SchemaElement,
   snappyUncompress,
 } from "hyparquet";
@@ -12,7 +13,13 @@ import { FocusFormatError, type FocusLine, FocusTooLargeError } from "./line";
 import { type FocusReadInfo, rowReader } from "./rows";
 import type { Cell } from "./values";
 
-const CHUNK_ROWS = 5000;
+/** The most rows a row group may hold: a row group is decoded whole, so this bounds what one holds in memory. */
+export const MAX_ROW_GROUP_ROWS = 1_000_000;
+
+/** Rows handed on between two turns of the event loop (a few tens of milliseconds of parsing). */
+const YIELD_ROWS = 1000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const UNREADABLE = "The body is not a readable Parquet file";
 
@@ -100,8 +107,61 @@ function cellOf(value: unknown, scale: number | undefined): Cell {
 }
 
 /**
- * Reads a FOCUS Parquet file chunk by chunk (Parquet needs random access: the caller gives a file),
- * its decompressed size bounded by `maxBytes`. The reader's own messages never reach the client.
+ * What a decoded cell counts against the import's size bound: a text's UTF-8 bytes (a dictionary
+ * value at every row that uses it), 8 for a number or a time, a nested value as its JSON.
+ */
+function cellBytes(cell: Cell): number {
+  if (cell === null || cell === undefined) return 0;
+  if (typeof cell === "string") return Buffer.byteLength(cell);
+  if (typeof cell === "boolean") return 1;
+  if (typeof cell === "object" && !(cell instanceof Date))
+    return Buffer.byteLength(JSON.stringify(cell, (_key, value) => (typeof value === "bigint" ? value.toString() : value)) ?? "");
+  return 8;
+}
+
+/** One column of one row group, decoded once: its values in row order (the reader hands a column over in runs of rows). */
+async function readGroupColumn(
+  file: AsyncBuffer,
+  metadata: FileMetaData,
+  column: string,
+  range: { start: number; end: number },
+  compressors: Compressors,
+): Promise<ArrayLike<unknown>> {
+  const runs: { rowStart: number; data: DecodedArray }[] = [];
+  await parquetRead({
+    file,
+    metadata,
+    columns: [column],
+    rowStart: range.start,
+    rowEnd: range.end,
+    compressors,
+    parsers: { uuidFromBytes: (bytes: Uint8Array) => bytes },
+    onChunk: (chunk) => {
+      if (chunk.columnName === column) runs.push({ rowStart: chunk.rowStart, data: chunk.columnData });
+    },
+  });
+  const rows = range.end - range.start;
+  if (runs.length === 1 && runs[0].rowStart === range.start && runs[0].data.length === rows) return runs[0].data;
+  const values: unknown[] = new Array(rows);
+  let filled = 0;
+  for (const run of runs.sort((a, b) => a.rowStart - b.rowStart)) {
+    for (let i = 0; i < run.data.length; i++) {
+      const at = run.rowStart - range.start + i;
+      if (at < 0 || at >= rows) continue;
+      values[at] = run.data[i];
+      filled += 1;
+    }
+  }
+  if (filled !== rows) throw new Error(`column ${column} holds ${filled} of the row group's ${rows} rows`);
+  return values;
+}
+
+/**
+ * Reads a FOCUS Parquet file (Parquet needs random access: the caller gives a file) one row group at
+ * a time: each column of the group decoded once (its pages never again), then its rows handed on a
+ * few thousand per turn of the event loop. A row group holds at most MAX_ROW_GROUP_ROWS rows; the
+ * file's declared size and the bytes of its decoded cells (a dictionary value counted at every row
+ * that uses it) are bounded by `maxBytes`. The reader's own messages never reach the client.
  */
 export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo = {}, maxBytes = Number.MAX_SAFE_INTEGER): AsyncGenerator<FocusLine> {
   let metadata: FileMetaData;
@@ -115,33 +175,47 @@ export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo =
     throw new FocusFormatError(UNREADABLE);
   }
   if (declaredSize > BigInt(maxBytes)) throw new FocusTooLargeError(maxBytes);
+  metadata.row_groups.forEach((group, i) => {
+    const rows = Number(group.num_rows);
+    if (rows > MAX_ROW_GROUP_ROWS)
+      throw new FocusFormatError(
+        `Row group ${i + 1} holds ${rows} rows: a row group may hold at most ${MAX_ROW_GROUP_ROWS} (write the file with smaller row groups)`,
+      );
+  });
   const compressors = boundedCompressors(maxBytes);
   const header = columns.map((c) => c.name);
   const reader = rowReader(header);
   info.reader = reader;
-  const scales = exactDecimals(columns);
-  const total = Number(metadata.num_rows);
+  const scaleOf = exactDecimals(columns);
+  const scales = header.map((name) => scaleOf.get(name));
   let row = 0;
-  for (let start = 0; start < total; start += CHUNK_ROWS) {
-    let rows: Record<string, unknown>[];
-    try {
-      rows = await parquetReadObjects({
-        file,
-        metadata,
-        rowStart: start,
-        rowEnd: Math.min(total, start + CHUNK_ROWS),
-        compressors,
-        parsers: { uuidFromBytes: (bytes: Uint8Array) => bytes },
-      });
-    } catch (err) {
-      if (err instanceof FocusTooLargeError) throw err;
-      throw new FocusFormatError(`${UNREADABLE} (rows ${start + 1} to ${Math.min(total, start + CHUNK_ROWS)})`);
+  let bytes = 0;
+  let groupStart = 0;
+  for (const group of metadata.row_groups) {
+    const range = { start: groupStart, end: groupStart + Number(group.num_rows) };
+    groupStart = range.end;
+    if (range.end === range.start) continue;
+    const data: ArrayLike<unknown>[] = [];
+    for (const name of header) {
+      try {
+        data.push(await readGroupColumn(file, metadata, name, range, compressors));
+      } catch (err) {
+        if (err instanceof FocusTooLargeError) throw err;
+        throw new FocusFormatError(`${UNREADABLE} (rows ${range.start + 1} to ${range.end})`);
+      }
+      await nextTurn();
     }
-    for (const object of rows) {
-      yield reader.read(
-        header.map((name) => cellOf(object[name], scales.get(name))),
-        ++row,
-      );
+    const cells: Cell[] = new Array(header.length);
+    for (let i = 0; i < range.end - range.start; i++) {
+      if (i > 0 && i % YIELD_ROWS === 0) await nextTurn();
+      for (let c = 0; c < header.length; c++) {
+        const cell = cellOf(data[c][i], scales[c]);
+        bytes += cellBytes(cell);
+        cells[c] = cell;
+      }
+      if (bytes > maxBytes) throw new FocusTooLargeError(maxBytes);
+      info.bytes = bytes;
+      yield reader.read(cells, ++row);
     }
   }
 }

@@ -35,9 +35,11 @@ export interface FocusRowReader {
   read(cells: readonly Cell[], row: number): FocusLine;
 }
 
-/** Filled in by a reader once the header is read: the version detected. */
+/** Filled in by a reader: the version detected once the header is read, and the decoded bytes read so far. */
 export interface FocusReadInfo {
   reader?: FocusRowReader;
+  /** What counts against the import's size bound: CSV's bytes once decompressed, Parquet's decoded cells. */
+  bytes?: number;
 }
 
 export function rowReader(header: readonly string[]): FocusRowReader {

@@ -1,4 +1,4 @@
-import { boundedDecimal, DecimalBoundError } from "@cloudcost/contracts";
+import { boundedDecimal, DecimalBoundError, LEDGER_TAG_KEY_MAX_LENGTH, LEDGER_TAG_VALUE_MAX_LENGTH, LEDGER_TAGS_MAX_KEYS } from "@cloudcost/contracts";
 
 /** What a cell holds once read: CSV gives strings; Parquet gives numbers, bigints, dates, objects. */
 export type Cell = string | number | bigint | boolean | Date | Record<string, unknown> | null | undefined;
@@ -17,6 +17,10 @@ export function isNull(cell: Cell): cell is null | undefined | "" {
 /** Bounds on one cell (a 400 naming the row and column past them). */
 export const TEXT_MAX_BYTES = 64 * 1024;
 export const TAGS_MAX_DEPTH = 32;
+/** Bounds on a line's tags, as on every way tags enter the ledger (each key is one roll-up row of the line's days). */
+const TAGS_MAX_KEYS = LEDGER_TAGS_MAX_KEYS;
+const TAG_KEY_MAX_LENGTH = LEDGER_TAG_KEY_MAX_LENGTH;
+const TAG_VALUE_MAX_LENGTH = LEDGER_TAG_VALUE_MAX_LENGTH;
 
 const NUL = "\u0000";
 
@@ -169,7 +173,28 @@ function checkTagsBounds(json: string | null, depth: number): void {
   if (json !== null) checkText(json);
 }
 
-/** A JSON object (the FOCUS KeyValueFormat) of at most 64 KiB and 32 levels; null or empty is no tags. */
+/** How the ledger keeps a tag's value: text as it is, anything else as its JSON. */
+const tagValueText = (value: unknown): string =>
+  typeof value === "string" ? value : (JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v)) ?? "null");
+
+/** At most TAGS_MAX_KEYS keys, each of at most TAG_KEY_MAX_LENGTH characters, values of at most TAG_VALUE_MAX_LENGTH (as text). */
+function checkTagEntries(tags: Record<string, unknown>): Record<string, unknown> {
+  let keys = 0;
+  for (const key in tags) {
+    if (!Object.hasOwn(tags, key)) continue;
+    keys += 1;
+    if (key.length > TAG_KEY_MAX_LENGTH) throw new CellError(`a key is longer than ${TAG_KEY_MAX_LENGTH} characters ("${key.slice(0, 40)}…")`);
+    if (tagValueText(tags[key]).length > TAG_VALUE_MAX_LENGTH)
+      throw new CellError(`the value of ${key.slice(0, 40)} is longer than ${TAG_VALUE_MAX_LENGTH} characters`);
+  }
+  if (keys > TAGS_MAX_KEYS) throw new CellError(`has ${keys} keys; a line may have at most ${TAGS_MAX_KEYS}`);
+  return tags;
+}
+
+/**
+ * A JSON object (the FOCUS KeyValueFormat) of at most 64 KiB and 32 levels, at most 64 keys of at
+ * most 128 characters, values of at most 256 (as text); null or empty is no tags.
+ */
 export function tags(cell: Cell): Record<string, unknown> {
   if (isNull(cell)) return {};
   if (typeof cell === "object" && !(cell instanceof Date) && !Array.isArray(cell)) {
@@ -181,7 +206,7 @@ export function tags(cell: Cell): Record<string, unknown> {
     // The serialised form above escapes U+0000: the strings themselves are checked.
     const why = unstorableJson(cell);
     if (why) throw new CellError(why);
-    return cell as Record<string, unknown>;
+    return checkTagEntries(cell as Record<string, unknown>);
   }
   if (typeof cell !== "string") throw new CellError("is not a JSON object");
   checkTagsBounds(null, jsonTextDepth(cell));
@@ -194,5 +219,5 @@ export function tags(cell: Cell): Record<string, unknown> {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new CellError("is not a JSON object");
   const why = unstorableJson(parsed);
   if (why) throw new CellError(why);
-  return parsed as Record<string, unknown>;
+  return checkTagEntries(parsed as Record<string, unknown>);
 }
