@@ -30,6 +30,8 @@ export function mainApiHooks(deps: AppDeps): RouteHooks {
   const authenticated = bearerAuthentication(deps);
   const byCaller = idempotent(deps);
   const byIdentity = idempotent(deps, "identity");
+  // A raw body (a FOCUS file) is fingerprinted by its handler once received; its JSON alternative (a manifest) as any JSON body.
+  const byCallerRawBody = idempotent(deps, "principal", { rawBody: (req) => !req.is("application/json"), withQuery: true });
   const secret = idempotent(deps, "principal", {
     secretResponse: (req) => (req.path.endsWith("/webhooks") ? webhookCreationReplay() : keyCreationReplay()),
   });
@@ -37,7 +39,8 @@ export function mainApiHooks(deps: AppDeps): RouteHooks {
     authenticate: { bearer: authenticated, identity: authenticated },
     authorize: (route, req) => authorize(route, req.caller, tenantHeaderValue(req.headers)),
     // Identity-token operations key by the identity: after sign-up or an acceptance it resolves to a user, and a repeat must still replay.
-    idempotency: (route: RouteDefinition) => (route.idempotent === "secret" ? secret : route.auth === "identity" ? byIdentity : byCaller),
+    idempotency: (route: RouteDefinition) =>
+      route.idempotent === "secret" ? secret : route.auth === "identity" ? byIdentity : route.rawBody ? byCallerRawBody : byCaller,
     // Per class of operations: a bounded number at once, a bounded wait, then 503 (http/admission.ts).
     admit: admitHook(deps.admission),
   };

@@ -48,6 +48,40 @@ export interface IdempotencyOptions {
    * Undefined (or no option) for responses that hold no secret.
    */
   secretResponse?(req: Request): string | undefined;
+  /**
+   * For an operation whose body is streamed to its handler rather than parsed: whether this request's
+   * body is such a raw body. Its fingerprint then needs the body's digest, which only the handler
+   * knows once it has received the body: the middleware leaves a `DeferredIdempotency` on the
+   * request (`deferredIdempotencyOf(req)`; the binder hands a raw body's handler the request as the
+   * body's stream), and the handler claims the key through it.
+   */
+  rawBody?(req: Request): boolean;
+}
+
+/** The key claim of a request with a raw body, made by its handler once the body is received. */
+export interface DeferredIdempotency {
+  /**
+   * Claims the key for this request with a body of this digest (hex SHA-256 of its bytes as sent):
+   * null when the request is to run (its answer is then kept), or the answer of the first request
+   * with the same key and body, to be sent again. The same key with another request is a 422, and
+   * while the first is still running a 409.
+   */
+  claim(bodyDigest: string): Promise<StoredResponse | null>;
+}
+
+const DEFERRED = Symbol.for("cloudcost.deferredIdempotency");
+
+/** The deferred key claim the middleware left on a raw-body request with an `Idempotency-Key`, if any. */
+export function deferredIdempotencyOf(req: object): DeferredIdempotency | undefined {
+  return (req as { [DEFERRED]?: DeferredIdempotency })[DEFERRED];
+}
+
+/** The headers a replayed answer is sent with (`Idempotent-Replayed: true`, its content type and error code). */
+export function replayHeaders(stored: StoredResponse): Record<string, string> {
+  const headers: Record<string, string> = { [IDEMPOTENT_REPLAYED_HEADER]: "true" };
+  if (stored.contentType) headers["Content-Type"] = stored.contentType;
+  if (stored.errorCode) headers[ERROR_CODE_HEADER] = stored.errorCode;
+  return headers;
 }
 
 /** Content type of a stored marker that stands for a response with a secret (its body is the replay's message). */
@@ -88,6 +122,16 @@ export function requestFingerprint(req: Request, extra = ""): string {
 }
 
 /**
+ * The fingerprint of a raw-body request: its path with the query (which says what the body is, as a
+ * file's name or part), media type and encoding, and the digest of the body's bytes.
+ */
+function rawRequestFingerprint(req: Request, extra: string, bodyDigest: string): string {
+  return createHash("sha256")
+    .update(`${req.method}\n${req.originalUrl}\n${extra}\n${req.get("Content-Type") ?? ""}\n${req.get("Content-Encoding") ?? ""}\nraw:${bodyDigest}`)
+    .digest("hex");
+}
+
+/**
  * `Idempotency-Key` on POST: the first completed response (status, content type, body, error code) is kept
  * per caller and key for 24 hours and replayed (with `Idempotent-Replayed: true`) for a repeat
  * with the same request; the same key with a different request is a 422, while the first is still
@@ -109,6 +153,19 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
     }
     const scope = options.scopeOf(req);
     if (scope === undefined) return next();
+    if (options.rawBody?.(req)) {
+      const deferred: DeferredIdempotency = {
+        claim: async (bodyDigest) => {
+          const fingerprint = rawRequestFingerprint(req, options.fingerprintExtra?.(req) ?? "", bodyDigest);
+          const begun = await claimKey(scope, key, fingerprint);
+          if (begun) return begun;
+          keepResponse(req, res, scope, key, fingerprint);
+          return null;
+        },
+      };
+      Object.defineProperty(req, DEFERRED, { value: deferred, configurable: true });
+      return next();
+    }
     let fingerprint: string;
     try {
       fingerprint = requestFingerprint(req, options.fingerprintExtra?.(req));
@@ -117,11 +174,19 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       // its 400; nothing is stored for it.
       return next();
     }
+    const stored = await claimKey(scope, key, fingerprint);
+    if (stored) return replay(res, stored);
+    keepResponse(req, res, scope, key, fingerprint);
+    next();
+  }
+
+  /** Claims the key: null when the request is to run, or the first request's answer to replay; throws for another request or one still running. */
+  async function claimKey(scope: string, key: string, fingerprint: string): Promise<StoredResponse | null> {
     const begun = await store.begin(scope, key, fingerprint);
     switch (begun.outcome) {
       case "replay":
         if (begun.response.contentType === SECRET_WITHHELD_CONTENT_TYPE) throw new HttpError(SECRET_NOT_REPLAYED_CODE, begun.response.body);
-        return replay(res, begun.response);
+        return begun.response;
       case "mismatch":
         throw new HttpError(
           "idempotency_key_reused",
@@ -130,6 +195,11 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       case "in_progress":
         throw conflict(`A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry when it has finished.`, "idempotency_key_in_use");
     }
+    return null;
+  }
+
+  /** Keeps the answer of a request that claimed its key (or gives the key up for an answer not to be replayed). */
+  function keepResponse(req: Request, res: Response, scope: string, key: string, fingerprint: string): void {
     const secretMessage = options.secretResponse?.(req);
     captureResponse(res, async (captured) => {
       try {
@@ -141,14 +211,11 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
         options.onStoreError?.(err, req);
       }
     });
-    next();
   }
 }
 
 function replay(res: Response, stored: StoredResponse): void {
-  res.status(stored.status).set(IDEMPOTENT_REPLAYED_HEADER, "true");
-  if (stored.contentType) res.set("Content-Type", stored.contentType);
-  if (stored.errorCode) res.set(ERROR_CODE_HEADER, stored.errorCode);
+  res.status(stored.status).set(replayHeaders(stored));
   res.end(stored.body);
 }
 

@@ -24,17 +24,22 @@ const identityScope: ScopeOf = (req) => {
  * `Idempotency-Key` handling on the main API's POST operations (mount after `authenticate`). The
  * tenant header is part of the request: the same key and body for another tenant is a different request.
  * Routes whose response holds a secret declare `secretResponse`: their replay is a 409, never the secret.
+ * Routes with a raw body (`rawBody`) have it fingerprinted by their handler; their query says what
+ * the body is (a file's name, a session's part), so it is part of the request (`withQuery`).
  */
 export function idempotent(
   deps: Pick<AppDeps, "idempotencyStore" | "logger">,
   scope: "principal" | "identity" = "principal",
-  options: Pick<IdempotencyOptions, "secretResponse"> = {},
+  options: Pick<IdempotencyOptions, "secretResponse" | "rawBody"> & { withQuery?: boolean } = {},
 ): ReturnType<typeof idempotency> {
+  const { withQuery, ...rest } = options;
   return idempotency({
     store: deps.idempotencyStore,
     scopeOf: scope === "identity" ? identityScope : principalScope,
-    fingerprintExtra: (req) => req.get("X-Service-Tenant-ID") ?? "",
+    fingerprintExtra: withQuery
+      ? (req) => `${req.get("X-Service-Tenant-ID") ?? ""}?${req.originalUrl.split("?")[1] ?? ""}`
+      : (req) => req.get("X-Service-Tenant-ID") ?? "",
     onStoreError: (err, req) => deps.logger.error({ err, requestId: req.id }, "idempotency key not stored or released"),
-    ...options,
+    ...rest,
   });
 }

@@ -9,6 +9,7 @@ const failure = (description: string) => ({ description, schema: ErrorEnvelope }
 const MANAGERS = ["owner", "admin"] as const;
 const OrgParams = z.object({ org_id: ServiceId });
 const ImportParams = z.object({ org_id: ServiceId, id: ServiceId });
+const SessionParams = z.object({ org_id: ServiceId, id: s.ImportSessionId });
 type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "tags" | "roles">;
 type Managed<S> = S & { errors: "envelope"; auth: "bearer"; scope: "organization"; tags: string[]; roles: typeof MANAGERS };
 
@@ -41,8 +42,11 @@ export const mainApiSpendImportRoutes = {
         "With `session`, `part` and `parts` the file is one part of an import session: parts are kept out of every query until the last " +
         "one arrives, then the session is stored (and replaces earlier lines) as one import; a part sent again replaces that part. An " +
         "incomplete session expires 24 hours after its first part. Instead of `parts`, an AWS Data Exports `Manifest.json` " +
-        "(`application/json`, `?session=` only) may fix the part count: its data files are then sent as parts 1 to N.",
+        "(`application/json`, `?session=` only) may fix the part count: its data files are then sent as parts 1 to N. An organization " +
+        "has at most 20 open (pending) sessions, and its staged parts hold at most twice `SPEND_IMPORT_MAX_BYTES` (409 `limit_reached` beyond). " +
+        "`Idempotency-Key` is honoured: the same key with the same file (bytes, media type, encoding and query) replays the first answer.",
       write: true,
+      idempotent: true,
       params: OrgParams,
       query: s.SpendImportQuery,
       rawBody: {
@@ -54,7 +58,9 @@ export const mainApiSpendImportRoutes = {
       bodyLimit: SPEND_IMPORT_BODY_LIMIT,
       responses: {
         201: ok("Imported (a file), or the session's manifest stored", s.SpendImportPosted),
-        409: failure("The import session is already completed (restate it with a new session id)"),
+        409: failure(
+          "The import session is already completed (restate it with a new session id); or `limit_reached`: the organization's open sessions or staged bytes are at their limit",
+        ),
       },
     }),
   ),
@@ -74,10 +80,20 @@ export const mainApiSpendImportRoutes = {
       operationId: "listSpendImportSessions",
       method: "get",
       path: "/api/v1/organizations/{org_id}/spend/import-sessions",
-      summary: "The organization's import sessions with the parts received, newest first (paginated)",
+      summary: "The organization's import sessions with the parts received, newest first (paginated; without the manifests' data files)",
       params: OrgParams,
       query: PaginationQuery,
       responses: { 200: ok("A page of import sessions", s.SpendImportSessionPage) },
+    }),
+  ),
+  getSpendImportSession: defineRoute(
+    managed({
+      operationId: "getSpendImportSession",
+      method: "get",
+      path: "/api/v1/organizations/{org_id}/spend/import-sessions/{id}",
+      summary: "One import session with its parts received and its manifest's data files",
+      params: SessionParams,
+      responses: { 200: ok("The import session", s.SpendImportSessionFound), 404: failure("No such import session in the organization") },
     }),
   ),
   getSpendImport: defineRoute(

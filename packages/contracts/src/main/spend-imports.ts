@@ -142,9 +142,17 @@ export const SpendImportPosted = z.object({ import: SpendImport.optional(), sess
   id: "SpendImportPosted",
   description: "A file: `import` (and `session` for a part of a session, as it stands after the part). A manifest: `session` only.",
 });
-export const SpendImportSessionPage = z
-  .object({ items: z.array(SpendImportSession), next_cursor: z.string().nullable() })
-  .meta({ id: "SpendImportSessionPage", description: "A page of import sessions, newest first; `next_cursor` is null on the last page." });
+export const SpendImportSessionFound = z.object({ session: SpendImportSession }).meta({ id: "SpendImportSessionFound", description: "One import session." });
+/** A session as the list shows it: everything but its manifest's data files (GET .../import-sessions/{id} has them). */
+export const SpendImportSessionSummary = SpendImportSession.omit({ data_files: true }).meta({
+  id: "SpendImportSessionSummary",
+  description: "An import session as listed: its manifest's `data_files` are left out (`GET .../import-sessions/{id}` has them).",
+});
+export type SpendImportSessionSummary = z.infer<typeof SpendImportSessionSummary>;
+export const SpendImportSessionPage = z.object({ items: z.array(SpendImportSessionSummary), next_cursor: z.string().nullable() }).meta({
+  id: "SpendImportSessionPage",
+  description: "A page of import sessions without their manifests' data files, newest first; `next_cursor` is null on the last page.",
+});
 export const SpendImportPage = z
   .object({ items: z.array(SpendImport), next_cursor: z.string().nullable() })
   .meta({ id: "SpendImportPage", description: "A page of FOCUS imports, newest first; `next_cursor` is null on the last page." });

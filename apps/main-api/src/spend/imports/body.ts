@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +31,8 @@ export interface ReceivedFocusBody {
   format: FocusBodyFormat;
   gzip: boolean;
   path: string;
+  /** The hex SHA-256 of the body as received (an `Idempotency-Key`'s request fingerprint holds it). */
+  digest: string;
   /** Removes the file (idempotent). */
   remove(): Promise<void>;
 }
@@ -45,13 +48,16 @@ export async function receiveFocusBody(raw: RawBody, maxBytes: number): Promise<
   if (raw.contentLength !== undefined && raw.contentLength > maxBytes) throw tooLarge(maxBytes);
   const { stream } = raw;
   const dir = await mkdtemp(join(tmpdir(), "focus-import-"));
-  const body: ReceivedFocusBody = { format, gzip, path: join(dir, "body"), remove: () => rm(dir, { recursive: true, force: true }) };
+  const body: ReceivedFocusBody = { format, gzip, path: join(dir, "body"), digest: "", remove: () => rm(dir, { recursive: true, force: true }) };
   try {
     let seen = 0;
+    const hash = createHash("sha256");
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         seen += chunk.length;
-        done(seen > maxBytes ? tooLarge(maxBytes) : null, chunk);
+        if (seen > maxBytes) return done(tooLarge(maxBytes));
+        hash.update(chunk);
+        done(null, chunk);
       },
     });
     const written = pipeline(counter, createWriteStream(body.path, { flags: "wx", mode: 0o600 }));
@@ -66,6 +72,7 @@ export async function receiveFocusBody(raw: RawBody, maxBytes: number): Promise<
       await written.catch(() => undefined);
       throw err;
     }
+    body.digest = hash.digest("hex");
     return body;
   } catch (err) {
     await body.remove();

@@ -93,9 +93,14 @@ export function findSessionParts(db: Db, organizationId: string, sessionIds: str
   return db.spendImport.findMany({ where: { organizationId, sessionId: { in: sessionIds } }, orderBy: [{ sessionId: "asc" }, { part: "asc" }] });
 }
 
-/** A page of the organization's sessions, newest first: `limit` rows created before the session `before` (its id). */
-export async function findSessions(db: Db, organizationId: string, before: string | undefined, limit: number): Promise<SpendImportSession[]> {
-  const after = before ? await findSession(db, organizationId, before) : null;
+/** A session as the list reads it: without its manifest's data files. */
+export type SessionSummaryRow = Omit<SpendImportSession, "dataFiles">;
+
+/** A page of the organization's sessions, newest first: `limit` rows created before the session `before` (its id), their data files not read. */
+export async function findSessions(db: Db, organizationId: string, before: string | undefined, limit: number): Promise<SessionSummaryRow[]> {
+  const after = before
+    ? await db.spendImportSession.findUnique({ where: { organizationId_id: { organizationId, id: before } }, omit: { dataFiles: true } })
+    : null;
   return db.spendImportSession.findMany({
     where: {
       organizationId,
@@ -103,6 +108,7 @@ export async function findSessions(db: Db, organizationId: string, before: strin
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
+    omit: { dataFiles: true },
   });
 }
 
@@ -120,6 +126,23 @@ export async function deleteSession(tx: Tx, organizationId: string, id: string):
   await tx.spendImport.deleteMany({ where: { organizationId, sessionId: id } });
   await tx.spendImportSession.deleteMany({ where: { organizationId, id } });
   return ids;
+}
+
+/** The organization's pending sessions whose time ran out at `now`. */
+export async function findExpiredOrganizationSessions(tx: Tx, organizationId: string, now: Date): Promise<string[]> {
+  const rows = await tx.spendImportSession.findMany({ where: { organizationId, state: "pending", expiresAt: { lte: now } }, select: { id: true } });
+  return rows.map((row) => row.id);
+}
+
+/** How many of the organization's sessions are pending. */
+export function countPendingSessions(tx: Tx, organizationId: string): Promise<number> {
+  return tx.spendImportSession.count({ where: { organizationId, state: "pending" } });
+}
+
+/** The decoded bytes the organization's pending parts hold (their staged lines). */
+export async function stagedBytes(tx: Tx, organizationId: string): Promise<number> {
+  const sum = await tx.spendImport.aggregate({ where: { organizationId, state: "pending" }, _sum: { decodedBytes: true } });
+  return Number(sum._sum.decodedBytes ?? 0n);
 }
 
 /** Pending sessions of every organization whose time ran out at `now` (at most `limit`). */

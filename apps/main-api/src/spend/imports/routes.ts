@@ -1,15 +1,23 @@
+import { replayHeaders } from "@cloudcost/http";
 import { redetectAfterImport } from "../../anomalies/service";
 import { checkBudgetsAfterSpend } from "../../budgets/after-spend";
 import type { AppDeps } from "../../deps";
 import { created, success } from "../../http/envelope";
 import type { Handlers } from "../../operations";
-import { deleteImport, getAllocationRules, getImport, listImportSessions, listImports, postSpendImport, putAllocationRules } from "./service";
+import { deleteImport, getAllocationRules, getImport, getImportSession, listImportSessions, listImports, postSpendImport, putAllocationRules } from "./service";
 
 /** `/api/v1/organizations/{org_id}/spend/imports` and `.../spend/allocation-rules` (owners and admins: authorize checks the table's roles). */
 export function spendImportHandlers(
   deps: Pick<AppDeps, "prisma" | "config" | "outbox" | "logger" | "clock">,
 ): Handlers<
-  "createSpendImport" | "listSpendImportSessions" | "listSpendImports" | "getSpendImport" | "deleteSpendImport" | "getAllocationRules" | "putAllocationRules"
+  | "createSpendImport"
+  | "listSpendImportSessions"
+  | "getSpendImportSession"
+  | "listSpendImports"
+  | "getSpendImport"
+  | "deleteSpendImport"
+  | "getAllocationRules"
+  | "putAllocationRules"
 > {
   return {
     createSpendImport: async ({ params, query, body: manifest }, { principal, body }) => {
@@ -21,6 +29,10 @@ export function spendImportHandlers(
         { fileName: query.file_name, session: query.session, part: query.part, parts: query.parts, manifest },
         { maxBytes: deps.config.spendImportMaxBytes, ttlMs: deps.config.spendImportSessionTtlMs, now: deps.clock() },
       );
+      if (posted.replay) {
+        // The first answer to this Idempotency-Key and file, sent again as it was.
+        return { status: posted.replay.status as 201, headers: replayHeaders(posted.replay), text: posted.replay.body };
+      }
       if (!posted.import) return created(`Manifest of import session ${posted.session?.id} stored.`, { session: posted.session });
       if (posted.committed) {
         deps.outbox.kick(); // import.completed was queued in the import's transaction
@@ -40,6 +52,8 @@ export function spendImportHandlers(
     },
     listSpendImportSessions: async ({ params, query }, { principal }) =>
       success("Import sessions of the organization.", await listImportSessions(deps.prisma, principal, params.org_id, query)),
+    getSpendImportSession: async ({ params }, { principal }) =>
+      success("The import session.", { session: await getImportSession(deps.prisma, principal, params.org_id, params.id) }),
     listSpendImports: async ({ params, query }, { principal }) =>
       success("FOCUS imports of the organization.", await listImports(deps.prisma, principal, params.org_id, query)),
     getSpendImport: async ({ params }, { principal }) => success("The import.", { import: await getImport(deps.prisma, principal, params.org_id, params.id) }),

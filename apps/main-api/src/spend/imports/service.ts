@@ -7,7 +7,7 @@ import {
   type SpendImportSession,
 } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
-import { badRequest, notFound, type RawBody } from "@cloudcost/http";
+import { badRequest, deferredIdempotencyOf, notFound, type RawBody, type StoredResponse } from "@cloudcost/http";
 import type { Principal } from "../../auth/principal";
 import type { Prisma } from "../../db";
 import { decodeCursor, toPage } from "../../http/pagination";
@@ -22,6 +22,7 @@ import {
   deleteStagedLines,
   findImport,
   findImports,
+  findSession,
   findSessionParts,
   findSessions,
   insertImport,
@@ -30,16 +31,19 @@ import {
   writeRules,
 } from "./repository";
 import { importPart, type SessionClock, storeManifest } from "./sessions";
+import type { ReceivedFocusBody } from "./body";
 import { storeFocusLines, withReceivedBody } from "./store";
 import { FILE_TRANSACTION, SHORT_TRANSACTION } from "./transactions";
-import { toSpendImport, toSpendImportSession } from "./views";
+import { toSpendImport, toSpendImportSession, toSpendImportSessionSummary } from "./views";
 
-/** What POST .../spend/imports stored: a file (`import`, with `session` for a part) or a manifest (`session`). */
+/** What POST .../spend/imports stored: a file (`import`, with `session` for a part) or a manifest (`session`); or the answer to replay. */
 export interface PostedImport {
   import?: SpendImport;
   session?: SpendImportSession;
   /** The request stored lines in spend_lines (a plain import, or the part that completed its session). */
   committed: boolean;
+  /** The first answer to a request with the same `Idempotency-Key` and file: nothing was done, it is sent again. */
+  replay?: StoredResponse;
 }
 
 /**
@@ -76,10 +80,15 @@ export async function postSpendImport(
   }
   if (manifest !== undefined && session !== undefined)
     return { session: await storeManifest(prisma, organizationId, session, manifest, options), committed: false };
-  if (session === undefined || part === undefined)
-    return { import: await importFocus(prisma, organizationId, raw, { maxBytes: options.maxBytes, fileName: request.fileName }), committed: true };
-  const stored = await importPart(prisma, organizationId, raw, { session, part, parts, fileName: request.fileName }, options);
-  return { import: stored.import, session: stored.session, committed: stored.completed };
+  return withReceivedBody(raw, options.maxBytes, async (received) => {
+    // With an Idempotency-Key, the key is claimed now that the file's digest is known.
+    const replay = await deferredIdempotencyOf(raw.stream)?.claim(received.digest);
+    if (replay) return { replay, committed: false };
+    if (session === undefined || part === undefined)
+      return { import: await importFocus(prisma, organizationId, received, { maxBytes: options.maxBytes, fileName: request.fileName }), committed: true };
+    const stored = await importPart(prisma, organizationId, received, { session, part, parts, fileName: request.fileName }, options);
+    return { import: stored.import, session: stored.session, committed: stored.completed };
+  });
 }
 
 /**
@@ -88,37 +97,41 @@ export async function postSpendImport(
  * billing period) pairs deleted, all in one transaction with its `import.completed` event (the
  * caller kicks the outbox). A bad row is a 400 and nothing is stored.
  */
-async function importFocus(prisma: Prisma, organizationId: string, raw: RawBody, options: { maxBytes: number; fileName?: string }): Promise<SpendImport> {
+async function importFocus(
+  prisma: Prisma,
+  organizationId: string,
+  received: ReceivedFocusBody,
+  options: { maxBytes: number; fileName?: string },
+): Promise<SpendImport> {
   const id = newId("imp");
   const info: FocusReadInfo = {};
-  return withReceivedBody(raw, options.maxBytes, (received) =>
-    prisma.$transaction(async (tx) => {
-      await lockOrganizationImports(tx, organizationId);
-      const allocate = allocator(await readRules(tx, organizationId));
-      const tally = await storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: options.maxBytes });
-      await rollupImport(tx, organizationId, id);
-      const superseded = await deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
-      const created = await insertImport(tx, {
-        organizationId,
-        id,
-        fileName: options.fileName ?? null,
-        focusVersion: info.reader?.version ?? "1.0",
-        rows: tally.rows,
-        allocatedRows: tally.allocated,
-        unallocatedRows: tally.rows - tally.allocated,
-        billingAccountIds: tally.billingAccountIds(),
-        billingPeriods: tally.billingPeriods(),
-        totals: tally.currencyTotals(),
-        supersededImportIds: superseded,
-      });
-      const imported = toSpendImport(created);
-      await emitWebhookEvent(tx, { organizationId, type: "import.completed", data: { ...imported } });
-      return imported;
-    }, FILE_TRANSACTION),
-  );
+  return prisma.$transaction(async (tx) => {
+    await lockOrganizationImports(tx, organizationId);
+    const allocate = allocator(await readRules(tx, organizationId));
+    const tally = await storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: options.maxBytes });
+    await rollupImport(tx, organizationId, id);
+    const superseded = await deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
+    const created = await insertImport(tx, {
+      organizationId,
+      id,
+      fileName: options.fileName ?? null,
+      focusVersion: info.reader?.version ?? "1.0",
+      rows: tally.rows,
+      allocatedRows: tally.allocated,
+      unallocatedRows: tally.rows - tally.allocated,
+      billingAccountIds: tally.billingAccountIds(),
+      billingPeriods: tally.billingPeriods(),
+      totals: tally.currencyTotals(),
+      supersededImportIds: superseded,
+      decodedBytes: BigInt(info.bytes ?? 0),
+    });
+    const imported = toSpendImport(created);
+    await emitWebhookEvent(tx, { organizationId, type: "import.completed", data: { ...imported } });
+    return imported;
+  }, FILE_TRANSACTION);
 }
 
-/** The organization's import sessions with their parts, newest first. */
+/** The organization's import sessions with their parts, newest first, without their manifests' data files (never read). */
 export async function listImportSessions(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
   assertMember(caller, organizationId);
   const before = decodeCursor(query.cursor, ImportSessionId);
@@ -129,11 +142,19 @@ export async function listImportSessions(prisma: Prisma, caller: Principal, orga
     rows.slice(0, query.limit).map((row) => row.id),
   );
   return toPage(rows, query.limit, (row) =>
-    toSpendImportSession(
+    toSpendImportSessionSummary(
       row,
       parts.filter((part) => part.sessionId === row.id),
     ),
   );
+}
+
+/** One import session with its parts and its manifest's data files. */
+export async function getImportSession(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<SpendImportSession> {
+  assertMember(caller, organizationId);
+  const row = await findSession(prisma, organizationId, id);
+  if (!row) throw notFound(`No import session ${id} in this organization.`);
+  return toSpendImportSession(row, await findSessionParts(prisma, organizationId, [id]));
 }
 
 /** The organization's imports, newest first. */

@@ -1,19 +1,21 @@
 import type { SpendImport, SpendImportManifest, SpendImportSession } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
-import { badRequest, conflict, type Periodic, type RawBody, startPeriodic } from "@cloudcost/http";
+import { badRequest, conflict, HttpError, type Periodic, startPeriodic } from "@cloudcost/http";
 import type { Logger } from "pino";
 import type { Prisma } from "../../db";
 import type { SpendImport as ImportRow, SpendImportSession as SessionRow } from "../../generated/prisma/client";
 import type { Tx } from "../../transactions";
 import { emitWebhookEvent } from "../../webhooks/events";
-import type { FocusReadInfo } from "../focus";
+import { type FocusReadInfo, FocusTooLargeError } from "../focus";
 import { deleteSupersededLines, rollupImports } from "../ledger";
 import { allocator } from "./allocation";
 import {
   allocatedCounts,
+  countPendingSessions,
   deleteImportRow,
   deleteSession,
   deleteStagedLines,
+  findExpiredOrganizationSessions,
   findExpiredSessions,
   findSession,
   findSessionParts,
@@ -24,10 +26,12 @@ import {
   moveStagedLines,
   readRules,
   stagedBillingPairs,
+  stagedBytes,
   updateImport,
   updateSession,
 } from "./repository";
-import { storeFocusLines, withReceivedBody } from "./store";
+import type { ReceivedFocusBody } from "./body";
+import { storeFocusLines } from "./store";
 import { FILE_TRANSACTION, SHORT_TRANSACTION } from "./transactions";
 import { toSpendImport, toSpendImportSession } from "./views";
 
@@ -54,6 +58,48 @@ async function liveSession(tx: Tx, organizationId: string, id: string, now: Date
   return session;
 }
 
+/** The most import sessions an organization may have open (pending) at once. */
+export const MAX_OPEN_SESSIONS = 20;
+/** An organization's pending parts hold at most this many times SPEND_IMPORT_MAX_BYTES between them. */
+export const STAGED_BYTES_FACTOR = 2;
+
+/**
+ * Removes the organization's pending sessions past their time (under its import lock), as the sweep
+ * would: what they staged no longer counts against its quotas.
+ */
+async function dropExpiredSessions(tx: Tx, organizationId: string, now: Date): Promise<void> {
+  for (const id of await findExpiredOrganizationSessions(tx, organizationId, now)) await deleteSession(tx, organizationId, id);
+}
+
+/** A new session may start (under the organization's import lock, expired ones dropped): fewer than MAX_OPEN_SESSIONS are pending (409 beyond). */
+async function assertRoomForSession(tx: Tx, organizationId: string): Promise<void> {
+  const open = await countPendingSessions(tx, organizationId);
+  if (open >= MAX_OPEN_SESSIONS)
+    throw new HttpError(
+      "limit_reached",
+      `The organization has ${open} open import sessions, at most ${MAX_OPEN_SESSIONS} open import sessions at once: complete one (send its remaining parts) or let it expire before starting another.`,
+    );
+}
+
+/**
+ * Runs the parse of a part whose bytes may take at most `room` of the staged bound: past it (or with
+ * no room at all) a 409 `limit_reached` naming the bound, rather than the file's own 413.
+ */
+async function stagedWithin<T>(room: number, maxBytes: number, parse: () => Promise<T>): Promise<T> {
+  const refused = () =>
+    new HttpError(
+      "limit_reached",
+      `The organization's staged parts (the parts of its open import sessions) hold at most ${STAGED_BYTES_FACTOR * maxBytes} bytes (${STAGED_BYTES_FACTOR} x SPEND_IMPORT_MAX_BYTES) once decoded, and this part does not fit: complete or let expire an open session first.`,
+    );
+  if (room <= 0) throw refused();
+  try {
+    return await parse();
+  } catch (err) {
+    if (err instanceof FocusTooLargeError && room < maxBytes) throw refused();
+    throw err;
+  }
+}
+
 /** The file name of data file `part` of a manifest: the last segment of its URI. */
 function dataFileName(session: SessionRow, part: number): string | null {
   const uri = session.dataFiles[part - 1];
@@ -69,69 +115,75 @@ function dataFileName(session: SessionRow, part: number): string | null {
 export async function importPart(
   prisma: Prisma,
   organizationId: string,
-  raw: RawBody,
+  received: ReceivedFocusBody,
   request: { session: string; part: number; parts?: number; fileName?: string },
   options: { maxBytes: number } & SessionClock,
 ): Promise<{ import: SpendImport; session: SpendImportSession; completed: boolean }> {
   const id = newId("imp");
   const info: FocusReadInfo = {};
-  return withReceivedBody(raw, options.maxBytes, (received) =>
-    prisma.$transaction(async (tx) => {
-      await lockOrganizationImports(tx, organizationId);
-      let session = await liveSession(tx, organizationId, request.session, options.now);
-      if (!session) {
-        if (request.parts === undefined)
-          throw badRequest(`parts is required: import session ${request.session} has no manifest, so its first part must say how many parts it has.`);
-        session = await insertSession(tx, {
-          organizationId,
-          id: request.session,
-          parts: request.parts,
-          dataFiles: [],
-          supersededImportIds: [],
-          createdAt: options.now,
-          expiresAt: new Date(options.now.getTime() + options.ttlMs),
-        });
-      } else if (request.parts !== undefined && request.parts !== session.parts) {
-        throw badRequest(`parts (${request.parts}) differs from the ${session.parts} parts import session ${request.session} was started with.`);
-      }
-      if (request.part > session.parts) throw badRequest(`part (${request.part}) is larger than the session's parts (${session.parts}).`);
-
-      const earlier = (await findSessionParts(tx, organizationId, [session.id])).filter((row) => row.part === request.part);
-      if (earlier.length) {
-        await deleteStagedLines(
-          tx,
-          organizationId,
-          earlier.map((row) => row.id),
-        );
-        for (const row of earlier) await deleteImportRow(tx, organizationId, row.id);
-      }
-      const allocate = allocator(await readRules(tx, organizationId));
-      const tally = await storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: options.maxBytes, staged: true });
-      let part = await insertImport(tx, {
+  return prisma.$transaction(async (tx) => {
+    await lockOrganizationImports(tx, organizationId);
+    await dropExpiredSessions(tx, organizationId, options.now);
+    let session = await liveSession(tx, organizationId, request.session, options.now);
+    if (!session) {
+      if (request.parts === undefined)
+        throw badRequest(`parts is required: import session ${request.session} has no manifest, so its first part must say how many parts it has.`);
+      await assertRoomForSession(tx, organizationId);
+      session = await insertSession(tx, {
         organizationId,
-        id,
-        fileName: request.fileName ?? dataFileName(session, request.part),
-        focusVersion: info.reader?.version ?? "1.0",
-        rows: tally.rows,
-        allocatedRows: tally.allocated,
-        unallocatedRows: tally.rows - tally.allocated,
-        billingAccountIds: tally.billingAccountIds(),
-        billingPeriods: tally.billingPeriods(),
-        totals: tally.currencyTotals(),
+        id: request.session,
+        parts: request.parts,
+        dataFiles: [],
         supersededImportIds: [],
-        sessionId: session.id,
-        part: request.part,
-        parts: session.parts,
-        state: "pending",
+        createdAt: options.now,
+        expiresAt: new Date(options.now.getTime() + options.ttlMs),
       });
-      let parts = await findSessionParts(tx, organizationId, [session.id]);
-      if (parts.length === session.parts) {
-        ({ session, parts } = await commitSession(tx, organizationId, session, parts, options.now));
-        part = parts.find((row) => row.id === id) ?? part;
-      }
-      return { import: toSpendImport(part), session: toSpendImportSession(session, parts), completed: session.state === "completed" };
-    }, FILE_TRANSACTION),
-  );
+    } else if (request.parts !== undefined && request.parts !== session.parts) {
+      throw badRequest(`parts (${request.parts}) differs from the ${session.parts} parts import session ${request.session} was started with.`);
+    }
+    if (request.part > session.parts) throw badRequest(`part (${request.part}) is larger than the session's parts (${session.parts}).`);
+
+    const earlier = (await findSessionParts(tx, organizationId, [session.id])).filter((row) => row.part === request.part);
+    if (earlier.length) {
+      await deleteStagedLines(
+        tx,
+        organizationId,
+        earlier.map((row) => row.id),
+      );
+      for (const row of earlier) await deleteImportRow(tx, organizationId, row.id);
+    }
+    const allocate = allocator(await readRules(tx, organizationId));
+    // A part that completes its session moves its lines on in this transaction: only the others stay staged.
+    const completes = (await findSessionParts(tx, organizationId, [session.id])).length === session.parts - 1;
+    const room = completes ? options.maxBytes : STAGED_BYTES_FACTOR * options.maxBytes - (await stagedBytes(tx, organizationId));
+    const tally = await stagedWithin(room, options.maxBytes, () =>
+      storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: Math.min(options.maxBytes, Math.max(0, room)), staged: true }),
+    );
+    let part = await insertImport(tx, {
+      organizationId,
+      id,
+      fileName: request.fileName ?? dataFileName(session, request.part),
+      focusVersion: info.reader?.version ?? "1.0",
+      rows: tally.rows,
+      allocatedRows: tally.allocated,
+      unallocatedRows: tally.rows - tally.allocated,
+      billingAccountIds: tally.billingAccountIds(),
+      billingPeriods: tally.billingPeriods(),
+      totals: tally.currencyTotals(),
+      supersededImportIds: [],
+      sessionId: session.id,
+      part: request.part,
+      parts: session.parts,
+      state: "pending",
+      decodedBytes: BigInt(info.bytes ?? 0),
+    });
+    let parts = await findSessionParts(tx, organizationId, [session.id]);
+    if (parts.length === session.parts) {
+      ({ session, parts } = await commitSession(tx, organizationId, session, parts, options.now));
+      part = parts.find((row) => row.id === id) ?? part;
+    }
+    return { import: toSpendImport(part), session: toSpendImportSession(session, parts), completed: session.state === "completed" };
+  }, FILE_TRANSACTION);
 }
 
 /**
@@ -200,10 +252,12 @@ export async function storeManifest(
   const files = manifest.dataFiles;
   return prisma.$transaction(async (tx) => {
     await lockOrganizationImports(tx, organizationId);
+    await dropExpiredSessions(tx, organizationId, clock.now);
     const session = await liveSession(tx, organizationId, id, clock.now);
     const fields = { executionId: manifest.executionId ?? null, dataFiles: files };
     let stored: SessionRow;
     if (!session) {
+      await assertRoomForSession(tx, organizationId);
       stored = await insertSession(tx, {
         organizationId,
         id,

@@ -1,4 +1,4 @@
-import type { SpendImport, SpendImportSession } from "@cloudcost/contracts";
+import type { SpendImport, SpendImportSession, SpendImportSessionSummary } from "@cloudcost/contracts";
 import { Decimal } from "decimal.js";
 import type { SpendImport as ImportRow, SpendImportSession as SessionRow } from "../../generated/prisma/client";
 
@@ -54,4 +54,10 @@ export function toSpendImportSession(row: SessionRow, parts: ImportRow[]): Spend
     totals: sumTotals(parts),
     superseded_import_ids: row.supersededImportIds,
   };
+}
+
+/** A session as the list shows it: without its manifest's data files (up to 10,000 URIs each), which only the session's own GET returns. */
+export function toSpendImportSessionSummary(row: Omit<SessionRow, "dataFiles">, parts: ImportRow[]): SpendImportSessionSummary {
+  const { data_files: _dataFiles, ...summary } = toSpendImportSession({ ...row, dataFiles: [] }, parts);
+  return summary;
 }
