@@ -232,6 +232,7 @@ beforeAll(async () => {
     createSpendImport: { params: { org_id: org } },
     listSpendImports: { params: { org_id: org } },
     listSpendImportSessions: { params: { org_id: org } },
+    getSpendImportSession: { params: { org_id: org, id: "session-1" } },
     getSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
     deleteSpendImport: { params: { org_id: org, id: "imp_00000000000000000000000000" } },
     getAllocationRules: { params: { org_id: org } },

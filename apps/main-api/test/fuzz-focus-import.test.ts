@@ -2,14 +2,18 @@
 // huge exponents or hundreds of digits, text over 64 KiB, Tags nested past 32 levels), next to odd
 // but valid cells (negative zero, formula-like text, control characters). A file with a cell past a
 // bound is a 400 naming a row and column, with nothing stored; no file is ever a 5xx.
-// Cases: FUZZ_RUNS (default 40; `pnpm test:fuzz` runs 2000).
+// Cases: FUZZ_RUNS (default 40; `pnpm test:fuzz` runs 2000). Then the attack files of a free
+// account (a Parquet file of one 320,000-row row group, a dictionary bomb, 5,000 tag keys per line,
+// manifests listed), each refused or answered while /healthz keeps answering.
+import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import request from "supertest";
 import { ErrorEnvelope } from "@cloudcost/contracts";
 import { deepObjectText, extremeDecimalText, FUZZ_RUNS, FUZZ_SEED_OPTION, hugeText, STACK_OR_SQL } from "@cloudcost/testing";
 import { createTestContext, type TestContext } from "./helpers/context";
-import { FOCUS_ROW, focusCsvText } from "./helpers/focus-files";
-import { signUp, type SignedUp } from "./helpers/identity";
+import { alikeFocusParquet, FOCUS_ROW, focusCsvText, focusParquet } from "./helpers/focus-files";
+import { HEALTH_BOUND_MS, watchHealth } from "./helpers/health-watch";
+import { expectError, signUp, type SignedUp } from "./helpers/identity";
 
 let ctx: TestContext;
 let org: SignedUp;
@@ -98,4 +102,93 @@ test("bad bills: past a bound a 400 naming row and column with nothing stored; n
     }),
     { numRuns: FUZZ_RUNS, ...FUZZ_SEED_OPTION },
   );
+});
+
+describe("attack files: refused or answered in seconds, nothing stored, /healthz answering throughout", () => {
+  // A small import bound, so that a refusal by the decoded-bytes bound comes early.
+  const MAX_BYTES = 2_000_000;
+  let small: TestContext;
+  let owner: SignedUp;
+  let server: ReturnType<TestContext["app"]["listen"]>;
+
+  beforeAll(async () => {
+    small = await createTestContext({ SPEND_IMPORT_MAX_BYTES: String(MAX_BYTES) });
+    owner = await signUp(small, { company: "Attack Files" });
+    server = small.app.listen(0);
+  }, 60_000);
+  afterAll(async () => {
+    server?.close();
+    await small?.close();
+  });
+  /** Runs the attack (its files built beforehand) with /healthz watched; after it, nothing stored. */
+  async function underWatch(attack: () => Promise<void>): Promise<void> {
+    const health = watchHealth(server);
+    try {
+      await attack();
+    } finally {
+      expect(await health.stop()).toBeLessThan(HEALTH_BOUND_MS);
+    }
+    expect(await small.prisma.spendLine.count({ where: { organizationId: owner.organization.id } })).toBe(0);
+    expect(await small.prisma.spendTagDaily.count({ where: { organizationId: owner.organization.id } })).toBe(0);
+  }
+
+  const post = (body: Buffer | string | ArrayBuffer, type: string, query = "") =>
+    request(server)
+      .post(`/api/v1/organizations/${owner.organization.id}/spend/imports${query}`)
+      .set("Authorization", `Bearer ${owner.token}`)
+      .set("Content-Type", type)
+      // A string as it is (superagent would write a Buffer sent as JSON as its JSON form).
+      .send(typeof body === "string" ? body : Buffer.from(body as Buffer));
+
+  test("a Parquet file of one row group of 320,000 rows, one page per column: a 413 by its decoded bytes", async () => {
+    const file = alikeFocusParquet(320_000);
+    await underWatch(async () => {
+      expectError(await post(file, "application/vnd.apache.parquet"), 413, /once decompressed \(SPEND_IMPORT_MAX_BYTES\)/);
+    });
+  }, 120_000);
+
+  test("a dictionary bomb (a 60 KiB ResourceName kept once, 2,000 rows): a 413", async () => {
+    const file = alikeFocusParquet(2_000, { resourceName: "r".repeat(60 * 1024) });
+    await underWatch(async () => {
+      expectError(await post(file, "application/vnd.apache.parquet"), 413, /once decompressed \(SPEND_IMPORT_MAX_BYTES\)/);
+    });
+  });
+
+  test("5,000 tag keys on each of 100 lines (gzip CSV, Parquet): a 400 naming the first row", async () => {
+    const tags = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, "v"]));
+    // About 5 MB of CSV once decompressed, a few kilobytes sent.
+    const csv = gzipSync(
+      focusCsvText(
+        Array.from({ length: 100 }, () => ({ Tags: JSON.stringify(tags) })),
+        ["Tags"],
+      ),
+    );
+    const parquet = Buffer.from(focusParquet(20, () => tags));
+    await underWatch(async () => {
+      const res = await request(server)
+        .post(`/api/v1/organizations/${owner.organization.id}/spend/imports`)
+        .set("Authorization", `Bearer ${owner.token}`)
+        .set("Content-Type", "text/csv")
+        .set("Content-Encoding", "gzip")
+        .send(csv);
+      expectError(res, 400, /Row 1, column Tags: has 5000 keys/);
+      expectError(await post(parquet, "application/vnd.apache.parquet"), 400, /Row 1, column Tags: has 5000 keys/);
+    });
+  }, 60_000);
+
+  test("manifests of 400 long URIs each: the 21st open session is refused, the list of all of them stays small", async () => {
+    const dataFiles = Array.from({ length: 400 }, (_, i) => `s3://bucket/${"p".repeat(2000)}/export-${i}.csv.gz`);
+    const manifest = JSON.stringify({ dataFiles });
+    for (let i = 1; i <= 20; i++) expect((await post(manifest, "application/json", `?session=m-${i}`)).status).toBe(201);
+    await underWatch(async () => {
+      expectError(await post(manifest, "application/json", "?session=m-21"), 409, /at most 20 open import sessions/);
+      const list = await request(server)
+        .get(`/api/v1/organizations/${owner.organization.id}/spend/import-sessions?limit=500`)
+        .set("Authorization", `Bearer ${owner.token}`)
+        .expect(200);
+      expect(list.body.data.items).toHaveLength(20);
+      // 20 manifests of 800 KB: without data_files, the list is a few kilobytes.
+      expect(JSON.stringify(list.body).length).toBeLessThan(20 * 1024);
+    });
+  }, 60_000);
 });

@@ -41,6 +41,8 @@ interface Side {
   invitationId: string;
   /** A FOCUS import. */
   importId: string;
+  /** A pending import session (its id is the client's, so each side's differs by its marker). */
+  sessionId: string;
   webhookId: string;
   markers: string[];
 }
@@ -216,6 +218,7 @@ async function buildSide(tag: string): Promise<Side> {
     keyId: keyMember.id,
     invitationId: invitation.body.data.id,
     importId: bill.body.data.import.id,
+    sessionId: mark("session"),
     webhookId: webhook.body.data.id,
     markers: [tag],
   };
@@ -359,6 +362,11 @@ function identityCases(): Record<string, IdentityCase> {
     createSpendImport: { body: focusCsvText([{}]), type: "text/csv" },
     listSpendImports: {},
     listSpendImportSessions: {},
+    getSpendImportSession: {
+      ids: (side) => ({ id: side.sessionId }),
+      rows: (add) =>
+        add(MANAGERS, { params: { org_id: A.org, id: B.sessionId }, status: 404, why: "import session of another organization under the own organization" }),
+    },
     getSpendImport: {
       ids: (side) => ({ id: side.importId }),
       rows: (add) =>
@@ -518,6 +526,7 @@ function directed(self: Side, other: Side, row: Row): Row {
       [B.keyId]: other.keyId,
       [B.invitationId]: other.invitationId,
       [B.importId]: other.importId,
+      [B.sessionId]: other.sessionId,
       [B.webhookId]: other.webhookId,
       [A.org]: self.org,
       [A.tenant1]: self.tenant1,
@@ -526,6 +535,7 @@ function directed(self: Side, other: Side, row: Row): Row {
       [A.ownerUserId]: self.ownerUserId,
       [A.invitationId]: self.invitationId,
       [A.importId]: self.importId,
+      [A.sessionId]: self.sessionId,
       [A.webhookId]: self.webhookId,
     })[v] ?? v;
   return {
@@ -582,6 +592,7 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     else if (route.includes("/invitations/{id}")) params.id = side.invitationId;
     else if (route.includes("/api-keys/{id}")) params.id = side.keyId;
     else if (route.includes("/spend/imports/{id}")) params.id = side.importId;
+    else if (route.includes("/spend/import-sessions/{id}")) params.id = side.sessionId;
     else if (route.includes("/webhooks/{id}")) params.id = side.webhookId;
     else if (route.includes("/tenant/")) Object.assign(params, tenantPathIds(route));
     const withBody = matrix().find((r) => r.route === route && r.body !== undefined);

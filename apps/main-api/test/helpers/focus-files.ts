@@ -106,3 +106,37 @@ export function focusParquet(rows: number, tags: (i: number) => Record<string, u
   });
   return writer.getBuffer();
 }
+
+/**
+ * A FOCUS Parquet file of `rows` alike rows (costs as text, periods as timestamps), written as
+ * `rowGroupSize` rows per row group and one page per column chunk unless `pageSize` says otherwise:
+ * a few kilobytes whatever `rows` is. `resourceName` (one value, kept once in the column's
+ * dictionary) and `tags` (JSON) add those columns.
+ */
+export function alikeFocusParquet(
+  rows: number,
+  options: { rowGroupSize?: number; pageSize?: number; resourceName?: string; tags?: Record<string, unknown> } = {},
+): ArrayBuffer {
+  const columns: Array<{ name: string; data: unknown[]; element: Record<string, unknown> }> = [];
+  const add = (name: string, value: unknown, element: Record<string, unknown>) =>
+    columns.push({ name, data: new Array(rows).fill(value), element: { name, repetition_type: "OPTIONAL", ...element } });
+  const text = { type: "BYTE_ARRAY", converted_type: "UTF8" };
+  const time = { type: "INT64", converted_type: "TIMESTAMP_MILLIS" };
+  for (const [name, value] of Object.entries(FOCUS_ROW)) {
+    if (name.endsWith("PeriodStart") || name.endsWith("PeriodEnd")) add(name, new Date(value), time);
+    else add(name, value === "" ? null : value, text);
+  }
+  if (options.resourceName !== undefined) add("ResourceName", options.resourceName, text);
+  if (options.tags !== undefined) add("Tags", options.tags, { type: "BYTE_ARRAY", converted_type: "JSON" });
+  const writer = new ByteWriter();
+  parquetWrite({
+    writer,
+    columnData: columns.map((c) => ({ name: c.name, data: c.data as never })),
+    schema: [{ name: "root", num_children: columns.length }, ...columns.map((c) => c.element)] as never,
+    rowGroupSize: options.rowGroupSize ?? rows,
+    pageSize: options.pageSize ?? 1 << 30,
+    // Statistics triple the time to write a large file, and no reader here needs them.
+    statistics: false,
+  });
+  return writer.getBuffer();
+}

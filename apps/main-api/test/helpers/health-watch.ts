@@ -1,0 +1,31 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * Polls GET /healthz on `server` until stopped, timing each answer: `stop()` says how long the
+ * slowest took (a request that holds the event loop shows here).
+ */
+export function watchHealth(server: Server): { stop(): Promise<number> } {
+  let stopped = false;
+  let slowest = 0;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`;
+  const loop = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return slowest;
+    },
+  };
+}
+
+/** How long /healthz may take while an attack runs: 200 ms on PostgreSQL; PGlite runs the database in the test's process, so its statements count too. */
+export const HEALTH_BOUND_MS = process.env.TEST_DATABASE_URL ? 200 : 2000;
