@@ -48,9 +48,10 @@ const TENANT_COLUMNS = { organization_id: "text", tenant_id: "text" } as const;
  * usage lines only (charge category Usage, frequency Usage-Based) of the service roll-up, read
  * through its tenant-leading key, summed in one pass (grouping sets). A tenant's service monitors are
  * at most MAX_SERVICE_MONITORS: the services with the most cost in the days scored (per currency,
- * the currencies taking turns), so the dense series below stay bounded whatever the number of
- * services. Each monitor's series is dense from its first day (0 without cost); `history` holds the
- * (up to 28) days before each day. The
+ * the currencies taking turns), and its total is watched in the currencies of those services, so the
+ * dense series below stay bounded whatever the number of services or currencies. Each monitor's
+ * series is dense from its first day (0 without cost); `history` holds the (up to 28) days before
+ * each day. The
  * baseline: a service without cost in them, once its tenant has 14 days of history in the currency,
  * is new (baseline 0); else with 28 days before, the same weekday of the 4 weeks before; else with
  * 14, those 14 days; else the day is not scored. Its median and MAD are the middle two of the sorted
@@ -75,12 +76,14 @@ const DETECT_SQL = `
                    row_number() OVER (PARTITION BY tenant_id, currency
                                       ORDER BY sum(cost) FILTER (WHERE day >= $5::date) DESC NULLS LAST, service_name) AS in_currency
               FROM daily WHERE monitor_kind = 'service' GROUP BY tenant_id, currency, service_name) s),
+  monitored AS (
+    SELECT tenant_id, currency, 'service' AS monitor_kind, service_name FROM ranked WHERE rank <= ${MAX_SERVICE_MONITORS}
+    UNION
+    SELECT tenant_id, currency, 'total', '' FROM ranked WHERE rank <= ${MAX_SERVICE_MONITORS}),
   firsts AS (
     SELECT d.tenant_id, d.currency, d.monitor_kind, d.service_name, min(d.day) AS first
-      FROM daily d
-     WHERE d.monitor_kind = 'total'
-        OR EXISTS (SELECT 1 FROM ranked r WHERE r.rank <= ${MAX_SERVICE_MONITORS} AND r.tenant_id = d.tenant_id
-                      AND r.currency = d.currency AND r.service_name = d.service_name)
+      FROM daily d JOIN monitored m ON m.tenant_id = d.tenant_id AND m.currency = d.currency
+                                   AND m.monitor_kind = d.monitor_kind AND m.service_name = d.service_name
      GROUP BY d.tenant_id, d.currency, d.monitor_kind, d.service_name),
   series AS (
     SELECT f.tenant_id, f.currency, f.monitor_kind, f.service_name, g.day, COALESCE(d.cost, 0) AS cost, g.day - t.first AS tenant_history
