@@ -7,7 +7,20 @@ const pricingApi = process.env.PRICING_API_URL ?? "http://127.0.0.1:3001";
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: "dist", sourcemap: false, target: "es2022", reportCompressedSize: false },
+  build: {
+    outDir: "dist",
+    sourcemap: false,
+    target: "es2022",
+    reportCompressedSize: false,
+    rolldownOptions: {
+      output: {
+        // zod and src/app/zod-jitless.ts in one chunk, which every chunk that parses imports: the
+        // configuration runs before any schema is built (zod decides at construction whether to
+        // generate code, and probes `new Function` then, which the page's policy refuses).
+        codeSplitting: { groups: [{ name: "zod", test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zod-jitless\.ts$/ }] },
+      },
+    },
+  },
   server: {
     proxy: {
       "/api/": mainApi,

@@ -51,6 +51,7 @@ describeIfBrowser("console", () => {
   let tenant: string;
   let owner: Page;
   const a11y: Record<string, string[]> = {};
+  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -69,8 +70,35 @@ describeIfBrowser("console", () => {
     await stack?.stop();
   });
 
+  /**
+   * A browser context whose pages report every Content-Security-Policy violation (the page's own
+   * `securitypolicyviolation` event, and Chromium's console lines about the policy) into
+   * `cspViolations`: the console must run under the gateway's policy without tripping it (a library
+   * that generates code at run time does, even where it catches the refusal).
+   */
+  async function newContext(options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
+    const context = await browser.newContext(options);
+    await context.exposeBinding("__reportCspViolation", (_source, text: string) => {
+      cspViolations.push(text);
+    });
+    await context.addInitScript(() => {
+      const page = globalThis as unknown as {
+        document: { addEventListener(type: string, listener: (e: Record<string, unknown>) => void): void };
+        location: { pathname: string };
+        __reportCspViolation(text: string): void;
+      };
+      page.document.addEventListener("securitypolicyviolation", (e) =>
+        page.__reportCspViolation(`${e.violatedDirective} blocked in ${e.sourceFile}:${e.lineNumber} on ${page.location.pathname}`),
+      );
+    });
+    context.on("console", (message) => {
+      if (/Content Security Policy|Content-Security-Policy|unsafe-eval|'script-src'/i.test(message.text())) cspViolations.push(`console: ${message.text()}`);
+    });
+    return context;
+  }
+
   async function signIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${stack.consoleUrl}/`);
     await page.waitForURL(/\/sign-in$/);
@@ -95,7 +123,7 @@ describeIfBrowser("console", () => {
   }
 
   it("signs up a new organization from the sign-in form", async () => {
-    const anonymous = await browser.newContext();
+    const anonymous = await newContext();
     const signInPage = await anonymous.newPage();
     await signInPage.goto(`${stack.consoleUrl}/sign-in`);
     await check(signInPage, "sign-in");
@@ -578,7 +606,7 @@ describeIfBrowser("console", () => {
     const runs: number[] = [];
     const spendRuns: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await newContext({ viewport: { width: 1280, height: 900 } });
       await context.addInitScript((token) => (globalThis as any).sessionStorage.setItem("cloudcost.token", token), ownerToken);
       const page = await context.newPage();
       await page.goto(`${stack.consoleUrl}/`);
@@ -612,5 +640,9 @@ describeIfBrowser("console", () => {
     );
     // The target (1.5 s) is reported; the test guards against a regression far past it on a loaded machine.
     expect(median).toBeLessThan(3000);
+  });
+
+  it("reports no Content-Security-Policy violation on any page it opened (the console generates no code at run time)", () => {
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+// First: zod generates no code at run time under the page's Content-Security-Policy.
+import "./app/zod-jitless";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
