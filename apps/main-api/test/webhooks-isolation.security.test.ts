@@ -6,7 +6,10 @@
 // organization, 10 test pings a minute per webhook.
 import request from "supertest";
 import { eventually } from "@cloudcost/testing";
+import pino from "pino";
+import { OutboxWorker } from "../src/outbox";
 import { REVOKE_TOPIC } from "../src/outbox/pricing-api-keys";
+import { enqueue } from "../src/outbox/repository";
 import { createReplicaContext, createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
 import { expectError, signUp, type SignedUp } from "./helpers/identity";
 import { startPricingApi, type RunningPricingApi } from "./helpers/pricing-api";
@@ -127,6 +130,72 @@ describe("one organization's tarpit receivers", () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe("the concurrent queue's claim", () => {
+  it("gives every organization its own slots whatever another has queued, and delivers each message once", async () => {
+    const TOPIC = "test.fair";
+    const BACKLOG = 120;
+    const orgA = attacker.organization.id;
+    const orgB = victim.organization.id;
+    await ctx.prisma.$transaction(async (tx) => {
+      for (let n = 0; n < BACKLOG; n++) await enqueue(tx, { organizationId: orgA, topic: TOPIC, aggregateId: `a_${n}`, payload: { n } });
+    });
+    // Queued after organization A's whole backlog: due last.
+    await ctx.prisma.$transaction(async (tx) => {
+      for (let n = 0; n < 3; n++) await enqueue(tx, { organizationId: orgB, topic: TOPIC, aggregateId: `b_${n}`, payload: { n } });
+    });
+    // Organization A's receivers hang until released; B's answer at once.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const inFlight = new Map<string, number>();
+    const maxInFlight = new Map<string, number>();
+    const delivered: string[] = [];
+    const handlers = {
+      [TOPIC]: async (payload: unknown, organizationId: string) => {
+        inFlight.set(organizationId, (inFlight.get(organizationId) ?? 0) + 1);
+        maxInFlight.set(organizationId, Math.max(maxInFlight.get(organizationId) ?? 0, inFlight.get(organizationId) ?? 0));
+        try {
+          if (organizationId === orgA) await released;
+          delivered.push(`${organizationId}/${(payload as { n: number }).n}`);
+        } finally {
+          inFlight.set(organizationId, (inFlight.get(organizationId) ?? 0) - 1);
+        }
+      },
+    };
+    const options = {
+      pollMs: 20,
+      backoffBaseMs: 20,
+      backoffMaxMs: 100,
+      queues: [{ name: "fair", topics: [TOPIC], concurrency: { perOrganization: PER_ORGANIZATION, total: 64 } }],
+    };
+    const logger = pino({ level: "silent" });
+    const workers = [new OutboxWorker(ctx.prisma, logger, handlers, options), new OutboxWorker(replica.prisma, logger, handlers, options)];
+    for (const worker of workers) worker.start();
+    try {
+      await eventually(
+        () => delivered.filter((d) => d.startsWith(`${orgB}/`)).length,
+        (n) => n === 3,
+        { what: "organization B's messages delivered while A's hang", timeoutMs: PROMPT_MS },
+      );
+      expect(inFlight.get(orgA)).toBe(PER_ORGANIZATION);
+      release();
+      await eventually(
+        () => delivered.length,
+        (n) => n === BACKLOG + 3,
+        { what: "every message delivered" },
+      );
+    } finally {
+      release();
+      for (const worker of workers) await worker.stop();
+    }
+    // Two replicas together kept organization A at its 4 slots; nothing was delivered twice.
+    expect(maxInFlight.get(orgA)).toBe(PER_ORGANIZATION);
+    expect(new Set(delivered).size).toBe(BACKLOG + 3);
+    expect(await ctx.prisma.outboxMessage.count({ where: { topic: TOPIC, OR: [{ deliveredAt: null }, { leasedUntil: { not: null } }] } })).toBe(0);
   });
 });
 
