@@ -82,9 +82,9 @@ export const EnvSchema = z
     // PostgreSQL connections of this process, and how long a query waits for one before it is answered 503.
     MAIN_API_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     MAIN_API_DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
-    // Embedded database only (PGlite has no autovacuum): seconds between vacuum passes (0: none), and
-    // rows written by ingest since the last pass that start one at once (0: only on the schedule).
-    MAIN_API_VACUUM_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+    // Where no autovacuum runs (PGlite; PostgreSQL with autovacuum off): seconds between vacuum passes
+    // (0: none), and rows written by ingest since the last pass that start one at once (0: only on the schedule).
+    MAIN_API_VACUUM_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(30),
     MAIN_API_VACUUM_AFTER_ROWS: z.coerce.number().int().min(0).default(100_000),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
@@ -143,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       ingest: { concurrency: e.MAIN_API_INGEST_CONCURRENCY, queue: e.MAIN_API_INGEST_QUEUE, maxWaitMs: e.MAIN_API_ADMISSION_WAIT_MS },
       import: { concurrency: e.MAIN_API_IMPORT_CONCURRENCY, queue: e.MAIN_API_IMPORT_QUEUE, maxWaitMs: e.MAIN_API_ADMISSION_WAIT_MS },
     },
-    /** The embedded database's own vacuuming (compute/maintenance.ts). */
+    /** The service's own vacuuming where the database has no autovacuum (compute/maintenance.ts). */
     vacuum: { intervalMs: e.MAIN_API_VACUUM_INTERVAL_SECONDS * 1000, afterRows: e.MAIN_API_VACUUM_AFTER_ROWS },
     pricingApiUrl: e.PRICING_API_URL ?? `http://127.0.0.1:${e.PRICING_API_PORT}`,
     pricingApiTimeoutMs: e.PRICING_API_TIMEOUT_MS,

@@ -38,7 +38,7 @@ export interface AppDeps {
   outbox: OutboxWorker;
   /** Concurrency limits and waiting lines per class of operations (http/admission.ts), one per process. */
   admission: Admission<AdmissionClassName>;
-  /** The embedded database's vacuuming (compute/maintenance.ts; nothing on PostgreSQL): started by the server, told of large writes by ingest. */
+  /** Vacuuming where the database has no autovacuum (compute/maintenance.ts): started by the server, told of large writes by ingest and cycles. */
   vacuum: VacuumSchedule & { start(): void };
   /** The time as the app reads it where tests must move it (import session expiry). */
   clock: () => Date;

@@ -3,13 +3,14 @@ import { type Database, vacuumDeadTables } from "@cloudcost/db";
 import { type Periodic, startPeriodic } from "@cloudcost/http";
 
 /**
- * Vacuuming on the embedded database. PGlite has no autovacuum worker: a table updated in place
+ * Vacuuming where no autovacuum runs: the embedded database (PGlite has no autovacuum worker) and a
+ * PostgreSQL server with `autovacuum = off` (as this project's CI server). A table updated in place
  * (heartbeats with every metric batch, the tail and the resource rows with every analysis cycle,
  * roll-ups, the outbox) otherwise keeps every dead row version, grows without end and is read ever
  * slower. The service vacuums the tables past autovacuum's thresholds itself (vacuumDeadTables), on
  * the shared periodic runner every `intervalMs`, and sooner after large writes: a handler reports the
  * rows it wrote (`noteWrites`), and once `afterRows` have been written since the last pass one starts
- * at once. Passes never overlap. On PostgreSQL autovacuum does this and nothing here runs.
+ * at once. Passes never overlap. Where autovacuum runs, its first pass finds that out and none follows.
  */
 export interface VacuumSchedule {
   /** Rows a request just wrote to tables updated in place; a pass starts once `afterRows` add up. */
@@ -28,39 +29,47 @@ export interface VacuumOptions {
   afterRows: number;
 }
 
-/** Does nothing (PostgreSQL, or vacuuming turned off): noteWrites costs nothing. */
-const NONE: VacuumSchedule = { noteWrites: () => undefined, runNow: async () => undefined, stop: async () => undefined };
+/** Whether the database vacuums itself (PostgreSQL with autovacuum on). */
+async function hasAutovacuum(db: Database): Promise<boolean> {
+  if (db.kind === "pglite") return false;
+  const [row] = await db.sql.query<{ on: boolean }>("SELECT current_setting('autovacuum') = 'on' AND current_setting('track_counts') = 'on' AS on");
+  return row.on;
+}
 
 export function createVacuumSchedule(options: VacuumOptions): VacuumSchedule & { start(): void } {
-  if (options.db.kind !== "pglite") return { ...NONE, start: () => undefined };
   let written = 0;
   let running: Promise<void> | undefined;
   let periodic: Periodic | undefined;
   let stopped = false;
+  /** Undefined until the first pass asked the database. */
+  let needed: boolean | undefined;
 
+  const vacuum = async () => {
+    needed ??= !(await hasAutovacuum(options.db));
+    if (!needed) return;
+    const started = Date.now();
+    const tables = await vacuumDeadTables(options.db.sql);
+    if (tables.length) options.logger.debug({ tables, durationMs: Date.now() - started }, "vacuumed tables with dead rows");
+  };
   const pass = (): Promise<void> => {
     if (running) return running;
     written = 0;
-    const started = Date.now();
-    const current = vacuumDeadTables(options.db.sql)
-      .then((tables) => {
-        if (tables.length) options.logger.debug({ tables, durationMs: Date.now() - started }, "vacuumed tables with dead rows");
-      })
-      .finally(() => {
-        running = undefined;
-      });
+    const current = vacuum().finally(() => {
+      running = undefined;
+    });
     running = current;
     return current;
   };
-  const onError = (err: unknown) => options.logger.warn({ err }, "vacuum of the embedded database failed; the next pass retries");
+  const onError = (err: unknown) => options.logger.warn({ err }, "vacuum pass failed; the next one retries");
 
   return {
     start() {
       if (stopped || periodic) return;
-      periodic = startPeriodic({ intervalMs: options.intervalMs, run: pass, onError });
+      // The first pass at once: it finds out whether the database vacuums itself.
+      periodic = startPeriodic({ intervalMs: options.intervalMs, run: pass, onError, runAtStart: true });
     },
     noteWrites(rows) {
-      if (stopped || !(options.afterRows > 0) || !periodic) return;
+      if (stopped || needed === false || !(options.afterRows > 0) || !periodic) return;
       written += rows;
       if (written >= options.afterRows && !running) pass().catch(onError);
     },

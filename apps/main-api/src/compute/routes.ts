@@ -27,8 +27,8 @@ export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer"
       // that run while the statement does (SampleBatch says why that matters).
       releaseBody(input);
       const accepted = await ingestMetrics(deps.db.sql, tenant, batch);
-      // Each sample batch moves its resources' heartbeats (rows updated in place): on the embedded
-      // database a vacuum pass follows once enough of them add up (maintenance.ts).
+      // Each sample batch moves its resources' heartbeats (rows updated in place): where the database
+      // has no autovacuum, a vacuum pass follows once enough of them add up (maintenance.ts).
       deps.vacuum.noteWrites(accepted);
       return ok(`Accepted ${accepted} samples`, { accepted });
     },
@@ -41,6 +41,8 @@ export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer"
       try {
         const settings = await loadComputeSettings(deps.prisma, tenant.organizationId);
         const result = await deps.analyzer.analyzeTenant(tenant, settings);
+        // A cycle rewrites every resource's results row (and tail row).
+        deps.vacuum.noteWrites(result.analyzedResources);
         return ok(`Analyzed ${result.analyzedResources} resources`, { analyzed_resources: result.analyzedResources, duration_ms: result.durationMs });
       } catch (err) {
         if (err instanceof AnalysisBusyError)
