@@ -141,6 +141,11 @@ interface Mixed {
   rss_kib: { before: Record<string, number>; after: Record<string, number>; tolerance: number };
   live_heap_mib?: { before: Record<string, number>; after: Record<string, number>; tolerance: number };
   rates_per_s?: Record<string, number>;
+  /** Median per window of the run, the first window's and the last's (mixed-load.ts, windowsOf). */
+  trend?: Record<string, { first_p50_ms: number; last_p50_ms: number; ratio: number }>;
+  trend_window_s?: number;
+  trend_limit?: number;
+  dead_rows?: { at_s: number; tables: Record<string, { live: number; dead: number; autovacuums: number }> }[];
   passed: boolean;
 }
 const mixed = read<Mixed>("mixed-load");
@@ -167,6 +172,26 @@ if (mixed) {
       floor == null ? "—" : `${(p.p99_ms / Math.max(floor, 0.1)).toFixed(1)}×`,
     );
   }
+  // The trend: a service falling behind the offered rates shows as medians growing over the run
+  // (a p99 over the whole run does not tell a slow start from a collapse at the end).
+  for (const [kind, t] of Object.entries(mixed.trend ?? {})) {
+    const limit = mixed.trend_limit ?? 1.5;
+    add(
+      `${where}: ${kind.replace("_", " ")} median, last ${mixed.trend_window_s} s vs first`,
+      `${ms(t.last_p50_ms)} vs ${ms(t.first_p50_ms)}`,
+      `≤ ${limit}× the first`,
+      t.ratio <= limit,
+      `first ${mixed.trend_window_s} s: ${ms(t.first_p50_ms)}`,
+      `${t.ratio}×`,
+    );
+  }
+  const deadAtEnd = mixed.dead_rows?.at(-1);
+  if (deadAtEnd)
+    notes.push(
+      `Dead rows at the end of the mixed load (pg_stat_user_tables, ${deadAtEnd.at_s} s): ${Object.entries(deadAtEnd.tables)
+        .map(([table, v]) => `${table} ${v.dead.toLocaleString("en")} dead / ${v.live.toLocaleString("en")} live (${v.autovacuums} autovacuums)`)
+        .join("; ")}.`,
+    );
   add(`${where}: 5xx answers`, String(mixed.load.fivexx), "0", mixed.load.fivexx === 0);
   const cycles = mixed.analysis_ms;
   add(`${where}: analysis cycles`, `${cycles.length} (max ${Math.max(0, ...cycles)} ms)`, "< 30 s each", cycles.length > 0 && Math.max(...cycles) < 30_000);
