@@ -1,29 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
 import { useApp } from "../../../app/app-context";
 import { ErrorNote, Loading } from "../../../shared/components/status";
 import { slugFrom, slugProblem } from "../../../shared/slug";
 import { tokenEmail } from "../../../app/session";
-import { authKeys } from "../keys";
+import { useJoin, useReceivedInvitations } from "../hooks";
 
 /** A signed-in identity without an organization: accept an invitation, or create an organization. */
 export default function Welcome() {
-  const { client, token, signOut } = useApp();
-  const queryClient = useQueryClient();
+  const { token, signOut } = useApp();
   const navigate = useNavigate();
-  const invitations = useQuery({
-    queryKey: authKeys.receivedInvitations(token),
-    queryFn: () => client.main.listReceivedInvitations(),
-    enabled: !!token,
-  });
-  const accept = useMutation({
-    mutationFn: (id: string) => client.main.acceptInvitation({ params: { id } }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries();
-      navigate("/", { replace: true });
-    },
-  });
+  const invitations = useReceivedInvitations();
+  const { accept } = useJoin(() => navigate("/", { replace: true }));
   if (!token) return <Navigate to="/sign-in" replace />;
   return (
     <main id="main" className="auth-page">
@@ -63,33 +51,23 @@ export default function Welcome() {
 }
 
 function SignUpForm() {
-  const { client } = useApp();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const { signup } = useJoin(() => navigate("/", { replace: true }));
   const [form, setForm] = useState({ company_name: "", first_name: "", last_name: "", job_title: "", slug: "" });
   const [slugEdited, setSlugEdited] = useState(false);
   const slug = slugEdited ? form.slug : slugFrom(form.company_name);
   const problem = slugProblem(slug);
-  const signup = useMutation({
-    mutationFn: () =>
-      client.main.completeSignup({
-        body: {
-          company_name: form.company_name,
-          first_name: form.first_name,
-          last_name: form.last_name,
-          ...(form.job_title.trim() ? { job_title: form.job_title } : {}),
-          ...(slug ? { slug } : {}),
-        },
-      }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries();
-      navigate("/", { replace: true });
-    },
-  });
   const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [field]: e.target.value });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!problem) signup.mutate();
+    if (!problem)
+      signup.mutate({
+        company_name: form.company_name,
+        first_name: form.first_name,
+        last_name: form.last_name,
+        ...(form.job_title.trim() ? { job_title: form.job_title } : {}),
+        ...(slug ? { slug } : {}),
+      });
   };
   return (
     <form className="card form" onSubmit={submit} aria-labelledby="signup-title">

@@ -1,11 +1,10 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { RecommendationState } from "@cloudcost/contracts";
-import { canWrite, useApp, useMe } from "../../../app/app-context";
+import { canWrite, useMe } from "../../../app/app-context";
 import { ErrorNote } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
 import { type Recommendation, STATE_LABELS } from "../recommendation";
-import { recommendationKeys } from "../keys";
+import { useDecision } from "../hooks";
 
 const DAY = 86_400_000;
 
@@ -15,30 +14,16 @@ const DAY = 86_400_000;
  * not in its potential savings; a new analysis that changes the advice opens them again.
  */
 export function RecommendationDecision({ tenantId, item }: { tenantId: string; item: Recommendation }) {
-  const { client } = useApp();
   const me = useMe().data;
-  const queryClient = useQueryClient();
   const [reason, setReason] = useState(item.state_reason ?? "");
   const [until, setUntil] = useState(() => new Date(Date.now() + 30 * DAY).toISOString().slice(0, 10));
-  const decide = useMutation({
-    mutationFn: (state: RecommendationState) =>
-      client.main.updateRecommendationState({
-        tenant: tenantId,
-        params: { resource_id: item.resource_id },
-        body: {
-          state,
-          ...(reason.trim() ? { reason: reason.trim() } : {}),
-          ...(state === "snoozed" ? { snoozed_until: `${until}T00:00:00.000Z` } : {}),
-        },
-      }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: recommendationKeys.all }),
-  });
+  const decide = useDecision(tenantId, item.resource_id);
   const state = decide.data?.state ?? item.state;
   const snoozedUntil = decide.data ? decide.data.snoozed_until : item.snoozed_until;
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const pressed = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    decide.mutate((pressed?.value ?? "accepted") as RecommendationState);
+    decide.mutate({ state: (pressed?.value ?? "accepted") as RecommendationState, reason, snoozedUntil: `${until}T00:00:00.000Z` });
   };
   return (
     <section aria-labelledby="decision-title">

@@ -1,8 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
-import { useRecommendations, useSummary } from "../hooks";
-import { canManage, useApp, useMe } from "../../../app/app-context";
+import { useAnalyze, useRecommendations, useSummary } from "../hooks";
+import { canManage, useMe } from "../../../app/app-context";
 import { SummaryCards } from "./SummaryCards";
 import { Empty, ErrorNote, Loading, QueryState } from "../../../shared/components/status";
 import { apiQuery, type FilterKey, LIST_KEYS, SUMMARY_KEYS, toggled, withFilter } from "../filters";
@@ -12,7 +11,6 @@ import { ACTION_LABELS, ACTIONS, actionOf, STATE_LABELS } from "../recommendatio
 import { useTenant } from "../../../app/tenant";
 import { RecommendationDecision } from "./RecommendationDecision";
 import { RecommendationDetail } from "./RecommendationDetail";
-import { recommendationKeys } from "../keys";
 
 const TEXT_FILTERS: [FilterKey, string][] = [
   ["provider", "Provider"],
@@ -226,13 +224,8 @@ function Checkboxes(props: { legend: string; name: FilterKey; values: [string, s
 }
 
 function AnalyzeButton({ tenantId }: { tenantId: string }) {
-  const { client } = useApp();
   const me = useMe().data;
-  const queryClient = useQueryClient();
-  const analyze = useMutation({
-    mutationFn: () => client.main.analyzeRecommendations({ tenant: tenantId }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: recommendationKeys.all }),
-  });
+  const analyze = useAnalyze(tenantId);
   if (!canManage(me)) return null;
   return (
     <div className="analyze">

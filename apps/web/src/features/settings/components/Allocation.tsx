@@ -1,59 +1,24 @@
-import type { SpendAllocationRule } from "@cloudcost/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { canManage, useApp, useMe } from "../../../app/app-context";
+import { canManage, useMe } from "../../../app/app-context";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { moved, type RuleForm, ruleToForm, rulesBody } from "../allocation";
 import { formatDate, money } from "../../../shared/format";
 import { useTenant } from "../../../app/tenant";
-import { spendKeys } from "../../spend/keys";
-import { settingsKeys } from "../keys";
+import { useAllocation } from "../hooks";
 
 const blank = (tenant: string): RuleForm => ({ tenant_id: tenant, sub_account_ids: "", billing_account_ids: "", tag_key: "", tag_values: "" });
 
 /** FOCUS import allocation: the organization's rules (first match wins) and its imports. */
 export default function Allocation() {
-  const { client } = useApp();
   const me = useMe().data;
   const orgId = me?.organization.id ?? "";
   const { tenants } = useTenant();
-  const queryClient = useQueryClient();
-  const rules = useQuery({
-    queryKey: settingsKeys.allocationRules(orgId),
-    queryFn: () => client.main.getAllocationRules({ params: { org_id: orgId } }),
-    enabled: canManage(me) && !!orgId,
-  });
-  const imports = useQuery({
-    queryKey: settingsKeys.spendImports(orgId),
-    queryFn: () => client.main.listSpendImports({ params: { org_id: orgId }, query: { limit: 50 } }),
-    enabled: canManage(me) && !!orgId,
-  });
-  const sessions = useQuery({
-    queryKey: settingsKeys.importSessions(orgId),
-    queryFn: () => client.main.listSpendImportSessions({ params: { org_id: orgId }, query: { limit: 20 } }),
-    enabled: canManage(me) && !!orgId,
-  });
   const [rows, setRows] = useState<RuleForm[]>();
+  const { rules, imports, sessions, save, remove } = useAllocation(orgId, canManage(me), (stored) => setRows(stored.rules.map(ruleToForm)));
   const [problem, setProblem] = useState<string>();
   useEffect(() => {
     if (rules.data && rows === undefined) setRows(rules.data.rules.map(ruleToForm));
   }, [rules.data, rows]);
-  const save = useMutation({
-    mutationFn: (body: { rules: SpendAllocationRule[] }) => client.main.putAllocationRules({ params: { org_id: orgId }, body }),
-    onSuccess: (stored) => {
-      setRows(stored.rules.map(ruleToForm));
-      queryClient.invalidateQueries({ queryKey: settingsKeys.allocationRules(orgId) });
-      queryClient.invalidateQueries({ queryKey: spendKeys.all });
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => client.main.deleteSpendImport({ params: { org_id: orgId, id } }),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: settingsKeys.spendImports(orgId) });
-      queryClient.invalidateQueries({ queryKey: settingsKeys.importSessions(orgId) });
-      queryClient.invalidateQueries({ queryKey: spendKeys.all });
-    },
-  });
   if (!canManage(me)) return <Empty>Only owners and admins manage how imported cloud bills are allocated.</Empty>;
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -1,44 +1,29 @@
 import type { ApiKeyRole, CreateApiKeyResponse } from "@cloudcost/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { canManage, useApp, useMe } from "../../../app/app-context";
+import { canManage, useMe } from "../../../app/app-context";
 import { SecretOnce } from "../../../shared/components/SecretOnce";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
 import { useTenant } from "../../../app/tenant";
-import { settingsKeys } from "../keys";
+import { type ApiKeyForm, useApiKeys } from "../hooks";
 
 export default function ApiKeys() {
-  const { client } = useApp();
   const me = useMe().data;
-  const queryClient = useQueryClient();
   const { tenants } = useTenant();
-  const keys = useQuery({
-    queryKey: settingsKeys.apiKeys(),
-    queryFn: () => client.main.listApiKeys({ query: { limit: 500 } }),
-    enabled: canManage(me),
-  });
   const [created, setCreated] = useState<CreateApiKeyResponse>();
-  const [form, setForm] = useState<{ name: string; role: ApiKeyRole; tenant_ids: string[] }>({ name: "", role: "viewer", tenant_ids: [] });
-  const create = useMutation({
-    mutationFn: () =>
-      client.main.createApiKey({
-        body: { name: form.name, role: form.role, ...(form.role === "admin" ? {} : { tenant_ids: form.tenant_ids }) },
-      }),
-    onSuccess: (key) => {
-      setCreated(key);
-      setForm({ name: "", role: "viewer", tenant_ids: [] });
-      queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys() });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (id: string) => client.main.revokeApiKey({ params: { id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys() }),
+  const [form, setForm] = useState<ApiKeyForm>({ name: "", role: "viewer", tenant_ids: [] });
+  const {
+    list: keys,
+    create,
+    revoke,
+  } = useApiKeys(canManage(me), (key) => {
+    setCreated(key);
+    setForm({ name: "", role: "viewer", tenant_ids: [] });
   });
   if (!canManage(me)) return <Empty>Only owners and admins manage API keys.</Empty>;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    create.mutate(form);
   };
   return (
     <>

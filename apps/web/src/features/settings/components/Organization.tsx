@@ -1,25 +1,18 @@
 import type { OrganizationSettings } from "@cloudcost/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { canManage, useApp, useMe } from "../../../app/app-context";
+import { canManage, useMe } from "../../../app/app-context";
 import { ErrorNote, QueryState } from "../../../shared/components/status";
-import { settingsKeys } from "../keys";
+import { useOrganizationSettings } from "../hooks";
 
 export default function Organization() {
-  const { client } = useApp();
   const me = useMe().data;
   const orgId = me?.organization.id;
   const manager = canManage(me);
-  const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: settingsKeys.organization(orgId), queryFn: () => client.main.getSettings({ params: { org_id: orgId ?? "" } }) });
+  const { settings, save } = useOrganizationSettings(orgId);
   const [form, setForm] = useState<OrganizationSettings>();
   useEffect(() => {
     if (settings.data) setForm(settings.data);
   }, [settings.data]);
-  const save = useMutation({
-    mutationFn: (body: OrganizationSettings) => client.main.updateSettings({ params: { org_id: orgId ?? "" }, body }),
-    onSuccess: (data) => queryClient.setQueryData(settingsKeys.organization(orgId), data),
-  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (form) save.mutate(form);

@@ -1,32 +1,18 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { canManage, useApp, useMe } from "../../../app/app-context";
+import { canManage, useMe } from "../../../app/app-context";
 import { Empty, ErrorNote } from "../../../shared/components/status";
 import { useTenant } from "../../../app/tenant";
-import { tenantKeys } from "../../../app/keys";
+import { useTenantChanges } from "../hooks";
 
 export default function Tenants() {
-  const { client } = useApp();
   const me = useMe().data;
   const orgId = me?.organization.id;
   const { tenants } = useTenant();
-  const queryClient = useQueryClient();
   const [name, setName] = useState("");
-  const refresh = () => queryClient.invalidateQueries({ queryKey: tenantKeys.all });
-  const create = useMutation({
-    mutationFn: () => client.main.createTenant({ params: { org_id: orgId ?? "" }, body: { name } }),
-    onSuccess: () => {
-      setName("");
-      refresh();
-    },
-  });
-  const archive = useMutation({
-    mutationFn: (id: string) => client.main.updateTenant({ params: { org_id: orgId ?? "", tenant_id: id }, body: { archived: true } }),
-    onSuccess: refresh,
-  });
+  const { create, archive } = useTenantChanges(orgId, () => setName(""));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    create.mutate(name);
   };
   return (
     <>

@@ -1,36 +1,19 @@
 import type { Role, User } from "@cloudcost/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { canManage, useApp, useMe } from "../../../app/app-context";
+import { canManage, useMe } from "../../../app/app-context";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
 import { useTenant } from "../../../app/tenant";
-import { settingsKeys } from "../keys";
+import { type InvitationForm, useInvite, usePeople } from "../hooks";
 
 const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 
 export default function Users() {
-  const { client } = useApp();
   const me = useMe().data;
   const orgId = me?.organization.id;
   const manager = canManage(me);
   const { tenants } = useTenant();
-  const queryClient = useQueryClient();
-  const users = useQuery({
-    queryKey: settingsKeys.users(orgId),
-    queryFn: () => client.main.listUsers({ params: { org_id: orgId ?? "" }, query: { limit: 500 } }),
-  });
-  const invitations = useQuery({
-    queryKey: settingsKeys.invitations(orgId),
-    queryFn: () => client.main.listInvitations({ params: { org_id: orgId ?? "" }, query: { limit: 500 } }),
-    enabled: manager,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.people(orgId) });
-  const update = useMutation({
-    mutationFn: ({ id, body }: { id: string; body: Partial<Pick<User, "role" | "active" | "tenant_ids">> }) =>
-      client.main.updateUser({ params: { org_id: orgId ?? "", id }, body }),
-    onSuccess: refresh,
-  });
+  const { users, invitations, update, refresh } = usePeople(orgId, manager);
   const tenantName = (id: string) => tenants.find((t) => t.id === id)?.name ?? id;
   // Only owners make or change owners (the API says so too): an admin is not offered it.
   const assignable = ROLES.filter((r) => me?.role === "owner" || r !== "owner");
@@ -125,23 +108,15 @@ export default function Users() {
 }
 
 function InviteForm({ orgId, roles, onDone }: { orgId: string; roles: Role[]; onDone(): void }) {
-  const { client } = useApp();
   const { tenants } = useTenant();
-  const [form, setForm] = useState<{ email: string; role: Role; tenant_ids: string[] }>({ email: "", role: "member", tenant_ids: [] });
-  const invite = useMutation({
-    mutationFn: () =>
-      client.main.createInvitation({
-        params: { org_id: orgId },
-        body: { email: form.email.trim(), role: form.role, ...(form.role === "member" || form.role === "viewer" ? { tenant_ids: form.tenant_ids } : {}) },
-      }),
-    onSuccess: () => {
-      setForm({ email: "", role: "member", tenant_ids: [] });
-      onDone();
-    },
+  const [form, setForm] = useState<InvitationForm>({ email: "", role: "member", tenant_ids: [] });
+  const invite = useInvite(orgId, () => {
+    setForm({ email: "", role: "member", tenant_ids: [] });
+    onDone();
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    invite.mutate();
+    invite.mutate(form);
   };
   return (
     <form className="card form" onSubmit={submit} aria-labelledby="invite-title">

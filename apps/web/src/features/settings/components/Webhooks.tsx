@@ -1,11 +1,10 @@
-import type { CreateWebhookResponse, Webhook, WebhookEventType } from "@cloudcost/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { CreateWebhookResponse, WebhookEventType } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
-import { canManage, useApp, useMe } from "../../../app/app-context";
+import { canManage, useMe } from "../../../app/app-context";
 import { SecretOnce } from "../../../shared/components/SecretOnce";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
-import { settingsKeys } from "../keys";
+import { useDeliveries, useWebhooks, type WebhookForm } from "../hooks";
 
 const EVENTS: [WebhookEventType, string][] = [
   ["budget.threshold_crossed", "a budget threshold is crossed"],
@@ -14,51 +13,32 @@ const EVENTS: [WebhookEventType, string][] = [
 ];
 
 export default function Webhooks() {
-  const { client } = useApp();
   const me = useMe().data;
   const orgId = me?.organization.id ?? "";
-  const queryClient = useQueryClient();
-  const hooks = useQuery({
-    queryKey: settingsKeys.webhooks(orgId),
-    queryFn: () => client.main.listWebhooks({ params: { org_id: orgId }, query: { limit: 100 } }),
-    enabled: canManage(me) && !!orgId,
-  });
-  const [form, setForm] = useState<{ url: string; description: string; events: WebhookEventType[] }>({
+  const [form, setForm] = useState<WebhookForm>({
     url: "",
     description: "",
     events: EVENTS.map(([e]) => e),
   });
   const [created, setCreated] = useState<CreateWebhookResponse>();
   const [open, setOpen] = useState<string>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.webhooks(orgId) });
-  const create = useMutation({
-    mutationFn: () =>
-      client.main.createWebhook({
-        params: { org_id: orgId },
-        body: { url: form.url.trim(), events: form.events, ...(form.description.trim() ? { description: form.description.trim() } : {}) },
-      }),
-    onSuccess: (hook) => {
+  const {
+    list: hooks,
+    create,
+    remove,
+    toggle,
+    ping,
+  } = useWebhooks(orgId, canManage(me), {
+    onCreated: (hook) => {
       setCreated(hook);
       setForm({ url: "", description: "", events: EVENTS.map(([e]) => e) });
-      refresh();
     },
-  });
-  const remove = useMutation({ mutationFn: (id: string) => client.main.deleteWebhook({ params: { org_id: orgId, id } }), onSuccess: refresh });
-  const toggle = useMutation({
-    mutationFn: (hook: Webhook) => client.main.updateWebhook({ params: { org_id: orgId, id: hook.id }, body: { active: !hook.active } }),
-    onSuccess: refresh,
-  });
-  const ping = useMutation({
-    mutationFn: (id: string) => client.main.testWebhook({ params: { org_id: orgId, id } }),
-    onSuccess: (_, id) => {
-      setOpen(id);
-      queryClient.invalidateQueries({ queryKey: settingsKeys.deliveries(id) });
-    },
+    onPinged: setOpen,
   });
   if (!canManage(me)) return <Empty>Only owners and admins manage webhooks.</Empty>;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    create.mutate(form);
   };
   return (
     <>
@@ -141,12 +121,7 @@ export default function Webhooks() {
 }
 
 function Deliveries({ orgId, id }: { orgId: string; id: string }) {
-  const { client } = useApp();
-  const deliveries = useQuery({
-    queryKey: settingsKeys.deliveries(id),
-    queryFn: () => client.main.listWebhookDeliveries({ params: { org_id: orgId, id }, query: { limit: 50 } }),
-    refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === "pending") ? 2000 : false),
-  });
+  const deliveries = useDeliveries(orgId, id);
   return (
     <QueryState query={deliveries}>
       {(page) =>
