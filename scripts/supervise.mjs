@@ -54,12 +54,13 @@ export function supervise(commands, { cwd, env, killAfterMs = 15_000, logDir } =
   const children = commands.map(({ name, args }) => {
     const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const file = logDir ? path.join(logDir, `${name}.log`) : undefined;
-    const log = file ? fs.createWriteStream(file, { flags: "a" }) : undefined;
+    // Written synchronously: nothing is left in a buffer when this process exits right after the child.
+    const log = file ? fs.openSync(file, "a") : undefined;
     if (file) console.log(`[${name}] logs to ${shortPath(file)} (its warnings and errors also here)`);
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on("line", (line) => {
-        log?.write(`${line}\n`);
-        const shown = log ? terminalLine(line) : line;
+        if (log !== undefined) fs.writeSync(log, `${line}\n`);
+        const shown = log !== undefined ? terminalLine(line) : line;
         if (shown !== undefined) console.log(`[${name}] ${shown}`);
       });
     }
