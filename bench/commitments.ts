@@ -6,7 +6,7 @@
  * 2. coverage of the year by service (findCoverage: spend_coverage_daily),
  * each beside the same aggregation straight over the lines (the baseline), p50 of BENCH_COMMITMENT_CALLS;
  * 3. a purchase recommendation over 90 days: the hourly on-demand series (spend_ondemand_hourly)
- *    and the breakpoint scan (bestCommitment), beside the series built from the lines.
+ *    and the best commitment (sortSeries, bestCommitment), beside the series built from the lines.
  *
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx commitments.ts
  *
@@ -19,7 +19,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Database } from "@cloudcost/db";
-import { bestCommitment, hourlySeries } from "../apps/main-api/src/commitments/purchase";
+import { bestCommitment, hourlySeries, sortSeries } from "../apps/main-api/src/commitments/purchase";
 import { findCoverage, findOnDemandSeries, findUtilization } from "../apps/main-api/src/commitments/repository";
 import { MIGRATIONS_DIR } from "../apps/main-api/src/db";
 import { openBenchDatabase } from "./bench-database";
@@ -114,8 +114,8 @@ async function benchQueries(db: Database) {
   const end = new Date(YEAR.end);
   const start = new Date(end.getTime() - 90 * 24 * HOUR_MS);
   const recommend = async () => {
-    const rows = await findOnDemandSeries(db.sql, ORG, start, end, { provider: "aws", serviceCategory: "", region: "" });
-    return bestCommitment(hourlySeries(rows, start.getTime(), 90 * 24), 28);
+    const [row] = await findOnDemandSeries(db.sql, ORG, start, end, [{ provider: "aws", serviceCategory: "", region: "" }]);
+    return bestCommitment(sortSeries(hourlySeries(row?.hours ?? [], row?.costs ?? [], 90 * 24)), 28);
   };
   const best = await recommend();
   const recommendation = await time(CALLS, recommend);

@@ -1,7 +1,10 @@
 // Commitments (docs/api.md, "Commitments"; docs/commitments.md): utilization per commitment,
 // coverage by group and purchase recommendations, over FOCUS bills imported through the real
 // import route, with commitment rates registered in a real pricing API.
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import Decimal from "decimal.js";
 import request from "supertest";
+import { referenceFigures } from "./helpers/commitment-reference";
 import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
 import { registerCommitmentRates } from "./helpers/commitment-rates";
 import { focusCsvText } from "./helpers/focus-files";
@@ -345,4 +348,141 @@ describe("GET /organizations/{org_id}/commitments/recommendations", () => {
   it("is for owners and admins", async () => {
     expect((await get(org, "/recommendations", member)).status).toBe(403);
   });
+});
+
+describe("recommendations over 100 rates", () => {
+  // 90 days of hourly usage ending 2026-10-01 in three series (two AWS regions, one GCP region).
+  const DAYS = 90;
+  const HOURS = DAYS * 24;
+  const START = Date.parse("2026-10-01T00:00:00Z") - HOURS * HOUR_MS;
+  const SERIES = [
+    { provider: "AWS", service: "Amazon EC2", region: "us-east-1", cost: (h: number) => 4 + (h % 24 < 12 ? 0 : 6) + (h % 7) * 0.35 + ((h * 37) % 11) * 0.07 },
+    { provider: "AWS", service: "Amazon EC2", region: "eu-west-1", cost: (h: number) => 2 + ((h * 13) % 17) * 0.21 },
+    { provider: "GCP", service: "Compute Engine", region: "us-central1", cost: (h: number) => (h % 24 >= 8 && h % 24 < 20 ? 9.5 : 1.25) + (h % 5) * 0.01 },
+  ];
+  const costOf = (series: (typeof SERIES)[number], h: number) => series.cost(h).toFixed(2);
+
+  /** 100 rates: every scope of provider (as written, any case), region and category, with discounts, types and terms around them. */
+  const RATES = Array.from({ length: 100 }, (_, i) => ({
+    provider: ["aws", "AWS", "gcp", "azure"][i % 4],
+    region: [undefined, "us-east-1", "eu-west-1", "us-central1"][(i >> 2) % 4],
+    service_category: [undefined, "Compute"][(i >> 4) % 2],
+    family: `family-${i}`,
+    commitment_type: ["savings_plan", "reserved_instance", "committed_use"][i % 3],
+    term_months: [12, 36][i % 2],
+    payment_option: ["no_upfront", "partial_upfront", "all_upfront"][i % 3],
+    discount_percent: [30, 33.3, 27.123456789012, 45, 12.5, 100, 0, 72][i % 8],
+  }));
+
+  /** The series a rate simulates, summed in exact decimals from the bill itself. */
+  function seriesOf(rate: (typeof RATES)[number]): Decimal[] {
+    const matching = SERIES.filter(
+      (series) => series.provider.toLowerCase() === rate.provider.toLowerCase() && (rate.region === undefined || rate.region === series.region),
+    );
+    return Array.from({ length: HOURS }, (_, h) => matching.reduce((sum, series) => sum.plus(costOf(series, h)), new Decimal(0)));
+  }
+
+  let many: SignedUp;
+  let stored: { id: string }[];
+  beforeAll(async () => {
+    many = await signUp(ctx, { company: "Many rates" });
+    const rows: Record<string, string>[] = [];
+    for (const series of SERIES)
+      for (let h = 0; h < HOURS; h++) {
+        const cost = costOf(series, h);
+        rows.push({
+          ...bill,
+          ProviderName: series.provider,
+          PublisherName: series.provider,
+          ServiceName: series.service,
+          RegionId: series.region,
+          ChargePeriodStart: at(START + h * HOUR_MS),
+          ChargePeriodEnd: at(START + (h + 1) * HOUR_MS),
+          SubAccountId: "team-a",
+          ListCost: cost,
+          ContractedCost: cost,
+          BilledCost: cost,
+          EffectiveCost: cost,
+          PricingCategory: "Standard",
+          CommitmentDiscountId: "",
+          CommitmentDiscountCategory: "",
+          CommitmentDiscountType: "",
+          CommitmentDiscountStatus: "",
+        });
+      }
+    await upload(many, focusCsvText(rows, EXTRA));
+    stored = await registerCommitmentRates(pricing, many.organization.id, RATES);
+  }, 120_000);
+
+  /**
+   * The statements the main API sends to its database while answering `path`, how long it took,
+   * and the longest the event loop was held meanwhile.
+   */
+  async function statementsOf(path: string) {
+    const spy = jest.spyOn(ctx.deps.db.sql, "query");
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    try {
+      const started = performance.now();
+      const res = await get(many, path).expect(200);
+      const ms = performance.now() - started;
+      loop.disable();
+      return { body: res.body as { data: { items: Record<string, unknown>[] } }, statements: spy.mock.calls.length, ms, heldMs: loop.max / 1e6 };
+    } finally {
+      loop.disable();
+      spy.mockRestore();
+    }
+  }
+
+  /** What the per-rate arithmetic (helpers/commitment-reference.ts) answers for `rates` over the last `days` days, each (series, discount) computed once. */
+  function referenceItems(rates: { id: string; rate: (typeof RATES)[number] }[], days: number) {
+    const hours = days * 24;
+    const figures = new Map<string, ReturnType<typeof referenceFigures>>();
+    return rates.map(({ id, rate }) => {
+      const key = JSON.stringify([rate.provider.toLowerCase(), rate.region, rate.discount_percent]);
+      if (!figures.has(key)) figures.set(key, referenceFigures(seriesOf(rate).slice(HOURS - hours), rate.discount_percent, true));
+      return {
+        rate_id: id,
+        commitment_type: rate.commitment_type,
+        term_months: rate.term_months,
+        payment_option: rate.payment_option,
+        discount_percent: rate.discount_percent,
+        lookback: { start: new Date(START + (HOURS - hours) * HOUR_MS).toISOString(), end: "2026-10-01T00:00:00.000Z", hours },
+        ...figures.get(key),
+      };
+    });
+  }
+  const byRate = (items: { rate_id: unknown }[]) => [...items].sort((a, b) => String(a.rate_id).localeCompare(String(b.rate_id)));
+  const storedRates = () => stored.map((entry, i) => ({ id: entry.id, rate: RATES[i] as (typeof RATES)[number] }));
+
+  it("answers every rate with the figures of the per-rate arithmetic, curve included", async () => {
+    // A week, so that the reference (one pass over the hours per point, per rate) stays quick.
+    const res = await get(many, "/recommendations?lookback_days=7&include_curve=true").expect(200);
+    expect(res.body.data.items).toHaveLength(100);
+    expect(byRate(res.body.data.items)).toEqual(byRate(referenceItems(storedRates(), 7)));
+  }, 120_000);
+
+  it("answers 100 rates over 90 days with the curve in one series statement, in about a second", async () => {
+    const all = await statementsOf(`/recommendations?lookback_days=${DAYS}&include_curve=true`);
+    // Under 2 s is the target (about 0.5 s here); the bound leaves room for a loaded machine. Before: 94 s, a statement and a pass per rate.
+    expect(all.ms).toBeLessThan(5_000);
+    // Each series is sorted, and ten rates evaluated, between turns of the event loop: it is held for
+    // tens of milliseconds at a time (PGlite's statement runs on it too; before, a rate held it about 1 s).
+    expect(all.heldMs).toBeLessThan(2_000);
+    const items = all.body.data.items;
+    expect(items).toHaveLength(100);
+    // A few of them checked against the reference over the 90 days too: one per series (AWS, us-east-1, eu-west-1, GCP).
+    const sample = storedRates().filter(({ rate }) => rate.discount_percent === 30 || rate.discount_percent === 27.123456789012);
+    const wanted = referenceItems(
+      [...new Map(sample.map((entry) => [JSON.stringify([entry.rate.provider.toLowerCase(), entry.rate.region]), entry])).values()],
+      DAYS,
+    );
+    expect(wanted.length).toBeGreaterThanOrEqual(4);
+    expect(byRate(items.filter((item) => wanted.some((w) => w.rate_id === item.rate_id)))).toEqual(byRate(wanted));
+    // The same statements for 100 rates as for a third of them: the lookback's end and one series statement.
+    const some = await statementsOf(`/recommendations?lookback_days=${DAYS}&include_curve=true&commitment_type=committed_use`);
+    expect(some.body.data.items.length).toBeLessThan(40);
+    expect({ all: all.statements, some: some.statements }).toEqual({ all: some.statements, some: some.statements });
+    expect(all.statements).toBeLessThanOrEqual(3);
+  }, 120_000);
 });

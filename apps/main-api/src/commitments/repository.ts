@@ -177,35 +177,74 @@ export async function findLastOnDemandHour(sql: SqlClient, organizationId: strin
   return row?.last_hour ?? null;
 }
 
-/** The scope of a commitment rate in the ledger ('' matches everything). */
+/** The scope of a commitment rate in the ledger: its provider (required), and '' for a category or region that matches everything. */
 export interface SeriesScope {
   provider: string;
   serviceCategory: string;
   region: string;
 }
 
-const SERIES_COLUMNS = { hour: "timestamptz", cost: "text" } as const;
+const SERIES_COLUMNS = { scope: "int4", same_as: "int4", hours: "text[] null", costs: "text[] null" } as const;
+/**
+ * One scope of the list asked for (`scope`, its position from 1): the scopes that name the same
+ * series (provider compared case-insensitively) point to the first of them (`same_as`), which alone
+ * carries the series: `hours` (hours since the start, as text) and `costs`, hours without any cost absent.
+ */
 export type SeriesRow = RowOf<typeof SERIES_COLUMNS>;
 
 /**
- * The hourly on-demand effective cost of eligible services in [$2, $3) (hours without any are
- * absent): eligible as for coverage, services with a Committed line in the range or in category
- * Compute. $4-$6 the rate's provider (case-insensitive), service category and region.
+ * The hourly on-demand effective cost of eligible services in [$2, $3) for each scope of $4-$6
+ * (its provider, compared case-insensitively, service category and region; '' matches every
+ * category or region). Eligible as for coverage: services with a Committed line in the range or in
+ * category Compute. One pass over the roll-up whatever the number of scopes: its rows are summed
+ * per hour and provider for the four ways a scope can name (or leave open) category and region
+ * (GROUPING SETS), each sum keyed as a scope of that way is (`key`, a JSON array), so every hour of
+ * a series is the sum of exactly the rows its scope matches. A sum finds its scope by its key's
+ * position in the scopes' keys (the first scope with that key), not by a join whose plan would
+ * depend on the tables' statistics.
  */
 const SERIES_SQL = `WITH eligible AS (
     SELECT DISTINCT d.service_name FROM spend_coverage_daily d
      WHERE d.organization_id = $1 AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND d.day <= ($3::timestamptz AT TIME ZONE 'UTC')::date
-       AND d.currency = '${CURRENCY}' AND ${coveredUsage("d")})
-  SELECT h.hour, sum(h.effective_cost)::text AS cost
-    FROM spend_ondemand_hourly h
-   WHERE h.organization_id = $1 AND h.hour >= $2::timestamptz AND h.hour < $3::timestamptz AND h.currency = '${CURRENCY}'
-     AND (h.service_category = 'Compute' OR h.service_name IN (SELECT service_name FROM eligible))
-     AND ($4::text = '' OR lower(h.provider) = lower($4::text)) AND ($5::text = '' OR h.service_category = $5::text) AND ($6::text = '' OR h.region = $6::text)
-   GROUP BY h.hour
-   ORDER BY h.hour`;
+       AND d.currency = '${CURRENCY}' AND ${coveredUsage("d")}),
+  asked AS (
+    SELECT s.n::int AS scope, lower(s.provider) AS provider,
+           jsonb_build_array(lower(s.provider), s.service_category = '', s.service_category, s.region = '', s.region)::text AS key
+      FROM unnest($4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS s(provider, service_category, region, n)),
+  keys AS (SELECT array_agg(a.key ORDER BY a.scope) AS keys FROM asked a),
+  sums AS (
+    SELECT h.hour,
+           jsonb_build_array(lower(h.provider),
+             GROUPING(h.service_category) = 1, CASE WHEN GROUPING(h.service_category) = 1 THEN '' ELSE h.service_category END,
+             GROUPING(h.region) = 1, CASE WHEN GROUPING(h.region) = 1 THEN '' ELSE h.region END)::text AS key,
+           sum(h.effective_cost) AS cost
+      FROM spend_ondemand_hourly h
+     WHERE h.organization_id = $1 AND h.hour >= $2::timestamptz AND h.hour < $3::timestamptz AND h.currency = '${CURRENCY}'
+       AND (h.service_category = 'Compute' OR h.service_name IN (SELECT service_name FROM eligible))
+       AND lower(h.provider) IN (SELECT provider FROM asked)
+     GROUP BY GROUPING SETS ((h.hour, lower(h.provider), h.service_category, h.region), (h.hour, lower(h.provider), h.service_category),
+                             (h.hour, lower(h.provider), h.region), (h.hour, lower(h.provider)))),
+  series AS (
+    SELECT array_position(k.keys, g.key) AS scope,
+           array_agg(((extract(epoch FROM g.hour - $2::timestamptz) / 3600)::int)::text) AS hours,
+           array_agg(g.cost::text) AS costs
+      FROM sums g CROSS JOIN keys k
+     WHERE g.key = ANY(k.keys)
+     GROUP BY 1)
+  SELECT a.scope, array_position(k.keys, a.key) AS same_as, x.hours, x.costs
+    FROM asked a CROSS JOIN keys k LEFT JOIN series x ON x.scope = a.scope
+   ORDER BY a.scope`;
 
-export function findOnDemandSeries(sql: SqlClient, organizationId: string, start: Date, end: Date, scope: SeriesScope): Promise<SeriesRow[]> {
-  return sql.query<SeriesRow>(SERIES_SQL, [organizationId, start.toISOString(), end.toISOString(), scope.provider, scope.serviceCategory, scope.region]);
+/** Every scope's hourly series over [start, end), in one statement (a row per scope, in order). */
+export function findOnDemandSeries(sql: SqlClient, organizationId: string, start: Date, end: Date, scopes: SeriesScope[]): Promise<SeriesRow[]> {
+  return sql.query<SeriesRow>(SERIES_SQL, [
+    organizationId,
+    start.toISOString(),
+    end.toISOString(),
+    scopes.map((scope) => scope.provider),
+    scopes.map((scope) => scope.serviceCategory),
+    scopes.map((scope) => scope.region),
+  ]);
 }
 
 /** The raw statements of this module, for test/repository-row-types.test.ts. */

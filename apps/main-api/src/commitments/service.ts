@@ -11,8 +11,8 @@ import type {
 import { isManager, type Principal } from "../auth/principal";
 import type { AppDeps } from "../deps";
 import { assertMember } from "../organizations/access";
-import { bestCommitment, hourlySeries, savingsCurve } from "./purchase";
-import { findCoverage, findLastOnDemandHour, findOnDemandSeries, findUtilization, type RangeParams } from "./repository";
+import { bestCommitment, hourlySeries, type SortedSeries, savingsCurve, sortSeries } from "./purchase";
+import { findCoverage, findLastOnDemandHour, findOnDemandSeries, findUtilization, type RangeParams, type SeriesScope } from "./repository";
 
 type Deps = Pick<AppDeps, "db" | "pricingApi" | "clock">;
 
@@ -83,10 +83,19 @@ export async function commitmentCoverage(deps: Deps, caller: Principal, organiza
   };
 }
 
+/** The ledger scope of a rate: its provider, category and region ('' for any); its family does not narrow it. */
+const scopeOf = (rate: CommitmentRate): SeriesScope => ({ provider: rate.provider, serviceCategory: rate.service_category ?? "", region: rate.region ?? "" });
+const scopeKey = (scope: SeriesScope) => JSON.stringify([scope.provider, scope.serviceCategory, scope.region]);
+
+/** Lets the event loop run (other requests, /healthz) between rates. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * One purchase recommendation per matching commitment rate of the organization's pricing account
- * (read from the pricing API). The lookback ends at the end of the last hour with on-demand usage
- * (bills arrive late; now at the latest) and spans lookback_days x 24 hours.
+ * (read from the pricing API; an account holds at most 100). The lookback ends at the end of the
+ * last hour with on-demand usage (bills arrive late; now at the latest) and spans lookback_days x 24
+ * hours. Every scope's series comes from one statement and is sorted once; each rate is then a few
+ * operations over its scope's sorted series (purchase.ts).
  */
 export async function recommendCommitments(
   deps: Deps,
@@ -108,24 +117,43 @@ export async function recommendCommitments(
   const end = last === null ? Math.floor(now.getTime() / HOUR_MS) * HOUR_MS : last.getTime() + HOUR_MS;
   const hours = query.lookback_days * 24;
   const start = end - hours * HOUR_MS;
+  const window = { start, end, hours };
+
+  const scopes = new Map<string, SeriesScope>();
+  for (const rate of rates) scopes.set(scopeKey(scopeOf(rate)), scopeOf(rate));
+  const scopeList = [...scopes.values()];
+  const rows = await findOnDemandSeries(deps.db.sql, organizationId, new Date(start), new Date(end), scopeList);
+  // Rows come in scope order; a scope naming the same series as an earlier one (its provider
+  // written in another case) carries no series and shares that one's.
+  const sortedOf = new Map<number, SortedSeries>();
+  const series = new Map<string, SortedSeries>();
+  let none: SortedSeries | undefined;
+  for (const row of rows) {
+    let sorted = sortedOf.get(row.same_as);
+    if (sorted === undefined) {
+      const costs = row.costs ?? [];
+      if (costs.length === 0) none ??= sortSeries(hourlySeries([], [], hours));
+      sorted = costs.length === 0 ? (none as SortedSeries) : sortSeries(hourlySeries(row.hours ?? [], costs, hours));
+      sortedOf.set(row.scope, sorted);
+      await yieldToEventLoop();
+    }
+    series.set(scopeKey(scopeList[row.scope - 1] as SeriesScope), sorted);
+  }
+
   const items: CommitmentRecommendation[] = [];
-  for (const rate of rates) items.push(await recommend(deps, organizationId, rate, { start, end, hours }, query.include_curve ?? false));
+  for (const rate of rates) {
+    items.push(recommend(rate, series.get(scopeKey(scopeOf(rate))) as SortedSeries, window, query.include_curve ?? false));
+    if (items.length % 10 === 0) await yieldToEventLoop();
+  }
   return { items };
 }
 
-async function recommend(
-  deps: Deps,
-  organizationId: string,
+function recommend(
   rate: CommitmentRate,
+  series: SortedSeries,
   window: { start: number; end: number; hours: number },
   withCurve: boolean,
-): Promise<CommitmentRecommendation> {
-  const rows = await findOnDemandSeries(deps.db.sql, organizationId, new Date(window.start), new Date(window.end), {
-    provider: rate.provider,
-    serviceCategory: rate.service_category ?? "",
-    region: rate.region ?? "",
-  });
-  const series = hourlySeries(rows, window.start, window.hours);
+): CommitmentRecommendation {
   const best = bestCommitment(series, rate.discount_percent);
   const monthly = (savings: Decimal) => money(savings.times(HOURS_PER_MONTH).dividedBy(window.hours));
   const percent = (ratio: Decimal | null) => (ratio === null ? null : ratio.times(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2));
