@@ -65,7 +65,7 @@ export async function registerCommitmentRates(prisma: Prisma, accountId: string,
   return rows.map(toCommitmentRate);
 }
 
-/** Live rows (effective_to null or in the future), or every version with include_closed; newest first. */
+/** Live rows (open, or closing later than now; not a row closed before it took effect), or every version with include_closed; newest first. */
 export async function listCommitmentRates(prisma: Prisma, accountId: string, query: CommitmentRateListQuery): Promise<CommitmentRate[]> {
   const rows = await findRates(prisma, accountId, query, query.include_closed ?? false);
   return rows.map(toCommitmentRate);
