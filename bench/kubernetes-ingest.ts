@@ -16,7 +16,8 @@ const ROOT = path.resolve(__dirname, "..");
 const SAMPLES = 10_000;
 const PODS_PER_NODE = 30;
 const NODES_PER_CLUSTER = Math.ceil(SAMPLES / PODS_PER_NODE);
-const START = Date.parse("2026-09-01T00:00:00.000Z");
+// 30 days ago at UTC midnight: a pod sample may be at most 93 days old, and the hours sent stay in the past.
+const START = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 30 * 86_400_000;
 
 const TICKS_PER_S = 100; // USER_HZ, the unit of /proc/<pid>/stat's times on Linux
 

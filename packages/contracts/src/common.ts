@@ -45,9 +45,72 @@ export type Currency = z.infer<typeof Currency>;
 export const NonNegativeMoney = z.number().min(0).meta({ id: "NonNegativeMoney", description: "Finite non-negative amount." });
 export type NonNegativeMoney = z.infer<typeof NonNegativeMoney>;
 
+/** How far ahead of the server's clock a sample's timestamp may run (collectors' clocks drift). */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+/** How old a sample's timestamp may be (93 days: a quarter, the longest range the reads cover). */
+export const SAMPLE_MAX_AGE_DAYS = 93;
+
+/**
+ * A timestamp no further ahead than CLOCK_SKEW_MS and no older than `maxAgeDays` days, as of the
+ * moment it is parsed (one parse per value: ingest bodies carry thousands).
+ */
+export function recentTimestamp(maxAgeDays = SAMPLE_MAX_AGE_DAYS) {
+  return Timestamp.superRefine((value, ctx) => {
+    const at = Date.parse(value);
+    const now = Date.now();
+    if (at > now + CLOCK_SKEW_MS) ctx.addIssue({ code: "custom", message: "must not be in the future" });
+    else if (at < now - maxAgeDays * 86_400_000) ctx.addIssue({ code: "custom", message: `must be at most ${maxAgeDays} days ago` });
+  });
+}
+
+/** The largest machine any input describes: cores, memory in GB, GPUs (no cloud sells more). */
+export const MAX_CPU_CORES = 1024;
+export const MAX_RAM_GB = 65_536;
+export const MAX_GPU_COUNT = 64;
+/** A machine's cores, a millicore (Kubernetes' resolution) to MAX_CPU_CORES. */
+export const CpuCores = z
+  .number()
+  .min(0.001)
+  .max(MAX_CPU_CORES)
+  .meta({ id: "CpuCores", description: `A machine's cores (vCPUs): 0.001 to ${MAX_CPU_CORES}.` });
+/** A machine's memory in GB, 0.001 (about a MiB) to MAX_RAM_GB. */
+export const RamGb = z
+  .number()
+  .min(0.001)
+  .max(MAX_RAM_GB)
+  .meta({ id: "RamGb", description: `A machine's memory in GB: 0.001 to ${MAX_RAM_GB}.` });
+
+const DECIMAL_DIGITS = /^[0-9]+$/;
+const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
+
+/**
+ * A query parameter's text as a number, written in plain decimal digits only: `1e1`, `0x10`, `+5`,
+ * ` 5`, `5.0`, `-1` and `Infinity` are refused (z.coerce.number would take them), so every integer
+ * parameter of both APIs reads one way; the 400 names the parameter. Pipe it into the number's own
+ * checks, or use queryInteger.
+ */
+export const queryDigits = z
+  .string()
+  .regex(DECIMAL_DIGITS, "must be a whole number written in decimal digits (no sign, exponent, fraction or spaces)")
+  .transform(Number);
+
+/**
+ * An integer query parameter from `min` to `max`, in plain decimal digits (queryDigits); documented
+ * as an integer (the text pattern is what a parameter's serialisation is anyway).
+ */
+export function queryInteger(min: number, max: number) {
+  return queryDigits.pipe(z.number().int().min(min).max(max)).meta({ override: { type: "integer", minimum: min, maximum: max, pattern: undefined } });
+}
+
+/** A non-integer query parameter (hours, amounts): decimal digits with an optional fraction, nothing else. */
+export const queryDecimal = z
+  .string()
+  .regex(PLAIN_DECIMAL, "must be a number written in decimal digits, with an optional fraction (no sign, exponent or spaces)")
+  .transform(Number);
+
 export const PaginationQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(500).default(100),
+    limit: queryInteger(1, 500).default(100),
     cursor: z.string().max(512).optional(),
   })
   .meta({ id: "PaginationQuery", description: "Page size (1-500, default 100) and the opaque cursor of the next page." });

@@ -2,7 +2,17 @@ import { z } from "zod";
 import * as contracts from "../src/index.js";
 
 // Unnamed building blocks, deliberately without a component id.
-const HELPERS = new Set(["queryBoolean", "KeyText", "FreeObject", "TenantIdHeader", "TenantHeaders", "DateOrTimestamp", "AllocationAggregate"]);
+const HELPERS = new Set([
+  "queryBoolean",
+  "queryDigits",
+  "queryDecimal",
+  "KeyText",
+  "FreeObject",
+  "TenantIdHeader",
+  "TenantHeaders",
+  "DateOrTimestamp",
+  "AllocationAggregate",
+]);
 // Export names whose component id differs, so that zod-openapi's input/output variants never collide.
 const RENAMED: Record<string, string> = { Timestamp: "TimestampInput", TimestampOutput: "Timestamp" };
 

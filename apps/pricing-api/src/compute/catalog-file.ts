@@ -1,6 +1,6 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { z } from "zod";
-import { Architecture, ComputeUsageType, OperatingSystem } from "@cloudcost/contracts";
+import { Architecture, ComputeUsageType, MAX_CPU_CORES, MAX_GPU_COUNT, MAX_RAM_GB, OperatingSystem } from "@cloudcost/contracts";
 
 /** One catalog row as stored; decimals are kept as their exact decimal text. */
 export interface CatalogRow {
@@ -71,6 +71,12 @@ export const SEED_COLUMNS = [
 const Name = z.string().min(1).max(256);
 const Decimal = (what: string) => z.string().regex(/^\d{1,10}(\.\d{1,10})?$/, `${what} must be a non-negative decimal number`);
 const Positive = (what: string) => Decimal(what).refine((v) => Number(v) > 0, `${what} must be greater than 0`);
+/** A machine's size, bounded as every input of both APIs bounds it (@cloudcost/contracts). */
+const AtMost = (what: string, max: number) => Positive(what).refine((v) => Number(v) <= max, `${what} must be at most ${max}`);
+const GpuCount = z
+  .string()
+  .regex(/^\d{1,4}$/, "gpu_count must be a non-negative integer")
+  .refine((v) => Number(v) <= MAX_GPU_COUNT, `gpu_count must be at most ${MAX_GPU_COUNT}`);
 const IsoDate = z.iso.date();
 
 const PriceFileRow = z.object({
@@ -78,9 +84,9 @@ const PriceFileRow = z.object({
   region: Name,
   instance_type: Name,
   family: Name,
-  vcpu: Positive("vcpu"),
-  memory_gib: Positive("memory_gib"),
-  gpu_count: z.string().regex(/^\d{1,4}$/, "gpu_count must be a non-negative integer"),
+  vcpu: AtMost("vcpu", MAX_CPU_CORES),
+  memory_gib: AtMost("memory_gib", MAX_RAM_GB),
+  gpu_count: GpuCount,
   architecture: Architecture,
   operating_system: OperatingSystem,
   purchase_option: z.enum(["on_demand", "spot", "spot_avg"]),
@@ -93,9 +99,9 @@ const SeedRow = z.object({
   region: Name,
   instance_type: Name,
   family: Name,
-  cpu_cores: Positive("cpu_cores"),
-  ram_gb: Positive("ram_gb"),
-  gpu_count: z.string().regex(/^\d{1,4}$/),
+  cpu_cores: AtMost("cpu_cores", MAX_CPU_CORES),
+  ram_gb: AtMost("ram_gb", MAX_RAM_GB),
+  gpu_count: GpuCount,
   burstable: z.enum(["true", "false"]),
   general_purpose: z.enum(["true", "false"]),
   architecture: Architecture,

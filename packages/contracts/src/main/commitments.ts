@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TimestampOutput, queryBoolean } from "../common.js";
+import { TimestampOutput, queryBoolean, queryDigits, queryInteger } from "../common.js";
 import { CommitmentTerm, CommitmentType, PaymentOption } from "../pricing/commitment-rates.js";
 import { DateOrTimestamp, DecimalString, resolveRange } from "./spend.js";
 
@@ -29,9 +29,12 @@ export type CommitmentCoverageQuery = z.output<typeof CommitmentCoverageQuery>;
 
 export const CommitmentRecommendationsQuery = z
   .object({
-    lookback_days: z.coerce.number().int().min(1).max(90).default(30),
+    lookback_days: queryInteger(1, 90).default(30),
     commitment_type: CommitmentType.optional(),
-    term_months: z.coerce.number().pipe(CommitmentTerm).optional(),
+    term_months: queryDigits
+      .pipe(CommitmentTerm)
+      .meta({ override: { type: "integer", enum: [12, 36], pattern: undefined } })
+      .optional(),
     payment_option: PaymentOption.optional(),
     include_curve: queryBoolean.optional(),
   })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CustomerId, PaginationQuery, Timestamp, TimestampOutput, queryArray, queryBoolean } from "../common.js";
+import { CpuCores, CustomerId, PaginationQuery, RamGb, Timestamp, TimestampOutput, queryArray, queryBoolean, recentTimestamp } from "../common.js";
 import { Page } from "./identity.js";
 
 export const ResourceType = z.enum(["virtual_machine", "kubernetes_node"]).meta({ id: "ResourceType", description: "Kind of compute resource." });
@@ -47,9 +47,9 @@ export type FindingReason = z.infer<typeof FindingReason>;
 const Attribute = z.string().min(1).max(256);
 const OBSERVED_AT_MAX_AGE_DAYS = 93;
 /** When the collector saw this shape (a resize's time): not in the future (5 minutes of skew), at most 93 days ago. */
-const ObservedAt = Timestamp.refine((value) => Date.parse(value) <= Date.now() + 5 * 60_000, "must not be in the future")
-  .refine((value) => Date.parse(value) >= Date.now() - OBSERVED_AT_MAX_AGE_DAYS * 86_400_000, `must be at most ${OBSERVED_AT_MAX_AGE_DAYS} days ago`)
-  .meta({ description: "When the inventory collector saw this shape (default: now); not in the future, at most 93 days ago." });
+const ObservedAt = recentTimestamp(OBSERVED_AT_MAX_AGE_DAYS).meta({
+  description: "When the inventory collector saw this shape (default: now); not in the future, at most 93 days ago.",
+});
 const Labels = z.record(z.string(), z.string());
 
 export const ComputeResourceInput = z
@@ -63,8 +63,8 @@ export const ComputeResourceInput = z
     instance_type: Attribute.optional(),
     architecture: Architecture.optional(),
     operating_system: OperatingSystem.optional(),
-    cpu_cores: z.number().positive().optional(),
-    ram_gb: z.number().positive().optional(),
+    cpu_cores: CpuCores.optional(),
+    ram_gb: RamGb.optional(),
     labels: Labels.optional(),
     purchase_option: PurchaseOption.default("on_demand"),
     observed_at: ObservedAt.optional(),

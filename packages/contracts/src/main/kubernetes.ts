@@ -1,13 +1,14 @@
 import { z } from "zod";
-import { CustomerId, Timestamp, queryBoolean } from "../common.js";
+import { CustomerId, MAX_CPU_CORES, MAX_RAM_GB, Timestamp, queryBoolean, recentTimestamp } from "../common.js";
 
 const Name = z
   .string()
   .min(1)
   .max(256)
   .regex(/^\P{Cc}+$/u, "must not contain control characters");
-const Cores = z.number().nonnegative().max(100_000);
-const Gigabytes = z.number().nonnegative().max(1_000_000);
+// A pod's requests and usage: none (0) up to the largest machine (common.ts).
+const Cores = z.number().nonnegative().max(MAX_CPU_CORES);
+const Gigabytes = z.number().nonnegative().max(MAX_RAM_GB);
 
 export const PodSample = z
   .object({
@@ -18,7 +19,7 @@ export const PodSample = z
     controller_kind: Name.optional(),
     controller_name: Name.optional(),
     labels: z.record(z.string().max(256), z.string().max(256)).optional(),
-    timestamp: Timestamp,
+    timestamp: recentTimestamp().meta({ description: "Within the hour it stands for; not in the future, at most 93 days ago." }),
     cpu_request_cores: Cores,
     memory_request_gb: Gigabytes,
     cpu_usage_cores: Cores.optional(),

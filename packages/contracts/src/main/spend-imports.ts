@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Currency, ServiceId, TimestampOutput } from "../common.js";
+import { Currency, queryInteger, ServiceId, TimestampOutput } from "../common.js";
 
 /** An exact amount as a decimal string: at most 10 decimal places, no exponent (sums of small charges exceed a JSON number). */
 const ImportAmount = z.string().regex(/^-?\d+(\.\d{1,10})?$/, "must be a decimal string with at most 10 decimal places");
@@ -39,7 +39,7 @@ export const ImportSessionId = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -")
   .meta({ id: "ImportSessionId", description: "The client's id of an import session." });
 
-const PartNumber = z.coerce.number().int().min(1).max(SPEND_IMPORT_MAX_PARTS);
+const PartNumber = queryInteger(1, SPEND_IMPORT_MAX_PARTS);
 
 export const SpendImportQuery = z
   .strictObject({

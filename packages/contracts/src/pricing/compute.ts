@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Currency, NonNegativeMoney } from "../common.js";
+import { CpuCores, Currency, NonNegativeMoney, RamGb } from "../common.js";
 import { Architecture, OperatingSystem } from "../main/compute.js";
 import { ProblemDocument } from "./errors.js";
 
@@ -17,7 +17,7 @@ export type ComputePriceSource = z.infer<typeof ComputePriceSource>;
 const Text = z.string().min(1).max(256);
 
 export const VmShape = z
-  .object({ cpu_cores: z.number().positive(), ram_gb: z.number().positive() })
+  .object({ cpu_cores: CpuCores, ram_gb: RamGb })
   .meta({ id: "VmShape", description: "vCPUs and memory to price when no instance type is given or found." });
 export type VmShape = z.infer<typeof VmShape>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Currency, FreeObject, KeyText, ServiceId, TimestampOutput } from "../common.js";
+import { Currency, FreeObject, KeyText, MAX_CPU_CORES, MAX_RAM_GB, queryDecimal, ServiceId, TimestampOutput } from "../common.js";
 import { DeleteResponse, ExactAmount, ListResponse, RegisterResponse } from "./models.js";
 
 /** Natural-key fields besides provider, service, region and period_billing_hours. */
@@ -60,6 +60,9 @@ export const DatabasePricingEntryInput = z
     currency: Currency.default("USD"),
     capacity_unit: KeyText.nullish(),
     ...shape<NumberField, z.ZodOptional<z.ZodNullable<typeof ExactAmount>>>(DATABASE_NUMBER_FIELDS, ExactAmount.nullish()),
+    // The instance's size, bounded as machines are everywhere (common.ts).
+    cpu_cores: ExactAmount.max(MAX_CPU_CORES).nullish(),
+    ram_gb: ExactAmount.max(MAX_RAM_GB).nullish(),
     raw_pricing_data: FreeObject.nullish(),
     tags: FreeObject.nullish(),
   })
@@ -127,7 +130,10 @@ export const DatabaseListQuery = z
     service: KeyText.optional(),
     region: KeyText.optional(),
     ...shape<OptionalKeyField, z.ZodOptional<typeof KeyText>>(DATABASE_OPTIONAL_KEY_FIELDS, KeyText.optional()),
-    period_billing_hours: z.coerce.number().positive().optional(),
+    period_billing_hours: queryDecimal
+      .pipe(z.number().positive())
+      .meta({ override: { type: "number", exclusiveMinimum: 0, pattern: undefined } })
+      .optional(),
   })
   .meta({ id: "DatabaseListQuery", description: "Natural-key filters." });
 export type DatabaseListQuery = z.output<typeof DatabaseListQuery>;
