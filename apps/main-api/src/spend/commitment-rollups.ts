@@ -2,7 +2,7 @@
  * The four roll-ups commitments read (src/commitments), maintained by ledger.ts in the same
  * statements as spend_daily: spend_commitment_daily (a commitment's Usage lines by day: a year of
  * utilization is a few rows per commitment and day), spend_coverage_daily and spend_coverage_monthly
- * (Usage lines by day, and by month for long ranges, and the coverage groups) and spend_ondemand_hourly (Standard Usage lines spread evenly over the hours
+ * (Usage lines by day, and by month for long ranges, and the coverage groups) and spend_ondemand_hourly (Standard Usage lines of at most 31 days spread evenly over the hours
  * of their charge period, each hour's share rounded to 10 places so that the sums stay exact
  * whatever the batches).
  */
@@ -34,10 +34,21 @@ export const COVERAGE_ROLLUP_DIMENSIONS = [
 /** spend_ondemand_hourly's dimensions after the hour. */
 export const ONDEMAND_ROLLUP_DIMENSIONS = ["currency", "provider", "service_name", "service_category", "region"] as const;
 
-/** The lines the hourly roll-up holds: on-demand usage. */
-export const ONDEMAND_LINE = "l.charge_category = 'Usage' AND l.pricing_category = 'Standard'";
+/**
+ * The longest charge period the hourly roll-up spreads (31 days): a usage line spanning more says
+ * nothing about hourly usage, and spreading it would write one row per hour of any period a bill
+ * states (2000-2030 was 262,992 rows from one line, 0001-9999 would be ~87.6 M).
+ */
+export const MAX_SPREAD_HOURS = 744;
 
-/** A line's hours: from its charge period's first UTC hour, as many as its period spans (at least one). */
+/**
+ * The lines the hourly roll-up holds: on-demand usage whose charge period is at most
+ * MAX_SPREAD_HOURS long. The same condition adds and subtracts a line, so the roll-up always equals
+ * the lines it holds.
+ */
+export const ONDEMAND_LINE = `l.charge_category = 'Usage' AND l.pricing_category = 'Standard' AND l.charge_period_end - l.charge_period_start <= interval '${MAX_SPREAD_HOURS} hours'`;
+
+/** A line's hours: from its charge period's first UTC hour, as many as its period spans (at least one; at most 745 for the lines ONDEMAND_LINE selects). */
 export const LINE_HOURS = `greatest(1, ceil(extract(epoch FROM (l.charge_period_end - date_trunc('hour', l.charge_period_start))) / 3600))::int`;
 
 /** A line's UTC day, and the first day of its UTC month (spend_coverage_monthly's `day`). */
