@@ -214,7 +214,10 @@ export const pricingPublicRoutes = {
       minKeyRole: "member",
       idempotent: true,
       body: c.RegisterCommitmentRatesRequest,
-      responses: { 201: { description: "Stored rates", schema: c.RegisterCommitmentRatesResponse } },
+      responses: {
+        201: { description: "Stored rates", schema: c.RegisterCommitmentRatesResponse },
+        409: error("The batch would leave the account with more than 100 live commitment rates (code `limit_reached`); nothing stored"),
+      },
     }),
   ),
   listCommitmentRates: defineRoute(
