@@ -119,49 +119,52 @@ function cellBytes(cell: Cell): number {
   return 8;
 }
 
-/** One column of one row group, decoded once: its values in row order (the reader hands a column over in runs of rows). */
-async function readGroupColumn(
-  file: AsyncBuffer,
-  metadata: FileMetaData,
-  column: string,
-  range: { start: number; end: number },
-  compressors: Compressors,
-): Promise<ArrayLike<unknown>> {
-  const runs: { rowStart: number; data: DecodedArray }[] = [];
+/**
+ * Columns of one row group, decoded once: each column's values in row order (the reader hands a
+ * column over in runs of rows). `group` is the file's metadata narrowed to that row group (its column
+ * chunks keep their offsets in the file), so that planning the read never walks the other groups.
+ */
+async function readGroupColumns(file: AsyncBuffer, group: FileMetaData, names: string[], compressors: Compressors): Promise<ArrayLike<unknown>[]> {
+  const rows = Number(group.num_rows);
+  const runs = new Map<string, { rowStart: number; data: DecodedArray }[]>(names.map((name) => [name, []]));
   await parquetRead({
     file,
-    metadata,
-    columns: [column],
-    rowStart: range.start,
-    rowEnd: range.end,
+    metadata: group,
+    columns: names,
+    rowStart: 0,
+    rowEnd: rows,
     compressors,
     parsers: { uuidFromBytes: (bytes: Uint8Array) => bytes },
-    onChunk: (chunk) => {
-      if (chunk.columnName === column) runs.push({ rowStart: chunk.rowStart, data: chunk.columnData });
-    },
+    onChunk: (chunk) => runs.get(chunk.columnName)?.push({ rowStart: chunk.rowStart, data: chunk.columnData }),
   });
-  const rows = range.end - range.start;
-  if (runs.length === 1 && runs[0].rowStart === range.start && runs[0].data.length === rows) return runs[0].data;
-  const values: unknown[] = new Array(rows);
-  let filled = 0;
-  for (const run of runs.sort((a, b) => a.rowStart - b.rowStart)) {
-    for (let i = 0; i < run.data.length; i++) {
-      const at = run.rowStart - range.start + i;
-      if (at < 0 || at >= rows) continue;
-      values[at] = run.data[i];
-      filled += 1;
+  return names.map((name) => {
+    const column = runs.get(name) ?? [];
+    if (column.length === 1 && column[0].rowStart === 0 && column[0].data.length === rows) return column[0].data;
+    const values: unknown[] = new Array(rows);
+    let filled = 0;
+    for (const run of column.sort((a, b) => a.rowStart - b.rowStart)) {
+      for (let i = 0; i < run.data.length; i++) {
+        const at = run.rowStart + i;
+        if (at < 0 || at >= rows) continue;
+        values[at] = run.data[i];
+        filled += 1;
+      }
     }
-  }
-  if (filled !== rows) throw new Error(`column ${column} holds ${filled} of the row group's ${rows} rows`);
-  return values;
+    if (filled !== rows) throw new Error(`column ${name} holds ${filled} of the row group's ${rows} rows`);
+    return values;
+  });
 }
+
+/** A row group of at most this many rows is decoded in one go; a larger one a column per turn of the event loop. */
+const SMALL_GROUP_ROWS = 20_000;
 
 /**
  * Reads a FOCUS Parquet file (Parquet needs random access: the caller gives a file) one row group at
- * a time: each column of the group decoded once (its pages never again), then its rows handed on a
- * few thousand per turn of the event loop. A row group holds at most MAX_ROW_GROUP_ROWS rows; the
- * file's declared size and the bytes of its decoded cells (a dictionary value counted at every row
- * that uses it) are bounded by `maxBytes`. The reader's own messages never reach the client.
+ * a time: each column of the group decoded once (its pages never again; a large group a column per
+ * turn of the event loop), then its rows handed on a thousand per turn. A row group holds at most
+ * MAX_ROW_GROUP_ROWS rows; the file's declared size and the bytes of its decoded cells (a dictionary
+ * value counted at every row that uses it) are bounded by `maxBytes`. The reader's own messages
+ * never reach the client.
  */
 export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo = {}, maxBytes = Number.MAX_SAFE_INTEGER): AsyncGenerator<FocusLine> {
   let metadata: FileMetaData;
@@ -195,10 +198,12 @@ export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo =
     const range = { start: groupStart, end: groupStart + Number(group.num_rows) };
     groupStart = range.end;
     if (range.end === range.start) continue;
+    const only: FileMetaData = { ...metadata, row_groups: [group], num_rows: group.num_rows };
     const data: ArrayLike<unknown>[] = [];
-    for (const name of header) {
+    const batches = range.end - range.start <= SMALL_GROUP_ROWS ? [header] : header.map((name) => [name]);
+    for (const names of batches) {
       try {
-        data.push(await readGroupColumn(file, metadata, name, range, compressors));
+        data.push(...(await readGroupColumns(file, only, names, compressors)));
       } catch (err) {
         if (err instanceof FocusTooLargeError) throw err;
         throw new FocusFormatError(`${UNREADABLE} (rows ${range.start + 1} to ${range.end})`);
