@@ -8,6 +8,7 @@
 // invitation and one that left the organization reach nothing of it; the admin key of an admin since
 // demoted to member acts as a member (of the creator's tenants), the admin key of a deactivated admin
 // is a 401 everywhere, also in its own organization.
+import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import { ErrorEnvelope, mainApiRoutes, type Role, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
@@ -41,7 +42,7 @@ interface Side {
   invitationId: string;
   /** A FOCUS import. */
   importId: string;
-  /** A pending import session (its id is the client's, so each side's differs by its marker). */
+  /** A pending import session started by a manifest (its id is the client's: random, each side's own). */
   sessionId: string;
   webhookId: string;
   markers: string[];
@@ -195,6 +196,15 @@ async function buildSide(tag: string): Promise<Side> {
     .set("Content-Type", "text/csv")
     .send(focusCsvText([{ BillingAccountId: mark("session-account") }]));
   expect(part.status).toBe(201);
+  // A session started by its manifest, for GET .../import-sessions/{id}: its id carries no marker (a
+  // path is logged), its data files do.
+  const sessionId = `session-${randomUUID().slice(0, 8)}`;
+  const manifest = await request(server)
+    .post(`/api/v1/organizations/${org}/spend/imports?session=${sessionId}`)
+    .set(auth)
+    .set("Content-Type", "application/json")
+    .send(JSON.stringify({ dataFiles: [`s3://${mark("bucket")}/export-1.csv.gz`, `s3://${mark("bucket")}/export-2.csv.gz`] }));
+  expect(manifest.status).toBe(201);
   const callers: Record<Caller | Lifecycle, string> = {
     owner: owner.token,
     admin: admin.token,
@@ -218,7 +228,7 @@ async function buildSide(tag: string): Promise<Side> {
     keyId: keyMember.id,
     invitationId: invitation.body.data.id,
     importId: bill.body.data.import.id,
-    sessionId: mark("session"),
+    sessionId,
     webhookId: webhook.body.data.id,
     markers: [tag],
   };
