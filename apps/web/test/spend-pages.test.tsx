@@ -82,11 +82,11 @@ const PART = {
   parts: 3,
   state: "pending",
 };
+/** A session as the sessions list answers it: without its manifest's data files. */
 const SESSION = {
   id: "nov-run-7",
   parts: 3,
   execution_id: "exec-7",
-  data_files: null,
   state: "pending",
   created_at: "2026-11-27T08:00:00.000Z",
   expires_at: "2026-11-28T08:00:00.000Z",
