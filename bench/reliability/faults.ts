@@ -10,6 +10,9 @@
 // c. clients disconnecting mid-upload and mid-response
 // d. SIGTERM under write load
 // e. a bill whose cost cells are 1e20000000, imported while /healthz is polled (answers under 200 ms)
+// f. the main API SIGKILLed while the last part of a multi-part import session commits, and while a
+//    usage batch is stored, under a mixed load of summaries and metric ingest; after the restart the
+//    clients retry (the same part, the same event_ids) and every acknowledged write is there once
 // FAULTS=a,c picks scenarios. Writes bench/results/faults.json.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -19,7 +22,7 @@ import { promisify } from "node:util";
 import type { Service } from "../../e2e/src/services";
 import { json, modelEntries, seedFleet, serverUrl, sleep, startStack, type Stack } from "./stack";
 
-const SELECTED = (process.env.FAULTS ?? "a,b,c,d,e").split(",").map((s) => s.trim());
+const SELECTED = (process.env.FAULTS ?? "a,b,c,d,e,f").split(",").map((s) => s.trim());
 const FLEET = Number(process.env.FAULTS_FLEET ?? 200);
 const REGISTER_BATCH = 8;
 const UPSERT_BATCH = 20;
@@ -496,6 +499,240 @@ async function scenarioE(stack: Stack) {
   );
 }
 
+// --- f. main API killed mid-commit of an import session and mid-usage batch, under load ------------
+
+const FOCUS_HEADER =
+  "BilledCost,BillingAccountId,BillingAccountName,BillingCurrency,BillingPeriodEnd,BillingPeriodStart,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodEnd,ChargePeriodStart,ContractedCost,EffectiveCost,InvoiceIssuerName,ListCost,PricingQuantity,PricingUnit,ProviderName,PublisherName,ServiceCategory,ServiceName";
+const PART_ROWS = Number(process.env.FAULTS_PART_ROWS ?? 10_000);
+const USAGE_LINES = Number(process.env.FAULTS_USAGE_LINES ?? 2_000);
+
+/** One part of a bill of `account`, October 2026: `rows` lines of `cost` USD each. */
+function billPart(account: string, rows: number, cost: string): string {
+  const row = `${cost},${account},A,USD,2026-11-01T00:00:00Z,2026-10-01T00:00:00Z,Usage,,,2026-10-02T00:00:00Z,2026-10-01T00:00:00Z,${cost},${cost},C,${cost},1,H,C,C,Compute,VM`;
+  return `${FOCUS_HEADER}\n${`${row}\n`.repeat(rows)}`;
+}
+
+/** Summaries and metric batches against the main API until stopped (answers counted, failures tolerated). */
+function mainApiLoad(stack: Stack) {
+  let stopped = false;
+  const statuses: Record<string, number> = {};
+  const count = (status: number) => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  };
+  let batch = 0;
+  const loops = [
+    (async () => {
+      while (!stopped) {
+        count((await json(stack.main.url, "GET", "/api/v1/tenant/compute/recommendations/summary", stack.owner.headers, undefined, 10_000)).status);
+        await sleep(50);
+      }
+    })(),
+    (async () => {
+      while (!stopped) {
+        const timestamp = new Date(Date.now() - 60_000 + (batch++ % 1000)).toISOString();
+        const samples = Array.from({ length: FLEET }, (_, i) => ({
+          resource_id: `vm-${String(i).padStart(5, "0")}`,
+          timestamp,
+          cpu_utilization: (i * 7) % 100,
+        }));
+        count((await json(stack.main.url, "POST", "/api/v1/tenant/compute/metrics", stack.owner.headers, { samples }, 10_000)).status);
+        await sleep(100);
+      }
+    })(),
+  ];
+  return {
+    statuses,
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Sends until an answer other than a refused connection or a 5xx comes back (a client retrying through the restart). */
+async function untilAnswered(send: () => Promise<{ status: number; body: unknown }>, deadlineMs = 60_000) {
+  const attempts: number[] = [];
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const res = await send();
+    attempts.push(res.status);
+    if ((res.status !== 0 && res.status < 500) || Date.now() > until) return { ...res, attempts };
+    await sleep(250);
+  }
+}
+
+async function killMain(stack: Stack) {
+  stack.main.process.kill("SIGKILL");
+  await exited(stack.main, 10_000);
+}
+
+/** Kills the main API `afterMs` after `request` started; restarts it; answers the request's outcome. */
+async function killDuring<T extends { status: number }>(stack: Stack, request: () => Promise<T>, afterMs: number): Promise<T> {
+  const pending = request();
+  await sleep(afterMs);
+  await killMain(stack);
+  const outcome = await pending;
+  await stack.main.start();
+  return outcome;
+}
+
+async function scenarioF(stack: Stack) {
+  const s = "f";
+  const org = stack.owner.organizationId;
+  const importsPath = (query: string) => `/api/v1/organizations/${org}/spend/imports?${query}`;
+  const upload = (query: string, body: string, timeoutMs = 60_000) =>
+    fetch(`${stack.main.url}${importsPath(query)}`, {
+      method: "POST",
+      headers: { ...stack.owner.headers, "content-type": "text/csv" },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+      .then(async (res) => ({ status: res.status, body: (await res.json().catch(() => ({}))) as unknown }))
+      .catch((err: Error) => ({ status: 0, body: err.message as unknown }));
+  const octoberSpend = async () => {
+    const res = await json(stack.main.url, "GET", `/api/v1/organizations/${org}/spend?start=2026-10-01&end=2026-11-01&granularity=none`, stack.owner.headers);
+    if (res.status !== 200) throw new Error(`spend answered ${res.status}`);
+    const totals = (res.body as { data: { totals: { currency: string; cost: string | number }[] } }).data.totals;
+    return Number(totals.find((t) => t.currency === "USD")?.cost ?? 0);
+  };
+  const sessionOf = async (name: string) => {
+    const res = await json(stack.main.url, "GET", `/api/v1/organizations/${org}/spend/import-sessions/${name}`, stack.owner.headers);
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) throw new Error(`session ${name} answered ${res.status}`);
+    return (res.body as { data: { session: { id: string; state: string; received_parts: unknown[] } } }).data.session;
+  };
+  const load = mainApiLoad(stack);
+  try {
+    const part = billPart("ff-acct", PART_ROWS, "0.01");
+    // Calibration: a whole session of three parts, timed, so the kill can land in the last part's commit.
+    const calibrate = "ff-calibrate";
+    for (const n of [1, 2]) {
+      const res = await upload(`session=${calibrate}&part=${n}&parts=3`, part);
+      if (res.status !== 201) throw new Error(`calibration part ${n} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    }
+    let t0 = Date.now();
+    const last = await upload(`session=${calibrate}&part=3&parts=3`, part);
+    const commitMs = Date.now() - t0;
+    if (last.status !== 201) throw new Error(`calibration part 3 answered ${last.status}`);
+    const afterCalibration = await octoberSpend();
+    console.log(`  the last part of a ${3 * PART_ROWS}-line session answered in ${commitMs} ms; October spend ${afterCalibration}`);
+
+    // The killed commit: parts 1 and 2 acknowledged, the main API killed late in part 3's request.
+    // Its lines cost 0.02: once committed they replace the calibration session's (same account and
+    // period), so October holds either the one session's total or the other's, never anything else.
+    const name = "ff-killed";
+    const killedPart = billPart("ff-acct", PART_ROWS, "0.02");
+    for (const n of [1, 2]) {
+      const res = await upload(`session=${name}&part=${n}&parts=3`, killedPart);
+      if (res.status !== 201) throw new Error(`part ${n} answered ${res.status}`);
+    }
+    const killedAt = Math.round(commitMs * 0.8);
+    const killed = await killDuring(stack, () => upload(`session=${name}&part=3&parts=3`, killedPart), killedAt);
+    const afterKill = await sessionOf(name);
+    const spendAfterKill = await octoberSpend();
+    const calibrated = 3 * PART_ROWS * 0.01;
+    const whole = 3 * PART_ROWS * 0.02;
+    const near = (a: number, b: number) => Math.abs(a - b) < 1e-6;
+    const consistent =
+      (afterKill?.state === "completed" && near(spendAfterKill, whole)) || (afterKill?.state === "pending" && near(spendAfterKill, calibrated));
+    console.log(
+      `  part 3 killed ${killedAt} ms in: the client saw ${killed.status}; after the restart the session is ${afterKill?.state} with ${afterKill?.received_parts.length} parts, October spend ${spendAfterKill}`,
+    );
+    check(
+      s,
+      "no session half-committed after the kill (completed with every line, or pending with none counted)",
+      consistent,
+      `session ${afterKill?.state}, October spend ${spendAfterKill} (pending: the calibration session's ${calibrated}; completed: ${whole})`,
+    );
+    const retry = await untilAnswered(() => upload(`session=${name}&part=3&parts=3`, killedPart));
+    const finalSession = await sessionOf(name);
+    const finalSpend = await octoberSpend();
+    check(
+      s,
+      "the client's retry of the same part completes the session, whose lines count once",
+      (retry.status === 201 || (retry.status === 409 && afterKill?.state === "completed")) && finalSession?.state === "completed" && near(finalSpend, whole),
+      `retry answered ${retry.attempts.join(",")}; session ${finalSession?.state} with ${finalSession?.received_parts.length} parts; October spend ${finalSpend} (expected ${whole})`,
+    );
+
+    // Usage: batches of fresh event_ids, one of them killed in flight, each retried until answered.
+    const usageBatch = (k: number) => ({
+      usage: Array.from({ length: USAGE_LINES }, (_, i) => ({
+        event_id: `ff-${k}-${i}`,
+        resource_id: `ff-usage-${k}`,
+        kind: "model",
+        timestamp: "2026-10-15T12:00:00Z",
+        labels: {},
+        quantities: { input: 1000 },
+      })),
+    });
+    const sendUsage = (k: number) => json(stack.main.url, "POST", "/api/v1/tenant/spend/usage", stack.owner.headers, usageBatch(k), 60_000);
+    t0 = Date.now();
+    const first = await sendUsage(1);
+    const usageMs = Date.now() - t0;
+    if (first.status !== 200) throw new Error(`usage batch answered ${first.status}: ${JSON.stringify(first.body).slice(0, 300)}`);
+    // Killed in flight: the kill comes earlier each time the batch was answered before it (k = 2, 3, ...).
+    let k = 1;
+    let killedUsage = { status: 200 };
+    let retried: Awaited<ReturnType<typeof untilAnswered>> | undefined;
+    const kills: string[] = [];
+    for (const fraction of [0.5, 0.3, 0.15, 0.05]) {
+      k += 1;
+      const batch = k;
+      const at = Math.round(usageMs * fraction);
+      killedUsage = await killDuring(stack, () => sendUsage(batch), at);
+      kills.push(`batch ${batch} killed ${at} ms in: ${killedUsage.status}`);
+      // The client retries the same batch (the same event_ids) until it is answered.
+      retried = await untilAnswered(() => sendUsage(batch));
+      if (killedUsage.status === 0) break;
+    }
+    const batches = k;
+    const accepted = (r: { body: unknown } | undefined) => (r?.body as { data?: { accepted: number; duplicates: number } } | undefined)?.data;
+    console.log(
+      `  usage batch of ${USAGE_LINES} answered in ${usageMs} ms; ${kills.join("; ")}; the last one's retry: ${retried?.attempts.join(",")} ${JSON.stringify(accepted(retried))}`,
+    );
+    const linesOf = async (k: number) => {
+      let n = 0;
+      let cursor: string | null = null;
+      do {
+        const res = await json(
+          stack.main.url,
+          "GET",
+          `/api/v1/tenant/spend/lines?start=2026-10-15&end=2026-10-16&resource_id=ff-usage-${k}&limit=500${cursor ? `&cursor=${cursor}` : ""}`,
+          stack.owner.headers,
+        );
+        if (res.status !== 200) throw new Error(`lines answered ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
+        const page = (res.body as { data: { items: unknown[]; next_cursor: string | null } }).data;
+        n += page.items.length;
+        cursor = page.next_cursor;
+      } while (cursor);
+      return n;
+    };
+    const counts: number[] = [];
+    for (let b = 1; b <= batches; b++) counts.push(await linesOf(b));
+    const r = accepted(retried);
+    check(s, "a usage batch was cut off by the kill (the client saw no answer)", killedUsage.status === 0, kills.join("; "));
+    check(
+      s,
+      "every usage batch, the killed one too, is stored once after the client's retries (same event_ids)",
+      retried?.status === 200 && counts.every((n) => n === USAGE_LINES) && r !== undefined && r.accepted + r.duplicates === USAGE_LINES,
+      `lines per batch ${counts.join(", ")} (expected ${USAGE_LINES} each); the last retry accepted ${r?.accepted}, duplicates ${r?.duplicates}`,
+    );
+  } finally {
+    await load.stop();
+    console.log(`  main API load meanwhile, answers by status: ${JSON.stringify(load.statuses)}`);
+  }
+  // While it is down the load's connections are refused (status 0); whatever it answers is never a 500.
+  check(
+    s,
+    "the load meanwhile saw no 500",
+    Object.keys(load.statuses).every((c) => Number(c) < 500 || c === "503"),
+    JSON.stringify(load.statuses),
+  );
+  // The load's own writes: the resource upserts of the ledger (none here) and every acknowledged one before.
+  await writeResources(stack, s);
+  await verifyLedger(stack, s);
+}
+
 // --------------------------------------------------------------------------------------------------
 
 async function main() {
@@ -511,6 +748,7 @@ async function main() {
       ["c", scenarioC],
       ["d", scenarioD],
       ["e", scenarioE],
+      ["f", scenarioF],
     ] as const) {
       if (!SELECTED.includes(name)) continue;
       const t0 = Date.now();
