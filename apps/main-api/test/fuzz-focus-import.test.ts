@@ -122,7 +122,7 @@ describe("attack files: refused or answered in seconds, nothing stored, /healthz
   });
   /** Runs the attack (its files built beforehand) with /healthz watched; after it, nothing stored. */
   async function underWatch(attack: () => Promise<void>): Promise<void> {
-    const health = watchHealth(server);
+    const health = await watchHealth(server);
     try {
       await attack();
     } finally {

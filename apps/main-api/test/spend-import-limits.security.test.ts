@@ -118,7 +118,7 @@ describe("finding 2: Parquet is read one row group at a time, each page decoded 
     const server = small.app.listen(0);
     try {
       const file = alikeFocusParquet(320_000);
-      const health = watchHealth(server);
+      const health = await watchHealth(server);
       const started = performance.now();
       const res = await upload(server, owner, file, { type: PARQUET });
       const elapsed = performance.now() - started;

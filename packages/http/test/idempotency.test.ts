@@ -1,14 +1,17 @@
+import { createHash } from "node:crypto";
 import express from "express";
 import pino from "pino";
 import request from "supertest";
 import { z } from "zod";
 import {
   canonicalJson,
+  deferredIdempotencyOf,
   errorHandler,
   HttpError,
   idempotency,
   jsonBody,
   parseOr400,
+  replayHeaders,
   type BeginResult,
   type ErrorRenderer,
   type IdempotencyStore,
@@ -212,5 +215,54 @@ describe("idempotency of responses that hold a secret", () => {
     // An answer without a secret (an error) is stored and replayed as usual.
     await request(secretApp).post("/fails").set("Idempotency-Key", "f").send({}).expect(404);
     expect((await request(secretApp).post("/fails").set("Idempotency-Key", "f").send({})).headers["idempotent-replayed"]).toBe("true");
+  });
+});
+
+describe("idempotency of a raw body (claimed by its handler once it has the body's digest)", () => {
+  function rawApp(store: IdempotencyStore) {
+    let runs = 0;
+    const a = express();
+    a.use(idempotency({ store, scopeOf: () => "caller", rawBody: (req) => !req.is("application/json") }));
+    a.post("/files", async (req, res, next) => {
+      try {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const digest = createHash("sha256").update(Buffer.concat(chunks)).digest("hex");
+        const replay = await deferredIdempotencyOf(req)?.claim(digest);
+        if (replay) {
+          res.status(replay.status).set(replayHeaders(replay)).end(replay.body);
+          return;
+        }
+        runs++;
+        res.status(201).json({ bytes: Buffer.concat(chunks).length, run: runs });
+      } catch (err) {
+        next(err);
+      }
+    });
+    a.use(errorHandler(render, pino({ level: "silent" })));
+    return { app: a, runs: () => runs };
+  }
+  const send = (a: express.Express, body: string, query = "", key = "k1") =>
+    request(a).post(`/files${query}`).set("Content-Type", "text/csv").set("Idempotency-Key", key).send(body);
+
+  it("replays the first answer for the same bytes and query; other bytes or another query are a 422", async () => {
+    const { store } = memoryStore();
+    const t = rawApp(store);
+    const first = await send(t.app, "a,b\n1,2\n").expect(201);
+    const again = await send(t.app, "a,b\n1,2\n").expect(201);
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect(t.runs()).toBe(1);
+    expect((await send(t.app, "a,b\n1,3\n")).status).toBe(422);
+    expect((await send(t.app, "a,b\n1,2\n", "?part=2")).status).toBe(422);
+    expect(t.runs()).toBe(1);
+  });
+
+  it("leaves no claim on a request without the header, and none for a request that never claims", async () => {
+    const { store, rows } = memoryStore();
+    const t = rawApp(store);
+    await request(t.app).post("/files").set("Content-Type", "text/csv").send("x").expect(201);
+    expect(rows.size).toBe(0);
+    expect(t.runs()).toBe(1);
   });
 });
