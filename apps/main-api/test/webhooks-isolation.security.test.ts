@@ -100,8 +100,12 @@ describe("one organization's tarpit receivers", () => {
       { what: "the revoked key refused by the pricing API", timeoutMs: PROMPT_MS },
     );
     const refusedAfterMs = Date.now() - revokedAt;
-    const revocation = await ctx.prisma.outboxMessage.findFirstOrThrow({ where: { organizationId: victim.organization.id, topic: REVOKE_TOPIC } });
-    expect(revocation.deliveredAt).not.toBeNull();
+    // The sync message is marked delivered once the pricing API has confirmed (just after it refuses the key).
+    await eventually(
+      () => ctx.prisma.outboxMessage.count({ where: { organizationId: victim.organization.id, topic: REVOKE_TOPIC, deliveredAt: { not: null } } }),
+      (n) => n === 1,
+      { what: "the revocation's outbox message delivered", timeoutMs: PROMPT_MS - refusedAfterMs },
+    );
     // Organization A's deliveries have not all been tried yet (30 deadlines of 10 s, 4 at a time):
     // the revocation did not wait for them.
     expect(tarpit.total).toBeLessThan(30);
@@ -134,19 +138,23 @@ describe("one organization's tarpit receivers", () => {
 });
 
 describe("the concurrent queue's claim", () => {
-  it("gives every organization its own slots whatever another has queued, and delivers each message once", async () => {
-    const TOPIC = "test.fair";
-    const BACKLOG = 120;
+  const BACKLOG = 120;
+
+  /**
+   * Organization A queues BACKLOG messages whose receivers hang until released, then B queues 3
+   * that are answered at once; `replicas` workers with `total` slots each deliver them. Resolves
+   * when B's 3 are delivered (checking A's in flight then), after releasing A and delivering all.
+   */
+  async function backlogBeside(topic: string, replicas: TestContext[], total: number) {
     const orgA = attacker.organization.id;
     const orgB = victim.organization.id;
     await ctx.prisma.$transaction(async (tx) => {
-      for (let n = 0; n < BACKLOG; n++) await enqueue(tx, { organizationId: orgA, topic: TOPIC, aggregateId: `a_${n}`, payload: { n } });
+      for (let n = 0; n < BACKLOG; n++) await enqueue(tx, { organizationId: orgA, topic, aggregateId: `a_${n}`, payload: { n } });
     });
     // Queued after organization A's whole backlog: due last.
     await ctx.prisma.$transaction(async (tx) => {
-      for (let n = 0; n < 3; n++) await enqueue(tx, { organizationId: orgB, topic: TOPIC, aggregateId: `b_${n}`, payload: { n } });
+      for (let n = 0; n < 3; n++) await enqueue(tx, { organizationId: orgB, topic, aggregateId: `b_${n}`, payload: { n } });
     });
-    // Organization A's receivers hang until released; B's answer at once.
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -155,7 +163,7 @@ describe("the concurrent queue's claim", () => {
     const maxInFlight = new Map<string, number>();
     const delivered: string[] = [];
     const handlers = {
-      [TOPIC]: async (payload: unknown, organizationId: string) => {
+      [topic]: async (payload: unknown, organizationId: string) => {
         inFlight.set(organizationId, (inFlight.get(organizationId) ?? 0) + 1);
         maxInFlight.set(organizationId, Math.max(maxInFlight.get(organizationId) ?? 0, inFlight.get(organizationId) ?? 0));
         try {
@@ -170,18 +178,19 @@ describe("the concurrent queue's claim", () => {
       pollMs: 20,
       backoffBaseMs: 20,
       backoffMaxMs: 100,
-      queues: [{ name: "fair", topics: [TOPIC], concurrency: { perOrganization: PER_ORGANIZATION, total: 64 } }],
+      queues: [{ name: "fair", topics: [topic], concurrency: { perOrganization: PER_ORGANIZATION, total } }],
     };
     const logger = pino({ level: "silent" });
-    const workers = [new OutboxWorker(ctx.prisma, logger, handlers, options), new OutboxWorker(replica.prisma, logger, handlers, options)];
+    const workers = replicas.map((r) => new OutboxWorker(r.prisma, logger, handlers, options));
     for (const worker of workers) worker.start();
+    let aInFlightMeanwhile: number | undefined;
     try {
       await eventually(
         () => delivered.filter((d) => d.startsWith(`${orgB}/`)).length,
         (n) => n === 3,
         { what: "organization B's messages delivered while A's hang", timeoutMs: PROMPT_MS },
       );
-      expect(inFlight.get(orgA)).toBe(PER_ORGANIZATION);
+      aInFlightMeanwhile = inFlight.get(orgA);
       release();
       await eventually(
         () => delivered.length,
@@ -192,10 +201,68 @@ describe("the concurrent queue's claim", () => {
       release();
       for (const worker of workers) await worker.stop();
     }
+    const undelivered = await ctx.prisma.outboxMessage.count({ where: { topic, OR: [{ deliveredAt: null }, { leasedUntil: { not: null } }] } });
+    return { aInFlightMeanwhile, maxInFlightA: maxInFlight.get(orgA), delivered: new Set(delivered).size, undelivered };
+  }
+
+  it("gives every organization its own slots whatever another has queued, and delivers each message once", async () => {
+    const seen = await backlogBeside("test.fair", [ctx, replica], 64);
     // Two replicas together kept organization A at its 4 slots; nothing was delivered twice.
-    expect(maxInFlight.get(orgA)).toBe(PER_ORGANIZATION);
-    expect(new Set(delivered).size).toBe(BACKLOG + 3);
-    expect(await ctx.prisma.outboxMessage.count({ where: { topic: TOPIC, OR: [{ deliveredAt: null }, { leasedUntil: { not: null } }] } })).toBe(0);
+    expect(seen).toEqual({ aInFlightMeanwhile: PER_ORGANIZATION, maxInFlightA: PER_ORGANIZATION, delivered: BACKLOG + 3, undelivered: 0 });
+  });
+
+  it("serves the organizations with the fewest in flight first when a worker has fewer free slots than candidates", async () => {
+    // One worker of 4 slots: taking A's 4 oldest first would leave B nothing until A's receivers answer.
+    const seen = await backlogBeside("test.fair.saturated", [ctx], PER_ORGANIZATION);
+    expect(seen).toMatchObject({ delivered: BACKLOG + 3, undelivered: 0 });
+    expect(seen.maxInFlightA).toBeLessThanOrEqual(PER_ORGANIZATION);
+  });
+
+  it("keeps claiming after kicks that found every slot taken", async () => {
+    const topic = "test.fair.full";
+    const organizationId = victim.organization.id;
+    await ctx.prisma.$transaction(async (tx) => {
+      for (let n = 0; n < 2; n++) await enqueue(tx, { organizationId, topic, aggregateId: `full_${n}`, payload: { n } });
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const delivered: number[] = [];
+    const handlers = {
+      [topic]: async (payload: unknown) => {
+        const { n } = payload as { n: number };
+        if (n === 0) await released;
+        delivered.push(n);
+      },
+    };
+    // One slot, no timer: only kicks and the end of a delivery claim.
+    const options = {
+      pollMs: 60_000,
+      backoffBaseMs: 20,
+      backoffMaxMs: 100,
+      queues: [{ name: "full", topics: [topic], concurrency: { perOrganization: 1, total: 1 } }],
+    };
+    const worker = new OutboxWorker(ctx.prisma, pino({ level: "silent" }), handlers, options);
+    try {
+      worker.kick();
+      await eventually(
+        () => ctx.prisma.outboxMessage.count({ where: { topic, leasedUntil: { not: null } } }),
+        (n) => n === 1,
+        { what: "the first message in flight" },
+      );
+      // Kicks while the only slot is taken claim nothing; they must not stop later claims.
+      for (let k = 0; k < 3; k++) worker.kick();
+      release();
+      await eventually(
+        () => delivered.length,
+        (n) => n === 2,
+        { what: "the second message delivered once the slot was free", timeoutMs: PROMPT_MS },
+      );
+    } finally {
+      release();
+      await worker.stop();
+    }
   });
 });
 

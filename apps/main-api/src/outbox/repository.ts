@@ -51,9 +51,9 @@ const FAIR_CLAIM_LOCK_SQL = "SELECT pg_advisory_xact_lock($1, hashtext($2))";
 /**
  * Claims due messages of one topic fairly between organizations: it walks the organizations with a
  * pending message of the topic (one index probe each), gives each at most its free slots (`$3`
- * less its messages leased now, on any replica) of its earliest due messages, and leases the
- * earliest `$1` of those. Whatever one organization has queued, another's messages are claimed as
- * soon as a slot of this worker is free. Claims of one topic are serialised (FAIR_CLAIM_LOCK_SQL),
+ * less its messages leased now, on any replica) of its earliest due messages, and leases `$1` of
+ * those, the organizations with the fewest in flight first. Whatever one organization has queued,
+ * another's messages are claimed as soon as a slot of this worker is free. Claims of one topic are serialised (FAIR_CLAIM_LOCK_SQL),
  * so two replicas never both fill the same free slots.
  */
 const FAIR_CLAIM_SQL = `WITH RECURSIVE orgs AS (
@@ -70,21 +70,24 @@ const FAIR_CLAIM_SQL = `WITH RECURSIVE orgs AS (
        SELECT c.organization_id, c.id
          FROM orgs
         CROSS JOIN LATERAL (
-          SELECT $3::int - count(*)::int AS free FROM outbox AS l
+          SELECT count(*)::int AS busy FROM outbox AS l
            WHERE l.organization_id = orgs.organization_id AND l.topic = $2
              AND l.leased_until IS NOT NULL AND l.delivered_at IS NULL AND l.leased_until > now()) AS slots
         CROSS JOIN LATERAL (
-          SELECT d.organization_id, d.id, d.next_attempt_at FROM outbox AS d
-           WHERE d.organization_id = orgs.organization_id AND d.topic = $2
-             AND d.delivered_at IS NULL AND d.next_attempt_at <= now()
-             AND NOT EXISTS (
-               SELECT 1 FROM outbox AS e
-                WHERE e.organization_id = d.organization_id AND e.aggregate_id = d.aggregate_id
-                  AND e.delivered_at IS NULL AND e.id < d.id)
-           ORDER BY d.next_attempt_at, d.id
-           LIMIT greatest(slots.free, 0)) AS c
+          SELECT due.*, row_number() OVER (ORDER BY due.next_attempt_at, due.id) AS nth
+            FROM (SELECT d.organization_id, d.id, d.next_attempt_at FROM outbox AS d
+                   WHERE d.organization_id = orgs.organization_id AND d.topic = $2
+                     AND d.delivered_at IS NULL AND d.next_attempt_at <= now()
+                     AND NOT EXISTS (
+                       SELECT 1 FROM outbox AS e
+                        WHERE e.organization_id = d.organization_id AND e.aggregate_id = d.aggregate_id
+                          AND e.delivered_at IS NULL AND e.id < d.id)
+                   ORDER BY d.next_attempt_at, d.id
+                   LIMIT greatest($3::int - slots.busy, 0)) AS due) AS c
         WHERE orgs.organization_id IS NOT NULL
-        ORDER BY c.next_attempt_at, c.id
+        -- When this worker has fewer free slots than there are candidates, the organizations with
+        -- the fewest deliveries in flight go first (each one's first message before anyone's second).
+        ORDER BY slots.busy + c.nth, c.next_attempt_at, c.id
         LIMIT $1
      )
     UPDATE outbox AS o

@@ -95,10 +95,12 @@ abstract class Queue {
 
   abstract drain(): Promise<void>;
   abstract stop(): Promise<void>;
+  /** What a kick starts: a round of claims and deliveries, not waited for. */
+  protected abstract round(): Promise<void>;
 
   kick(): void {
     if (this.stopped) return;
-    void this.drain().catch((err) => this.logger.error({ err, queue: this.queue.name }, "outbox delivery round failed"));
+    void this.round().catch((err) => this.logger.error({ err, queue: this.queue.name }, "outbox delivery round failed"));
   }
 
   protected get batchSize(): number {
@@ -132,6 +134,10 @@ abstract class Queue {
 class SequentialQueue extends Queue {
   private running?: Promise<void>;
   private again = false;
+
+  protected round(): Promise<void> {
+    return this.drain();
+  }
 
   drain(): Promise<void> {
     if (this.running) {
@@ -192,30 +198,37 @@ class ConcurrentQueue extends Queue {
     await Promise.all(this.inFlight);
   }
 
+  /** A kick fills the free slots; the deliveries it starts run on their own. */
+  protected round(): Promise<void> {
+    return this.fill();
+  }
+
   /** Claims due messages for the free slots and starts each (coalesced with a claim already running). */
   private fill(): Promise<void> {
     if (this.claiming) {
       this.again = true;
       return this.claiming;
     }
+    // Cleared in a callback, which runs after the assignment even when no claim was needed.
+    const claiming: Promise<void> = this.claimRounds().finally(() => {
+      if (this.claiming === claiming) this.claiming = undefined;
+    });
+    this.claiming = claiming;
+    return claiming;
+  }
+
+  private async claimRounds(): Promise<void> {
     const { perOrganization, total } = this.queue.concurrency ?? { perOrganization: 1, total: 1 };
-    this.claiming = (async () => {
-      try {
-        do {
-          this.again = false;
-          for (;;) {
-            const wanted = Math.min(total - this.inFlight.size, this.batchSize);
-            if (this.stopped || wanted <= 0) break;
-            const batch = await claimFair(this.prisma, this.queue.topics[0], wanted, perOrganization);
-            for (const message of batch) this.begin(message);
-            if (batch.length < wanted) break;
-          }
-        } while (this.again && !this.stopped);
-      } finally {
-        this.claiming = undefined;
+    do {
+      this.again = false;
+      for (;;) {
+        const wanted = Math.min(total - this.inFlight.size, this.batchSize);
+        if (this.stopped || wanted <= 0) break;
+        const batch = await claimFair(this.prisma, this.queue.topics[0], wanted, perOrganization);
+        for (const message of batch) this.begin(message);
+        if (batch.length < wanted) break;
       }
-    })();
-    return this.claiming;
+    } while (this.again && !this.stopped);
   }
 
   private begin(message: OutboxMessage): void {
