@@ -29,6 +29,20 @@ const node = (resource_id: string, instance_type: string, extra: Record<string, 
   instance_type,
   ...extra,
 });
+// The days below are written as in November 2026 and the two months before it. A pod sample may be
+// at most 93 days old, so they are moved to the month before the current one and the two before
+// that, day for day (a day written as the last of its month stays the last).
+const MONTH_SHIFT = (() => {
+  const now = new Date();
+  return now.getUTCFullYear() * 12 + now.getUTCMonth() - 1 - (2026 * 12 + 10);
+})();
+const lastDayOf = (month: number) => new Date(Date.UTC(Math.floor(month / 12), (month % 12) + 1, 0)).getUTCDate();
+function D(day: string): string {
+  const [y, m, d] = day.split("-").map(Number);
+  const month = y * 12 + m - 1 + MONTH_SHIFT;
+  const moved = d === lastDayOf(y * 12 + m - 1) ? lastDayOf(month) : d;
+  return `${Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, "0")}-${String(moved).padStart(2, "0")}`;
+}
 const hour = (day: string, h: number) => `${day}T${String(h).padStart(2, "0")}:20:00.000Z`;
 const cents = (value: string) => Math.round(Number(value) * 100);
 const allocation = async (who: { token: string; tenant: string }, query: string) => {
@@ -60,7 +74,7 @@ describe("pod samples", () => {
       namespace: "x",
       pod: "p",
       node: n,
-      timestamp: hour("2026-11-01", 1),
+      timestamp: hour(D("2026-11-01"), 1),
       cpu_request_cores: 1,
       memory_request_gb: 1,
     });
@@ -69,7 +83,7 @@ describe("pod samples", () => {
     expectError(await as(owner).post(PODS, { samples: [sample("a-vm")] }), 400, /a-vm/);
     expectError(await as(owner).post(PODS, { samples: [] }), 400);
     expectError(await as(owner).post(PODS, { samples: [{ ...sample("their-node"), cpu_request_cores: -1 }] }), 400, /cpu_request_cores/);
-    expect((await allocation(owner, "start=2026-11-01&end=2026-11-02")).rows).toEqual([]);
+    expect((await allocation(owner, `start=${D("2026-11-01")}&end=${D("2026-11-02")}`)).rows).toEqual([]);
   });
 
   it("keeps names and labels as sent, quotes, backslashes, control characters and non-ASCII included; a NUL is a 400", async () => {
@@ -80,30 +94,38 @@ describe("pod samples", () => {
       pod: "p",
       node: "labelled",
       labels,
-      timestamp: hour("2026-11-03", 1),
+      timestamp: hour(D("2026-11-03"), 1),
       cpu_request_cores: 1,
       memory_request_gb: 1,
     });
     expectError(await as(owner).post(PODS, { samples: [sample({ team: "a\u0000b" })] }), 400, /NUL/);
     expectError(await as(owner).post(PODS, { samples: [sample({ team: "a\ud800b" })] }), 400, /surrogate|Unicode/);
     expectError(await as(owner).post(PODS, { samples: [sample({ team: "a" }, "ns\udc00")] }), 400, /surrogate|Unicode/);
-    expect((await allocation(owner, "start=2026-11-03&end=2026-11-04")).rows).toEqual([]);
+    expect((await allocation(owner, `start=${D("2026-11-03")}&end=${D("2026-11-04")}`)).rows).toEqual([]);
     const odd = 'a "quoted" \\ value\u0001\t é 💸 {x,y}';
     expect((await as(owner).post(PODS, { samples: [sample({ team: odd }, 'ns "q" \\ {a,b} é')] })).status).toBe(200);
-    expect(Object.keys(byGroup(await allocation(owner, "start=2026-11-03&end=2026-11-04&aggregate=label:team")))).toContain(odd);
-    expect(Object.keys(byGroup(await allocation(owner, "start=2026-11-03&end=2026-11-04&aggregate=namespace")))).toContain('ns "q" \\ {a,b} é');
+    expect(Object.keys(byGroup(await allocation(owner, `start=${D("2026-11-03")}&end=${D("2026-11-04")}&aggregate=label:team`)))).toContain(odd);
+    expect(Object.keys(byGroup(await allocation(owner, `start=${D("2026-11-03")}&end=${D("2026-11-04")}&aggregate=namespace`)))).toContain('ns "q" \\ {a,b} é');
   });
 });
 
 describe("retired nodes", () => {
   it("take no more pods until they are upserted again", async () => {
     expect((await as(owner).put(RESOURCES, { resources: [node("drained", "m5.xlarge", { cluster: "c", node_pool: "p" })] })).status).toBe(200);
-    const sample = { cluster: "c", namespace: "x", pod: "late", node: "drained", timestamp: hour("2026-11-02", 3), cpu_request_cores: 1, memory_request_gb: 1 };
+    const sample = {
+      cluster: "c",
+      namespace: "x",
+      pod: "late",
+      node: "drained",
+      timestamp: hour(D("2026-11-02"), 3),
+      cpu_request_cores: 1,
+      memory_request_gb: 1,
+    };
     expect(
       (await request(ctx.app).delete(`${RESOURCES}/drained`).set("Authorization", `Bearer ${owner.token}`).set("X-Service-Tenant-ID", owner.tenant)).status,
     ).toBe(204);
     expectError(await as(owner).post(PODS, { samples: [sample] }), 400, /drained/);
-    expect((await allocation(owner, "start=2026-11-02&end=2026-11-03")).rows).toEqual([]);
+    expect((await allocation(owner, `start=${D("2026-11-02")}&end=${D("2026-11-03")}`)).rows).toEqual([]);
     // Upserting it again revives it.
     expect((await as(owner).put(RESOURCES, { resources: [node("drained", "m5.xlarge", { cluster: "c", node_pool: "p" })] })).status).toBe(200);
     expect((await as(owner).post(PODS, { samples: [sample] })).status).toBe(200);
@@ -117,7 +139,7 @@ describe("retired nodes", () => {
       namespace: "moved",
       pod: "m",
       node: n,
-      timestamp: hour("2026-11-04", 5),
+      timestamp: hour(D("2026-11-04"), 5),
       cpu_request_cores: 1,
       memory_request_gb: 1,
     });
@@ -127,13 +149,13 @@ describe("retired nodes", () => {
     ).toBe(204);
     // The agent corrects the hour: the pod ran on the live node.
     expect((await as(owner).post(PODS, { samples: [sample("staying")] })).status).toBe(200);
-    const moved = byGroup(await allocation(owner, "start=2026-11-04&end=2026-11-05")).moved;
+    const moved = byGroup(await allocation(owner, `start=${D("2026-11-04")}&end=${D("2026-11-05")}`)).moved;
     expect(moved.cpu_core_hours).toBe(1);
   });
 });
 
 describe("allocation of one node", () => {
-  const DAY = "2026-11-10";
+  const DAY = D("2026-11-10");
   beforeAll(async () => {
     expect((await as(owner).put(RESOURCES, { resources: [node("solo", "m5.xlarge", { cluster: "one", node_pool: "solo-pool" })] })).status).toBe(200);
     // 10 hours; the pod requests 1 core and 4 GB and uses 0.5 core and 6 GB.
@@ -157,7 +179,7 @@ describe("allocation of one node", () => {
   });
 
   it("charges the pod max(request, usage) of the node's CPU and memory cost; the rest is idle", async () => {
-    const a = await allocation(owner, `start=${DAY}&end=2026-11-11&aggregate=namespace`);
+    const a = await allocation(owner, `start=${DAY}&end=${D("2026-11-11")}&aggregate=namespace`);
     expect(a.nodes_without_pods).toEqual([]);
     // Node: 10 h x 0.192 = 1.92. CPU weight 4 x 0.031611 = 0.126444, memory 16 x 0.004237 = 0.067792 (sum 0.194236).
     // CPU cost 1.92 x 0.126444 / 0.194236 = 1.249884..., memory 1.92 - 1.249884... = 0.670115...
@@ -174,14 +196,14 @@ describe("allocation of one node", () => {
   });
 
   it("with share_idle the pod carries the whole node", async () => {
-    const a = await allocation(owner, `start=${DAY}&end=2026-11-11&aggregate=namespace&share_idle=true`);
+    const a = await allocation(owner, `start=${DAY}&end=${D("2026-11-11")}&aggregate=namespace&share_idle=true`);
     // The only group of the cluster: CPU 1.249884 -> 1.25, memory 0.670115 -> 0.67, total 1.92.
     expect(a.rows).toEqual([expect.objectContaining({ group: "web", cpu_cost: "1.25", ram_cost: "0.67", total_cost: "1.92" })]);
     expect(a.rows[0].efficiency).toBeCloseTo(0.7229, 4);
   });
 
   it("aggregates by cluster, controller, pod and label the same way", async () => {
-    const range = `start=${DAY}&end=2026-11-11`;
+    const range = `start=${DAY}&end=${D("2026-11-11")}`;
     expect(byGroup(await allocation(owner, `${range}&aggregate=cluster`)).one.total_cost).toBe("0.56");
     expect(byGroup(await allocation(owner, `${range}&aggregate=controller`))["Deployment/web"].total_cost).toBe("0.56");
     expect(byGroup(await allocation(owner, `${range}&aggregate=pod`))["web/web-1"].total_cost).toBe("0.56");
@@ -191,20 +213,20 @@ describe("allocation of one node", () => {
 
   it("rejects bad ranges and aggregates naming the parameter", async () => {
     expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}&end=${DAY}`), 400, /end/);
-    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}T01:00:00Z&end=2026-11-11`), 400, /start/);
-    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}&end=2026-11-11&aggregate=node`), 400, /aggregate/);
-    expectError(await as(owner).get(`${ALLOCATION}?start=2026-11-12&end=2026-11-11`), 400, /end/);
+    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}T01:00:00Z&end=${D("2026-11-11")}`), 400, /start/);
+    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}&end=${D("2026-11-11")}&aggregate=node`), 400, /aggregate/);
+    expectError(await as(owner).get(`${ALLOCATION}?start=${D("2026-11-12")}&end=${D("2026-11-11")}`), 400, /end/);
   });
 
   it("never shows one tenant's allocation to another", async () => {
-    const theirs = await allocation(other, `start=${DAY}&end=2026-11-11`);
+    const theirs = await allocation(other, `start=${DAY}&end=${D("2026-11-11")}`);
     expect(theirs.rows).toEqual([]);
     expect(theirs.totals.total_cost).toBe("0.00");
   });
 });
 
 describe("allocation of two namespaces on two nodes", () => {
-  const DAY = "2026-11-12";
+  const DAY = D("2026-11-12");
   beforeAll(async () => {
     const resources = [node("n-a", "m5.xlarge", { cluster: "two" }), node("n-b", "c5.large", { cluster: "two" })];
     expect((await as(owner).put(RESOURCES, { resources })).status).toBe(200);
@@ -230,14 +252,14 @@ describe("allocation of two namespaces on two nodes", () => {
   it("adds up to the nodes' cost to the cent, with and without shared idle, overall and per day", async () => {
     // 5 h x 0.192 + 7 h x 0.085 = 0.96 + 0.595 = 1.555, half-up 1.56.
     for (const share of ["false", "true"]) {
-      const a = await allocation(owner, `start=${DAY}&end=2026-11-13&aggregate=namespace&share_idle=${share}&step=day`);
+      const a = await allocation(owner, `start=${DAY}&end=${D("2026-11-13")}&aggregate=namespace&share_idle=${share}&step=day`);
       expect(a.totals.total_cost).toBe("1.56");
       expect(a.rows.reduce((sum, r) => sum + cents(r.total_cost), 0)).toBe(156);
       expect(a.rows.reduce((sum, r) => sum + cents(r.cpu_cost), 0)).toBe(cents(a.totals.cpu_cost));
       for (const r of a.rows) expect(cents(r.cpu_cost) + cents(r.ram_cost)).toBe(cents(r.total_cost));
       expect(a.days?.map((d) => [d.date, d.totals.total_cost])).toEqual([[DAY, "1.56"]]);
     }
-    const plain = byGroup(await allocation(owner, `start=${DAY}&end=2026-11-13`));
+    const plain = byGroup(await allocation(owner, `start=${DAY}&end=${D("2026-11-13")}`));
     // web on n-a: CPU weight 0.126444 of 0.194236 -> 0.96 x 0.650981 = 0.624942; 1.3 of 4 cores = 0.203106;
     // memory 0.96 - 0.624942 = 0.335058; 5 of 16 GB = 0.104706; total 0.307812 -> 0.31.
     expect(plain.web.total_cost).toBe("0.31");
@@ -250,20 +272,24 @@ describe("allocation of two namespaces on two nodes", () => {
 describe("billed hours and over-commitment", () => {
   it("bills a node for the hours of its heartbeats and utilization samples, with nothing claimed as idle", async () => {
     expect((await as(owner).put(RESOURCES, { resources: [node("quiet", "m5.xlarge", { cluster: "three" })] })).status).toBe(200);
-    expect((await as(owner).post("/api/v1/tenant/compute/heartbeats", { resource_ids: ["quiet"], timestamp: "2026-11-14T05:10:00Z" })).status).toBe(200);
-    expect((await as(owner).post("/api/v1/tenant/compute/heartbeats", { resource_ids: ["quiet"], timestamp: "2026-11-14T05:50:00Z" })).status).toBe(200);
-    const metric = { resource_id: "quiet", timestamp: "2026-11-14T07:30:00Z", cpu_utilization: 3 };
+    expect((await as(owner).post("/api/v1/tenant/compute/heartbeats", { resource_ids: ["quiet"], timestamp: `${D("2026-11-14")}T05:10:00Z` })).status).toBe(
+      200,
+    );
+    expect((await as(owner).post("/api/v1/tenant/compute/heartbeats", { resource_ids: ["quiet"], timestamp: `${D("2026-11-14")}T05:50:00Z` })).status).toBe(
+      200,
+    );
+    const metric = { resource_id: "quiet", timestamp: `${D("2026-11-14")}T07:30:00Z`, cpu_utilization: 3 };
     expect((await as(owner).post("/api/v1/tenant/compute/metrics", { samples: [metric] })).status).toBe(200);
-    const a = await allocation(owner, "start=2026-11-14&end=2026-11-15");
+    const a = await allocation(owner, `start=${D("2026-11-14")}&end=${D("2026-11-15")}`);
     // Hours 05:00 (two heartbeats) and 07:00 (a sample): 2 x 0.192 = 0.384 -> 0.38, all idle.
     expect(a.rows).toEqual([expect.objectContaining({ group: "__idle__", total_cost: "0.38", efficiency: null })]);
     expect(a.totals.total_cost).toBe("0.38");
     // Named as billed with no pod sampled on it: through its heartbeats' node-day, and through its
     // utilization samples alone (on the 8th it sent only a sample); not where it was not billed.
     expect(a.nodes_without_pods).toEqual(["quiet"]);
-    expect((await as(owner).post("/api/v1/tenant/compute/metrics", { samples: [{ ...metric, timestamp: "2026-11-08T03:30:00Z" }] })).status).toBe(200);
-    expect((await allocation(owner, "start=2026-11-08&end=2026-11-09")).nodes_without_pods).toEqual(["quiet"]);
-    expect((await allocation(owner, "start=2026-11-07&end=2026-11-08")).nodes_without_pods).toEqual([]);
+    expect((await as(owner).post("/api/v1/tenant/compute/metrics", { samples: [{ ...metric, timestamp: `${D("2026-11-08")}T03:30:00Z` }] })).status).toBe(200);
+    expect((await allocation(owner, `start=${D("2026-11-08")}&end=${D("2026-11-09")}`)).nodes_without_pods).toEqual(["quiet"]);
+    expect((await allocation(owner, `start=${D("2026-11-07")}&end=${D("2026-11-08")}`)).nodes_without_pods).toEqual([]);
   });
 
   it("scales claims that exceed a node's capacity so the node is charged once", async () => {
@@ -273,12 +299,12 @@ describe("billed hours and over-commitment", () => {
       namespace,
       pod: namespace,
       node: "tight",
-      timestamp: "2026-11-15T03:00:00Z",
+      timestamp: `${D("2026-11-15")}T03:00:00Z`,
       cpu_request_cores: cpu,
       memory_request_gb: 1,
     });
     expect((await as(owner).post(PODS, { samples: [pod("alpha", 2), pod("beta", 1)] })).status).toBe(200);
-    const a = byGroup(await allocation(owner, "start=2026-11-15&end=2026-11-16"));
+    const a = byGroup(await allocation(owner, `start=${D("2026-11-15")}&end=${D("2026-11-16")}`));
     // c5.large, 1 h at 0.085: CPU 0.085 x 0.063222 / 0.080170 = 0.067031, memory 0.017969.
     // 3 cores claimed of 2: each claim x 2/3 -> alpha 4/3 cores (0.044687), beta 2/3 (0.022344), CPU idle 0.
     // Memory: 1 GB each of 4: 0.004492 each, idle 0.008985.
@@ -309,30 +335,34 @@ describe("billed hours and over-commitment", () => {
     // (beta uses 1 core, requesting 0.5). October is whole in the range, read from the month roll-up.
     const over = (day: string) => [pod(day, "alpha", 2, 1), pod(day, "beta", 1, 0.5)];
     const plain = (day: string) => [pod(day, "alpha", 0.5, 0.2), pod(day, "beta", 0.5, 1)];
-    const samples = [...over("2026-09-30"), ...plain("2026-10-01"), ...over("2026-10-31"), ...plain("2026-11-01")];
+    const samples = [...over(D("2026-09-30")), ...plain(D("2026-10-01")), ...over(D("2026-10-31")), ...plain(D("2026-11-01"))];
     expect((await as(owner).post(PODS, { samples })).status).toBe(200);
     for (const aggregate of ["namespace", "controller", "cluster"]) {
-      const range = `start=2026-09-30&end=2026-11-02&aggregate=${aggregate}`;
+      const range = `start=${D("2026-09-30")}&end=${D("2026-11-02")}&aggregate=${aggregate}`;
       const [whole, daily] = [await allocation(owner, range), await allocation(owner, `${range}&step=day`)];
       expect(whole.rows).toEqual(daily.rows);
       expect(whole.totals).toEqual(daily.totals);
-      expect(daily.days?.map((d) => d.date)).toEqual(["2026-09-30", "2026-10-01", "2026-10-31", "2026-11-01"]);
+      expect(daily.days?.map((d) => d.date)).toEqual([D("2026-09-30"), D("2026-10-01"), D("2026-10-31"), D("2026-11-01")]);
     }
-    const a = byGroup(await allocation(owner, "start=2026-09-30&end=2026-11-02"));
+    const a = byGroup(await allocation(owner, `start=${D("2026-09-30")}&end=${D("2026-11-02")}`));
     // alpha: 2 x (2 x 2/3) + 2 x 0.5 core-hours; beta: 2 x (1 x 2/3) + 2 x max(0.5, 1).
     expect(a.alpha.cpu_core_hours).toBeCloseTo(8 / 3 + 1, 6);
     expect(a.beta.cpu_core_hours).toBeCloseTo(4 / 3 + 2, 6);
     // c5.large, 4 h at 0.085 = 0.34.
     expect(cents(a.alpha.total_cost) + cents(a.beta.total_cost) + cents(a.__idle__.total_cost)).toBe(34);
     // October alone: its month row; the same as its two days.
-    const october = await allocation(owner, "start=2026-10-01&end=2026-11-01");
-    expect(october.rows).toEqual((await allocation(owner, "start=2026-10-01&end=2026-11-01&step=day")).rows);
+    const october = await allocation(owner, `start=${D("2026-10-01")}&end=${D("2026-11-01")}`);
+    expect(october.rows).toEqual((await allocation(owner, `start=${D("2026-10-01")}&end=${D("2026-11-01")}&step=day`)).rows);
     expect(byGroup(october).alpha.cpu_core_hours).toBeCloseTo(4 / 3 + 0.5, 6);
     // Another tenant's node of the same id, billed in the same month, sees none of these claims,
     // from the month roll-up or from the days.
     expect((await as(other).put(RESOURCES, { resources: [node("mixed", "c5.large", { cluster: "seven" })] })).status).toBe(200);
-    expect((await as(other).post(PODS, { samples: [{ ...pod("2026-10-15", "theirs", 1, 0.5), pod: "theirs" }] })).status).toBe(200);
-    for (const query of ["start=2026-09-30&end=2026-11-02", "start=2026-10-01&end=2026-11-01", "start=2026-09-30&end=2026-11-02&step=day"]) {
+    expect((await as(other).post(PODS, { samples: [{ ...pod(D("2026-10-15"), "theirs", 1, 0.5), pod: "theirs" }] })).status).toBe(200);
+    for (const query of [
+      `start=${D("2026-09-30")}&end=${D("2026-11-02")}`,
+      `start=${D("2026-10-01")}&end=${D("2026-11-01")}`,
+      `start=${D("2026-09-30")}&end=${D("2026-11-02")}&step=day`,
+    ]) {
       expect((await allocation(other, query)).rows.map((r) => r.group)).toEqual(["theirs", "__idle__"]);
     }
   });
@@ -345,14 +375,14 @@ describe("billed hours and over-commitment", () => {
       namespace: "batch",
       pod: `job-${i % 200}`,
       node: "twice",
-      timestamp: hour("2026-11-16", Math.floor(i / 200)),
+      timestamp: hour(D("2026-11-16"), Math.floor(i / 200)),
       cpu_request_cores: 0.01,
       memory_request_gb: 0.05,
     }));
     const [first, second] = await Promise.all([as(owner).post(PODS, { samples }), as(owner).post(PODS, { samples })]);
     expect([first.status, second.status]).toEqual([200, 200]);
     // 4800 pod-hours x 0.01 cores = 48 core-hours, not twice that.
-    expect(byGroup(await allocation(owner, "start=2026-11-16&end=2026-11-17")).batch.cpu_core_hours).toBe(48);
+    expect(byGroup(await allocation(owner, `start=${D("2026-11-16")}&end=${D("2026-11-17")}`)).batch.cpu_core_hours).toBe(48);
   });
 
   it("moves the roll-ups by what a re-sent sample changes, in a batch that also adds a new hour", async () => {
@@ -362,14 +392,14 @@ describe("billed hours and over-commitment", () => {
       namespace: "resent",
       pod: "p",
       node: "again",
-      timestamp: hour("2026-11-17", h),
+      timestamp: hour(D("2026-11-17"), h),
       cpu_request_cores: cpu,
       memory_request_gb: 1,
     });
     expect((await as(owner).post(PODS, { samples: [pod(2, 1), pod(3, 1), pod(4, 1)] })).status).toBe(200);
     // Hour 03 re-sent with 2 cores (between hours 02 and 06 of this batch), hour 06 new with 0.5.
     expect((await as(owner).post(PODS, { samples: [pod(6, 0.5), pod(3, 2)] })).status).toBe(200);
-    const a = await allocation(owner, "start=2026-11-17&end=2026-11-18");
+    const a = await allocation(owner, `start=${D("2026-11-17")}&end=${D("2026-11-18")}`);
     // 1 (02) + 2 (03, replacing 1) + 1 (04) + 0.5 (06) = 4.5 core-hours; 4 GB-hours.
     expect(byGroup(a).resent.cpu_core_hours).toBeCloseTo(4.5, 6);
     expect(byGroup(a).resent.ram_gb_hours).toBeCloseTo(4, 6);
@@ -438,7 +468,7 @@ describe("roll-ups", () => {
       node: `r-${"abc"[(pod + shift) % 3]}`,
       controller_kind: "Deployment",
       controller_name: `app-${(pod + shift) % 2}`,
-      timestamp: hour(h < 24 ? "2026-10-31" : "2026-11-01", h % 24),
+      timestamp: hour(h < 24 ? D("2026-10-31") : D("2026-11-01"), h % 24),
       cpu_request_cores: 0.25 + ((pod + shift) % 4) * 0.5,
       memory_request_gb: 1 + ((pod * 3 + shift) % 5),
       ...(pod % 3 === 0 ? {} : { cpu_usage_cores: ((pod * 7 + h + shift) % 10) / 4, memory_usage_gb: ((pod + h * shift) % 7) * 1.5 }),
@@ -468,7 +498,7 @@ describe("roll-ups", () => {
           namespace: "ns",
           pod: `pod-${p}`,
           node: `${cluster}-1`,
-          timestamp: hour("2026-11-23", h),
+          timestamp: hour(D("2026-11-23"), h),
           cpu_request_cores: cpu,
           memory_request_gb: 1,
         })),
@@ -485,7 +515,7 @@ describe("roll-ups", () => {
     same(rollups.claimDays);
     same(rollups.claimMonths);
     // Per cluster: 3 pods x (0.5 + 2 + 1) core-hours.
-    const byCluster = byGroup(await allocation(who, "start=2026-11-23&end=2026-11-24&aggregate=cluster"));
+    const byCluster = byGroup(await allocation(who, `start=${D("2026-11-23")}&end=${D("2026-11-24")}&aggregate=cluster`));
     expect([byCluster.y.cpu_core_hours, byCluster.z.cpu_core_hours]).toEqual([10.5, 10.5]);
   });
 
@@ -501,7 +531,7 @@ describe("roll-ups", () => {
         namespace: "ns",
         pod: `pod-${i % 150}`,
         node: i % 3 === 0 ? "shared" : own,
-        timestamp: hour("2026-11-22", Math.floor(i / 150)),
+        timestamp: hour(D("2026-11-22"), Math.floor(i / 150)),
         cpu_request_cores: 0.01,
         memory_request_gb: 0.02,
         cpu_usage_cores: (i % 7) / 100,
