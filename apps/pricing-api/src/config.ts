@@ -19,6 +19,8 @@ export const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
   // How often the service checks whether another process (catalog:import) replaced the compute catalog; 0 = never.
   COMPUTE_CATALOG_REFRESH_MS: z.coerce.number().int().min(0).default(60000),
+  // Where no autovacuum runs (PGlite; PostgreSQL with autovacuum off): seconds between the service's own vacuum passes (0: none).
+  PRICING_API_VACUUM_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(30),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -40,5 +42,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     protection: protectionConfig(e, API_KEY_OR_BEARER),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     computeCatalogRefreshMs: e.COMPUTE_CATALOG_REFRESH_MS,
+    vacuumIntervalMs: e.PRICING_API_VACUUM_INTERVAL_SECONDS * 1000,
   };
 }

@@ -1,5 +1,5 @@
-import { openMigratedDatabase } from "@cloudcost/db";
-import { closeRedis, createLogger, redisReady, serve, startFailure } from "@cloudcost/http";
+import { lacksAutovacuum, openMigratedDatabase, vacuumDeadTables } from "@cloudcost/db";
+import { closeRedis, createLogger, redisReady, serve, startFailure, startPeriodic } from "@cloudcost/http";
 import { createApp } from "./app";
 import { buildDeps } from "./compose";
 import { loadSeedCatalog, refreshCatalogStore, watchCatalogVersion } from "./compute/catalog-loader";
@@ -17,6 +17,18 @@ async function main() {
   apiKeys.startUsageFlush();
   if (deps.redis && !(await redisReady(deps.redis))) logger.warn("REDIS_URL is not reachable yet: rate limits count in this process until it is");
   const app = createApp(deps);
+  // Where the database has no autovacuum (PGlite; PostgreSQL with autovacuum off), the tables past
+  // autovacuum's thresholds are vacuumed here (docs/operations.md, vacuuming); elsewhere nothing runs.
+  let ownVacuum: boolean | undefined;
+  const vacuum = startPeriodic({
+    intervalMs: config.vacuumIntervalMs,
+    runAtStart: true,
+    onError: (err) => logger.warn({ err }, "vacuum pass failed; the next one retries"),
+    run: async () => {
+      ownVacuum ??= await lacksAutovacuum(db.kind, db.sql);
+      if (ownVacuum) await vacuumDeadTables(db.sql);
+    },
+  });
   let catalogWatch: { stop(): Promise<void> } | undefined;
   // Listening first lets /healthz answer while the catalog loads; /readyz says 503 until it is loaded.
   let catalogLoad: Promise<void> = Promise.resolve();
@@ -33,6 +45,7 @@ async function main() {
       await catalogLoad.catch(() => undefined);
       await apiKeys.stop();
       await catalogWatch?.stop();
+      await vacuum.stop();
       await changes.close();
       await prisma.$disconnect();
       await db.close();

@@ -9,4 +9,4 @@ export { newId, newIds } from "./ids";
 export { TRANSACTION_OPTIONS, isUniqueViolation, isForeignKeyViolation, isSerializationFailure } from "./transactions";
 export { createChangeFeed, changeNotification, CHANGE_CHANNEL, type ChangeFeed, type ChangeHandler } from "./change-feed";
 export { columnsOf, type CheckedStatement, type Columns, type PgType, type RowOf } from "./sql-columns";
-export { vacuumDeadTables, type VacuumedTable } from "./vacuum";
+export { lacksAutovacuum, vacuumDeadTables, type VacuumedTable } from "./vacuum";

@@ -34,6 +34,16 @@ export interface VacuumedTable {
   vacuumed: boolean;
 }
 
+/**
+ * Whether a service must vacuum its database itself: the embedded PGlite has no autovacuum, and a
+ * PostgreSQL server may run with `autovacuum = off` (or without the statistics it decides by).
+ */
+export async function lacksAutovacuum(kind: "postgres" | "pglite", sql: SqlClient): Promise<boolean> {
+  if (kind === "pglite") return true;
+  const [row] = await sql.query<{ on: boolean }>("SELECT current_setting('autovacuum') = 'on' AND current_setting('track_counts') = 'on' AS on");
+  return !row.on;
+}
+
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** VACUUM (ANALYZE) or ANALYZE the tables past autovacuum's thresholds; answers what it did. */

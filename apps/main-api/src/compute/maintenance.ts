@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { type Database, vacuumDeadTables } from "@cloudcost/db";
+import { type Database, lacksAutovacuum, vacuumDeadTables } from "@cloudcost/db";
 import { type Periodic, startPeriodic } from "@cloudcost/http";
 
 /**
@@ -29,13 +29,6 @@ export interface VacuumOptions {
   afterRows: number;
 }
 
-/** Whether the database vacuums itself (PostgreSQL with autovacuum on). */
-async function hasAutovacuum(db: Database): Promise<boolean> {
-  if (db.kind === "pglite") return false;
-  const [row] = await db.sql.query<{ on: boolean }>("SELECT current_setting('autovacuum') = 'on' AND current_setting('track_counts') = 'on' AS on");
-  return row.on;
-}
-
 export function createVacuumSchedule(options: VacuumOptions): VacuumSchedule & { start(): void } {
   let written = 0;
   let running: Promise<void> | undefined;
@@ -45,7 +38,7 @@ export function createVacuumSchedule(options: VacuumOptions): VacuumSchedule & {
   let needed: boolean | undefined;
 
   const vacuum = async () => {
-    needed ??= !(await hasAutovacuum(options.db));
+    needed ??= await lacksAutovacuum(options.db.kind, options.db.sql);
     if (!needed) return;
     const started = Date.now();
     const tables = await vacuumDeadTables(options.db.sql);
