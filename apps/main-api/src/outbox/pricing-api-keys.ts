@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { PricingApiKey, PricingKeyRole } from "@cloudcost/contracts";
-import { signServiceToken } from "@cloudcost/credentials";
+import { isApiError } from "@cloudcost/client";
+import { PricingKeyRole } from "@cloudcost/contracts";
+import { internalPricingRoutes } from "../pricing/internal-routes";
 import type { OutboxHandler } from "./worker";
 
 export const PROVISION_TOPIC = "pricing.api_key.provision";
@@ -30,33 +31,36 @@ const TIMEOUT_MS = 10_000;
  * 200/201 with the stored role and suspension echoed, revocation by 200/404.
  */
 export function pricingApiKeyHandlers(pricingApiUrl: string, serviceSecret: Uint8Array): Record<string, OutboxHandler> {
-  const call = async (method: "PUT" | "DELETE", keyHash: string, body: unknown, accepted: number[]) => {
-    // A token per attempt, signed for exactly this request (the pricing API accepts each once).
-    const path = `/internal/api-keys/${keyHash}`;
-    const res = await fetch(`${pricingApiUrl.replace(/\/$/, "")}${path}`, {
-      method,
-      headers: { "content-type": "application/json", authorization: `Bearer ${await signServiceToken(serviceSecret, { method, path })}` },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    const text = await res.text().catch(() => "");
-    if (!accepted.includes(res.status)) throw new Error(`pricing API answered ${res.status} to ${method}: ${text.slice(0, 200)}`);
-    return text;
+  // A token per attempt, signed for exactly this request (the pricing API accepts each once).
+  const routes = internalPricingRoutes(pricingApiUrl, serviceSecret);
+  /** The operation's answer; a refusal other than `accepted` fails the delivery (the outbox retries it). */
+  const call = async <T>(method: string, send: (signal: AbortSignal) => Promise<T>, accepted: number[] = []): Promise<T | undefined> => {
+    try {
+      return await send(AbortSignal.timeout(TIMEOUT_MS));
+    } catch (err) {
+      if (!isApiError(err) || err.code === "invalid_response" || err.status === 0) throw err;
+      if (accepted.includes(err.status)) return undefined;
+      const text = typeof err.body === "string" ? err.body : JSON.stringify(err.body ?? "");
+      throw new Error(`pricing API answered ${err.status} to ${method}: ${text.slice(0, 200)}`);
+    }
   };
   return {
     [PROVISION_TOPIC]: async (payload, organizationId) => {
       const key = ApiKeySyncPayload.parse(payload);
-      const state = { account_id: organizationId, id: key.id, prefix: key.prefix, name: key.name, role: key.role, suspended: key.suspended };
-      const stored = PricingApiKey.safeParse(JSON.parse((await call("PUT", key.key_hash, state, [200, 201])) || "null"));
-      // A pricing API that predates key roles answers without them and ignores them: retry until it
-      // is upgraded rather than leave the key with more rights than it has here.
-      const held =
-        stored.success && (key.role === undefined || stored.data.role === key.role) && (key.suspended === undefined || stored.data.suspended === key.suspended);
+      const body = { account_id: organizationId, id: key.id, prefix: key.prefix, name: key.name, role: key.role, suspended: key.suspended };
+      // A pricing API that predates key roles answers without them (a body the contract refuses) and
+      // ignores them: retry until it is upgraded rather than leave the key with more rights than it has here.
+      const stored = await call("PUT", (signal) => routes.provisionApiKey({ params: { keyHash: key.key_hash }, body, signal })).catch((err) => {
+        if (isApiError(err, "invalid_response")) return undefined;
+        throw err;
+      });
+      const held = !!stored && (key.role === undefined || stored.role === key.role) && (key.suspended === undefined || stored.suspended === key.suspended);
       if (!held) throw new Error(`pricing API did not store the key's role and suspension (an older version?)`);
     },
     [REVOKE_TOPIC]: async (payload) => {
       const key = ApiKeySyncPayload.parse(payload);
-      await call("DELETE", key.key_hash, undefined, [200, 404]);
+      // Revoked now, or unknown there (never provisioned, or already gone): either way done.
+      await call("DELETE", (signal) => routes.revokeApiKeyByHash({ params: { keyHash: key.key_hash }, signal }), [404]);
     },
   };
 }

@@ -1,15 +1,16 @@
 import type { Logger } from "pino";
-import type { z } from "zod";
-import {
+import { fillPath, isApiError } from "@cloudcost/client";
+import type {
   ComputeBatchResponse,
+  InstanceTypesQueryInput,
   InstanceTypesResponse,
   InternalUsageResponse,
   ListCommitmentRatesResponse,
-  type InstanceTypesQueryInput,
-  type UsageLineInput,
+  RouteDefinition,
+  UsageLineInput,
 } from "@cloudcost/contracts";
-import { signServiceToken } from "@cloudcost/credentials";
 import { retry, type Backoff } from "@cloudcost/http";
+import { internalPricingRoutes } from "./internal-routes";
 
 /** The pricing API could not be used (unreachable, slow, 5xx, refused us, or answered garbage). */
 export class PricingUnavailableError extends Error {}
@@ -44,31 +45,21 @@ export interface InternalPricingOptions {
 export function createInternalPricingApi(options: InternalPricingOptions): InternalPricingApi {
   const timeoutMs = options.timeoutMs ?? 5000;
   const attempts = options.attempts ?? 3;
-  const base = options.baseUrl.replace(/\/$/, "");
+  const routes = internalPricingRoutes(options.baseUrl, options.serviceSecret);
 
-  async function call<S extends z.ZodType>(method: "GET" | "POST", path: string, query: string, body: unknown, schema: S): Promise<z.output<S>> {
-    const attempt = async (): Promise<z.output<S>> => {
-      let response: Response;
+  /**
+   * One operation of the internal route table, retried on transient failures; `send` makes one
+   * attempt (a fresh service token and time limit each time, see internalPricingRoutes).
+   */
+  async function call<T>(route: RouteDefinition, params: Record<string, string>, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const method = route.method.toUpperCase();
+    const path = fillPath(route, params);
+    const attempt = async (): Promise<T> => {
       try {
-        response = await fetch(`${base}${path}${query}`, {
-          method,
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json",
-            authorization: `Bearer ${await signServiceToken(options.serviceSecret, { method, path })}`,
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        return await send(AbortSignal.timeout(timeoutMs));
       } catch (err) {
-        throw new TransientFailure(err instanceof Error && err.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : `unreachable (${describe(err)})`);
+        throw failure(err, method, path, timeoutMs);
       }
-      const text = await response.text().catch(() => "");
-      if (response.status >= 500 || response.status === 429) throw new TransientFailure(`answered ${response.status}`);
-      if (!response.ok) throw new PricingUnavailableError(`pricing API answered ${response.status} to ${method} ${path}: ${text.slice(0, 200)}`);
-      const parsed = schema.safeParse(safeJson(text));
-      if (!parsed.success) throw new PricingUnavailableError(`pricing API answered ${method} ${path} with a body that breaks the contract`);
-      return parsed.data;
     };
     try {
       return await retry(attempt, { attempts, retryable: (err) => err instanceof TransientFailure, backoff: RETRY_BACKOFF });
@@ -79,27 +70,37 @@ export function createInternalPricingApi(options: InternalPricingOptions): Inter
     }
   }
 
-  const accountPath = (accountId: string, rest: string) => `/internal/accounts/${encodeURIComponent(accountId)}/pricing/${rest}`;
-
   return {
-    priceComputeBatch: (accountId, items) => call("POST", accountPath(accountId, "compute/batch"), "", { items }, ComputeBatchResponse),
-    instanceTypes(accountId, query) {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
-      return call("GET", accountPath(accountId, "compute/instance-types"), `?${params}`, undefined, InstanceTypesResponse);
-    },
-    priceUsage: (accountId, usage) => call("POST", accountPath(accountId, "usage"), "", { usage }, InternalUsageResponse),
+    priceComputeBatch: (accountId, items) =>
+      call(routes.priceComputeBatchForAccount.route, { accountId }, (signal) =>
+        routes.priceComputeBatchForAccount({ params: { accountId }, body: { items }, signal }),
+      ),
+    instanceTypes: (accountId, query) =>
+      call(routes.listInstanceTypesForAccount.route, { accountId }, (signal) => routes.listInstanceTypesForAccount({ params: { accountId }, query, signal })),
+    priceUsage: (accountId, usage) =>
+      call(routes.priceUsageForAccount.route, { accountId }, (signal) => routes.priceUsageForAccount({ params: { accountId }, body: { usage }, signal })),
     commitmentRates: (accountId) =>
-      call("GET", `/internal/accounts/${encodeURIComponent(accountId)}/commitment-rates`, "", undefined, ListCommitmentRatesResponse),
+      call(routes.listCommitmentRatesForAccount.route, { accountId }, (signal) => routes.listCommitmentRatesForAccount({ params: { accountId }, signal })),
   };
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+/**
+ * What a failed attempt means: unreachable, timed out, a 5xx or a 429 are worth another attempt;
+ * any other refusal, or an answer that breaks the route's declared schema, is not.
+ */
+function failure(err: unknown, method: string, path: string, timeoutMs: number): Error {
+  const timedOut = (e: unknown) => e instanceof Error && e.name === "TimeoutError";
+  if (!isApiError(err)) return timedOut(err) ? new TransientFailure(`timed out after ${timeoutMs} ms`) : (err as Error);
+  if (err.status === 0) return new TransientFailure(timedOut(err.cause) ? `timed out after ${timeoutMs} ms` : `unreachable (${describe(err.cause)})`);
+  if (err.status >= 500 || err.status === 429) return new TransientFailure(`answered ${err.status}`);
+  if (err.code === "invalid_response") return new PricingUnavailableError(`pricing API answered ${method} ${path} with a body that breaks the contract`);
+  return new PricingUnavailableError(`pricing API answered ${err.status} to ${method} ${path}: ${bodyText(err.body).slice(0, 200)}`);
+}
+
+/** The refusal's body as it came (JSON written back as text). */
+function bodyText(body: unknown): string {
+  if (body === undefined) return "";
+  return typeof body === "string" ? body : JSON.stringify(body);
 }
 
 function describe(err: unknown): string {
