@@ -1,4 +1,4 @@
-import { backoffDelay, jittered } from "@cloudcost/http";
+import { backoffDelay, jittered, type Periodic, startPeriodic } from "@cloudcost/http";
 import type { Logger } from "pino";
 import type { Prisma } from "../db";
 import type { Prisma as PrismaNs } from "../generated/prisma/client";
@@ -44,7 +44,7 @@ export interface OutboxWorkerOptions {
  * until the receiver confirms.
  */
 export class OutboxWorker {
-  private timer?: NodeJS.Timeout;
+  private poll?: Periodic;
   private readonly queues: Queue[];
 
   constructor(
@@ -61,8 +61,8 @@ export class OutboxWorker {
 
   start(): void {
     for (const queue of this.queues) queue.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.options.pollMs);
-    this.timer.unref();
+    // A kick only starts the rounds (it never throws): the poll keeps its pace whatever they take.
+    this.poll = startPeriodic({ intervalMs: this.options.pollMs, run: async () => this.kick(), onError: () => undefined });
   }
 
   /** Starts a delivery round of every queue in the background (coalesced with one already running). */
@@ -77,7 +77,8 @@ export class OutboxWorker {
 
   /** Stops claiming; resolves when the deliveries in flight have ended. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    await this.poll?.stop();
+    this.poll = undefined;
     await Promise.all(this.queues.map((queue) => queue.stop()));
   }
 }

@@ -1,6 +1,7 @@
 import type { PricingKeyRole } from "@cloudcost/contracts";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@cloudcost/credentials";
 import { newId, type ChangeFeed } from "@cloudcost/db";
+import { type Periodic, startPeriodic } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import type { ApiKey } from "../generated/prisma/client";
 import { ensureAccount, findKey, findKeyState, insertKey, touchKey, updateKey } from "./api-key-repository";
@@ -47,7 +48,7 @@ export class ApiKeyStore {
   private changes = new Map<string, number>();
   // Bumped when notifications may have been missed: no lookup in flight then caches its answer.
   private epoch = 0;
-  private timer?: NodeJS.Timeout;
+  private usageFlush?: Periodic;
 
   private readonly maxCacheEntries: number;
   private readonly changeFeed?: ChangeFeed;
@@ -188,12 +189,12 @@ export class ApiKeyStore {
   }
 
   startUsageFlush(): void {
-    this.timer = setInterval(() => void this.flushUsage(), TOUCH_INTERVAL_MS);
-    this.timer.unref();
+    this.usageFlush = startPeriodic({ intervalMs: TOUCH_INTERVAL_MS, run: () => this.flushUsage(), onError: () => undefined });
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    await this.usageFlush?.stop();
+    this.usageFlush = undefined;
     await this.flushUsage();
   }
 }
