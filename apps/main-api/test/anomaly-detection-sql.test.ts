@@ -6,7 +6,7 @@
 // ranges; one statement for several tenants of an organization finds each one's, and the daily
 // schedule runs it.
 import request from "supertest";
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import { startAlertSchedule } from "../src/anomalies/schedule";
 import { detectOrganizationAnomalies, detectTenantAnomalies } from "../src/anomalies/service";
 import { detectAnomalyRows } from "../src/anomalies/repository";

@@ -1,7 +1,7 @@
 // Anomaly scoring without a database, on series computed by hand: the median of the same weekday of
 // the 4 weeks before (with 28 days of history) or of the 14 days before, a new service's baseline 0,
 // the MAD scaled by 1.4826, a score above 3 and both floors (10 and 30 % by default); consecutive days as runs.
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import { consecutiveRuns, detectAnomalies, median, scoreDay, type DayCost } from "../src/anomalies/scoring";
 
 const floors = { minUsd: 10, minPercent: 30 };

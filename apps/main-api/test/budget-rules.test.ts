@@ -1,6 +1,6 @@
 // Budget arithmetic without a database: UTC period bounds, the forecast, thresholds at the boundary,
 // the state. Every expected value is computed by hand in the comments.
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import { budgetState, isCrossed, percentUsed } from "../src/budgets/rules";
 import { periodBounds } from "../src/spend/forecast/periods";
 import { computeForecast } from "../src/spend/forecast/rules";

@@ -2,7 +2,7 @@
 // sorted series with running sums and the best commitment read off the sorted series answer every
 // figure as the per-hour passes they replaced (helpers/commitment-reference.ts), over series of
 // every shape: flat, two levels, ties, zeros, cents and tenths of a billionth, credits below zero.
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import { bestCommitment, savingsCurve, sortSeries } from "../src/commitments/purchase";
 import { bestCommitment as referenceBest, referenceFigures } from "./helpers/commitment-reference";
 

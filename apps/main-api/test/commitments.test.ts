@@ -2,7 +2,7 @@
 // coverage by group and purchase recommendations, over FOCUS bills imported through the real
 // import route, with commitment rates registered in a real pricing API.
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import request from "supertest";
 import { referenceFigures } from "./helpers/commitment-reference";
 import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { InstanceTypeRow } from "@cloudcost/contracts";
 import { type CurrentShape, decide as decideV2, isBurstable, monthly, type RuleSettings, type UsageStats } from "../src/compute/rightsizing";
 

@@ -1,6 +1,6 @@
 import { text } from "node:stream/consumers";
 import { parse } from "csv-parse/sync";
-import { Decimal } from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import { FOCUS_EXPORT_COLUMNS, type FocusExportLine, type FocusLine, focusCsv, readFocusCsv } from "../src/spend/focus";
 import type { FocusReadInfo } from "../src/spend/focus";
 import { streamOf } from "./helpers/focus-files";

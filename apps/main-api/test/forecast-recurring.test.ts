@@ -3,7 +3,7 @@
 // repeated; the repetitions of the others are counted by arithmetic, so the forecast costs the same
 // whatever the line says. Expected values are worked out in the comments; a step-by-step count is
 // the reference the arithmetic is held to for charges of a day or more.
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import fc from "fast-check";
 import { periodBounds } from "../src/spend/forecast/periods";
 import { computeForecast, type RecurringCharge } from "../src/spend/forecast/rules";

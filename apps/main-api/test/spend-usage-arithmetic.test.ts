@@ -1,5 +1,4 @@
-import Decimal from "decimal.js";
-import { fromNumber, plus, round, times, toText } from "@cloudcost/decimal";
+import { Decimal, fromNumber, plus, round, times, toText } from "@cloudcost/decimal";
 import { lineCost } from "../src/spend/usage";
 
 /**

@@ -1,1 +1,2 @@
+export * from "./decimal.js";
 export * from "./fixed-point.js";

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 
 /** Days of history the recent baseline (the median of the days before) needs. */
 export const BASELINE_DAYS = 14;

@@ -1,7 +1,7 @@
 import type { Anomaly, AnomaliesQuery, DetectAnomaliesRequest } from "@cloudcost/contracts";
 import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { badRequest, notFound } from "@cloudcost/http";
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
 import { loadOrganizationSettings } from "../settings/repository";

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 
 export type { CalendarPeriod as BudgetPeriod } from "../spend/forecast/periods";
 export type ThresholdKind = "actual" | "forecast";

@@ -1,6 +1,6 @@
 import type { Budget as BudgetBody, BudgetFilters, BudgetThreshold, CreateBudgetRequest, UpdateBudgetRequest } from "@cloudcost/contracts";
 import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import { notFound } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";

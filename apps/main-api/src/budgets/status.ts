@@ -1,5 +1,5 @@
 import type { BudgetFilters, BudgetThreshold } from "@cloudcost/contracts";
-import Decimal from "decimal.js";
+import { type Decimal, toCents } from "@cloudcost/decimal";
 import type { Prisma } from "../db";
 import type { Tx } from "../transactions";
 import { periodBounds } from "../spend/forecast/periods";
@@ -81,8 +81,8 @@ export async function budgetStatuses(db: Pick<Prisma | Tx, "$queryRawUnsafe">, b
 }
 
 function statusOf(budget: BudgetSpec, period: { start: Date; end: Date }, projection: Forecast): BudgetStatus {
-  const spent = projection.spent.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  const projected = projection.forecast === null ? null : projection.forecast.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  const spent = toCents(projection.spent);
+  const projected = projection.forecast === null ? null : toCents(projection.forecast);
   const crossed = budget.thresholds.filter((threshold) => isCrossed(threshold, { amount: budget.amount, spent, forecast: projected }));
   return {
     period_start: period.start.toISOString(),

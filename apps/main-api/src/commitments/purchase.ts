@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 
 /**
  * The hourly commitment to buy (docs/commitments.md). With an hourly series E_h of on-demand cost

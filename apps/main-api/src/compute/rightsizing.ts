@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal, toCents } from "@cloudcost/decimal";
 import type {
   Action,
   Architecture,
@@ -19,7 +19,7 @@ const IDLE_CPU_MAX = 10;
 const MAX_OPTIONS = 3;
 const RISK_MARGIN_POINTS = 10;
 
-export const monthly = (hourly: Decimal.Value) => new Decimal(hourly).times(HOURS_PER_MONTH).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+export const monthly = (hourly: Decimal.Value) => toCents(new Decimal(hourly).times(HOURS_PER_MONTH));
 
 export interface UsageStats {
   samples: number;

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal, toCents } from "@cloudcost/decimal";
 import type { RealizedSavings, RealizedSavingsItem, SavingsQuery } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
 import type { TenantRef } from "../context";
@@ -9,10 +9,9 @@ import { HOURS_PER_MONTH } from "./rightsizing";
 /** Fewer days of bill lines than this on either side of a change: the catalog prices decide. */
 const MIN_BILL_DAYS = 3;
 
-const cents = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 const money = (value: string | null) => (value === null ? null : new Decimal(value));
 /** A median day of the bill as a month of the rest of the API (730 hours). */
-const monthlyOfDay = (daily: string) => cents(new Decimal(daily).times(HOURS_PER_MONTH).dividedBy(24));
+const monthlyOfDay = (daily: string) => toCents(new Decimal(daily).times(HOURS_PER_MONTH).dividedBy(24));
 
 interface Side {
   days: number;
@@ -81,5 +80,5 @@ export async function realizedSavings(sql: SqlClient, tenant: TenantRef, query: 
     estimated = estimated.plus(i.recommendation.savings_monthly_usd);
     realized = realized.plus(i.realized_savings_monthly_usd ?? 0);
   }
-  return { items, totals: { estimated: cents(estimated).toNumber(), realized: cents(realized).toNumber() } };
+  return { items, totals: { estimated: toCents(estimated).toNumber(), realized: toCents(realized).toNumber() } };
 }

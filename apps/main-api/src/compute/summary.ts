@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import { CustomerId } from "@cloudcost/contracts";
 import type { RecommendationSummary, RecommendationsPage, RecommendationsQuery, SummaryQuery } from "@cloudcost/contracts";
 import type { Prisma } from "../db";

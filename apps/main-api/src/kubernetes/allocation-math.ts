@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { AllocationRow } from "@cloudcost/contracts";
 
 /** Enough digits that shares of a month of a large cluster keep every cent (the default is 20). */

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { NodePoolRecommendation, NodePoolRecommendations } from "@cloudcost/contracts";
 import type { SqlSession } from "@cloudcost/db";
 import type { TenantRef } from "../context";

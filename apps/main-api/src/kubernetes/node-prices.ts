@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { InstanceTypeRow, OperatingSystem, SavingsBasis } from "@cloudcost/contracts";
 import type { CatalogKey, ComputeCatalogs } from "../compute/catalog-prices";
 import { hourlyOf } from "../compute/rightsizing";

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 
 /** Ledger amounts are kept to 10 decimal places (numeric(38,10)). */
 export const AMOUNT_PLACES = 10;

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { SpendDimension, SpendGranularity, SpendMetric, SpendReport } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
 

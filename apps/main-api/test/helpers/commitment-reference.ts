@@ -1,7 +1,7 @@
 // The purchase arithmetic as it was first written (one pass over the hours per evaluation, the
 // series built per rate): the reference the recommendations are checked against, so that a faster
 // evaluation keeps every figure (docs/commitments.md). Test-only.
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 
 const HOUR_MS = 3_600_000;
 

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { ComputePrice, ComputeUsageType, InstanceTypeRow, OperatingSystem } from "@cloudcost/contracts";
 import type { CatalogRow } from "./catalog-file";
 import { attributeRules, committedAttributeRules, type AttributeRules } from "./catalog-attributes";

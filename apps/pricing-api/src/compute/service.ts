@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { ComputePrice, ComputePriceQuery, InstanceTypeRow, InstanceTypesQuery } from "@cloudcost/contracts";
 import { HttpError } from "@cloudcost/http";
 import { monthly, type ComputeCatalog, type FittedRate, type IndexedRow, type RowAttributes } from "./catalog";

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { CommitmentRate, CommitmentRateData, CommitmentRateListQuery } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
 import { conflict } from "@cloudcost/http";

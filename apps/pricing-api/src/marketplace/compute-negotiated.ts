@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { ChangeFeed } from "@cloudcost/db";
 import type { ComputeRow } from "./compute-repository";
 

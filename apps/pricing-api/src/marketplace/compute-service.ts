@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { ComputePricingEntry, ComputePricingEntryData, ComputePricingListQuery } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
 import type { Prisma } from "../db";

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 
 // How values are stored in and read back from the price tables' columns.
 

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { Decimal } from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 
 type Amount = string | { toString(): string } | null;
 

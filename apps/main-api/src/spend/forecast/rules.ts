@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 
 const DAY_MS = 86_400_000;
 /** Weekday medians need this many days of history; with fewer, the recent mean serves. */

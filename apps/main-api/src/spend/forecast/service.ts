@@ -1,5 +1,5 @@
 import type { SpendForecast, SpendForecastQuery } from "@cloudcost/contracts";
-import type Decimal from "decimal.js";
+import { centsText } from "@cloudcost/decimal";
 import type { TenantRef } from "../../context";
 import type { AppDeps } from "../../deps";
 import { querySpend } from "../query";
@@ -7,8 +7,6 @@ import { periodBounds } from "./periods";
 import { readRecurringLines } from "./repository";
 import { computeForecast } from "./rules";
 import { dayCosts, forecastRanges, lineMatcher, recurringCharges } from "./series";
-
-const text = (value: Decimal) => value.toDecimalPlaces(2, 4).toFixed(2);
 
 /**
  * The forecast of the tenant's current period (docs/api.md, "Spend forecast"), with every filter
@@ -52,13 +50,13 @@ export async function forecastSpend(
     period_end: period.end.toISOString(),
     rows: forecast.rows.map((row) => ({
       day: row.day,
-      actual: row.actual === null ? null : text(row.actual),
-      expected: row.expected === null ? null : text(row.expected),
+      actual: row.actual === null ? null : centsText(row.actual),
+      expected: row.expected === null ? null : centsText(row.expected),
     })),
-    spent: text(forecast.spent),
-    recurring_remaining: text(forecast.recurringRemaining),
-    usage_remaining: text(forecast.usageRemaining),
-    forecast: forecast.forecast === null ? null : text(forecast.forecast),
+    spent: centsText(forecast.spent),
+    recurring_remaining: centsText(forecast.recurringRemaining),
+    usage_remaining: centsText(forecast.usageRemaining),
+    forecast: forecast.forecast === null ? null : centsText(forecast.forecast),
     currency: query.currency,
     basis: forecast.basis,
   };

@@ -1,4 +1,4 @@
-import { Decimal } from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { FocusLine } from "../focus";
 import type { BillingPair, InsertResult, LedgerLineInput } from "../ledger";
 

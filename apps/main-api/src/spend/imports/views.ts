@@ -1,5 +1,5 @@
 import type { SpendImport, SpendImportSession, SpendImportSessionSummary } from "@cloudcost/contracts";
-import { Decimal } from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import type { SpendImport as ImportRow, SpendImportSession as SessionRow } from "../../generated/prisma/client";
 
 export function toSpendImport(row: ImportRow): SpendImport {

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "@cloudcost/decimal";
 import { finishImport, type ImportedCatalog, type ImportedRow, importError, parseJson, SkipCounter, stripZeros } from "./imported-catalog";
 
 // Google Cloud Billing Catalog SKUs of Compute Engine (services/6F81-5844-456A/skus,
