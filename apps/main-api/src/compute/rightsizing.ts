@@ -1,13 +1,13 @@
 import { Decimal, toCents } from "@cloudcost/decimal";
-import type {
-  Action,
-  Architecture,
+import {
+  type Action,
+  type Architecture,
   FindingReason,
-  InstanceTypeRow,
-  MigrationEffort,
-  PerformanceRisk,
-  PriceProvenance,
-  SavingsBasis,
+  type InstanceTypeRow,
+  type MigrationEffort,
+  type PerformanceRisk,
+  type PriceProvenance,
+  type SavingsBasis,
 } from "@cloudcost/contracts";
 
 /** Monthly cost = hourly × 730, rounded half-up to cents (docs/api.md, "The right-sizing rule"). */
@@ -87,19 +87,8 @@ export interface Decision {
 }
 
 const ZERO = new Decimal(0);
-const REASON_ORDER: FindingReason[] = [
-  "idle",
-  "cpu_over_provisioned",
-  "memory_over_provisioned",
-  "cpu_under_provisioned",
-  "memory_under_provisioned",
-  "insufficient_data",
-  "memory_unknown",
-  "no_candidate",
-  "unpriced_type",
-  "recently_resized",
-  "commitment_covered",
-];
+/** A result lists its reasons in the contract's order (the FindingReason enum's). */
+const REASON_ORDER: readonly FindingReason[] = FindingReason.options;
 
 const hasSpan = (count: number, first: Date | null, last: Date | null) =>
   count >= MIN_SAMPLES && !!first && !!last && last.getTime() - first.getTime() >= MIN_SPAN_MS;
