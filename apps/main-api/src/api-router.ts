@@ -37,7 +37,7 @@ export function mainApiHooks(deps: AppDeps): RouteHooks {
   });
   return {
     authenticate: { bearer: authenticated, identity: authenticated },
-    authorize: (route, req) => authorize(route, req.caller, tenantHeaderValue(req.headers)),
+    authorize: (route, req, input) => authorize(route, req.caller, tenantHeaderValue(req.headers), input.params),
     // Identity-token operations key by the identity: after sign-up or an acceptance it resolves to a user, and a repeat must still replay.
     idempotency: (route: RouteDefinition) =>
       route.idempotent === "secret" ? secret : route.auth === "identity" ? byIdentity : route.rawBody ? byCallerRawBody : byCaller,

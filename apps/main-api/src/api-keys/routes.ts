@@ -7,7 +7,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "./service";
 export const keyCreationReplay = (): string =>
   "This API key was already created with this Idempotency-Key; a key is shown only once: revoke it if its secret was lost and create a new one.";
 
-/** `/api/v1/settings/api-keys` of the caller's organization (authorize checks the table's roles; the service, that the caller is a person, not a key). */
+/** `/api/v1/settings/api-keys` of the caller's organization (authorize checks the table's roles and that the caller is a person, not a key). */
 export function apiKeyHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<"listApiKeys" | "createApiKey" | "revokeApiKey"> {
   const { prisma, outbox } = deps;
   return {

@@ -10,7 +10,6 @@ import { PROVISION_TOPIC, REVOKE_TOPIC } from "../outbox/pricing-api-keys";
 import { revokeSentWithKey } from "../invitations/repository";
 import { assertLiveTenants } from "../tenants/validate";
 import type { Tx } from "../transactions";
-import { assertSignedInUser } from "./access";
 import { type ApiKeyRow, findApiKey, findApiKeyOrThrow, findApiKeys, insertApiKey, lockCreatorRow, markRevoked } from "./repository";
 import { keySyncPayload } from "./sync";
 
@@ -31,7 +30,6 @@ const toApiKey = (row: ApiKeyRow): ApiKeyBody => ({
  * outbox message that provisions it in the pricing API.
  */
 export async function createApiKey(prisma: Prisma, caller: Principal, body: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
-  assertSignedInUser(caller);
   const organizationId = caller.organizationId;
   const key = generateApiKey();
   const row = await prisma.$transaction(async (tx) => {
@@ -67,7 +65,6 @@ async function lockCreator(tx: Tx, organizationId: string, userId: string | null
 }
 
 export async function listApiKeys(prisma: Prisma, caller: Principal, query: PaginationQuery) {
-  assertSignedInUser(caller);
   const { organizationId } = caller;
   const after = decodeCursor(query.cursor);
   const rows = await findApiKeys(prisma, organizationId, after, query.limit + 1);
@@ -80,7 +77,6 @@ export async function listApiKeys(prisma: Prisma, caller: Principal, query: Pagi
  * only ever removes access). Revoking twice is harmless.
  */
 export async function revokeApiKey(prisma: Prisma, caller: Principal, id: string): Promise<ApiKeyBody> {
-  assertSignedInUser(caller);
   const { organizationId } = caller;
   return prisma.$transaction(async (tx) => {
     const current = await findApiKey(tx, organizationId, id);

@@ -1,6 +1,6 @@
 import { ServiceId, type RouteDefinition } from "@cloudcost/contracts";
 import { badRequest, forbidden, unauthenticated } from "@cloudcost/http";
-import type { CallerContext, IdentityContext, TenantContext } from "../context";
+import type { CallerContext, IdentityContext, OrganizationContext, TenantContext } from "../context";
 import type { Authenticated } from "./authenticate";
 import { isManager, type Principal, type Role } from "./principal";
 
@@ -27,6 +27,22 @@ function checkRole(route: RouteDefinition, { role }: Principal): void {
   if (route.write && role === "viewer") throw forbidden("Viewers cannot change anything.");
 }
 
+/** The table's caller kinds: `keys: false` refuses API keys (people only). */
+function refuseKeys(route: RouteDefinition): never {
+  throw forbidden(route.keysRefused ?? "API keys cannot do this: sign in as a user.");
+}
+
+/**
+ * The organization of an organization-scoped operation: the path's `{org_id}`, which the caller
+ * must belong to. Another organization's and an unknown one answer alike, so ids cannot be probed.
+ */
+function selectOrganization(route: RouteDefinition, principal: Principal, params: Record<string, unknown>): OrganizationContext["organization"] {
+  const id = params.org_id;
+  if (typeof id !== "string") throw new Error(`${route.operationId}: scope "organization" without an {org_id} path parameter`);
+  if (principal.organizationId !== id) throw forbidden(`The caller is not a member of organization ${id}.`);
+  return { id };
+}
+
 /** 400 unless X-Service-Tenant-ID (`header`, trimmed) is present and well-formed. */
 function checkTenantHeader(header: string): void {
   if (!header) throw badRequest("Missing X-Service-Tenant-ID header: send the id of the tenant to act on.");
@@ -46,22 +62,29 @@ function selectTenant(caller: Authenticated, principal: Principal, id: string): 
 
 /**
  * The main API's one authorization of a declared operation, after authentication and validation:
- * the table's roles and write flag for every scope, and the tenant of a tenant-scoped one. It
- * returns the handler's context. What depends on data (the organization in the path, a member's
- * own profile, who may change an owner) stays with the services.
+ * the table's roles, write flag and caller kinds for every scope, then the scope itself: the
+ * organization of `{org_id}` the caller must belong to, or the tenant of X-Service-Tenant-ID it
+ * must reach. It returns the handler's context, which carries what it verified. What depends on
+ * data (a member's own profile, who may change an owner) stays with the services.
  */
 export function authorize(
   route: RouteDefinition,
   caller: Authenticated | undefined,
   tenantHeader: string,
-): IdentityContext | CallerContext | TenantContext | Record<string, never> {
+  params: Record<string, unknown> = {},
+): IdentityContext | CallerContext | OrganizationContext | TenantContext | Record<string, never> {
   if (route.auth === "none") return {};
   if (!caller) throw new Error(`${route.operationId}: authenticate did not run before authorize`);
-  if (route.auth === "identity") return { identity: caller.identity };
+  if (route.auth === "identity") {
+    if (route.keys === false && !caller.identity) refuseKeys(route);
+    return { identity: caller.identity };
+  }
   // The header's 400s come before any decision about the caller, as any invalid request's.
   if (route.scope === "tenant") checkTenantHeader(tenantHeader);
   const principal = principalOf(caller);
   checkRole(route, principal);
+  if (route.keys === false && principal.kind !== "user") refuseKeys(route);
+  if (route.scope === "organization") return { principal, organization: selectOrganization(route, principal, params) };
   if (route.scope === "tenant") return { principal, tenant: selectTenant(caller, principal, tenantHeader) };
   return { principal };
 }

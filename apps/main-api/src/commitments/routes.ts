@@ -9,15 +9,14 @@ import { commitmentCoverage, listCommitments, recommendCommitments } from "./ser
 /** Commitments (docs/api.md, "Commitments"): utilization, coverage and purchase recommendations of an organization. */
 export function commitmentHandlers(deps: Pick<AppDeps, "db" | "pricingApi" | "clock">): Handlers<keyof typeof mainApiCommitmentRoutes> {
   return {
-    listCommitments: async ({ params, query }, { principal }) => {
-      const report = await listCommitments(deps, principal, params.org_id, query);
+    listCommitments: async ({ query }, ctx) => {
+      const report = await listCommitments(deps, ctx, query);
       return ok(`${report.items.length} commitments`, report);
     },
-    getCommitmentCoverage: async ({ params, query }, { principal }) =>
-      ok(`Coverage by ${query.group_by}`, await commitmentCoverage(deps, principal, params.org_id, query)),
-    getCommitmentRecommendations: async ({ params, query }, { principal }) => {
+    getCommitmentCoverage: async ({ query }, ctx) => ok(`Coverage by ${query.group_by}`, await commitmentCoverage(deps, ctx, query)),
+    getCommitmentRecommendations: async ({ query }, ctx) => {
       try {
-        const result = await recommendCommitments(deps, principal, params.org_id, query);
+        const result = await recommendCommitments(deps, ctx, query);
         return ok(`${result.items.length} recommendations`, result);
       } catch (err) {
         if (!(err instanceof PricingUnavailableError)) throw err;

@@ -1,3 +1,4 @@
+import type { OrganizationContext } from "../context";
 import { Decimal } from "@cloudcost/decimal";
 import type {
   CommitmentCoverageQuery,
@@ -10,7 +11,6 @@ import type {
 } from "@cloudcost/contracts";
 import { isManager, type Principal } from "../auth/principal";
 import type { AppDeps } from "../deps";
-import { assertMember } from "../organizations/access";
 import { bestCommitment, hourlySeries, type SortedSeries, savingsCurve, sortSeries } from "./purchase";
 import { findCoverage, findLastOnDemandHour, findOnDemandSeries, findUtilization, type RangeParams, type SeriesScope } from "./repository";
 
@@ -27,12 +27,15 @@ const orNull = (value: string) => (value === "" ? null : value);
 
 /** Owners and admins: every tenant and the unallocated lines; members and viewers: their tenants (as the organization's spend view). */
 function rangeOf(caller: Principal, organizationId: string, query: { start: string; end: string }): RangeParams {
-  assertMember(caller, organizationId);
   return { organizationId, tenantIds: isManager(caller.role) ? null : caller.tenantIds, start: query.start, end: query.end };
 }
 
 /** Utilization of each commitment in the range (docs/api.md, "Commitments"). */
-export async function listCommitments(deps: Deps, caller: Principal, organizationId: string, query: CommitmentsQuery): Promise<CommitmentsReport> {
+export async function listCommitments(
+  deps: Deps,
+  { principal: caller, organization: { id: organizationId } }: OrganizationContext,
+  query: CommitmentsQuery,
+): Promise<CommitmentsReport> {
   const rows = await findUtilization(deps.db.sql, rangeOf(caller, organizationId, query));
   const total = { used: new Decimal(0), unused: new Decimal(0), covered: new Decimal(0) };
   const items = rows.map((row) => {
@@ -67,7 +70,11 @@ function sums(used: Decimal, unused: Decimal, covered: Decimal) {
 }
 
 /** Coverage of eligible usage by group; members and viewers see their tenants' usage only. */
-export async function commitmentCoverage(deps: Deps, caller: Principal, organizationId: string, query: CommitmentCoverageQuery): Promise<CoverageReport> {
+export async function commitmentCoverage(
+  deps: Deps,
+  { principal: caller, organization: { id: organizationId } }: OrganizationContext,
+  query: CommitmentCoverageQuery,
+): Promise<CoverageReport> {
   const rows = await findCoverage(deps.db.sql, rangeOf(caller, organizationId, query), query.group_by);
   const figures = (row: (typeof rows)[number]) => ({
     eligible_list_cost: money(row.eligible_list_cost),
@@ -99,11 +106,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  */
 export async function recommendCommitments(
   deps: Deps,
-  caller: Principal,
-  organizationId: string,
+  { organization: { id: organizationId } }: OrganizationContext,
   query: CommitmentRecommendationsQuery,
 ): Promise<{ items: CommitmentRecommendation[] }> {
-  assertMember(caller, organizationId);
   const rates = (await deps.pricingApi.commitmentRates(organizationId)).entries.filter(
     (rate) =>
       (query.commitment_type === undefined || rate.commitment_type === query.commitment_type) &&

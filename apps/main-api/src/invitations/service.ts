@@ -1,3 +1,4 @@
+import type { OrganizationContext } from "../context";
 import type { Invitation as InvitationBody, InviteUserRequest, PaginationQuery } from "@cloudcost/contracts";
 import { isUniqueViolation, newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { conflict, forbidden, notFound, unauthenticated } from "@cloudcost/http";
@@ -6,7 +7,6 @@ import { normalizeEmail } from "../auth/email";
 import type { Principal, Role } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
-import { assertMember } from "../organizations/access";
 import { assertLiveTenants } from "../tenants/validate";
 import { mayInvite } from "./inviter-rights";
 import { findUserByEmail } from "../users/repository";
@@ -23,8 +23,11 @@ export const INVITATION_SENT = "Invitation sent: the invitee sees it in GET /api
  * partial unique index on open invitations decides between concurrent invitations of one address;
  * an expired one nobody answered gives way.
  */
-export async function createInvitation(prisma: Prisma, caller: Principal, organizationId: string, body: InviteUserRequest): Promise<InvitationBody> {
-  assertMember(caller, organizationId);
+export async function createInvitation(
+  prisma: Prisma,
+  { principal: caller, organization: { id: organizationId } }: OrganizationContext,
+  body: InviteUserRequest,
+): Promise<InvitationBody> {
   if (caller.kind === "api_key" && (body.role === "admin" || body.role === "owner")) {
     throw forbidden("An API key cannot invite admins or owners: send this invitation signed in as an owner or admin.");
   }
@@ -82,8 +85,7 @@ async function lockSender(tx: Tx, caller: Principal, organizationId: string, rol
 }
 
 /** Every invitation of the organization (any status), oldest first. */
-export async function listInvitations(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
-  assertMember(caller, organizationId);
+export async function listInvitations(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, query: PaginationQuery) {
   const after = decodeCursor(query.cursor);
   const rows = await findInvitations(prisma, organizationId, after, query.limit + 1);
   const names = await inviterNames(prisma, rows.slice(0, query.limit));
@@ -91,8 +93,7 @@ export async function listInvitations(prisma: Prisma, caller: Principal, organiz
 }
 
 /** Revokes an open invitation (expired ones included); 409 once it was answered or revoked. */
-export async function revokeInvitation(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
-  assertMember(caller, organizationId);
+export async function revokeInvitation(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<void> {
   if ((await revokeOpen(prisma, organizationId, id, new Date())) === 1) return;
   const row = await findInvitation(prisma, organizationId, id);
   if (!row) throw notFound(`Invitation ${id} is not in this organization.`);

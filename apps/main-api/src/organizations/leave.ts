@@ -1,6 +1,6 @@
 import type { LeaveResponse } from "@cloudcost/contracts";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { conflict, forbidden } from "@cloudcost/http";
+import { conflict } from "@cloudcost/http";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { syncCreatorKeys } from "../api-keys/sync";
@@ -16,7 +16,8 @@ import { countActiveOwners, findUserOrThrow, lockOrganization, unlinkIdentities,
  */
 export async function leaveOrganization(prisma: Prisma, caller: Principal): Promise<LeaveResponse> {
   const { organizationId, userId } = caller;
-  if (!userId) throw forbidden("An API key cannot leave an organization: revoke it instead.");
+  // The table closes this operation to API keys (authorize): a person's user leaves.
+  if (!userId) throw new Error("leaveOrganization called for an API key");
   await prisma.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const user = await findUserOrThrow(tx, organizationId, userId);

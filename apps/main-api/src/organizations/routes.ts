@@ -18,17 +18,13 @@ type OrganizationOperations =
 export function organizationHandlers(deps: Pick<AppDeps, "prisma">): Handlers<OrganizationOperations> {
   const { prisma } = deps;
   return {
-    getOrganization: async ({ params }, { principal }) => success("Organization found.", await getOrganization(prisma, principal, params.org_id)),
-    updateOrganization: async ({ params, body }, { principal }) =>
-      success("Organization updated.", await updateOrganization(prisma, principal, params.org_id, body)),
-    getSettings: async ({ params }, { principal }) => success("Organization settings.", await getSettings(prisma, principal, params.org_id)),
-    updateSettings: async ({ params, body }, { principal }) =>
-      success("Organization settings updated.", await updateSettings(prisma, principal, params.org_id, body)),
-    listTenants: async ({ params, query }, { principal }) =>
-      success("Tenants of the organization.", await listTenants(prisma, principal, params.org_id, query)),
-    createTenant: async ({ params, body }, { principal }) => created("Tenant created.", await createTenant(prisma, principal, params.org_id, body)),
-    getTenant: async ({ params }, { principal }) => success("Tenant found.", await getTenant(prisma, principal, params.org_id, params.tenant_id)),
-    updateTenant: async ({ params, body }, { principal }) =>
-      success("Tenant updated.", await updateTenant(prisma, principal, params.org_id, params.tenant_id, body)),
+    getOrganization: async (_input, ctx) => success("Organization found.", await getOrganization(prisma, ctx)),
+    updateOrganization: async ({ body }, ctx) => success("Organization updated.", await updateOrganization(prisma, ctx, body)),
+    getSettings: async (_input, ctx) => success("Organization settings.", await getSettings(prisma, ctx)),
+    updateSettings: async ({ body }, ctx) => success("Organization settings updated.", await updateSettings(prisma, ctx, body)),
+    listTenants: async ({ query }, ctx) => success("Tenants of the organization.", await listTenants(prisma, ctx, query)),
+    createTenant: async ({ body }, ctx) => created("Tenant created.", await createTenant(prisma, ctx, body)),
+    getTenant: async ({ params }, ctx) => success("Tenant found.", await getTenant(prisma, ctx, params.tenant_id)),
+    updateTenant: async ({ params, body }, ctx) => success("Tenant updated.", await updateTenant(prisma, ctx, params.tenant_id, body)),
   };
 }

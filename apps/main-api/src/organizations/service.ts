@@ -1,16 +1,15 @@
+import type { OrganizationContext } from "../context";
 import type { Me, Organization as OrganizationBody, OrganizationSettings, UpdateOrganizationRequest, UpdateSettingsRequest } from "@cloudcost/contracts";
 import { isUniqueViolation } from "@cloudcost/db";
 import { conflict, forbidden } from "@cloudcost/http";
 import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import { loadOrganizationSettings, updateOrganizationSettings } from "../settings/repository";
-import { assertMember } from "./access";
 import { findUserWithTenantsOrThrow } from "../users/repository";
 import { findOrganization, findOrganizationOrThrow, updateOrganizationRow } from "./repository";
 import { toOrganization, toUser } from "./serialize";
 
-export async function getOrganization(prisma: Prisma, caller: Principal, organizationId: string): Promise<OrganizationBody> {
-  assertMember(caller, organizationId);
+export async function getOrganization(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext): Promise<OrganizationBody> {
   const row = await findOrganization(prisma, organizationId);
   if (!row) throw forbidden(`The caller is not a member of organization ${organizationId}.`);
   return toOrganization(row);
@@ -18,11 +17,9 @@ export async function getOrganization(prisma: Prisma, caller: Principal, organiz
 
 export async function updateOrganization(
   prisma: Prisma,
-  caller: Principal,
-  organizationId: string,
+  { organization: { id: organizationId } }: OrganizationContext,
   body: UpdateOrganizationRequest,
 ): Promise<OrganizationBody> {
-  assertMember(caller, organizationId);
   try {
     return toOrganization(await updateOrganizationRow(prisma, organizationId, { name: body.name, slug: body.slug }));
   } catch (err) {
@@ -31,13 +28,15 @@ export async function updateOrganization(
   }
 }
 
-export async function getSettings(prisma: Prisma, caller: Principal, organizationId: string): Promise<OrganizationSettings> {
-  assertMember(caller, organizationId);
+export async function getSettings(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext): Promise<OrganizationSettings> {
   return loadOrganizationSettings(prisma, organizationId);
 }
 
-export async function updateSettings(prisma: Prisma, caller: Principal, organizationId: string, body: UpdateSettingsRequest): Promise<OrganizationSettings> {
-  assertMember(caller, organizationId);
+export async function updateSettings(
+  prisma: Prisma,
+  { organization: { id: organizationId } }: OrganizationContext,
+  body: UpdateSettingsRequest,
+): Promise<OrganizationSettings> {
   return updateOrganizationSettings(prisma, organizationId, body);
 }
 

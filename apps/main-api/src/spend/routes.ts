@@ -1,11 +1,11 @@
+import type { OrganizationContext } from "../context";
 import type { mainApiSpendRoutes } from "@cloudcost/contracts";
 import { HttpError, releaseBody } from "@cloudcost/http";
-import { isManager, type Principal } from "../auth/principal";
+import { isManager } from "../auth/principal";
 import { checkBudgetsAfterSpend } from "../budgets/after-spend";
 import type { AppDeps } from "../deps";
 import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
-import { assertMember } from "../organizations/access";
 import { PricingUnavailableError } from "../pricing/internal-client";
 import { exportSpend } from "./export-service";
 import { forecastSpend } from "./forecast/service";
@@ -47,17 +47,14 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
       const page = await listSpendLines(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query);
       return ok(`${page.items.length} spend lines`, page);
     },
-    getOrganizationSpend: async ({ params, query }, { principal }) =>
-      ok("Spend of the organization", await querySpend(deps.db.sql, organizationScope(principal, params.org_id), query)),
+    getOrganizationSpend: async ({ query }, ctx) => ok("Spend of the organization", await querySpend(deps.db.sql, organizationScope(ctx), query)),
     exportTenantSpend: ({ query }, { tenant }) =>
       exportSpend(deps, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query, `spend-${tenant.id}`),
-    exportOrganizationSpend: ({ params, query }, { principal }) =>
-      exportSpend(deps, organizationScope(principal, params.org_id), query, `spend-${params.org_id}`),
+    exportOrganizationSpend: ({ query }, ctx) => exportSpend(deps, organizationScope(ctx), query, `spend-${ctx.organization.id}`),
   };
 }
 
 /** Owners and admins: every tenant and the unallocated lines; members and viewers: their tenants. */
-function organizationScope(caller: Principal, organizationId: string): SpendScope {
-  assertMember(caller, organizationId);
+function organizationScope({ principal: caller, organization: { id: organizationId } }: OrganizationContext): SpendScope {
   return { organizationId, tenantIds: isManager(caller.role) ? null : caller.tenantIds };
 }

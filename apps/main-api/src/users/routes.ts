@@ -7,11 +7,11 @@ import { getUser, listUsers, updateUser } from "./service";
 /** `/api/v1/organizations/{org_id}/users`: authorize checks the table's roles; the services, the organization and what depends on data. */
 export function userHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<"listUsers" | "inviteUser" | "getUser" | "updateUser"> {
   return {
-    listUsers: async ({ params, query }, { principal }) => success("Users of the organization.", await listUsers(deps.prisma, principal, params.org_id, query)),
-    inviteUser: async ({ params, body }, { principal }) => created(INVITATION_SENT, await createInvitation(deps.prisma, principal, params.org_id, body)),
-    getUser: async ({ params }, { principal }) => success("User found.", await getUser(deps.prisma, principal, params.org_id, params.id)),
-    updateUser: async ({ params, body }, { principal }) => {
-      const updated = await updateUser(deps.prisma, principal, params.org_id, params.id, body);
+    listUsers: async ({ query }, ctx) => success("Users of the organization.", await listUsers(deps.prisma, ctx, query)),
+    inviteUser: async ({ body }, ctx) => created(INVITATION_SENT, await createInvitation(deps.prisma, ctx, body)),
+    getUser: async ({ params }, ctx) => success("User found.", await getUser(deps.prisma, ctx, params.id)),
+    updateUser: async ({ params, body }, ctx) => {
+      const updated = await updateUser(deps.prisma, ctx, params.id, body);
       deps.outbox.kick(); // a change of role or active state re-synced the user's keys to the pricing API
       return success("User updated.", updated);
     },

@@ -1,27 +1,25 @@
+import type { OrganizationContext } from "../context";
 import type { PaginationQuery, UpdateUserRequest, User as UserBody } from "@cloudcost/contracts";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { conflict, forbidden, notFound } from "@cloudcost/http";
 import { syncCreatorKeys } from "../api-keys/sync";
-import { isManager, type Principal } from "../auth/principal";
+import { isManager } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
 import { revokeInvitationsBeyond } from "../invitations/inviter-rights";
-import { assertMember } from "../organizations/access";
 import { toUser } from "../organizations/serialize";
 import { assertLiveTenants } from "../tenants/validate";
 import { countActiveOwners, findUser, findUserWithTenants, findUsers, lockOrganization, replaceUserTenants, updateUserRow } from "./repository";
 
 const userNotFound = (id: string) => notFound(`User ${id} is not in this organization.`);
 
-export async function getUser(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<UserBody> {
-  assertMember(caller, organizationId);
+export async function getUser(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<UserBody> {
   const row = await findUserWithTenants(prisma, organizationId, id);
   if (!row) throw userNotFound(id);
   return toUser(row);
 }
 
-export async function listUsers(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
-  assertMember(caller, organizationId);
+export async function listUsers(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, query: PaginationQuery) {
   const after = decodeCursor(query.cursor);
   const rows = await findUsers(prisma, organizationId, after, query.limit + 1);
   return toPage(rows, query.limit, toUser);
@@ -35,8 +33,12 @@ export async function listUsers(prisma: Prisma, caller: Principal, organizationI
  * of role or active state re-syncs the user's keys to the pricing API, and revokes the pending
  * invitations the user may no longer send, in the same transaction: kick the outbox after this returns.
  */
-export async function updateUser(prisma: Prisma, caller: Principal, organizationId: string, id: string, body: UpdateUserRequest): Promise<UserBody> {
-  assertMember(caller, organizationId);
+export async function updateUser(
+  prisma: Prisma,
+  { principal: caller, organization: { id: organizationId } }: OrganizationContext,
+  id: string,
+  body: UpdateUserRequest,
+): Promise<UserBody> {
   // Everyone but viewers may edit their own name and job title; everything else is for managers.
   const ownProfileOnly = caller.userId === id && body.role === undefined && body.tenant_ids === undefined && body.active === undefined;
   if (!isManager(caller.role) && !(ownProfileOnly && caller.role !== "viewer")) {

@@ -14,23 +14,20 @@ export function webhookHandlers(deps: Pick<AppDeps, "prisma" | "outbox" | "webho
   const { prisma, outbox } = deps;
   const service = { prisma, ...deps.webhooks, allowInsecure: deps.config.webhooks.allowInsecure };
   return {
-    createWebhook: async ({ params, body }, { principal }) =>
-      created("Webhook created: store `secret` now, it is not shown again.", await createWebhook(service, principal, params.org_id, body)),
-    listWebhooks: async ({ params, query }, { principal }) =>
-      success("Webhooks of the organization.", await listWebhooks(prisma, principal, params.org_id, query)),
-    getWebhook: async ({ params }, { principal }) => success("The webhook.", await getWebhook(prisma, principal, params.org_id, params.id)),
-    updateWebhook: async ({ params, body }, { principal }) =>
-      success("Webhook updated.", await updateWebhook(service, principal, params.org_id, params.id, body)),
-    deleteWebhook: async ({ params }, { principal }) => {
-      await deleteWebhook(prisma, principal, params.org_id, params.id);
+    createWebhook: async ({ body }, ctx) => created("Webhook created: store `secret` now, it is not shown again.", await createWebhook(service, ctx, body)),
+    listWebhooks: async ({ query }, ctx) => success("Webhooks of the organization.", await listWebhooks(prisma, ctx, query)),
+    getWebhook: async ({ params }, ctx) => success("The webhook.", await getWebhook(prisma, ctx, params.id)),
+    updateWebhook: async ({ params, body }, ctx) => success("Webhook updated.", await updateWebhook(service, ctx, params.id, body)),
+    deleteWebhook: async ({ params }, ctx) => {
+      await deleteWebhook(prisma, ctx, params.id);
       return { status: 204 };
     },
-    testWebhook: async ({ params }, { principal }) => {
-      const delivery = await testWebhook(prisma, principal, params.org_id, params.id);
+    testWebhook: async ({ params }, ctx) => {
+      const delivery = await testWebhook(prisma, ctx, params.id);
       outbox.kick();
       return { status: 202, body: { message: "Ping queued: its attempts show in GET .../deliveries.", status: "success", data: delivery } };
     },
-    listWebhookDeliveries: async ({ params, query }, { principal }) =>
-      success("Deliveries of the webhook, newest first.", await listDeliveries(prisma, principal, params.org_id, params.id, query)),
+    listWebhookDeliveries: async ({ params, query }, ctx) =>
+      success("Deliveries of the webhook, newest first.", await listDeliveries(prisma, ctx, params.id, query)),
   };
 }

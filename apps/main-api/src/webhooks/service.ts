@@ -1,3 +1,4 @@
+import type { OrganizationContext } from "../context";
 import type {
   CreateWebhookRequest,
   CreateWebhookResponse,
@@ -10,11 +11,9 @@ import type {
 } from "@cloudcost/contracts";
 import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { badRequest, HttpError, notFound } from "@cloudcost/http";
-import type { Principal } from "../auth/principal";
 import type { Prisma } from "../db";
 import type { Webhook } from "../generated/prisma/client";
 import { decodeCursor, toPage } from "../http/pagination";
-import { assertMember } from "../organizations/access";
 import { emitPing } from "./events";
 import {
   countWebhooks,
@@ -49,11 +48,9 @@ export interface WebhookServiceDeps {
 /** Registers a webhook (owners and admins); the signing secret is in this answer only. */
 export async function createWebhook(
   deps: WebhookServiceDeps,
-  caller: Principal,
-  organizationId: string,
+  { organization: { id: organizationId } }: OrganizationContext,
   body: CreateWebhookRequest,
 ): Promise<CreateWebhookResponse> {
-  assertMember(caller, organizationId);
   await assertTarget(deps, body.url);
   const id = newId("whk");
   const secret = newSigningSecret();
@@ -78,34 +75,29 @@ export async function createWebhook(
   return { ...toWebhook(row), secret };
 }
 
-export async function listWebhooks(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
-  assertMember(caller, organizationId);
+export async function listWebhooks(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, query: PaginationQuery) {
   const after = decodeCursor(query.cursor);
   const rows = await findWebhooks(prisma, organizationId, after, query.limit + 1);
   return toPage(rows, query.limit, toWebhook);
 }
 
-export async function getWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<WebhookBody> {
-  assertMember(caller, organizationId);
+export async function getWebhook(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<WebhookBody> {
   return toWebhook(await existingWebhook(prisma, organizationId, id));
 }
 
 export async function updateWebhook(
   deps: WebhookServiceDeps,
-  caller: Principal,
-  organizationId: string,
+  { organization: { id: organizationId } }: OrganizationContext,
   id: string,
   body: UpdateWebhookRequest,
 ): Promise<WebhookBody> {
-  assertMember(caller, organizationId);
   if (body.url !== undefined) await assertTarget(deps, body.url);
   if ((await updateWebhookRow(deps.prisma, organizationId, id, body, new Date())) === 0) throw notFound(`Webhook ${id} is not in this organization.`);
   return toWebhook(await existingWebhook(deps.prisma, organizationId, id));
 }
 
 /** Deletes a webhook with its deliveries and their attempts; queued deliveries find nothing to send. */
-export async function deleteWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
-  assertMember(caller, organizationId);
+export async function deleteWebhook(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<void> {
   if ((await deleteWebhookRow(prisma, organizationId, id)) === 0) throw notFound(`Webhook ${id} is not in this organization.`);
 }
 
@@ -113,8 +105,7 @@ export async function deleteWebhook(prisma: Prisma, caller: Principal, organizat
  * Queues a `ping` to the webhook (also a paused one: it tests the receiver), at most
  * MAX_PINGS_PER_MINUTE in any minute (429 with Retry-After beyond). The caller kicks the outbox.
  */
-export async function testWebhook(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<WebhookDeliveryBody> {
-  assertMember(caller, organizationId);
+export async function testWebhook(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<WebhookDeliveryBody> {
   const deliveryId = await prisma.$transaction(async (tx) => {
     await existingWebhook(tx, organizationId, id);
     // Under the webhook's ping lock: concurrent pings count one another.
@@ -137,12 +128,10 @@ export async function testWebhook(prisma: Prisma, caller: Principal, organizatio
 /** The webhook's deliveries, newest first, each with its attempts. */
 export async function listDeliveries(
   prisma: Prisma,
-  caller: Principal,
-  organizationId: string,
+  { organization: { id: organizationId } }: OrganizationContext,
   webhookId: string,
   query: PaginationQuery,
 ): Promise<WebhookDeliveriesPage> {
-  assertMember(caller, organizationId);
   await existingWebhook(prisma, organizationId, webhookId);
   const before = decodeCursor(query.cursor);
   const rows = await findDeliveries(prisma, organizationId, webhookId, before, query.limit + 1);

@@ -4,12 +4,13 @@ import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import * as i from "../main/identity.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
 
-type Base = { errors: "envelope"; auth: "bearer"; scope: "organization" | "caller" };
+type Base<C> = { errors: "envelope"; auth: "bearer"; scope: C };
 type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope"> & Partial<Pick<RouteDefinition, "auth" | "scope">>;
-type Declared<S> = Omit<Base, keyof S> & S;
+type Declared<C, S> = Omit<Base<C>, keyof S> & S;
 
-const bearer = <const S extends Spec>(scope: Base["scope"], spec: S): Declared<S> => ({ errors: "envelope", auth: "bearer", scope, ...spec }) as Declared<S>;
-/** Acts within the organization named by `{org_id}`: the services answer 403 for any other (or none). */
+const bearer = <const C extends "organization" | "caller", const S extends Spec>(scope: C, spec: S): Declared<C, S> =>
+  ({ errors: "envelope", auth: "bearer", scope, ...spec }) as Declared<C, S>;
+/** Acts within the organization named by `{org_id}`: authorize answers 403 to a caller of any other (or none). */
 const inOrganization = <const S extends Spec>(spec: S) => bearer("organization", spec);
 /** Acts on the caller itself (its identity, its own organization): no organization in the path. */
 const ofCaller = <const S extends Spec>(spec: S) => bearer("caller", spec);
@@ -17,6 +18,10 @@ const ofCaller = <const S extends Spec>(spec: S) => bearer("caller", spec);
 const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
 const failure = (description: string) => ({ description, schema: ErrorEnvelope });
 const MANAGERS = ["owner", "admin"] as const;
+/** People only: an API key gets a 403 saying so. */
+const peopleOnly = <const W extends string>(keysRefused: W) => ({ keys: false, keysRefused }) as const;
+const KEYS_CANNOT_MANAGE_KEYS = peopleOnly("API keys cannot manage API keys: sign in as an owner or admin.");
+const KEYS_CANNOT_ANSWER = peopleOnly("API keys cannot list or answer invitations: use the invitee's identity-provider token.");
 const INVITE_RULES =
   "Creates a pending invitation the invitee lists (GET /api/v1/invitations) and accepts or declines; nothing is linked before. " +
   "Only owners invite owners; an API key cannot invite admins or owners (403).";
@@ -54,6 +59,7 @@ export const mainApiIdentityRoutes = {
   leaveOrganization: defineRoute(
     ofCaller({
       operationId: "leaveOrganization",
+      ...peopleOnly("An API key cannot leave an organization: revoke it instead."),
       method: "post",
       path: "/api/v1/me/leave",
       tags: ["Organizations"],
@@ -265,6 +271,7 @@ export const mainApiIdentityRoutes = {
   listReceivedInvitations: defineRoute(
     ofCaller({
       operationId: "listReceivedInvitations",
+      ...KEYS_CANNOT_ANSWER,
       method: "get",
       path: "/api/v1/invitations",
       tags: ["Invitations"],
@@ -277,6 +284,7 @@ export const mainApiIdentityRoutes = {
   acceptInvitation: defineRoute(
     ofCaller({
       operationId: "acceptInvitation",
+      ...KEYS_CANNOT_ANSWER,
       method: "post",
       path: "/api/v1/invitations/{id}/accept",
       tags: ["Invitations"],
@@ -295,6 +303,7 @@ export const mainApiIdentityRoutes = {
   declineInvitation: defineRoute(
     ofCaller({
       operationId: "declineInvitation",
+      ...KEYS_CANNOT_ANSWER,
       method: "post",
       path: "/api/v1/invitations/{id}/decline",
       tags: ["Invitations"],
@@ -311,6 +320,7 @@ export const mainApiIdentityRoutes = {
   listApiKeys: defineRoute(
     ofCaller({
       operationId: "listApiKeys",
+      ...KEYS_CANNOT_MANAGE_KEYS,
       method: "get",
       path: "/api/v1/settings/api-keys",
       tags: ["API keys"],
@@ -323,6 +333,7 @@ export const mainApiIdentityRoutes = {
   createApiKey: defineRoute(
     ofCaller({
       operationId: "createApiKey",
+      ...KEYS_CANNOT_MANAGE_KEYS,
       method: "post",
       path: "/api/v1/settings/api-keys",
       tags: ["API keys"],
@@ -341,6 +352,7 @@ export const mainApiIdentityRoutes = {
   revokeApiKey: defineRoute(
     ofCaller({
       operationId: "revokeApiKey",
+      ...KEYS_CANNOT_MANAGE_KEYS,
       method: "delete",
       path: "/api/v1/settings/api-keys/{id}",
       tags: ["API keys"],

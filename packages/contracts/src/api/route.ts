@@ -17,6 +17,10 @@ export type AuthMode =
 /** Whose data the operation reaches; the isolation matrix calls every scoped operation across scopes. */
 export type Scope =
   | "tenant"
+  /**
+   * The organization named by the path's `{org_id}`: the caller must belong to it (403 otherwise,
+   * for an unknown organization alike), checked by the app's authorize with the roles.
+   */
   | "organization"
   | "account"
   /** The caller itself: its identity, or its own organization named by no parameter (sign-up, me, API keys). */
@@ -62,6 +66,13 @@ export interface RouteDefinition {
   roles?: readonly Role[];
   /** Main API: changes data, so viewers get a 403. */
   write?: boolean;
+  /**
+   * Main API: the kinds of caller admitted. `keys: false` refuses API keys (a 403 whose message is
+   * `keysRefused`): the operation is for people only. Default: people and keys alike.
+   */
+  keys?: false;
+  /** With `keys: false`: what the 403 tells an API key (what it cannot do, and what to use instead). */
+  keysRefused?: string;
   /** Pricing API: the weakest key role that may call it. */
   minKeyRole?: KeyRole;
   /**

@@ -20,12 +20,11 @@ export function spendImportHandlers(
   | "putAllocationRules"
 > {
   return {
-    createSpendImport: async ({ params, query, body: manifest }, { principal, body }) => {
+    createSpendImport: async ({ query, body: manifest }, ctx) => {
       const posted = await postSpendImport(
         deps.prisma,
-        principal,
-        params.org_id,
-        body,
+        ctx,
+        ctx.body,
         { fileName: query.file_name, session: query.session, part: query.part, parts: query.parts, manifest },
         { maxBytes: deps.config.spendImportMaxBytes, ttlMs: deps.config.spendImportSessionTtlMs, now: deps.clock() },
       );
@@ -36,11 +35,11 @@ export function spendImportHandlers(
       if (!posted.import) return created(`Manifest of import session ${posted.session?.id} stored.`, { session: posted.session });
       if (posted.committed) {
         deps.outbox.kick(); // import.completed was queued in the import's transaction
-        await checkBudgetsAfterSpend(deps, params.org_id, null);
+        await checkBudgetsAfterSpend(deps, ctx.organization.id, null);
         // Bills arrive late: the days the bill holds are scored again (from its billing periods' first day, at most 93 days back).
         await redetectAfterImport(
           deps,
-          params.org_id,
+          ctx.organization.id,
           posted.import.billing_periods.map((period) => period.start),
           deps.clock(),
         );
@@ -50,26 +49,23 @@ export function spendImportHandlers(
         : `Imported ${posted.import.rows} rows.`;
       return created(message, { import: posted.import, ...(posted.session ? { session: posted.session } : {}) });
     },
-    listSpendImportSessions: async ({ params, query }, { principal }) =>
-      success("Import sessions of the organization.", await listImportSessions(deps.prisma, principal, params.org_id, query)),
-    getSpendImportSession: async ({ params }, { principal }) =>
-      success("The import session.", { session: await getImportSession(deps.prisma, principal, params.org_id, params.id) }),
-    listSpendImports: async ({ params, query }, { principal }) =>
-      success("FOCUS imports of the organization.", await listImports(deps.prisma, principal, params.org_id, query)),
-    getSpendImport: async ({ params }, { principal }) => success("The import.", { import: await getImport(deps.prisma, principal, params.org_id, params.id) }),
-    deleteSpendImport: async ({ params }, { principal }) => {
-      await deleteImport(deps.prisma, principal, params.org_id, params.id);
-      await checkBudgetsAfterSpend(deps, params.org_id, null);
+    listSpendImportSessions: async ({ query }, ctx) => success("Import sessions of the organization.", await listImportSessions(deps.prisma, ctx, query)),
+    getSpendImportSession: async ({ params }, ctx) => success("The import session.", { session: await getImportSession(deps.prisma, ctx, params.id) }),
+    listSpendImports: async ({ query }, ctx) => success("FOCUS imports of the organization.", await listImports(deps.prisma, ctx, query)),
+    getSpendImport: async ({ params }, ctx) => success("The import.", { import: await getImport(deps.prisma, ctx, params.id) }),
+    deleteSpendImport: async ({ params }, ctx) => {
+      await deleteImport(deps.prisma, ctx, params.id);
+      await checkBudgetsAfterSpend(deps, ctx.organization.id, null);
       return { status: 204 };
     },
-    getAllocationRules: async ({ params }, { principal }) => success("Allocation rules.", await getAllocationRules(deps.prisma, principal, params.org_id)),
-    putAllocationRules: async ({ params, body }, { principal }) => {
-      const result = await putAllocationRules(deps.prisma, principal, params.org_id, body);
+    getAllocationRules: async (_input, ctx) => success("Allocation rules.", await getAllocationRules(deps.prisma, ctx)),
+    putAllocationRules: async ({ body }, ctx) => {
+      const result = await putAllocationRules(deps.prisma, ctx, body);
       if (result.reallocated_lines > 0) {
-        await checkBudgetsAfterSpend(deps, params.org_id, null);
+        await checkBudgetsAfterSpend(deps, ctx.organization.id, null);
         // Lines moved between tenants: every tenant's last 93 days are scored again.
         const now = deps.clock();
-        await redetectAfterImport(deps, params.org_id, [new Date(now.getTime() - 93 * 86_400_000).toISOString()], now);
+        await redetectAfterImport(deps, ctx.organization.id, [new Date(now.getTime() - 93 * 86_400_000).toISOString()], now);
       }
       return success("Allocation rules stored; stored import lines re-allocated.", result);
     },

@@ -1,3 +1,4 @@
+import type { OrganizationContext } from "../../context";
 import {
   ImportSessionId,
   type PaginationQuery,
@@ -8,10 +9,8 @@ import {
 } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
 import { badRequest, deferredIdempotencyOf, notFound, type RawBody, type StoredResponse } from "@cloudcost/http";
-import type { Principal } from "../../auth/principal";
 import type { Prisma } from "../../db";
 import { decodeCursor, toPage } from "../../http/pagination";
-import { assertMember } from "../../organizations/access";
 import { assertLiveTenants } from "../../tenants/validate";
 import { emitWebhookEvent } from "../../webhooks/events";
 import type { FocusReadInfo } from "../focus";
@@ -53,13 +52,11 @@ export interface PostedImport {
  */
 export async function postSpendImport(
   prisma: Prisma,
-  caller: Principal,
-  organizationId: string,
+  { organization: { id: organizationId } }: OrganizationContext,
   raw: RawBody,
   request: { fileName?: string; session?: string; part?: number; parts?: number; manifest?: SpendImportManifest },
   options: { maxBytes: number } & SessionClock,
 ): Promise<PostedImport> {
-  assertMember(caller, organizationId);
   const { session, part, parts, manifest } = request;
   try {
     if (manifest !== undefined) {
@@ -132,8 +129,7 @@ async function importFocus(
 }
 
 /** The organization's import sessions with their parts, newest first, without their manifests' data files (never read). */
-export async function listImportSessions(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
-  assertMember(caller, organizationId);
+export async function listImportSessions(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, query: PaginationQuery) {
   const before = decodeCursor(query.cursor, ImportSessionId);
   const rows = await findSessions(prisma, organizationId, before, query.limit + 1);
   const parts = await findSessionParts(
@@ -150,31 +146,27 @@ export async function listImportSessions(prisma: Prisma, caller: Principal, orga
 }
 
 /** One import session with its parts and its manifest's data files. */
-export async function getImportSession(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<SpendImportSession> {
-  assertMember(caller, organizationId);
+export async function getImportSession(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<SpendImportSession> {
   const row = await findSession(prisma, organizationId, id);
   if (!row) throw notFound(`No import session ${id} in this organization.`);
   return toSpendImportSession(row, await findSessionParts(prisma, organizationId, [id]));
 }
 
 /** The organization's imports, newest first. */
-export async function listImports(prisma: Prisma, caller: Principal, organizationId: string, query: PaginationQuery) {
-  assertMember(caller, organizationId);
+export async function listImports(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, query: PaginationQuery) {
   const before = decodeCursor(query.cursor);
   const rows = await findImports(prisma, organizationId, before, query.limit + 1);
   return toPage(rows, query.limit, toSpendImport);
 }
 
-export async function getImport(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<SpendImport> {
-  assertMember(caller, organizationId);
+export async function getImport(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<SpendImport> {
   const row = await findImport(prisma, organizationId, id);
   if (!row) throw notFound(`No import ${id} in this organization.`);
   return toSpendImport(row);
 }
 
 /** Deletes an import and its lines (those no later import superseded), keeping the roll-up right. */
-export async function deleteImport(prisma: Prisma, caller: Principal, organizationId: string, id: string): Promise<void> {
-  assertMember(caller, organizationId);
+export async function deleteImport(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<void> {
   await prisma.$transaction(async (tx) => {
     await lockOrganizationImports(tx, organizationId);
     if ((await deleteImportRow(tx, organizationId, id)) === 0) throw notFound(`No import ${id} in this organization.`);
@@ -183,14 +175,12 @@ export async function deleteImport(prisma: Prisma, caller: Principal, organizati
   }, SHORT_TRANSACTION);
 }
 
-export async function getAllocationRules(prisma: Prisma, caller: Principal, organizationId: string): Promise<SpendAllocationRules> {
-  assertMember(caller, organizationId);
+export async function getAllocationRules(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext): Promise<SpendAllocationRules> {
   return { rules: await readRules(prisma, organizationId) };
 }
 
 /** Replaces the rules and re-allocates every stored import line under them, in one transaction. */
-export async function putAllocationRules(prisma: Prisma, caller: Principal, organizationId: string, body: SpendAllocationRules) {
-  assertMember(caller, organizationId);
+export async function putAllocationRules(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, body: SpendAllocationRules) {
   return prisma.$transaction(async (tx) => {
     await lockOrganizationImports(tx, organizationId);
     await assertLiveTenants(
