@@ -30,6 +30,7 @@ import { budgetStatuses } from "../apps/main-api/src/budgets/status";
 import { forecastSpend } from "../apps/main-api/src/spend/forecast/service";
 import { createPrisma } from "../apps/main-api/src/db";
 import { openBenchDatabase } from "./bench-database";
+import { percentile, round } from "./measure";
 
 const ORG = "org_bench_alerts";
 const TENANTS = 20;
@@ -38,9 +39,6 @@ const SERVICES = 30;
 const REGIONS = 10;
 const LINES_PER_ROW = 14;
 const CALLS = Number(process.env.BENCH_BUDGET_CALLS ?? 50);
-
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
-const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
 async function main() {
   const serverUrl = process.env.BENCH_DATABASE_URL;

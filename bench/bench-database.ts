@@ -1,5 +1,8 @@
 // A fresh, migrated main-API database on the PostgreSQL server of BENCH_DATABASE_URL, dropped after
-// the run (kept with BENCH_KEEP=1, to look at its plans).
+// the run (kept with BENCH_KEEP=1, to look at its plans); without that URL, PGlite in a temp dir.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Client } from "pg";
 import pino from "pino";
 import { openMigratedDatabase, type Database } from "@cloudcost/db";
@@ -24,4 +27,19 @@ export async function openBenchDatabase(serverUrl: string, label: string, poolSi
     sessionSettings: SESSION_SETTINGS,
   });
   return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
+}
+
+/** The benchmark's database: on BENCH_DATABASE_URL's server when it is set, else PGlite in a temp dir (removed after). */
+export async function openBenchOrLocalDatabase(
+  label: string,
+  poolSize = 10,
+): Promise<{ db: Database; drop: () => Promise<void>; kind: "postgres" | "pglite" }> {
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-"));
+    const db = await openMigratedDatabase({ dataDir, migrationsDir: MIGRATIONS_DIR, logger: pino({ level: "warn" }), sessionSettings: SESSION_SETTINGS });
+    return { db, kind: "pglite", drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const { db, drop } = await openBenchDatabase(serverUrl, label, poolSize);
+  return { db, kind: "postgres", drop };
 }

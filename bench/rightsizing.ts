@@ -14,18 +14,15 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { openMigratedDatabase, type Database } from "@cloudcost/db";
 import { createApp } from "../apps/main-api/src/app";
 import { buildDeps } from "../apps/main-api/src/compose";
 import { loadConfig } from "../apps/main-api/src/config";
-import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 import { recommendationSummary } from "../apps/main-api/src/compute/summary";
 import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
 import { benchCredentials } from "./bench-identity";
-import { openBenchDatabase as openServerDatabase } from "./bench-database";
+import { openBenchOrLocalDatabase } from "./bench-database";
 import { env, percentile, round } from "./measure";
 
 const RESOURCES = env("BENCH_RESOURCES", 10_000);
@@ -52,18 +49,6 @@ const random = prng(20261122);
 const PROFILE_CPU = [1, 15, 15, 15, 15, 55, 55, 55, 90, 50];
 const rid = (i: number) => `r-${String(i).padStart(6, "0")}`;
 
-async function openBenchDatabase(): Promise<{ db: Database; drop: () => Promise<void>; kind: string }> {
-  const logger = pino({ level: "warn" });
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-"));
-    const db = await openMigratedDatabase({ dataDir, migrationsDir: MIGRATIONS_DIR, logger, sessionSettings: SESSION_SETTINGS });
-    return { db, kind: "pglite", drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const { db, drop } = await openServerDatabase(serverUrl, "rightsizing", 10);
-  return { db, kind: "postgres", drop };
-}
-
 async function timeCalls(calls: number, fn: () => Promise<unknown>) {
   for (let i = 0; i < 5; i++) await fn(); // warm-up
   const times: number[] = [];
@@ -77,7 +62,7 @@ async function timeCalls(calls: number, fn: () => Promise<unknown>) {
 
 async function main() {
   const started = Date.now();
-  const { db, drop, kind } = await openBenchDatabase();
+  const { db, drop, kind } = await openBenchOrLocalDatabase("rightsizing");
   const stub = await startPricingStub();
   const config = loadConfig({
     LOG_LEVEL: "silent",

@@ -13,19 +13,16 @@
  */
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { openMigratedDatabase, type Database } from "@cloudcost/db";
 import { createApp } from "../apps/main-api/src/app";
 import { buildDeps } from "../apps/main-api/src/compose";
 import { loadConfig } from "../apps/main-api/src/config";
-import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
 import { benchCredentials } from "./bench-identity";
-import { openBenchDatabase as openServerDatabase } from "./bench-database";
+import { openBenchOrLocalDatabase } from "./bench-database";
+import { env, percentile, round } from "./measure";
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const RESOURCES = env("BENCH_RESOURCES", 10_000);
 const CHANGES = Math.min(RESOURCES, env("BENCH_CHANGES", 1000));
 const RETIRED = Math.min(RESOURCES - CHANGES, env("BENCH_RETIRED", 200));
@@ -34,25 +31,10 @@ const SAVINGS_CALLS = env("BENCH_SAVINGS_CALLS", 50);
 const DAY = 86_400_000;
 const rid = (i: number) => `s-${String(i).padStart(6, "0")}`;
 
-async function openBenchDatabase(): Promise<{ db: Database; drop: () => Promise<void>; kind: string }> {
-  const logger = pino({ level: "warn" });
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-"));
-    const db = await openMigratedDatabase({ dataDir, migrationsDir: MIGRATIONS_DIR, logger, sessionSettings: SESSION_SETTINGS });
-    return { db, kind: "pglite", drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const { db, drop } = await openServerDatabase(serverUrl, "savings", 10);
-  return { db, kind: "postgres", drop };
-}
-
-const round = (n: number, digits = 1) => Number(n.toFixed(digits));
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
-
 async function main() {
   const started = Date.now();
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${msg}`);
-  const { db, drop, kind } = await openBenchDatabase();
+  const { db, drop, kind } = await openBenchOrLocalDatabase("savings");
   const stub = await startPricingStub();
   const config = loadConfig({
     LOG_LEVEL: "silent",
