@@ -4,7 +4,7 @@ import type { SqlClient } from "@cloudcost/db";
 import { decodeCursor, encodeCursor } from "../http/pagination";
 import { amount } from "./amounts";
 import type { FocusExportLine } from "./focus";
-import type { SpendScope } from "./query";
+import { DIMENSION_COLUMN, type SpendScope } from "./query";
 
 export interface SpendLinesFilter {
   start: string;
@@ -31,22 +31,6 @@ type Row = Omit<SpendLine, "unit_prices"> & { unit_prices: Record<string, string
 
 const orNull = (value: string | null) => (value === null ? null : amount(value));
 
-const COLUMN: Record<SpendDimension, string> = {
-  tenant: "tenant_id",
-  provider: "provider",
-  service_name: "service_name",
-  service_category: "service_category",
-  region: "region",
-  resource_id: "resource_id",
-  charge_category: "charge_category",
-  source: "source",
-  sub_account_id: "sub_account_id",
-  model: "model",
-  charge_frequency: "charge_frequency",
-  pricing_category: "pricing_category",
-  commitment_discount_id: "commitment_discount_id",
-};
-
 /** The condition selecting the scope's lines of the range matching the filters, and its parameters. */
 function linesWhere(scope: SpendScope, input: SpendLinesFilter): { conditions: string[]; params: unknown[]; add: (value: unknown) => string } {
   const params: unknown[] = [scope.organizationId, input.start, input.end];
@@ -57,7 +41,7 @@ function linesWhere(scope: SpendScope, input: SpendLinesFilter): { conditions: s
   const conditions = ["l.organization_id = $1", "l.charge_period_start >= $2::timestamptz", "l.charge_period_start < $3::timestamptz"];
   if (scope.tenantIds) conditions.push(`l.tenant_id = ANY(${add(scope.tenantIds)}::text[])`);
   for (const [name, values] of Object.entries(input.filters))
-    conditions.push(`coalesce(l.${COLUMN[name as SpendDimension]}, '') = ANY(${add(values)}::text[])`);
+    conditions.push(`coalesce(l.${DIMENSION_COLUMN[name as SpendDimension]}, '') = ANY(${add(values)}::text[])`);
   for (const [key, values] of Object.entries(input.tags)) conditions.push(`l.tags ->> ${add(key)} = ANY(${add(values)}::text[])`);
   return { conditions, params, add };
 }

@@ -21,8 +21,8 @@ export interface SpendQueryInput {
 }
 
 const DAY_MS = 86_400_000;
-/** Column of each dimension in both sources ('' stands for null); resource_id is on the lines only. */
-const COLUMN: Record<SpendDimension, string> = {
+/** Column of each dimension in both sources ('' stands for null); resource_id is on the lines only. The lines' filters (lines.ts) use it too. */
+export const DIMENSION_COLUMN: Record<SpendDimension, string> = {
   tenant: "tenant_id",
   provider: "provider",
   service_name: "service_name",
@@ -95,12 +95,12 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   // Each source yields: day, currency, unpriced_reason, cost, lines, g0, g1 (text, '' for none).
   const groupExpr = (name: string, alias: "d" | "l") => {
     if (name.startsWith("tag:")) return `coalesce(l.tags ->> ${p.add(name.slice(4))}, '')`;
-    return `coalesce(${alias}.${COLUMN[name as SpendDimension]}, '')`;
+    return `coalesce(${alias}.${DIMENSION_COLUMN[name as SpendDimension]}, '')`;
   };
   const filterSql = (alias: "d" | "l") => {
     const conditions: string[] = [];
     for (const [name, values] of Object.entries(query.filters))
-      conditions.push(`coalesce(${alias}.${COLUMN[name as SpendDimension]}, '') = ANY(${p.add(values)}::text[])`);
+      conditions.push(`coalesce(${alias}.${DIMENSION_COLUMN[name as SpendDimension]}, '') = ANY(${p.add(values)}::text[])`);
     for (const [key, values] of Object.entries(query.tags)) conditions.push(`l.tags ->> ${p.add(key)} = ANY(${p.add(values)}::text[])`);
     if (tenants) conditions.push(`${alias}.tenant_id = ANY(${tenants}::text[])`);
     return conditions.map((condition) => ` AND ${condition}`).join("");
