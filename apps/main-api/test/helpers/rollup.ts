@@ -1,3 +1,4 @@
+import { COMMITMENT_ROLLUP_DIMENSIONS, COVERAGE_ROLLUP_DIMENSIONS, ONDEMAND_ROLLUP_DIMENSIONS } from "../../src/spend/commitment-rollups";
 import type { TestContext } from "./context";
 
 const SUMS = `coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
@@ -59,33 +60,12 @@ export async function rollupsMatchLines(
   return { rows, serviceRows, tagRows, commitmentRows, hourlyRows };
 }
 
-const COMMITMENT_DIMENSIONS = [
-  "currency",
-  "commitment_discount_id",
-  "commitment_discount_category",
-  "commitment_discount_type",
-  "commitment_discount_status",
-  "provider",
-  "billing_account_id",
-  "pricing_category",
-];
-const COVERAGE_DIMENSIONS = [
-  "tenant_id",
-  "currency",
-  "service_name",
-  "service_category",
-  "region",
-  "sub_account_id",
-  "pricing_category",
-  "commitment_discount_status",
-];
-const HOURLY_DIMENSIONS = ["currency", "provider", "service_name", "service_category", "region"];
 /** A line's hours from its first UTC hour (at least one); each hour holds its share rounded to 10 places. */
 const HOURS = "greatest(1, ceil(extract(epoch FROM (charge_period_end - date_trunc('hour', charge_period_start))) / 3600))::int";
 
 /** The commitment roll-ups as they are, and as rebuilt from the lines (Usage lines by day; Standard usage of at most 31 days spread over its hours). */
 async function commitmentRollupsMatchLines(ctx: TestContext, org: string): Promise<{ commitmentRows: number; hourlyRows: number }> {
-  const compareDaily = async (table: string, dimensions: string[], where: string, grain = "(charge_period_start AT TIME ZONE 'UTC')::date") => {
+  const compareDaily = async (table: string, dimensions: readonly string[], where: string, grain = "(charge_period_start AT TIME ZONE 'UTC')::date") => {
     const order = `day, ${dimensions.map((_, i) => i + 2).join(", ")}`;
     const stored = await ctx.db.sql.query<Record<string, unknown>>(
       `SELECT day::text AS day, ${dimensions.join(", ")}, effective_cost::text, list_cost::text, line_count::int FROM ${table} WHERE organization_id = $1 ORDER BY ${order}`,
@@ -102,23 +82,23 @@ async function commitmentRollupsMatchLines(ctx: TestContext, org: string): Promi
   };
   const commitmentRows = await compareDaily(
     "spend_commitment_daily",
-    COMMITMENT_DIMENSIONS,
+    COMMITMENT_ROLLUP_DIMENSIONS,
     "charge_category = 'Usage' AND commitment_discount_id IS NOT NULL",
   );
-  await compareDaily("spend_coverage_daily", COVERAGE_DIMENSIONS, "charge_category = 'Usage'");
+  await compareDaily("spend_coverage_daily", COVERAGE_ROLLUP_DIMENSIONS, "charge_category = 'Usage'");
   await compareDaily(
     "spend_coverage_monthly",
-    COVERAGE_DIMENSIONS,
+    COVERAGE_ROLLUP_DIMENSIONS,
     "charge_category = 'Usage'",
     "date_trunc('month', charge_period_start AT TIME ZONE 'UTC')::date",
   );
-  const hourOrder = `hour, ${HOURLY_DIMENSIONS.map((_, i) => i + 2).join(", ")}`;
+  const hourOrder = `hour, ${ONDEMAND_ROLLUP_DIMENSIONS.map((_, i) => i + 2).join(", ")}`;
   const storedHours = await ctx.db.sql.query<Record<string, unknown>>(
-    `SELECT hour, ${HOURLY_DIMENSIONS.join(", ")}, effective_cost::text, list_cost::text, line_count::int FROM spend_ondemand_hourly WHERE organization_id = $1 ORDER BY ${hourOrder}`,
+    `SELECT hour, ${ONDEMAND_ROLLUP_DIMENSIONS.join(", ")}, effective_cost::text, list_cost::text, line_count::int FROM spend_ondemand_hourly WHERE organization_id = $1 ORDER BY ${hourOrder}`,
     [org],
   );
   const rebuiltHours = await ctx.db.sql.query<Record<string, unknown>>(
-    `SELECT date_trunc('hour', charge_period_start) + k * interval '1 hour' AS hour, ${HOURLY_DIMENSIONS.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
+    `SELECT date_trunc('hour', charge_period_start) + k * interval '1 hour' AS hour, ${ONDEMAND_ROLLUP_DIMENSIONS.map((name) => `coalesce(${name}, '') AS ${name}`).join(", ")},
         coalesce(sum(round(effective_cost / ${HOURS}, 10)), 0)::numeric(38, 10)::text AS effective_cost,
         coalesce(sum(round(list_cost / ${HOURS}, 10)), 0)::numeric(38, 10)::text AS list_cost, count(*)::int AS line_count
        FROM spend_lines CROSS JOIN LATERAL generate_series(0, ${HOURS} - 1) AS k
