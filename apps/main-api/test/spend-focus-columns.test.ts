@@ -5,6 +5,7 @@
 // unless asked for; group_by=model by the price entry's model id.
 import { parse } from "csv-parse/sync";
 import request from "supertest";
+import { REQUIRED_COLUMNS } from "../src/spend/focus/columns";
 import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
 import { focusCsvText } from "./helpers/focus-files";
 import { signUp, type SignedUp } from "./helpers/identity";
@@ -224,30 +225,7 @@ const byContent = (a: Record<string, unknown>, b: Record<string, unknown>) => (J
 function focusViolations(csv: string): string[] {
   const [header, ...rows] = parse(csv) as string[][];
   const problems: string[] = [];
-  const MANDATORY = [
-    "BilledCost",
-    "BillingAccountId",
-    "BillingAccountName",
-    "BillingCurrency",
-    "BillingPeriodEnd",
-    "BillingPeriodStart",
-    "ChargeCategory",
-    "ChargeClass",
-    "ChargeDescription",
-    "ChargePeriodEnd",
-    "ChargePeriodStart",
-    "ContractedCost",
-    "EffectiveCost",
-    "InvoiceIssuerName",
-    "ListCost",
-    "PricingQuantity",
-    "PricingUnit",
-    "ProviderName",
-    "PublisherName",
-    "ServiceCategory",
-    "ServiceName",
-  ];
-  for (const column of MANDATORY) if (!header.includes(column)) problems.push(`missing column ${column}`);
+  for (const column of REQUIRED_COLUMNS["1.2"]) if (!header.includes(column)) problems.push(`missing column ${column}`);
   const DECIMAL = /^-?\d+(\.\d+)?$/;
   const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
   const oneOf = (value: string, allowed: string[]) => allowed.includes(value);
