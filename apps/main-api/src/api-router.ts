@@ -2,7 +2,7 @@ import { mainApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
 import { registerRoutes, type RouteHooks } from "@cloudcost/http";
 import { apiKeyHandlers, keyCreationReplay } from "./api-keys/routes";
 import { bearerAuthentication } from "./auth/authenticate";
-import { authorize } from "./auth/authorize";
+import { authorize, checkDeclaredScope } from "./auth/authorize";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
 import { healthHandlers } from "./health/routes";
@@ -50,6 +50,8 @@ type Router = Parameters<typeof registerRoutes>[0];
 
 /** Every operation of the main API's route table, bound to its handler on `router`. */
 export function apiRouter(deps: AppDeps, router: Router): Router {
+  // A scope authorize could not check refuses to start.
+  for (const route of Object.values(mainApiRoutes)) checkDeclaredScope(route);
   registerRoutes(
     router,
     mainApiRoutes,

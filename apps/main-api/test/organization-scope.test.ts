@@ -8,6 +8,7 @@ import { Router, type Express } from "express";
 import request from "supertest";
 import { z } from "zod";
 import { mainApiHooks } from "../src/api-router";
+import { checkDeclaredScope } from "../src/auth/authorize";
 import type { ContextOf } from "../src/context";
 import { renderEnvelopeError } from "../src/errors";
 import { createTestContext, type TestContext } from "./helpers/context";
@@ -111,4 +112,10 @@ it("checks the table's roles, then its caller kinds (keys: false), then the orga
   // The key of organization A is a member of it on a route that admits keys.
   expect((await probe("get", a.organization.id, key).expect(200)).body).toEqual({ organization: a.organization.id });
   expect((await probe("post", a.organization.id, a.token).expect(200)).body).toEqual({ organization: a.organization.id });
+});
+
+it("refuses to start with an organization-scoped operation that names no organization in its path", () => {
+  expect(() => checkDeclaredScope(probeRoutes.probeOrganization)).not.toThrow();
+  const unnamed = defineRoute({ ...probeRoutes.probeOrganization, operationId: "probeNoOrganization", path: "/api/v1/probe", params: undefined });
+  expect(() => checkDeclaredScope(unnamed)).toThrow(/probeNoOrganization: scope "organization" needs an \{org_id\} path parameter/);
 });

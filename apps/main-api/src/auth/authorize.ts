@@ -43,6 +43,15 @@ function selectOrganization(route: RouteDefinition, principal: Principal, params
   return { id };
 }
 
+/**
+ * Refuses at start-up an operation whose declared scope authorize could not check: an
+ * organization-scoped one must name the organization in its path (`{org_id}`).
+ */
+export function checkDeclaredScope(route: RouteDefinition): void {
+  if (route.scope === "organization" && !(route.path.includes("{org_id}") && route.params?.shape.org_id))
+    throw new Error(`${route.operationId}: scope "organization" needs an {org_id} path parameter`);
+}
+
 /** 400 unless X-Service-Tenant-ID (`header`, trimmed) is present and well-formed. */
 function checkTenantHeader(header: string): void {
   if (!header) throw badRequest("Missing X-Service-Tenant-ID header: send the id of the tenant to act on.");
