@@ -1,4 +1,5 @@
 import type { SqlClient } from "@cloudcost/db";
+import { COMMITMENT_ROLLUP_DIMENSIONS, COVERAGE_ROLLUP_DIMENSIONS } from "../spend/commitment-rollups";
 import { coveredUsage } from "../spend/resource-costs-repository";
 import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
@@ -82,17 +83,12 @@ const source = (table: string, columns: readonly string[], rollupWhere: (alias: 
     FROM spend_lines l
    WHERE l.organization_id = $1 AND l.currency = '${CURRENCY}' AND l.charge_category = 'Usage' AND ${IN_RANGE.lines}${lineWhere}`;
 
+/** A roll-up's dimensions but the currency (every statement here reads one currency only). */
+const besidesCurrency = (dimensions: readonly string[]) => dimensions.filter((name) => name !== "currency");
+
 const UTILIZATION_SOURCE = source(
   "spend_commitment_daily",
-  [
-    "commitment_discount_id",
-    "commitment_discount_category",
-    "commitment_discount_type",
-    "commitment_discount_status",
-    "provider",
-    "billing_account_id",
-    "pricing_category",
-  ],
+  besidesCurrency(COMMITMENT_ROLLUP_DIMENSIONS),
   () => "",
   " AND l.commitment_discount_id IS NOT NULL",
 );
@@ -128,7 +124,7 @@ export function findUtilization(sql: SqlClient, range: RangeParams): Promise<Uti
 
 const COVERAGE_SOURCE = source(
   "spend_coverage_daily",
-  ["tenant_id", "service_name", "service_category", "region", "sub_account_id", "pricing_category", "commitment_discount_status"],
+  besidesCurrency(COVERAGE_ROLLUP_DIMENSIONS),
   (alias) => ` AND ($8::text[] IS NULL OR ${alias}.tenant_id = ANY($8::text[]))`,
   " AND ($8::text[] IS NULL OR l.tenant_id = ANY($8::text[]))",
   "spend_coverage_monthly",
