@@ -24,12 +24,12 @@ import fs from "node:fs";
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
+import { env } from "../measure";
 import { startCanary, type Canary } from "./canary";
 import { openLoop, percentile, type OpenLoopResult, type PlannedRequest } from "./open-loop";
 import { Client } from "pg";
 import { analyzeDatabases, json, modelEntries, rssKiB, seedFleet, startStack, rid, type Stack } from "./stack";
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const DURATION = env("LOAD_DURATION", 600);
 // Windows of the main run whose medians are compared (the trend): a minute, or a quarter of a short run.
 const TREND_WINDOW_S = Math.max(1, Math.min(env("LOAD_TREND_WINDOW", 60), Math.floor(DURATION / 4)));
