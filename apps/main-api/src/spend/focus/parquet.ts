@@ -11,15 +11,11 @@ import {
 } from "hyparquet";
 import { FocusFormatError, type FocusLine, FocusTooLargeError } from "./line";
 import { type FocusReadInfo, rowReader } from "./rows";
+import { turnTaker } from "./turns";
 import type { Cell } from "./values";
 
 /** The most rows a row group may hold: a row group is decoded whole, so this bounds what one holds in memory. */
 export const MAX_ROW_GROUP_ROWS = 1_000_000;
-
-/** Rows handed on between two turns of the event loop (a few tens of milliseconds of parsing). */
-const YIELD_ROWS = 1000;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const UNREADABLE = "The body is not a readable Parquet file";
 
@@ -161,10 +157,10 @@ const SMALL_GROUP_ROWS = 20_000;
 /**
  * Reads a FOCUS Parquet file (Parquet needs random access: the caller gives a file) one row group at
  * a time: each column of the group decoded once (its pages never again; a large group a column per
- * turn of the event loop), then its rows handed on a thousand per turn. A row group holds at most
- * MAX_ROW_GROUP_ROWS rows; the file's declared size and the bytes of its decoded cells (a dictionary
- * value counted at every row that uses it) are bounded by `maxBytes`. The reader's own messages
- * never reach the client.
+ * turn of the event loop), then its rows handed on, the event loop handed back after every TURN_MS of
+ * work (the consumer's included). A row group holds at most MAX_ROW_GROUP_ROWS rows; the file's
+ * declared size and the bytes of its decoded cells (a dictionary value counted at every row that uses
+ * it) are bounded by `maxBytes`. The reader's own messages never reach the client.
  */
 export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo = {}, maxBytes = Number.MAX_SAFE_INTEGER): AsyncGenerator<FocusLine> {
   let metadata: FileMetaData;
@@ -194,6 +190,7 @@ export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo =
   let row = 0;
   let bytes = 0;
   let groupStart = 0;
+  const turns = turnTaker();
   for (const group of metadata.row_groups) {
     const range = { start: groupStart, end: groupStart + Number(group.num_rows) };
     groupStart = range.end;
@@ -208,11 +205,12 @@ export async function* readFocusParquet(file: AsyncBuffer, info: FocusReadInfo =
         if (err instanceof FocusTooLargeError) throw err;
         throw new FocusFormatError(`${UNREADABLE} (rows ${range.start + 1} to ${range.end})`);
       }
-      await nextTurn();
+      await turns.next();
     }
     const cells: Cell[] = new Array(header.length);
     for (let i = 0; i < range.end - range.start; i++) {
-      if (i > 0 && i % YIELD_ROWS === 0) await nextTurn();
+      const turn = turns.due();
+      if (turn) await turn;
       for (let c = 0; c < header.length; c++) {
         const cell = cellOf(data[c][i], scales[c]);
         bytes += cellBytes(cell);
