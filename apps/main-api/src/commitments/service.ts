@@ -1,5 +1,5 @@
 import type { OrganizationContext } from "../context";
-import { Decimal } from "@cloudcost/decimal";
+import { centsText, Decimal } from "@cloudcost/decimal";
 import type {
   CommitmentCoverageQuery,
   CommitmentRate,
@@ -20,7 +20,6 @@ const HOUR_MS = 3_600_000;
 /** A month of hours, as the monthly figures of the recommendations count it. */
 const HOURS_PER_MONTH = 730;
 
-const money = (value: Decimal.Value) => new Decimal(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
 const percentOf = (part: Decimal.Value, whole: Decimal.Value) =>
   new Decimal(whole).isZero() ? null : new Decimal(part).times(100).dividedBy(whole).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
 const orNull = (value: string) => (value === "" ? null : value);
@@ -60,12 +59,12 @@ export async function listCommitments(
 function sums(used: Decimal, unused: Decimal, covered: Decimal) {
   const committed = used.plus(unused);
   return {
-    committed_cost: money(committed),
-    used_cost: money(used),
-    unused_cost: money(unused),
+    committed_cost: centsText(committed),
+    used_cost: centsText(used),
+    unused_cost: centsText(unused),
     utilization_percent: percentOf(used, committed),
-    covered_list_cost: money(covered),
-    savings: money(covered.minus(used)),
+    covered_list_cost: centsText(covered),
+    savings: centsText(covered.minus(used)),
   };
 }
 
@@ -77,9 +76,9 @@ export async function commitmentCoverage(
 ): Promise<CoverageReport> {
   const rows = await findCoverage(deps.db.sql, rangeOf(caller, organizationId, query), query.group_by);
   const figures = (row: (typeof rows)[number]) => ({
-    eligible_list_cost: money(row.eligible_list_cost),
-    covered_list_cost: money(row.covered_list_cost),
-    on_demand_cost: money(row.on_demand_cost),
+    eligible_list_cost: centsText(row.eligible_list_cost),
+    covered_list_cost: centsText(row.covered_list_cost),
+    on_demand_cost: centsText(row.on_demand_cost),
     coverage_percent: percentOf(row.covered_list_cost, row.eligible_list_cost),
   });
   const totals = rows.find((row) => row.grouped === 1);
@@ -160,7 +159,7 @@ function recommend(
   withCurve: boolean,
 ): CommitmentRecommendation {
   const best = bestCommitment(series, rate.discount_percent);
-  const monthly = (savings: Decimal) => money(savings.times(HOURS_PER_MONTH).dividedBy(window.hours));
+  const monthly = (savings: Decimal) => centsText(savings.times(HOURS_PER_MONTH).dividedBy(window.hours));
   const percent = (ratio: Decimal | null) => (ratio === null ? null : ratio.times(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2));
   return {
     rate_id: rate.id,
@@ -168,7 +167,7 @@ function recommend(
     term_months: rate.term_months,
     payment_option: rate.payment_option,
     discount_percent: rate.discount_percent,
-    hourly_commitment: money(best.commitment),
+    hourly_commitment: centsText(best.commitment),
     monthly_savings: monthly(best.savings),
     expected_utilization_percent: percent(best.utilization),
     expected_coverage_percent: percent(best.coverage),
@@ -176,7 +175,7 @@ function recommend(
     ...(withCurve
       ? {
           savings_curve: savingsCurve(series, rate.discount_percent, best.commitment).map((point) => ({
-            hourly_commitment: money(point.commitment),
+            hourly_commitment: centsText(point.commitment),
             monthly_savings: monthly(point.savings),
           })),
         }
