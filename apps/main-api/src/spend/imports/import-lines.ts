@@ -1,5 +1,5 @@
 import { Decimal } from "@cloudcost/decimal";
-import type { FocusLine } from "../focus";
+import type { FocusLine, FocusReadInfo } from "../focus";
 import type { BillingPair, InsertResult, LedgerLineInput } from "../ledger";
 
 const ISO_CACHE_MAX = 4096;
@@ -123,5 +123,19 @@ export class ImportTally {
     return [...this.totals.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([currency, t]) => ({ currency, billed_cost: t.billed.toFixed(), effective_cost: t.effective.toFixed() }));
+  }
+
+  /** What an import row records of its file (a whole import or a session's part): version, counts, accounts, periods, totals, size. */
+  importFields(info: FocusReadInfo) {
+    return {
+      focusVersion: info.reader?.version ?? "1.0",
+      rows: this.rows,
+      allocatedRows: this.allocated,
+      unallocatedRows: this.rows - this.allocated,
+      billingAccountIds: this.billingAccountIds(),
+      billingPeriods: this.billingPeriods(),
+      totals: this.currencyTotals(),
+      decodedBytes: BigInt(info.bytes ?? 0),
+    };
   }
 }

@@ -112,15 +112,8 @@ async function importFocus(
       organizationId,
       id,
       fileName: options.fileName ?? null,
-      focusVersion: info.reader?.version ?? "1.0",
-      rows: tally.rows,
-      allocatedRows: tally.allocated,
-      unallocatedRows: tally.rows - tally.allocated,
-      billingAccountIds: tally.billingAccountIds(),
-      billingPeriods: tally.billingPeriods(),
-      totals: tally.currencyTotals(),
+      ...tally.importFields(info),
       supersededImportIds: superseded,
-      decodedBytes: BigInt(info.bytes ?? 0),
     });
     const imported = toSpendImport(created);
     await emitWebhookEvent(tx, { organizationId, type: "import.completed", data: { ...imported } });

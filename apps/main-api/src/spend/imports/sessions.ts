@@ -163,19 +163,12 @@ export async function importPart(
       organizationId,
       id,
       fileName: request.fileName ?? dataFileName(session, request.part),
-      focusVersion: info.reader?.version ?? "1.0",
-      rows: tally.rows,
-      allocatedRows: tally.allocated,
-      unallocatedRows: tally.rows - tally.allocated,
-      billingAccountIds: tally.billingAccountIds(),
-      billingPeriods: tally.billingPeriods(),
-      totals: tally.currencyTotals(),
+      ...tally.importFields(info),
       supersededImportIds: [],
       sessionId: session.id,
       part: request.part,
       parts: session.parts,
       state: "pending",
-      decodedBytes: BigInt(info.bytes ?? 0),
     });
     let parts = await findSessionParts(tx, organizationId, [session.id]);
     if (parts.length === session.parts) {
