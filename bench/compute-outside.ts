@@ -10,6 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { freePort, waitForChild } from "../e2e/src/ports";
 import { startService } from "../e2e/src/services";
+import { median, round } from "./measure";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "..");
@@ -64,13 +65,6 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
   const text = await res.text();
   return { status: res.status, text };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-const round3 = (n: number) => Number(n.toFixed(3));
 
 export async function measureOutside(options: OutsideOptions) {
   const pricing = await startService("pricing-api", {
@@ -129,8 +123,8 @@ export async function measureOutside(options: OutsideOptions) {
       const runs = {} as Record<(typeof targets)[number]["name"], OutsideRun>;
       for (const t of targets) runs[t.name] = await autocannon(t.url, t.headers, body, options.duration, options.connections);
       const ratios = {
-        ratio_negotiated: round3(runs.negotiated.requests_per_s / runs.bare.requests_per_s),
-        ratio_plain: round3(runs.plain.requests_per_s / runs.bare.requests_per_s),
+        ratio_negotiated: round(runs.negotiated.requests_per_s / runs.bare.requests_per_s, 3),
+        ratio_plain: round(runs.plain.requests_per_s / runs.bare.requests_per_s, 3),
       };
       console.log(
         `alternation ${i + 1}: negotiated ${runs.negotiated.requests_per_s} req/s, without ${runs.plain.requests_per_s} req/s, bare ${runs.bare.requests_per_s} req/s; ratios ${ratios.ratio_negotiated} / ${ratios.ratio_plain}`,
@@ -148,8 +142,8 @@ export async function measureOutside(options: OutsideOptions) {
       connections: options.connections,
       body_bytes: Buffer.byteLength(negotiatedSample.text),
       alternations,
-      median_ratio_negotiated: round3(median(alternations.map((a) => a.ratio_negotiated))),
-      median_ratio_plain: round3(median(alternations.map((a) => a.ratio_plain))),
+      median_ratio_negotiated: round(median(alternations.map((a) => a.ratio_negotiated)), 3),
+      median_ratio_plain: round(median(alternations.map((a) => a.ratio_plain)), 3),
       median_requests_per_s: {
         negotiated: Math.round(median(alternations.map((a) => a.negotiated.requests_per_s))),
         plain: Math.round(median(alternations.map((a) => a.plain.requests_per_s))),

@@ -13,6 +13,7 @@ import { createApp } from "../apps/pricing-api/src/app";
 import { buildDeps } from "../apps/pricing-api/src/compose";
 import { loadConfig } from "../apps/pricing-api/src/config";
 import { MIGRATIONS_DIR } from "../apps/pricing-api/src/db";
+import { median, round } from "./measure";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const ENTRIES = 1000;
@@ -20,12 +21,6 @@ const LINES = 10000;
 const TARGET_REGISTER_MS = 300;
 const TARGET_USAGE_MS = 500;
 const BUCKETS = ["input", "output", "cache_read", "cache_write"] as const;
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-"));
@@ -146,8 +141,6 @@ async function main() {
   await db.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
 const summary = (wall: number[], cpu: number[], target: number) => ({
   median_ms: round(median(wall)),

@@ -9,6 +9,13 @@ export const percentile = (values: number[], p: number) => [...values].sort((a, 
 
 export const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
+/** The median of `values` (the mean of the middle two for an even count). */
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
 /** p50 and p99 (ms) of `calls` runs of `fn`, after `warmups` untimed runs. */
 export async function time(calls: number, fn: () => Promise<unknown>, warmups = 2) {
   for (let i = 0; i < warmups; i++) await fn();
