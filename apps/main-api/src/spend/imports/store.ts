@@ -6,7 +6,15 @@ import type { Allocate } from "./allocation";
 import { focusLinesOf, type ReceivedFocusBody, receiveFocusBody } from "./body";
 import { ImportTally, textTags, toLedgerLine } from "./import-lines";
 
-const BATCH_LINES = 5000;
+/**
+ * An insert statement's lines: at most BATCH_LINES, and no more once they hold BATCH_BYTES of the file
+ * (its decoded bytes as the reader counts them), since a batch's parameters are built in one turn of
+ * the event loop (5,000 lines of 64 long tags each held it for half a second).
+ */
+const BATCH_LINES = 2000;
+const BATCH_BYTES = 2 * 1024 * 1024;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Parses a received FOCUS file and stores its lines as lines of the import `importId` (inside the
@@ -26,18 +34,23 @@ export async function storeFocusLines(
   let inFlight: Promise<void> = Promise.resolve();
   const store = async (lines: LedgerLineInput[]) => {
     await inFlight;
+    // In its own turn of the event loop, not at the end of the turn that read the last rows.
+    await nextTurn();
     inFlight = insertLines(tx, organizationId, lines, { rollup: false, staged: options.staged }).then((stored) => tally.addStored(stored));
   };
   let batch: LedgerLineInput[] = [];
+  const bytesRead = () => options.info.bytes ?? 0;
+  let batchStart = bytesRead();
   try {
     for await (const parsed of focusLinesOf(received, options.info, options.maxBytes)) {
       const line = { ...parsed, tags: textTags(parsed.tags) };
       const tenantId = allocate(line);
       tally.add(line, tenantId);
       batch.push(toLedgerLine(line, tenantId, importId));
-      if (batch.length === BATCH_LINES) {
+      if (batch.length === BATCH_LINES || bytesRead() - batchStart >= BATCH_BYTES) {
         await store(batch);
         batch = [];
+        batchStart = bytesRead();
       }
     }
     if (batch.length) await store(batch);
