@@ -1,4 +1,5 @@
 import { COMMITMENT_ROLLUP_DIMENSIONS, COVERAGE_ROLLUP_DIMENSIONS, ONDEMAND_ROLLUP_DIMENSIONS } from "../../src/spend/commitment-rollups";
+import { SERVICE_ROLLUP_DIMENSIONS } from "../../src/spend/ledger";
 import type { TestContext } from "./context";
 
 const SUMS = `coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
@@ -10,7 +11,7 @@ export async function rollupsMatchLines(
   ctx: TestContext,
   org: string,
 ): Promise<{ rows: number; serviceRows: number; tagRows: number; commitmentRows: number; hourlyRows: number }> {
-  const compare = async (table: string, dimensions: string[], lines = "spend_lines") => {
+  const compare = async (table: string, dimensions: readonly string[], lines = "spend_lines") => {
     const order = `${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`;
     const stored = await ctx.db.sql.query<Record<string, unknown>>(
       `SELECT tenant_id, day::text, ${dimensions.join(", ")}, billed_cost::text, effective_cost::text, list_cost::text, contracted_cost::text, line_count::int
@@ -40,17 +41,7 @@ export async function rollupsMatchLines(
     "model",
     "unpriced_reason",
   ]);
-  const serviceRows = await compare("spend_service_daily", [
-    "currency",
-    "source",
-    "charge_category",
-    "charge_frequency",
-    "pricing_category",
-    "provider",
-    "service_name",
-    "service_category",
-    "unpriced_reason",
-  ]);
+  const serviceRows = await compare("spend_service_daily", SERVICE_ROLLUP_DIMENSIONS);
   const tagRows = await compare(
     "spend_tag_daily",
     ["currency", "unpriced_reason", "tag_key", "tag_value"],
