@@ -232,7 +232,12 @@ async function recurring(stack: Stack) {
     },
     20_000,
   );
-  check(a, "a budget with a forecast threshold is created within 10 s", budget.status === 201 && budget.ms < 10_000, `${budget.status} in ${budget.ms.toFixed(0)} ms`);
+  check(
+    a,
+    "a budget with a forecast threshold is created within 10 s",
+    budget.status === 201 && budget.ms < 10_000,
+    `${budget.status} in ${budget.ms.toFixed(0)} ms`,
+  );
   const forecast = await timed(`${stack.main.url}/api/v1/tenant/spend/forecast`, { headers: stack.owner.headers }, 20_000);
   check(a, "the forecast answers within 10 s", forecast.status === 200 && forecast.ms < 10_000, `${forecast.status} in ${forecast.ms.toFixed(0)} ms`);
   const budgets = await timed(`${stack.main.url}/api/v1/tenant/budgets`, { headers: stack.owner.headers }, 20_000);
@@ -260,12 +265,22 @@ async function tags(stack: Stack) {
   const a = "tags";
   const tagsOf = JSON.stringify(Object.fromEntries(Array.from({ length: 5000 }, (_, k) => [`k${k}`, "v"])));
   const res = await importBill(stack, billCsv(dailyUsage(100, "1", { Tags: tagsOf })), "text/csv", 60_000);
-  check(a, "a line with 5,000 tag keys is a 400 naming row and column", res.status === 400 && /Row 1, column Tags/.test(res.text), `${res.status} ${res.text.slice(0, 200)}`);
+  check(
+    a,
+    "a line with 5,000 tag keys is a 400 naming row and column",
+    res.status === 400 && /Row 1, column Tags/.test(res.text),
+    `${res.status} ${res.text.slice(0, 200)}`,
+  );
 }
 
 async function longline(stack: Stack) {
   const a = "longline";
-  const res = await importBill(stack, billCsv([{ cost: "100", start: new Date("2000-01-01T00:00:00Z"), end: new Date("2030-01-01T00:00:00Z") }]), "text/csv", 60_000);
+  const res = await importBill(
+    stack,
+    billCsv([{ cost: "100", start: new Date("2000-01-01T00:00:00Z"), end: new Date("2030-01-01T00:00:00Z") }]),
+    "text/csv",
+    60_000,
+  );
   check(a, "a usage line over 30 years imports within 5 s", res.status === 201 && res.ms < 5_000, `${res.status} in ${res.ms.toFixed(0)} ms`);
 }
 
@@ -278,7 +293,13 @@ async function rates(stack: Stack) {
   });
   const imported = await importBill(stack, billCsv(usage), "text/csv", 60_000);
   if (imported.status !== 201) throw new Error(`usage import answered ${imported.status}: ${imported.text.slice(0, 200)}`);
-  const key = await json(stack.main.url, "POST", "/api/v1/settings/api-keys", { authorization: stack.owner.headers.authorization }, { name: "rates", role: "admin" });
+  const key = await json(
+    stack.main.url,
+    "POST",
+    "/api/v1/settings/api-keys",
+    { authorization: stack.owner.headers.authorization },
+    { name: "rates", role: "admin" },
+  );
   const apiKey = (key.body as { data: { key: string } }).data.key;
   const entries = (from: number, count: number) =>
     Array.from({ length: count }, (_, i) => ({
@@ -305,7 +326,12 @@ async function rates(stack: Stack) {
       60_000,
     );
     const items = res.status === 200 ? (JSON.parse(res.text) as { data: { items: unknown[] } }).data.items.length : 0;
-    check(a, "the recommendation over 100 rates, 90 days, with the curve answers within 2 s", res.status === 200 && items === 100 && res.ms < 2_000, `${res.status}, ${items} items in ${res.ms.toFixed(0)} ms`);
+    check(
+      a,
+      "the recommendation over 100 rates, 90 days, with the curve answers within 2 s",
+      res.status === 200 && items === 100 && res.ms < 2_000,
+      `${res.status}, ${items} items in ${res.ms.toFixed(0)} ms`,
+    );
   });
 }
 
@@ -335,10 +361,17 @@ async function webhooks(stack: Stack, other: Stack["owner"]) {
       });
       if (created.status !== 201) throw new Error(`webhook answered ${created.status}: ${JSON.stringify(created.body)}`);
       const id = (created.body as { data: { id: string } }).data.id;
-      for (let p = 0; p < 10; p++) await json(stack.main.url, "POST", `/api/v1/organizations/${stack.owner.organizationId}/webhooks/${id}/test`, stack.owner.headers, {});
+      for (let p = 0; p < 10; p++)
+        await json(stack.main.url, "POST", `/api/v1/organizations/${stack.owner.organizationId}/webhooks/${id}/test`, stack.owner.headers, {});
     }
     // Another organization's admin key, accepted by the pricing API, then revoked.
-    const key = await json(stack.main.url, "POST", "/api/v1/settings/api-keys", { authorization: other.headers.authorization }, { name: "victim", role: "admin" });
+    const key = await json(
+      stack.main.url,
+      "POST",
+      "/api/v1/settings/api-keys",
+      { authorization: other.headers.authorization },
+      { name: "victim", role: "admin" },
+    );
     const { id: keyId, key: apiKey } = (key.body as { data: { id: string; key: string } }).data;
     const account = () => json(stack.pricing.url, "GET", "/v1/pricing/account", { "x-api-key": apiKey }, undefined, 5_000);
     for (const started = Date.now(); (await account()).status !== 200; await sleep(100)) {
@@ -354,7 +387,12 @@ async function webhooks(stack: Stack, other: Stack["owner"]) {
         if (status === 200) await sleep(50);
       }
       const ms = performance.now() - t0;
-      check(a, "another organization's revoked key is refused by the pricing API within 10 s", status === 401 && ms < 10_000, `${status} after ${ms.toFixed(0)} ms`);
+      check(
+        a,
+        "another organization's revoked key is refused by the pricing API within 10 s",
+        status === 401 && ms < 10_000,
+        `${status} after ${ms.toFixed(0)} ms`,
+      );
     });
   } finally {
     receiver.close();
@@ -377,7 +415,12 @@ async function anomalies(stack: Stack) {
   check(a, "detection over 94 days is a 400", tooLong.status === 400, `${tooLong.status} ${tooLong.text.slice(0, 160)}`);
   await underWatch(stack, a, async () => {
     const res = await detect(93);
-    check(a, "detection over 93 days and 2,000 services answers within 10 s", res.status === 200 && res.ms < 10_000, `${res.status} in ${res.ms.toFixed(0)} ms`);
+    check(
+      a,
+      "detection over 93 days and 2,000 services answers within 10 s",
+      res.status === 200 && res.ms < 10_000,
+      `${res.status} in ${res.ms.toFixed(0)} ms`,
+    );
   });
 }
 
@@ -389,10 +432,20 @@ async function sessions(stack: Stack) {
     const res = await importBill(stack, manifest, "application/json", 30_000, `?session=attack-${s}`);
     statuses.push(res.status);
   }
-  check(a, "20 open sessions with manifests of almost 1 MiB are taken, the 21st is a 409", statuses.slice(0, 20).every((s) => s === 201) && statuses[20] === 409, statuses.join(","));
+  check(
+    a,
+    "20 open sessions with manifests of almost 1 MiB are taken, the 21st is a 409",
+    statuses.slice(0, 20).every((s) => s === 201) && statuses[20] === 409,
+    statuses.join(","),
+  );
   await underWatch(stack, a, async () => {
     const res = await timed(orgPath(stack, "/spend/import-sessions?limit=500"), { headers: stack.owner.headers }, 30_000);
-    check(a, "the sessions list answers without manifests (under 100 KB)", res.status === 200 && res.text.length < 100_000, `${res.status}, ${res.text.length} bytes in ${res.ms.toFixed(0)} ms`);
+    check(
+      a,
+      "the sessions list answers without manifests (under 100 KB)",
+      res.status === 200 && res.text.length < 100_000,
+      `${res.status}, ${res.text.length} bytes in ${res.ms.toFixed(0)} ms`,
+    );
   });
 }
 
@@ -406,10 +459,20 @@ async function signUpAnother(stack: Stack): Promise<Stack["owner"]> {
   })
     .toString()
     .trim();
-  const res = await json(stack.main.url, "POST", "/api/v1/signup/complete", { authorization: `Bearer ${token}` }, { company_name: "Other Corp", first_name: "O", last_name: "Ther" });
+  const res = await json(
+    stack.main.url,
+    "POST",
+    "/api/v1/signup/complete",
+    { authorization: `Bearer ${token}` },
+    { company_name: "Other Corp", first_name: "O", last_name: "Ther" },
+  );
   if (res.status !== 201) throw new Error(`second sign-up answered ${res.status}`);
   const data = (res.body as { data: { default_tenant: { id: string }; organization: { id: string } } }).data;
-  return { headers: { authorization: `Bearer ${token}`, "x-service-tenant-id": data.default_tenant.id }, tenantId: data.default_tenant.id, organizationId: data.organization.id };
+  return {
+    headers: { authorization: `Bearer ${token}`, "x-service-tenant-id": data.default_tenant.id },
+    tenantId: data.default_tenant.id,
+    organizationId: data.organization.id,
+  };
 }
 
 async function main() {
@@ -444,10 +507,20 @@ async function main() {
     }
   }
   const failed = checks.filter((c) => !c.pass);
-  const result = { benchmark: "attacks", database: databaseKind, attacks: SELECTED, seconds: timings, checks, passed: failed.length === 0, at: new Date().toISOString() };
+  const result = {
+    benchmark: "attacks",
+    database: databaseKind,
+    attacks: SELECTED,
+    seconds: timings,
+    checks,
+    passed: failed.length === 0,
+    at: new Date().toISOString(),
+  };
   fs.mkdirSync(path.join(__dirname, "../results"), { recursive: true });
   fs.writeFileSync(path.join(__dirname, "../results/attacks.json"), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`attacks: ${checks.length - failed.length} passed, ${failed.length} failed (${Math.round((Date.now() - started) / 1000)} s, ${databaseKind}; ${JSON.stringify(timings)})`);
+  console.log(
+    `attacks: ${checks.length - failed.length} passed, ${failed.length} failed (${Math.round((Date.now() - started) / 1000)} s, ${databaseKind}; ${JSON.stringify(timings)})`,
+  );
   if (failed.length) process.exitCode = 1;
 }
 
