@@ -1,7 +1,7 @@
 import { newIds } from "@cloudcost/db";
 import type { Tx } from "../transactions";
 import { type ChargeFrequency, derivedChargeFrequency } from "./charge-frequency";
-import { commitmentRollupCtes, DROP_EMPTY_COMMITMENT_ROWS } from "./commitment-rollups";
+import { afterCte, commitmentRollupCtes, DROP_EMPTY_COMMITMENT_ROWS } from "./commitment-rollups";
 
 /** What the ledger functions need of a transaction (an interactive Prisma transaction's client). */
 export type LedgerTx = Pick<Tx, "$queryRawUnsafe" | "$executeRawUnsafe">;
@@ -205,7 +205,7 @@ const ROLLUP_TABLES = ["spend_daily", "spend_service_daily", "spend_tag_daily"] 
  * spend_service_daily (`rollup_service`), then the lines' tags into spend_tag_daily
  * (`rollup_tags`), then spend_commitment_daily and spend_ondemand_hourly (commitment-rollups.ts,
  * `rollup_ondemand` last). Each upsert runs in key order, and each only after the one before (it reads its
- * count), so concurrent writers lock roll-up rows in one order.
+ * count once: afterCte), so concurrent writers lock roll-up rows in one order.
  */
 function rollupCtes(source: string, sign: 1 | -1): string {
   return `rollup_groups AS MATERIALIZED (
@@ -225,7 +225,7 @@ function rollupCtes(source: string, sign: 1 | -1): string {
       FROM (
         SELECT g.organization_id, g.tenant_id, g.day, ${SERVICE_ROLLUP_DIMENSIONS.map((name) => `g.${name}`).join(", ")},
           ${SUM_COLUMNS.map((column) => `sum(g.${column}) AS ${column}`).join(", ")}
-        FROM rollup_groups g, (SELECT count(*) FROM rollup_daily) AS after_daily
+        FROM rollup_groups g WHERE ${afterCte("rollup_daily")}
         GROUP BY ${["organization_id", "tenant_id", "day", ...SERVICE_ROLLUP_DIMENSIONS].map((name) => `g.${name}`).join(", ")}
       ) s
       ORDER BY organization_id, tenant_id, day, 4
@@ -238,8 +238,8 @@ function rollupCtes(source: string, sign: 1 | -1): string {
         SELECT l.organization_id, coalesce(l.tenant_id, '') AS tenant_id, (l.charge_period_start AT TIME ZONE 'UTC')::date AS day,
           coalesce(l.currency, '') AS currency, coalesce(l.unpriced_reason, '') AS unpriced_reason, t.key AS tag_key, t.value AS tag_value,
           ${lineSums(sign)}
-        FROM ${source} l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value), (SELECT count(*) FROM rollup_service) AS after_service
-        WHERE t.value IS NOT NULL
+        FROM ${source} l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value)
+        WHERE t.value IS NOT NULL AND ${afterCte("rollup_service")}
         GROUP BY 1, 2, 3, 4, 5, 6, 7
       ) t
       ORDER BY organization_id, tenant_id, day, 4
@@ -250,7 +250,7 @@ function rollupCtes(source: string, sign: 1 | -1): string {
 
 /** A statement adding (or subtracting) the lines of `source` to the roll-ups; answers the days touched. */
 const rollupStatement = (source: string, sign: 1 | -1) => `WITH ${rollupCtes(source, sign)}
-  SELECT DISTINCT day::text AS day FROM rollup_daily, (SELECT count(*) FROM rollup_ondemand) AS after_last`;
+  SELECT DISTINCT day::text AS day FROM rollup_daily WHERE ${afterCte("rollup_ondemand")}`;
 
 const INSERT_SQL = `WITH ins AS (
     INSERT INTO spend_lines (${COLUMN_LIST})
