@@ -100,18 +100,31 @@ describe("Idempotency-Key on the main API", () => {
   });
 
   it("replays a stored error with the same X-Error-Code header", async () => {
+    // A 404 the operation itself answers (the binder's checks passed): stored and replayed.
+    const ping = () =>
+      request(ctx.app)
+        .post(`/api/v1/organizations/${owner.organization.id}/webhooks/whk_missing0000000000000000/test`)
+        .set("Authorization", `Bearer ${owner.token}`)
+        .set("Idempotency-Key", "error-code-1")
+        .send({});
+    const first = await ping().expect(404);
+    expect(first.headers["x-error-code"]).toBe("not_found");
+    const again = await ping().expect(404);
+    expect([again.headers["idempotent-replayed"], again.headers["x-error-code"], again.body]).toEqual(["true", "not_found", first.body]);
+  });
+
+  it("does not store a refusal decided before the operation runs (another organization's path: 403 each time, never replayed)", async () => {
     const other = await signUp(ctx);
-    const body = { email: uniqueEmail("invitee"), role: "member" };
     const invite = () =>
       request(ctx.app)
         .post(`/api/v1/organizations/${other.organization.id}/invitations`)
         .set("Authorization", `Bearer ${owner.token}`)
-        .set("Idempotency-Key", "error-code-1")
-        .send(body);
+        .set("Idempotency-Key", "error-code-2")
+        .send({ email: uniqueEmail("invitee"), role: "member" });
     const first = await invite().expect(403);
     expect(first.headers["x-error-code"]).toBe("forbidden");
     const again = await invite().expect(403);
-    expect([again.headers["idempotent-replayed"], again.headers["x-error-code"], again.body]).toEqual(["true", "forbidden", first.body]);
+    expect([again.headers["idempotent-replayed"], again.headers["x-error-code"]]).toEqual([undefined, "forbidden"]);
   });
 
   it("replays a completed sign-up for the same identity and key (a 201, not a 409)", async () => {
