@@ -1,12 +1,12 @@
 import { mainApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
-import { registerRoutes, type RouteHooks } from "@cloudcost/http";
+import { admitHook, registerRoutes, type RouteHooks } from "@cloudcost/http";
 import { apiKeyHandlers, keyCreationReplay } from "./api-keys/routes";
 import { bearerAuthentication } from "./auth/authenticate";
 import { authorize, checkDeclaredScope } from "./auth/authorize";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
 import { healthHandlers } from "./health/routes";
-import { admitHook } from "./http/admission";
+import { admissionClassOf } from "./http/admission";
 import { idempotent } from "./http/idempotency";
 import { invitationHandlers, receivedInvitationHandlers } from "./invitations/routes";
 import { meHandlers } from "./organizations/me-routes";
@@ -42,7 +42,7 @@ export function mainApiHooks(deps: AppDeps): RouteHooks {
     idempotency: (route: RouteDefinition) =>
       route.idempotent === "secret" ? secret : route.auth === "identity" ? byIdentity : route.rawBody ? byCallerRawBody : byCaller,
     // Per class of operations: a bounded number at once, a bounded wait, then 503 (http/admission.ts).
-    admit: admitHook(deps.admission),
+    admit: admitHook(deps.admission, admissionClassOf),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from "@cloudcost/contracts";
 import type { RequestHandler } from "express";
 import { HttpError } from "./http-error";
 
@@ -119,5 +120,19 @@ export function createAdmission<C extends string>(classes: Record<C, AdmissionCl
         out[name] = { running: state[name].running, waiting: state[name].line.length, refused: state[name].refused };
       return out;
     },
+  };
+}
+
+/**
+ * The binder's `admit` hook over one admission: each route's class from `classOf` (undefined: never
+ * limited, as health probes).
+ */
+export function admitHook<C extends string>(
+  admission: Admission<C>,
+  classOf: (route: RouteDefinition) => C | undefined,
+): (route: RouteDefinition) => RequestHandler | undefined {
+  return (route) => {
+    const name = classOf(route);
+    return name ? admission.gate(name) : undefined;
   };
 }

@@ -66,4 +66,4 @@ export {
   type StoredResponse,
 } from "./idempotency";
 export { sqlIdempotencyStore, type SqlQuery, type SqlIdempotencyStoreOptions } from "./idempotency-sql-store";
-export { createAdmission, type Admission, type AdmissionClass, type AdmissionCounts } from "./admission";
+export { admitHook, createAdmission, type Admission, type AdmissionClass, type AdmissionCounts } from "./admission";

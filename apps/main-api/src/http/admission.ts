@@ -1,4 +1,3 @@
-import type { RequestHandler } from "express";
 import type { RouteDefinition } from "@cloudcost/contracts";
 import { type Admission, createAdmission } from "@cloudcost/http";
 import type { Config } from "../config";
@@ -26,12 +25,4 @@ export function admissionClassOf(route: RouteDefinition): AdmissionClassName | u
 
 export function createMainAdmission(config: Pick<Config, "admission">): Admission<AdmissionClassName> {
   return createAdmission(config.admission);
-}
-
-/** The binder's `admit` hook over one admission. */
-export function admitHook(admission: Admission<AdmissionClassName>): (route: RouteDefinition) => RequestHandler | undefined {
-  return (route) => {
-    const name = admissionClassOf(route);
-    return name ? admission.gate(name) : undefined;
-  };
 }
