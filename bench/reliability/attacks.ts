@@ -22,6 +22,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { ByteWriter, parquetWrite } from "hyparquet-writer";
+import { FOCUS_EXPORT_COLUMNS as FOCUS_COLUMNS } from "../../apps/main-api/src/spend/focus/writer";
 import { json, sleep, startStack, type Stack } from "./stack";
 
 const ALL = ["recurring", "parquet", "dictionary", "tags", "longline", "rates", "webhooks", "anomalies", "sessions"];
@@ -92,33 +93,7 @@ const importBill = (stack: Stack, body: string | Uint8Array, contentType: string
 
 // --- Bills ------------------------------------------------------------------------------------------
 
-const FOCUS_COLUMNS = [
-  "BilledCost",
-  "BillingAccountId",
-  "BillingAccountName",
-  "BillingCurrency",
-  "BillingPeriodEnd",
-  "BillingPeriodStart",
-  "ChargeCategory",
-  "ChargeClass",
-  "ChargeDescription",
-  "ChargeFrequency",
-  "ChargePeriodEnd",
-  "ChargePeriodStart",
-  "ContractedCost",
-  "EffectiveCost",
-  "InvoiceIssuerName",
-  "ListCost",
-  "PricingCategory",
-  "PricingQuantity",
-  "PricingUnit",
-  "ProviderName",
-  "PublisherName",
-  "ResourceId",
-  "ServiceCategory",
-  "ServiceName",
-  "Tags",
-] as const;
+// The columns of the service's own FOCUS export: the ones a bill here fills, the rest left empty.
 type BillRow = Partial<Record<(typeof FOCUS_COLUMNS)[number], string>> & { cost: string; start: Date; end: Date };
 
 const monthStart = (at: Date, add = 0) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + add, 1));
