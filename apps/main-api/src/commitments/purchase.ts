@@ -1,4 +1,4 @@
-import { Decimal } from "@cloudcost/decimal";
+import { Decimal, parse, plus, type Scaled, toText, ZERO } from "@cloudcost/decimal";
 
 /**
  * The hourly commitment to buy (docs/commitments.md). With an hourly series E_h of on-demand cost
@@ -36,24 +36,11 @@ export interface SortedSeries {
  */
 const Exact = Decimal.clone({ precision: 100 });
 
-/** The hourly roll-up keeps 10 decimal places: a cost as an integer count of 1e-10 (null: written otherwise). */
-const PLACES = 10;
-function scaled(text: string): bigint | null {
-  const match = /^(-?)(\d+)(?:\.(\d{0,10}))?$/.exec(text);
-  if (match === null) return null;
-  const units = BigInt(`${match[2]}${(match[3] ?? "").padEnd(PLACES, "0")}`);
-  return match[1] === "-" ? -units : units;
-}
-function unscaled(units: bigint): Decimal {
-  const digits = (units < 0n ? -units : units).toString().padStart(PLACES + 1, "0");
-  return new Decimal(`${units < 0n ? "-" : ""}${digits.slice(0, -PLACES)}.${digits.slice(-PLACES)}`);
-}
-
 /**
  * Sorts a series and sums it. Costs are ordered by their nearest doubles (parsing rounds, so it
  * never orders two costs wrongly, and comparing numbers is cheap), then exactly within a run of
- * equal doubles whose costs differ. The running sums are exact: integers of 1e-10 (the roll-up's
- * places), or unrounded decimals for costs written otherwise; each is made a Decimal when read.
+ * equal doubles whose costs differ. The running sums are exact (@cloudcost/decimal's fixed point,
+ * BigInt: the roll-up's 10 places or any other); each is made a Decimal when read.
  */
 export function sortSeries(hours: readonly (string | Decimal)[]): SortedSeries {
   const keyed = hours.map((cost) => {
@@ -75,18 +62,11 @@ export function sortSeries(hours: readonly (string | Decimal)[]): SortedSeries {
     from = to;
   }
   const sorted = keyed.map((entry) => new Decimal(entry.text));
-  const units = keyed.map((entry) => scaled(entry.text));
+  const sums = new Array<Scaled>(sorted.length + 1);
+  sums[0] = ZERO;
+  for (let k = 0; k < keyed.length; k++) sums[k + 1] = plus(sums[k] as Scaled, parse(keyed[k].text));
   const read = new Array<Decimal | undefined>(sorted.length + 1);
-  if (units.every((value) => value !== null)) {
-    const sums = new Array<bigint>(sorted.length + 1);
-    sums[0] = 0n;
-    for (let k = 0; k < units.length; k++) sums[k + 1] = sums[k] + (units[k] as bigint);
-    return { sorted, prefix: (k) => (read[k] ??= unscaled(sums[k] as bigint)) };
-  }
-  const sums = new Array<Decimal>(sorted.length + 1);
-  sums[0] = new Exact(0);
-  for (let k = 0; k < sorted.length; k++) sums[k + 1] = sums[k].plus(sorted[k]);
-  return { sorted, prefix: (k) => (read[k] ??= new Decimal(sums[k] as Decimal)) };
+  return { sorted, prefix: (k) => (read[k] ??= new Decimal(toText(sums[k] as Scaled))) };
 }
 
 /** The number of hours whose cost is below `value` (`orEqual`: at most `value`). */
