@@ -32,15 +32,19 @@ export function mainApiHooks(deps: AppDeps): RouteHooks {
   const byIdentity = idempotent(deps, "identity");
   // A raw body (a FOCUS file) is fingerprinted by its handler once received; its JSON alternative (a manifest) as any JSON body.
   const byCallerRawBody = idempotent(deps, "principal", { rawBody: (req) => !req.is("application/json"), withQuery: true });
-  const secret = idempotent(deps, "principal", {
-    secretResponse: (req) => (req.path.endsWith("/webhooks") ? webhookCreationReplay() : keyCreationReplay()),
-  });
+  // What a repeat of each operation whose answer holds a secret is told (the answer is never stored); one for each such operation.
+  const withheld: Record<string, string> = { createApiKey: keyCreationReplay(), createWebhook: webhookCreationReplay() };
+  const secret = (route: RouteDefinition) => {
+    const message = withheld[route.operationId];
+    if (!message) throw new Error(`${route.operationId}: an answer with a secret needs the message its repeat is told`);
+    return idempotent(deps, "principal", { secretResponse: () => message });
+  };
   return {
     authenticate: { bearer: authenticated, identity: authenticated },
     authorize: (route, req, input) => authorize(route, req.caller, tenantHeaderValue(req.headers), input.params),
     // Identity-token operations key by the identity: after sign-up or an acceptance it resolves to a user, and a repeat must still replay.
     idempotency: (route: RouteDefinition) =>
-      route.idempotent === "secret" ? secret : route.auth === "identity" ? byIdentity : route.rawBody ? byCallerRawBody : byCaller,
+      route.idempotent === "secret" ? secret(route) : route.auth === "identity" ? byIdentity : route.rawBody ? byCallerRawBody : byCaller,
     // Per class of operations: a bounded number at once, a bounded wait, then 503 (http/admission.ts).
     admit: admitHook(deps.admission, admissionClassOf),
   };

@@ -153,6 +153,16 @@ describe("registration", () => {
     expect(again.headers["x-error-code"]).toBe("idempotency_secret_not_replayed");
     expect(again.text).not.toContain(first.body.data.secret);
   });
+
+  it("says which creation a withheld replay was by the operation, however its path is spelled (a trailing slash too)", async () => {
+    const body = { url: "https://example.com/idem-slash", events: ["anomaly.detected"] };
+    const first = await request(ctx.app).post(hooks("/")).set(auth()).set("Idempotency-Key", "hook-slash").send(body);
+    expect(first.status).toBe(201);
+    const again = await request(ctx.app).post(hooks("/")).set(auth()).set("Idempotency-Key", "hook-slash").send(body);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/^This webhook was already created with this Idempotency-Key/);
+    expect(again.text).not.toContain(first.body.data.secret);
+  });
 });
 
 describe("delivery", () => {
