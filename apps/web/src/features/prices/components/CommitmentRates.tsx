@@ -1,10 +1,9 @@
 import type { CommitmentRate } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
-import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
-import { versionSeries } from "../prices";
+import { ErrorNote } from "../../../shared/components/status";
 import { type CommitmentRateInput, type PriceRights, useCommitmentRates } from "../hooks";
-import { Section, VersionTable } from "./VersionTable";
+import { Section, VersionList } from "./VersionTable";
 
 const TYPES = { savings_plan: "Savings Plan", reserved_instance: "Reserved Instance", committed_use: "Committed use" } as const;
 const PAYMENTS = { no_upfront: "no upfront", partial_upfront: "partial upfront", all_upfront: "all upfront" } as const;
@@ -120,23 +119,16 @@ export function CommitmentRates({ apiKey, rights }: { apiKey: string; rights: Pr
           {register.error && <ErrorNote error={register.error} title="Could not register the commitment rate" />}
         </form>
       )}
-      {close.error && <ErrorNote error={close.error} title="Could not close the commitment rate" />}
-      <QueryState query={rates}>
-        {(data) =>
-          data.entries.length === 0 ? (
-            <Empty>No commitment rate yet: register the discount your provider offers to get purchase recommendations.</Empty>
-          ) : (
-            <VersionTable
-              caption="Commitment rates"
-              series={versionSeries(data.entries, rateIdentity)}
-              label={rateIdentity}
-              price={(r) => `${r.discount_percent} % off on demand`}
-              canClose={rights.close}
-              onClose={(row) => close.mutate(row.id)}
-            />
-          )
-        }
-      </QueryState>
+      <VersionList
+        query={rates}
+        caption="Commitment rates"
+        what="commitment rate"
+        empty="No commitment rate yet: register the discount your provider offers to get purchase recommendations."
+        identity={rateIdentity}
+        price={(r) => `${r.discount_percent} % off on demand`}
+        canClose={rights.close}
+        close={close}
+      />
     </Section>
   );
 }

@@ -1,9 +1,8 @@
 import type { ComputePricingEntry } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
-import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
-import { versionSeries } from "../prices";
+import { ErrorNote } from "../../../shared/components/status";
 import { type PriceRights, type ComputePriceInput, useComputePrices } from "../hooks";
-import { Section, VersionTable } from "./VersionTable";
+import { Section, VersionList } from "./VersionTable";
 
 const computeIdentity = (c: ComputePricingEntry) =>
   [c.provider, c.region, c.instance_type ?? (c.family ? `family ${c.family}` : null), c.operating_system, c.usage_type].filter(Boolean).join(" · ");
@@ -89,23 +88,16 @@ export function ComputePrices({ apiKey, rights }: { apiKey: string; rights: Pric
           {register.error && <ErrorNote error={register.error} title="Could not register the compute price" />}
         </form>
       )}
-      {close.error && <ErrorNote error={close.error} title="Could not close the compute price" />}
-      <QueryState query={prices}>
-        {(data) =>
-          data.entries.length === 0 ? (
-            <Empty>No negotiated compute price: the catalog's list prices apply.</Empty>
-          ) : (
-            <VersionTable
-              caption="Negotiated compute prices"
-              series={versionSeries(data.entries, computeIdentity)}
-              label={computeIdentity}
-              price={(c) => (c.price_per_hour !== null ? `${c.price_per_hour} ${c.currency} / hour` : `${c.discount_percent} % off list`)}
-              canClose={rights.close}
-              onClose={(row) => close.mutate(row.id)}
-            />
-          )
-        }
-      </QueryState>
+      <VersionList
+        query={prices}
+        caption="Negotiated compute prices"
+        what="compute price"
+        empty="No negotiated compute price: the catalog's list prices apply."
+        identity={computeIdentity}
+        price={(c) => (c.price_per_hour !== null ? `${c.price_per_hour} ${c.currency} / hour` : `${c.discount_percent} % off list`)}
+        canClose={rights.close}
+        close={close}
+      />
     </Section>
   );
 }

@@ -1,9 +1,9 @@
 import type { TokenBucket } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
-import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
-import { modelIdentity, versionSeries } from "../prices";
+import { ErrorNote } from "../../../shared/components/status";
+import { modelIdentity } from "../prices";
 import { type PriceRights, useModelPrices } from "../hooks";
-import { Section, VersionTable } from "./VersionTable";
+import { Section, VersionList } from "./VersionTable";
 
 const BUCKETS: TokenBucket[] = ["input", "output", "cache_read", "cache_write", "reasoning", "input_audio", "output_audio"];
 
@@ -83,23 +83,16 @@ export function ModelPrices({ apiKey, rights }: { apiKey: string; rights: PriceR
           {register.error && <ErrorNote error={register.error} title="Could not register the price" />}
         </form>
       )}
-      {close.error && <ErrorNote error={close.error} title="Could not close the price" />}
-      <QueryState query={models}>
-        {(data) =>
-          data.entries.length === 0 ? (
-            <Empty>No model price registered for this account yet.</Empty>
-          ) : (
-            <VersionTable
-              caption="Model prices"
-              series={versionSeries(data.entries, modelIdentity)}
-              label={modelIdentity}
-              price={(m) => `${m.unit_price_per_mtok} ${m.currency} / M tokens`}
-              canClose={rights.close}
-              onClose={(row) => close.mutate(row.id)}
-            />
-          )
-        }
-      </QueryState>
+      <VersionList
+        query={models}
+        caption="Model prices"
+        what="price"
+        empty="No model price registered for this account yet."
+        identity={modelIdentity}
+        price={(m) => `${m.unit_price_per_mtok} ${m.currency} / M tokens`}
+        canClose={rights.close}
+        close={close}
+      />
     </Section>
   );
 }

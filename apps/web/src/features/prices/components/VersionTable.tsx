@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
+import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
-import type { PriceSeries } from "../prices";
+import { type PriceSeries, versionSeries } from "../prices";
 
 export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -11,7 +12,56 @@ export function Section({ id, title, children }: { id: string; title: string; ch
   );
 }
 
-export function VersionTable<T extends { id: string; effective_from: string; effective_to: string | null }>({
+type Versioned = { id: string; effective_from: string; effective_to: string | null };
+
+/**
+ * A registered price list with every version: the close error, then the rows grouped by `identity`
+ * (each newest first), or `empty` when there is none.
+ */
+export function VersionList<T extends Versioned>({
+  query,
+  caption,
+  what,
+  empty,
+  identity,
+  price,
+  canClose,
+  close,
+}: {
+  query: { isPending: boolean; error: unknown; data: { entries: T[] } | undefined };
+  caption: string;
+  /** What a row is, for the close error ("Could not close the …"). */
+  what: string;
+  empty: ReactNode;
+  identity: (row: T) => string;
+  price: (row: T) => string;
+  canClose: boolean;
+  close: { mutate(id: string): void; error: Error | null };
+}) {
+  return (
+    <>
+      {close.error && <ErrorNote error={close.error} title={`Could not close the ${what}`} />}
+      <QueryState query={query}>
+        {(data) =>
+          data.entries.length === 0 ? (
+            <Empty>{empty}</Empty>
+          ) : (
+            <VersionTable
+              caption={caption}
+              series={versionSeries(data.entries, identity)}
+              label={identity}
+              price={price}
+              canClose={canClose}
+              onClose={(row) => close.mutate(row.id)}
+            />
+          )
+        }
+      </QueryState>
+    </>
+  );
+}
+
+function VersionTable<T extends { id: string; effective_from: string; effective_to: string | null }>({
   caption,
   series,
   label,
