@@ -143,7 +143,8 @@ export async function importPart(
     }
     if (request.part > session.parts) throw badRequest(`part (${request.part}) is larger than the session's parts (${session.parts}).`);
 
-    const earlier = (await findSessionParts(tx, organizationId, [session.id])).filter((row) => row.part === request.part);
+    const stored = await findSessionParts(tx, organizationId, [session.id]);
+    const earlier = stored.filter((row) => row.part === request.part);
     if (earlier.length) {
       await deleteStagedLines(
         tx,
@@ -154,7 +155,8 @@ export async function importPart(
     }
     const allocate = allocator(await readRules(tx, organizationId));
     // A part that completes its session moves its lines on in this transaction: only the others stay staged.
-    const completes = (await findSessionParts(tx, organizationId, [session.id])).length === session.parts - 1;
+    // (The parts stored but this one's earlier upload, just removed.)
+    const completes = stored.length - earlier.length === session.parts - 1;
     const room = completes ? options.maxBytes : STAGED_BYTES_FACTOR * options.maxBytes - (await stagedBytes(tx, organizationId));
     const tally = await stagedWithin(room, options.maxBytes, () =>
       storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: Math.min(options.maxBytes, Math.max(0, room)), staged: true }),
