@@ -169,7 +169,6 @@ export function computeForecast(input: ForecastInput): Forecast {
   // they fall on distinct days of the period and placing them on their days takes at most a step per
   // day of the period, whatever the charge says.
   const recurringByDay = new Map<number, Decimal>();
-  let recurringDue = new Decimal(0);
   for (const charge of input.recurring) {
     const repetitions = repetitionsOf(charge);
     if (!repetitions) continue;
@@ -178,7 +177,6 @@ export function computeForecast(input: ForecastInput): Forecast {
     const first = repetitions.before(expectedFrom) + 1;
     const count = repetitions.before(periodEnd) - first + 1;
     if (count <= 0) continue;
-    recurringDue = recurringDue.plus(charge.amount.mul(count));
     for (let n = first; n < first + count; n++) {
       const day = dayOf(repetitions.start(n));
       recurringByDay.set(day, (recurringByDay.get(day) ?? new Decimal(0)).plus(charge.amount));
@@ -186,7 +184,7 @@ export function computeForecast(input: ForecastInput): Forecast {
   }
 
   const rows: ForecastRow[] = [];
-  const recurringRemaining = basis === "none" ? new Decimal(0) : recurringDue;
+  let recurringRemaining = new Decimal(0);
   let usageRemaining = new Decimal(0);
   for (let ms = periodStart; ms < periodEnd; ms += DAY_MS) {
     const cost = costOf(ms);
@@ -196,6 +194,7 @@ export function computeForecast(input: ForecastInput): Forecast {
       const rate = rateOf(ms);
       const fees = recurringByDay.get(ms) ?? new Decimal(0);
       usageRemaining = usageRemaining.plus(rate);
+      recurringRemaining = recurringRemaining.plus(fees);
       expected = rate.plus(fees);
     }
     rows.push({ day: isoDay(ms), actual, expected });
