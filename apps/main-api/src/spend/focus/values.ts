@@ -173,9 +173,13 @@ function checkTagsBounds(json: string | null, depth: number): void {
   if (json !== null) checkText(json);
 }
 
-/** How the ledger keeps a tag's value: text as it is, anything else as its JSON. */
-const tagValueText = (value: unknown): string =>
-  typeof value === "string" ? value : (JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v)) ?? "null");
+/** How the ledger keeps a tag's value: text as it is, anything else as its JSON (a Parquet int64 as its digits). */
+export const tagValueText = (value: unknown): string =>
+  typeof value === "string"
+    ? value
+    : typeof value === "bigint"
+      ? value.toString()
+      : (JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v)) ?? "null");
 
 /** At most TAGS_MAX_KEYS keys, each of at most TAG_KEY_MAX_LENGTH characters, values of at most TAG_VALUE_MAX_LENGTH (as text). */
 function checkTagEntries(tags: Record<string, unknown>): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { Decimal } from "@cloudcost/decimal";
-import type { FocusLine, FocusReadInfo } from "../focus";
+import { type FocusLine, type FocusReadInfo, tagValueText } from "../focus";
 import type { BillingPair, InsertResult, LedgerLineInput } from "../ledger";
 
 const ISO_CACHE_MAX = 4096;
@@ -77,7 +77,7 @@ export function textTags(tags: Record<string, unknown>): Record<string, unknown>
   for (const [key, value] of Object.entries(tags)) {
     if (value === null || typeof value === "string") continue;
     out ??= { ...tags };
-    out[key] = JSON.stringify(value);
+    out[key] = tagValueText(value);
   }
   return out ?? tags;
 }
