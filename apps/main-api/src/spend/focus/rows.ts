@@ -1,14 +1,12 @@
 import {
   CHARGE_CATEGORIES,
   CHARGE_FREQUENCIES,
-  type ChargeCategory,
   COMMITMENT_DISCOUNT_CATEGORIES,
   COMMITMENT_DISCOUNT_STATUSES,
   detectVersion,
   type FocusVersion,
   PRICING_CATEGORIES,
   PRICING_CATEGORY_1_0,
-  type PricingCategory,
   REQUIRED_COLUMNS,
   SERVICE_CATEGORIES,
 } from "./columns";
@@ -16,13 +14,31 @@ import { FocusFormatError, type FocusLine } from "./line";
 import { derivedChargeFrequency } from "../charge-frequency";
 import { type Cell, CellError, checkText, decimal, tags, text, timestampReader } from "./values";
 
-const CATEGORIES: ReadonlySet<string> = new Set(CHARGE_CATEGORIES);
-/** A text cell that must be one of `allowed` (null stays null). */
-function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T | null {
-  if (value === null) return null;
-  if (!(allowed as readonly string[]).includes(value)) throw new CellError(`"${value.slice(0, 40)}" is not one of ${allowed.join(", ")}`);
-  return value as T;
+/**
+ * A reader of one enumerated column: a value matches an allowed one whatever its case (the cell is
+ * trimmed already) and is stored in the specification's spelling (Oracle's `Usage-based` is
+ * `Usage-Based`); `aliases` are older names read as their newer ones. Null stays null; a value that
+ * matches none is refused.
+ */
+function enumerated<T extends string>(allowed: readonly T[], what: string, aliases: Readonly<Record<string, T>> = {}): (value: string | null) => T | null {
+  const spelling = new Map<string, T>();
+  for (const value of allowed) spelling.set(value.toLowerCase(), value);
+  for (const [alias, value] of Object.entries(aliases)) spelling.set(alias.toLowerCase(), value);
+  return (value) => {
+    if (value === null) return null;
+    const found = spelling.get(value.toLowerCase());
+    if (found === undefined) throw new CellError(`"${value.slice(0, 40)}" is not ${what}`);
+    return found;
+  };
 }
+
+const chargeCategoryOf = enumerated(CHARGE_CATEGORIES, `one of ${CHARGE_CATEGORIES.join(", ")}`);
+const chargeClassOf = enumerated(["Correction"] as const, "null or Correction");
+const chargeFrequencyOf = enumerated(CHARGE_FREQUENCIES, `one of ${CHARGE_FREQUENCIES.join(", ")}`);
+const pricingCategoryOf = enumerated(PRICING_CATEGORIES, `one of ${PRICING_CATEGORIES.join(", ")}`, PRICING_CATEGORY_1_0);
+const commitmentCategoryOf = enumerated(COMMITMENT_DISCOUNT_CATEGORIES, `one of ${COMMITMENT_DISCOUNT_CATEGORIES.join(", ")}`);
+const commitmentStatusOf = enumerated(COMMITMENT_DISCOUNT_STATUSES, `one of ${COMMITMENT_DISCOUNT_STATUSES.join(", ")}`);
+const serviceCategoryOf = enumerated([...SERVICE_CATEGORIES], "a FOCUS service category");
 
 const CURRENCY = /^[A-Z]{3}$/;
 
@@ -89,13 +105,9 @@ export function rowReader(header: readonly string[]): FocusRowReader {
           column = header[i];
           checkText(value);
         }
-        const chargeCategory = required("ChargeCategory", text);
-        if (!CATEGORIES.has(chargeCategory)) throw new CellError(`"${chargeCategory.slice(0, 40)}" is not one of ${CHARGE_CATEGORIES.join(", ")}`);
-        const chargeClass = text(cell("ChargeClass"));
-        if (chargeClass !== null && chargeClass !== "Correction") throw new CellError(`"${chargeClass.slice(0, 40)}" is not null or Correction`);
-        const serviceCategory = text(cell("ServiceCategory"));
-        if (serviceCategory !== null && !SERVICE_CATEGORIES.has(serviceCategory))
-          throw new CellError(`"${serviceCategory.slice(0, 40)}" is not a FOCUS service category`);
+        const chargeCategory = required("ChargeCategory", (c) => chargeCategoryOf(text(c)));
+        const chargeClass = chargeClassOf(text(cell("ChargeClass")));
+        const serviceCategory = serviceCategoryOf(text(cell("ServiceCategory")));
         const currency = required("BillingCurrency", text);
         if (!CURRENCY.test(currency)) throw new CellError(`"${currency.slice(0, 40)}" is not an ISO 4217 currency code`);
 
@@ -116,14 +128,10 @@ export function rowReader(header: readonly string[]): FocusRowReader {
         const contracted = costOf("ContractedCost", false);
         const consumed = decimal(cell("ConsumedQuantity"));
         const pricingQuantity = decimal(cell("PricingQuantity"));
-        const frequency = oneOf(text(cell("ChargeFrequency")), CHARGE_FREQUENCIES);
-        const pricingCategoryText = text(cell("PricingCategory"));
-        const pricingCategory = oneOf(
-          pricingCategoryText === null ? null : (PRICING_CATEGORY_1_0[pricingCategoryText] ?? pricingCategoryText),
-          PRICING_CATEGORIES,
-        ) as PricingCategory | null;
-        const commitmentCategory = oneOf(text(cell("CommitmentDiscountCategory")), COMMITMENT_DISCOUNT_CATEGORIES);
-        const commitmentStatus = oneOf(text(cell("CommitmentDiscountStatus")), COMMITMENT_DISCOUNT_STATUSES);
+        const frequency = chargeFrequencyOf(text(cell("ChargeFrequency")));
+        const pricingCategory = pricingCategoryOf(text(cell("PricingCategory")));
+        const commitmentCategory = commitmentCategoryOf(text(cell("CommitmentDiscountCategory")));
+        const commitmentStatus = commitmentStatusOf(text(cell("CommitmentDiscountStatus")));
         const commitmentQuantity = decimal(cell("CommitmentDiscountQuantity"));
         const contractedUnitPrice = decimal(cell("ContractedUnitPrice"));
         const listUnitPrice = decimal(cell("ListUnitPrice"));
@@ -140,7 +148,7 @@ export function rowReader(header: readonly string[]): FocusRowReader {
           charge_period_end: end,
           billing_period_start: billingStart,
           billing_period_end: billingEnd,
-          charge_category: chargeCategory as ChargeCategory,
+          charge_category: chargeCategory,
           charge_class: chargeClass,
           provider: optional("ServiceProviderName", "ProviderName"),
           service_name: optional("ServiceName"),
