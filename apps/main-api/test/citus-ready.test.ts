@@ -16,6 +16,7 @@ const DISTRIBUTION: TableDistribution = {
     kubernetes_claim_days: "tenant_id",
     kubernetes_claim_months: "tenant_id",
     kubernetes_node_days: "tenant_id",
+    kubernetes_node_pool_settings: "tenant_id",
     compute_sample_days: "tenant_id",
     compute_sample_day_status: "tenant_id",
     compute_sample_tail: "tenant_id",

@@ -213,7 +213,8 @@ describe("allocation of one node", () => {
 
   it("rejects bad ranges and aggregates naming the parameter", async () => {
     expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}&end=${DAY}`), 400, /end/);
-    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}T01:00:00Z&end=${D("2026-11-11")}`), 400, /start/);
+    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}T01:30:00Z&end=${D("2026-11-11")}`), 400, /start/);
+    expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}T01:00:00Z&end=${D("2026-11-11")}&step=day`), 400, /step/);
     expectError(await as(owner).get(`${ALLOCATION}?start=${DAY}&end=${D("2026-11-11")}&aggregate=node`), 400, /aggregate/);
     expectError(await as(owner).get(`${ALLOCATION}?start=${D("2026-11-12")}&end=${D("2026-11-11")}`), 400, /end/);
   });
@@ -584,22 +585,24 @@ describe("node-pool right-sizing", () => {
     expect(res.status).toBe(200);
     const { items } = NodePoolRecommendations.parse(res.body.data);
     const general = items.find((i) => i.cluster === "prod" && i.node_pool === "general");
-    // Candidates of m5.2xlarge (x86_64, not burstable, no GPU) that fit a 2-core / 8 GB pod, at 12 cores and 40 GB:
-    //   m5.large   (2/8):  max(ceil(12/1.7)=8, ceil(40/6.8)=6)   = 8 x 70.08  = 560.64
-    //   m5.xlarge  (4/16): max(ceil(12/3.4)=4, ceil(40/13.6)=3)  = 4 x 140.16 = 560.64
-    //   m5.2xlarge (8/32): max(ceil(12/6.8)=2, ceil(40/27.2)=2)  = 2 x 280.32 = 560.64
-    //   c5.xlarge  (4/8):  max(4, ceil(40/6.8)=6)                = 6 x 124.10 = 744.60
-    //   r5.large   (2/16): max(8, ceil(40/13.6)=3)               = 8 x 91.98  = 735.84
-    //   (c5.large has 4 GB, below the largest pod; t3 is burstable, m6g arm64, g4dn has a GPU.)
-    // A three-way tie at 560.64: the current type wins. Current 10 x 0.384 x 730 = 10 x 280.32 = 2803.20.
+    // Candidates of m5.2xlarge (x86_64, not burstable, no GPU) whose allocatable capacity fits a 2-core / 8 GB pod,
+    // at 12 cores and 40 GB, 85% of allocatable (CPU less 6% of core 1, 1% of core 2, 0.5% of cores 3-4, 0.25% of the rest;
+    // memory less 25% of the first 4 GB, 20% of the next 4, 10% of the next 8, 6% of the next 112, then 0.1 GB), min_nodes 2:
+    //   m5.xlarge  (4/16): 3.92 cores, 13.3 GB:   max(ceil(12/3.332)=4, ceil(40/11.305)=4)    = 4 x 140.16 = 560.64
+    //   m5.2xlarge (8/32): 7.91 cores, 28.34 GB:  max(ceil(12/6.7235)=2, ceil(40/24.089)=2)   = 2 x 280.32 = 560.64
+    //   r5.large   (2/16): 1.93 cores, 13.3 GB:   max(ceil(12/1.6405)=8, ceil(40/11.305)=4)   = 8 x 91.98  = 735.84
+    //   (m5.large, c5.xlarge and c5.large have 6.1, 6.1 and 2.9 GB allocatable, below the 8 GB pod; t3 is burstable,
+    //   m6g arm64, g4dn has a GPU.)
+    // A tie at 560.64: the current type wins. Current 10 x 0.384 x 730 = 10 x 280.32 = 2803.20.
     expect(general).toEqual({
       cluster: "prod",
       node_pool: "general",
       current: { instance_type: "m5.2xlarge", nodes: 10, monthly_cost_usd: 2803.2 },
       recommended: { instance_type: "m5.2xlarge", nodes: 2, monthly_cost_usd: 560.64 },
       savings_monthly_usd: 2242.56,
-      requests: { cpu_cores: 12, memory_gb: 40 },
-      largest_pod: { cpu_cores: 2, memory_gb: 8 },
+      requests: { cpu_cores: 12, memory_gb: 40, gpus: 0 },
+      largest_pod: { cpu_cores: 2, memory_gb: 8, gpus: 0 },
+      min_nodes: 2,
       hours: 20,
     });
     // The other tenant sees none of these pools.
@@ -617,7 +620,7 @@ describe("node-pool right-sizing", () => {
     const general = items.find((i) => i.cluster === "prod" && i.node_pool === "general");
     // 8 live nodes: 8 x 280.32 = 2242.56; the requests (12 cores, 40 GB) and the winner are unchanged: 2242.56 - 560.64 = 1681.92.
     expect(general?.current).toEqual({ instance_type: "m5.2xlarge", nodes: 8, monthly_cost_usd: 2242.56 });
-    expect(general?.requests).toEqual({ cpu_cores: 12, memory_gb: 40 });
+    expect(general?.requests).toEqual({ cpu_cores: 12, memory_gb: 40, gpus: 0 });
     expect(general?.savings_monthly_usd).toBe(1681.92);
   });
 });

@@ -28,13 +28,13 @@ import { DEFAULT_COMPUTE_SETTINGS } from "./settings";
 const UPSERT_RESOURCES_SQL = `WITH status AS (INSERT INTO compute_sample_tail_status (tenant_id) VALUES ($1) ON CONFLICT DO NOTHING),
      v AS (
        SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-         $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[], $15::text[], $16::timestamptz[], $17::text[], $18::text[])
+         $10::text[], $11::text[], $12::float8[], $13::float8[], $14::jsonb[], $15::text[], $16::timestamptz[], $17::text[], $18::text[], $19::int[])
        AS v(resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
-            operating_system, cpu_cores, ram_gb, labels, purchase_option, observed_at, cluster, node_pool))
+            operating_system, cpu_cores, ram_gb, labels, purchase_option, observed_at, cluster, node_pool, gpu_count))
      INSERT INTO compute_resources AS r (tenant_id, organization_id, resource_id, name, resource_type, provider, region,
-       availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels, purchase_option, cluster, node_pool)
+       availability_zone, instance_type, architecture, operating_system, cpu_cores, ram_gb, labels, purchase_option, cluster, node_pool, gpu_count)
      SELECT $1, $2, v.resource_id, v.name, v.resource_type, v.provider, v.region, v.availability_zone, v.instance_type, v.architecture,
-       v.operating_system, v.cpu_cores, v.ram_gb, v.labels, v.purchase_option, v.cluster, v.node_pool
+       v.operating_system, v.cpu_cores, v.ram_gb, v.labels, v.purchase_option, v.cluster, v.node_pool, v.gpu_count
      FROM v
      ORDER BY v.resource_id COLLATE "C"
      ON CONFLICT (tenant_id, resource_id) DO UPDATE SET
@@ -42,7 +42,8 @@ const UPSERT_RESOURCES_SQL = `WITH status AS (INSERT INTO compute_sample_tail_st
        region = excluded.region, availability_zone = excluded.availability_zone, instance_type = excluded.instance_type,
        architecture = excluded.architecture, operating_system = excluded.operating_system,
        cpu_cores = excluded.cpu_cores, ram_gb = excluded.ram_gb, labels = excluded.labels,
-       purchase_option = excluded.purchase_option, cluster = excluded.cluster, node_pool = excluded.node_pool, updated_at = now(), retired_at = NULL,
+       purchase_option = excluded.purchase_option, cluster = excluded.cluster, node_pool = excluded.node_pool,
+       gpu_count = excluded.gpu_count, updated_at = now(), retired_at = NULL,
        shape_changed_at = CASE WHEN (r.instance_type, r.cpu_cores, r.ram_gb) IS DISTINCT FROM (excluded.instance_type, excluded.cpu_cores, excluded.ram_gb)
          THEN (SELECT v.observed_at FROM v WHERE v.resource_id = excluded.resource_id) ELSE r.shape_changed_at END`;
 
@@ -106,6 +107,7 @@ export function upsertResourceRows(prisma: Prisma, tenant: TenantRef, resources:
       observedAt,
       col((r) => r.cluster ?? null),
       col((r) => r.node_pool ?? null),
+      col((r) => r.gpu_count ?? null),
     );
   }, TRANSACTION_OPTIONS);
 }
@@ -455,6 +457,9 @@ const ITEM_COLUMNS = {
   ram_gb: "float8 null",
   labels: "jsonb",
   purchase_option: "text",
+  cluster: "text null",
+  node_pool: "text null",
+  gpu_count: "int4 null",
   active: "bool",
   action: "text null",
   current_instance_type: "text null",
@@ -513,7 +518,7 @@ function itemsStatement(tenant: TenantRef, query: RecommendationsQuery, after: s
   }
   params.push(tenant.organizationId, query.limit + 1);
   const sql = `SELECT resource_id, name, resource_type, provider, region, availability_zone, instance_type, architecture,
-       operating_system, cpu_cores, ram_gb, labels, purchase_option,
+       operating_system, cpu_cores, ram_gb, labels, purchase_option, cluster, node_pool, gpu_count,
        ${heartbeatSince(activeSince(params.length - 1))} AS active,
        action, current_instance_type, recommended_instance_type,
        current_monthly_cost_usd::text AS current_monthly_cost_usd,

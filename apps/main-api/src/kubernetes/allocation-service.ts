@@ -3,30 +3,36 @@ import type { SqlSession } from "@cloudcost/db";
 import type { TenantRef } from "../context";
 import type { ComputeCatalogs } from "../compute/catalog-prices";
 import { allocationRows } from "./allocation-math";
-import { priceNodes, ZERO } from "./node-prices";
-import { allocate, findNodesWithoutPods } from "./allocation-repository";
+import { priceNodes } from "./node-prices";
+import { allocate, findBillDays, findNodesWithoutPods } from "./allocation-repository";
 import { findNodes } from "./repository";
 
 const MAX_UNPRICED_NAMED = 100;
+const isMidnight = (value: string) => value.endsWith("T00:00:00.000Z");
 
 /**
  * The nodes' cost of the range allocated to `aggregate` (docs/api.md, "Kubernetes cost allocation"):
- * each node priced at the organization's current effective price of its type, the arithmetic in
- * the database (allocation-repository.ts), idle sharing and the rounding to cents in allocation-math.ts.
+ * each node-day priced from the bill where the tenant's spend lines carry the node's id that day,
+ * else at the organization's current effective price of its type; the arithmetic in the database (allocation-repository.ts), idle sharing and the rounding to cents in allocation-math.ts.
  */
 export async function allocation(sql: SqlSession, catalogs: ComputeCatalogs, tenant: TenantRef, query: AllocationQuery): Promise<Allocation> {
   const priced = await priceNodes(catalogs, tenant.organizationId, await findNodes(sql, tenant.id), "effective");
   const labelKey = query.aggregate.startsWith("label:") ? query.aggregate.slice("label:".length) : null;
   const byDay = query.step === "day";
+  const nodes = priced.map((p) => p.node.node);
+  const bill = await findBillDays(sql, tenant.organizationId, tenant.id, nodes, query.start, query.end);
   const [rows, idleNodes] = await Promise.all([
     allocate(sql, tenant.id, {
       start: query.start,
       end: query.end,
-      nodes: priced.map((p) => p.node.node),
-      hourly: priced.map((p) => (p.hourly ?? ZERO).toString()),
+      nodes,
+      hourly: priced.map((p) => p.hourly?.toString() ?? null),
       cores: priced.map((p) => p.cores),
       ram: priced.map((p) => p.ram),
+      gpus: priced.map((p) => p.gpus),
+      bill,
       byDay,
+      wholeDays: isMidnight(query.start) && isMidnight(query.end),
       aggregate: labelKey === null ? query.aggregate : "label",
       labelKey,
     }),

@@ -8,10 +8,76 @@ import type { ComputeSettings } from "../compute/settings";
 import { type PricedNode, priceNodes } from "./node-prices";
 import { findNodes, findPoolRequests, type PoolRow } from "./repository";
 
-/** Nodes are sized so the pods' requests fill at most 85% of each. */
+/** Nodes are sized so the pods' requests fill at most 85% of each one's allocatable capacity. */
 const HEADROOM = new Decimal("0.85");
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const num = (value: string | null) => new Decimal(value ?? 0);
+
+/** Takes `rate` of each tier of `total` (tiers of `size` in order, the last one open) and sums them. */
+function tiered(total: Decimal, tiers: [size: number, rate: string][]): Decimal {
+  let left = total;
+  let reserved = new Decimal(0);
+  for (const [size, rate] of tiers) {
+    if (left.lte(0)) break;
+    const part = Decimal.min(left, size);
+    reserved = reserved.plus(part.times(rate));
+    left = left.minus(part);
+  }
+  return reserved;
+}
+
+/**
+ * What pods can be scheduled on of a node of `cores` and `ram` GB: its capacity less the system
+ * reservation (GKE's table): CPU 6% of the first core, 1% of the second, 0.5% of the third and
+ * fourth, 0.25% of the rest; memory 25% of the first 4 GB, 20% of the next 4, 10% of the next 8,
+ * 6% of the next 112, 2% of the rest, plus 0.1 GB for eviction.
+ */
+export function allocatable(cores: number, ram: number): { cpu: Decimal; memory: Decimal } {
+  const cpu = new Decimal(cores).minus(
+    tiered(new Decimal(cores), [
+      [1, "0.06"],
+      [1, "0.01"],
+      [2, "0.005"],
+      [Number.POSITIVE_INFINITY, "0.0025"],
+    ]),
+  );
+  const memory = new Decimal(ram)
+    .minus(
+      tiered(new Decimal(ram), [
+        [4, "0.25"],
+        [4, "0.2"],
+        [8, "0.1"],
+        [112, "0.06"],
+        [Number.POSITIVE_INFINITY, "0.02"],
+      ]),
+    )
+    .minus("0.1");
+  return { cpu, memory: Decimal.max(memory, 0) };
+}
+
+interface Requests {
+  cpu: Decimal;
+  memory: Decimal;
+  gpus: Decimal;
+}
+
+/**
+ * Nodes of a type needed for `requests`: at least `minNodes`; CPU and memory requests at 85% of
+ * the allocatable capacity; in a GPU pool, the GPU requests in whole GPUs, and CPU and memory up to
+ * the whole allocatable capacity (its nodes are sized by their accelerators).
+ */
+export function nodesNeeded(requests: Requests, row: { cpu_cores: number; ram_gb: number; gpu_count: number }, minNodes: number, gpuPool: boolean): number {
+  const cap = allocatable(row.cpu_cores, row.ram_gb);
+  const fill = gpuPool ? new Decimal(1) : HEADROOM;
+  const need = (amount: Decimal, per: Decimal) =>
+    amount.lte(0) ? new Decimal(0) : per.lte(0) ? new Decimal(Number.POSITIVE_INFINITY) : amount.dividedBy(per).ceil();
+  return Decimal.max(
+    minNodes,
+    need(requests.cpu, cap.cpu.times(fill)),
+    need(requests.memory, cap.memory.times(fill)),
+    gpuPool ? need(requests.gpus, new Decimal(row.gpu_count)) : 0,
+  ).toNumber();
+}
 
 /** The pool's current type: the one most of its nodes have (ties: byte order). */
 function currentOf(nodes: PricedNode[]): PricedNode | null {
@@ -21,28 +87,27 @@ function currentOf(nodes: PricedNode[]): PricedNode | null {
   return nodes.find((n) => n.node.instance_type === type) ?? null;
 }
 
-/** Nodes of `row` needed: max(1, ceil(CPU requests / (vCPU x 0.85)), ceil(memory requests / (RAM x 0.85))). */
-export const nodesNeeded = (cpu: Decimal, memory: Decimal, vcpu: number, ram: number) =>
-  Decimal.max(1, cpu.dividedBy(HEADROOM.times(vcpu)).ceil(), memory.dividedBy(HEADROOM.times(ram)).ceil()).toNumber();
-
 function recommend(pool: PoolRow, nodes: PricedNode[], settings: ComputeSettings): NodePoolRecommendation {
-  const cpu = num(pool.cpu_p95);
-  const memory = num(pool.memory_p95);
-  const largest = { cpu: num(pool.largest_cpu), memory: num(pool.largest_memory) };
+  const requests = { cpu: num(pool.cpu_p95), memory: num(pool.memory_p95), gpus: num(pool.gpu_p95) };
+  const largest = { cpu: num(pool.largest_cpu), memory: num(pool.largest_memory), gpus: num(pool.largest_gpu) };
   const current = currentOf(nodes);
   const currentMonthly = current?.row ? monthly(hourlyOf(current.row, settings.savingsBasis)).times(nodes.length) : null;
+  const minNodes = pool.min_nodes ?? (nodes.length === 1 ? 1 : 2);
   const base: NodePoolRecommendation = {
     cluster: pool.cluster,
     node_pool: pool.node_pool,
     current: { instance_type: current?.node.instance_type ?? "", nodes: nodes.length, monthly_cost_usd: currentMonthly?.toNumber() ?? null },
     recommended: null,
     savings_monthly_usd: 0,
-    requests: { cpu_cores: cpu.toNumber(), memory_gb: memory.toNumber() },
-    largest_pod: { cpu_cores: largest.cpu.toNumber(), memory_gb: largest.memory.toNumber() },
+    requests: { cpu_cores: requests.cpu.toNumber(), memory_gb: requests.memory.toNumber(), gpus: requests.gpus.toNumber() },
+    largest_pod: { cpu_cores: largest.cpu.toNumber(), memory_gb: largest.memory.toNumber(), gpus: largest.gpus.toNumber() },
+    min_nodes: minNodes,
     hours: Number(pool.hours),
   };
   const currentRow = current?.row;
   if (!current || !currentRow || !currentMonthly || Number(pool.hours) === 0) return base;
+  // A pool of GPU nodes: its candidates have the same accelerator (sameKind) and GPUs.
+  const gpuPool = current.gpus > 0;
 
   const seen = new Set<string>();
   const options = current.catalog
@@ -51,9 +116,13 @@ function recommend(pool: PoolRow, nodes: PricedNode[], settings: ComputeSettings
       seen.add(row.instance_type);
       return sameKind(currentRow, row, current.node.architecture as typeof row.architecture | null, settings.allowArchitectureChange);
     })
-    .filter((row) => largest.cpu.lte(row.cpu_cores) && largest.memory.lte(row.ram_gb))
+    .filter((row) => !gpuPool || row.gpu_count > 0)
+    .filter((row) => {
+      const cap = allocatable(row.cpu_cores, row.ram_gb);
+      return largest.cpu.lte(cap.cpu) && largest.memory.lte(cap.memory) && (!gpuPool || largest.gpus.lte(row.gpu_count));
+    })
     .map((row) => {
-      const count = nodesNeeded(cpu, memory, row.cpu_cores, row.ram_gb);
+      const count = nodesNeeded(requests, row, minNodes, gpuPool);
       return { row, count, cost: monthly(hourlyOf(row, settings.savingsBasis)).times(count) };
     })
     // Cheapest first; ties: the current type, then fewer nodes, then type in byte order.

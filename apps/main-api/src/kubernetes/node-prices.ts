@@ -12,6 +12,8 @@ export interface PricedNode {
   hourly: Decimal | null;
   cores: number | null;
   ram: number | null;
+  /** The node's GPUs: as stated on the node, else the catalog's count of its type, else 0. */
+  gpus: number;
 }
 
 /** The organization's catalog a node is priced from: spot nodes with spot prices, the others with the effective on-demand ones. */
@@ -50,6 +52,7 @@ export async function priceNodes(catalogs: ComputeCatalogs, accountId: string, n
         hourly: row ? hourlyOf(row, basis) : null,
         cores: node.cpu_cores ?? row?.cpu_cores ?? null,
         ram: node.ram_gb ?? row?.ram_gb ?? null,
+        gpus: node.gpu_count ?? row?.gpu_count ?? 0,
       };
     }),
   );

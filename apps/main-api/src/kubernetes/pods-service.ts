@@ -42,6 +42,7 @@ export function podBatch(samples: PodSample[]): PodRows {
     s.memory_request_gb,
     s.cpu_usage_cores ?? null,
     s.memory_usage_gb ?? null,
+    s.gpu_request ?? 0,
   ]);
   return { count: samples.length, clusters: [...new Set(rows.map((r) => r[0]))], rows: JSON.stringify(rows) };
 }

@@ -8,6 +8,7 @@ import { loadComputeSettings } from "../compute/settings";
 import { allocation } from "./allocation-service";
 import { nodePoolRecommendations } from "./node-pools-service";
 import { ingestPods, podBatch } from "./pods-service";
+import { savePoolSetting } from "./repository";
 
 type KubernetesOperations = keyof typeof mainApiKubernetesRoutes;
 
@@ -35,6 +36,10 @@ export function kubernetesHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricin
       } catch (err) {
         throw pricingUnavailable(err);
       }
+    },
+    putNodePoolSetting: async ({ body }, { tenant }) => {
+      await savePoolSetting(deps.db.sql, tenant.id, body.cluster, body.node_pool, body.min_nodes);
+      return ok(body.min_nodes === null ? "Node pool setting removed" : "Node pool setting saved", body);
     },
     listNodePoolRecommendations: async (_input, { tenant }) => {
       try {

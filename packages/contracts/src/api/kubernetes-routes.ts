@@ -36,9 +36,21 @@ export const mainApiKubernetesRoutes = {
       path: "/api/v1/tenant/kubernetes/allocation",
       summary: "The nodes' cost allocated to clusters, namespaces, controllers, pods or a label, with idle",
       description:
-        "Each node-hour's effective price is split into CPU and memory in the ratio cpu_cores x 0.031611 : ram_gb x 0.004237; a pod is charged max(request, usage) of each as a share of the node's capacity; what no pod claims is `__idle__`, or shared within each cluster with `share_idle=true`.",
+        "Each node-hour's price (from the bill where the node's spend lines have that day, else the catalog's effective price) is split into CPU, memory and GPUs in the ratio cpu_cores x 0.031611 : ram_gb x 0.004237 : gpu_count x 0.95; a pod is charged max(request, usage) of CPU and memory and its GPU request as a share of the node's capacity; what no pod claims is `__idle__`, or, with `share_idle=true`, each resource's idle is shared within its cluster by the groups' cost of that resource.",
       query: k.AllocationQuery,
       responses: { 200: ok("The allocation", k.Allocation), 503: failure("The pricing API is unavailable (code `pricing_unavailable`)") },
+    }),
+  ),
+  putNodePoolSetting: defineRoute(
+    tenantScoped({
+      operationId: "putNodePoolSetting",
+      method: "put",
+      path: "/api/v1/tenant/kubernetes/node-pools/settings",
+      summary: "Set (or with null clear) a node pool's right-sizing floor, min_nodes",
+      write: true,
+      idempotent: true,
+      body: k.NodePoolSetting,
+      responses: { 200: ok("The setting as stored", k.NodePoolSetting) },
     }),
   ),
   listNodePoolRecommendations: defineRoute(

@@ -40,11 +40,14 @@ export const FindingReason = z
     "unpriced_type",
     "recently_resized",
     "commitment_covered",
+    "burst_credits_exhausted",
   ])
   .meta({ id: "FindingReason", description: "Why the analysis reached its action." });
 export type FindingReason = z.infer<typeof FindingReason>;
 
 const Attribute = z.string().min(1).max(256);
+/** The most GPUs a node can state (the largest machines have 16; room for more). */
+export const MAX_NODE_GPUS = 64;
 const OBSERVED_AT_MAX_AGE_DAYS = 93;
 /** When the collector saw this shape (a resize's time): not in the future (5 minutes of skew), at most 93 days ago. */
 const ObservedAt = recentTimestamp(OBSERVED_AT_MAX_AGE_DAYS).meta({
@@ -70,6 +73,13 @@ export const ComputeResourceInput = z
     observed_at: ObservedAt.optional(),
     cluster: Attribute.optional().meta({ description: "A `kubernetes_node`'s cluster." }),
     node_pool: Attribute.optional().meta({ description: "A `kubernetes_node`'s node pool." }),
+    gpu_count: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_NODE_GPUS)
+      .optional()
+      .meta({ description: "A `kubernetes_node`'s GPUs (default: the catalog's accelerator count of its type)." }),
   })
   .meta({ id: "ComputeResourceInput", description: "A compute resource of the inventory, identified by `resource_id`." });
 export type ComputeResourceInput = z.input<typeof ComputeResourceInput>;
@@ -91,6 +101,9 @@ export const ComputeResource = z
     ram_gb: z.number().nullable(),
     labels: Labels,
     purchase_option: PurchaseOption,
+    cluster: z.string().nullable().meta({ description: "A `kubernetes_node`'s cluster, else null." }),
+    node_pool: z.string().nullable().meta({ description: "A `kubernetes_node`'s node pool, else null." }),
+    gpu_count: z.number().int().nullable().meta({ description: "The GPUs stated for a `kubernetes_node`, else null." }),
   })
   .meta({ id: "ComputeResource", description: "A compute resource of the inventory." });
 export type ComputeResource = z.infer<typeof ComputeResource>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CustomerId, MAX_CPU_CORES, MAX_RAM_GB, Timestamp, queryBoolean, recentTimestamp } from "../common.js";
+import { MAX_NODE_GPUS } from "./compute.js";
 
 const Name = z
   .string()
@@ -9,6 +10,7 @@ const Name = z
 // A pod's requests and usage: none (0) up to the largest machine (common.ts).
 const Cores = z.number().nonnegative().max(MAX_CPU_CORES);
 const Gigabytes = z.number().nonnegative().max(MAX_RAM_GB);
+const Gpus = z.number().nonnegative().max(MAX_NODE_GPUS);
 
 export const PodSample = z
   .object({
@@ -24,6 +26,7 @@ export const PodSample = z
     memory_request_gb: Gigabytes,
     cpu_usage_cores: Cores.optional(),
     memory_usage_gb: Gigabytes.optional(),
+    gpu_request: Gpus.optional().meta({ description: "GPUs the pod requests (default 0)." }),
   })
   .meta({ id: "PodSample", description: "One pod's requests and usage in the hour of `timestamp`; a re-sent sample of the same pod and hour replaces it." });
 export type PodSample = z.output<typeof PodSample>;
@@ -37,10 +40,11 @@ export const IngestPodsResponse = z
   .object({ accepted: z.number().int().nonnegative() })
   .meta({ id: "IngestPodsResponse", description: "Number of samples accepted." });
 
-const WholeDay = z
+const WholeHour = z
   .union([z.iso.date().transform((day) => `${day}T00:00:00.000Z`), Timestamp])
-  .refine((value) => value.endsWith("T00:00:00.000Z"), "must be a UTC day (YYYY-MM-DD or a midnight UTC timestamp)")
-  .meta({ override: { type: "string", description: "YYYY-MM-DD, or an RFC 3339 timestamp of UTC midnight." } });
+  .refine((value) => value.endsWith(":00:00.000Z"), "must be a whole hour (YYYY-MM-DD or an RFC 3339 timestamp on the hour)")
+  .meta({ override: { type: "string", description: "YYYY-MM-DD (its UTC midnight), or an RFC 3339 timestamp on a whole hour." } });
+const isMidnight = (value: string) => value.endsWith("T00:00:00.000Z");
 
 export const ALLOCATION_MAX_DAYS = 93;
 const LABEL_AGGREGATE = /^label:[^\p{Cc}]{1,256}$/u;
@@ -61,8 +65,8 @@ const monthStart = (ms: number) => {
 
 export const AllocationQuery = z
   .looseObject({
-    start: WholeDay.optional(),
-    end: WholeDay.optional(),
+    start: WholeHour.optional(),
+    end: WholeHour.optional(),
     aggregate: AllocationAggregate.default("namespace"),
     share_idle: queryBoolean.default(false),
     step: z.enum(["day"]).optional(),
@@ -75,11 +79,13 @@ export const AllocationQuery = z
     if (span <= 0) ctx.addIssue({ code: "custom", path: ["end"], message: "must be after start" });
     else if (span > ALLOCATION_MAX_DAYS * DAY_MS)
       ctx.addIssue({ code: "custom", path: ["end"], message: `the range may span at most ${ALLOCATION_MAX_DAYS} days` });
+    if (query.step === "day" && !(isMidnight(start) && isMidnight(end)))
+      ctx.addIssue({ code: "custom", path: ["step"], message: "step=day needs start and end on UTC midnights" });
     return { ...query, start, end };
   })
   .meta({
     id: "AllocationQuery",
-    description: `UTC days \`start\` (inclusive) to \`end\` (exclusive), default the current month with today, at most ${ALLOCATION_MAX_DAYS} days; \`aggregate\` (default namespace); \`share_idle\` (default false); \`step=day\` adds a breakdown per day.`,
+    description: `Whole hours (or UTC days) \`start\` (inclusive) to \`end\` (exclusive), default the current month with today, at most ${ALLOCATION_MAX_DAYS} days; \`aggregate\` (default namespace); \`share_idle\` (default false); \`step=day\` (whole days only) adds a breakdown per day.`,
   });
 export type AllocationQuery = z.output<typeof AllocationQuery>;
 
@@ -93,21 +99,43 @@ export const AllocationRow = z
     group: z.string(),
     cpu_core_hours: z.number(),
     ram_gb_hours: z.number(),
+    gpu_hours: z.number(),
     cpu_cost: Cents,
     ram_cost: Cents,
+    gpu_cost: Cents,
     total_cost: Cents,
     efficiency: z.number().min(0).max(1).nullable(),
   })
   .meta({
     id: "AllocationRow",
     description:
-      "One group's claimed core-hours and GB-hours and their cost; efficiency = usage cost / allocated cost (shared idle excluded), null for `__idle__`. `__unallocated__` groups pods without the label.",
+      "One group's claimed core-hours, GB-hours and GPU-hours and their cost (for `__idle__`: each resource's idle); efficiency = usage cost / allocated cost (shared idle excluded), null for `__idle__`. `__unallocated__` groups pods without the label.",
   });
 export type AllocationRow = z.infer<typeof AllocationRow>;
 
+export const AllocationBasis = z
+  .object({
+    bill_node_days: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta({ description: "Node-days priced from the bill (the effective cost of the node's spend lines that day)." }),
+    catalog_node_days: z.number().int().nonnegative().meta({ description: "Node-days priced at the catalog's effective price of the node's type." }),
+  })
+  .meta({ id: "AllocationBasis", description: "Where the nodes' prices came from, in node-days (a node billed on a day)." });
+
 export const AllocationTotals = z
-  .object({ cpu_core_hours: z.number(), ram_gb_hours: z.number(), cpu_cost: Cents, ram_cost: Cents, total_cost: Cents })
-  .meta({ id: "AllocationTotals", description: "The rows' sums: the nodes' cost over the range." });
+  .object({
+    cpu_core_hours: z.number(),
+    ram_gb_hours: z.number(),
+    gpu_hours: z.number(),
+    cpu_cost: Cents,
+    ram_cost: Cents,
+    gpu_cost: Cents,
+    total_cost: Cents,
+    basis: AllocationBasis,
+  })
+  .meta({ id: "AllocationTotals", description: "The rows' sums: the nodes' cost over the range, and the basis of its prices." });
 
 export const AllocationDay = z
   .object({ date: z.iso.date(), rows: z.array(AllocationRow), totals: AllocationTotals })
@@ -142,14 +170,15 @@ export const NodePoolRecommendation = z
     current: NodePoolShape,
     recommended: NodePoolShape.nullable(),
     savings_monthly_usd: z.number(),
-    requests: z.object({ cpu_cores: z.number(), memory_gb: z.number() }),
-    largest_pod: z.object({ cpu_cores: z.number(), memory_gb: z.number() }),
+    requests: z.object({ cpu_cores: z.number(), memory_gb: z.number(), gpus: z.number() }),
+    largest_pod: z.object({ cpu_cores: z.number(), memory_gb: z.number(), gpus: z.number() }),
+    min_nodes: z.number().int().positive().meta({ description: "The pool's floor: its setting, else 2 (1 for a pool of one node)." }),
     hours: z.number().int().nonnegative().meta({ description: "Hours of the lookback window with pod samples in the pool." }),
   })
   .meta({
     id: "NodePoolRecommendation",
     description:
-      "Requests at the pool's p95 hour and the largest pod; the cheapest (type, count) that fits them at 85% (null when no candidate or the pool's type has no price).",
+      "Requests at the pool's p95 hour and the largest pod; the cheapest (type, count) that fits them at 85% of each node's allocatable capacity, at least `min_nodes` nodes; a GPU pool is packed by its GPU requests among types of the same accelerator (null when no candidate or the pool's type has no price).",
   });
 export type NodePoolRecommendation = z.infer<typeof NodePoolRecommendation>;
 
@@ -157,3 +186,12 @@ export const NodePoolRecommendations = z
   .object({ items: z.array(NodePoolRecommendation), lookback_days: z.number().int() })
   .meta({ id: "NodePoolRecommendations", description: "One item per (cluster, node_pool), in byte order." });
 export type NodePoolRecommendations = z.infer<typeof NodePoolRecommendations>;
+
+export const NodePoolSetting = z
+  .object({
+    cluster: Name,
+    node_pool: Name,
+    min_nodes: z.number().int().min(1).max(1000).nullable().meta({ description: "The pool's floor; null removes the setting (back to the default)." }),
+  })
+  .meta({ id: "NodePoolSetting", description: "A node pool's right-sizing floor." });
+export type NodePoolSetting = z.output<typeof NodePoolSetting>;
