@@ -177,6 +177,7 @@ beforeAll(async () => {
     },
     getAllocation: { tenant, query: { start: "2026-10-01", end: "2026-11-01", aggregate: "label:team", share_idle: "true", step: "day" } },
     listNodePoolRecommendations: { tenant },
+    putNodePoolSetting: { tenant, body: { cluster: "c", node_pool: "p", min_nodes: 2 } },
     completeSignup: { body: { company_name: "Fuzz Two", first_name: "Ada", last_name: "L", job_title: "CTO", slug: "fuzz-two" } },
     getMe: {},
     leaveOrganization: {},
