@@ -42,16 +42,18 @@ test("on 2026-10-03 12:00: spend of every period and the forecast's run rate, co
   const statuses = await budgetStatuses(ctx.prisma, budgets(), now);
   expect(statuses.map((s) => [s.period_start.slice(0, 10), s.period_end.slice(0, 10), s.spent, s.forecast])).toEqual([
     // Oct: 10 + 25 + 30 = 65. Usage history since Sep 30 (3 complete days): the mean of Sep 30 - Oct 2
-    // = (1000 + 10 + 25) / 3 = 345 a day, for the days after the last day with data (Oct 4-31: 28) = 9660.
-    ["2026-10-01", "2026-11-01", "65.00", "9725.00"],
-    // EC2 list cost: 10 + 20 + 60 = 90; (1000 + 10 + 20) / 3 = 343.33... a day x 89 days (Oct 4 - Dec 31) = 30556.67.
-    ["2026-10-01", "2027-01-01", "90.00", "30646.67"],
-    // 1000 + 65 = 1065 (last year's line is another period); 345 a day x 89 days = 30705.
-    ["2026-01-01", "2027-01-01", "1065.00", "31770.00"],
-    // EUR only: 7 today, no usage in EUR before today: nothing more expected.
+    // = (1000 + 10 + 25) / 3 = 345 a day, for the days after the last day with data (Oct 4-31: 28) = 9660,
+    // and for today (Oct 3, partial) 345 less the 30 it already spent = 315: 65 + 315 + 9660 = 10040.
+    ["2026-10-01", "2026-11-01", "65.00", "10040.00"],
+    // EC2 list cost: 10 + 20 + 60 = 90; (1000 + 10 + 20) / 3 = 343.33... a day x 89 days (Oct 4 - Dec 31)
+    // = 30556.67, and today 343.33... - 60 = 283.33...: 90 + 90 x 1030 / 3 - 60 = 30930.
+    ["2026-10-01", "2027-01-01", "90.00", "30930.00"],
+    // 1000 + 65 = 1065 (last year's line is another period); 345 a day x 89 days = 30705, today 315: 32085.
+    ["2026-01-01", "2027-01-01", "1065.00", "32085.00"],
+    // EUR only: 7 today, no usage in EUR before today: nothing more expected (today: max(0 - 7, 0) = 0).
     ["2026-10-01", "2026-11-01", "7.00", "7.00"],
-    // S3 (USD): 5 on Oct 2, its only day of usage: 5 a day x 89 days = 445.
-    ["2026-01-01", "2027-01-01", "5.00", "450.00"],
+    // S3 (USD): 5 on Oct 2, its only day of usage: 5 a day x 89 days = 445, and today (no S3 usage in USD yet) 5: 455.
+    ["2026-01-01", "2027-01-01", "5.00", "455.00"],
     ["2026-10-01", "2026-11-01", "0.00", "0.00"],
   ]);
   // Each is what the budget alone gives.

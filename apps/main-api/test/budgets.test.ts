@@ -212,11 +212,20 @@ describe("thresholds and notifications", () => {
 
   it("a new period starts from zero (nothing carried over) and notifies again once", async () => {
     const DEC_2 = new Date("2026-12-02T00:00:00.000Z");
-    expect((await getBudget(ctx.prisma, checkTenant, budgetId, DEC_2)).status).toMatchObject({ spent: "0.00", state: "ok", crossed: [] });
-    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(0);
+    // Spent 0 in December. The data still ends on Nov 10: the days after it are late, not zeros, so the
+    // run rate is the mean of the last 7 complete days with data (Nov 4-10, 50 a day; 10 days of usage
+    // history, under 28): Dec 1-31 = 31 x 50 = 1,550 >= 1,500, the forecast 150 % of this period notifies.
+    expect((await getBudget(ctx.prisma, checkTenant, budgetId, DEC_2)).status).toMatchObject({
+      spent: "0.00",
+      forecast: "1550.00",
+      state: "warning",
+      crossed: [{ percent: 150, kind: "forecast" }],
+    });
+    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(1);
     // Dec 1 (a Tuesday): 600 -> spent 600 (>= 500). History since Nov 1 (31 days): each weekday's run rate is the
     // median of its last 4: Tuesdays Dec 1, Nov 24, 17, 10 = 600, 0, 0, 50 -> 25; every other weekday 0 (Nov 11-30
-    // has no spend). Dec 2-31 holds 4 Tuesdays: forecast 600 + 4 x 25 = 700 (< 1500): only the actual 50 % notifies.
+    // has no spend, and is now before the last day with data). Dec 2-31 holds 4 Tuesdays: forecast 600 + 4 x 25 = 700
+    // (< 1500): only the actual 50 % notifies (the forecast 150 % of this period already has).
     await seedSpend(ctx, checkTenant.organizationId, [dayLine(checkTenant.id, "2026-12-01", "600")]);
     expect((await getBudget(ctx.prisma, checkTenant, budgetId, DEC_2)).status).toMatchObject({ spent: "600.00", forecast: "700.00", state: "warning" });
     expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(1);
@@ -224,6 +233,7 @@ describe("thresholds and notifications", () => {
     expect((await notifications()).map((n) => n.periodStart.toISOString())).toEqual([
       "2026-11-01T00:00:00.000Z",
       "2026-11-01T00:00:00.000Z",
+      "2026-12-01T00:00:00.000Z",
       "2026-12-01T00:00:00.000Z",
     ]);
   });

@@ -41,7 +41,9 @@ describe("a Recurring charge shorter than a day is counted once and never repeat
     expect(result.recurringRemaining.toFixed()).toBe("0");
     expect(result.usageRemaining.toFixed()).toBe("29000");
     expect(result.forecast?.toFixed()).toBe("31005");
-    expect(result.rows.filter((row) => row.expected !== null).every((row) => row.expected?.toFixed() === "1000")).toBe(true);
+    // Dec 3-31 at 1,000 each; today (Dec 2) already spent its 1,000 of usage: 1,000 - 1,000 = 0 more.
+    expect(result.rows.filter((row) => row.expected !== null && row.day > "2026-12-02").every((row) => row.expected?.toFixed() === "1000")).toBe(true);
+    expect(result.rows.find((row) => row.day === "2026-12-02")?.expected?.toFixed()).toBe("0");
   });
 
   it("a charge of a day less 1 ms is not repeated either", () => {

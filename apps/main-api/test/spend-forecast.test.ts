@@ -72,8 +72,11 @@ describe("GET /api/v1/tenant/spend/forecast", () => {
     });
     expect(Math.abs(Number(forecast.forecast) - 61000) / 61000).toBeLessThan(0.1);
     expect(forecast.rows).toHaveLength(31);
-    expect(forecast.rows[0]).toEqual({ day: "2026-12-01", actual: "31000.00", expected: null });
-    expect(forecast.rows[2]).toEqual({ day: "2026-12-03", actual: null, expected: "1000.00" });
+    expect(forecast.rows[0]).toEqual({ day: "2026-12-01", actual: "31000.00", expected: null, expected_low: null, expected_high: null });
+    // Today (Dec 2) already spent its run rate: 1,000 - 1,000 = 0 more expected of it.
+    expect(forecast.rows[1]).toEqual({ day: "2026-12-02", actual: "1000.00", expected: "0.00", expected_low: "0.00", expected_high: "0.00" });
+    expect(forecast.rows[2]).toEqual({ day: "2026-12-03", actual: null, expected: "1000.00", expected_low: "1000.00", expected_high: "1000.00" });
+    expect([forecast.data_through, forecast.forecast_low, forecast.forecast_high]).toEqual(["2026-12-02", "61000.00", "61000.00"]);
   });
 
   it("an annual forecast adds the 11 fees still to come; filters narrow it like the spend queries", async () => {

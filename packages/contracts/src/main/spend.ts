@@ -171,20 +171,34 @@ export const SpendForecast = z
       z.object({
         day: z.iso.date(),
         actual: NullableAmount.meta({ description: "The day's cost, for days up to the last day with data." }),
-        expected: NullableAmount.meta({ description: "The day's expected cost (usage run rate + recurring charges due), for the days left." }),
+        expected: NullableAmount.meta({
+          description:
+            "The day's expected cost (usage run rate + recurring charges due), for the days left; today, when it has data, what its run rate expects beyond the usage it already spent (at least 0).",
+        }),
+        expected_low: NullableAmount.meta({ description: "`expected` with the 10th percentile of the day's reference set in place of the run rate." }),
+        expected_high: NullableAmount.meta({ description: "`expected` with the 90th percentile of the day's reference set in place of the run rate." }),
       }),
     ),
+    data_through: z.iso.date().nullable().meta({
+      description: "The last day with data (today at the latest; null without data): the days after it are expected at the run rate, not counted as zeros.",
+    }),
     spent: DecimalString,
     recurring_remaining: DecimalString,
     usage_remaining: DecimalString,
     forecast: NullableAmount,
+    forecast_low: NullableAmount.meta({
+      description: "The low end of the 80 % interval: spent + recurring_remaining + the days left at their 10th percentiles.",
+    }),
+    forecast_high: NullableAmount.meta({
+      description: "The high end of the 80 % interval: spent + recurring_remaining + the days left at their 90th percentiles.",
+    }),
     currency: Currency,
     basis: z.enum(["weekday_median", "recent_mean", "none"]),
   })
   .meta({
     id: "SpendForecast",
     description:
-      "forecast = spent + recurring_remaining + usage_remaining; null (basis `none`) with fewer than 3 days of history. Recurring and one-time charges count when they start and are never extrapolated.",
+      "forecast = spent + recurring_remaining + usage_remaining; null (basis `none`) with fewer than 3 days of history. Recurring and one-time charges count when they start and are never extrapolated. The run rate is read from complete days with data only (before today and up to `data_through`).",
   });
 export type SpendForecast = z.infer<typeof SpendForecast>;
 

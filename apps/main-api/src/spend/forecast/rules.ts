@@ -7,6 +7,9 @@ export const WEEKDAY_HISTORY_DAYS = 28;
 export const MIN_HISTORY_DAYS = 3;
 const RECENT_DAYS = 7;
 const WEEKS = 4;
+/** The forecast's 80 % interval: these percentiles of each day's reference set. */
+const LOW = "0.1";
+const HIGH = "0.9";
 
 export type ForecastBasis = "weekday_median" | "recent_mean" | "none";
 
@@ -34,7 +37,11 @@ export interface ForecastInput {
 export interface ForecastRow {
   day: string;
   actual: Decimal | null;
+  /** For the days left: the run rate (today: less what it spent, at least 0) and the recurring charges due. */
   expected: Decimal | null;
+  /** The 80 % interval of `expected`: its reference set's 10th and 90th percentiles in place of the run rate. */
+  expectedLow: Decimal | null;
+  expectedHigh: Decimal | null;
 }
 
 export interface Forecast {
@@ -44,6 +51,11 @@ export interface Forecast {
   usageRemaining: Decimal;
   /** Null with fewer than MIN_HISTORY_DAYS days of history. */
   forecast: Decimal | null;
+  /** The 80 % interval of the forecast (null with it). */
+  forecastLow: Decimal | null;
+  forecastHigh: Decimal | null;
+  /** The last day with data (YYYY-MM-DD), today at the latest; null without data. */
+  dataThrough: string | null;
   rows: ForecastRow[];
 }
 
@@ -54,6 +66,20 @@ function median(values: Decimal[]): Decimal {
   const sorted = [...values].sort((a, b) => a.comparedTo(b));
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : sorted[mid - 1].plus(sorted[mid]).div(2);
+}
+
+/**
+ * The p-th percentile (0 < p < 1, as a decimal text) of `values` by linear interpolation between
+ * the closest ranks: position p x (n - 1) of the sorted values (0 for no values).
+ */
+export function percentile(values: readonly Decimal[], p: string): Decimal {
+  if (values.length === 0) return new Decimal(0);
+  const sorted = [...values].sort((a, b) => a.comparedTo(b));
+  const position = new Decimal(p).mul(sorted.length - 1);
+  const below = position.floor().toNumber();
+  const fraction = position.minus(below);
+  if (below + 1 >= sorted.length) return sorted[sorted.length - 1];
+  return sorted[below].plus(sorted[below + 1].minus(sorted[below]).mul(fraction));
 }
 
 /** Whether [start, end) is one whole calendar month (its repetitions then follow the calendar). */
@@ -109,16 +135,24 @@ function repetitionsOf(charge: RecurringCharge): Repetitions | null {
 /**
  * The forecast of a period: spent so far + the recurring charges still to come + the usage run
  * rate x the days left.
- * - Days left: the days of the period after the last day with data.
+ * - Data through: the last day with data, today at the latest. Complete days with data are the days
+ *   before both today and the day after it: the run rate is taken from those only, so days whose
+ *   bill has not arrived yet are not read as zeros.
+ * - Days left: the days of the period after the last day with data, each at its run rate, and today
+ *   when it has data: counted in `spent`, and expected at its run rate less the usage it already
+ *   spent (at least 0).
  * - Recurring charges to come: each series' latest charge repeats with its amount and length (a
  *   whole calendar month repeats by the calendar); the repetitions starting after the last day
  *   with data and before the period's end count, counted by arithmetic. A charge shorter than a
  *   day (zero length included) is counted once, where it was billed, and never repeats. A series
  *   whose next charge was due by the last day with data and did not come has ended.
- * - Usage run rate of a day: the median Usage-Based cost of the last 4 same weekdays when 28 days of
- *   usage history exist (since the first day with Usage-Based cost), else the mean of the last 7
- *   complete days (of that history, if fewer; 0 without usage); with fewer than 3 complete days of
- *   any history, no forecast.
+ * - Usage run rate of a day: the median Usage-Based cost of its reference set, the last 4 same
+ *   weekdays among the complete days with data, when 28 such days of usage history exist (since the
+ *   first day with Usage-Based cost), else the mean of its reference set, the last 7 complete days
+ *   with data (of that history, if fewer; 0 without usage); with fewer than 3 complete days of any
+ *   history, no forecast.
+ * - Interval (80 %): the same sum with each day left at the 10th and the 90th percentile of its
+ *   reference set (linear interpolation; today less what it spent, at least 0).
  */
 export function computeForecast(input: ForecastInput): Forecast {
   const today = dayOf(input.now.getTime());
@@ -138,28 +172,27 @@ export function computeForecast(input: ForecastInput): Forecast {
     const ms = Date.parse(`${day}T00:00:00.000Z`);
     if (ms >= periodStart && ms < periodEnd) spent = spent.plus(cost.usage).plus(cost.other);
   }
+  // Complete days with data end (exclusive) at today or the day after the last day with data, whichever is first.
+  const completeEnd = last === undefined ? today : Math.min(last + DAY_MS, today);
   // History: complete days since the first day with data; the run rate's own history starts at the first day with usage.
   const historyDays = first === undefined ? 0 : Math.max(0, Math.round((today - first) / DAY_MS));
   let firstUsage: number | undefined;
   for (const [day, cost] of input.days) {
     const ms = Date.parse(`${day}T00:00:00.000Z`);
-    if (ms < today && !cost.usage.isZero() && (firstUsage === undefined || ms < firstUsage)) firstUsage = ms;
+    if (ms < completeEnd && !cost.usage.isZero() && (firstUsage === undefined || ms < firstUsage)) firstUsage = ms;
   }
-  const usageDays = firstUsage === undefined ? 0 : Math.round((today - firstUsage) / DAY_MS);
+  const usageDays = firstUsage === undefined ? 0 : Math.round((completeEnd - firstUsage) / DAY_MS);
   const basis: ForecastBasis = historyDays < MIN_HISTORY_DAYS ? "none" : usageDays >= WEEKDAY_HISTORY_DAYS ? "weekday_median" : "recent_mean";
   const usage = (ms: number) => costOf(ms)?.usage ?? new Decimal(0);
-  let recentMean = new Decimal(0);
-  if (basis === "recent_mean" && usageDays > 0) {
-    const days = Math.min(RECENT_DAYS, usageDays);
-    for (let i = 1; i <= days; i++) recentMean = recentMean.plus(usage(today - i * DAY_MS));
-    recentMean = recentMean.div(days);
-  }
-  const rateOf = (ms: number): Decimal => {
-    if (basis !== "weekday_median") return recentMean;
-    // The same weekday in the 4 weeks before today.
-    const back = (7 + ((new Date(today).getUTCDay() - new Date(ms).getUTCDay()) % 7)) % 7 || 7;
-    const sameWeekdays = Array.from({ length: WEEKS }, (_, w) => usage(today - (back + 7 * w) * DAY_MS));
-    return median(sameWeekdays);
+  const recentSet = Array.from({ length: Math.min(RECENT_DAYS, usageDays) }, (_, i) => usage(completeEnd - (i + 1) * DAY_MS));
+  const recentMean = recentSet.length ? recentSet.reduce((a, b) => a.plus(b), new Decimal(0)).div(recentSet.length) : new Decimal(0);
+  const recent = { rate: recentMean, low: percentile(recentSet, LOW), high: percentile(recentSet, HIGH) };
+  const rateOf = (ms: number): { rate: Decimal; low: Decimal; high: Decimal } => {
+    if (basis !== "weekday_median") return recent;
+    // The same weekday in the 4 weeks of complete days with data.
+    const back = (7 + ((new Date(completeEnd).getUTCDay() - new Date(ms).getUTCDay()) % 7)) % 7 || 7;
+    const sameWeekdays = Array.from({ length: WEEKS }, (_, w) => usage(completeEnd - (back + 7 * w) * DAY_MS));
+    return { rate: median(sameWeekdays), low: percentile(sameWeekdays, LOW), high: percentile(sameWeekdays, HIGH) };
   };
 
   const lastDay = last ?? today - DAY_MS;
@@ -186,19 +219,41 @@ export function computeForecast(input: ForecastInput): Forecast {
   const rows: ForecastRow[] = [];
   let recurringRemaining = new Decimal(0);
   let usageRemaining = new Decimal(0);
+  let lowRemaining = new Decimal(0);
+  let highRemaining = new Decimal(0);
+  const zero = new Decimal(0);
   for (let ms = periodStart; ms < periodEnd; ms += DAY_MS) {
     const cost = costOf(ms);
     const actual = ms <= lastDay && cost ? cost.usage.plus(cost.other) : ms <= lastDay && ms >= (first ?? ms) ? new Decimal(0) : null;
-    let expected: Decimal | null = null;
-    if (basis !== "none" && ms >= expectedFrom) {
-      const rate = rateOf(ms);
-      const fees = recurringByDay.get(ms) ?? new Decimal(0);
-      usageRemaining = usageRemaining.plus(rate);
+    const row: ForecastRow = { day: isoDay(ms), actual, expected: null, expectedLow: null, expectedHigh: null };
+    // Today, with data: what its run rate still expects beyond the usage it spent.
+    const partial = ms === today && ms === last;
+    if (basis !== "none" && (ms >= expectedFrom || partial)) {
+      const { rate, low, high } = rateOf(ms);
+      const less = partial ? usage(ms) : zero;
+      const rest = (value: Decimal) => Decimal.max(value.minus(less), zero);
+      const fees = recurringByDay.get(ms) ?? zero;
+      usageRemaining = usageRemaining.plus(rest(rate));
+      lowRemaining = lowRemaining.plus(rest(low));
+      highRemaining = highRemaining.plus(rest(high));
       recurringRemaining = recurringRemaining.plus(fees);
-      expected = rate.plus(fees);
+      row.expected = rest(rate).plus(fees);
+      row.expectedLow = rest(low).plus(fees);
+      row.expectedHigh = rest(high).plus(fees);
     }
-    rows.push({ day: isoDay(ms), actual, expected });
+    rows.push(row);
   }
-  const forecast = basis === "none" ? null : spent.plus(recurringRemaining).plus(usageRemaining);
-  return { basis, spent, recurringRemaining, usageRemaining, forecast, rows };
+  const known = spent.plus(recurringRemaining);
+  const none = basis === "none";
+  return {
+    basis,
+    spent,
+    recurringRemaining,
+    usageRemaining,
+    forecast: none ? null : known.plus(usageRemaining),
+    forecastLow: none ? null : known.plus(lowRemaining),
+    forecastHigh: none ? null : known.plus(highRemaining),
+    dataThrough: last === undefined ? null : isoDay(last),
+    rows,
+  };
 }

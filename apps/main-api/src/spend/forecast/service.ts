@@ -1,5 +1,5 @@
 import type { SpendForecast, SpendForecastQuery } from "@cloudcost/contracts";
-import { centsText } from "@cloudcost/decimal";
+import { centsText, type Decimal } from "@cloudcost/decimal";
 import type { TenantRef } from "../../context";
 import type { AppDeps } from "../../deps";
 import { querySpend } from "../query";
@@ -7,6 +7,8 @@ import { periodBounds } from "./periods";
 import { readRecurringLines } from "./repository";
 import { computeForecast } from "./rules";
 import { dayCosts, forecastRanges, lineMatcher, recurringCharges } from "./series";
+
+const orNull = (value: Decimal | null) => (value === null ? null : centsText(value));
 
 /**
  * The forecast of the tenant's current period (docs/api.md, "Spend forecast"), with every filter
@@ -51,12 +53,17 @@ export async function forecastSpend(
     rows: forecast.rows.map((row) => ({
       day: row.day,
       actual: row.actual === null ? null : centsText(row.actual),
-      expected: row.expected === null ? null : centsText(row.expected),
+      expected: orNull(row.expected),
+      expected_low: orNull(row.expectedLow),
+      expected_high: orNull(row.expectedHigh),
     })),
+    data_through: forecast.dataThrough,
     spent: centsText(forecast.spent),
     recurring_remaining: centsText(forecast.recurringRemaining),
     usage_remaining: centsText(forecast.usageRemaining),
-    forecast: forecast.forecast === null ? null : centsText(forecast.forecast),
+    forecast: orNull(forecast.forecast),
+    forecast_low: orNull(forecast.forecastLow),
+    forecast_high: orNull(forecast.forecastHigh),
     currency: query.currency,
     basis: forecast.basis,
   };
