@@ -1,26 +1,48 @@
-import { mainApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
-import { admitHook, registerRoutes, type RouteHooks } from "@cloudcost/http";
-import { apiKeyHandlers, keyCreationReplay } from "./api-keys/routes";
+import {
+  mainApiAlertRoutes,
+  mainApiApiKeyRoutes,
+  mainApiCommitmentRoutes,
+  mainApiComputeRoutes,
+  mainApiHealthRoutes,
+  mainApiInvitationRoutes,
+  mainApiKubernetesRoutes,
+  mainApiMeRoutes,
+  mainApiOrganizationRoutes,
+  mainApiRoutes,
+  mainApiSettingsRoutes,
+  mainApiSignupRoutes,
+  mainApiSpendImportRoutes,
+  mainApiSpendRoutes,
+  mainApiTenantRoutes,
+  mainApiUserRoutes,
+  mainApiWebhookRoutes,
+  type RouteDefinition,
+  type RouteTable,
+} from "@cloudcost/contracts";
+import { admitHook, bindSlice, registerSlices, type RouteHooks, type SliceBinding } from "@cloudcost/http";
+import { anomalyHandlers } from "./anomalies/routes";
+import { apiKeyHandlers, keyCreationReplay } from "./api-keys/handlers";
 import { bearerAuthentication } from "./auth/authenticate";
 import { authorize, checkDeclaredScope } from "./auth/authorize";
-import { computeHandlers } from "./compute/routes";
-import type { AppDeps } from "./deps";
-import { healthHandlers } from "./health/routes";
-import { admissionClassOf } from "./http/admission";
-import { idempotent } from "./http/idempotency";
-import { invitationHandlers, receivedInvitationHandlers } from "./invitations/routes";
-import { meHandlers } from "./organizations/me-routes";
-import { organizationHandlers } from "./organizations/routes";
-import { signupHandlers } from "./signup/routes";
-import { spendHandlers } from "./spend/routes";
-import { spendImportHandlers } from "./spend/imports/routes";
-import { tenantHeaderValue } from "./tenancy/tenant-header";
-import { userHandlers } from "./users/routes";
-import { webhookCreationReplay, webhookHandlers } from "./webhooks/routes";
 import { budgetHandlers } from "./budgets/routes";
 import { commitmentHandlers } from "./commitments/routes";
-import { anomalyHandlers } from "./anomalies/routes";
+import { computeHandlers } from "./compute/routes";
+import type { AppDeps } from "./deps";
+import { healthHandlers } from "./health/handlers";
+import { admissionClassOf } from "./http/admission";
+import { idempotent } from "./http/idempotency";
+import { invitationHandlers } from "./invitations/handlers";
 import { kubernetesHandlers } from "./kubernetes/routes";
+import { meHandlers } from "./me/handlers";
+import { organizationHandlers } from "./organizations/handlers";
+import { settingsHandlers } from "./settings/handlers";
+import { signupHandlers } from "./signup/handlers";
+import { spendImportHandlers } from "./spend/imports/routes";
+import { spendHandlers } from "./spend/routes";
+import { tenantHeaderValue } from "./tenancy/tenant-header";
+import { tenantHandlers } from "./tenants/handlers";
+import { userHandlers } from "./users/handlers";
+import { webhookCreationReplay, webhookHandlers } from "./webhooks/handlers";
 
 /**
  * How the main API runs a declared operation's auth mode, scope and idempotency (what the binder
@@ -50,34 +72,40 @@ export function mainApiHooks(deps: AppDeps): RouteHooks {
   };
 }
 
-type Router = Parameters<typeof registerRoutes>[0];
+type Router = Parameters<typeof registerSlices>[0];
 
-/** Every operation of the main API's route table, bound to its handler on `router`. */
-export function apiRouter(deps: AppDeps, router: Router): Router {
-  // A scope authorize could not check refuses to start.
-  for (const route of Object.values(mainApiRoutes)) checkDeclaredScope(route);
-  registerRoutes(
-    router,
-    mainApiRoutes,
-    {
-      ...healthHandlers(deps.db),
-      ...signupHandlers(deps),
-      ...meHandlers(deps),
-      ...organizationHandlers(deps),
-      ...userHandlers(deps),
-      ...invitationHandlers(deps),
-      ...receivedInvitationHandlers(deps),
-      ...apiKeyHandlers(deps),
-      ...computeHandlers(deps),
-      ...spendHandlers(deps),
-      ...spendImportHandlers(deps),
-      ...webhookHandlers(deps),
-      ...budgetHandlers(deps),
-      ...commitmentHandlers(deps),
-      ...anomalyHandlers(deps),
-      ...kubernetesHandlers(deps),
-    },
-    mainApiHooks(deps),
-  );
+/**
+ * Each domain's slice of the route table (`@cloudcost/contracts`, `main/<domain>/routes.ts`) with
+ * the handlers of its app folder (`<domain>/handlers.ts`): adding an operation touches those two.
+ */
+export function mainApiBindings(deps: AppDeps): SliceBinding[] {
+  return [
+    bindSlice(mainApiSignupRoutes, signupHandlers(deps)),
+    bindSlice(mainApiMeRoutes, meHandlers(deps)),
+    bindSlice(mainApiOrganizationRoutes, organizationHandlers(deps)),
+    bindSlice(mainApiSettingsRoutes, settingsHandlers(deps)),
+    bindSlice(mainApiTenantRoutes, tenantHandlers(deps)),
+    bindSlice(mainApiUserRoutes, userHandlers(deps)),
+    bindSlice(mainApiInvitationRoutes, invitationHandlers(deps)),
+    bindSlice(mainApiApiKeyRoutes, apiKeyHandlers(deps)),
+    bindSlice(mainApiWebhookRoutes, webhookHandlers(deps)),
+    bindSlice(mainApiHealthRoutes, healthHandlers(deps.db)),
+    // Still in contracts/src/api/*-routes.ts (they move to their own folders next).
+    bindSlice(mainApiComputeRoutes, computeHandlers(deps)),
+    bindSlice(mainApiSpendRoutes, spendHandlers(deps)),
+    bindSlice(mainApiSpendImportRoutes, spendImportHandlers(deps)),
+    bindSlice(mainApiAlertRoutes, { ...budgetHandlers(deps), ...anomalyHandlers(deps) }),
+    bindSlice(mainApiCommitmentRoutes, commitmentHandlers(deps)),
+    bindSlice(mainApiKubernetesRoutes, kubernetesHandlers(deps)),
+  ];
+}
+
+/**
+ * Every operation of the main API's route table, bound to its handler on `router`: refuses to start
+ * unless the bindings bind each operation exactly once, or a declared scope cannot be checked.
+ */
+export function apiRouter(deps: AppDeps, router: Router, bindings: readonly SliceBinding[] = mainApiBindings(deps), table: RouteTable = mainApiRoutes): Router {
+  for (const route of Object.values(table)) checkDeclaredScope(route);
+  registerSlices(router, table, bindings, mainApiHooks(deps));
   return router;
 }

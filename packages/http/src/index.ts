@@ -20,6 +20,7 @@ export {
   type StreamReply,
   type TextReply,
 } from "./bind";
+export { bindSlice, registerSlices, sliceFaults, type SliceBinding } from "./slices";
 export { jsonBody, largeJsonBody, verifyJsonBody, JSON_BODY_LIMIT, JSON_BODY_MAX_DEPTH } from "./json-body";
 export { isDatabaseUnavailable } from "./unavailable";
 export { retry, backoffDelay, jittered, sleep, type Backoff, type RetryOptions, type RandomSource } from "./retry";

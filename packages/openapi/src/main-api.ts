@@ -4,7 +4,7 @@ import type { OpenApiDocument } from "./operation";
 import { tagsOf } from "./pricing-api";
 import { routePaths } from "./route-operations";
 
-/** Every operation of the main API, generated from its route table (packages/contracts/src/api/main-routes.ts). */
+/** Every operation of the main API, generated from its route table (packages/contracts/src/main/routes.ts). */
 export const mainApiPaths: ZodOpenApiPathsObject = routePaths(mainApiRoutes);
 
 export function mainApiDocument(extraPaths: ZodOpenApiPathsObject = {}): OpenApiDocument {

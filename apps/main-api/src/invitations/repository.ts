@@ -13,7 +13,7 @@ const HOLD_ORGANIZATION_SQL = "SELECT id FROM organizations WHERE id = $1 FOR KE
 
 /**
  * Holds the organization row (FOR KEY SHARE, the lock the invitation's foreign key takes anyway)
- * before the sender's row is read: a membership change (users/service.ts, organizations/leave.ts)
+ * before the sender's row is read: a membership change (users/service.ts, me/leave.ts)
  * locks the organization FOR UPDATE first, so it either ends before the sender is read or waits
  * until the invitation is committed, and then revokes it if it must.
  */

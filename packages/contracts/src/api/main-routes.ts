@@ -1,16 +1,9 @@
-import { z } from "zod";
+import type { z } from "zod";
 import * as compute from "../main/compute.js";
 import * as lifecycle from "../main/compute-lifecycle.js";
 import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
 import { TenantHeaders } from "./headers.js";
-import { mainApiIdentityRoutes } from "./identity-routes.js";
-import { mainApiWebhookRoutes } from "./webhook-routes.js";
-import { mainApiAlertRoutes } from "./alert-routes.js";
-import { mainApiCommitmentRoutes } from "./commitment-routes.js";
-import { mainApiKubernetesRoutes } from "./kubernetes-routes.js";
 import { defineRoute, type RouteDefinition } from "./route.js";
-import { mainApiSpendRoutes } from "./spend-routes.js";
-import { mainApiSpendImportRoutes } from "./spend-import-routes.js";
 
 const c = compute;
 type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "headers" | "tags">;
@@ -22,12 +15,6 @@ function tenantScoped<const S extends Spec>(spec: S): TenantScoped<S> {
 }
 const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
 const failure = (description: string) => ({ description, schema: ErrorEnvelope });
-
-const MainHealth = SuccessEnvelope(z.object({ service: z.literal("main-api") })).meta({ id: "MainHealth", description: "The process is up." });
-const MainReady = SuccessEnvelope(z.object({ database: z.literal("ok"), migrations: z.literal("applied") })).meta({
-  id: "MainReady",
-  description: "Database reachable, migrations applied.",
-});
 
 /** The compute operations of one tenant. */
 export const mainApiComputeRoutes = {
@@ -136,42 +123,4 @@ export const mainApiComputeRoutes = {
       responses: { 200: ok("The changes and their savings", lifecycle.RealizedSavings) },
     }),
   ),
-} as const;
-
-export const mainApiHealthRoutes = {
-  mainHealthz: defineRoute({
-    operationId: "mainHealthz",
-    method: "get",
-    path: "/healthz",
-    tags: ["Operations"],
-    summary: "Process up",
-    errors: "envelope",
-    auth: "none",
-    scope: "none",
-    responses: { 200: { description: "Up", schema: MainHealth } },
-  }),
-  mainReadyz: defineRoute({
-    operationId: "mainReadyz",
-    method: "get",
-    path: "/readyz",
-    tags: ["Operations"],
-    summary: "Database reachable and migrations applied",
-    errors: "envelope",
-    auth: "none",
-    scope: "none",
-    responses: { 200: { description: "Ready", schema: MainReady }, 503: failure("Not ready: database unreachable or migrations not applied") },
-  }),
-} as const;
-
-/** Every operation of the main API: the one place each is declared (registered, documented and tested from here). */
-export const mainApiRoutes = {
-  ...mainApiIdentityRoutes,
-  ...mainApiComputeRoutes,
-  ...mainApiSpendRoutes,
-  ...mainApiSpendImportRoutes,
-  ...mainApiHealthRoutes,
-  ...mainApiWebhookRoutes,
-  ...mainApiAlertRoutes,
-  ...mainApiCommitmentRoutes,
-  ...mainApiKubernetesRoutes,
 } as const;

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Role } from "../main/identity.js";
+import type { Role } from "../main/users/schemas.js";
 import { PricingKeyRole } from "../pricing/internal.js";
 
 /** How a caller proves who it is. */

@@ -1,3 +1,4 @@
+import type { mainApiWebhookRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
 import type { Handlers } from "../operations";
@@ -7,10 +8,8 @@ import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks,
 export const webhookCreationReplay = (): string =>
   "This webhook was already created with this Idempotency-Key; its secret is shown only once: delete it if the secret was lost and create a new one.";
 
-type WebhookOperation = "createWebhook" | "listWebhooks" | "getWebhook" | "updateWebhook" | "deleteWebhook" | "testWebhook" | "listWebhookDeliveries";
-
 /** `/api/v1/organizations/{org_id}/webhooks`: owners and admins manage the organization's receivers (authorize checks the table's roles). */
-export function webhookHandlers(deps: Pick<AppDeps, "prisma" | "outbox" | "webhooks" | "config">): Handlers<WebhookOperation> {
+export function webhookHandlers(deps: Pick<AppDeps, "prisma" | "outbox" | "webhooks" | "config">): Handlers<keyof typeof mainApiWebhookRoutes> {
   const { prisma, outbox } = deps;
   const service = { prisma, ...deps.webhooks, allowInsecure: deps.config.webhooks.allowInsecure };
   return {

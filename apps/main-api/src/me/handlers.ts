@@ -1,11 +1,12 @@
+import type { mainApiMeRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { success } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { leaveOrganization } from "./leave";
-import { describeCaller } from "./service";
+import { describeCaller } from "../organizations/service";
 
 /** `GET /api/v1/me`: who the caller is (how a client finds its organization id after sign-in); `POST /api/v1/me/leave`. */
-export function meHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<"getMe" | "leaveOrganization"> {
+export function meHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<keyof typeof mainApiMeRoutes> {
   return {
     getMe: async (_input, { principal }) => success("The authenticated caller.", await describeCaller(deps.prisma, principal)),
     leaveOrganization: async (_input, { principal }) => {

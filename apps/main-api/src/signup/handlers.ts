@@ -1,11 +1,12 @@
 import { unauthenticated } from "@cloudcost/http";
+import type { mainApiSignupRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { created } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { completeSignup } from "./service";
 
 /** `POST /api/v1/signup/complete`: an identity-provider identity without an organization creates one. */
-export function signupHandlers(deps: Pick<AppDeps, "prisma">): Handlers<"completeSignup"> {
+export function signupHandlers(deps: Pick<AppDeps, "prisma">): Handlers<keyof typeof mainApiSignupRoutes> {
   return {
     completeSignup: async ({ body }, { identity }) => {
       if (!identity) throw unauthenticated("Sign-up needs an identity-provider token, not an API key.");

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ServiceId, TimestampOutput } from "../common.js";
-import { Page } from "./identity.js";
+import { ServiceId, TimestampOutput } from "../../common.js";
+import { Page } from "../fields.js";
 
 export const WebhookEventType = z
   .enum(["budget.threshold_crossed", "anomaly.detected", "import.completed"])

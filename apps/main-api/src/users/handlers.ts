@@ -1,3 +1,4 @@
+import type { mainApiUserRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
 import { createInvitation, INVITATION_SENT } from "../invitations/service";
@@ -5,7 +6,7 @@ import type { Handlers } from "../operations";
 import { getUser, listUsers, updateUser } from "./service";
 
 /** `/api/v1/organizations/{org_id}/users`: authorize checks the table's roles; the services, the organization and what depends on data. */
-export function userHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<"listUsers" | "inviteUser" | "getUser" | "updateUser"> {
+export function userHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<keyof typeof mainApiUserRoutes> {
   return {
     listUsers: async ({ query }, ctx) => success("Users of the organization.", await listUsers(deps.prisma, ctx, query)),
     inviteUser: async ({ body }, ctx) => created(INVITATION_SENT, await createInvitation(deps.prisma, ctx, body)),

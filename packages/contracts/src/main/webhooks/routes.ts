@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import { PaginationQuery } from "../common.js";
-import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
-import { OrganizationPathParams } from "../main/identity.js";
-import * as w from "../main/webhooks.js";
-import { defineRoute, type RouteDefinition } from "./route.js";
+import { PaginationQuery } from "../../common.js";
+import { ErrorEnvelope, SuccessEnvelope } from "../envelope.js";
+import { OrganizationPathParams } from "../organizations/schemas.js";
+import * as w from "./schemas.js";
+import { defineRoute, type RouteDefinition } from "../../api/route.js";
 
 type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "tags" | "roles">;
 type Declared<S> = Omit<{ errors: "envelope"; auth: "bearer"; scope: "organization"; tags: ["Webhooks"]; roles: typeof MANAGERS }, keyof S> & S;

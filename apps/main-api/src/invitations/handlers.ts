@@ -1,11 +1,16 @@
+import type { mainApiInvitationRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { acceptInvitation, declineInvitation, listReceivedInvitations } from "./invitee-service";
 import { createInvitation, INVITATION_SENT, listInvitations, revokeInvitation } from "./service";
 
-/** `/api/v1/organizations/{org_id}/invitations`: owners and admins manage invitations (authorize checks the table's roles and the organization). */
-export function invitationHandlers(deps: Pick<AppDeps, "prisma">): Handlers<"listInvitations" | "createInvitation" | "revokeInvitation"> {
+/**
+ * Invitations: the organization's (`/api/v1/organizations/{org_id}/invitations`: owners and admins,
+ * authorize checks the table's roles and the organization) and the caller's own (`/api/v1/invitations`:
+ * an identity without an organization may call them; the table closes them to API keys).
+ */
+export function invitationHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<keyof typeof mainApiInvitationRoutes> {
   return {
     listInvitations: async ({ query }, ctx) => success("Invitations of the organization.", await listInvitations(deps.prisma, ctx, query)),
     createInvitation: async ({ body }, ctx) => created(INVITATION_SENT, await createInvitation(deps.prisma, ctx, body)),
@@ -13,14 +18,6 @@ export function invitationHandlers(deps: Pick<AppDeps, "prisma">): Handlers<"lis
       await revokeInvitation(deps.prisma, ctx, params.id);
       return { status: 204 };
     },
-  };
-}
-
-/** `/api/v1/invitations`: the caller's own invitations (an identity without an organization may call them; the table closes them to API keys). */
-export function receivedInvitationHandlers(
-  deps: Pick<AppDeps, "prisma" | "outbox">,
-): Handlers<"listReceivedInvitations" | "acceptInvitation" | "declineInvitation"> {
-  return {
     listReceivedInvitations: async ({ query }, { identity }) =>
       success("Pending invitations for your verified e-mail address.", await listReceivedInvitations(deps.prisma, identity, query)),
     acceptInvitation: async ({ params }, { identity }) => {

@@ -1,10 +1,11 @@
+import type { mainApiHealthRoutes } from "@cloudcost/contracts";
 import { migrationsApplied, type Database } from "@cloudcost/db";
 import { HttpError } from "@cloudcost/http";
 import { MIGRATIONS_DIR } from "../db";
 import { success } from "../http/envelope";
 import type { Handlers } from "../operations";
 
-export function healthHandlers(db: Database): Handlers<"mainHealthz" | "mainReadyz"> {
+export function healthHandlers(db: Database): Handlers<keyof typeof mainApiHealthRoutes> {
   return {
     mainHealthz: () => success("main-api is up", { service: "main-api" }),
     mainReadyz: async () => {

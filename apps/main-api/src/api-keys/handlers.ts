@@ -1,3 +1,4 @@
+import type { mainApiApiKeyRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
 import type { Handlers } from "../operations";
@@ -8,7 +9,7 @@ export const keyCreationReplay = (): string =>
   "This API key was already created with this Idempotency-Key; a key is shown only once: revoke it if its secret was lost and create a new one.";
 
 /** `/api/v1/settings/api-keys` of the caller's organization (authorize checks the table's roles and that the caller is a person, not a key). */
-export function apiKeyHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<"listApiKeys" | "createApiKey" | "revokeApiKey"> {
+export function apiKeyHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<keyof typeof mainApiApiKeyRoutes> {
   const { prisma, outbox } = deps;
   return {
     listApiKeys: async ({ query }, { principal }) => success("API keys of the organization.", await listApiKeys(prisma, principal, query)),
