@@ -1,24 +1,36 @@
 import { Router, type Express } from "express";
-import { pricingApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
-import { expressPath, largeJsonBody, registerRoutes, serviceApp } from "@cloudcost/http";
+import {
+  pricingAccountRoutes,
+  pricingApiRoutes,
+  pricingCommitmentRateRoutes,
+  pricingComputePriceRoutes,
+  pricingComputeRoutes,
+  pricingDatabaseRoutes,
+  pricingHealthRoutes,
+  pricingInternalRoutes,
+  pricingModelRoutes,
+  pricingReferenceRoutes,
+  pricingUsageRoutes,
+  type RouteDefinition,
+} from "@cloudcost/contracts";
+import { bindSlice, expressPath, largeJsonBody, registerSlices, serviceApp, type SliceBinding } from "@cloudcost/http";
 import { apiDocsRouter, pricingApiDocument } from "@cloudcost/openapi";
-import { accountHandlers } from "./auth/account-routes";
+import { accountHandlers } from "./account/handlers";
 import { authorize } from "./auth/authorize";
 import { requireApiKey } from "./auth/authenticate";
-import { computeHandlers } from "./compute/routes";
+import { commitmentRateHandlers } from "./commitment-rates/handlers";
+import { computeHandlers } from "./compute/handlers";
+import { computePriceHandlers } from "./compute-prices/handlers";
+import { databaseHandlers } from "./databases/handlers";
 import type { AppDeps } from "./deps";
 import { renderPricingError } from "./errors";
-import { healthHandlers } from "./health/routes";
+import { healthHandlers } from "./health/handlers";
 import { idempotent } from "./idempotency";
-import { internalPricingHandlers } from "./internal/pricing-routes";
-import { internalHandlers } from "./internal/routes";
+import { internalHandlers } from "./internal/handlers";
 import { requireServiceToken } from "./internal/service-token";
-import { commitmentRateHandlers } from "./marketplace/commitment-routes";
-import { computePriceHandlers } from "./marketplace/compute-routes";
-import { databaseHandlers } from "./marketplace/database-routes";
-import { modelHandlers } from "./marketplace/model-routes";
-import { pinHandlers, reportHandlers } from "./references/routes";
-import { usageHandlers } from "./usage/routes";
+import { modelHandlers } from "./models/handlers";
+import { referenceHandlers } from "./references/handlers";
+import { usageHandlers } from "./usage/handlers";
 
 const operations: RouteDefinition[] = Object.values(pricingApiRoutes);
 /**
@@ -29,41 +41,45 @@ const operations: RouteDefinition[] = Object.values(pricingApiRoutes);
 const LARGE_BODY_PATHS = operations.filter((route) => route.bodyLimit).map((route) => expressPath(route.path));
 const USAGE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-/** Every declared operation of the pricing API (the public ones and /internal), bound to its handler. */
-function apiRouter(deps: AppDeps): Router {
-  const router = Router();
+/**
+ * Each domain's slice of the route table (`@cloudcost/contracts`, `pricing/<domain>/routes.ts`) with
+ * the handlers of its folder (`<domain>/handlers.ts`): adding an operation touches those two.
+ */
+export function pricingApiBindings(deps: AppDeps): SliceBinding[] {
   const labelled = { prisma: deps.prisma, labelPrefix: deps.config.labelPrefix };
-  const idempotency = idempotent(deps);
   const { negotiated } = deps;
-  registerRoutes(
-    router,
-    pricingApiRoutes,
-    {
-      ...computeHandlers(deps.computeCatalog, negotiated),
-      ...computePriceHandlers({ prisma: deps.prisma, negotiated }),
-      ...commitmentRateHandlers(deps),
-      ...accountHandlers(),
-      ...modelHandlers(deps),
-      ...databaseHandlers(deps),
-      ...pinHandlers(deps),
-      ...reportHandlers(labelled),
-      ...usageHandlers(labelled),
-      ...healthHandlers(deps.db, deps.computeCatalog),
-      ...internalHandlers(deps.apiKeys),
-      ...internalPricingHandlers({ computeCatalog: deps.computeCatalog, negotiated, ...labelled }),
-    },
-    {
-      // A service token is signed for the one request (method and path) and accepted once.
-      authenticate: { api_key: requireApiKey(deps.apiKeys), service: requireServiceToken({ secret: deps.serviceSecret, jtis: deps.serviceTokenJtis }) },
-      authorize: (route, req) => authorize(route, req.auth),
-      idempotency: () => idempotency,
-    },
-  );
+  return [
+    bindSlice(pricingComputeRoutes, computeHandlers(deps.computeCatalog, negotiated)),
+    bindSlice(pricingAccountRoutes, accountHandlers()),
+    bindSlice(pricingModelRoutes, modelHandlers(deps)),
+    bindSlice(pricingDatabaseRoutes, databaseHandlers(deps)),
+    bindSlice(pricingComputePriceRoutes, computePriceHandlers({ prisma: deps.prisma, negotiated })),
+    bindSlice(pricingCommitmentRateRoutes, commitmentRateHandlers(deps)),
+    bindSlice(pricingReferenceRoutes, referenceHandlers(labelled)),
+    bindSlice(pricingUsageRoutes, usageHandlers(labelled)),
+    bindSlice(pricingHealthRoutes, healthHandlers(deps.db, deps.computeCatalog)),
+    bindSlice(pricingInternalRoutes, internalHandlers({ apiKeys: deps.apiKeys, computeCatalog: deps.computeCatalog, negotiated, ...labelled })),
+  ];
+}
+
+/**
+ * Every declared operation of the pricing API (the public ones and /internal), bound to its handler:
+ * refuses to start unless the bindings bind each operation of the table exactly once.
+ */
+function apiRouter(deps: AppDeps, bindings: readonly SliceBinding[]): Router {
+  const router = Router();
+  const idempotency = idempotent(deps);
+  registerSlices(router, pricingApiRoutes, bindings, {
+    // A service token is signed for the one request (method and path) and accepted once.
+    authenticate: { api_key: requireApiKey(deps.apiKeys), service: requireServiceToken({ secret: deps.serviceSecret, jtis: deps.serviceTokenJtis }) },
+    authorize: (route, req) => authorize(route, req.auth),
+    idempotency: () => idempotency,
+  });
   return router;
 }
 
 /** The pricing API's Express app over `deps` (built once by compose.ts). */
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps, bindings: readonly SliceBinding[] = pricingApiBindings(deps)): Express {
   const options = {
     logger: deps.logger,
     metrics: deps.metrics,
@@ -73,7 +89,7 @@ export function createApp(deps: AppDeps): Express {
     bodyParsers: [{ paths: LARGE_BODY_PATHS, parser: largeJsonBody(USAGE_BODY_LIMIT_BYTES, "8 MiB") }],
   };
   return serviceApp(options, (app) => {
-    app.use(apiRouter(deps));
+    app.use(apiRouter(deps, bindings));
     app.use(deps.metrics.router());
     app.use(apiDocsRouter(pricingApiDocument(), "Cloud cost pricing API"));
   });

@@ -9,8 +9,8 @@ import type { Config } from "./config";
 import { createPrisma } from "./db";
 import type { AppDeps } from "./deps";
 import { serviceTokenJtis } from "./internal/service-token";
-import { NegotiatedPriceCache } from "./marketplace/compute-negotiated";
-import { liveComputePrices } from "./marketplace/compute-repository";
+import { NegotiatedPriceCache } from "./compute-prices/negotiated";
+import { liveComputePrices } from "./compute-prices/repository";
 
 export interface Infrastructure {
   config: Config;

@@ -5,7 +5,7 @@ import type { ApiKeyStore } from "./auth/api-key-store";
 import type { ComputeCatalogStore } from "./compute/catalog";
 import type { Config } from "./config";
 import type { ChangeFeed } from "@cloudcost/db";
-import type { NegotiatedPriceCache } from "./marketplace/compute-negotiated";
+import type { NegotiatedPriceCache } from "./compute-prices/negotiated";
 import type { Prisma } from "./db";
 import type { ServiceTokenJtis } from "./internal/service-token";
 

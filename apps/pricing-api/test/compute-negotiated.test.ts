@@ -5,9 +5,9 @@ import request from "supertest";
 import { ComputeBatchResponse, ComputePrice, InstanceTypesResponse } from "@cloudcost/contracts";
 import { eventually } from "@cloudcost/testing";
 import { createTestContext, type TestContext } from "./helpers/context";
-import { NegotiatedPriceCache } from "../src/marketplace/compute-negotiated";
-import { liveComputePrices } from "../src/marketplace/compute-repository";
-import { registerComputePrices } from "../src/marketplace/compute-service";
+import { NegotiatedPriceCache } from "../src/compute-prices/negotiated";
+import { liveComputePrices } from "../src/compute-prices/repository";
+import { registerComputePrices } from "../src/compute-prices/service";
 import { createApiKey } from "./helpers/keys";
 
 let ctx: TestContext;

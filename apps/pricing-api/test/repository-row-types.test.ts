@@ -8,10 +8,10 @@ import { compareStatementColumns, createTestDatabase, type TestDatabase } from "
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as catalogStatements } from "../src/compute/catalog-repository";
 import { checkedStatements as serviceTokenStatements } from "../src/internal/service-token-repository";
-import { checkedStatements as commitmentRateStatements } from "../src/marketplace/commitment-repository";
-import { checkedStatements as computeStatements } from "../src/marketplace/compute-repository";
-import { checkedStatements as databaseStatements } from "../src/marketplace/database-repository";
-import { checkedStatements as modelStatements } from "../src/marketplace/model-repository";
+import { checkedStatements as commitmentRateStatements } from "../src/commitment-rates/repository";
+import { checkedStatements as computeStatements } from "../src/compute-prices/repository";
+import { checkedStatements as databaseStatements } from "../src/databases/repository";
+import { checkedStatements as modelStatements } from "../src/models/repository";
 import { checkedStatements as pinStatements } from "../src/references/pin-repository";
 import { checkedStatements as reportStatements } from "../src/references/report-repository";
 

@@ -1,8 +1,9 @@
 // The route table is the only way an operation reaches Express: every route the app registers is
 // a declared operation (or tooling: metrics and the API reference), the service-token `/internal` ones included, and every
 // declared operation is registered, with the method and path it declares.
-import { pricingApiRoutes, type RouteDefinition } from "@cloudcost/contracts";
+import { pricingApiRoutes, pricingInternalRoutes, type RouteDefinition } from "@cloudcost/contracts";
 import { operationKey, routeTableCoverage } from "@cloudcost/testing";
+import { createApp, pricingApiBindings } from "../src/app";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { TOOLING_ROUTES } from "./helpers/undeclared";
 
@@ -66,4 +67,17 @@ test("the service-token operations are exactly the /internal ones, none in the p
   );
   expect(service.every((route) => route.internal === true && route.path.startsWith("/internal/"))).toBe(true);
   expect(declared.filter((route) => route.path.startsWith("/internal/")).every((route) => route.auth === "service")).toBe(true);
+});
+
+test("the app is built from one [slice, handlers] pair per domain and refuses to start unless each operation is bound exactly once", () => {
+  const bindings = pricingApiBindings(ctx.deps);
+  const internal = bindings.find(([slice]) => slice === pricingInternalRoutes);
+  if (!internal) throw new Error("no internal pair");
+  expect(() =>
+    createApp(
+      ctx.deps,
+      bindings.filter((pair) => pair !== internal),
+    ),
+  ).toThrow(/listCommitmentRatesForAccount: no slice binds it/);
+  expect(() => createApp(ctx.deps, [...bindings, internal])).toThrow(/createAccountKey: bound by slices \d+ and \d+/);
 });

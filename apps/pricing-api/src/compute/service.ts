@@ -2,7 +2,7 @@ import { Decimal } from "@cloudcost/decimal";
 import type { ComputePrice, ComputePriceQuery, InstanceTypeRow, InstanceTypesQuery } from "@cloudcost/contracts";
 import { HttpError } from "@cloudcost/http";
 import { monthly, type ComputeCatalog, type FittedRate, type IndexedRow, type RowAttributes } from "./catalog";
-import { type AccountComputePrices, effectiveHourly, type NegotiatedRate } from "../marketplace/compute-negotiated";
+import { type AccountComputePrices, effectiveHourly, type NegotiatedRate } from "../compute-prices/negotiated";
 import { DEFAULT_CPU_RATE, DEFAULT_RAM_RATE } from "./catalog-repository";
 
 /**

@@ -8,8 +8,8 @@ import {
   type UsageResponse,
 } from "@cloudcost/contracts";
 import { fromNumber, parse, plus, round, type Scaled, shift, times, toNumber, ZERO } from "@cloudcost/decimal";
-import { type DatabasePricingRow, findDatabasesForPricing } from "../marketplace/database-repository";
-import { findModelFamilies, type ModelPricingRow } from "../marketplace/model-repository";
+import { type DatabasePricingRow, findDatabasesForPricing } from "../databases/repository";
+import { findModelFamilies, type ModelPricingRow } from "../models/repository";
 import { keyOut } from "../store/columns";
 import type { Sql } from "../store/transaction";
 

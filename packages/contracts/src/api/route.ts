@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Role } from "../main/users/schemas.js";
-import { PricingKeyRole } from "../pricing/internal.js";
+import { PricingKeyRole } from "../pricing/internal/schemas.js";
 
 /** How a caller proves who it is. */
 export type AuthMode =

@@ -1,8 +1,0 @@
-import type { Handlers } from "../operations";
-
-/** `GET /v1/pricing/account`: which account and key a request authenticates as (to check a key). */
-export function accountHandlers(): Handlers<"getAccount"> {
-  return {
-    getAccount: (_input, { account }) => ({ status: 200, body: { account_id: account.accountId, key_id: account.keyId } }),
-  };
-}
