@@ -101,9 +101,10 @@ export const ComputeResource = z
     ram_gb: z.number().nullable(),
     labels: Labels,
     purchase_option: PurchaseOption,
-    cluster: z.string().nullable().meta({ description: "A `kubernetes_node`'s cluster, else null." }),
-    node_pool: z.string().nullable().meta({ description: "A `kubernetes_node`'s node pool, else null." }),
-    gpu_count: z.number().int().nullable().meta({ description: "The GPUs stated for a `kubernetes_node`, else null." }),
+    // Optional so a client keeps parsing answers of a main API from before these fields; this API always sends them.
+    cluster: z.string().nullable().optional().meta({ description: "A `kubernetes_node`'s cluster, else null." }),
+    node_pool: z.string().nullable().optional().meta({ description: "A `kubernetes_node`'s node pool, else null." }),
+    gpu_count: z.number().int().nullable().optional().meta({ description: "The GPUs stated for a `kubernetes_node`, else null." }),
   })
   .meta({ id: "ComputeResource", description: "A compute resource of the inventory." });
 export type ComputeResource = z.infer<typeof ComputeResource>;

@@ -12,8 +12,9 @@ export function NodePools({ tenantId }: { tenantId: string }) {
         {(data) => (
           <>
             <p className="hint">
-              Over the last {data.lookback_days} days: the pool's pod requests at their 95th-percentile hour must fit in 85% of the nodes, and every node must
-              fit the largest pod. The cheapest type and count that do is recommended.
+              Over the last {data.lookback_days} days: the pool's pod requests at their 95th-percentile hour must fit in 85% of what pods can be scheduled on
+              (the nodes' allocatable capacity), every node must fit the largest pod, and the pool keeps its floor of nodes. A pool of GPU nodes is sized by its
+              GPU requests, among types with the same accelerator. The cheapest type and count that do is recommended.
             </p>
             {data.items.length === 0 ? (
               <Empty>No node pools: give kubernetes_node resources a cluster and a node_pool.</Empty>
@@ -34,6 +35,9 @@ export function NodePools({ tenantId }: { tenantId: string }) {
                         Largest pod
                       </th>
                       <th scope="col" className="num">
+                        Floor
+                      </th>
+                      <th scope="col" className="num">
                         Savings / month
                       </th>
                     </tr>
@@ -52,12 +56,9 @@ export function NodePools({ tenantId }: { tenantId: string }) {
                             ? `${pool.recommended.nodes} × ${pool.recommended.instance_type} (${formatUsd(pool.recommended.monthly_cost_usd)})`
                             : "No recommendation (no samples, no price or no candidate)"}
                         </td>
-                        <td className="num">
-                          {formatNumber(pool.requests.cpu_cores)} cores, {formatNumber(pool.requests.memory_gb)} GB
-                        </td>
-                        <td className="num">
-                          {formatNumber(pool.largest_pod.cpu_cores)} cores, {formatNumber(pool.largest_pod.memory_gb)} GB
-                        </td>
+                        <td className="num">{resources(pool.requests)}</td>
+                        <td className="num">{resources(pool.largest_pod)}</td>
+                        <td className="num">at least {pool.min_nodes}</td>
                         <td className="num">{formatUsd(pool.savings_monthly_usd)}</td>
                       </tr>
                     ))}
@@ -71,3 +72,7 @@ export function NodePools({ tenantId }: { tenantId: string }) {
     </section>
   );
 }
+
+/** Cores and GB, and GPUs where there are any. */
+const resources = (r: { cpu_cores: number; memory_gb: number; gpus: number }) =>
+  `${formatNumber(r.cpu_cores)} cores, ${formatNumber(r.memory_gb)} GB${r.gpus > 0 ? `, ${formatNumber(r.gpus)} ${r.gpus === 1 ? "GPU" : "GPUs"}` : ""}`;
