@@ -162,7 +162,9 @@ export function demoFleet(tenant, seed = 7) {
   const resources = [];
   for (let i = 0; i < tenant.vms; i++) resources.push({ ...resource(rand, tenant, "virtual_machine", i, MIX[i % MIX.length]), profile: MIX[i % MIX.length] });
   for (let i = 0; i < tenant.nodes; i++) {
-    const profile = MIX[(i * 7 + 3) % MIX.length];
+    // A node runs a known type (the Kubernetes page prices it); the unpriced legacy types are VMs'.
+    const mixed = MIX[(i * 7 + 3) % MIX.length];
+    const profile = mixed === "unpriced" ? "oversized" : mixed;
     resources.push({ ...resource(rand, tenant, "kubernetes_node", i, profile), profile });
   }
   if (tenant.key === "production") {

@@ -10,7 +10,7 @@ import { loadAlerts } from "./alerts.mjs";
 import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
 import { loadFocus } from "./focus.mjs";
 import { loadHistory } from "./history.mjs";
-import { loadKubernetes } from "./kubernetes.mjs";
+import { loadFleetPods, loadKubernetes } from "./kubernetes.mjs";
 
 const run = promisify(execFile);
 export const DEMO_EMAIL = "demo-owner@example.com";
@@ -171,7 +171,9 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
   await logCommitments(main, org, log);
   // After the bill: the downsized VM's realized savings are measured on its lines.
   await loadHistory(main, production.id, now, log);
-  await loadKubernetes(main, production.id, now, log);
+  await loadKubernetes(main, org, production.id, now, log);
+  await loadFleetPods(main, production.id, TENANTS[0], now, log);
+  await loadFleetPods(main, staging.id, TENANTS[1], now, log);
   // Last: the budget and the anomaly are computed from the spend loaded above.
   const alerts = await loadAlerts(main, production.id, log);
   return {
