@@ -3,9 +3,10 @@ import { shaped, vm } from "./helpers/compute-fleet";
 import { startPricingStub, type PricingStub } from "./helpers/compute-pricing-stub";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
+import { HEARTBEAT_RESOLUTION_SECONDS } from "../src/compute/repository";
 
-// Concurrent writers of the same resources' rows: every one succeeds and the newest heartbeat wins,
-// whatever order they finish in. On PGlite (one connection) they run one after the other; on
+// Concurrent writers of the same resources' rows: every one succeeds and the newest heartbeat wins
+// (to within the heartbeat's resolution), whatever order they finish in. On PGlite (one connection) they run one after the other; on
 // PostgreSQL (CI's second run) they interleave. Two inventory upserts in their own orders deadlocked
 // here (one 500 in each of two runs, before the upsert wrote in resource_id order), and so did re-sent
 // metric batches (a 500 in two of three runs, before ingest wrote its samples in key order). The deadlock of the
@@ -81,10 +82,14 @@ describe("concurrent writes to the same resources", () => {
       expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
     }
 
+    // A metric batch moves a heartbeat only once it is HEARTBEAT_RESOLUTION_SECONDS newer than the
+    // stored one (repository.ts): each stored heartbeat is the newest or trails it by less than that.
     const newest = await ctx.prisma.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM compute_resource_heartbeats WHERE tenant_id = $1 AND last_heartbeat_at = $2::timestamptz`,
+      `SELECT count(*)::int AS n FROM compute_resource_heartbeats WHERE tenant_id = $1
+         AND last_heartbeat_at <= $2::timestamptz AND last_heartbeat_at > $2::timestamptz - make_interval(secs => $3)`,
       owner.tenant.id,
       at(ROUNDS - 1, WRITERS - 1),
+      HEARTBEAT_RESOLUTION_SECONDS,
     );
     expect(newest[0].n).toBe(RESOURCES);
   });

@@ -147,6 +147,17 @@ export async function bumpHeartbeats(tx: Pick<Prisma, "$executeRawUnsafe">, tena
 }
 
 /**
+ * How far a resource's stored heartbeat may trail its newest sample. Every metric batch otherwise
+ * rewrote the heartbeat of each resource it named (ten batches a second of one fleet: ten row
+ * versions a second per resource), and the `active` filter reads those rows: between vacuum passes,
+ * or while any older snapshot is open, it walked ever more versions. A resource is judged active
+ * against its active window (a minute at the least), so `active` may turn false up to this much
+ * before the window has passed since its very last sample (docs/api.md, compute inventory).
+ */
+export const HEARTBEAT_RESOLUTION_SECONDS = 10;
+const HEARTBEAT_RESOLUTION = `interval '${HEARTBEAT_RESOLUTION_SECONDS} seconds'`;
+
+/**
  * Samples and heartbeats in one statement (one round trip, atomic): the unknown-resource check,
  * the multi-row insert from unnest arrays, the heartbeat bump, the samples queued for the tail and
  * the stale marks of roll-ups all read the same snapshot, and nothing is written when any resource is unknown.
@@ -171,10 +182,17 @@ export const INGEST_SQL = `
     RETURNING resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s, (xmax = 0) AS inserted),
   -- Heartbeats in their own narrow table (BUMP_HEARTBEATS says why), written in resource_id order:
   -- two ingests moving the same resources' heartbeats forward in other orders can deadlock (one answered 500).
+  -- A heartbeat moves only once the batch's newest sample is HEARTBEAT_RESOLUTION newer than the stored one
+  -- (checked before the insert, so a heartbeat that stays is neither rewritten nor locked): an agent
+  -- sending every second rewrites its row every ${HEARTBEAT_RESOLUTION_SECONDS} s, not with every batch.
   bumped AS (
     INSERT INTO compute_resource_heartbeats AS h (tenant_id, resource_id, last_heartbeat_at)
-    SELECT $1, resource_id, max(ts) FROM v WHERE NOT EXISTS (SELECT 1 FROM missing)
-    GROUP BY resource_id ORDER BY resource_id COLLATE "C"
+    SELECT $1, n.resource_id, n.ts FROM (SELECT resource_id, max(ts) AS ts FROM v GROUP BY resource_id) n
+    WHERE NOT EXISTS (SELECT 1 FROM missing)
+      AND NOT EXISTS (
+        SELECT 1 FROM compute_resource_heartbeats o
+        WHERE o.tenant_id = $1 AND o.resource_id = n.resource_id AND o.last_heartbeat_at > n.ts - ${HEARTBEAT_RESOLUTION})
+    ORDER BY n.resource_id COLLATE "C"
     ON CONFLICT (tenant_id, resource_id) DO UPDATE SET last_heartbeat_at = excluded.last_heartbeat_at
     WHERE h.last_heartbeat_at < excluded.last_heartbeat_at),
   -- The tail's fence, share-locked until commit: a cycle moves it only once no ingest holds the lock,
@@ -352,8 +370,11 @@ const activeSince = (n: number) =>
   `(SELECT now() - make_interval(mins => COALESCE((SELECT active_window_minutes FROM organization_settings WHERE organization_id = $${n}), ${DEFAULT_COMPUTE_SETTINGS.activeWindowMinutes})))`;
 
 /**
- * Whether the resource of the current compute_resources row (unaliased) was seen after `since`: one
- * primary-key probe of the heartbeat table per resource.
+ * Whether the resource of the current compute_resources row (unaliased) was seen after `since`: a
+ * semi-join with compute_resource_heartbeats. With statistics on both tables (autovacuum's ANALYZE,
+ * or the service's own pass where none runs) a large fleet's summary hashes the tenant's fresh
+ * heartbeats once and reads resource_id from the summary's covering index (migration
+ * 20261203950000_compute_summary_resource_id); a page of the list probes the primary key per row.
  */
 const heartbeatSince = (since: string) =>
   `EXISTS (SELECT 1 FROM compute_resource_heartbeats h WHERE h.tenant_id = compute_resources.tenant_id AND h.resource_id = compute_resources.resource_id AND h.last_heartbeat_at > ${since})`;
