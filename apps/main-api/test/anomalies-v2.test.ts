@@ -150,14 +150,15 @@ test("a 2x step for 5 days is one anomaly, extended day by day, announced once",
   expect(events[0].data).toMatchObject({ tenant_id: t.id, anomaly: { id: items[0].id, start: day(-5), end: day(-5), days: 1 } });
 });
 
-test("a new service at 300 a day is an anomaly on its first day, reason new_service", async () => {
+test("a new service at 300 a day is one anomaly from its first day while it stays above the floors, reason new_service", async () => {
   const t = await tenantWith("New Service Co", (id) => [
     ...daily(id, -30, -1, () => "100"),
     ...daily(id, -3, -1, () => "300", { serviceName: "Amazon Bedrock" }),
   ]);
   const result = await detect(t);
   expect(ofService(result.anomalies, "Amazon Bedrock").map((a) => [a.start, a.end, a.days, a.cost, a.expected, a.impact, a.reason])).toEqual([
-    [day(-3), day(-3), 1, "300.00", "0.00", "300.00", "new_service"],
+    // Its 3 days (within its first 14, each 300 over the floors against 0): 3 x 300 = 900.
+    [day(-3), day(-1), 3, "900.00", "0.00", "900.00", "new_service"],
   ]);
   // The tenant's total jumps from 100 to 400: a spike, for the 3 days.
   expect(ofTotal(result.anomalies).map((a) => [a.start, a.end, a.days, a.reason])).toEqual([[day(-3), day(-1), 3, "spike"]]);
@@ -207,11 +208,12 @@ test("feedback `no` ends the anomaly and mutes its monitor for 7 days; a late im
     [day(-20), day(-20), 1, "400.00", "no"],
   ]);
   expect(ofService(result.anomalies, "Amazon EC2").map((a) => a.start)).toEqual([day(-10)]);
-  // Only that monitor is muted: the total's anomaly of the spike grew by the day after it, the others are new.
+  // Only that monitor is muted (the late days cost 400, at most 1.2 x the muted anomaly's largest day,
+  // 400: 480): the total's anomaly of the spike grew by the day after it and by day -16, 2 normal days
+  // later (-18, -17); day -10 (5 normal days after) is a new one.
   expect(ofTotal(await list(t)).map((a) => [a.start, a.end, a.days])).toEqual([
     [day(-10), day(-10), 1],
-    [day(-16), day(-16), 1],
-    [day(-20), day(-19), 2],
+    [day(-20), day(-16), 5],
   ]);
   // `yes` keeps an anomaly open: the next day extends it.
   const [latest] = ec2;

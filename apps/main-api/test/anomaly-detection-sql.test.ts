@@ -125,7 +125,7 @@ function reference(tenantId: string): RefDay[] {
   return found;
 }
 
-/** The reference days merged into anomalies: consecutive days of one monitor, sums and the highest score. */
+/** The reference days merged into anomalies: days of one monitor at most 2 normal days apart, sums and the highest score. */
 function referenceRanges(days: RefDay[]) {
   const ranges: {
     kind: string;
@@ -153,7 +153,8 @@ function referenceRanges(days: RefDay[]) {
         service: run[0].d[1],
         start: run[0].day,
         end: run[run.length - 1].day,
-        days: run.length,
+        // From the first to the last anomalous day, the normal days between them included.
+        days: Math.round((Date.parse(run[run.length - 1].day) - Date.parse(run[0].day)) / 86_400_000) + 1,
         cost: sum(3),
         expected: sum(4),
         impact: sum(5),
@@ -187,9 +188,10 @@ test("the anomalous days the statement finds are exactly those scoring.ts finds,
   expect(new Set(expected.map(([, service]) => service)).size).toBeGreaterThan(3);
   expect(expected.some(([kind]) => kind === "total")).toBe(true);
   expect(expected.some(([, , , , , , , reason]) => reason === "new_service")).toBe(true);
-  // service-11 (flat 100) starts 34 days ago, within the tenant's history: new that day; then its spike.
+  // service-11 (flat 100) starts 34 days ago, within the tenant's history: new for its first 14 days
+  // (34 to 21 days ago, each 100 over the floors against 0); then its spike.
   expect(expected.filter(([kind, service]) => kind === "service" && service === "service-11").map(([, , day, , , , , reason]) => [day, reason])).toEqual([
-    [addDays(TODAY, -34), "new_service"],
+    ...Array.from({ length: 14 }, (_, k) => [addDays(TODAY, -34 + k), "new_service"]),
     [addDays(TODAY, -2), "spike"],
   ]);
   const end = TODAY;

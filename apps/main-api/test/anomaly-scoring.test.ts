@@ -2,7 +2,7 @@
 // the 4 weeks before (with 28 days of history) or of the 14 days before, a new service's baseline 0,
 // the MAD scaled by 1.4826, a score above 3 and both floors (10 and 30 % by default); consecutive days as runs.
 import { Decimal } from "@cloudcost/decimal";
-import { consecutiveRuns, detectAnomalies, median, scoreDay, type DayCost } from "../src/anomalies/scoring";
+import { consecutiveRuns, detectAnomalies, median, monthlyExpected, sameDayMonthsBefore, scoreDay, type DayCost } from "../src/anomalies/scoring";
 
 const floors = { minUsd: 10, minPercent: 30 };
 /** Days from 2026-10-01 with the given costs. */
@@ -96,17 +96,63 @@ describe("scoring", () => {
   });
 
   it("a service without cost in its baseline is new once its tenant has 14 days of history, from its first day", () => {
-    // Its first day, 20 days after the tenant's first: baseline 0, score 300 / 0.01.
+    // Its first day, 20 days after the tenant's first: baseline 0, score 300 / 0.01; the next two days,
+    // still above the floors within its first 14, are new too (one range).
     const found = detectAnomalies(series([300, 300, 300]), floors, { kind: "service", tenantFirstDay: "2026-09-11" });
-    expect(found.map((a) => [a.day, a.reason, a.expected.toString(), a.score.toString()])).toEqual([["2026-10-01", "new_service", "0", "30000"]]);
+    expect(found.map((a) => [a.day, a.reason, a.expected.toString(), a.score.toString()])).toEqual(
+      ["2026-10-01", "2026-10-02", "2026-10-03"].map((day) => [day, "new_service", "0", "30000"]),
+    );
     // Under the floor it is not; a tenant without 14 days of history has no new service; the total is never new.
     expect(detectAnomalies(series([9]), floors, { kind: "service", tenantFirstDay: "2026-09-11" })).toEqual([]);
     expect(detectAnomalies(series([300]), floors, { kind: "service", tenantFirstDay: "2026-09-20" })).toEqual([]);
     expect(detectAnomalies(series([300]), floors, { kind: "total", tenantFirstDay: "2026-09-11" })).toEqual([]);
   });
 
-  it("consecutive days form runs", () => {
-    const days = ["2026-10-01", "2026-10-02", "2026-10-04", "2026-10-31", "2026-11-01"].map((day) => ({ day }));
-    expect(consecutiveRuns(days).map((run) => run.map((d) => d.day))).toEqual([["2026-10-01", "2026-10-02"], ["2026-10-04"], ["2026-10-31", "2026-11-01"]]);
+  it("days at most 2 normal days apart form runs (gap 0: consecutive days only)", () => {
+    const days = ["2026-10-01", "2026-10-02", "2026-10-04", "2026-10-07", "2026-10-11", "2026-10-31", "2026-11-01"].map((day) => ({ day }));
+    // Oct 4 is 1 normal day (Oct 3) after Oct 2, Oct 7 2 (Oct 5, 6) after Oct 4: one run; Oct 11 is 3 after Oct 7: a new one.
+    expect(consecutiveRuns(days).map((run) => run.map((d) => d.day))).toEqual([
+      ["2026-10-01", "2026-10-02", "2026-10-04", "2026-10-07"],
+      ["2026-10-11"],
+      ["2026-10-31", "2026-11-01"],
+    ]);
+    expect(consecutiveRuns(days, 0).map((run) => run.length)).toEqual([2, 1, 1, 1, 2]);
+  });
+
+  it("a new service's anomaly lasts while it stays above the floors in its first 14 days: a ramp from 200 to 5,000 a day", () => {
+    // 200 + 400 k a day for k = 0..12 (200 to 5,000), then 5,000: each of its first 14 days is scored
+    // against 0 (before, only its first day was: the next ones had cost in their history and fewer
+    // than 14 days of it). Day 14 against the 14 days before: median (2,600 + 3,000) / 2 = 2,800,
+    // impact 2,200, MAD 1,400 x 1.4826 = 2,075.64, score 1.06: not an anomaly.
+    const ramp = [...Array.from({ length: 13 }, (_, k) => 200 + 400 * k), 5000, 5000];
+    const found = detectAnomalies(series(ramp), floors, { kind: "service", tenantFirstDay: "2026-09-11" });
+    expect(found.map((a) => a.reason)).toEqual(Array.from({ length: 14 }, () => "new_service"));
+    expect(found.map((a) => a.impact.toNumber())).toEqual(ramp.slice(0, 14));
+    // Impact summed over the range: (200 + 5,000) x 13 / 2 + 5,000 = 38,800.
+    expect(found.reduce((sum, a) => sum.plus(a.impact), new Decimal(0)).toString()).toBe("38800");
+    // A day under the floors ends the range: 300, then 5 (under 10), then 300 (not scored: too little history).
+    expect(detectAnomalies(series([300, 5, 300]), floors, { kind: "service", tenantFirstDay: "2026-09-11" }).map((a) => a.day)).toEqual(["2026-10-01"]);
+  });
+
+  it("a job on the 1st of each month is expected once the 1st of each of the previous 2 months cost within 20 % of it", () => {
+    // 50 a day from Jul 1, 1,050 on the 1st of Aug, Sep, Oct and Nov.
+    const days: DayCost[] = [];
+    for (let ms = Date.UTC(2026, 6, 1); ms < Date.UTC(2026, 11, 1); ms += 86_400_000) {
+      const day = new Date(ms).toISOString().slice(0, 10);
+      days.push({ day, cost: day.endsWith("-01") && day !== "2026-07-01" ? 1050 : 50 });
+    }
+    // Aug 1: no job before (Jul 1 cost 50). Sep 1: Aug 1 within 20 %, Jul 1 not. Oct 1 and Nov 1: both previous 1sts cost 1,050.
+    expect(detectAnomalies(days, floors, { kind: "total" }).map((a) => a.day)).toEqual(["2026-08-01", "2026-09-01"]);
+    // A job 30 % larger on Nov 1 (1,365 > 1.2 x 1,050 = 1,260) is an anomaly again.
+    const larger = days.map((d) => (d.day === "2026-11-01" ? { ...d, cost: 1365 } : d));
+    expect(detectAnomalies(larger, floors, { kind: "total" }).map((a) => a.day)).toEqual(["2026-08-01", "2026-09-01", "2026-11-01"]);
+    // 1,260 is within (|1,260 - 1,050| = 210 = 20 % of 1,050); a month without the day has no such day.
+    const costs = new Map([
+      ["2026-10-01", new Decimal(1050)],
+      ["2026-09-01", new Decimal(1050)],
+    ]);
+    expect(monthlyExpected("2026-11-01", new Decimal(1260), (d) => costs.get(d))).toBe(true);
+    expect(monthlyExpected("2026-11-01", new Decimal("1260.01"), (d) => costs.get(d))).toBe(false);
+    expect([sameDayMonthsBefore("2026-03-31", 1), sameDayMonthsBefore("2026-03-31", 2)]).toEqual([null, "2026-01-31"]);
   });
 });

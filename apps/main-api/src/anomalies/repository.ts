@@ -2,7 +2,9 @@ import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
 import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Tx } from "../transactions";
-import { BASELINE_DAYS, HISTORY_DAYS, MAX_SERVICE_MONITORS, WEEKDAY_WEEKS } from "./scoring";
+import { BASELINE_DAYS, HISTORY_DAYS, MAX_SERVICE_MONITORS, MONTHLY_MONTHS, MONTHLY_TOLERANCE, NEW_SERVICE_DAYS, WEEKDAY_WEEKS } from "./scoring";
+
+const MONTHLY_TOLERANCE_TEXT = MONTHLY_TOLERANCE.toFixed();
 
 type Db = Prisma | Tx;
 
@@ -34,6 +36,7 @@ const STORED_COLUMNS = {
   expected: "text",
   impact: "text",
   score: "text",
+  peak_cost: "text",
   reason: "text",
   feedback: "text null",
   feedback_at: "timestamptz null",
@@ -53,8 +56,11 @@ const TENANT_COLUMNS = { organization_id: "text", tenant_id: "text" } as const;
  * series is dense from its first day (0 without cost); `history` holds the (up to 28) days before
  * each day. The
  * baseline: a service without cost in them, once its tenant has 14 days of history in the currency,
- * is new (baseline 0); else with 28 days before, the same weekday of the 4 weeks before; else with
- * 14, those 14 days; else the day is not scored. Its median and MAD are the middle two of the sorted
+ * is new (baseline 0), and so is each of its next 13 days while every day since its first is above
+ * the floors against 0 (`ramp_start`, `ramp_lapse`); else with 28 days before, the same weekday of
+ * the 4 weeks before; else with 14, those 14 days; else the day is not scored. A day within 20 % of
+ * the same day of the month in each of the 2 months before (`monthly`, joined on the dense series;
+ * the history from $3 reaches 62 days back) is expected. Its median and MAD are the middle two of the sorted
  * values halved exactly; the score is rounded half away from zero to 4 decimals; both floors ($6 in
  * the monitor's currency, $7 percent of the median) and the score threshold ($10) must be passed.
  */
@@ -97,21 +103,40 @@ const DETECT_SQL = `
            array_agg(cost) OVER (PARTITION BY tenant_id, currency, monitor_kind, service_name ORDER BY day
                                  ROWS BETWEEN ${HISTORY_DAYS} PRECEDING AND 1 PRECEDING) AS history
       FROM series),
-  quiet AS (
+  flagged AS (
     SELECT w.*, w.monitor_kind = 'service' AND w.tenant_history >= ${BASELINE_DAYS} AND COALESCE(0 = ALL(w.history), true) AS new_service,
-           COALESCE(cardinality(w.history), 0) AS n
-      FROM windowed w
-     WHERE w.day >= $5::date),
+           (w.cost > $6::numeric AND w.cost > 0 AND round(w.cost / $9::numeric, 4) > $10::numeric) AS above
+      FROM windowed w),
+  ramped AS (
+    SELECT f.*,
+           max(day) FILTER (WHERE new_service AND above) OVER ramp AS ramp_start,
+           max(day) FILTER (WHERE NOT above) OVER ramp AS ramp_lapse
+      FROM flagged f
+    WINDOW ramp AS (PARTITION BY tenant_id, currency, monitor_kind, service_name ORDER BY day
+                    ROWS BETWEEN ${NEW_SERVICE_DAYS - 1} PRECEDING AND CURRENT ROW)),
+  quiet AS (
+    SELECT r.*, r.new_service OR (r.ramp_start IS NOT NULL AND (r.ramp_lapse IS NULL OR r.ramp_lapse < r.ramp_start)) AS is_new,
+           COALESCE(cardinality(r.history), 0) AS n
+      FROM ramped r
+     WHERE r.day >= $5::date),
   based AS (
-    SELECT tenant_id, currency, monitor_kind, service_name, day, cost,
-           CASE WHEN new_service THEN 'new_service' ELSE 'spike' END AS reason,
-           CASE WHEN new_service THEN ARRAY[0::numeric]
-                WHEN n = ${HISTORY_DAYS} THEN ARRAY[${Array.from({ length: WEEKDAY_WEEKS }, (_, w) => `history[${1 + w * 7}]`).join(", ")}]
-                WHEN n >= ${BASELINE_DAYS} THEN history[n - ${BASELINE_DAYS - 1}:n]
-           END AS baseline
-      FROM quiet),
+    SELECT q.tenant_id, q.currency, q.monitor_kind, q.service_name, q.day, q.cost,
+           CASE WHEN q.is_new THEN 'new_service' ELSE 'spike' END AS reason,
+           CASE WHEN q.is_new THEN ARRAY[0::numeric]
+                WHEN q.n = ${HISTORY_DAYS} THEN ARRAY[${Array.from({ length: WEEKDAY_WEEKS }, (_, w) => `q.history[${1 + w * 7}]`).join(", ")}]
+                WHEN q.n >= ${BASELINE_DAYS} THEN q.history[q.n - ${BASELINE_DAYS - 1}:q.n]
+           END AS baseline,
+           -- A monthly job: within ${MONTHLY_TOLERANCE_TEXT} of the same day of the month in each of the previous ${MONTHLY_MONTHS} months.
+           ${Array.from({ length: MONTHLY_MONTHS }, (_, k) => `abs(q.cost - m${k + 1}.cost) <= m${k + 1}.cost * ${MONTHLY_TOLERANCE_TEXT}`).join(" AND ")} AS monthly
+      FROM quiet q
+      ${Array.from(
+        { length: MONTHLY_MONTHS },
+        (_, k) => `LEFT JOIN series m${k + 1} ON m${k + 1}.tenant_id = q.tenant_id AND m${k + 1}.currency = q.currency
+                     AND m${k + 1}.monitor_kind = q.monitor_kind AND m${k + 1}.service_name = q.service_name
+                     AND m${k + 1}.day = (q.day - interval '${k + 1} month')::date AND extract(day FROM m${k + 1}.day) = extract(day FROM q.day)`,
+      ).join("\n      ")}),
   scored AS (
-    SELECT b.tenant_id, b.currency, b.monitor_kind, b.service_name, b.day, b.cost, b.reason, m.expected, b.cost - m.expected AS impact,
+    SELECT b.tenant_id, b.currency, b.monitor_kind, b.service_name, b.day, b.cost, b.reason, b.monthly, m.expected, b.cost - m.expected AS impact,
            round((b.cost - m.expected) / greatest(mad.mad * $8::numeric, $9::numeric), 4) AS score
       FROM based b
       CROSS JOIN LATERAL (SELECT ${MEDIAN} AS expected FROM (SELECT array_agg(v ORDER BY v) AS s FROM unnest(b.baseline) AS v) sorted) m
@@ -120,7 +145,7 @@ const DETECT_SQL = `
      WHERE b.baseline IS NOT NULL)
   SELECT tenant_id, currency, monitor_kind, service_name, to_char(day, 'YYYY-MM-DD') AS day, cost::text, expected::text, impact::text, score::text, reason
     FROM scored
-   WHERE impact > $6::numeric AND impact > expected * $7::numeric / 100 AND score > $10::numeric
+   WHERE impact > $6::numeric AND impact > expected * $7::numeric / 100 AND score > $10::numeric AND NOT COALESCE(monthly, false)
    ORDER BY tenant_id, currency, monitor_kind, service_name, day`;
 
 /** The detection's inputs: days as YYYY-MM-DD, numbers as decimal text. */
@@ -159,7 +184,7 @@ export function detectAnomalyRows(
 }
 
 const STORED_SELECT = `tenant_id, id, monitor_kind, service_name, currency, to_char(start_day, 'YYYY-MM-DD') AS start_day,
-       to_char(end_day, 'YYYY-MM-DD') AS end_day, days, cost::text, expected::text, impact::text, score::text, reason, feedback, feedback_at`;
+       to_char(end_day, 'YYYY-MM-DD') AS end_day, days, cost::text, expected::text, impact::text, score::text, peak_cost::text, reason, feedback, feedback_at`;
 
 /** Serializes the detections of one organization (replicas, the schedule, imports): taken in the writing transaction. */
 const LOCK_SQL = `SELECT pg_advisory_xact_lock(${0x616e6f6d}, hashtext($1))::text AS locked`;
@@ -203,17 +228,19 @@ export interface NewAnomaly {
   expected: string;
   impact: string;
   score: string;
+  /** The highest daily cost of its days. */
+  peak_cost: string;
   reason: string;
 }
 
 const INSERT_SQL = `WITH inserted AS (
          INSERT INTO spend_anomalies (organization_id, tenant_id, id, monitor_kind, service_name, currency, start_day, end_day, days,
-                                      cost, expected, impact, score, reason)
+                                      cost, expected, impact, score, peak_cost, reason)
          SELECT $1, a.tenant_id, a.id, a.monitor_kind, a.service_name, a.currency, a.start_day::date, a.end_day::date, a.days,
-                a.cost::numeric, a.expected::numeric, a.impact::numeric, a.score::numeric, a.reason
+                a.cost::numeric, a.expected::numeric, a.impact::numeric, a.score::numeric, a.peak_cost::numeric, a.reason
            FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int4[],
-                       $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
-                AS a(tenant_id, id, monitor_kind, service_name, currency, start_day, end_day, days, cost, expected, impact, score, reason)
+                       $10::text[], $11::text[], $12::text[], $13::text[], $15::text[], $14::text[])
+                AS a(tenant_id, id, monitor_kind, service_name, currency, start_day, end_day, days, cost, expected, impact, score, peak_cost, reason)
          ON CONFLICT (organization_id, tenant_id, monitor_kind, service_name, currency, start_day) DO NOTHING
          RETURNING *)
        SELECT ${STORED_SELECT} FROM inserted ORDER BY tenant_id, currency, monitor_kind, service_name, start_day`;
@@ -240,10 +267,11 @@ export function insertAnomalies(tx: Tx, organizationId: string, rows: readonly N
     column("impact"),
     column("score"),
     column("reason"),
+    column("peak_cost"),
   );
 }
 
-/** Days added to a stored anomaly: its new first and last day, and the sums and highest score of the added days. */
+/** Days added to a stored anomaly: its new first and last day, and the sums, highest score and largest day of the added days. */
 export interface AnomalyExtension {
   id: string;
   start_day: string;
@@ -252,6 +280,7 @@ export interface AnomalyExtension {
   expected: string;
   impact: string;
   score: string;
+  peak_cost: string;
 }
 
 const EXTEND_SQL = `WITH extended AS (
@@ -259,9 +288,9 @@ const EXTEND_SQL = `WITH extended AS (
             SET start_day = least(a.start_day, e.start_day::date), end_day = greatest(a.end_day, e.end_day::date),
                 days = greatest(a.end_day, e.end_day::date) - least(a.start_day, e.start_day::date) + 1,
                 cost = a.cost + e.cost::numeric, expected = a.expected + e.expected::numeric, impact = a.impact + e.impact::numeric,
-                score = greatest(a.score, e.score::numeric), updated_at = now()
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-                AS e(id, start_day, end_day, cost, expected, impact, score)
+                score = greatest(a.score, e.score::numeric), peak_cost = greatest(a.peak_cost, e.peak_cost::numeric), updated_at = now()
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+                AS e(id, start_day, end_day, cost, expected, impact, score, peak_cost)
           WHERE a.organization_id = $1 AND a.id = e.id
          RETURNING a.*)
        SELECT ${STORED_SELECT} FROM extended ORDER BY tenant_id, currency, monitor_kind, service_name, start_day`;
@@ -279,6 +308,7 @@ export function extendAnomalies(tx: Tx, organizationId: string, rows: readonly A
     column("expected"),
     column("impact"),
     column("score"),
+    column("peak_cost"),
   );
 }
 

@@ -6,6 +6,17 @@ export const BASELINE_DAYS = 14;
 export const WEEKDAY_WEEKS = 4;
 /** The history a monitor's day can be compared with: 28 days. */
 export const HISTORY_DAYS = WEEKDAY_WEEKS * 7;
+/** A day within this fraction of the same day of the month in each of the previous MONTHLY_MONTHS months is expected. */
+export const MONTHLY_TOLERANCE = new Decimal("0.2");
+export const MONTHLY_MONTHS = 2;
+/** The days before the first day scored a detection reads: the same day of the month 2 months back is at most 62 days before. */
+export const LOOKBACK_DAYS = 62;
+/** A new service's anomaly lasts, while it stays above the floors, for at most this many days from its first. */
+export const NEW_SERVICE_DAYS = 14;
+/** Anomalous days of one monitor separated by at most this many normal days are one anomaly. */
+export const MERGE_GAP_DAYS = 2;
+/** Feedback mutes a monitor only for days costing at most this many times the muted anomaly's largest day. */
+export const MUTE_CEILING = new Decimal("1.2");
 /** Scales the median absolute deviation to a normal distribution's standard deviation. */
 export const MAD_SCALE = new Decimal("1.4826");
 export const SCORE_THRESHOLD = 3;
@@ -83,10 +94,33 @@ export function baselineOf(
   return null;
 }
 
+/** The same day of the month `months` months before `day` (YYYY-MM-DD), or null when that month has no such day. */
+export function sameDayMonthsBefore(day: string, months: number): string | null {
+  const [y, m, d] = day.split("-").map(Number);
+  const before = new Date(Date.UTC(y, m - 1 - months, d));
+  return before.getUTCDate() === d ? before.toISOString().slice(0, 10) : null;
+}
+
+/**
+ * Whether a cost is expected as a monthly job: within 20 % of the same day of the month in each of
+ * the previous 2 months (`costOn` gives a day's cost, undefined before the series begins).
+ */
+export function monthlyExpected(day: string, cost: Decimal, costOn: (day: string) => Decimal | undefined): boolean {
+  for (let months = 1; months <= MONTHLY_MONTHS; months++) {
+    const before = sameDayMonthsBefore(day, months);
+    const previous = before === null ? undefined : costOn(before);
+    if (previous === undefined || cost.minus(previous).abs().gt(previous.mul(MONTHLY_TOLERANCE))) return false;
+  }
+  return true;
+}
+
 /**
  * The anomalous days of one monitor's dense series (ascending). `tenantFirstDay` is the tenant's
  * first day with usage cost in the currency: a service is new only once the tenant has 14 days
- * before (for the total monitor it is not used).
+ * before (for the total monitor it is not used). A new service's anomalous first day starts a range:
+ * each of the next 13 days is scored as new too (baseline 0) while every day since the first stays
+ * above the floors. A day within 20 % of the same day of the month in each of the previous 2 months
+ * is expected (no anomaly).
  */
 export function detectAnomalies(
   series: readonly DayCost[],
@@ -95,24 +129,42 @@ export function detectAnomalies(
 ): Scored[] {
   const found: Scored[] = [];
   const costs = series.map((d) => new Decimal(d.cost));
+  const index = new Map(series.map((d, i) => [d.day, i]));
+  const costOn = (day: string) => {
+    const i = index.get(day);
+    return i === undefined ? undefined : costs[i];
+  };
   const tenantFirst = monitor.tenantFirstDay ?? series[0]?.day;
+  /** The index of the first day of the new service's range still running, if any. */
+  let newSince: number | null = null;
   for (let i = 0; i < series.length; i++) {
     const established = tenantFirst !== undefined && (Date.parse(series[i].day) - Date.parse(tenantFirst)) / 86_400_000 >= BASELINE_DAYS;
-    const baseline = baselineOf(costs, i, { kind: monitor.kind, established });
-    if (!baseline) continue;
+    let baseline = baselineOf(costs, i, { kind: monitor.kind, established });
+    const ramping: boolean = newSince !== null && i - newSince < NEW_SERVICE_DAYS;
+    if (ramping) baseline = { values: [new Decimal(0)], reason: "new_service" };
+    if (!baseline) {
+      newSince = null;
+      continue;
+    }
     const scored = scoreDay(series[i].day, costs[i], baseline.values, floors, baseline.reason);
-    if (scored.anomaly) found.push(scored);
+    // The range of a new service starts at its first anomalous day and ends at its first day under the floors.
+    if (scored.reason === "new_service") newSince = scored.anomaly ? (ramping ? newSince : i) : null;
+    else newSince = null;
+    if (scored.anomaly && !monthlyExpected(series[i].day, costs[i], costOn)) found.push(scored);
   }
   return found;
 }
 
-/** Consecutive days (YYYY-MM-DD, ascending, distinct) as runs of [first, last]. */
-export function consecutiveRuns<T extends { day: string }>(days: readonly T[]): T[][] {
+/**
+ * Anomalous days (YYYY-MM-DD, ascending, distinct) as runs: a day at most `gap` normal days after
+ * the last of a run joins it (gap 0: consecutive days only).
+ */
+export function consecutiveRuns<T extends { day: string }>(days: readonly T[], gap = MERGE_GAP_DAYS): T[][] {
   const runs: T[][] = [];
   for (const item of days) {
     const run = runs.at(-1);
     const last = run?.at(-1);
-    if (run && last && Date.parse(item.day) - Date.parse(last.day) === 86_400_000) run.push(item);
+    if (run && last && Date.parse(item.day) - Date.parse(last.day) <= (gap + 1) * 86_400_000) run.push(item);
     else runs.push([item]);
   }
   return runs;

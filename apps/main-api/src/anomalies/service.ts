@@ -21,7 +21,7 @@ import {
   tenantsWithSpendSince,
   updateFeedback,
 } from "./repository";
-import { consecutiveRuns, HISTORY_DAYS, MAD_SCALE, MIN_SCALED_MAD, SCORE_THRESHOLD } from "./scoring";
+import { consecutiveRuns, LOOKBACK_DAYS, MAD_SCALE, MERGE_GAP_DAYS, MIN_SCALED_MAD, MUTE_CEILING, SCORE_THRESHOLD } from "./scoring";
 
 const DAY_MS = 86_400_000;
 /** Feedback `no` or `planned_activity` mutes the anomaly's monitor for this many days from the feedback's day. */
@@ -103,7 +103,7 @@ export async function detectDays(prisma: Prisma, organizationId: string, tenantI
   if (tenantIds.length === 0 || from >= end) return none;
   const settings = await loadOrganizationSettings(prisma, organizationId);
   const found = await detectAnomalyRows(prisma, organizationId, tenantIds, {
-    historyFrom: addDays(from, -HISTORY_DAYS),
+    historyFrom: addDays(from, -LOOKBACK_DAYS),
     end,
     from,
     minUsd: String(settings.anomaly_min_usd),
@@ -132,10 +132,15 @@ async function announce(tx: Tx, organizationId: string, anomalies: readonly (Ano
 const monitorKey = (row: { tenant_id: string; currency: string; monitor_kind: string; service_name: string }) =>
   JSON.stringify([row.tenant_id, row.currency, row.monitor_kind, row.service_name]);
 
-/** Whether `day` is in the mute of a stored anomaly: from its first day to 7 days after the feedback's day (`no`, `planned_activity`). */
-function muted(anomaly: StoredRow, day: string): boolean {
+/**
+ * Whether a day is in the mute of a stored anomaly: from its first day to 7 days after the
+ * feedback's day (`no`, `planned_activity`), and costing at most 1.2 x the anomaly's largest day (a
+ * larger spike is news).
+ */
+function muted(anomaly: StoredRow, row: DetectedRow): boolean {
   if (!anomaly.feedback || !ENDING.has(anomaly.feedback) || !anomaly.feedback_at) return false;
-  return day >= anomaly.start_day && day < addDays(dayOf(anomaly.feedback_at), MUTE_DAYS);
+  if (new Exact(row.cost).gt(new Exact(anomaly.peak_cost).mul(MUTE_CEILING))) return false;
+  return row.day >= anomaly.start_day && row.day < addDays(dayOf(anomaly.feedback_at), MUTE_DAYS);
 }
 
 /** The decision of `detectDays` on the anomalous days found and the stored anomalies near them. */
@@ -149,13 +154,15 @@ export function mergeDetected(found: readonly DetectedRow[], stored: readonly St
   for (const [key, rows] of daysByMonitor) {
     // Ranges as they grow during this merge (a run may extend what an earlier run of it extended).
     const known = (byMonitor.get(key) ?? []).map((a) => ({ ...a }));
-    const days = rows.filter((row) => !known.some((a) => muted(a, row.day))).sort((a, b) => (a.day < b.day ? -1 : 1));
+    const days = rows.filter((row) => !known.some((a) => muted(a, row))).sort((a, b) => (a.day < b.day ? -1 : 1));
     for (const run of consecutiveRuns(days)) {
       const first = run[0].day;
       const last = run[run.length - 1].day;
       const added = run.filter((row) => !known.some((a) => row.day >= a.start_day && row.day <= a.end_day));
       if (added.length === 0) continue;
-      const open = known.find((a) => !ENDING.has(a.feedback ?? "") && a.start_day <= addDays(last, 1) && a.end_day >= addDays(first, -1));
+      // An open anomaly at most 2 normal days away takes the run.
+      const reach = MERGE_GAP_DAYS + 1;
+      const open = known.find((a) => !ENDING.has(a.feedback ?? "") && a.start_day <= addDays(last, reach) && a.end_day >= addDays(first, -reach));
       const sums = sum(added);
       if (open) {
         const previous = extensions.get(open.id);
@@ -166,6 +173,7 @@ export function mergeDetected(found: readonly DetectedRow[], stored: readonly St
               expected: new Exact(previous.expected).plus(sums.expected).toString(),
               impact: new Exact(previous.impact).plus(sums.impact).toString(),
               score: Exact.max(previous.score, sums.score).toString(),
+              peak_cost: Exact.max(previous.peak_cost, sums.peak_cost).toString(),
             }
           : { id: open.id, ...sums };
         open.start_day = [first, open.start_day].sort()[0];
@@ -184,7 +192,13 @@ export function mergeDetected(found: readonly DetectedRow[], stored: readonly St
 
 function sum(rows: readonly DetectedRow[]) {
   const total = (key: "cost" | "expected" | "impact") => rows.reduce((acc, row) => acc.plus(row[key]), new Exact(0)).toString();
-  return { cost: total("cost"), expected: total("expected"), impact: total("impact"), score: Exact.max(...rows.map((row) => row.score)).toString() };
+  return {
+    cost: total("cost"),
+    expected: total("expected"),
+    impact: total("impact"),
+    score: Exact.max(...rows.map((row) => row.score)).toString(),
+    peak_cost: Exact.max(...rows.map((row) => row.cost)).toString(),
+  };
 }
 
 /**

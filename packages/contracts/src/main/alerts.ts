@@ -129,20 +129,26 @@ export const Anomaly = z
     monitor: AnomalyMonitor,
     currency: Currency,
     start: Day.meta({ description: "The first anomalous day." }),
-    end: Day.meta({ description: "The last anomalous day (inclusive); later consecutive anomalous days extend it." }),
+    end: Day.meta({ description: "The last anomalous day (inclusive); a later anomalous day at most 2 normal days after it extends it." }),
     days: z.number().int().positive().meta({ description: "end - start + 1." }),
     day: Day.meta({ description: "= start (kept for compatibility)." }),
     service_name: z.string().nullable().meta({ description: "= monitor.service_name (kept for compatibility)." }),
-    cost: DecimalString.meta({ description: "The monitor's usage cost, summed over the days." }),
+    cost: DecimalString.meta({ description: "The monitor's usage cost, summed over the anomalous days (the normal days between them are not counted)." }),
     expected: DecimalString.meta({ description: "The expected cost, summed over the days (each day's: see docs/api.md)." }),
     impact: DecimalString.meta({ description: "cost - expected." }),
     score: DecimalString.meta({
       description: "The highest day's score: impact / (1.4826 x the median absolute deviation of its baseline), at least 0.01 as divisor.",
     }),
-    reason: z.enum(["spike", "new_service"]).meta({ description: "`new_service`: a service without cost in its baseline; else `spike`." }),
+    reason: z.enum(["spike", "new_service"]).meta({
+      description: "`new_service`: a service without cost in its baseline, for as long as it stays above the floors in its first 14 days; else `spike`.",
+    }),
     feedback: z.enum(["yes", "no", "planned_activity"]).nullable(),
   })
-  .meta({ id: "Anomaly", description: "Consecutive days on which one monitor's usage cost stood out of its baseline." });
+  .meta({
+    id: "Anomaly",
+    description:
+      "Days on which one monitor's usage cost stood out of its baseline, at most 2 normal days apart. A day within 20 % of the same day of the month in each of the previous 2 months is expected (a monthly job).",
+  });
 export type Anomaly = z.infer<typeof Anomaly>;
 
 export const AnomaliesQuery = z
