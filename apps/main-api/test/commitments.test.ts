@@ -4,7 +4,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Decimal } from "@cloudcost/decimal";
 import request from "supertest";
-import { referenceFigures } from "./helpers/commitment-reference";
+import { referenceFigures, referenceRateFigures } from "./helpers/commitment-reference";
 import { createTestContext, TEST_SERVICE_TOKEN_SECRET, type TestContext } from "./helpers/context";
 import { registerCommitmentRates } from "./helpers/commitment-rates";
 import { focusCsvText } from "./helpers/focus-files";
@@ -139,17 +139,19 @@ afterAll(async () => {
 const OCT = "start=2026-10-01&end=2026-11-01";
 
 describe("GET /organizations/{org_id}/commitments", () => {
-  it("answers utilization as used / (used + unused) and savings as covered list cost - used cost", async () => {
+  it("answers utilization as used / (used + unused) and net savings as on-demand equivalent - (used + unused)", async () => {
     const res = await get(org, `?${OCT}`).expect(200);
     // used = 500 h x 0.70 = 350.00; unused = 100 h x 0.70 = 70.00; committed = 420.00
-    // utilization = 350 / 420 = 500 / 600 = 83.33 %; covered list = 500 h x 1.00 = 500.00; savings = 500 - 350 = 150.00
+    // utilization = 350 / 420 = 500 / 600 = 83.33 %; on-demand equivalent = 500 covered h x contracted 1.00 = 500.00;
+    // net savings = 500 - 420 = 80.00 (not 500 - 350: the unused hours were paid too); savings % = 80 / 500 = 16.00 %
     const figures = {
+      on_demand_equivalent: "500.00",
       committed_cost: "420.00",
       used_cost: "350.00",
       unused_cost: "70.00",
       utilization_percent: "83.33",
-      covered_list_cost: "500.00",
-      savings: "150.00",
+      net_savings: "80.00",
+      savings_percent: "16.00",
     };
     expect(res.body.data).toEqual({
       items: [
@@ -158,27 +160,41 @@ describe("GET /organizations/{org_id}/commitments", () => {
           category: "Spend",
           type: "Compute Savings Plan",
           provider: "AWS",
+          currency: "USD",
           billing_account_id: "payer-1",
           ...figures,
         },
       ],
-      totals: figures,
+      totals: [{ provider: "AWS", currency: "USD", ...figures }],
     });
   });
 
   it("reads whole days from the roll-up and partial days from the lines alike", async () => {
     // 2026-10-01T12:00 to 2026-10-03T06:00: 42 hours, all covered (hours 12-53 < 500): used 42 x 0.70 = 29.40, no unused hours.
     const res = await get(org, "?start=2026-10-01T12:00:00Z&end=2026-10-03T06:00:00Z").expect(200);
-    expect(res.body.data.totals).toMatchObject({ used_cost: "29.40", unused_cost: "0.00", utilization_percent: "100.00", covered_list_cost: "42.00" });
+    // On-demand equivalent 42 x 1.00 = 42.00; net savings 42.00 - 29.40 = 12.60; 12.60 / 42 = 30.00 %.
+    expect(res.body.data.totals).toEqual([
+      {
+        provider: "AWS",
+        currency: "USD",
+        on_demand_equivalent: "42.00",
+        used_cost: "29.40",
+        unused_cost: "0.00",
+        committed_cost: "29.40",
+        utilization_percent: "100.00",
+        net_savings: "12.60",
+        savings_percent: "30.00",
+      },
+    ]);
     await rollupsMatchLines(ctx, org.organization.id);
   });
 
   it("counts a bill imported again once (the new import replaces the old one's lines and roll-up rows)", async () => {
     await upload(org, octoberBill());
     const res = await get(org, `?${OCT}`).expect(200);
-    expect(res.body.data.totals).toMatchObject({ committed_cost: "420.00", used_cost: "350.00", unused_cost: "70.00", utilization_percent: "83.33" });
+    expect(res.body.data.totals).toMatchObject([{ committed_cost: "420.00", used_cost: "350.00", unused_cost: "70.00", utilization_percent: "83.33" }]);
     const coverage = await get(org, `/coverage?${OCT}`).expect(200);
-    expect(coverage.body.data.totals).toMatchObject({ eligible_list_cost: "720.00", covered_list_cost: "500.00" });
+    expect(coverage.body.data.totals).toMatchObject([{ covered_on_demand_equivalent: "500.00", on_demand_cost: "220.00" }]);
     await rollupsMatchLines(ctx, org.organization.id);
   });
 
@@ -189,40 +205,38 @@ describe("GET /organizations/{org_id}/commitments", () => {
 });
 
 describe("GET /organizations/{org_id}/commitments/coverage", () => {
-  it("answers covered / eligible list cost of the eligible usage, by service", async () => {
+  it("answers covered on-demand equivalent / (that + eligible on-demand cost), by service, per provider", async () => {
     const res = await get(org, `/coverage?${OCT}`).expect(200);
-    // eligible = 720 h x 1.00 = 720.00 (the Unused hours are not usage); covered = 500.00;
-    // on demand = 220 h x 1.00 = 220.00; coverage = 500 / 720 = 69.44 %
-    const figures = { eligible_list_cost: "720.00", covered_list_cost: "500.00", on_demand_cost: "220.00", coverage_percent: "69.44" };
-    expect(res.body.data).toEqual({ group_by: "service_name", rows: [{ group: "Amazon EC2", ...figures }], totals: figures });
+    // covered = 500 h x contracted 1.00 = 500.00 (the Unused hours are not usage); on demand = 220 h x 1.00 = 220.00;
+    // coverage = 500 / (500 + 220) = 69.44 %
+    const figures = { provider: "AWS", currency: "USD", covered_on_demand_equivalent: "500.00", on_demand_cost: "220.00", coverage_percent: "69.44" };
+    expect(res.body.data).toEqual({ group_by: "service_name", rows: [{ group: "Amazon EC2", ...figures }], totals: [figures] });
   });
 
   it("reads whole months, whole days and partial days alike", async () => {
     const totals = async (query: string) => (await get(org, `/coverage?${query}`).expect(200)).body.data.totals;
-    const october = { eligible_list_cost: "720.00", covered_list_cost: "500.00", on_demand_cost: "220.00", coverage_percent: "69.44" };
+    const october = [{ provider: "AWS", currency: "USD", covered_on_demand_equivalent: "500.00", on_demand_cost: "220.00", coverage_percent: "69.44" }];
     // Whole October from the monthly roll-up, with days (September) and hours (November 20th) around it.
     expect(await totals("start=2026-09-15T07:00:00Z&end=2026-11-20T05:00:00Z")).toEqual(october);
     expect(await totals("start=2026-10-01&end=2026-12-01")).toEqual(october);
     // No whole month: 2026-10-01T12:00 to 2026-10-30T00:00 (hour 29 x 24 = 696) is hours 12-695: 684 eligible, hours
     // 12-499 covered = 488; on demand hours 500-695 = 196; coverage 488 / 684 = 71.345 % = 71.35 %.
-    expect(await totals("start=2026-10-01T12:00:00Z&end=2026-10-30")).toEqual({
-      eligible_list_cost: "684.00",
-      covered_list_cost: "488.00",
-      on_demand_cost: "196.00",
-      coverage_percent: "71.35",
-    });
+    expect(await totals("start=2026-10-01T12:00:00Z&end=2026-10-30")).toEqual([
+      { provider: "AWS", currency: "USD", covered_on_demand_equivalent: "488.00", on_demand_cost: "196.00", coverage_percent: "71.35" },
+    ]);
   });
 
   it("by tenant: owners see every tenant, members only theirs", async () => {
     const byTenant = (token: string) => get(org, `/coverage?${OCT}&group_by=tenant`, token).expect(200);
     // First tenant: hours 0-359, all covered: 360 / 360. Second: hours 360-719, covered 360-499: 140 / 360 = 38.89 %.
-    const first = { group: org.tenant.id, eligible_list_cost: "360.00", covered_list_cost: "360.00", on_demand_cost: "0.00", coverage_percent: "100.00" };
-    const second = { group: secondTenant, eligible_list_cost: "360.00", covered_list_cost: "140.00", on_demand_cost: "220.00", coverage_percent: "38.89" };
+    const aws = { provider: "AWS", currency: "USD" };
+    const first = { ...aws, group: org.tenant.id, covered_on_demand_equivalent: "360.00", on_demand_cost: "0.00", coverage_percent: "100.00" };
+    const second = { ...aws, group: secondTenant, covered_on_demand_equivalent: "140.00", on_demand_cost: "220.00", coverage_percent: "38.89" };
     const owner = (await byTenant(org.token)).body.data.rows;
     expect(owner).toEqual([first, second].sort((a, b) => (a.group < b.group ? -1 : 1)));
     const mine = (await byTenant(member)).body.data;
     expect(mine.rows).toEqual([first]);
-    expect(mine.totals).toEqual({ eligible_list_cost: "360.00", covered_list_cost: "360.00", on_demand_cost: "0.00", coverage_percent: "100.00" });
+    expect(mine.totals).toEqual([{ ...aws, covered_on_demand_equivalent: "360.00", on_demand_cost: "0.00", coverage_percent: "100.00" }]);
   });
 
   it("refuses an unknown group with a 400 naming it", async () => {
@@ -272,6 +286,9 @@ describe("GET /organizations/{org_id}/commitments/recommendations", () => {
     const res = await get(flat, "/recommendations?lookback_days=30").expect(200);
     // c = 10 x (1 - 0.30) = 7.00 covers every hour: cost = 720 x 7 = 5040; savings = 7200 - 5040 = 2160 over 720 h;
     // a month = 2160 x 730 / 720 = 2190.00; used = 7 every hour: utilization 100 %, coverage 100 %.
+    // Break-even (1 - 0.30) x 100 = 70.00 %; no upfront: 0.00; a month of commitment 7 x 730 = 5110.00;
+    // ROI 2190 / 5110 = 42.857 % = 42.86 %; every hour's 10.00 is at least 7 / 0.7 = 10: 100 % of hours above break-even.
+    // The bill ends 2026-10-01, more than 3 days ago: stale_data.
     expect(res.body.data.items).toEqual([
       {
         rate_id: rate.id,
@@ -279,11 +296,18 @@ describe("GET /organizations/{org_id}/commitments/recommendations", () => {
         term_months: 12,
         payment_option: "no_upfront",
         discount_percent: 30,
+        family: null,
         hourly_commitment: "7.00",
         monthly_savings: "2190.00",
+        break_even_utilization_percent: "70.00",
+        upfront_cost: "0.00",
+        monthly_commitment_cost: "5110.00",
+        roi_percent: "42.86",
+        hours_above_break_even_percent: "100.00",
         expected_utilization_percent: "100.00",
         expected_coverage_percent: "100.00",
-        lookback: { start: "2026-09-01T00:00:00.000Z", end: "2026-10-01T00:00:00.000Z", hours: 720 },
+        lookback: { start: "2026-09-01T00:00:00.000Z", end: "2026-10-01T00:00:00.000Z", hours: 720, data_through: "2026-10-01T00:00:00.000Z" },
+        warnings: ["stale_data"],
       },
     ]);
   });
@@ -362,12 +386,12 @@ describe("recommendations over 100 rates", () => {
   ];
   const costOf = (series: (typeof SERIES)[number], h: number) => series.cost(h).toFixed(2);
 
-  /** 100 rates: every scope of provider (as written, any case), region and category, with discounts, types and terms around them. */
+  /** 100 rates without a family: every scope of provider (as written, any case), region and category, with discounts, types and terms around them. */
   const RATES = Array.from({ length: 100 }, (_, i) => ({
     provider: ["aws", "AWS", "gcp", "azure"][i % 4],
-    region: [undefined, "us-east-1", "eu-west-1", "us-central1"][(i >> 2) % 4],
+    // The last four would repeat the first four's scope (the pricing API keeps one rate per scope): a region without usage.
+    region: i >= 96 ? "ap-south-1" : [undefined, "us-east-1", "eu-west-1", "us-central1"][(i >> 2) % 4],
     service_category: [undefined, "Compute"][(i >> 4) % 2],
-    family: `family-${i}`,
     commitment_type: ["savings_plan", "reserved_instance", "committed_use"][i % 3],
     term_months: [12, 36][i % 2],
     payment_option: ["no_upfront", "partial_upfront", "all_upfront"][i % 3],
@@ -447,10 +471,25 @@ describe("recommendations over 100 rates", () => {
         term_months: rate.term_months,
         payment_option: rate.payment_option,
         discount_percent: rate.discount_percent,
-        lookback: { start: new Date(START + (HOURS - hours) * HOUR_MS).toISOString(), end: "2026-10-01T00:00:00.000Z", hours },
+        family: null,
+        lookback: {
+          start: new Date(START + (HOURS - hours) * HOUR_MS).toISOString(),
+          end: "2026-10-01T00:00:00.000Z",
+          hours,
+          // The bill has no Azure usage at all.
+          data_through: rate.provider === "azure" ? null : "2026-10-01T00:00:00.000Z",
+        },
+        warnings: ["stale_data"],
         ...figures.get(key),
+        ...rateFigures(figures.get(key) as ReturnType<typeof referenceFigures>, seriesOf(rate).slice(HOURS - hours), rate),
       };
     });
+  }
+  /** The figures of a rate's term and payment option besides the purchase figures (helpers/commitment-reference.ts). */
+  function rateFigures(purchase: ReturnType<typeof referenceFigures>, series: Decimal[], rate: (typeof RATES)[number]) {
+    const { savings_curve: _curve, ...all } = referenceRateFigures(series, rate, false);
+    expect(all.hourly_commitment).toBe(purchase.hourly_commitment);
+    return all;
   }
   const byRate = (items: { rate_id: unknown }[]) => [...items].sort((a, b) => String(a.rate_id).localeCompare(String(b.rate_id)));
   const storedRates = () => stored.map((entry, i) => ({ id: entry.id, rate: RATES[i] as (typeof RATES)[number] }));

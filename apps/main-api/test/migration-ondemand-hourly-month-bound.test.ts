@@ -49,7 +49,13 @@ test(`${MIGRATION} takes the hours of Standard usage lines longer than 31 days o
     const shortBefore = await db.sql.query(`SELECT * FROM spend_ondemand_hourly WHERE organization_id = 'org_short' ORDER BY hour`);
     expect(shortBefore).toHaveLength(3);
 
-    expect((await migrate(db.sql, MIGRATIONS_DIR)).applied).toContain(MIGRATION);
+    // Up to this migration (a later one rebuilds the roll-up from eligible usage only, which these lines without a pricing unit are not).
+    const through = copyMigrations((name) => name <= MIGRATION);
+    try {
+      expect((await migrate(db.sql, through)).applied).toContain(MIGRATION);
+    } finally {
+      fs.rmSync(through, { recursive: true, force: true });
+    }
     // The 2-year line's hours are gone; the 31-day and the one-day lines keep theirs (the day's 24 hours inside the month's).
     expect(await hours("org_long")).toEqual({ rows: 744, cost: "768.0000000000", lines: String(744 + 24) });
     const [{ overlap }] = await db.sql.query<{ overlap: number }>(

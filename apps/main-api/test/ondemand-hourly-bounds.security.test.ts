@@ -34,7 +34,10 @@ const count = async (org: SignedUp, table: string) =>
   (await ctx.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1`, [org.organization.id]))[0].n;
 const hourlyRows = (org: SignedUp) => count(org, "spend_ondemand_hourly");
 
-/** One on-demand Usage line over [start, end), its costs `cost`. */
+/**
+ * One on-demand Usage line over [start, end), its costs `cost`: compute hours charged by use, as a
+ * bill states them (usage a commitment could cover, the only usage the hourly roll-up holds).
+ */
 const usage = (start: string, end: string, cost = "744", extra: Record<string, string> = {}) => ({
   ChargePeriodStart: start,
   ChargePeriodEnd: end,
@@ -43,9 +46,10 @@ const usage = (start: string, end: string, cost = "744", extra: Record<string, s
   ListCost: cost,
   ContractedCost: cost,
   PricingCategory: "Standard",
+  ChargeFrequency: "Usage-Based",
   ...extra,
 });
-const csv = (rows: Array<Record<string, string>>) => focusCsvText(rows, ["PricingCategory"]);
+const csv = (rows: Array<Record<string, string>>) => focusCsvText(rows, ["PricingCategory", "ChargeFrequency"]);
 
 describe("lines longer than 31 days are not spread over hours", () => {
   test("a 2000-01-01 to 2030-01-01 line imports quickly and writes no hourly row (was 262,992); it stays in the ledger and the daily roll-ups", async () => {

@@ -82,6 +82,19 @@ function countBelow(sorted: Decimal[], value: Decimal, orEqual: boolean): number
   return low;
 }
 
+/**
+ * The share of the series' hours whose cost is at least c / (1 - d), the on-demand cost at which
+ * the commitment of that hour breaks even (a ratio in [0, 1]); null for a zero commitment or an
+ * empty series.
+ */
+export function hoursAboveBreakEven(series: SortedSeries, discountPercent: Decimal.Value, commitment: Decimal.Value): Decimal | null {
+  const c = new Decimal(commitment);
+  const n = series.sorted.length;
+  const keep = new Decimal(1).minus(new Decimal(discountPercent).dividedBy(100));
+  if (c.isZero() || n === 0 || !keep.gt(0)) return null;
+  return new Decimal(n - countBelow(series.sorted, c.dividedBy(keep), false)).dividedBy(n);
+}
+
 export interface PurchaseEvaluation {
   /** USD per hour, to the cent. */
   commitment: Decimal;

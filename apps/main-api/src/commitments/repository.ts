@@ -1,5 +1,13 @@
 import type { SqlClient } from "@cloudcost/db";
-import { COMMITMENT_ROLLUP_DIMENSIONS, COVERAGE_ROLLUP_DIMENSIONS } from "../spend/commitment-rollups";
+import {
+  COMMITMENT_ROLLUP_DIMENSIONS,
+  COVERAGE_ROLLUP_DIMENSIONS,
+  eligibleUsage,
+  LINE_HOURS,
+  MAX_SPREAD_HOURS,
+  ONDEMAND_LINE,
+  onDemandEquivalent,
+} from "../spend/commitment-rollups";
 import { coveredUsage } from "../spend/resource-costs-repository";
 import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
@@ -7,14 +15,16 @@ import type { CheckedStatement, RowOf } from "@cloudcost/db";
  * Commitment utilization, coverage and the on-demand hourly series, aggregated in the database
  * from the roll-ups spend/ledger.ts keeps (spend/commitment-rollups.ts). Whole UTC days of a range
  * come from spend_commitment_daily (utilization) or spend_coverage_daily (coverage; its whole
- * months from spend_coverage_monthly), the partial days at its edges from the lines.
+ * months from spend_coverage_monthly), the partial days at its edges from the lines. What a
+ * commitment could cover is eligibleUsage (commitment-rollups.ts), the coverage and hourly roll-ups
+ * hold only that usage; what it did cover is coveredUsage.
  */
 
 /** Covered usage (the ledger's one rule) over a source row `s`. */
 const COVERED = coveredUsage("s");
 /** Usage a commitment could have covered: everything but the Unused commitment lines (the unspent part of a commitment, not usage). */
 const USAGE = "s.commitment_discount_status <> 'Unused'";
-/** Commitments are analysed in US dollars, the currency of the rates; lines in other currencies are left out. */
+/** Purchase recommendations are made in US dollars, the currency of the rates; utilization and coverage are per currency. */
 const CURRENCY = "USD";
 
 /** A range as the statements take it: whole days from the roll-ups, the rest from the lines. */
@@ -62,61 +72,55 @@ const IN_RANGE = {
 };
 
 /**
- * The rows of `table` (a daily roll-up) in the range, then the Usage lines of the partial days, as
- * the same columns. With `monthly` (the same roll-up by month), the whole months $10 to $11 come
- * from it and only the days outside them from `table`.
+ * The rows of `table` (a daily roll-up) in the range, then the Usage lines of the partial days
+ * (those `lineWhere` keeps), as the same columns. With `monthly` (the same roll-up by month), the
+ * whole months $10 to $11 come from it and only the days outside them from `table`.
  */
 const source = (table: string, columns: readonly string[], rollupWhere: (alias: string) => string, lineWhere: string, monthly?: string) => `
-  SELECT ${columns.map((name) => `d.${name}`).join(", ")}, d.effective_cost, d.list_cost
+  SELECT ${columns.map((name) => `d.${name}`).join(", ")}, d.effective_cost, d.on_demand_equivalent
     FROM ${table} d
-   WHERE d.organization_id = $1 AND d.currency = '${CURRENCY}' AND ${monthly ? IN_RANGE.daysOutsideMonths : IN_RANGE.days}${rollupWhere("d")}
+   WHERE d.organization_id = $1 AND ${monthly ? IN_RANGE.daysOutsideMonths : IN_RANGE.days}${rollupWhere("d")}
   UNION ALL${
     monthly
       ? `
-  SELECT ${columns.map((name) => `m.${name}`).join(", ")}, m.effective_cost, m.list_cost
+  SELECT ${columns.map((name) => `m.${name}`).join(", ")}, m.effective_cost, m.on_demand_equivalent
     FROM ${monthly} m
-   WHERE m.organization_id = $1 AND m.currency = '${CURRENCY}' AND ${IN_RANGE.months}${rollupWhere("m")}
+   WHERE m.organization_id = $1 AND ${IN_RANGE.months}${rollupWhere("m")}
   UNION ALL`
       : ""
   }
-  SELECT ${columns.map((name) => `coalesce(l.${name}, '')`).join(", ")}, coalesce(l.effective_cost, 0), coalesce(l.list_cost, 0)
+  SELECT ${columns.map((name) => `coalesce(l.${name}, '')`).join(", ")}, coalesce(l.effective_cost, 0), ${onDemandEquivalent("l")}
     FROM spend_lines l
-   WHERE l.organization_id = $1 AND l.currency = '${CURRENCY}' AND l.charge_category = 'Usage' AND ${IN_RANGE.lines}${lineWhere}`;
+   WHERE l.organization_id = $1 AND l.charge_category = 'Usage' AND ${IN_RANGE.lines} AND ${lineWhere}`;
 
-/** A roll-up's dimensions but the currency (every statement here reads one currency only). */
-const besidesCurrency = (dimensions: readonly string[]) => dimensions.filter((name) => name !== "currency");
-
-const UTILIZATION_SOURCE = source(
-  "spend_commitment_daily",
-  besidesCurrency(COMMITMENT_ROLLUP_DIMENSIONS),
-  () => "",
-  " AND l.commitment_discount_id IS NOT NULL",
-);
+const UTILIZATION_SOURCE = source("spend_commitment_daily", COMMITMENT_ROLLUP_DIMENSIONS, () => "", "l.commitment_discount_id IS NOT NULL");
 
 const UTILIZATION_COLUMNS = {
   commitment_discount_id: "text",
+  currency: "text",
   category: "text",
   type: "text",
   provider: "text",
   billing_account_id: "text",
   used_cost: "text",
   unused_cost: "text",
-  covered_list_cost: "text",
+  on_demand_equivalent: "text",
 } as const;
 export type UtilizationRow = RowOf<typeof UTILIZATION_COLUMNS>;
 
-const UTILIZATION_SQL = `SELECT s.commitment_discount_id, max(s.commitment_discount_category) AS category, max(s.commitment_discount_type) AS type,
+const UTILIZATION_SQL = `SELECT s.commitment_discount_id, s.currency, max(s.commitment_discount_category) AS category, max(s.commitment_discount_type) AS type,
     max(s.provider) AS provider, max(s.billing_account_id) AS billing_account_id,
     coalesce(sum(s.effective_cost) FILTER (WHERE s.commitment_discount_status = 'Used'), 0)::text AS used_cost,
     coalesce(sum(s.effective_cost) FILTER (WHERE s.commitment_discount_status = 'Unused'), 0)::text AS unused_cost,
-    coalesce(sum(s.list_cost) FILTER (WHERE ${COVERED}), 0)::text AS covered_list_cost
+    coalesce(sum(s.on_demand_equivalent) FILTER (WHERE ${COVERED}), 0)::text AS on_demand_equivalent
   FROM (${UTILIZATION_SOURCE}) s
-  GROUP BY s.commitment_discount_id
-  ORDER BY s.commitment_discount_id COLLATE "C"`;
+  GROUP BY s.commitment_discount_id, s.currency
+  ORDER BY s.commitment_discount_id COLLATE "C", s.currency COLLATE "C"`;
 
 /**
- * Per commitment id with Usage charges in the range: its Used and Unused effective cost and the
- * list cost it covered. The whole organization (the operation is for owners and admins).
+ * Per commitment id (and currency) with Usage charges in the range: its Used and Unused effective
+ * cost and the on-demand equivalent of the usage it covered. The whole organization (the operation
+ * is for owners and admins).
  */
 export function findUtilization(sql: SqlClient, range: RangeParams): Promise<UtilizationRow[]> {
   return sql.query<UtilizationRow>(UTILIZATION_SQL, rangeValues(range));
@@ -124,53 +128,65 @@ export function findUtilization(sql: SqlClient, range: RangeParams): Promise<Uti
 
 const COVERAGE_SOURCE = source(
   "spend_coverage_daily",
-  besidesCurrency(COVERAGE_ROLLUP_DIMENSIONS),
+  COVERAGE_ROLLUP_DIMENSIONS,
   (alias) => ` AND ($8::text[] IS NULL OR ${alias}.tenant_id = ANY($8::text[]))`,
-  " AND ($8::text[] IS NULL OR l.tenant_id = ANY($8::text[]))",
+  `${eligibleUsage("l")} AND ($8::text[] IS NULL OR l.tenant_id = ANY($8::text[]))`,
   "spend_coverage_monthly",
 );
 
 const COVERAGE_COLUMNS = {
   grouped: "int4",
+  provider: "text",
+  currency: "text",
   grp: "text",
-  eligible_list_cost: "text",
-  covered_list_cost: "text",
+  covered_on_demand_equivalent: "text",
   on_demand_cost: "text",
 } as const;
 export type CoverageRowData = RowOf<typeof COVERAGE_COLUMNS>;
 
 /**
  * $8 the caller's tenants (null: all), $9 the group (service_name, region, sub_account_id or
- * tenant). Eligible: services with a covered line in the range (in the caller's tenants), and every
- * Compute service. The rows are first summed per group, service and pricing category (one pass),
- * so that eligibility and the totals read a few rows.
+ * tenant). Eligible usage only (the roll-ups hold nothing else; the partial days' lines are
+ * filtered by eligibleUsage), per provider and currency: the on-demand equivalent of the covered
+ * usage and the on-demand cost of the rest. The rows are first summed per provider, currency,
+ * group, pricing category and status (one pass), so that the totals read a few rows.
  */
 const COVERAGE_SQL = `WITH s AS (
-    SELECT CASE $9::text WHEN 'service_name' THEN x.service_name WHEN 'region' THEN x.region WHEN 'sub_account_id' THEN x.sub_account_id ELSE x.tenant_id END AS grp,
-      x.service_name, x.service_category, x.pricing_category, x.commitment_discount_status,
-      sum(x.list_cost) AS list_cost, sum(x.effective_cost) AS effective_cost
+    SELECT x.provider, x.currency,
+      CASE $9::text WHEN 'service_name' THEN x.service_name WHEN 'region' THEN x.region WHEN 'sub_account_id' THEN x.sub_account_id ELSE x.tenant_id END AS grp,
+      x.pricing_category, x.commitment_discount_status, sum(x.effective_cost) AS effective_cost, sum(x.on_demand_equivalent) AS on_demand_equivalent
     FROM (${COVERAGE_SOURCE}) x
-    GROUP BY 1, 2, 3, 4, 5),
-  eligible AS (SELECT DISTINCT s.service_name FROM s WHERE ${COVERED})
-  SELECT GROUPING(s.grp)::int AS grouped, s.grp, coalesce(sum(s.list_cost), 0)::text AS eligible_list_cost,
-    coalesce(sum(s.list_cost) FILTER (WHERE ${COVERED}), 0)::text AS covered_list_cost,
+    GROUP BY 1, 2, 3, 4, 5)
+  SELECT GROUPING(s.grp)::int AS grouped, s.provider, s.currency, s.grp,
+    coalesce(sum(s.on_demand_equivalent) FILTER (WHERE ${COVERED}), 0)::text AS covered_on_demand_equivalent,
     coalesce(sum(s.effective_cost) FILTER (WHERE s.pricing_category = 'Standard'), 0)::text AS on_demand_cost
-  FROM s WHERE ${USAGE} AND (s.service_category = 'Compute' OR s.service_name IN (SELECT service_name FROM eligible))
-  GROUP BY ROLLUP (s.grp)
-  ORDER BY GROUPING(s.grp), s.grp COLLATE "C"`;
+  FROM s WHERE ${USAGE}
+  GROUP BY s.provider, s.currency, ROLLUP (s.grp)
+  ORDER BY s.provider COLLATE "C", s.currency COLLATE "C", GROUPING(s.grp), s.grp COLLATE "C"`;
 
-/** Coverage per group and in total (the row with `grouped` 1). */
+/** Coverage per provider, currency and group, and per provider and currency in total (the rows with `grouped` 1). */
 export function findCoverage(sql: SqlClient, range: RangeParams, groupBy: string): Promise<CoverageRowData[]> {
   return sql.query<CoverageRowData>(COVERAGE_SQL, [...rangeValues(range), range.tenantIds, groupBy, ...monthValues(range)]);
 }
 
-const LAST_HOUR_SQL = `SELECT max(hour) AS last_hour FROM spend_ondemand_hourly WHERE organization_id = $1 AND hour < $2::timestamptz`;
-const LAST_HOUR_COLUMNS = { last_hour: "timestamptz null" } as const;
+/**
+ * Per provider of $3 (lower case): the last hour with eligible on-demand usage before $2 (null:
+ * none), each a backward scan of the roll-up's (organization_id, hour) key.
+ */
+const LAST_HOURS_SQL = `SELECT p.provider,
+    (SELECT max(h.hour) FROM spend_ondemand_hourly h
+      WHERE h.organization_id = $1 AND h.hour < $2::timestamptz AND h.currency = '${CURRENCY}' AND lower(h.provider) = p.provider) AS last_hour
+  FROM unnest($3::text[]) AS p(provider)`;
+const LAST_HOURS_COLUMNS = { provider: "text", last_hour: "timestamptz null" } as const;
 
-/** The last hour with on-demand usage before `before` (null: none). */
-export async function findLastOnDemandHour(sql: SqlClient, organizationId: string, before: Date): Promise<Date | null> {
-  const [row] = await sql.query<RowOf<typeof LAST_HOUR_COLUMNS>>(LAST_HOUR_SQL, [organizationId, before.toISOString()]);
-  return row?.last_hour ?? null;
+/** The last hour with eligible on-demand usage before `before`, per provider (compared case-insensitively, keyed in lower case). */
+export async function findLastOnDemandHours(sql: SqlClient, organizationId: string, before: Date, providers: string[]): Promise<Map<string, Date | null>> {
+  const rows = await sql.query<RowOf<typeof LAST_HOURS_COLUMNS>>(LAST_HOURS_SQL, [
+    organizationId,
+    before.toISOString(),
+    [...new Set(providers.map((provider) => provider.toLowerCase()))],
+  ]);
+  return new Map(rows.map((row) => [row.provider, row.last_hour]));
 }
 
 /** The scope of a commitment rate in the ledger: its provider (required), and '' for a category or region that matches everything. */
@@ -189,21 +205,16 @@ const SERIES_COLUMNS = { scope: "int4", same_as: "int4", hours: "text[] null", c
 export type SeriesRow = RowOf<typeof SERIES_COLUMNS>;
 
 /**
- * The hourly on-demand effective cost of eligible services in [$2, $3) for each scope of $4-$6
- * (its provider, compared case-insensitively, service category and region; '' matches every
- * category or region). Eligible as for coverage: services with a Committed line in the range or in
- * category Compute. One pass over the roll-up whatever the number of scopes: its rows are summed
- * per hour and provider for the four ways a scope can name (or leave open) category and region
- * (GROUPING SETS), each sum keyed as a scope of that way is (`key`, a JSON array), so every hour of
- * a series is the sum of exactly the rows its scope matches. A sum finds its scope by its key's
- * position in the scopes' keys (the first scope with that key), not by a join whose plan would
- * depend on the tables' statistics.
+ * The hourly on-demand effective cost of eligible usage (the roll-up holds nothing else) in
+ * [$2, $3) for each scope of $4-$6 (its provider, compared case-insensitively, service category and
+ * region; '' matches every category or region). One pass over the roll-up whatever the number of
+ * scopes: its rows are summed per hour and provider for the four ways a scope can name (or leave
+ * open) category and region (GROUPING SETS), each sum keyed as a scope of that way is (`key`, a
+ * JSON array), so every hour of a series is the sum of exactly the rows its scope matches. A sum
+ * finds its scope by its key's position in the scopes' keys (the first scope with that key), not by
+ * a join whose plan would depend on the tables' statistics.
  */
-const SERIES_SQL = `WITH eligible AS (
-    SELECT DISTINCT d.service_name FROM spend_coverage_daily d
-     WHERE d.organization_id = $1 AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND d.day <= ($3::timestamptz AT TIME ZONE 'UTC')::date
-       AND d.currency = '${CURRENCY}' AND ${coveredUsage("d")}),
-  asked AS (
+const SERIES_SQL = `WITH asked AS (
     SELECT s.n::int AS scope, lower(s.provider) AS provider,
            jsonb_build_array(lower(s.provider), s.service_category = '', s.service_category, s.region = '', s.region)::text AS key
       FROM unnest($4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS s(provider, service_category, region, n)),
@@ -216,7 +227,6 @@ const SERIES_SQL = `WITH eligible AS (
            sum(h.effective_cost) AS cost
       FROM spend_ondemand_hourly h
      WHERE h.organization_id = $1 AND h.hour >= $2::timestamptz AND h.hour < $3::timestamptz AND h.currency = '${CURRENCY}'
-       AND (h.service_category = 'Compute' OR h.service_name IN (SELECT service_name FROM eligible))
        AND lower(h.provider) IN (SELECT provider FROM asked)
      GROUP BY GROUPING SETS ((h.hour, lower(h.provider), h.service_category, h.region), (h.hour, lower(h.provider), h.service_category),
                              (h.hour, lower(h.provider), h.region), (h.hour, lower(h.provider)))),
@@ -243,12 +253,66 @@ export function findOnDemandSeries(sql: SqlClient, organizationId: string, start
   ]);
 }
 
+/**
+ * The instance family of an inventory resource's type, as the commitment rates name it: the part
+ * before the first '.' (AWS m5.large: m5) or else before the first '-' (GCP n2-standard-4: n2),
+ * lower case; a type with neither has no known family.
+ */
+export const RESOURCE_FAMILY = (type: string) =>
+  `CASE WHEN strpos(${type}, '.') > 0 THEN lower(split_part(${type}, '.', 1)) WHEN strpos(${type}, '-') > 0 THEN lower(split_part(${type}, '-', 1)) END`;
+
+const FAMILY_SERIES_COLUMNS = { hour: "text", cost: "text" } as const;
+type FamilySeriesRow = RowOf<typeof FAMILY_SERIES_COLUMNS>;
+
+/**
+ * The hourly on-demand effective cost in [$2, $3) of the eligible lines (as the hourly roll-up
+ * holds them: ONDEMAND_LINE, each spread evenly over its hours) of one scope ($4 provider compared
+ * case-insensitively, $5 category, $6 region, '' for any) whose resource is an inventory resource
+ * of family $7 (RESOURCE_FAMILY of its type). The family's resources first, then each one's lines
+ * through the (organization_id, resource_id, charge_period_start) index.
+ */
+const FAMILY_SERIES_SQL = `WITH r AS (
+    SELECT DISTINCT c.tenant_id, c.resource_id FROM compute_resources c
+     WHERE c.organization_id = $1 AND ${RESOURCE_FAMILY("c.instance_type")} = lower($7::text))
+  SELECT ((extract(epoch FROM (date_trunc('hour', l.charge_period_start) + k.k * interval '1 hour') - $2::timestamptz) / 3600)::int)::text AS hour,
+         sum(round(l.effective_cost / ${LINE_HOURS}, 10))::text AS cost
+    FROM r JOIN spend_lines l ON l.organization_id = $1 AND l.resource_id = r.resource_id AND l.tenant_id = r.tenant_id
+      AND l.charge_period_start >= $2::timestamptz - interval '${MAX_SPREAD_HOURS + 1} hours' AND l.charge_period_start < $3::timestamptz
+    CROSS JOIN LATERAL generate_series(0, ${LINE_HOURS} - 1) AS k(k)
+   WHERE ${ONDEMAND_LINE} AND l.currency = '${CURRENCY}' AND lower(l.provider) = lower($4::text)
+     AND ($5::text = '' OR l.service_category = $5::text) AND ($6::text = '' OR l.region = $6::text)
+     AND date_trunc('hour', l.charge_period_start) + k.k * interval '1 hour' >= $2::timestamptz
+     AND date_trunc('hour', l.charge_period_start) + k.k * interval '1 hour' < $3::timestamptz
+   GROUP BY 1`;
+
+/** One family's hourly series over [start, end): hours since the start and their costs, hours without cost absent. */
+export async function findFamilySeries(
+  sql: SqlClient,
+  organizationId: string,
+  start: Date,
+  end: Date,
+  scope: SeriesScope,
+  family: string,
+): Promise<{ hours: string[]; costs: string[] }> {
+  const rows = await sql.query<FamilySeriesRow>(FAMILY_SERIES_SQL, [
+    organizationId,
+    start.toISOString(),
+    end.toISOString(),
+    scope.provider,
+    scope.serviceCategory,
+    scope.region,
+    family,
+  ]);
+  return { hours: rows.map((row) => row.hour), costs: rows.map((row) => row.cost) };
+}
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [
     { name: "commitment utilization", sql: UTILIZATION_SQL, columns: UTILIZATION_COLUMNS },
     { name: "commitment coverage", sql: COVERAGE_SQL, columns: COVERAGE_COLUMNS },
-    { name: "commitment last on-demand hour", sql: LAST_HOUR_SQL, columns: LAST_HOUR_COLUMNS },
+    { name: "commitment last on-demand hour per provider", sql: LAST_HOURS_SQL, columns: LAST_HOURS_COLUMNS },
     { name: "commitment on-demand series", sql: SERIES_SQL, columns: SERIES_COLUMNS },
+    { name: "commitment family on-demand series", sql: FAMILY_SERIES_SQL, columns: FAMILY_SERIES_COLUMNS },
   ];
 }

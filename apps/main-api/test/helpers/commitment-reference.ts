@@ -120,3 +120,38 @@ export function referenceFigures(series: Decimal[], discountPercent: Decimal.Val
       : {}),
   };
 }
+
+/** The share of hours (a ratio) whose cost is at least c / (1 - d), counted hour by hour; null for a zero commitment. */
+export function hoursAboveBreakEven(hours: Decimal[], discountPercent: Decimal.Value, commitment: Decimal.Value): Decimal | null {
+  const c = new Decimal(commitment);
+  const keep = new Decimal(1).minus(new Decimal(discountPercent).dividedBy(100));
+  if (c.isZero() || hours.length === 0 || !keep.gt(0)) return null;
+  const reach = c.dividedBy(keep);
+  return new Decimal(hours.filter((e) => e.gte(reach)).length).dividedBy(hours.length);
+}
+
+/**
+ * A whole recommendation item's figures for a rate (its discount, term and payment option) over a
+ * series, written out as docs/commitments.md states them: the purchase figures above, then
+ * break-even = (1 - d) x 100, upfront = c x term months x 730 (all), half (partial) or 0, monthly
+ * commitment = c x 730, ROI = monthly savings / monthly commitment, and the share of hours at or
+ * above the break-even; a zero commitment says `no_savings` with savings 0.00.
+ */
+export function referenceRateFigures(series: Decimal[], rate: { discount_percent: number; term_months: number; payment_option: string }, withCurve: boolean) {
+  const figures = referenceFigures(series, rate.discount_percent, withCurve);
+  const c = new Decimal(figures.hourly_commitment);
+  const share = rate.payment_option === "all_upfront" ? 1 : rate.payment_option === "partial_upfront" ? 0.5 : 0;
+  const monthlyCommitment = money(c.times(730));
+  const buys = !c.isZero();
+  const monthlySavings = buys ? figures.monthly_savings : "0.00";
+  return {
+    ...figures,
+    monthly_savings: monthlySavings,
+    ...(buys ? {} : { reason: "no_savings" }),
+    break_even_utilization_percent: money(new Decimal(100).minus(rate.discount_percent)),
+    upfront_cost: money(c.times(rate.term_months * 730).times(share)),
+    monthly_commitment_cost: monthlyCommitment,
+    roi_percent: buys ? percent(new Decimal(monthlySavings).dividedBy(monthlyCommitment)) : null,
+    hours_above_break_even_percent: percent(hoursAboveBreakEven(series, rate.discount_percent, c)),
+  };
+}
