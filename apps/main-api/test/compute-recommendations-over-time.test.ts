@@ -55,8 +55,17 @@ async function summary(t: Tenant): Promise<RecommendationSummary> {
   return (await api(t, "get", "/api/v1/tenant/compute/recommendations/summary").expect(200)).body.data;
 }
 
-async function savings(t: Tenant, start: string, end: string): Promise<{ items: RealizedSavingsItem[]; totals: { estimated: number; realized: number } }> {
+async function savings(
+  t: Tenant,
+  start: string,
+  end: string,
+): Promise<{ items: RealizedSavingsItem[]; totals: { estimated: number; realized: number; projected: number } }> {
   return (await api(t, "get", "/api/v1/tenant/compute/savings").query({ start, end }).expect(200)).body.data;
+}
+
+/** Dates a resource's standing recommendation back to `at` (the analysis happened then): realized savings count changes after it. */
+async function analyzedOn(t: Tenant, resourceId: string, at: string): Promise<void> {
+  await ctx.db.sql.query("UPDATE compute_resources SET analyzed_at = $3 WHERE tenant_id = $1 AND resource_id = $2", [t.tenant, resourceId, at]);
 }
 
 /** 48 hourly samples at a constant CPU and memory, the last `endAgoHours` ago. */
@@ -155,8 +164,10 @@ describe("realized savings", () => {
     expect(advice.action).toBe("DOWNSIZE");
 
     // Resized at midnight 14 days ago to the recommended type, bill lines a day each on both sides.
+    // The recommendation was analyzed before that (a change made before the analysis is not its doing).
     const today = new Date().toISOString().slice(0, 10);
     const changeDay = addDays(today, -14);
+    await analyzedOn(t, "vm-billed", `${addDays(changeDay, -1)}T00:00:00.000Z`);
     await upsert(t, [vm("vm-billed", advice.recommended_instance_type as string, { observed_at: `${changeDay}T00:00:00.000Z` })]).expect(200);
     const line = (day: string, cost: string) => dayLine(t.tenant, day, cost, { resourceId: "vm-billed" });
     await seedSpend(ctx, t.organizationId, [
@@ -190,7 +201,7 @@ describe("realized savings", () => {
       realized_savings_monthly_usd: 140.16,
       days_observed: 14,
     });
-    expect(result.totals).toEqual({ estimated: advice.savings_monthly_usd, realized: 140.16 });
+    expect(result.totals).toEqual({ estimated: advice.savings_monthly_usd, realized: 140.16, projected: 0 });
     // Outside the range: nothing.
     expect((await savings(t, addDays(today, -3), today)).items).toEqual([]);
   });
@@ -234,11 +245,11 @@ describe("retiring a resource", () => {
       basis: "catalog",
       before_monthly_usd: 70.08,
       after_monthly_usd: 0,
-      // 70.08 - 0: the whole monthly cost
+      // 70.08 - 0: the whole monthly cost, by the catalog: projected, not realized
       realized_savings_monthly_usd: 70.08,
       days_observed: 0,
     });
-    expect(result.totals).toEqual({ estimated: 70.08, realized: 70.08 });
+    expect(result.totals).toEqual({ estimated: 70.08, realized: 0, projected: 70.08 });
 
     // Retiring again is fine; an unknown resource is a 404; upserting revives it.
     await retire(t, "vm-idle").expect(204);

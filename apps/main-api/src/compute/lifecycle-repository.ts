@@ -56,19 +56,21 @@ export async function setRecommendationState(
 }
 
 /**
- * The changes of [$2, $3) made while an actionable recommendation stood, with the current price of
- * the type the resource has now (its latest analysis, when it priced that type). Read through the
- * (tenant_id, at) index.
+ * The changes of [$2, $3) made while an actionable recommendation stood that was analyzed before the
+ * change (a change made before the analysis, e.g. one observed_at in the past, was not its doing),
+ * with the current price of the type the resource has now (its latest analysis, when it priced that
+ * type) and whether the resource is reserved. Read through the (tenant_id, at) index.
  */
 const CHANGES_SQL = `
   SELECT c.resource_id, c.at, ${iso("c.at")} AS at_iso, c.retired, c.from_instance_type, c.from_cpu_cores, c.from_ram_gb,
     c.to_instance_type, c.to_cpu_cores, c.to_ram_gb, c.action, c.recommended_instance_type,
     c.savings_monthly_usd::text AS savings_monthly_usd, c.current_monthly_cost_usd::text AS current_monthly_cost_usd,
     c.recommended_monthly_cost_usd::text AS recommended_monthly_cost_usd, ${iso("c.analyzed_at")} AS analyzed_at,
-    CASE WHEN r.current_instance_type IS NOT DISTINCT FROM c.to_instance_type THEN r.current_monthly_cost_usd::text END AS now_monthly_cost_usd
+    CASE WHEN r.current_instance_type IS NOT DISTINCT FROM c.to_instance_type THEN r.current_monthly_cost_usd::text END AS now_monthly_cost_usd,
+    coalesce(r.purchase_option = 'reserved', false) AS reserved
   FROM compute_resource_changes c
   LEFT JOIN compute_resources r ON r.tenant_id = c.tenant_id AND r.resource_id = c.resource_id
-  WHERE c.tenant_id = $1 AND c.at >= $2 AND c.at < $3 AND c.action IN ('DOWNSIZE', 'UPSIZE', 'TERMINATE') AND c.analyzed_at IS NOT NULL
+  WHERE c.tenant_id = $1 AND c.at >= $2 AND c.at < $3 AND c.action IN ('DOWNSIZE', 'UPSIZE', 'TERMINATE') AND c.analyzed_at < c.at
   ORDER BY c.at, c.resource_id COLLATE "C"`;
 const CHANGES_COLUMNS = {
   resource_id: "text",
@@ -88,6 +90,7 @@ const CHANGES_COLUMNS = {
   recommended_monthly_cost_usd: "text null",
   analyzed_at: "text",
   now_monthly_cost_usd: "text null",
+  reserved: "bool",
 } as const;
 export type ChangeRow = Omit<RowOf<typeof CHANGES_COLUMNS>, "action"> & { action: Action };
 

@@ -16,6 +16,8 @@ const monthlyOfDay = (daily: string) => toCents(new Decimal(daily).times(HOURS_P
 interface Side {
   days: number;
   median: string;
+  /** Covered usage among the side's lines (before: the last 7 days). */
+  covered: boolean;
 }
 
 function followed(change: ChangeRow): boolean {
@@ -31,11 +33,21 @@ function catalogAfter(change: ChangeRow): Decimal | null {
   return money(change.now_monthly_cost_usd);
 }
 
+/**
+ * A change realizes nothing when the resource was under a commitment when it changed (reserved, or
+ * covered lines in the week before) or its lines after the change are covered: the commitment is
+ * paid either way, its unused part grows by what the resource stopped using.
+ */
+function commitmentCovered(change: ChangeRow, before: Side | undefined, after: Side | undefined): boolean {
+  return change.reserved || (before?.covered ?? false) || (after?.covered ?? false);
+}
+
 function item(change: ChangeRow, before: Side | undefined, after: Side | undefined): RealizedSavingsItem {
   const byBill = (before?.days ?? 0) >= MIN_BILL_DAYS && (after?.days ?? 0) >= MIN_BILL_DAYS;
   const beforeCost = byBill && before ? monthlyOfDay(before.median) : money(change.current_monthly_cost_usd);
   const afterCost = byBill && after ? monthlyOfDay(after.median) : catalogAfter(change);
-  const realized = beforeCost !== null && afterCost !== null ? beforeCost.minus(afterCost) : null;
+  const covered = commitmentCovered(change, before, after);
+  const realized = covered ? new Decimal(0) : beforeCost !== null && afterCost !== null ? beforeCost.minus(afterCost) : null;
   const shape = (type: string | null, cores: number | null, ram: number | null) => ({ instance_type: type, cpu_cores: cores, ram_gb: ram });
   return {
     resource_id: change.resource_id,
@@ -54,14 +66,16 @@ function item(change: ChangeRow, before: Side | undefined, after: Side | undefin
     before_monthly_usd: beforeCost?.toNumber() ?? null,
     after_monthly_usd: afterCost?.toNumber() ?? null,
     realized_savings_monthly_usd: realized?.toNumber() ?? null,
+    ...(covered ? { reason: "commitment_covered" as const } : {}),
     basis: byBill ? "bill" : "catalog",
     days_observed: after?.days ?? 0,
   };
 }
 
 /**
- * Each resize or retirement of the range that followed an actionable recommendation, measured
- * against the bill where it has enough days on both sides, else against the catalog prices.
+ * Each resize or retirement of the range made after an actionable recommendation was analyzed,
+ * measured against the bill where it has enough days on both sides (realized), else against the
+ * catalog prices (projected); a committed resource's change realizes 0 (commitment_covered).
  */
 export async function realizedSavings(sql: SqlClient, tenant: TenantRef, query: SavingsQuery): Promise<RealizedSavings> {
   const changes = await findChangesAfterRecommendations(sql, tenant.id, query.start, query.end);
@@ -72,13 +86,19 @@ export async function realizedSavings(sql: SqlClient, tenant: TenantRef, query: 
     changes.map((c) => ({ resourceId: c.resource_id, at: c.at })),
   );
   const key = (resourceId: string, at: Date, after: boolean) => `${resourceId}\u0000${at.getTime()}\u0000${after}`;
-  const sides = new Map(medians.map((m) => [key(m.resource_id, m.at, m.after), { days: m.days, median: m.median }]));
+  const sides = new Map(medians.map((m) => [key(m.resource_id, m.at, m.after), { days: m.days, median: m.median, covered: m.covered }]));
   const items = changes.map((c) => item(c, sides.get(key(c.resource_id, c.at, false)), sides.get(key(c.resource_id, c.at, true))));
+  // Only what the bill shows is realized; the catalog's figures are projected.
   let estimated = new Decimal(0);
   let realized = new Decimal(0);
+  let projected = new Decimal(0);
   for (const i of items) {
     estimated = estimated.plus(i.recommendation.savings_monthly_usd);
-    realized = realized.plus(i.realized_savings_monthly_usd ?? 0);
+    if (i.basis === "bill") realized = realized.plus(i.realized_savings_monthly_usd ?? 0);
+    else projected = projected.plus(i.realized_savings_monthly_usd ?? 0);
   }
-  return { items, totals: { estimated: toCents(estimated).toNumber(), realized: toCents(realized).toNumber() } };
+  return {
+    items,
+    totals: { estimated: toCents(estimated).toNumber(), realized: toCents(realized).toNumber(), projected: toCents(projected).toNumber() },
+  };
 }

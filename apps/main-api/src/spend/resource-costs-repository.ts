@@ -26,25 +26,30 @@ export async function findResourceIdsWithCommittedUsageSince(sql: SqlClient, org
 /** Days of spend lines read on each side of a moment (realized savings). */
 export const DAYS_AROUND = 14;
 
+/** Days before a moment whose covered lines make the resource committed at that moment (as the analysis counts them). */
+export const COMMITTED_DAYS_BEFORE = 7;
+
 /**
  * Per (resource, moment) and side (before: [at - 14 days, at), after: [at, at + 14 days)): how many
  * UTC days had lines of that resource and the median of the daily effective cost (the mean of the
- * two middle days for an even count), exact in numeric. One key range of the
+ * two middle days for an even count), exact in numeric; and whether covered usage (coveredUsage)
+ * is among its lines of the side (before: only the last 7 days count). One key range of the
  * (organization_id, resource_id, charge_period_start) index per resource.
  */
 const DAILY_MEDIANS_SQL = `
   WITH c AS (SELECT * FROM unnest($3::text[], $4::timestamptz[]) AS c(resource_id, at)),
   d AS (
     SELECT c.resource_id, c.at, l.charge_period_start >= c.at AS after,
-      date_trunc('day', l.charge_period_start AT TIME ZONE 'UTC') AS day, sum(l.effective_cost) AS cost
+      date_trunc('day', l.charge_period_start AT TIME ZONE 'UTC') AS day, sum(l.effective_cost) AS cost,
+      bool_or(${coveredUsage("l")} AND l.charge_period_start >= c.at - make_interval(days => ${COMMITTED_DAYS_BEFORE})) AS covered
     FROM c JOIN spend_lines l ON l.organization_id = $1 AND l.resource_id = c.resource_id
       AND l.charge_period_start >= c.at - make_interval(days => ${DAYS_AROUND}) AND l.charge_period_start < c.at + make_interval(days => ${DAYS_AROUND})
     WHERE l.tenant_id = $2 AND l.effective_cost IS NOT NULL
     GROUP BY 1, 2, 3, 4),
-  m AS (SELECT resource_id, at, after, count(*)::int AS days, array_agg(cost ORDER BY cost) AS a FROM d GROUP BY 1, 2, 3)
-  SELECT resource_id, at, after, days, ((a[(days + 1) / 2] + a[(days + 2) / 2]) / 2)::text AS median FROM m`;
+  m AS (SELECT resource_id, at, after, count(*)::int AS days, array_agg(cost ORDER BY cost) AS a, coalesce(bool_or(covered), false) AS covered FROM d GROUP BY 1, 2, 3)
+  SELECT resource_id, at, after, days, ((a[(days + 1) / 2] + a[(days + 2) / 2]) / 2)::text AS median, covered FROM m`;
 
-const DAILY_MEDIANS_COLUMNS = { resource_id: "text", at: "timestamptz", after: "bool", days: "int4", median: "text" } as const;
+const DAILY_MEDIANS_COLUMNS = { resource_id: "text", at: "timestamptz", after: "bool", days: "int4", median: "text", covered: "bool" } as const;
 export type DailyMedianRow = RowOf<typeof DAILY_MEDIANS_COLUMNS>;
 
 /** Daily cost medians around each (resource, moment) of the tenant (DAILY_MEDIANS_SQL). */

@@ -102,6 +102,12 @@ export const RealizedSavingsItem = z
     before_monthly_usd: z.number().nullable(),
     after_monthly_usd: z.number().nullable(),
     realized_savings_monthly_usd: z.number().nullable(),
+    reason: z
+      .enum(["commitment_covered"])
+      .optional()
+      .describe(
+        "`commitment_covered`: the resource was under a commitment when it changed, or its lines after are; it realizes 0 (the commitment is paid either way).",
+      ),
     basis: RealizedSavingsBasis,
     days_observed: z.number().int().nonnegative(),
   })
@@ -115,10 +121,13 @@ export type RealizedSavingsItem = z.infer<typeof RealizedSavingsItem>;
 export const RealizedSavings = z
   .object({
     items: z.array(RealizedSavingsItem),
-    totals: z.object({ estimated: z.number(), realized: z.number() }),
+    totals: z
+      .object({ estimated: z.number(), realized: z.number(), projected: z.number() })
+      .describe("estimated: the recommendations' monthly savings; realized: the sum of basis `bill` figures; projected: the sum of basis `catalog` figures."),
   })
   .meta({
     id: "RealizedSavings",
-    description: "Per change in the range (ordered by time, then resource_id); totals: the recommendations' estimated monthly savings and the realized ones.",
+    description:
+      "Per change in the range made after its recommendation was analyzed (ordered by time, then resource_id); totals: estimated, realized (bill) and projected (catalog) monthly savings.",
   });
 export type RealizedSavings = z.infer<typeof RealizedSavings>;
