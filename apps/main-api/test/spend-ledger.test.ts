@@ -61,7 +61,8 @@ describe("spend ledger", () => {
       priced: 4,
       unpriced: 1,
       totals: [
-        { currency: "EUR", billed_cost: "1.2500000000", effective_cost: "1.0000000000" },
+        // Exact sums of the stored amounts (every place kept), without trailing zeros.
+        { currency: "EUR", billed_cost: "1.25", effective_cost: "1" },
         { currency: "USD", billed_cost: "2.5000000001", effective_cost: "2.0000000001" },
       ],
     });
@@ -191,9 +192,9 @@ describe("spend ledger", () => {
     const after = await rollupMatchesLines(org);
     expect(after.tagRows).toBe(2);
     const [tag] = await ctx.db.sql.query<{ contracted_cost: string; unpriced_reason: string }>(
-      "SELECT contracted_cost::text, unpriced_reason FROM spend_tag_daily WHERE organization_id = $1 AND tag_key = 'team' AND tag_value = 'ml'",
+      "SELECT trim_scale(contracted_cost)::text AS contracted_cost, unpriced_reason FROM spend_tag_daily WHERE organization_id = $1 AND tag_key = 'team' AND tag_value = 'ml'",
       [org],
     );
-    expect(tag).toEqual({ contracted_cost: "0.3000000000", unpriced_reason: "" });
+    expect(tag).toEqual({ contracted_cost: "0.3", unpriced_reason: "" });
   });
 });

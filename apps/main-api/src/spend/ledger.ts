@@ -10,7 +10,7 @@ export type SpendSource = "usage" | "focus_import";
 
 /**
  * One line to store (docs/api.md, "Spend: usage, queries, lines, export"). Amounts and quantities are decimal strings (stored
- * exactly, rounded half away from zero to 10 places by PostgreSQL numeric(38,10)); timestamps
+ * exactly, every place up to 20 kept, rounded half away from zero beyond by PostgreSQL numeric(38,20)); timestamps
  * RFC 3339. `tenantId` null: an unallocated import line.
  */
 export interface LedgerLineInput {
@@ -67,6 +67,15 @@ export interface LedgerLineInput {
   invoiceIssuer?: string | null;
   chargeDescription?: string | null;
   skuMeter?: string | null;
+  billingAccountName?: string | null;
+  subAccountName?: string | null;
+  availabilityZone?: string | null;
+  regionName?: string | null;
+  publisherName?: string | null;
+  invoiceId?: string | null;
+  commitmentDiscountName?: string | null;
+  /** A bill line's own row id (the file's `Id` column). */
+  rowId?: string | null;
 }
 
 export interface InsertResult {
@@ -139,6 +148,14 @@ const LINE_COLUMNS: [string, string][] = [
   ["invoice_issuer", "text"],
   ["charge_description", "text"],
   ["sku_meter", "text"],
+  ["billing_account_name", "text"],
+  ["sub_account_name", "text"],
+  ["availability_zone", "text"],
+  ["region_name", "text"],
+  ["publisher_name", "text"],
+  ["invoice_id", "text"],
+  ["commitment_discount_name", "text"],
+  ["row_id", "text"],
 ];
 const COLUMN_LIST = `organization_id, ${LINE_COLUMNS.map(([name]) => name).join(", ")}`;
 /** Column i > 0's one value is parameter CONSTANT_BASE + i (after $1 and the arrays; the id column has none). */
@@ -187,6 +204,10 @@ const SERVICE_DIMS_KEY = `md5(jsonb_build_array(${SERVICE_DIMENSION_LIST})::text
 /** The tag roll-up's dimensions besides its key: every line contributes one row per tag with a non-null value. */
 const TAG_DIMENSION_LIST = "currency, unpriced_reason, tag_key, tag_value";
 const TAG_DIMS_KEY = `md5(jsonb_build_array(${TAG_DIMENSION_LIST})::text)`;
+/** The tag roll-up beside spend_service_daily's dimensions (spend_tag_service_daily): a tag beside a service, provider or category. */
+export const TAG_SERVICE_DIMENSIONS = [...SERVICE_ROLLUP_DIMENSIONS, "tag_key", "tag_value"] as const;
+const TAG_SERVICE_DIMENSION_LIST = TAG_SERVICE_DIMENSIONS.join(", ");
+const TAG_SERVICE_DIMS_KEY = `md5(jsonb_build_array(${TAG_SERVICE_DIMENSION_LIST})::text)`;
 const SUM_COLUMNS = ["billed_cost", "effective_cost", "list_cost", "contracted_cost", "line_count"] as const;
 const SUMS = SUM_COLUMNS.join(", ");
 const addSums = (table: string) => SUM_COLUMNS.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(", ");
@@ -195,15 +216,16 @@ const lineSums = (sign: 1 | -1) =>
   `${sign} * coalesce(sum(l.billed_cost), 0) AS billed_cost, ${sign} * coalesce(sum(l.effective_cost), 0) AS effective_cost,
         ${sign} * coalesce(sum(l.list_cost), 0) AS list_cost, ${sign} * coalesce(sum(l.contracted_cost), 0) AS contracted_cost, ${sign} * count(*) AS line_count`;
 /** The roll-up tables, in the order every writer locks them. */
-const ROLLUP_TABLES = ["spend_daily", "spend_service_daily", "spend_tag_daily"] as const;
+const ROLLUP_TABLES = ["spend_daily", "spend_service_daily", "spend_tag_daily", "spend_tag_service_daily"] as const;
 
 /**
  * CTEs (to follow a WITH) that add `sign` times the lines of `source` (a relation with
  * spend_lines' columns, e.g. a CTE) to the three roll-ups: the lines grouped once by organization,
  * tenant, UTC day and spend_daily's dimensions (`rollup_groups`), upserted into spend_daily
  * (`rollup_daily`, returning the days touched), then those groups grouped again into
- * spend_service_daily (`rollup_service`), then the lines' tags into spend_tag_daily
- * (`rollup_tags`), then spend_commitment_daily and spend_ondemand_hourly (commitment-rollups.ts,
+ * spend_service_daily (`rollup_service`), then the lines' tags grouped once with the service
+ * dimensions (`rollup_tag_groups`), summed into spend_tag_daily (`rollup_tags`) and upserted as they
+ * are into spend_tag_service_daily (`rollup_tag_service`), then spend_commitment_daily and spend_ondemand_hourly (commitment-rollups.ts,
  * `rollup_ondemand` last). Each upsert runs in key order, and each only after the one before (it reads its
  * count once: afterCte), so concurrent writers lock roll-up rows in one order.
  */
@@ -231,21 +253,35 @@ function rollupCtes(source: string, sign: 1 | -1): string {
       ORDER BY organization_id, tenant_id, day, 4
       ON CONFLICT (organization_id, tenant_id, day, dims_key) DO UPDATE SET ${addSums("spend_service_daily")}
       RETURNING 1),
+    rollup_tag_groups AS MATERIALIZED (
+      SELECT l.organization_id, coalesce(l.tenant_id, '') AS tenant_id, (l.charge_period_start AT TIME ZONE 'UTC')::date AS day,
+        ${TAG_SERVICE_DIMENSIONS.map((name) => (name === "tag_key" ? "t.key AS tag_key" : name === "tag_value" ? "t.value AS tag_value" : `coalesce(l.${name}, '') AS ${name}`)).join(", ")},
+        ${lineSums(sign)}
+      FROM ${source} l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value)
+      WHERE t.value IS NOT NULL AND ${afterCte("rollup_service")}
+      GROUP BY 1, 2, 3, ${TAG_SERVICE_DIMENSIONS.map((_, i) => i + 4).join(", ")}),
     rollup_tags AS (
       INSERT INTO spend_tag_daily (organization_id, tenant_id, day, dims_key, ${TAG_DIMENSION_LIST}, ${SUMS})
       SELECT organization_id, tenant_id, day, ${TAG_DIMS_KEY}, ${TAG_DIMENSION_LIST}, ${SUMS}
       FROM (
-        SELECT l.organization_id, coalesce(l.tenant_id, '') AS tenant_id, (l.charge_period_start AT TIME ZONE 'UTC')::date AS day,
-          coalesce(l.currency, '') AS currency, coalesce(l.unpriced_reason, '') AS unpriced_reason, t.key AS tag_key, t.value AS tag_value,
-          ${lineSums(sign)}
-        FROM ${source} l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value)
-        WHERE t.value IS NOT NULL AND ${afterCte("rollup_service")}
-        GROUP BY 1, 2, 3, 4, 5, 6, 7
+        SELECT g.organization_id, g.tenant_id, g.day, ${TAG_DIMENSION_LIST.split(", ")
+          .map((name) => `g.${name}`)
+          .join(", ")},
+          ${SUM_COLUMNS.map((column) => `sum(g.${column}) AS ${column}`).join(", ")}
+        FROM rollup_tag_groups g
+        GROUP BY ${["organization_id", "tenant_id", "day", ...TAG_DIMENSION_LIST.split(", ")].map((name) => `g.${name}`).join(", ")}
       ) t
       ORDER BY organization_id, tenant_id, day, 4
       ON CONFLICT (organization_id, tenant_id, day, dims_key) DO UPDATE SET ${addSums("spend_tag_daily")}
       RETURNING 1),
-    ${commitmentRollupCtes(source, sign, "rollup_tags")}`;
+    rollup_tag_service AS (
+      INSERT INTO spend_tag_service_daily (organization_id, tenant_id, day, dims_key, ${TAG_SERVICE_DIMENSION_LIST}, ${SUMS})
+      SELECT organization_id, tenant_id, day, ${TAG_SERVICE_DIMS_KEY}, ${TAG_SERVICE_DIMENSION_LIST}, ${SUMS}
+      FROM rollup_tag_groups g WHERE ${afterCte("rollup_tags")}
+      ORDER BY organization_id, tenant_id, day, 4
+      ON CONFLICT (organization_id, tenant_id, day, dims_key) DO UPDATE SET ${addSums("spend_tag_service_daily")}
+      RETURNING 1),
+    ${commitmentRollupCtes(source, sign, "rollup_tag_service")}`;
 }
 
 /** A statement adding (or subtracting) the lines of `source` to the roll-ups; answers the days touched. */
@@ -261,7 +297,7 @@ const INSERT_SQL = `WITH ins AS (
       pricing_unit, consumed_unit),
   ${rollupCtes("ins", 1)}
   SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
-    coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
+    trim_scale(coalesce(sum(billed_cost), 0))::text AS billed_cost, trim_scale(coalesce(sum(effective_cost), 0))::text AS effective_cost
   FROM ins GROUP BY currency`;
 
 /** INSERT_SQL without the roll-up: for an import, which adds its lines to the roll-up once at the end (rollupImport). */
@@ -270,7 +306,7 @@ const INSERT_ONLY_SQL = `WITH ins AS (
     ${INPUT_SELECT}
     RETURNING currency, priced, billed_cost, effective_cost)
   SELECT currency, count(*)::int AS lines, count(*) FILTER (WHERE priced)::int AS priced,
-    coalesce(sum(billed_cost), 0)::text AS billed_cost, coalesce(sum(effective_cost), 0)::text AS effective_cost
+    trim_scale(coalesce(sum(billed_cost), 0))::text AS billed_cost, trim_scale(coalesce(sum(effective_cost), 0))::text AS effective_cost
   FROM ins GROUP BY currency`;
 
 /** INSERT_ONLY_SQL into the staging table of import sessions (spend_staged_lines, the same columns): lines no query reads yet. */
@@ -314,7 +350,9 @@ export async function insertLines(
   options: { rollup?: boolean; staged?: boolean } = {},
 ): Promise<InsertResult> {
   if (lines.length === 0) return { inserted: 0, priced: 0, unpriced: 0, totals: [] };
-  const ids = newIds("spl", lines.length);
+  // In increasing order, so that lines of one batch with the same charge start keep the batch's order
+  // (the lines endpoint and the export order by charge start, then id): an export imported again lists them alike.
+  const ids = newIds("spl", lines.length).sort();
   const columns = LINE_COLUMNS.map(() => new Array<string | null>(lines.length));
   const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
   lines.forEach((line, i) => {
@@ -370,6 +408,14 @@ export async function insertLines(
       line.invoiceIssuer ?? null,
       line.chargeDescription ?? null,
       line.skuMeter ?? null,
+      line.billingAccountName ?? null,
+      line.subAccountName ?? null,
+      line.availabilityZone ?? null,
+      line.regionName ?? null,
+      line.publisherName ?? null,
+      line.invoiceId ?? null,
+      line.commitmentDiscountName ?? null,
+      line.rowId ?? null,
     ];
     for (let c = 0; c < values.length; c++) columns[c][i] = values[c];
   });

@@ -1,10 +1,11 @@
+import { Decimal } from "@cloudcost/decimal";
 import { z } from "zod";
 import type { SpendDimension, SpendLine, SpendLinesPage } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
 import { decodeCursor, encodeCursor } from "../http/pagination";
 import { amount } from "./amounts";
 import type { FocusExportLine } from "./focus";
-import { DIMENSION_COLUMN, type SpendScope } from "./query";
+import { dimensionSql, type SpendScope } from "./query";
 
 export interface SpendLinesFilter {
   start: string;
@@ -24,12 +25,14 @@ const SELECT = `SELECT id, tenant_id, source, ${TS("charge_period_start")} AS ch
     unpriced_reason, model, event_id, ${TS("created_at")} AS created_at, charge_frequency, pricing_category, pricing_quantity::text,
     pricing_unit, contracted_cost::text, contracted_unit_price::text, list_unit_price::text, resource_type, commitment_discount_id,
     commitment_discount_category, commitment_discount_type, commitment_discount_status, commitment_discount_quantity::text, commitment_discount_unit,
-    invoice_issuer, charge_description, sku_meter
+    invoice_issuer, charge_description, sku_meter, billing_account_name, sub_account_name, availability_zone, region_name, publisher_name,
+    invoice_id, commitment_discount_name, row_id
   FROM spend_lines l`;
 
 type Row = Omit<SpendLine, "unit_prices"> & { unit_prices: Record<string, string | number> | null };
 
-const orNull = (value: string | null) => (value === null ? null : amount(value));
+/** A stored amount as delivered: every decimal place kept (up to 20), trailing zeros trimmed, no exponent. */
+const orNull = (value: string | null) => (value === null ? null : new Decimal(value).toFixed());
 
 /** The condition selecting the scope's lines of the range matching the filters, and its parameters. */
 function linesWhere(scope: SpendScope, input: SpendLinesFilter): { conditions: string[]; params: unknown[]; add: (value: unknown) => string } {
@@ -40,8 +43,7 @@ function linesWhere(scope: SpendScope, input: SpendLinesFilter): { conditions: s
   };
   const conditions = ["l.organization_id = $1", "l.charge_period_start >= $2::timestamptz", "l.charge_period_start < $3::timestamptz"];
   if (scope.tenantIds) conditions.push(`l.tenant_id = ANY(${add(scope.tenantIds)}::text[])`);
-  for (const [name, values] of Object.entries(input.filters))
-    conditions.push(`coalesce(l.${DIMENSION_COLUMN[name as SpendDimension]}, '') = ANY(${add(values)}::text[])`);
+  for (const [name, values] of Object.entries(input.filters)) conditions.push(`${dimensionSql(name as SpendDimension, "l")} = ANY(${add(values)}::text[])`);
   for (const [key, values] of Object.entries(input.tags)) conditions.push(`l.tags ->> ${add(key)} = ANY(${add(values)}::text[])`);
   return { conditions, params, add };
 }

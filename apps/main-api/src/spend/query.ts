@@ -22,7 +22,7 @@ export interface SpendQueryInput {
 
 const DAY_MS = 86_400_000;
 /** Column of each dimension in both sources ('' stands for null); resource_id is on the lines only. The lines' filters (lines.ts) use it too. */
-export const DIMENSION_COLUMN: Record<SpendDimension, string> = {
+export const DIMENSION_COLUMN: Record<Exclude<SpendDimension, "billing_period">, string> = {
   tenant: "tenant_id",
   provider: "provider",
   service_name: "service_name",
@@ -36,8 +36,19 @@ export const DIMENSION_COLUMN: Record<SpendDimension, string> = {
   charge_frequency: "charge_frequency",
   pricing_category: "pricing_category",
   commitment_discount_id: "commitment_discount_id",
+  invoice_id: "invoice_id",
 };
-const LINE_ONLY = new Set<string>(["resource_id", "commitment_discount_id"]);
+
+/**
+ * A dimension's value on a row of `alias` as text, '' for none. billing_period is the line's billing
+ * period start as YYYY-MM-DD (UTC); a usage line, which has none, is billed in its charge's calendar month.
+ */
+export function dimensionSql(name: SpendDimension, alias: string): string {
+  if (name === "billing_period")
+    return `to_char(coalesce(${alias}.billing_period_start AT TIME ZONE 'UTC', date_trunc('month', ${alias}.charge_period_start AT TIME ZONE 'UTC')), 'YYYY-MM-DD')`;
+  return `coalesce(${alias}.${DIMENSION_COLUMN[name]}, '')`;
+}
+const LINE_ONLY = new Set<string>(["resource_id", "commitment_discount_id", "billing_period", "invoice_id"]);
 /** Dimensions spend_service_daily holds (tenant is its key): a query grouping and filtering by these only reads it. */
 const SERVICE_ROLLUP = new Set<string>([
   "tenant",
@@ -67,7 +78,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * range are read from a daily roll-up (spend_tag_daily when one tag key is grouped or filtered by,
  * with the tenant at most beside it; spend_service_daily when every dimension grouped or filtered
  * by is one of its; else spend_daily); the partial days at its edges, and every day when a
- * line-only dimension (resource_id, commitment_discount_id) or several tag keys or a tag beside
+ * line-only dimension (resource_id, commitment_discount_id, billing_period, invoice_id) or several tag keys or a tag beside
  * another dimension are grouped or filtered by, from the lines (through the (organization, tenant,
  * charge_period_start) index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.
  */
@@ -77,11 +88,11 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   const org = p.add(scope.organizationId);
   const tenants = scope.tenantIds === null ? null : p.add(scope.tenantIds);
   const tagKeys = new Set([...groupBy.filter((name) => name.startsWith("tag:")).map((name) => name.slice(4)), ...Object.keys(query.tags)]);
-  // One tag key, beside the tenant at most: spend_tag_daily answers it.
-  const tagKey =
-    tagKeys.size === 1 && [...groupBy.filter((name) => !name.startsWith("tag:")), ...Object.keys(query.filters)].every((name) => name === "tenant")
-      ? [...tagKeys][0]
-      : null;
+  // One tag key, beside the tenant at most: spend_tag_daily answers it; beside the service roll-up's
+  // dimensions, spend_tag_service_daily.
+  const besideTag = [...groupBy.filter((name) => !name.startsWith("tag:")), ...Object.keys(query.filters)];
+  const tagKey = tagKeys.size === 1 && besideTag.every((name) => SERVICE_ROLLUP.has(name)) ? [...tagKeys][0] : null;
+  const tagTable = besideTag.every((name) => name === "tenant") ? "spend_tag_daily" : "spend_tag_service_daily";
   const needsLines =
     (tagKeys.size > 0 && tagKey === null) || groupBy.some((name) => LINE_ONLY.has(name)) || Object.keys(query.filters).some((name) => LINE_ONLY.has(name));
 
@@ -95,12 +106,12 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
   // Each source yields: day, currency, unpriced_reason, cost, lines, g0, g1 (text, '' for none).
   const groupExpr = (name: string, alias: "d" | "l") => {
     if (name.startsWith("tag:")) return `coalesce(l.tags ->> ${p.add(name.slice(4))}, '')`;
-    return `coalesce(${alias}.${DIMENSION_COLUMN[name as SpendDimension]}, '')`;
+    return dimensionSql(name as SpendDimension, alias);
   };
   const filterSql = (alias: "d" | "l") => {
     const conditions: string[] = [];
     for (const [name, values] of Object.entries(query.filters))
-      conditions.push(`coalesce(${alias}.${DIMENSION_COLUMN[name as SpendDimension]}, '') = ANY(${p.add(values)}::text[])`);
+      conditions.push(`${dimensionSql(name as SpendDimension, alias)} = ANY(${p.add(values)}::text[])`);
     for (const [key, values] of Object.entries(query.tags)) conditions.push(`l.tags ->> ${p.add(key)} = ANY(${p.add(values)}::text[])`);
     if (tenants) conditions.push(`${alias}.tenant_id = ANY(${tenants}::text[])`);
     return conditions.map((condition) => ` AND ${condition}`).join("");
@@ -109,7 +120,7 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
 
   const sources: string[] = [];
   if (rollupDays && tagKey !== null) {
-    sources.push(...tagRollupSources(p, { org, tenants, from: iso(dayStart), to: iso(dayEnd) }, query, groupBy, tagKey));
+    sources.push(...tagRollupSources(p, { org, tenants, from: iso(dayStart), to: iso(dayEnd) }, query, groupBy, tagKey, tagTable));
   } else if (rollupDays) {
     sources.push(
       `SELECT d.day, d.currency, d.unpriced_reason, d.${query.metric} AS cost, d.line_count AS lines, ${groups("d")}
@@ -145,10 +156,11 @@ export async function querySpend(sql: SqlClient, scope: SpendScope, query: Spend
 }
 
 /**
- * The whole days of a query over one tag key (grouped by, filtered on, or both; the tenant beside
- * it at most), from spend_tag_daily: the key's rows by value, the values filtered on if any. A
- * grouping without a filter also needs the lines without the key (the null group): the service
- * roll-up's total less the key's rows, exact in numeric.
+ * The whole days of a query over one tag key (grouped by, filtered on, or both), from `table`:
+ * spend_tag_daily when the tenant at most is beside it, spend_tag_service_daily when other
+ * dimensions of spend_service_daily are (grouped by or filtered on). The key's rows by value, the
+ * values filtered on if any. A grouping without a filter also needs the lines without the key (the
+ * null group): the service roll-up's rows less the key's rows, under the same filters, exact in numeric.
  */
 function tagRollupSources(
   p: Params,
@@ -156,21 +168,31 @@ function tagRollupSources(
   query: SpendQueryInput,
   groupBy: string[],
   tagKey: string,
+  table: "spend_tag_daily" | "spend_tag_service_daily",
 ): string[] {
   const where = [`d.organization_id = ${days.org}`, `d.day >= ${p.add(days.from)}::date`, `d.day < ${p.add(days.to)}::date`];
   if (days.tenants) where.push(`d.tenant_id = ANY(${days.tenants}::text[])`);
-  if (query.filters.tenant) where.push(`d.tenant_id = ANY(${p.add(query.filters.tenant)}::text[])`);
+  // Both roll-ups hold '' for null, as the filters compare.
+  for (const [name, values] of Object.entries(query.filters))
+    where.push(`d.${DIMENSION_COLUMN[name as keyof typeof DIMENSION_COLUMN]} = ANY(${p.add(values)}::text[])`);
   const key = p.add(tagKey);
   const values = query.tags[tagKey];
   const groups = (tagValue: string) =>
-    [0, 1].map((i) => (groupBy[i] === undefined ? `'' AS g${i}` : groupBy[i] === "tenant" ? `d.tenant_id AS g${i}` : `${tagValue} AS g${i}`)).join(", ");
-  const select = (sign: "" | "-", tagValue: string, table: string, extra: string) =>
+    [0, 1]
+      .map((i) => {
+        const name = groupBy[i];
+        if (name === undefined) return `'' AS g${i}`;
+        if (name.startsWith("tag:")) return `${tagValue} AS g${i}`;
+        return `d.${DIMENSION_COLUMN[name as keyof typeof DIMENSION_COLUMN]} AS g${i}`;
+      })
+      .join(", ");
+  const select = (sign: "" | "-", tagValue: string, from: string, extra: string) =>
     `SELECT d.day, d.currency, d.unpriced_reason, ${sign}d.${query.metric} AS cost, ${sign}d.line_count AS lines, ${groups(tagValue)}
-       FROM ${table} d WHERE ${where.join(" AND ")}${extra}`;
+       FROM ${from} d WHERE ${where.join(" AND ")}${extra}`;
   const tagged = ` AND d.tag_key = ${key}`;
-  const sources = [select("", "d.tag_value", "spend_tag_daily", `${tagged}${values ? ` AND d.tag_value = ANY(${p.add(values)}::text[])` : ""}`)];
+  const sources = [select("", "d.tag_value", table, `${tagged}${values ? ` AND d.tag_value = ANY(${p.add(values)}::text[])` : ""}`)];
   if (!values && groupBy.includes(`tag:${tagKey}`)) {
-    sources.push(select("", "''", "spend_service_daily", ""), select("-", "''", "spend_tag_daily", tagged));
+    sources.push(select("", "''", "spend_service_daily", ""), select("-", "''", table, tagged));
   }
   return sources;
 }

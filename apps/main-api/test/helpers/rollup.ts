@@ -1,12 +1,13 @@
 import { COMMITMENT_ROLLUP_DIMENSIONS, COVERAGE_ROLLUP_DIMENSIONS, ONDEMAND_ROLLUP_DIMENSIONS } from "../../src/spend/commitment-rollups";
-import { SERVICE_ROLLUP_DIMENSIONS } from "../../src/spend/ledger";
+import { SERVICE_ROLLUP_DIMENSIONS, TAG_SERVICE_DIMENSIONS } from "../../src/spend/ledger";
 import type { TestContext } from "./context";
 
-const SUMS = `coalesce(sum(billed_cost), 0)::numeric(38, 10)::text AS billed_cost, coalesce(sum(effective_cost), 0)::numeric(38, 10)::text AS effective_cost,
-    coalesce(sum(list_cost), 0)::numeric(38, 10)::text AS list_cost, coalesce(sum(contracted_cost), 0)::numeric(38, 10)::text AS contracted_cost,
+/** The spend roll-ups sum exactly (any scale): both sides are compared without trailing zeros. */
+const SUMS = `trim_scale(coalesce(sum(billed_cost), 0))::text AS billed_cost, trim_scale(coalesce(sum(effective_cost), 0))::text AS effective_cost,
+    trim_scale(coalesce(sum(list_cost), 0))::text AS list_cost, trim_scale(coalesce(sum(contracted_cost), 0))::text AS contracted_cost,
     count(*)::int AS line_count`;
 
-/** The three roll-ups as they are, and as they would be rebuilt from the lines: always equal. */
+/** The spend roll-ups as they are, and as they would be rebuilt from the lines: always equal. */
 export async function rollupsMatchLines(
   ctx: TestContext,
   org: string,
@@ -14,7 +15,8 @@ export async function rollupsMatchLines(
   const compare = async (table: string, dimensions: readonly string[], lines = "spend_lines") => {
     const order = `${dimensions.map((_, i) => i + 3).join(", ")}, 1, 2`;
     const stored = await ctx.db.sql.query<Record<string, unknown>>(
-      `SELECT tenant_id, day::text, ${dimensions.join(", ")}, billed_cost::text, effective_cost::text, list_cost::text, contracted_cost::text, line_count::int
+      `SELECT tenant_id, day::text, ${dimensions.join(", ")}, trim_scale(billed_cost)::text AS billed_cost, trim_scale(effective_cost)::text AS effective_cost,
+          trim_scale(list_cost)::text AS list_cost, trim_scale(contracted_cost)::text AS contracted_cost, line_count::int
          FROM ${table} WHERE organization_id = $1 ORDER BY ${order}`,
       [org],
     );
@@ -45,6 +47,11 @@ export async function rollupsMatchLines(
   const tagRows = await compare(
     "spend_tag_daily",
     ["currency", "unpriced_reason", "tag_key", "tag_value"],
+    "(SELECT l.*, t.key AS tag_key, t.value AS tag_value FROM spend_lines l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value) WHERE t.value IS NOT NULL) AS tagged",
+  );
+  await compare(
+    "spend_tag_service_daily",
+    TAG_SERVICE_DIMENSIONS,
     "(SELECT l.*, t.key AS tag_key, t.value AS tag_value FROM spend_lines l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value) WHERE t.value IS NOT NULL) AS tagged",
   );
   const { commitmentRows, hourlyRows } = await commitmentRollupsMatchLines(ctx, org);

@@ -36,6 +36,8 @@ export const SPEND_DIMENSIONS = [
   "charge_frequency",
   "pricing_category",
   "commitment_discount_id",
+  "billing_period",
+  "invoice_id",
 ] as const;
 export type SpendDimension = (typeof SPEND_DIMENSIONS)[number];
 const TENANT_DIMENSIONS = SPEND_DIMENSIONS.filter((dimension) => dimension !== "tenant");
@@ -339,6 +341,11 @@ export type RepriceResponse = z.infer<typeof RepriceResponse>;
 
 const Text = z.string().nullable();
 const When = TimestampOutput.nullable();
+/** A line's amount or quantity as stored: every decimal place delivered, up to 20, no exponent. */
+const LineDecimal = z
+  .string()
+  .regex(/^-?\d+(\.\d{1,20})?$/)
+  .meta({ id: "LineDecimalString", description: "Exact decimal as stored on a line: up to 20 decimal places (as the bill delivered it), no exponent." });
 
 export const SpendLine = z
   .object({
@@ -359,11 +366,11 @@ export const SpendLine = z
     sku_price_id: Text,
     pricing_id: Text,
     unit_prices: z.record(z.string(), DecimalString).nullable(),
-    consumed_quantity: DecimalString.nullable(),
+    consumed_quantity: LineDecimal.nullable(),
     consumed_unit: Text,
-    billed_cost: DecimalString.nullable(),
-    effective_cost: DecimalString.nullable(),
-    list_cost: DecimalString.nullable(),
+    billed_cost: LineDecimal.nullable(),
+    effective_cost: LineDecimal.nullable(),
+    list_cost: LineDecimal.nullable(),
     currency: Currency.nullable(),
     tags: z.record(z.string(), z.string()),
     sub_account_id: Text,
@@ -378,21 +385,29 @@ export const SpendLine = z
     created_at: TimestampOutput,
     charge_frequency: z.enum(["One-Time", "Recurring", "Usage-Based"]),
     pricing_category: Text,
-    pricing_quantity: DecimalString.nullable(),
+    pricing_quantity: LineDecimal.nullable(),
     pricing_unit: Text,
-    contracted_cost: DecimalString.nullable(),
-    contracted_unit_price: DecimalString.nullable(),
-    list_unit_price: DecimalString.nullable(),
+    contracted_cost: LineDecimal.nullable(),
+    contracted_unit_price: LineDecimal.nullable(),
+    list_unit_price: LineDecimal.nullable(),
     resource_type: Text,
     commitment_discount_id: Text,
     commitment_discount_category: Text,
     commitment_discount_type: Text,
     commitment_discount_status: Text,
-    commitment_discount_quantity: DecimalString.nullable(),
+    commitment_discount_quantity: LineDecimal.nullable(),
     commitment_discount_unit: Text,
     invoice_issuer: Text,
     charge_description: Text,
     sku_meter: Text,
+    billing_account_name: Text,
+    sub_account_name: Text,
+    availability_zone: Text,
+    region_name: Text,
+    publisher_name: Text,
+    invoice_id: Text,
+    commitment_discount_name: Text,
+    row_id: Text.meta({ description: "The bill's own id of the row (its `Id` column), as delivered." }),
   })
   .meta({ id: "SpendLine", description: "A ledger line with its provenance (source, import_id, pricing_id and unit_prices, event_id, created_at)." });
 export type SpendLine = z.infer<typeof SpendLine>;

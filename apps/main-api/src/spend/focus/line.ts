@@ -46,6 +46,15 @@ export interface FocusLine {
   invoice_issuer: string | null;
   charge_description: string | null;
   sku_meter: string | null;
+  billing_account_name: string | null;
+  sub_account_name: string | null;
+  availability_zone: string | null;
+  region_name: string | null;
+  publisher_name: string | null;
+  invoice_id: string | null;
+  commitment_discount_name: string | null;
+  /** The file's own row id (its `Id` column). */
+  row_id: string | null;
 }
 
 /** A file the import refuses: the message names the column and, for a row, its 1-based number (the header is not a row). */

@@ -153,7 +153,7 @@ export function rowReader(header: readonly string[]): FocusRowReader {
           provider: optional("ServiceProviderName", "ProviderName"),
           service_name: optional("ServiceName"),
           service_category: serviceCategory,
-          region: optional("RegionId", "RegionName"),
+          region: optional("RegionId"),
           resource_id: optional("ResourceId"),
           resource_name: optional("ResourceName"),
           sku_id: optional("SkuId"),
@@ -186,6 +186,15 @@ export function rowReader(header: readonly string[]): FocusRowReader {
           invoice_issuer: optional("InvoiceIssuerName"),
           charge_description: optional("ChargeDescription"),
           sku_meter: optional("SkuMeter"),
+          billing_account_name: optional("BillingAccountName"),
+          sub_account_name: optional("SubAccountName"),
+          availability_zone: optional("AvailabilityZone"),
+          region_name: optional("RegionName"),
+          // FOCUS 1.3 renames PublisherName HostProviderName; a file of either version keeps its own.
+          publisher_name: optional("PublisherName", "HostProviderName"),
+          invoice_id: optional("InvoiceId"),
+          commitment_discount_name: optional("CommitmentDiscountName"),
+          row_id: optional("Id"),
         };
       } catch (err) {
         if (err instanceof CellError) throw new FocusFormatError(err.message, row, column);

@@ -51,6 +51,14 @@ export interface FocusExportLine {
   invoice_issuer: string | null;
   charge_description: string | null;
   sku_meter: string | null;
+  billing_account_name?: string | null;
+  sub_account_name?: string | null;
+  availability_zone?: string | null;
+  region_name?: string | null;
+  publisher_name?: string | null;
+  invoice_id?: string | null;
+  commitment_discount_name?: string | null;
+  row_id?: string | null;
 }
 
 export interface FocusExportOptions {
@@ -61,8 +69,9 @@ export interface FocusExportOptions {
   provider?: string;
 }
 
-/** Every column FOCUS 1.2 makes mandatory, the conditional ones the ledger holds, then ours. */
+/** Every column FOCUS 1.2 makes mandatory, the conditional ones the ledger holds (and a bill's own `Id`), then ours. */
 export const FOCUS_EXPORT_COLUMNS = [
+  "AvailabilityZone",
   "BilledCost",
   "BillingAccountId",
   "BillingAccountName",
@@ -77,6 +86,7 @@ export const FOCUS_EXPORT_COLUMNS = [
   "ChargePeriodStart",
   "CommitmentDiscountCategory",
   "CommitmentDiscountId",
+  "CommitmentDiscountName",
   "CommitmentDiscountQuantity",
   "CommitmentDiscountStatus",
   "CommitmentDiscountType",
@@ -86,6 +96,7 @@ export const FOCUS_EXPORT_COLUMNS = [
   "ContractedCost",
   "ContractedUnitPrice",
   "EffectiveCost",
+  "Id",
   "InvoiceId",
   "InvoiceIssuerName",
   "ListCost",
@@ -96,6 +107,7 @@ export const FOCUS_EXPORT_COLUMNS = [
   "ProviderName",
   "PublisherName",
   "RegionId",
+  "RegionName",
   "ResourceId",
   "ResourceName",
   "ResourceType",
@@ -105,6 +117,7 @@ export const FOCUS_EXPORT_COLUMNS = [
   "SkuMeter",
   "SkuPriceId",
   "SubAccountId",
+  "SubAccountName",
   "Tags",
   "x_TenantId",
   "x_Source",
@@ -159,15 +172,21 @@ function row(line: FocusExportLine, options: FocusExportOptions): string {
   const billed = cost(line.billed_cost);
   const list = cost(line.list_cost);
   const provider = line.provider ?? options.provider ?? null;
+  // A bill line is written as it was delivered (a null stays empty); a usage line, which no bill
+  // describes, is given the organization's account, its provider as publisher and issuer, and its
+  // list cost as contracted cost (it has no contract).
+  const usage = line.source === "usage";
   const accountId = line.billing_account_id ?? options.billingAccountId;
-  // FOCUS requires a pricing quantity and unit on usage and purchases that are not corrections:
-  // a line stored without them (an older import, a usage line of several quantities) is written with its consumed quantity, else 1.
-  const pricingRequired = (line.charge_category === "Usage" || line.charge_category === "Purchase") && line.charge_class !== "Correction";
+  // FOCUS requires a pricing quantity and unit on usage and purchases that are not corrections: a
+  // usage line stored without them (one of several quantities) is written with its consumed quantity,
+  // else 1. A bill line is written as delivered, without them if the bill had none.
+  const pricingRequired = usage && (line.charge_category === "Usage" || line.charge_category === "Purchase") && line.charge_class !== "Correction";
   const pricingQuantity = amount(line.pricing_quantity) ?? (pricingRequired ? (amount(line.consumed_quantity) ?? "1") : null);
   const values: Record<(typeof FOCUS_EXPORT_COLUMNS)[number], string | null> = {
+    AvailabilityZone: line.availability_zone ?? null,
     BilledCost: billed,
     BillingAccountId: accountId,
-    BillingAccountName: line.billing_account_id === null ? (options.billingAccountName ?? accountId) : accountId,
+    BillingAccountName: line.billing_account_name ?? (line.billing_account_id === null ? (options.billingAccountName ?? accountId) : null),
     BillingCurrency: line.currency,
     BillingPeriodEnd: time(line.billing_period_end ?? monthEnd),
     BillingPeriodStart: time(line.billing_period_start ?? monthStart),
@@ -179,26 +198,28 @@ function row(line: FocusExportLine, options: FocusExportOptions): string {
     ChargePeriodStart: time(line.charge_period_start),
     CommitmentDiscountCategory: line.commitment_discount_category,
     CommitmentDiscountId: line.commitment_discount_id,
+    CommitmentDiscountName: line.commitment_discount_name ?? null,
     CommitmentDiscountQuantity: amount(line.commitment_discount_quantity),
     CommitmentDiscountStatus: line.commitment_discount_status,
     CommitmentDiscountType: line.commitment_discount_type,
     CommitmentDiscountUnit: line.commitment_discount_unit,
     ConsumedQuantity: amount(line.consumed_quantity),
     ConsumedUnit: line.consumed_unit,
-    // A line stored without a contracted cost (an older import) is written at its list cost, as FOCUS does without a negotiated rate.
-    ContractedCost: line.priced ? (amount(line.contracted_cost) ?? list ?? billed) : "0",
+    ContractedCost: !line.priced ? "0" : usage ? (amount(line.contracted_cost) ?? list ?? billed) : amount(line.contracted_cost),
     ContractedUnitPrice: amount(line.contracted_unit_price),
     EffectiveCost: cost(line.effective_cost),
-    InvoiceId: null,
-    InvoiceIssuerName: line.invoice_issuer ?? provider,
+    Id: line.row_id ?? null,
+    InvoiceId: line.invoice_id ?? null,
+    InvoiceIssuerName: line.invoice_issuer ?? (usage ? provider : null),
     ListCost: list,
     ListUnitPrice: amount(line.list_unit_price),
     PricingCategory: line.pricing_category,
     PricingQuantity: pricingQuantity,
     PricingUnit: line.pricing_unit ?? (pricingRequired ? (line.consumed_unit ?? "Units") : null),
     ProviderName: provider,
-    PublisherName: provider,
+    PublisherName: line.publisher_name ?? (usage ? provider : null),
     RegionId: line.region,
+    RegionName: line.region_name ?? null,
     ResourceId: line.resource_id,
     ResourceName: line.resource_name,
     ResourceType: line.resource_type,
@@ -208,6 +229,7 @@ function row(line: FocusExportLine, options: FocusExportOptions): string {
     SkuMeter: line.sku_meter,
     SkuPriceId: line.sku_price_id,
     SubAccountId: line.sub_account_id,
+    SubAccountName: line.sub_account_name ?? null,
     Tags: line.tags && Object.keys(line.tags).length ? JSON.stringify(line.tags) : null,
     x_TenantId: line.tenant_id,
     x_Source: line.source,

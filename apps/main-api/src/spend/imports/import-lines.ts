@@ -1,4 +1,5 @@
 import { Decimal } from "@cloudcost/decimal";
+import { amount } from "../amounts";
 import { type FocusLine, type FocusReadInfo, tagValueText } from "../focus";
 import type { BillingPair, InsertResult, LedgerLineInput } from "../ledger";
 
@@ -65,6 +66,14 @@ export function toLedgerLine(line: FocusLine, tenantId: string | null, importId:
     invoiceIssuer: line.invoice_issuer,
     chargeDescription: line.charge_description,
     skuMeter: line.sku_meter,
+    billingAccountName: line.billing_account_name,
+    subAccountName: line.sub_account_name,
+    availabilityZone: line.availability_zone,
+    regionName: line.region_name,
+    publisherName: line.publisher_name,
+    invoiceId: line.invoice_id,
+    commitmentDiscountName: line.commitment_discount_name,
+    rowId: line.row_id,
   };
 }
 
@@ -98,7 +107,7 @@ export class ImportTally {
     if (!this.pairs.has(key)) this.pairs.set(key, { billingAccountId: line.billing_account_id, start, end });
   }
 
-  /** Adds the amounts as stored (the ledger's rounding), per currency. */
+  /** Adds the amounts as stored, per currency (answered rounded to 10 places, as every sum). */
   addStored(result: InsertResult): void {
     for (const t of result.totals) {
       const sum = this.totals.get(t.currency) ?? { billed: new Decimal(0), effective: new Decimal(0) };
@@ -122,7 +131,7 @@ export class ImportTally {
   currencyTotals(): { currency: string; billed_cost: string; effective_cost: string }[] {
     return [...this.totals.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([currency, t]) => ({ currency, billed_cost: t.billed.toFixed(), effective_cost: t.effective.toFixed() }));
+      .map(([currency, t]) => ({ currency, billed_cost: amount(t.billed), effective_cost: amount(t.effective) }));
   }
 
   /** What an import row records of its file (a whole import or a session's part): version, counts, accounts, periods, totals, size. */

@@ -1,5 +1,6 @@
 import type { SpendImport, SpendImportSession, SpendImportSessionSummary } from "@cloudcost/contracts";
 import { Decimal } from "@cloudcost/decimal";
+import { amount } from "../amounts";
 import type { SpendImport as ImportRow, SpendImportSession as SessionRow } from "../../generated/prisma/client";
 
 export function toSpendImport(row: ImportRow): SpendImport {
@@ -32,7 +33,7 @@ export function sumTotals(parts: ImportRow[]): SpendImport["totals"] {
     }
   return [...sums.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([currency, t]) => ({ currency, billed_cost: t.billed.toFixed(), effective_cost: t.effective.toFixed() }));
+    .map(([currency, t]) => ({ currency, billed_cost: amount(t.billed), effective_cost: amount(t.effective) }));
 }
 
 /** A session with its parts received so far (`parts`: its spend_imports rows). */

@@ -37,6 +37,8 @@ export const DIMENSIONS = [
   ["charge_frequency", "Charge frequency"],
   ["pricing_category", "Pricing category"],
   ["commitment_discount_id", "Commitment"],
+  ["billing_period", "Billing period"],
+  ["invoice_id", "Invoice"],
 ] as const;
 export type Dimension = (typeof DIMENSIONS)[number][0];
 const DIMENSION_NAMES = DIMENSIONS.map(([name]) => name) as readonly string[];
