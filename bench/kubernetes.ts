@@ -31,7 +31,7 @@ import type { ComputeCatalogs } from "../apps/main-api/src/compute/catalog-price
 import { upsertResourceRows } from "../apps/main-api/src/compute/repository";
 import { createPrisma } from "../apps/main-api/src/db";
 import { allocation } from "../apps/main-api/src/kubernetes/allocation-service";
-import { allocationSql } from "../apps/main-api/src/kubernetes/allocation-repository";
+import { wholeDayAllocationSql } from "../apps/main-api/src/kubernetes/allocation-repository";
 import { openBenchDatabase } from "./bench-database";
 import { measurePodIngestOverHttp } from "./kubernetes-ingest";
 import { env, round, time } from "./measure";
@@ -142,9 +142,9 @@ async function loadMonth(db: Database) {
 }
 
 /** The same allocation by namespace, its claims read from the raw samples instead of the roll-up. */
-const BASELINE_SQL = allocationSql(`
+const BASELINE_SQL = wholeDayAllocationSql(`
     SELECT (hour AT TIME ZONE 'UTC')::date AS day, node, namespace AS grp,
-      greatest(cpu_request, coalesce(cpu_usage, 0)) AS cpu, greatest(memory_request, coalesce(memory_usage, 0)) AS mem,
+      greatest(cpu_request, coalesce(cpu_usage, 0)) AS cpu, greatest(memory_request, coalesce(memory_usage, 0)) AS mem, gpu_request AS gpu,
       coalesce(cpu_usage, 0) AS cpu_used, coalesce(memory_usage, 0) AS mem_used
     FROM kubernetes_pod_samples WHERE tenant_id = $1 AND hour >= $2 AND hour < $3`);
 
@@ -157,7 +157,9 @@ async function benchAllocation(db: Database) {
   const ids = nodes(NODES).map((n) => n.resource_id);
   const baseline = await time(
     BASELINE_CALLS,
-    () => db.sql.query(BASELINE_SQL, [MONTH.id, START, end, ids, ids.map(() => "0.384"), ids.map(() => 8), ids.map(() => 32), false]),
+    // $8 GPUs, $9-$11 no bill lines, $12 over the range.
+    () =>
+      db.sql.query(BASELINE_SQL, [MONTH.id, START, end, ids, ids.map(() => "0.384"), ids.map(() => 8), ids.map(() => 32), ids.map(() => 0), [], [], [], false]),
     1,
   );
   // The worst case: the nodes' capacity a quarter of their type's, so the same claims exceed every node-day's.

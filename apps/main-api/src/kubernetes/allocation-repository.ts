@@ -166,6 +166,9 @@ const SAMPLE_CLAIMS = `
       coalesce(cpu_usage, 0) AS cpu_used, coalesce(memory_usage, 0) AS mem_used
     FROM kubernetes_pod_samples WHERE tenant_id = $1 AND hour >= $2 AND hour < $3`;
 
+/** allocationSql over whole days, from any `claims` (the benchmark's baseline reads them from the samples). */
+export const wholeDayAllocationSql = (claims: string) => allocationSql(WHOLE_DAY_NODE_DAYS, claims);
+
 /** Pod or a label's value ($13, key $14) over whole days, per day or over the range ($12): read from the samples. */
 export const ALLOCATION_SAMPLES_SQL = allocationSql(WHOLE_DAY_NODE_DAYS, SAMPLE_CLAIMS);
 
