@@ -98,6 +98,11 @@ const SUMMARY: RecommendationSummary = {
 };
 
 let requests: { url: URL; method: string; body: unknown }[] = [];
+// Realized counts the bill's figure only (130.31); the catalog's 70.08 is projected.
+let savingsAnswer: { items: RealizedSavingsItem[]; totals: { estimated: number; realized: number; projected: number } } = {
+  items: SAVED,
+  totals: { estimated: 210.24, realized: 130.31, projected: 70.08 },
+};
 
 function answer(role: string) {
   requests = [];
@@ -111,7 +116,7 @@ function answer(role: string) {
       const routes: Record<string, unknown> = {
         "/api/v1/me": me(role),
         "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
-        "/api/v1/tenant/compute/savings": { items: SAVED, totals: { estimated: 210.24, realized: 200.39 } },
+        "/api/v1/tenant/compute/savings": savingsAnswer,
         "/api/v1/tenant/compute/recommendations/summary": SUMMARY,
         "/api/v1/tenant/compute/recommendations": { items: [ITEM], next_cursor: null },
         "/api/v1/tenant/compute/recommendations/vm-web": {
@@ -142,25 +147,28 @@ beforeEach(signedIn);
 afterEach(signedOut);
 
 describe("the savings page", () => {
-  it("is in the navigation, asks for the last 3 months, and shows estimated against realized per month and per resource with each figure's basis", async () => {
+  it("is in the navigation, asks for the last 3 months, and shows estimated, realized and projected per month and per resource with each figure's basis", async () => {
     answer("viewer");
     renderAt("/savings");
-    expect((await screen.findByTestId("savings-realized")).textContent).toContain("$200.39");
+    expect((await screen.findByTestId("savings-realized")).textContent).toContain("$130.31");
+    expect(screen.getByTestId("savings-projected").textContent).toContain("$70.08");
     expect(screen.getByRole("link", { name: "Savings" }).getAttribute("href")).toBe("/savings");
     expect(screen.getByTestId("savings-estimated").textContent).toContain("$210.24");
     const call = requests.find((r) => r.url.pathname === "/api/v1/tenant/compute/savings");
     // 3 months back from 2026-11-27: from 2026-09-01 to now (whole minutes)
     expect(Object.fromEntries(call?.url.searchParams ?? [])).toEqual({ start: "2026-09-01", end: "2026-11-27T09:30:00.000Z" });
 
-    const months = within(screen.getByRole("table", { name: "Estimated and realized savings per month" })).getAllByRole("row");
+    const months = within(screen.getByRole("table", { name: "Estimated, realized and projected savings per month" })).getAllByRole("row");
     const cells = (row: HTMLElement) => [...row.querySelectorAll("th, td")].map((cell) => cell.textContent);
+    // The retirement priced from the catalog is projected (70.08), not realized; the bill's resize is realized (130.31).
     expect(months.slice(1).map(cells)).toEqual([
-      ["2026-10", "1", "$70.08", "$70.08", "0 from the bill, 1 from prices"],
-      ["2026-11", "1", "$140.16", "$130.31", "1 from the bill, 0 from prices"],
+      ["2026-10", "1", "$70.08", "$0.00", "$70.08", "0 from the bill, 1 from prices"],
+      ["2026-11", "1", "$140.16", "$130.31", "$0.00", "1 from the bill, 0 from prices"],
     ]);
     const resources = within(screen.getByRole("table", { name: /per resource/ })).getAllByRole("row");
     expect(resources[1].textContent).toContain("m5.large retired");
     expect(resources[1].textContent).toContain("Catalog prices");
+    expect(resources[1].textContent).toContain("$70.08 (projected)");
     expect(resources[2].textContent).toContain("m5.2xlarge → m5.xlarge");
     expect(resources[2].textContent).toContain("$280.32 → $150.01");
     expect(resources[2].textContent).toContain("Bill, 14 days after");
@@ -169,7 +177,28 @@ describe("the savings page", () => {
   it("adds months in integer cents", () => {
     const twice = savingsByMonth([SAVED[1], { ...SAVED[1], realized_savings_monthly_usd: 0.1 }, { ...SAVED[1], realized_savings_monthly_usd: 0.2 }]);
     // 130.31 + 0.10 + 0.20 = 130.61 (as floats 0.1 + 0.2 would not be 0.3)
-    expect(twice).toEqual([{ month: "2026-11", changes: 3, estimatedCents: 3 * 14016, realizedCents: 13061, byBill: 3 }]);
+    expect(twice).toEqual([{ month: "2026-11", changes: 3, estimatedCents: 3 * 14016, realizedCents: 13061, projectedCents: 0, byBill: 3 }]);
+  });
+
+  it("shows a resize under a commitment as realizing nothing, and says why", async () => {
+    const covered: RealizedSavingsItem = {
+      ...(SAVED[1] as RealizedSavingsItem),
+      resource_id: "vm-plan",
+      recommendation: { ...(SAVED[1] as RealizedSavingsItem).recommendation, savings_monthly_usd: 0 },
+      realized_savings_monthly_usd: 0,
+      reason: "commitment_covered",
+    };
+    savingsAnswer = { items: [covered], totals: { estimated: 0, realized: 0, projected: 0 } };
+    try {
+      answer("viewer");
+      renderAt("/savings");
+      expect((await screen.findByTestId("savings-realized")).textContent).toContain("$0.00");
+      const row = within(screen.getByRole("table", { name: /per resource/ })).getAllByRole("row")[1] as HTMLElement;
+      expect(row.textContent).toContain("under a commitment");
+      expect(within(row).getByTitle(/paid either way/)).toBeTruthy();
+    } finally {
+      savingsAnswer = { items: SAVED, totals: { estimated: 210.24, realized: 130.31, projected: 70.08 } };
+    }
   });
 });
 

@@ -8,22 +8,27 @@ export interface MonthOfSavings {
   changes: number;
   /** Cents, summed as integers (the API's amounts are rounded to cents). */
   estimatedCents: number;
+  /** From the bill (basis `bill`) only. */
   realizedCents: number;
+  /** From the catalog's prices (basis `catalog`): not seen on a bill yet. */
+  projectedCents: number;
   byBill: number;
 }
 
 const cents = (usd: number | null) => (usd === null ? 0 : Math.round(usd * 100));
 
-/** Estimated and realized monthly savings per calendar month of the changes, oldest first. */
+/** Estimated, realized (bill) and projected (catalog) monthly savings per calendar month of the changes, oldest first. */
 export function savingsByMonth(items: readonly RealizedSavingsItem[]): MonthOfSavings[] {
   const months = new Map<string, MonthOfSavings>();
   for (const item of items) {
     const month = item.change.at.slice(0, 7);
-    const row = months.get(month) ?? { month, changes: 0, estimatedCents: 0, realizedCents: 0, byBill: 0 };
+    const row = months.get(month) ?? { month, changes: 0, estimatedCents: 0, realizedCents: 0, projectedCents: 0, byBill: 0 };
     row.changes += 1;
     row.estimatedCents += cents(item.recommendation.savings_monthly_usd);
-    row.realizedCents += cents(item.realized_savings_monthly_usd);
-    if (item.basis === "bill") row.byBill += 1;
+    if (item.basis === "bill") {
+      row.realizedCents += cents(item.realized_savings_monthly_usd);
+      row.byBill += 1;
+    } else row.projectedCents += cents(item.realized_savings_monthly_usd);
     months.set(month, row);
   }
   return [...months.values()].sort((a, b) => (a.month < b.month ? -1 : 1));

@@ -7,7 +7,10 @@ import { useCoverage } from "../hooks";
 
 const GROUPS: Record<CoverageGroup, string> = { service_name: "service", region: "region", sub_account_id: "sub-account", tenant: "tenant" };
 
-/** Covered / eligible list cost by group; members and viewers see their own tenants' usage only. */
+/**
+ * Covered on-demand equivalent / (that + on-demand cost of the eligible usage) per provider and
+ * group; members and viewers see their own tenants' usage only.
+ */
 export function Coverage({ orgId, range, manager }: { orgId: string; range: { start: string; end: string }; manager: boolean }) {
   const [groupBy, setGroupBy] = useState<CoverageGroup>("service_name");
   const coverage = useCoverage(orgId, range, groupBy);
@@ -18,7 +21,8 @@ export function Coverage({ orgId, range, manager }: { orgId: string; range: { st
     <section className="card" aria-labelledby="coverage">
       <h2 id="coverage">Coverage</h2>
       <p className="muted">
-        Of the usage commitments could cover (services with committed usage in the range, and every Compute service), the share of its list cost they did cover.
+        Of the usage a commitment could cover (compute usage charged by the hour, on demand or committed; never spot, storage or data transfer), the share
+        commitments covered, at on-demand rates, per provider.
         {manager ? "" : " You see the usage of your own tenants."}
       </p>
       <label className="inline">
@@ -40,32 +44,34 @@ export function Coverage({ orgId, range, manager }: { orgId: string; range: { st
               <caption>Coverage by {GROUPS[data.group_by]}</caption>
               <thead>
                 <tr>
+                  <th scope="col">Provider</th>
                   <th scope="col">{GROUPS[data.group_by]}</th>
                   <th scope="col">Coverage</th>
-                  <th scope="col">Covered (list)</th>
-                  <th scope="col">Eligible (list)</th>
+                  <th scope="col">Covered (on-demand equivalent)</th>
                   <th scope="col">On demand paid</th>
                 </tr>
               </thead>
               <tbody>
                 {data.rows.map((row) => (
-                  <tr key={row.group ?? ""}>
+                  <tr key={`${row.provider} ${row.currency} ${row.group ?? ""}`}>
+                    <td>{row.provider ?? "—"}</td>
                     <th scope="row">{label(row.group)}</th>
                     <td>{row.coverage_percent ?? "—"} %</td>
-                    <td>{money(row.covered_list_cost, "USD")}</td>
-                    <td>{money(row.eligible_list_cost, "USD")}</td>
-                    <td>{money(row.on_demand_cost, "USD")}</td>
+                    <td>{money(row.covered_on_demand_equivalent, row.currency ?? "USD")}</td>
+                    <td>{money(row.on_demand_cost, row.currency ?? "USD")}</td>
                   </tr>
                 ))}
               </tbody>
               <tfoot>
-                <tr>
-                  <th scope="row">All</th>
-                  <td data-testid="coverage-total">{data.totals.coverage_percent ?? "—"} %</td>
-                  <td>{money(data.totals.covered_list_cost, "USD")}</td>
-                  <td>{money(data.totals.eligible_list_cost, "USD")}</td>
-                  <td>{money(data.totals.on_demand_cost, "USD")}</td>
-                </tr>
+                {data.totals.map((t) => (
+                  <tr key={`${t.provider} ${t.currency}`}>
+                    <td>{t.provider ?? "—"}</td>
+                    <th scope="row">All ({t.currency ?? "USD"})</th>
+                    <td data-testid="coverage-total">{t.coverage_percent ?? "—"} %</td>
+                    <td>{money(t.covered_on_demand_equivalent, t.currency ?? "USD")}</td>
+                    <td>{money(t.on_demand_cost, t.currency ?? "USD")}</td>
+                  </tr>
+                ))}
               </tfoot>
             </table>
           )

@@ -50,9 +50,10 @@ export default function Savings() {
         </label>
       </div>
       <p className="muted">
-        Resources resized or retired while a recommendation stood. <strong>Estimated</strong> is the monthly saving the recommendation promised;{" "}
-        <strong>realized</strong> compares the month before the change with the month after: from the bill (the median daily cost of the resource's lines over
-        up to 14 days on each side, times 730 / 24) when it has at least 3 days on both sides, else from the effective prices of the two types.
+        Resources resized or retired after a recommendation was made. <strong>Estimated</strong> is the monthly saving the recommendation promised;{" "}
+        <strong>realized</strong> is what the bill shows: the median daily cost of the resource's lines over up to 14 days before and after the change, times
+        730 / 24, once there are at least 3 days on both sides. Until then the change is <strong>projected</strong> from the effective prices of the two types.
+        A resource under a commitment (Reserved Instance, Savings Plan) realizes nothing by shrinking: the commitment is paid either way.
       </p>
       {savings.error ? (
         <ErrorNote error={savings.error} title="Could not load the savings" />
@@ -68,8 +69,12 @@ export default function Savings() {
               <dd>{formatUsd(savings.data.totals.estimated)}</dd>
             </div>
             <div className="card stat" data-testid="savings-realized">
-              <dt>Realized / month</dt>
+              <dt>Realized / month (bill)</dt>
               <dd>{formatUsd(savings.data.totals.realized)}</dd>
+            </div>
+            <div className="card stat" data-testid="savings-projected">
+              <dt>Projected / month (prices)</dt>
+              <dd>{formatUsd(savings.data.totals.projected)}</dd>
             </div>
             <div className="card stat">
               <dt>Changes</dt>

@@ -23,7 +23,7 @@ export function SavingsByResource({ items }: { items: readonly RealizedSavingsIt
                 Before → after / month
               </th>
               <th scope="col" className="num">
-                Realized / month
+                Realized or projected / month
               </th>
               <th scope="col">Basis</th>
             </tr>
@@ -44,7 +44,15 @@ export function SavingsByResource({ items }: { items: readonly RealizedSavingsIt
                 <td className="num">
                   {formatUsd(item.before_monthly_usd)} → {formatUsd(item.after_monthly_usd)}
                 </td>
-                <td className="num">{formatUsd(item.realized_savings_monthly_usd)}</td>
+                <td className="num">
+                  {formatUsd(item.realized_savings_monthly_usd)}
+                  {item.basis === "catalog" && <span className="muted"> (projected)</span>}
+                  {item.reason === "commitment_covered" && (
+                    <span className="tag" title="The commitment is paid either way: what the resource stopped using became the commitment's unused part.">
+                      under a commitment
+                    </span>
+                  )}
+                </td>
                 <td>
                   <span title={BASIS_LABELS[item.basis]}>{item.basis === "bill" ? `Bill, ${item.days_observed} days after` : "Catalog prices"}</span>
                 </td>
