@@ -1,3 +1,4 @@
+import { newId } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { Organization } from "../generated/prisma/client";
 import type { Tx } from "../transactions";
@@ -16,4 +17,10 @@ export function findOrganizationOrThrow(db: Db, organizationId: string): Promise
 /** Throws the unique violation of a taken slug. */
 export function updateOrganizationRow(db: Db, organizationId: string, data: { name?: string; slug?: string }): Promise<Organization> {
   return db.organization.update({ where: { id: organizationId }, data });
+}
+
+/** Inserts a new organization with ON CONFLICT DO NOTHING: undefined when the slug is taken (the transaction goes on). */
+export async function insertOrganizationUnlessSlugTaken(tx: Tx, name: string, slug: string): Promise<Organization | undefined> {
+  const [row] = await tx.organization.createManyAndReturn({ data: [{ id: newId("org"), name, slug }], skipDuplicates: true });
+  return row;
 }

@@ -1,5 +1,6 @@
 import { OrganizationSettings as SettingsSchema, type OrganizationSettings, type UpdateSettingsRequest } from "@cloudcost/contracts";
 import type { Prisma } from "../db";
+import type { Tx } from "../transactions";
 import type { OrganizationSettings as SettingsRow } from "../generated/prisma/client";
 
 const DEFAULTS: OrganizationSettings = SettingsSchema.parse({});
@@ -20,6 +21,11 @@ const toSettings = (row: SettingsRow | null): OrganizationSettings =>
         anomaly_min_percent: row.anomalyMinPercent.toNumber(),
       }
     : DEFAULTS;
+
+/** The settings row of a new organization, with the defaults. */
+export async function insertOrganizationSettings(tx: Tx, organizationId: string): Promise<void> {
+  await tx.organizationSettings.create({ data: { organizationId } });
+}
 
 /** An organization's settings (the defaults when it has no row); the right-sizing engine reads these. */
 export async function loadOrganizationSettings(prisma: Prisma, organizationId: string): Promise<OrganizationSettings> {
