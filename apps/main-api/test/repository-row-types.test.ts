@@ -15,6 +15,7 @@ import { checkedStatements as kubernetesStatements } from "../src/kubernetes/rep
 import { checkedStatements as kubernetesAllocationStatements } from "../src/kubernetes/allocation-repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
+import { checkedStatements as creditStatements } from "../src/compute/credit-repository";
 import { checkedStatements as invitationStatements } from "../src/invitations/repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as outboxStatements } from "../src/outbox/repository";
@@ -41,6 +42,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...commitmentStatements(),
   ...rollupStatements(),
   ...computeLifecycleStatements(),
+  ...creditStatements(),
   ...resourceCostStatements(),
   ...kubernetesStatements(),
   ...kubernetesAllocationStatements(),

@@ -86,6 +86,22 @@ describe("recommendation detail panel", () => {
     expect(screen.getByText(/Your effective prices from negotiated, dated 2026-11-20/)).toBeTruthy();
   });
 
+  it("explains a burstable type that would run out of credits (rule version 4)", () => {
+    const item: Recommendation = {
+      ...base,
+      instance_type: "t3.large",
+      action: "UPSIZE",
+      current_instance_type: "t3.large",
+      recommended_instance_type: "c6a.large",
+      finding_reasons: ["cpu_under_provisioned", "burst_credits_exhausted"],
+    };
+    render(<RecommendationDetail open item={item} loading={false} onClose={() => {}} />);
+    expect(screen.getByText("Fewer vCPU than the CPU need")).toBeTruthy();
+    // Its words, not the code.
+    expect(screen.getByText(/would run out of CPU credits/)).toBeTruthy();
+    expect(screen.queryByText("burst_credits_exhausted")).toBeNull();
+  });
+
   it("says so when the resource is not on the page", () => {
     render(<RecommendationDetail open item={undefined} loading={false} onClose={() => {}} />);
     expect(screen.getByText(/not on the current page/)).toBeTruthy();

@@ -9,7 +9,8 @@ import { findTenantsWithInventory, tryLockAnalysis, unlockAnalysis, writeAnalysi
 import { findResourceIdsWithCommittedUsageSince } from "../spend/resource-costs-repository";
 import { findStatsSince, findWindowStats, type ResizedStatsRow, type WindowStatsRow } from "./rollup-repository";
 import { dropExpired, rollUpSettledDays, rollUpTail, rollupWindow } from "./rollups";
-import { decide, hasEnoughSignal, type DecidedOption, type Decision, type ResourceContext, type UsageStats } from "./rightsizing";
+import { findHourlyCpu } from "./credit-repository";
+import { decide, hasEnoughSignal, isBurstable, type DecidedOption, type Decision, type ResourceContext, type UsageStats } from "./rightsizing";
 import { loadComputeSettings, type ComputeSettings } from "./settings";
 
 /** Another cycle of this tenant is running (this process or another replica). */
@@ -124,6 +125,19 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     const since = new Map((await findStatsSince(deps.db.sql, tenant.id, resized)).map((row) => [row.resource_id, row]));
     const rows = windowRows.map((row) => (resizedAt(row) ? withStatsSince(row, since.get(row.resource_id)) : row));
     const stats = rows.map(toStats);
+    // Rule version 4 simulates burstable credits hour by hour: only a burstable type may move to
+    // another, so only resources of a burstable type past rule 1 need their hourly CPU (from the
+    // window's start, or their resize).
+    const simulated = rows.flatMap((row, i) =>
+      row.instance_type && isBurstable({ instance_type: row.instance_type }) && hasEnoughSignal(stats[i])
+        ? [{ resourceId: row.resource_id, since: resizedAt(row) ?? window.since }]
+        : [],
+    );
+    const hourly = new Map((await findHourlyCpu(deps.db.sql, tenant.id, simulated)).map((row) => [row.resource_id, row.cpu]));
+    for (const [i, row] of rows.entries()) {
+      const s = stats[i];
+      if (s && hourly.has(row.resource_id)) stats[i] = { ...s, cpuHourly: hourly.get(row.resource_id) };
+    }
     const committed = await findResourceIdsWithCommittedUsageSince(deps.db.sql, tenant.organizationId, tenant.id, new Date(started - COMMITTED_LOOKBACK_MS));
     const contextOf = (row: StatsRow): ResourceContext => ({
       recentlyResized: resizedAt(row) !== null,

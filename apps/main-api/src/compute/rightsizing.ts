@@ -36,6 +36,11 @@ export interface UsageStats {
   networkLow: number;
   /** Mean CPU of the window (null: unknown, then a burstable type is judged by its p95 against its baseline). */
   cpuMean?: number | null;
+  /**
+   * The mean CPU % of each hour of the window with samples, oldest first (rule version 4's credit
+   * simulation; null or absent: not known, then a burstable type is judged by version 3's mean alone).
+   */
+  cpuHourly?: readonly number[] | null;
 }
 
 /** What the rule knows of a resource beyond its shape and samples. */
@@ -111,6 +116,30 @@ export const isBurstable = (row: { instance_type: string; burstable?: boolean })
 /** Capabilities that make a type special-purpose (catalog `capabilities`). */
 const SPECIAL = new Set(["bare_metal", "confidential", "constrained_vcpu", "fpga", "hpc", "local_nvme"]);
 
+/** A burstable type's credit balance holds at most this many hours of its earnings. */
+export const CREDIT_CAP_HOURS = 24;
+
+/**
+ * Rule version 4's burst credit simulation: whether a burstable type's credit balance never runs
+ * out over the window's hours, simulated hour by hour from a full balance. Per hour it earns
+ * baseline % / 100 x its vCPUs x 60 credits (a credit: one vCPU at 100 % for a minute) and spends
+ * the observed load x 60, the load being that hour's CPU % / 100 x the current vCPU count; the
+ * balance is capped at 24 hours of earnings. In hundredths of a percent (the samples' precision)
+ * the sums stay integers well inside a double's exact range.
+ */
+export function creditsLast(baselinePercent: number, candidateCores: number, currentCores: number, hourlyCpu: readonly number[]): boolean {
+  // Credits x 100 per hour: earned = baseline x vCPUs x 60 (baseline in percent), spent = cpu x cores x 60.
+  const earned = baselinePercent * candidateCores * 60;
+  const cap = earned * CREDIT_CAP_HOURS;
+  let balance = cap;
+  for (const cpu of hourlyCpu) {
+    balance = Math.min(cap, balance + earned - cpu * currentCores * 60);
+    // A hair of float error is not a shortfall (values are hundredths).
+    if (balance < -1e-6) return false;
+  }
+  return true;
+}
+
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 interface Candidate {
@@ -183,8 +212,10 @@ const riskOf = (over: number): PerformanceRisk => (over <= 0 ? "low" : over <= R
 const round2 = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
 
 /**
- * The right-sizing rule, version 3 (docs/api.md, "The right-sizing rule"), for one resource:
- * version 2's decision, then a commitment that is paid anyway takes the savings away (the action stays).
+ * The right-sizing rule, version 4 (docs/api.md, "The right-sizing rule"), for one resource:
+ * version 2's decision, with version 3's credits (mean within the baseline) and version 4's credit
+ * simulation for burstable types, then a commitment that is paid anyway takes the savings away
+ * (the action stays).
  */
 export function decide(
   current: CurrentShape,
@@ -254,9 +285,18 @@ function decideShape(
   const currentCapacity = sustained(currentRow, cores);
   // Version 3: a burstable type with a known baseline meets the need when the mean stays within its
   // baseline (credits are earned and spent on average) and the p95 within the target on all its vCPUs.
+  // Version 4: and its credit balance, simulated hour by hour, never runs out (else it is excluded
+  // with reason burst_credits_exhausted).
   const mean = stats.cpuMean ?? null;
-  const burstFits = (row: InstanceTypeRow) =>
-    new Decimal(cores).times(mean ?? 0).lte(new Decimal(row.cpu_cores).times(row.burst_baseline_percent ?? 100)) && needCpu.lte(row.cpu_cores);
+  const hourly = stats.cpuHourly ?? null;
+  let creditsExhausted = false;
+  const burstFits = (row: InstanceTypeRow) => {
+    const v3 = new Decimal(cores).times(mean ?? 0).lte(new Decimal(row.cpu_cores).times(row.burst_baseline_percent ?? 100)) && needCpu.lte(row.cpu_cores);
+    if (!v3 || hourly === null) return v3;
+    if (creditsLast(row.burst_baseline_percent ?? 100, row.cpu_cores, cores, hourly)) return true;
+    creditsExhausted = true;
+    return false;
+  };
   const byCredits = (row: InstanceTypeRow) => mean !== null && isBurstable(row) && row.burst_baseline_percent != null;
   const cpuShort = byCredits(currentRow) ? !burstFits(currentRow) : needCpu.gt(currentCapacity);
   const ramShort = needRam.gt(ram);
@@ -275,8 +315,9 @@ function decideShape(
     if (row.current_generation === false) return false;
     if (c.burstable && !currentBurstable) return false;
     if (!sameAccelerator(currentRow, row) || !specialAllowed(currentRow, row)) return false;
-    const cpuFits = c.burstable && byCredits(row) ? burstFits(row) : atMost(cpuNeed, needCpu, c.sustainedCpu, () => sustained(row, row.cpu_cores));
-    return cpuFits && atMost(ramNeed, needRam, row.ram_gb, () => row.ram_gb);
+    // Memory first: a type it excludes is not simulated (nor named as short of credits).
+    if (!atMost(ramNeed, needRam, row.ram_gb, () => row.ram_gb)) return false;
+    return c.burstable && byCredits(row) ? burstFits(row) : atMost(cpuNeed, needCpu, c.sustainedCpu, () => sustained(row, row.cpu_cores));
   };
   // The cheapest qualifying rows in price order; the scan goes one price past the options needed so
   // that a tie with the current type is seen (ties: the current type first, then byte order).
@@ -290,7 +331,11 @@ function decideShape(
     (a, b) => a.hourly.comparedTo(b.hourly) || Number(isCurrent(b)) - Number(isCurrent(a)) || byteOrder(a.row.instance_type, b.row.instance_type),
   );
 
-  const under: FindingReason[] = [...(cpuShort ? ["cpu_under_provisioned" as const] : []), ...(ramShort ? ["memory_under_provisioned" as const] : [])];
+  const under: FindingReason[] = [
+    ...(cpuShort ? ["cpu_under_provisioned" as const] : []),
+    ...(ramShort ? ["memory_under_provisioned" as const] : []),
+    ...(creditsExhausted ? ["burst_credits_exhausted" as const] : []),
+  ];
   const winner = candidates[0];
   if (!winner) return finish({ ...base, currentMonthly, price: provenance(basis, [currentRow]) }, [...reasons, ...under, "no_candidate"]);
 

@@ -1,4 +1,4 @@
-import type { PriceProvenance, RecommendationItem, RecommendationOption } from "@cloudcost/contracts";
+import type { FindingReason, PriceProvenance, RecommendationItem, RecommendationOption } from "@cloudcost/contracts";
 
 export type { PriceProvenance, RecommendationOption };
 export type Recommendation = RecommendationItem;
@@ -14,7 +14,8 @@ export const ACTION_LABELS: Record<(typeof ACTIONS)[number], string> = {
   PENDING: "Pending",
 };
 
-export const REASON_LABELS: Record<string, string> = {
+/** Every reason the analysis gives, in words (a new reason without its words does not compile). */
+export const REASON_LABELS: Record<FindingReason, string> = {
   idle: "Idle: CPU p95 under 3 % and maximum under 10 %",
   cpu_over_provisioned: "More vCPU than the CPU need",
   memory_over_provisioned: "More memory than the memory need",
@@ -26,6 +27,8 @@ export const REASON_LABELS: Record<string, string> = {
   unpriced_type: "The current type has no price",
   recently_resized: "Resized recently: waiting for 12 samples over 24 hours of the new shape",
   commitment_covered: "Covered by a commitment (reserved or committed usage): paid whether it runs or not, so no savings",
+  burst_credits_exhausted:
+    "A burstable type would run out of CPU credits: hour by hour over the window, from a full balance capped at 24 hours of earnings, the load spends credits faster than the type earns them at its baseline, so it would be throttled",
 };
 
 export const STATE_LABELS: Record<Recommendation["state"], string> = {
