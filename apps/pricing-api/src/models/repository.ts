@@ -79,16 +79,31 @@ export function modelDetailsOf(row: ModelRow) {
   };
 }
 
-const LATEST_SQL = `SELECT DISTINCT ON (model_key, token_bucket) ${SELECT_LIST}
-       FROM model_prices
-      WHERE account_id = $1
-        AND (model_key, token_bucket) IN (SELECT k->>0, k->>1 FROM jsonb_array_elements($2::jsonb) AS k)
-      ORDER BY model_key, token_bucket, effective_from DESC, id DESC`;
+// Per identity, the newest version only: the latest effective_from is the first entry of a backward
+// walk of the (account, model_key, token_bucket, effective_from) index (max), and only the rows of that
+// effective_from are read and ordered by id. A model changes price with every version, so DISTINCT ON
+// over all of them (as before) read and sorted every version ever registered, and a registration of the
+// same entries cost more each time (test/model-registration-flat.test.ts). ORDER BY effective_from
+// DESC, id DESC LIMIT 1 sorted them all as well: the index does not hold id.
+const LATEST_SQL = `SELECT m.* FROM (SELECT DISTINCT k->>0 AS model_key, k->>1 AS token_bucket FROM jsonb_array_elements($2::jsonb) AS k) AS k
+     CROSS JOIN LATERAL (
+       SELECT ${SELECT_LIST} FROM model_prices
+        WHERE account_id = $1 AND model_key = k.model_key::bpchar AND token_bucket = k.token_bucket
+          AND effective_from = (
+            SELECT max(effective_from) FROM model_prices
+             WHERE account_id = $1 AND model_key = k.model_key::bpchar AND token_bucket = k.token_bucket)
+        ORDER BY id DESC
+        LIMIT 1) AS m`;
 
 /** The latest version of each identity (`identities`: "model_key|token_bucket"). */
 export function findLatestRows(tx: Sql, accountId: string, identities: string[]): Promise<ModelRow[]> {
-  const keys = identities.map((identity) => identity.split("|"));
-  return tx.$queryRawUnsafe<ModelRow[]>(LATEST_SQL, accountId, JSON.stringify(keys));
+  const { sql, params } = latestRowsStatement(accountId, identities);
+  return tx.$queryRawUnsafe<ModelRow[]>(sql, ...params);
+}
+
+/** findLatestRows' statement and parameters (also for tests that read its plan). */
+export function latestRowsStatement(accountId: string, identities: string[]): { sql: string; params: unknown[] } {
+  return { sql: LATEST_SQL, params: [accountId, JSON.stringify(identities.map((identity) => identity.split("|")))] };
 }
 
 const ASSIGNMENTS = DETAIL_NAMES.split(",")
@@ -96,14 +111,23 @@ const ASSIGNMENTS = DETAIL_NAMES.split(",")
   .map((name) => `${name} = v.${name}`)
   .join(", ");
 
+// The ids again as an array ($3), so that the rows are found by primary key whatever the planner
+// knows: joined with the JSON rows alone, the statement was planned without statistics as a hash
+// join over every version of the account (24,000 rows read to close 10).
 const UPDATE_SQL = `UPDATE model_prices AS m SET effective_to = v.effective_to, ${ASSIGNMENTS}, updated_at = now()
        FROM jsonb_to_recordset($2::jsonb) AS v(id text, effective_to timestamptz, ${DETAIL_COLUMNS})
-      WHERE m.account_id = $1 AND m.id = v.id`;
+      WHERE m.account_id = $1 AND m.id = ANY($3::text[]) AND m.id = v.id`;
 
 /** Writes the rows' effective_to and details. */
 export async function updateRows(tx: Sql, accountId: string, rows: ModelRow[]): Promise<void> {
+  const { sql, params } = updateRowsStatement(accountId, rows);
+  await tx.$queryRawUnsafe(sql, ...params);
+}
+
+/** updateRows' statement and parameters (also for tests that read its plan). */
+export function updateRowsStatement(accountId: string, rows: ModelRow[]): { sql: string; params: unknown[] } {
   const payload = rows.map((row) => ({ id: row.id, effective_to: row.effective_to?.toISOString() ?? null, ...modelDetailsOf(row) }));
-  await tx.$queryRawUnsafe(UPDATE_SQL, accountId, JSON.stringify(payload));
+  return { sql: UPDATE_SQL, params: [accountId, JSON.stringify(payload), rows.map((row) => row.id)] };
 }
 
 const INSERT_SQL = `INSERT INTO model_prices (account_id, id, model_key, provider, publisher, host, model, model_id, region, token_bucket,
