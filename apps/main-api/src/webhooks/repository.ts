@@ -136,3 +136,19 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "webhooks recent pings", sql: RECENT_PINGS_SQL, columns: RECENT_PINGS_COLUMNS },
   ];
 }
+
+/** What the webhook service reads and writes; each function takes the client or the transaction it runs in. */
+export const webhookRepository = {
+  insertWebhook,
+  findWebhooks,
+  findWebhook,
+  updateWebhookRow,
+  deleteWebhookRow,
+  findDelivery,
+  findDeliveries,
+  lockRegistrations,
+  lockPings,
+  countWebhooks,
+  recentPings,
+};
+export type WebhookRepository = typeof webhookRepository;
