@@ -1,7 +1,7 @@
 import type { SpendRow } from "@cloudcost/contracts";
 import { describe, expect, it } from "vitest";
 import { scaleDecimal, sumDecimals } from "../src/shared/decimal";
-import { exportQuery, filtersOf, forecastPeriods, groupByOf, presetRange, spendQuery, stackRows } from "../src/features/spend/spend";
+import { exportQuery, filtersOf, forecastCurve, groupByOf, presetRange, spendQuery, stackRows } from "../src/features/spend/spend";
 
 const NOW = new Date("2026-11-27T09:30:00.000Z");
 const q = (text: string, orgView = true) => Object.fromEntries(spendQuery(new URLSearchParams(text), NOW, orgView));
@@ -89,15 +89,31 @@ describe("exact decimals and the forecast chart", () => {
     expect(scaleDecimal("10", 1, 3)).toBe("3.3333333333");
     expect(scaleDecimal("-10", 2, 3)).toBe("-6.6666666667");
   });
-  it("draws the API's forecast days as spent and expected", () => {
-    expect(
-      forecastPeriods([
-        { day: "2026-11-27", actual: "10.5", expected: null },
-        { day: "2026-11-28", actual: null, expected: "12" },
-      ]),
-    ).toEqual([
-      { period_start: "2026-11-27T00:00:00.000Z", total: 10.5, values: { actual: 10.5, expected: 0 } },
-      { period_start: "2026-11-28T00:00:00.000Z", total: 12, values: { actual: 0, expected: 12 } },
+  it("runs the API's forecast days into totals: spent up to data_through, then the forecast between its interval's ends", () => {
+    const points = forecastCurve(
+      [
+        { day: "2026-12-26", actual: "400", expected: null, expected_low: null, expected_high: null },
+        { day: "2026-12-27", actual: "400", expected: null, expected_low: null, expected_high: null },
+        { day: "2026-12-28", actual: null, expected: "250", expected_low: "130", expected_high: "370" },
+        { day: "2026-12-29", actual: null, expected: "250", expected_low: "130", expected_high: "370" },
+      ],
+      "2026-12-27",
+    );
+    // Spent 400, 800; then the forecast 800 + 250 = 1,050 (low 800 + 130 = 930, high 800 + 370 = 1,170), and 1,300 (1,060 to 1,540).
+    expect(points.map((p) => [p.day, p.spent, p.mid, p.low, p.high, p.expected])).toEqual([
+      ["2026-12-26", 400, 400, 400, 400, false],
+      ["2026-12-27", 800, 800, 800, 800, false],
+      ["2026-12-28", null, 1050, 930, 1170, true],
+      ["2026-12-29", null, 1300, 1060, 1540, true],
     ]);
+    // Today with data and its remainder expected: spent counts it, the forecast adds the remainder.
+    expect(forecastCurve([{ day: "2026-11-20", actual: "60", expected: "180", expected_low: "180", expected_high: "180" }], "2026-11-20")[0]).toEqual({
+      day: "2026-11-20",
+      spent: 60,
+      mid: 240,
+      low: 240,
+      high: 240,
+      expected: true,
+    });
   });
 });

@@ -176,11 +176,46 @@ export function currenciesOf(totals: readonly { currency: string; cost: string }
   return [...totals].sort((a, b) => (parseDecimal(b.cost) > parseDecimal(a.cost) ? 1 : -1)).map((t) => t.currency);
 }
 
-/** The forecast's days as chart periods: what was spent (`actual`) and what is expected on the days left. */
-export function forecastPeriods(rows: readonly { day: string; actual: string | null; expected: string | null }[]): StackedPeriod[] {
+/** One day of the forecast as a running total: what was spent so far, and the forecast with its 80 % interval. */
+export interface ForecastPoint {
+  day: string;
+  /** The running total of `actual` (null after the last day with data). */
+  spent: number | null;
+  /** The running total of actual + expected, and the same with expected_low / expected_high: the band. */
+  mid: number;
+  low: number;
+  high: number;
+  /** Whether the day holds an expected cost (a day left, or today's remainder). */
+  expected: boolean;
+}
+
+interface ForecastRowLike {
+  day: string;
+  actual: string | null;
+  expected: string | null;
+  expected_low?: string | null;
+  expected_high?: string | null;
+}
+
+/**
+ * The forecast's days as running totals: spent (actual) up to the last day with data, then the
+ * forecast (actual + expected) between its low and high ends (the API's expected_low / expected_high
+ * per day). The last point's mid, low and high are the API's forecast, forecast_low and forecast_high
+ * (within a cent per day: the chart's figures are numbers; the exact amounts are the API's strings).
+ */
+export function forecastCurve(rows: readonly ForecastRowLike[], dataThrough: string | null): ForecastPoint[] {
+  let actual = 0;
+  let mid = 0;
+  let low = 0;
+  let high = 0;
   return rows.map((row) => {
-    const actual = row.actual === null ? 0 : Number(row.actual);
+    const spent = row.actual === null ? 0 : Number(row.actual);
     const expected = row.expected === null ? 0 : Number(row.expected);
-    return { period_start: `${row.day}T00:00:00.000Z`, total: actual + expected, values: { actual, expected } };
+    actual += spent;
+    mid += spent + expected;
+    low += spent + (row.expected_low == null ? expected : Number(row.expected_low));
+    high += spent + (row.expected_high == null ? expected : Number(row.expected_high));
+    const known = dataThrough !== null && row.day <= dataThrough;
+    return { day: row.day, spent: known ? actual : null, mid, low, high, expected: row.expected !== null };
   });
 }

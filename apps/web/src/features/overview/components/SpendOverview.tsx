@@ -5,8 +5,9 @@ import { useForecast, useSpend } from "../../spend/hooks";
 import { canManage, useMe } from "../../../app/app-context";
 import { useTenant } from "../../../app/tenant";
 import { money } from "../../../shared/format";
-import { currenciesOf, forecastPeriods, stackRows } from "../../spend/spend";
+import { currenciesOf, forecastCurve, stackRows } from "../../spend/spend";
 import { BudgetBurn } from "../../budgets/components/BudgetBurn";
+import { ForecastChart } from "../../spend/components/ForecastChart";
 import { SpendChart } from "../../spend/components/SpendChart";
 import { Empty, QueryState } from "../../../shared/components/status";
 
@@ -72,20 +73,30 @@ export function SpendOverview({ tenantId, tenantName, start = true }: { tenantId
                   )}
                 </section>
                 <section className="card" aria-labelledby="forecast-by-day">
-                  <h3 id="forecast-by-day">Forecast by day</h3>
+                  <h3 id="forecast-by-day">Forecast for the month</h3>
                   {projection?.forecast ? (
                     <>
-                      <SpendChart
-                        keys={["actual", "expected"]}
-                        periods={forecastPeriods(projection.rows)}
+                      <ForecastChart
+                        points={forecastCurve(projection.rows, projection.data_through)}
                         currency={currency}
-                        title="Spent and expected by day this month"
+                        title="Spent and forecast, running total this month"
+                        summary={`${money(projection.spent, currency)} spent${
+                          projection.data_through ? ` through ${projection.data_through}` : ""
+                        }; forecast ${money(projection.forecast, currency)}, 80 % interval ${money(projection.forecast_low ?? projection.forecast, currency)} to ${money(
+                          projection.forecast_high ?? projection.forecast,
+                          currency,
+                        )}`}
                         height={200}
                       />
-                      <p className="muted small">
+                      <p className="muted small" data-testid="forecast-explained">
                         {money(projection.spent, currency)} spent + {money(projection.recurring_remaining, currency)} of recurring charges to come +{" "}
                         {money(projection.usage_remaining, currency)} of usage at the {BASIS[projection.basis]}. Fees and purchases count once, when they are
-                        charged; only usage is extrapolated.
+                        charged; only usage is extrapolated. The band is the 80 % interval: {money(projection.forecast_low ?? projection.forecast, currency)} to{" "}
+                        {money(projection.forecast_high ?? projection.forecast, currency)}, each day left at the 10th and 90th percentile of the days its rate
+                        is read from.
+                        {projection.data_through && (
+                          <> Data through {projection.data_through}: days after it are expected at the run rate (a late bill is not read as zero).</>
+                        )}
                       </p>
                     </>
                   ) : (
