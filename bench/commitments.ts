@@ -10,8 +10,8 @@
  *
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx commitments.ts
  *
- * The ledger is loaded with one INSERT ... SELECT FROM generate_series and the three roll-ups built
- * with the migration's GROUP BY each (what the ledger's writes maintain line by line; test/helpers/rollup.ts
+ * The ledger is loaded with one INSERT ... SELECT FROM generate_series and the four roll-ups built
+ * with the eligibility migration's rebuild (what the ledger's writes maintain line by line; test/helpers/rollup.ts
  * checks that they agree). Writes bench/results/commitments.json; without BENCH_DATABASE_URL it says
  * so and exits 0. Knobs: BENCH_COMMITMENT_LINES, BENCH_COMMITMENT_CALLS (20), BENCH_COMMITMENT_BASELINE_CALLS (3), BENCH_KEEP=1.
  */
@@ -22,6 +22,7 @@ import type { Database } from "@cloudcost/db";
 import { bestCommitment, hourlySeries, sortSeries } from "../apps/main-api/src/commitments/purchase";
 import { findCoverage, findOnDemandSeries, findUtilization } from "../apps/main-api/src/commitments/repository";
 import { MIGRATIONS_DIR } from "../apps/main-api/src/db";
+import { eligibleUsage, onDemandEquivalent } from "../apps/main-api/src/spend/commitment-rollups";
 import { openBenchDatabase } from "./bench-database";
 import { env, round, time } from "./measure";
 
@@ -42,13 +43,13 @@ async function loadLedger(db: Database) {
   await db.sql.query(
     `INSERT INTO spend_lines (organization_id, id, tenant_id, source, charge_period_start, charge_period_end, charge_category, provider, service_name,
         service_category, region, sub_account_id, billing_account_id, billed_cost, effective_cost, list_cost, currency, tags, priced, charge_frequency,
-        pricing_category, commitment_discount_id, commitment_discount_category, commitment_discount_type, commitment_discount_status)
+        pricing_category, commitment_discount_id, commitment_discount_category, commitment_discount_type, commitment_discount_status, pricing_unit)
      SELECT $1, 'spl_' || i, 'ten_' || lpad(t::text, 2, '0'), 'focus_import', ts, ts + interval '1 hour', 'Usage', 'AWS', 'service-' || lpad(s::text, 2, '0'),
        CASE WHEN s % 3 = 0 THEN 'Compute' ELSE 'Databases' END, 'region-' || (s % 4), 'acct-' || t, 'payer',
        CASE WHEN covered OR unused THEN 0 ELSE cost END, CASE WHEN covered OR unused THEN cost * 0.72 ELSE cost END, CASE WHEN unused THEN 0 ELSE cost END,
        'USD', '{}', true, 'Usage-Based', CASE WHEN covered OR unused THEN 'Committed' ELSE 'Standard' END,
        CASE WHEN covered OR unused THEN 'sp-' || (i % 5) END, CASE WHEN covered OR unused THEN 'Spend' END,
-       CASE WHEN covered OR unused THEN 'Compute Savings Plan' END, CASE WHEN covered THEN 'Used' WHEN unused THEN 'Unused' END
+       CASE WHEN covered OR unused THEN 'Compute Savings Plan' END, CASE WHEN covered THEN 'Used' WHEN unused THEN 'Unused' END, 'Hrs'
      FROM generate_series(1, $2::int) AS i,
        LATERAL (SELECT abs(hashint4(i)) % 30 AS s, abs(hashint4(-i)) % 20 AS t, i % 20 = 0 AS covered, i % 100 = 1 AS unused,
                        timestamptz '2026-01-01' + (abs(hashint4(i # 7654321)) % 8760) * interval '1 hour' AS ts,
@@ -56,16 +57,19 @@ async function loadLedger(db: Database) {
     [ORG, LINES],
   );
   const loaded = performance.now();
-  const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, "20261129200000_spend_commitment_rollups", "migration.sql"), "utf8");
-  // The migration's two INSERT ... SELECT statements fill the roll-ups from the lines, as on upgrade.
+  const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, "20261203990000_commitment_eligibility", "migration.sql"), "utf8");
+  // The migration's rebuild (its statements after the column changes) fills the four roll-ups from
+  // the eligible lines, as on upgrade; in one transaction (its eligible lines are a temporary table).
   const statements = migration
     .split("\n")
     .filter((line) => !line.trimStart().startsWith("--"))
     .join("\n")
-    .split(";");
-  const inserts = statements.filter((statement) => /INSERT INTO "spend_(commitment_daily|coverage_daily|ondemand_hourly)"/.test(statement));
-  for (const statement of inserts) await db.sql.exec(statement);
-  await db.sql.exec("ANALYZE spend_lines; ANALYZE spend_commitment_daily; ANALYZE spend_coverage_daily; ANALYZE spend_ondemand_hourly;");
+    .split(";")
+    .filter((statement) => statement.trim() !== "" && !/^\s*ALTER TABLE/.test(statement));
+  await db.sql.exec(`BEGIN;\n${statements.join(";\n")};\nCOMMIT;`);
+  await db.sql.exec(
+    "ANALYZE spend_lines; ANALYZE spend_commitment_daily; ANALYZE spend_coverage_daily; ANALYZE spend_coverage_monthly; ANALYZE spend_ondemand_hourly;",
+  );
   const [{ daily, coverage, hourly }] = await db.sql.query<{ daily: number; coverage: number; hourly: number }>(
     `SELECT (SELECT count(*)::int FROM spend_commitment_daily WHERE organization_id = $1) AS daily,
        (SELECT count(*)::int FROM spend_coverage_daily WHERE organization_id = $1) AS coverage,
@@ -102,10 +106,10 @@ async function benchQueries(db: Database) {
     BASELINE_CALLS,
     () =>
       db.sql.query(
-        `WITH s AS (SELECT * FROM spend_lines WHERE organization_id = $1 AND charge_category = 'Usage' AND currency = 'USD'
-            AND coalesce(commitment_discount_status, '') <> 'Unused' AND charge_period_start >= $2 AND charge_period_start < $3)
-         SELECT service_name, sum(list_cost)::text AS eligible, sum(list_cost) FILTER (WHERE pricing_category = 'Committed')::text AS covered
-           FROM s WHERE service_category = 'Compute' OR service_name IN (SELECT service_name FROM s WHERE pricing_category = 'Committed') GROUP BY 1`,
+        `SELECT l.provider, l.currency, l.service_name, sum(${onDemandEquivalent("l")}) FILTER (WHERE l.pricing_category = 'Committed')::text AS covered,
+           sum(l.effective_cost) FILTER (WHERE l.pricing_category = 'Standard')::text AS on_demand
+           FROM spend_lines l WHERE l.organization_id = $1 AND ${eligibleUsage("l")} AND coalesce(l.commitment_discount_status, '') <> 'Unused'
+            AND l.charge_period_start >= $2 AND l.charge_period_start < $3 GROUP BY 1, 2, 3`,
         [ORG, YEAR.start, YEAR.end],
       ),
     1,
@@ -123,8 +127,8 @@ async function benchQueries(db: Database) {
     BASELINE_CALLS,
     () =>
       db.sql.query(
-        `SELECT date_trunc('hour', charge_period_start) AS hour, sum(effective_cost)::text FROM spend_lines
-          WHERE organization_id = $1 AND charge_category = 'Usage' AND pricing_category = 'Standard' AND charge_period_start >= $2 AND charge_period_start < $3
+        `SELECT date_trunc('hour', l.charge_period_start) AS hour, sum(l.effective_cost)::text FROM spend_lines l
+          WHERE l.organization_id = $1 AND ${eligibleUsage("l")} AND l.pricing_category = 'Standard' AND l.charge_period_start >= $2 AND l.charge_period_start < $3
           GROUP BY 1`,
         [ORG, start.toISOString(), end.toISOString()],
       ),
