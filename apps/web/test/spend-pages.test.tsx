@@ -303,7 +303,7 @@ describe("the budgets page", () => {
     const no = within(group).getByRole("button", { name: "No" });
     expect(no.getAttribute("aria-pressed")).toBe("false");
     const note = document.getElementById(no.getAttribute("aria-describedby") ?? "");
-    expect(note?.textContent).toMatch(/ends the anomaly and mutes its monitor .* for 7 days/);
+    expect(note?.textContent).toMatch(/ends the anomaly and mutes its monitor .* for 7 days, for days costing up to 1\.2 times the anomaly's largest day/);
     expect(within(total).getByRole("group", { name: "Was the Total anomaly of 2026-11-20 a real problem?" })).toBeTruthy();
     fireEvent.click(no);
     await waitFor(() => expect(requests.some((r) => r.method === "PATCH")).toBe(true));

@@ -39,12 +39,14 @@ export function Anomalies({ tenantId, tenantName }: { tenantId: string; tenantNa
       </div>
       <p className="muted">
         Days on which the usage cost of one service, or the tenant's total, stood well out of its usual level (the same weekday of the 4 weeks before, or the 14
-        days before), per currency; consecutive days form one anomaly. Checked daily and after imports; purchases, fees, credits and tax are not scored.
+        days before), per currency; days at most 2 normal days apart form one anomaly. A day costing within 20 % of the same day of each of the 2 months before
+        is a monthly job, not an anomaly; a new service is one anomaly while it stays above the floors in its first 14 days. Checked daily and after imports;
+        purchases, fees, credits and tax are not scored.
       </p>
       {writer && (
         <p className="muted" id={MUTE_NOTE}>
           Was it a real problem? Answering “No” or “Planned activity” ends the anomaly and mutes its monitor (the service or the total, in that currency) for 7
-          days.
+          days, for days costing up to 1.2 times the anomaly's largest day: a larger spike is still reported.
         </p>
       )}
       {detect.error && <ErrorNote error={detect.error} title="Could not detect" />}
