@@ -35,7 +35,12 @@ async function logCommitments(main, org, log) {
   const coverage = await main.getCommitmentCoverage({ params: { org_id: org }, query: { ...range, group_by: "service_name" } });
   const { items } = await main.getCommitmentRecommendations({ params: { org_id: org }, query: { lookback_days: "30" } });
   const buy = items[0] ? `; buy ${items[0].hourly_commitment} USD/h more to save ${items[0].monthly_savings} USD a month` : "";
-  log(`  Commitments: Savings Plan used at ${totals.utilization_percent} %, coverage ${coverage.totals.coverage_percent} %${buy}`);
+  // Totals are per provider and currency (the demo bill is AWS's, in USD).
+  const [plan] = totals;
+  const [covered] = coverage.totals;
+  log(
+    `  Commitments: Savings Plan used at ${plan?.utilization_percent ?? "-"} % (net savings ${plan?.net_savings ?? "-"} USD), coverage ${covered?.coverage_percent ?? "-"} %${buy}`,
+  );
 }
 
 /** An API failure in words, naming the operation (an ApiError carries its status, code and the service's message). */
