@@ -111,7 +111,8 @@ export const mainApiAlertRoutes = {
       method: "patch",
       path: "/api/v1/tenant/spend/anomalies/{id}",
       tags: ["Anomalies"],
-      summary: "Give feedback on an anomaly: `yes`, `no` or `planned_activity` (the last two mute its monitor for 7 days)",
+      summary:
+        "Give feedback on an anomaly: `yes`, `no` or `planned_activity` (the last two end it and mute its monitor for 7 days, for days up to 1.2 x its largest day)",
       write: true,
       params: a.AnomalyPathParams,
       body: a.AnomalyFeedbackRequest,

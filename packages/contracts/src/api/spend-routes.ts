@@ -69,7 +69,7 @@ export const mainApiSpendRoutes = {
     path: "/api/v1/tenant/spend/forecast",
     summary: "Forecast of the tenant's spend for the current month, quarter or year",
     description:
-      "Spent so far + the recurring charges still to come + a weekday-aware usage run rate x the days left; a row per day of the period with its actual or expected cost.",
+      "Spent so far + the recurring charges still to come + a weekday-aware usage run rate (read from complete days with data, up to `data_through`) x the days left, with an 80 % interval (`forecast_low`, `forecast_high`); a row per day of the period with its actual or expected cost.",
     query: s.SpendForecastQuery,
     responses: { 200: ok("The forecast", s.SpendForecast) },
   }),
