@@ -6,7 +6,7 @@ import { pricingDatabaseRoutes } from "./databases/routes.js";
 import { pricingHealthRoutes } from "./health/routes.js";
 import { pricingInternalRoutes } from "./internal/routes.js";
 import { pricingModelRoutes } from "./models/routes.js";
-import { pricingReferenceRoutes } from "./references/routes.js";
+import { pricingPinRoutes, pricingReportRoutes } from "./references/routes.js";
 import { pricingUsageRoutes } from "./usage/routes.js";
 
 /** Every public operation of the pricing API: the domains' slices (`pricing/<domain>/routes.ts`), in the order they are matched. */
@@ -18,8 +18,9 @@ export const pricingPublicRoutes = {
   ...pricingDatabaseRoutes,
   ...pricingComputePriceRoutes,
   ...pricingCommitmentRateRoutes,
-  ...pricingReferenceRoutes,
+  ...pricingPinRoutes,
   ...pricingUsageRoutes,
+  ...pricingReportRoutes,
   ...pricingHealthRoutes,
 } as const;
 

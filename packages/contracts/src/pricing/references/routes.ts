@@ -1,8 +1,8 @@
 import { defineRoute, problem, USAGE_BODY_LIMIT, v1 } from "../declare.js";
 import * as c from "./schemas.js";
 
-/** `/v1/pricing/pins` and `/v1/pricing/reports`: what references the account's price entries. */
-export const pricingReferenceRoutes = {
+/** `/v1/pricing/pins`: which resources carry which pricing id. */
+export const pricingPinRoutes = {
   listPins: defineRoute(
     v1({
       operationId: "listPins",
@@ -40,6 +40,10 @@ export const pricingReferenceRoutes = {
       responses: { 204: { description: "Unpinned", schema: null }, 404: problem("No such pin") },
     }),
   ),
+} as const;
+
+/** `/v1/pricing/reports`: stored, priced usage. */
+export const pricingReportRoutes = {
   createReport: defineRoute(
     v1({
       operationId: "createReport",
@@ -79,3 +83,6 @@ export const pricingReferenceRoutes = {
     }),
   ),
 } as const;
+
+/** The references folder's operations (pins and reports), bound to its handlers as one slice. */
+export const pricingReferenceRoutes = { ...pricingPinRoutes, ...pricingReportRoutes } as const;
