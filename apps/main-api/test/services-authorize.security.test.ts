@@ -7,7 +7,10 @@ import { HttpError } from "@cloudcost/http";
 import { authorize } from "../src/auth/authorize";
 import type { Principal } from "../src/auth/principal";
 import type { OrganizationContext } from "../src/context";
-import { describeCaller, getOrganization } from "../src/organizations/service";
+import { createMeService } from "../src/me/service";
+import { organizationRepository } from "../src/organizations/repository";
+import { createOrganizationService } from "../src/organizations/service";
+import { findUserWithTenantsOrThrow } from "../src/users/repository";
 import { updateUser } from "../src/users/service";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, signUp, type SignedUp } from "./helpers/identity";
@@ -67,7 +70,8 @@ it("refuses a caller of another organization, or of an unknown one, in every org
     await refused(authorizing(operation, ownerA, "org_DOESNOTEXIST"));
     expect(await authorizing(operation, ownerA)).toEqual({ principal: ownerA, organization: { id: a.organization.id } });
   }
-  expect(await getOrganization(ctx.prisma, await (authorizing("getOrganization", ownerA) as Promise<OrganizationContext>))).toEqual(a.organization);
+  const organizations = createOrganizationService({ db: ctx.prisma, organizations: organizationRepository });
+  expect(await organizations.getOrganization(await (authorizing("getOrganization", ownerA) as Promise<OrganizationContext>))).toEqual(a.organization);
 });
 
 it("lets members edit only their own profile, viewers nothing, managers everyone", async () => {
@@ -90,5 +94,6 @@ it("keeps management to owners and admins signed in as users", async () => {
   for (const operation of ["listApiKeys", "createApiKey", "revokeApiKey", "leaveOrganization"] as const) {
     await refused(authorizing(operation, principal(org, "", "admin", "api_key")));
   }
-  expect((await describeCaller(ctx.prisma, member)).user?.id).toBe(member.userId);
+  const me = createMeService({ db: ctx.prisma, organizations: organizationRepository, users: { findUserWithTenantsOrThrow } });
+  expect((await me.describeCaller(member)).user?.id).toBe(member.userId);
 });

@@ -3,12 +3,15 @@ import type { AppDeps } from "../deps";
 import { success } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { leaveOrganization } from "./leave";
-import { describeCaller } from "../organizations/service";
+import { createMeService } from "./service";
+import { organizationRepository } from "../organizations/repository";
+import { findUserWithTenantsOrThrow } from "../users/repository";
 
 /** `GET /api/v1/me`: who the caller is (how a client finds its organization id after sign-in); `POST /api/v1/me/leave`. */
 export function meHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<keyof typeof mainApiMeRoutes> {
+  const me = createMeService({ db: deps.prisma, organizations: organizationRepository, users: { findUserWithTenantsOrThrow } });
   return {
-    getMe: async (_input, { principal }) => success("The authenticated caller.", await describeCaller(deps.prisma, principal)),
+    getMe: async (_input, { principal }) => success("The authenticated caller.", await me.describeCaller(principal)),
     leaveOrganization: async (_input, { principal }) => {
       const left = await leaveOrganization(deps.prisma, principal);
       deps.outbox.kick(); // the caller's keys, suspended, reach the pricing API now

@@ -24,3 +24,7 @@ export async function insertOrganizationUnlessSlugTaken(tx: Tx, name: string, sl
   const [row] = await tx.organization.createManyAndReturn({ data: [{ id: newId("org"), name, slug }], skipDuplicates: true });
   return row;
 }
+
+/** What the organization service reads and writes; each function takes the client or the transaction it runs in. */
+export const organizationRepository = { findOrganization, findOrganizationOrThrow, updateOrganizationRow, insertOrganizationUnlessSlugTaken };
+export type OrganizationRepository = typeof organizationRepository;

@@ -1,57 +1,29 @@
-import type { OrganizationContext } from "../context";
-import type { Me, Organization as OrganizationBody, OrganizationSettings, UpdateOrganizationRequest, UpdateSettingsRequest } from "@cloudcost/contracts";
+import type { Organization as OrganizationBody, UpdateOrganizationRequest } from "@cloudcost/contracts";
 import { isUniqueViolation } from "@cloudcost/db";
 import { conflict, forbidden } from "@cloudcost/http";
-import type { Principal } from "../auth/principal";
+import type { OrganizationContext } from "../context";
 import type { Prisma } from "../db";
-import { loadOrganizationSettings, updateOrganizationSettings } from "../settings/repository";
-import { findUserWithTenantsOrThrow } from "../users/repository";
-import { findOrganization, findOrganizationOrThrow, updateOrganizationRow } from "./repository";
-import { toOrganization, toUser } from "./serialize";
+import type { OrganizationRepository } from "./repository";
+import { toOrganization } from "./serialize";
 
-export async function getOrganization(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext): Promise<OrganizationBody> {
-  const row = await findOrganization(prisma, organizationId);
-  if (!row) throw forbidden(`The caller is not a member of organization ${organizationId}.`);
-  return toOrganization(row);
-}
+export type OrganizationService = ReturnType<typeof createOrganizationService>;
 
-export async function updateOrganization(
-  prisma: Prisma,
-  { organization: { id: organizationId } }: OrganizationContext,
-  body: UpdateOrganizationRequest,
-): Promise<OrganizationBody> {
-  try {
-    return toOrganization(await updateOrganizationRow(prisma, organizationId, { name: body.name, slug: body.slug }));
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`The slug '${body.slug}' is already taken.`);
-    throw err;
-  }
-}
-
-export async function getSettings(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext): Promise<OrganizationSettings> {
-  return loadOrganizationSettings(prisma, organizationId);
-}
-
-export async function updateSettings(
-  prisma: Prisma,
-  { organization: { id: organizationId } }: OrganizationContext,
-  body: UpdateSettingsRequest,
-): Promise<OrganizationSettings> {
-  return updateOrganizationSettings(prisma, organizationId, body);
-}
-
-/** Who the caller is: its organization, its user (none for an API key), role and tenants. */
-export async function describeCaller(prisma: Prisma, caller: Principal): Promise<Me> {
-  const { organizationId } = caller;
-  const [organization, user] = await Promise.all([
-    findOrganizationOrThrow(prisma, organizationId),
-    caller.userId ? findUserWithTenantsOrThrow(prisma, organizationId, caller.userId) : null,
-  ]);
+/** The organization named by `{org_id}`, which authorize verified the caller belongs to. */
+export function createOrganizationService({ db, organizations }: { db: Prisma; organizations: OrganizationRepository }) {
   return {
-    organization: toOrganization(organization),
-    user: user ? toUser(user) : null,
-    role: caller.role,
-    tenant_ids: caller.tenantIds,
-    api_key_id: caller.apiKeyId,
+    async getOrganization({ organization: { id: organizationId } }: OrganizationContext): Promise<OrganizationBody> {
+      const row = await organizations.findOrganization(db, organizationId);
+      if (!row) throw forbidden(`The caller is not a member of organization ${organizationId}.`);
+      return toOrganization(row);
+    },
+
+    async updateOrganization({ organization: { id: organizationId } }: OrganizationContext, body: UpdateOrganizationRequest): Promise<OrganizationBody> {
+      try {
+        return toOrganization(await organizations.updateOrganizationRow(db, organizationId, { name: body.name, slug: body.slug }));
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`The slug '${body.slug}' is already taken.`);
+        throw err;
+      }
+    },
   };
 }

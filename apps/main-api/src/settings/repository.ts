@@ -48,3 +48,7 @@ export async function updateOrganizationSettings(prisma: Prisma, organizationId:
   const row = await prisma.organizationSettings.upsert({ where: { organizationId }, create: { organizationId, ...data }, update: data });
   return toSettings(row);
 }
+
+/** What the settings service reads and writes. */
+export const settingsRepository = { loadOrganizationSettings, updateOrganizationSettings, insertOrganizationSettings };
+export type SettingsRepository = typeof settingsRepository;

@@ -40,3 +40,7 @@ export async function liveTenantIds(tx: Tx, organizationId: string, ids: string[
   const rows = await tx.tenant.findMany({ where: { organizationId, id: { in: ids }, archivedAt: null }, select: { id: true }, orderBy: { id: "asc" } });
   return rows.map((row) => row.id);
 }
+
+/** What the tenant service reads and writes; each function takes the client or the transaction it runs in. */
+export const tenantRepository = { findTenants, findTenant, insertTenant, updateTenantRow, liveTenantIds };
+export type TenantRepository = typeof tenantRepository;
