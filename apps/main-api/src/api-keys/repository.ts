@@ -75,3 +75,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "api key lock", sql: LOCK_KEY_SQL, columns: KEY_COLUMNS },
   ];
 }
+
+/** What the API key service reads and writes; each function takes the client or the transaction it runs in. */
+export const apiKeyRepository = { lockCreatorRow, insertApiKey, findApiKeys, findApiKey, findApiKeyOrThrow, markRevoked };
+export type ApiKeyRepository = typeof apiKeyRepository;
