@@ -119,6 +119,8 @@ function lines(importId: string, from: number, to: number): LedgerLineInput[] {
         chargePeriodEnd: `2026-10-0${d + 1}T00:00:00.000Z`,
         chargeCategory: "Usage",
         pricingCategory: "Standard",
+        // Measured in hours: the hourly on-demand roll-up holds only usage eligible for a commitment.
+        pricingUnit: "Hours",
         serviceCategory: "Compute",
         serviceName: `svc-${s}`,
         billedCost: cost(s),
