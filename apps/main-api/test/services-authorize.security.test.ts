@@ -10,8 +10,11 @@ import type { OrganizationContext } from "../src/context";
 import { createMeService } from "../src/me/service";
 import { organizationRepository } from "../src/organizations/repository";
 import { createOrganizationService } from "../src/organizations/service";
-import { findUserWithTenantsOrThrow } from "../src/users/repository";
-import { updateUser } from "../src/users/service";
+import { syncCreatorKeys } from "../src/api-keys/sync";
+import { revokeInvitationsBeyond } from "../src/invitations/inviter-rights";
+import { assertLiveTenants } from "../src/tenants/validate";
+import { findUserWithTenantsOrThrow, userRepository } from "../src/users/repository";
+import { createUserService } from "../src/users/service";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, signUp, type SignedUp } from "./helpers/identity";
 
@@ -75,11 +78,18 @@ it("refuses a caller of another organization, or of an unknown one, in every org
 });
 
 it("lets members edit only their own profile, viewers nothing, managers everyone", async () => {
-  await refused(updateUser(ctx.prisma, inOwn(member), a.owner.id, { name: "x" }));
-  await refused(updateUser(ctx.prisma, inOwn(member), member.userId!, { role: "admin" }));
-  await refused(updateUser(ctx.prisma, inOwn(viewer), viewer.userId!, { name: "x" }));
-  expect(await updateUser(ctx.prisma, inOwn(member), member.userId!, { name: "Own Name" })).toMatchObject({ name: "Own Name" });
-  expect(await updateUser(ctx.prisma, inOwn(ownerA), viewer.userId!, { job_title: "Auditor" })).toMatchObject({ job_title: "Auditor" });
+  const { updateUser } = createUserService({
+    prisma: ctx.prisma,
+    users: userRepository,
+    tenants: { assertLiveTenants },
+    keys: { syncCreatorKeys },
+    invitations: { revokeInvitationsBeyond },
+  });
+  await refused(updateUser(inOwn(member), a.owner.id, { name: "x" }));
+  await refused(updateUser(inOwn(member), member.userId!, { role: "admin" }));
+  await refused(updateUser(inOwn(viewer), viewer.userId!, { name: "x" }));
+  expect(await updateUser(inOwn(member), member.userId!, { name: "Own Name" })).toMatchObject({ name: "Own Name" });
+  expect(await updateUser(inOwn(ownerA), viewer.userId!, { job_title: "Auditor" })).toMatchObject({ job_title: "Auditor" });
 });
 
 it("keeps management to owners and admins signed in as users", async () => {

@@ -3,16 +3,27 @@ import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
 import { createInvitation, INVITATION_SENT } from "../invitations/service";
 import type { Handlers } from "../operations";
-import { getUser, listUsers, updateUser } from "./service";
+import { syncCreatorKeys } from "../api-keys/sync";
+import { revokeInvitationsBeyond } from "../invitations/inviter-rights";
+import { assertLiveTenants } from "../tenants/validate";
+import { userRepository } from "./repository";
+import { createUserService } from "./service";
 
 /** `/api/v1/organizations/{org_id}/users`: authorize checks the table's roles; the services, the organization and what depends on data. */
 export function userHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<keyof typeof mainApiUserRoutes> {
+  const users = createUserService({
+    prisma: deps.prisma,
+    users: userRepository,
+    tenants: { assertLiveTenants },
+    keys: { syncCreatorKeys },
+    invitations: { revokeInvitationsBeyond },
+  });
   return {
-    listUsers: async ({ query }, ctx) => success("Users of the organization.", await listUsers(deps.prisma, ctx, query)),
+    listUsers: async ({ query }, ctx) => success("Users of the organization.", await users.listUsers(ctx, query)),
     inviteUser: async ({ body }, ctx) => created(INVITATION_SENT, await createInvitation(deps.prisma, ctx, body)),
-    getUser: async ({ params }, ctx) => success("User found.", await getUser(deps.prisma, ctx, params.id)),
+    getUser: async ({ params }, ctx) => success("User found.", await users.getUser(ctx, params.id)),
     updateUser: async ({ params, body }, ctx) => {
-      const updated = await updateUser(deps.prisma, ctx, params.id, body);
+      const updated = await users.updateUser(ctx, params.id, body);
       deps.outbox.kick(); // a change of role or active state re-synced the user's keys to the pricing API
       return success("User updated.", updated);
     },

@@ -98,3 +98,7 @@ export async function unlinkIdentities(tx: Tx, organizationId: string, userId: s
 export function checkedStatements(): CheckedStatement[] {
   return [{ name: "organization lock", sql: LOCK_SQL, columns: null }];
 }
+
+/** What the user service reads and writes; each function takes the client or the transaction it runs in. */
+export const userRepository = { findUserWithTenants, findUsers, findUser, lockOrganization, countActiveOwners, replaceUserTenants, updateUserRow };
+export type UserRepository = typeof userRepository;
