@@ -450,6 +450,7 @@ function matrix(): Row[] {
         { cluster: "c", namespace: "n", pod: "p", node: "bravo-vm-one", timestamp: new Date().toISOString(), cpu_request_cores: 1, memory_request_gb: 1 },
       ],
     },
+    putNodePoolSetting: { cluster: "c", node_pool: "p", min_nodes: 2 },
     ingestUsage: { usage: [{ resource_id: "intruder", kind: "model", timestamp: "2026-10-01T00:00:00.000Z", quantities: { input: 1 }, event_id: "intruder" }] },
     repriceUsage: {},
     createBudget: { name: "Intruder", period: "monthly", amount: "1", currency: "USD", thresholds: [] },
