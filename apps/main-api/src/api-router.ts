@@ -25,7 +25,7 @@ import { apiKeyHandlers, keyCreationReplay } from "./api-keys/handlers";
 import { bearerAuthentication } from "./auth/authenticate";
 import { authorize, checkDeclaredScope } from "./auth/authorize";
 import { budgetHandlers } from "./budgets/routes";
-import { commitmentHandlers } from "./commitments/routes";
+import { commitmentHandlers } from "./commitments/handlers";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
 import { healthHandlers } from "./health/handlers";
@@ -90,12 +90,12 @@ export function mainApiBindings(deps: AppDeps): SliceBinding[] {
     bindSlice(mainApiApiKeyRoutes, apiKeyHandlers(deps)),
     bindSlice(mainApiWebhookRoutes, webhookHandlers(deps)),
     bindSlice(mainApiHealthRoutes, healthHandlers(deps.db)),
+    bindSlice(mainApiCommitmentRoutes, commitmentHandlers(deps)),
     // Still in contracts/src/api/*-routes.ts (they move to their own folders next).
     bindSlice(mainApiComputeRoutes, computeHandlers(deps)),
     bindSlice(mainApiSpendRoutes, spendHandlers(deps)),
     bindSlice(mainApiSpendImportRoutes, spendImportHandlers(deps)),
     bindSlice(mainApiAlertRoutes, { ...budgetHandlers(deps), ...anomalyHandlers(deps) }),
-    bindSlice(mainApiCommitmentRoutes, commitmentHandlers(deps)),
     bindSlice(mainApiKubernetesRoutes, kubernetesHandlers(deps)),
   ];
 }

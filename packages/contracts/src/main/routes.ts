@@ -1,10 +1,10 @@
 import { mainApiAlertRoutes } from "../api/alert-routes.js";
-import { mainApiCommitmentRoutes } from "../api/commitment-routes.js";
 import { mainApiKubernetesRoutes } from "../api/kubernetes-routes.js";
 import { mainApiComputeRoutes } from "../api/main-routes.js";
 import { mainApiSpendImportRoutes } from "../api/spend-import-routes.js";
 import { mainApiSpendRoutes } from "../api/spend-routes.js";
 import { mainApiApiKeyRoutes } from "./api-keys/routes.js";
+import { mainApiCommitmentRoutes } from "./commitments/routes.js";
 import { mainApiHealthRoutes } from "./health/routes.js";
 import { mainApiInvitationRoutes } from "./invitations/routes.js";
 import { mainApiMeRoutes } from "./me/routes.js";
@@ -17,7 +17,7 @@ import { mainApiWebhookRoutes } from "./webhooks/routes.js";
 
 /**
  * Every operation of the main API: the union of the domains' slices (`main/<domain>/routes.ts`;
- * compute, spend, spend imports, alerts, commitments and Kubernetes still in `api/`). Registered,
+ * compute, spend, spend imports, alerts and Kubernetes still in `api/`). Registered,
  * documented and tested from here; the order is the order of registration.
  */
 export const mainApiRoutes = {
