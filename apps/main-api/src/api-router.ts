@@ -32,7 +32,7 @@ import { healthHandlers } from "./health/handlers";
 import { admissionClassOf } from "./http/admission";
 import { idempotent } from "./http/idempotency";
 import { invitationHandlers } from "./invitations/handlers";
-import { kubernetesHandlers } from "./kubernetes/routes";
+import { kubernetesHandlers } from "./kubernetes/handlers";
 import { meHandlers } from "./me/handlers";
 import { organizationHandlers } from "./organizations/handlers";
 import { settingsHandlers } from "./settings/handlers";
@@ -91,12 +91,12 @@ export function mainApiBindings(deps: AppDeps): SliceBinding[] {
     bindSlice(mainApiWebhookRoutes, webhookHandlers(deps)),
     bindSlice(mainApiHealthRoutes, healthHandlers(deps.db)),
     bindSlice(mainApiCommitmentRoutes, commitmentHandlers(deps)),
+    bindSlice(mainApiKubernetesRoutes, kubernetesHandlers(deps)),
     // Still in contracts/src/api/*-routes.ts (they move to their own folders next).
     bindSlice(mainApiComputeRoutes, computeHandlers(deps)),
     bindSlice(mainApiSpendRoutes, spendHandlers(deps)),
     bindSlice(mainApiSpendImportRoutes, spendImportHandlers(deps)),
     bindSlice(mainApiAlertRoutes, { ...budgetHandlers(deps), ...anomalyHandlers(deps) }),
-    bindSlice(mainApiKubernetesRoutes, kubernetesHandlers(deps)),
   ];
 }
 

@@ -1,5 +1,4 @@
 import { mainApiAlertRoutes } from "../api/alert-routes.js";
-import { mainApiKubernetesRoutes } from "../api/kubernetes-routes.js";
 import { mainApiComputeRoutes } from "../api/main-routes.js";
 import { mainApiSpendImportRoutes } from "../api/spend-import-routes.js";
 import { mainApiSpendRoutes } from "../api/spend-routes.js";
@@ -7,6 +6,7 @@ import { mainApiApiKeyRoutes } from "./api-keys/routes.js";
 import { mainApiCommitmentRoutes } from "./commitments/routes.js";
 import { mainApiHealthRoutes } from "./health/routes.js";
 import { mainApiInvitationRoutes } from "./invitations/routes.js";
+import { mainApiKubernetesRoutes } from "./kubernetes/routes.js";
 import { mainApiMeRoutes } from "./me/routes.js";
 import { mainApiOrganizationRoutes } from "./organizations/routes.js";
 import { mainApiSettingsRoutes } from "./settings/routes.js";
@@ -17,7 +17,7 @@ import { mainApiWebhookRoutes } from "./webhooks/routes.js";
 
 /**
  * Every operation of the main API: the union of the domains' slices (`main/<domain>/routes.ts`;
- * compute, spend, spend imports, alerts and Kubernetes still in `api/`). Registered,
+ * compute, spend, spend imports and alerts still in `api/`). Registered,
  * documented and tested from here; the order is the order of registration.
  */
 export const mainApiRoutes = {

@@ -1,8 +1,7 @@
-import type { z } from "zod";
-import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
-import * as k from "../main/kubernetes.js";
-import { TenantHeaders } from "./headers.js";
-import { defineRoute, type RouteDefinition } from "./route.js";
+import { TenantHeaders } from "../../api/headers.js";
+import type { RouteDefinition } from "../../api/route.js";
+import { defineRoute, failure, ok } from "../declare.js";
+import * as k from "./schemas.js";
 
 type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "headers" | "tags">;
 type TenantScoped<S> = Omit<{ errors: "envelope"; auth: "bearer"; scope: "tenant"; headers: typeof TenantHeaders; tags: ["Kubernetes"] }, keyof S> & S;
@@ -10,10 +9,8 @@ type TenantScoped<S> = Omit<{ errors: "envelope"; auth: "bearer"; scope: "tenant
 /** A Kubernetes operation on the tenant named by X-Service-Tenant-ID. */
 const tenantScoped = <const S extends Spec>(spec: S): TenantScoped<S> =>
   ({ errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags: ["Kubernetes"], ...spec }) as TenantScoped<S>;
-const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
-const failure = (description: string) => ({ description, schema: ErrorEnvelope });
 
-/** Pod samples, cost allocation to Kubernetes workloads and node-pool right-sizing. */
+/** `/api/v1/tenant/kubernetes`: pod samples, cost allocation to Kubernetes workloads and node-pool right-sizing. */
 export const mainApiKubernetesRoutes = {
   ingestPods: defineRoute(
     tenantScoped({
