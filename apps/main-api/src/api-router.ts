@@ -1,6 +1,7 @@
 import {
-  mainApiAlertRoutes,
+  mainApiAnomalyRoutes,
   mainApiApiKeyRoutes,
+  mainApiBudgetRoutes,
   mainApiCommitmentRoutes,
   mainApiComputeRoutes,
   mainApiHealthRoutes,
@@ -20,11 +21,11 @@ import {
   type RouteTable,
 } from "@cloudcost/contracts";
 import { admitHook, bindSlice, registerSlices, type RouteHooks, type SliceBinding } from "@cloudcost/http";
-import { anomalyHandlers } from "./anomalies/routes";
+import { anomalyHandlers } from "./anomalies/handlers";
 import { apiKeyHandlers, keyCreationReplay } from "./api-keys/handlers";
 import { bearerAuthentication } from "./auth/authenticate";
 import { authorize, checkDeclaredScope } from "./auth/authorize";
-import { budgetHandlers } from "./budgets/routes";
+import { budgetHandlers } from "./budgets/handlers";
 import { commitmentHandlers } from "./commitments/handlers";
 import { computeHandlers } from "./compute/routes";
 import type { AppDeps } from "./deps";
@@ -92,11 +93,12 @@ export function mainApiBindings(deps: AppDeps): SliceBinding[] {
     bindSlice(mainApiHealthRoutes, healthHandlers(deps.db)),
     bindSlice(mainApiCommitmentRoutes, commitmentHandlers(deps)),
     bindSlice(mainApiKubernetesRoutes, kubernetesHandlers(deps)),
+    bindSlice(mainApiBudgetRoutes, budgetHandlers(deps)),
+    bindSlice(mainApiAnomalyRoutes, anomalyHandlers(deps)),
     // Still in contracts/src/api/*-routes.ts (they move to their own folders next).
     bindSlice(mainApiComputeRoutes, computeHandlers(deps)),
     bindSlice(mainApiSpendRoutes, spendHandlers(deps)),
     bindSlice(mainApiSpendImportRoutes, spendImportHandlers(deps)),
-    bindSlice(mainApiAlertRoutes, { ...budgetHandlers(deps), ...anomalyHandlers(deps) }),
   ];
 }
 

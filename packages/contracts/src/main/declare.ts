@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { TenantHeaders } from "../api/headers.js";
 import { defineRoute, type RouteDefinition } from "../api/route.js";
 import { ErrorEnvelope, SuccessEnvelope } from "./envelope.js";
 
@@ -14,6 +15,10 @@ const bearer = <const C extends "organization" | "caller", const S extends Spec>
 export const inOrganization = <const S extends Spec>(spec: S) => bearer("organization", spec);
 /** Acts on the caller itself (its identity, its own organization): no organization in the path. */
 export const ofCaller = <const S extends Spec>(spec: S) => bearer("caller", spec);
+type TenantDeclared<S> = Omit<Base<"tenant"> & { headers: typeof TenantHeaders }, keyof S> & S;
+/** Acts on the tenant named by X-Service-Tenant-ID: authorize answers 403 to a caller that cannot reach it. */
+export const inTenant = <const S extends Spec>(spec: S): TenantDeclared<S> =>
+  ({ errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, ...spec }) as TenantDeclared<S>;
 
 /** A success envelope around `data`. */
 export const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });

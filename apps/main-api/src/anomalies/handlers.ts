@@ -1,10 +1,11 @@
+import type { mainApiAnomalyRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { success } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { detectTenantAnomalies, listAnomalies, setAnomalyFeedback } from "./service";
 
 /** `/api/v1/tenant/spend/anomalies` (authorize selected the tenant and checked the role). */
-export function anomalyHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<"detectAnomalies" | "listAnomalies" | "updateAnomaly"> {
+export function anomalyHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers<keyof typeof mainApiAnomalyRoutes> {
   const { prisma, outbox } = deps;
   return {
     detectAnomalies: async ({ body }, { tenant }) => {

@@ -1,3 +1,4 @@
+import type { mainApiBudgetRoutes } from "@cloudcost/contracts";
 import type { TenantRef } from "../context";
 import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
@@ -5,10 +6,8 @@ import type { Handlers } from "../operations";
 import { notifyBudgetThresholds } from "./notify";
 import { createBudget, deleteBudget, getBudget, listBudgets, updateBudget } from "./service";
 
-type BudgetOperation = "createBudget" | "listBudgets" | "getBudget" | "updateBudget" | "deleteBudget";
-
 /** `/api/v1/tenant/budgets` (authorize selected the tenant and checked the role). */
-export function budgetHandlers(deps: Pick<AppDeps, "prisma" | "outbox" | "clock">): Handlers<BudgetOperation> {
+export function budgetHandlers(deps: Pick<AppDeps, "prisma" | "outbox" | "clock">): Handlers<keyof typeof mainApiBudgetRoutes> {
   const { prisma, outbox } = deps;
   const clock = () => deps.clock();
   /** A new or changed budget may already be over a threshold: notify now rather than at the next check. */
