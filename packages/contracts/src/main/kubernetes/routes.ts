@@ -45,7 +45,6 @@ export const mainApiKubernetesRoutes = {
       path: "/api/v1/tenant/kubernetes/node-pools/settings",
       summary: "Set (or with null clear) a node pool's right-sizing floor, min_nodes",
       write: true,
-      idempotent: true,
       body: k.NodePoolSetting,
       responses: { 200: ok("The setting as stored", k.NodePoolSetting) },
     }),
