@@ -53,6 +53,7 @@ describeIfBrowser("console", () => {
   const a11y: Record<string, string[]> = {};
   const cspViolations: string[] = [];
 
+  // Starting both services and a browser takes ~20 s on a quiet machine, over 2 minutes on a busy one.
   beforeAll(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     [stack, browser] = await Promise.all([
@@ -64,7 +65,7 @@ describeIfBrowser("console", () => {
         args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"],
       }),
     ]);
-  });
+  }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();

@@ -301,6 +301,7 @@ describe("catalog:import command", () => {
         fs.rmSync(dir, { recursive: true, force: true });
       }
     },
-    60_000,
+    // Three runs of the CLI, each starting node: seconds on a quiet machine, a minute or more on a busy one.
+    240_000,
   );
 });
