@@ -1,19 +1,13 @@
-import { TenantHeaders } from "../../api/headers.js";
-import type { RouteDefinition } from "../../api/route.js";
-import { defineRoute, failure, ok } from "../declare.js";
+import { defineRoute, failure, inTenant, ok } from "../declare.js";
 import * as k from "./schemas.js";
 
-type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "headers" | "tags">;
-type TenantScoped<S> = Omit<{ errors: "envelope"; auth: "bearer"; scope: "tenant"; headers: typeof TenantHeaders; tags: ["Kubernetes"] }, keyof S> & S;
-
-/** A Kubernetes operation on the tenant named by X-Service-Tenant-ID. */
-const tenantScoped = <const S extends Spec>(spec: S): TenantScoped<S> =>
-  ({ errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags: ["Kubernetes"], ...spec }) as TenantScoped<S>;
+const tags = ["Kubernetes"];
 
 /** `/api/v1/tenant/kubernetes`: pod samples, cost allocation to Kubernetes workloads and node-pool right-sizing. */
 export const mainApiKubernetesRoutes = {
   ingestPods: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "ingestPods",
       method: "post",
       path: "/api/v1/tenant/kubernetes/pods",
@@ -27,7 +21,8 @@ export const mainApiKubernetesRoutes = {
     }),
   ),
   getAllocation: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "getAllocation",
       method: "get",
       path: "/api/v1/tenant/kubernetes/allocation",
@@ -39,7 +34,8 @@ export const mainApiKubernetesRoutes = {
     }),
   ),
   putNodePoolSetting: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "putNodePoolSetting",
       method: "put",
       path: "/api/v1/tenant/kubernetes/node-pools/settings",
@@ -50,7 +46,8 @@ export const mainApiKubernetesRoutes = {
     }),
   ),
   listNodePoolRecommendations: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "listNodePoolRecommendations",
       method: "get",
       path: "/api/v1/tenant/kubernetes/node-pools/recommendations",
