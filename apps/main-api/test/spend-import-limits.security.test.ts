@@ -93,7 +93,8 @@ describe("finding 2: Parquet is read one row group at a time, each page decoded 
     expect(bytesRead).toBeLessThan(2 * file.byteLength);
     // Decoding the page again for every 5,000 rows took 257 s here (1.3 s for 40,000 rows, 31 s for 160,000).
     expect(elapsed).toBeLessThan(90_000);
-    expect(longest).toBeLessThan(1_000);
+    // Under 100 ms on a quiet machine; 1.5 s at load average 14 (a CI run beside other work).
+    expect(longest).toBeLessThan(5_000);
   }, 120_000);
 
   test("a file of 2,000 one-row row groups is read in time linear in its row groups", async () => {
@@ -124,7 +125,8 @@ describe("finding 2: Parquet is read one row group at a time, each page decoded 
       const elapsed = performance.now() - started;
       const slowest = await health.stop();
       expectError(res, 413, /larger than 1000000 bytes once decompressed \(SPEND_IMPORT_MAX_BYTES\)/);
-      expect(elapsed).toBeLessThan(10_000);
+      // A second or two on a quiet machine, 26 s at load average 14; decoding it all took minutes.
+      expect(elapsed).toBeLessThan(60_000);
       expect(slowest).toBeLessThan(HEALTH_BOUND_MS);
       expect(await storedOf(small, owner)).toEqual({ lines: 0, staged: 0, tags: 0, imports: 0 });
     } finally {
