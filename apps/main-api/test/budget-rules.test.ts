@@ -51,8 +51,10 @@ describe("forecast: spent + recurring charges to come + usage run rate x days le
     expect(result.recurringRemaining.toFixed()).toBe("0");
     expect(result.usageRemaining.toFixed()).toBe("29000");
     expect(result.forecast?.toFixed()).toBe("61000");
-    expect(result.rows[0]).toEqual({ day: "2026-12-01", actual: new Decimal(31000), expected: null });
-    expect(result.rows[2]).toEqual({ day: "2026-12-03", actual: null, expected: new Decimal(1000) });
+    expect(result.rows[0]).toEqual({ day: "2026-12-01", actual: new Decimal(31000), expected: null, expectedLow: null, expectedHigh: null });
+    // Every reference day was 1,000, so the day's 80 % interval is 1,000 to 1,000.
+    const thousand = new Decimal(1000);
+    expect(result.rows[2]).toEqual({ day: "2026-12-03", actual: null, expected: thousand, expectedLow: thousand, expectedHigh: thousand });
   });
 
   it("an annual forecast counts the 11 monthly fees still to come, and a fee that stopped coming has ended", () => {
@@ -85,11 +87,14 @@ describe("forecast: spent + recurring charges to come + usage run rate x days le
   });
 
   it("days a late bill has not reached yet are expected, not counted as zero", () => {
-    // Data up to Nov 28 only; now Dec 2: Dec 1-31 are all expected at the recent mean of Nov 25-Dec 1 (4 days of 70 + 3 empty = 40/day).
+    // Data up to Nov 28 only; now Dec 2: the run rate is read from the complete days with data (every one 70),
+    // not from Nov 25-Dec 1 with the 3 empty days as zeros (which gave 4 x 70 / 7 = 40). Dec 1-31 are all
+    // expected at 70, each day's interval 70 to 70 (its reference days are all 70): 31 x 70 = 2,170.
     const series = days(span("2026-11-20", "2026-11-29").map((day): [string, number] => [day, 70]));
     const result = computeForecast({ period: december, now: at("2026-12-02T00:00:00Z"), days: series, recurring: [] });
-    expect(result.rows[0]).toEqual({ day: "2026-12-01", actual: null, expected: new Decimal(40) });
-    expect(result.forecast?.toFixed()).toBe("1240");
+    const seventy = new Decimal(70);
+    expect(result.rows[0]).toEqual({ day: "2026-12-01", actual: null, expected: seventy, expectedLow: seventy, expectedHigh: seventy });
+    expect(result.forecast?.toFixed()).toBe("2170");
   });
 });
 
