@@ -40,6 +40,7 @@ const DISTRIBUTION: TableDistribution = {
     spend_daily: "organization_id",
     spend_service_daily: "organization_id",
     spend_tag_daily: "organization_id",
+    spend_tag_service_daily: "organization_id",
     spend_commitment_daily: "organization_id",
     spend_coverage_daily: "organization_id",
     spend_coverage_monthly: "organization_id",

@@ -101,8 +101,14 @@ describe.each([
       forecast: "31730.00",
       basis: "recent_mean",
     });
-    // Dec 11: the run rate and the daily fee, nothing for the 500 line.
-    expect(res.body.data.rows.find((row: { day: string }) => row.day === "2026-12-11")).toEqual({ day: "2026-12-11", actual: null, expected: "1010.00" });
+    // Dec 11: the run rate and the daily fee, nothing for the 500 line; every reference day alike, so its interval is that one figure.
+    expect(res.body.data.rows.find((row: { day: string }) => row.day === "2026-12-11")).toEqual({
+      day: "2026-12-11",
+      actual: null,
+      expected: "1010.00",
+      expected_low: "1010.00",
+      expected_high: "1010.00",
+    });
     await request(ctx.app).get("/healthz").expect(200);
   }, 30_000);
 
