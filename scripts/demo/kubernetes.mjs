@@ -184,8 +184,10 @@ export function reservedNodeBill(now) {
     for (let i = 0; i < general.nodes; i++) {
       const cost = (hours * RESERVED_HOURLY).toFixed(4);
       rows.push({
-        BillingAccountId: "123456789012",
-        BillingAccountName: "Demo Corp AWS",
+        // Its own payer account: an import replaces the lines of every (billing account, billing period)
+        // pair it holds, so under focus.mjs's account this file would delete the demo's main bill.
+        BillingAccountId: "210987654321",
+        BillingAccountName: "Demo Corp EKS",
         BillingCurrency: "USD",
         BillingPeriodStart: new Date(month[0]).toISOString(),
         BillingPeriodEnd: new Date(month[1]).toISOString(),
