@@ -1,5 +1,5 @@
 import { scaleLinear } from "@visx/scale";
-import { useEffect, useRef, useState } from "react";
+import { useMeasuredWidth } from "../../../shared/hooks/use-measured-width";
 import type { ForecastPoint } from "../spend";
 
 const money = (currency: string) => new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 });
@@ -23,15 +23,7 @@ export function ForecastChart({
   summary: string;
   height?: number;
 }) {
-  const ref = useRef<HTMLElement>(null);
-  const [width, setWidth] = useState(720);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(240, Math.round(entry.contentRect.width))));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  const [ref, width] = useMeasuredWidth<HTMLElement>();
   const left = 56;
   const bottom = 22;
   const top = 10;

@@ -1,6 +1,6 @@
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar } from "@visx/shape";
-import { useEffect, useRef, useState } from "react";
+import { useMeasuredWidth } from "../../../shared/hooks/use-measured-width";
 import type { StackedPeriod } from "../spend";
 
 const COLORS = ["#0a58ca", "#1a7f37", "#bc4c00", "#8250df", "#bf3989", "#0e7490", "#9a6700", "#57606a"];
@@ -23,16 +23,7 @@ export function SpendChart({
   title: string;
   height?: number;
 }) {
-  // Drawn at the width it is shown at, so that its labels keep their size on a phone.
-  const ref = useRef<HTMLElement>(null);
-  const [width, setWidth] = useState(720);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(240, Math.round(entry.contentRect.width))));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  const [ref, width] = useMeasuredWidth<HTMLElement>();
   const left = 56;
   const bottom = 22;
   const top = 10;
