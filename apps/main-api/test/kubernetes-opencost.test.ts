@@ -251,6 +251,25 @@ describe("node pools", () => {
     expectError(await put(POOL_SETTINGS, { cluster: "prod", node_pool: "web", min_nodes: 0 }), 400, /min_nodes/);
   });
 
+  it("holds floors on at most 1000 node pools of a tenant: the next is a 409 limit_reached, nothing written; changing or clearing one still works", async () => {
+    // 999 floors of another cluster (written as the route stores them), beside none on "prod" after the test above.
+    await ctx.db.sql.query(
+      `INSERT INTO kubernetes_node_pool_settings (tenant_id, cluster, node_pool, min_nodes)
+       SELECT $1, 'many', 'pool-' || i, 2 FROM generate_series(1, 999) AS i`,
+      [owner.tenant.id],
+    );
+    const held = async () =>
+      (await ctx.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM kubernetes_node_pool_settings WHERE tenant_id = $1", [owner.tenant.id]))[0].n;
+    expect((await put(POOL_SETTINGS, { cluster: "prod", node_pool: "web", min_nodes: 4 })).status).toBe(200); // the 1000th
+    expectError(await put(POOL_SETTINGS, { cluster: "prod", node_pool: "api", min_nodes: 2 }), 409, /at most 1000/);
+    expect(await held()).toBe(1000);
+    expect((await put(POOL_SETTINGS, { cluster: "prod", node_pool: "web", min_nodes: 5 })).status).toBe(200); // a change, not a new floor
+    expect((await put(POOL_SETTINGS, { cluster: "many", node_pool: "pool-1", min_nodes: null })).status).toBe(200);
+    expect((await put(POOL_SETTINGS, { cluster: "prod", node_pool: "api", min_nodes: 2 })).status).toBe(200);
+    expect(await held()).toBe(1000);
+    await ctx.db.sql.query("DELETE FROM kubernetes_node_pool_settings WHERE tenant_id = $1", [owner.tenant.id]);
+  });
+
   it("packs a GPU pool by its GPUs among types of its accelerator, not upsizing it for CPU", async () => {
     // One g5.2xlarge (1 A10G), 7 cores / 20 GB / 1 GPU requested: 7 of 7.91 allocatable cores, 20 of 28.34 GB, 1 of 1 GPU:
     // one node (min_nodes 1 for a pool of one). g5.xlarge's 3.92 cores do not fit the 7-core pod; g5.4xlarge costs

@@ -6,9 +6,8 @@ import type { Handlers } from "../operations";
 import { createComputeCatalogs, PricingUnavailableError } from "../compute/catalog-prices";
 import { loadComputeSettings } from "../compute/settings";
 import { allocation } from "./allocation-service";
-import { nodePoolRecommendations } from "./node-pools-service";
+import { nodePoolRecommendations, setNodePoolFloor } from "./node-pools-service";
 import { ingestPods, podBatch } from "./pods-service";
-import { savePoolSetting } from "./repository";
 
 type KubernetesOperations = keyof typeof mainApiKubernetesRoutes;
 
@@ -38,7 +37,7 @@ export function kubernetesHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricin
       }
     },
     putNodePoolSetting: async ({ body }, { tenant }) => {
-      await savePoolSetting(deps.db.sql, tenant.id, body.cluster, body.node_pool, body.min_nodes);
+      await setNodePoolFloor(deps.db.sql, tenant.id, { cluster: body.cluster, nodePool: body.node_pool, minNodes: body.min_nodes });
       return ok(body.min_nodes === null ? "Node pool setting removed" : "Node pool setting saved", body);
     },
     listNodePoolRecommendations: async (_input, { tenant }) => {

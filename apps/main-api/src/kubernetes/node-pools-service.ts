@@ -1,12 +1,26 @@
 import { Decimal } from "@cloudcost/decimal";
 import type { NodePoolRecommendation, NodePoolRecommendations } from "@cloudcost/contracts";
-import type { SqlSession } from "@cloudcost/db";
+import type { SqlClient, SqlSession } from "@cloudcost/db";
+import { HttpError } from "@cloudcost/http";
 import type { TenantRef } from "../context";
 import type { ComputeCatalogs } from "../compute/catalog-prices";
 import { hourlyOf, monthly, sameKind } from "../compute/rightsizing";
 import type { ComputeSettings } from "../compute/settings";
 import { type PricedNode, priceNodes } from "./node-prices";
-import { findNodes, findPoolRequests, type PoolRow } from "./repository";
+import { findNodes, findPoolRequests, type PoolRow, savePoolSetting } from "./repository";
+
+/** The node pools of a tenant that may carry a floor (a cost one customer controls: every recommendation reads them). */
+export const MAX_NODE_POOL_SETTINGS = 1000;
+
+/** Sets (or with null removes) a pool's floor; a new floor beside MAX_NODE_POOL_SETTINGS others is a 409 limit_reached. */
+export async function setNodePoolFloor(sql: SqlClient, tenantId: string, setting: { cluster: string; nodePool: string; minNodes: number | null }) {
+  const { saved, held } = await savePoolSetting(sql, tenantId, setting, MAX_NODE_POOL_SETTINGS);
+  if (!saved)
+    throw new HttpError(
+      "limit_reached",
+      `The tenant has floors on ${held} node pools, at most ${MAX_NODE_POOL_SETTINGS}: clear one (min_nodes null) before setting another.`,
+    );
+}
 
 /** Nodes are sized so the pods' requests fill at most 85% of each one's allocatable capacity. */
 const HEADROOM = new Decimal("0.85");

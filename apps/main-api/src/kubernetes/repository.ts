@@ -272,6 +272,11 @@ export function findPoolRequests(sql: SqlSession, tenantId: string, since: Date)
   return sql.query<PoolRow>(POOL_REQUESTS_SQL, [tenantId, since]);
 }
 
+/** Serializes a tenant's floor changes, so concurrent ones count one another. */
+const POOL_SETTING_LOCK_SQL = `SELECT pg_advisory_xact_lock(${0x6b38706c}, hashtext($1))::text AS locked`;
+/** How many pools of the tenant carry a floor, this pool ($2, $3) aside. */
+const POOL_SETTINGS_HELD_SQL = `
+  SELECT count(*)::int AS held FROM kubernetes_node_pool_settings WHERE tenant_id = $1 AND NOT (cluster = $2 AND node_pool = $3)`;
 /** Sets a pool's floor ($4), or with null removes it. */
 const POOL_SETTING_SQL = `
   WITH removed AS (
@@ -280,8 +285,31 @@ const POOL_SETTING_SQL = `
   SELECT $1, $2, $3, $4::int WHERE $4::int IS NOT NULL
   ON CONFLICT (tenant_id, cluster, node_pool) DO UPDATE SET min_nodes = excluded.min_nodes, updated_at = now()`;
 
-export async function savePoolSetting(sql: SqlSession, tenantId: string, cluster: string, nodePool: string, minNodes: number | null): Promise<void> {
-  await sql.query(POOL_SETTING_SQL, [tenantId, cluster, nodePool, minNodes]);
+/**
+ * Sets a pool's floor, or with null removes it, in one transaction: refused (nothing written) when
+ * it would be a new floor beside `maxPools` others; answers how many other pools carry one.
+ */
+export function savePoolSetting(
+  sql: SqlClient,
+  tenantId: string,
+  setting: { cluster: string; nodePool: string; minNodes: number | null },
+  maxPools: number,
+): Promise<{ saved: boolean; held: number }> {
+  return sql.withSession(async (session) => {
+    await session.query("BEGIN");
+    try {
+      await session.query(POOL_SETTING_LOCK_SQL, [tenantId]);
+      const params = [tenantId, setting.cluster, setting.nodePool];
+      const [{ held }] = await session.query<{ held: number }>(POOL_SETTINGS_HELD_SQL, params);
+      const saved = setting.minNodes === null || held < maxPools;
+      if (saved) await session.query(POOL_SETTING_SQL, [...params, setting.minNodes]);
+      await session.query(saved ? "COMMIT" : "ROLLBACK");
+      return { saved, held };
+    } catch (err) {
+      await session.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    }
+  });
 }
 
 export function checkedStatements(): CheckedStatement[] {
@@ -292,5 +320,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "kubernetes nodes", sql: NODES_SQL, columns: NODE_COLUMNS },
     { name: "kubernetes pool requests", sql: POOL_REQUESTS_SQL, columns: POOL_COLUMNS },
     { name: "kubernetes pool setting", sql: POOL_SETTING_SQL, columns: null },
+    { name: "kubernetes pool setting lock", sql: POOL_SETTING_LOCK_SQL, columns: { locked: "text" } },
+    { name: "kubernetes pool settings held", sql: POOL_SETTINGS_HELD_SQL, columns: { held: "int4" } },
   ];
 }

@@ -42,7 +42,10 @@ export const mainApiKubernetesRoutes = {
       summary: "Set (or with null clear) a node pool's right-sizing floor, min_nodes",
       write: true,
       body: k.NodePoolSetting,
-      responses: { 200: ok("The setting as stored", k.NodePoolSetting) },
+      responses: {
+        200: ok("The setting as stored", k.NodePoolSetting),
+        409: failure("A new floor beside the 1000 node pools of the tenant that already carry one (code `limit_reached`); clearing one makes room"),
+      },
     }),
   ),
   listNodePoolRecommendations: defineRoute(
