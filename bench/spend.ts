@@ -6,13 +6,13 @@
  *    tenants, 90 days, 200 models over 30 services) through querySpend (the daily roll-up),
  *    beside the same aggregation straight over the lines (the baseline), p50 of BENCH_SPEND_CALLS;
  *    `tag:<key>` grouping (read from spend_tag_daily: every line carries a `team` tag of 7 values)
- *    and a tag filter beside a service grouping (read from the lines), each beside the same
- *    aggregation written by hand over the lines.
+ *    and a tag filter beside a service grouping (read from spend_tag_service_daily), each beside the
+ *    same aggregation written by hand over the lines, whose answer it must equal.
  *
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx spend.ts
  *
- * The ledger is loaded with one INSERT ... SELECT FROM generate_series and the three roll-ups built
- * with one GROUP BY each (what the ledger's writes maintain line by line; test/spend-ledger.test.ts
+ * The ledger is loaded with one INSERT ... SELECT FROM generate_series and the four roll-ups built
+ * with one GROUP BY each (spend_tag_service_daily with its migration's own statement) (what the ledger's writes maintain line by line; test/spend-ledger.test.ts
  * checks that they agree). BENCH_KEEP=1 keeps the database. Writes bench/results/spend.json; without
  * BENCH_DATABASE_URL it says so and exits 0 (pnpm bench then reports it as not run).
  * Knobs: BENCH_SPEND_LINES, BENCH_SPEND_CALLS (20), BENCH_USAGE_BATCHES (7), BENCH_SKIP_USAGE,
@@ -90,7 +90,17 @@ async function benchIngestion(db: Database) {
   }
 }
 
-/** The three roll-ups of the generated lines, built with one GROUP BY each (spend_service_daily from spend_daily, as the migrations fill them). */
+/** The tag-service roll-up's fill, as its migration runs it on upgrade (its one INSERT ... SELECT over the lines). */
+function tagServiceRollupFill(): string {
+  const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, "20261203620000_spend_tag_service_daily", "migration.sql"), "utf8");
+  const insert = migration.split(";").find((statement) => statement.trimStart().startsWith("INSERT INTO"));
+  const filter = "WHERE t.value IS NOT NULL";
+  if (!insert?.includes(filter)) throw new Error(`the spend_tag_service_daily migration has no INSERT ... ${filter}`);
+  // The benchmark's organization only (the usage benchmark's lines have their roll-ups already).
+  return insert.replace(filter, `${filter} AND l."organization_id" = '${ORG}'`);
+}
+
+/** The four roll-ups of the generated lines, built with one GROUP BY each (spend_service_daily from spend_daily, as the migrations fill them). */
 async function buildRollup(db: Database) {
   await db.sql.exec(`
     INSERT INTO spend_daily (organization_id, tenant_id, day, dims_key, currency, source, charge_category, charge_frequency, pricing_category, provider,
@@ -124,7 +134,8 @@ async function buildRollup(db: Database) {
             sum(l.billed_cost) AS b, sum(l.effective_cost) AS e, sum(l.list_cost) AS l, coalesce(sum(l.contracted_cost), 0) AS c, count(*) AS n
           FROM spend_lines l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(key, value)
           WHERE l.organization_id = '${ORG}' AND t.value IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7) g;
-    ANALYZE spend_lines; ANALYZE spend_daily; ANALYZE spend_service_daily; ANALYZE spend_tag_daily;`);
+    ${tagServiceRollupFill()};
+    ANALYZE spend_lines; ANALYZE spend_daily; ANALYZE spend_service_daily; ANALYZE spend_tag_daily; ANALYZE spend_tag_service_daily;`);
 }
 
 async function loadLedger(db: Database) {
@@ -209,7 +220,7 @@ async function benchQueries(db: Database) {
     1,
   );
   // `tag:<key>` grouping reads spend_tag_daily (beside spend_service_daily for the lines without the
-  // tag); a tag filter beside a service grouping still reads the lines. Each beside the same
+  // tag); a tag filter beside a service grouping reads spend_tag_service_daily. Each beside the same
   // aggregation written straight over the lines, whose answer it must equal.
   const tagGrouped: SpendQueryInput = { ...tenantQuery, group_by: ["tag:team"] };
   const tagCheck = await querySpend(db.sql, tenant, tagGrouped);
@@ -232,6 +243,13 @@ async function benchQueries(db: Database) {
   );
   const tagFiltered: SpendQueryInput = { ...tenantQuery, tags: { team: ["team-3"] } };
   const filteredCheck = await querySpend(db.sql, tenant, tagFiltered);
+  const filteredExpected = await db.sql.query<{ cost: string }>(
+    `SELECT trim_scale(sum(billed_cost))::text AS cost FROM spend_lines
+      WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND charge_period_start < $4 AND tags ->> 'team' = 'team-3'`,
+    [ORG, "ten_03", tenantQuery.start, tenantQuery.end],
+  );
+  if (filteredCheck.totals[0]?.cost !== filteredExpected[0].cost)
+    throw new Error(`tag-filtered roll-up total ${filteredCheck.totals[0]?.cost} != lines ${filteredExpected[0].cost}`);
   const filteredRoute = await time(TAG_CALLS, () => querySpend(db.sql, tenant, tagFiltered), 1);
   const filteredLines = await time(
     BASELINE_CALLS,
@@ -260,6 +278,7 @@ async function benchQueries(db: Database) {
       ratio: round(tagLines.p50_ms / tagRoute.p50_ms, 2),
     },
     tenant_90_days_by_day_and_service_filtered_by_tag: {
+      source: "spend_tag_service_daily",
       rows: filteredCheck.rows.length,
       query: filteredRoute,
       lines_baseline: filteredLines,
@@ -300,6 +319,7 @@ async function main() {
       await db.sql.query("DELETE FROM spend_daily WHERE organization_id = $1", [ORG]);
       await db.sql.query("DELETE FROM spend_service_daily WHERE organization_id = $1", [ORG]);
       await db.sql.query("DELETE FROM spend_tag_daily WHERE organization_id = $1", [ORG]);
+      await db.sql.query("DELETE FROM spend_tag_service_daily WHERE organization_id = $1", [ORG]);
       await buildRollup(db);
     } else await db.sql.exec("ANALYZE spend_daily; ANALYZE spend_service_daily;");
     console.log(JSON.stringify({ rollup_s: round((performance.now() - t0) / 1000), queries: await benchQueries(db) }, null, 2));
