@@ -4,6 +4,7 @@ import {
   mainApiBudgetRoutes,
   mainApiCommitmentRoutes,
   mainApiComputeRoutes,
+  mainApiDimensionRoutes,
   mainApiHealthRoutes,
   mainApiInvitationRoutes,
   mainApiKubernetesRoutes,
@@ -43,6 +44,7 @@ import { spendHandlers } from "./spend/routes";
 import { tenantHeaderValue } from "./tenancy/tenant-header";
 import { tenantHandlers } from "./tenants/handlers";
 import { userHandlers } from "./users/handlers";
+import { dimensionHandlers } from "./dimensions/handlers";
 import { webhookCreationReplay, webhookHandlers } from "./webhooks/handlers";
 
 /**
@@ -95,6 +97,7 @@ export function mainApiBindings(deps: AppDeps): SliceBinding[] {
     bindSlice(mainApiKubernetesRoutes, kubernetesHandlers(deps)),
     bindSlice(mainApiBudgetRoutes, budgetHandlers(deps)),
     bindSlice(mainApiAnomalyRoutes, anomalyHandlers(deps)),
+    bindSlice(mainApiDimensionRoutes, dimensionHandlers(deps)),
     // Still in contracts/src/api/*-routes.ts (they move to their own folders next).
     bindSlice(mainApiComputeRoutes, computeHandlers(deps)),
     bindSlice(mainApiSpendRoutes, spendHandlers(deps)),

@@ -243,6 +243,22 @@ beforeAll(async () => {
       body: { url: "https://hooks.example.com/in", events: ["anomaly.detected", "import.completed"], description: "d" },
     },
     listWebhooks: { params: { org_id: org } },
+    putDimension: {
+      params: { org_id: org, key: "team" },
+      body: {
+        name: "Team",
+        rules: [
+          { value: "web", match: { all: [{ field: "tag:team", op: "eq", value: "web", case: "insensitive" }, { not: { field: "region", op: "absent" } }] } },
+        ],
+        default_value: "shared",
+        splits: [{ source: "shared", targets: ["web", "data"], method: "fixed", percentages: { web: "60", data: "40" } }],
+        effective_from: new Date().toISOString().slice(0, 7),
+      },
+    },
+    listDimensions: { params: { org_id: org } },
+    getDimension: { params: { org_id: org, key: "team" }, query: { version: "1" } },
+    listDimensionVersions: { params: { org_id: org, key: "team" } },
+    deleteDimension: { params: { org_id: org, key: "team" } },
     getWebhook: { params: { org_id: org, id: webhookId } },
     updateWebhook: {
       params: { org_id: org, id: webhookId },

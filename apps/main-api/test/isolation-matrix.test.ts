@@ -361,6 +361,11 @@ function identityCases(): Record<string, IdentityCase> {
     listReceivedInvitations: { rows: (add) => add(KEYS, { status: 403, why: "keys have no invitations" }) },
     createWebhook: { body: { url: "https://example.com/intruder", events: ["anomaly.detected"] } },
     listWebhooks: {},
+    putDimension: { ids: () => ({ key: "team" }), body: { name: "Intruder", rules: [{ value: "x", match: { field: "region", op: "present" } }] } },
+    listDimensions: {},
+    getDimension: { ids: () => ({ key: "team" }) },
+    listDimensionVersions: { ids: () => ({ key: "team" }) },
+    deleteDimension: { ids: () => ({ key: "team" }) },
     getWebhook: webhookCase(),
     updateWebhook: webhookCase({ description: "Hijacked" }),
     deleteWebhook: webhookCase(),
@@ -605,6 +610,7 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     else if (route.includes("/spend/imports/{id}")) params.id = side.importId;
     else if (route.includes("/spend/import-sessions/{id}")) params.id = side.sessionId;
     else if (route.includes("/webhooks/{id}")) params.id = side.webhookId;
+    else if (route.includes("/dimensions/{key}")) params.key = "team";
     else if (route.includes("/tenant/")) Object.assign(params, tenantPathIds(route));
     const withBody = matrix().find((r) => r.route === route && r.body !== undefined);
     return {

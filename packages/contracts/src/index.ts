@@ -9,6 +9,8 @@ export * from "./main/me/routes.js";
 export * from "./main/organizations/schemas.js";
 export * from "./main/organizations/routes.js";
 export * from "./main/settings/schemas.js";
+export * from "./main/dimensions/schemas.js";
+export * from "./main/dimensions/routes.js";
 export * from "./main/settings/routes.js";
 export * from "./main/tenants/schemas.js";
 export * from "./main/tenants/routes.js";

@@ -5,6 +5,7 @@ import { mainApiAnomalyRoutes } from "./anomalies/routes.js";
 import { mainApiApiKeyRoutes } from "./api-keys/routes.js";
 import { mainApiBudgetRoutes } from "./budgets/routes.js";
 import { mainApiCommitmentRoutes } from "./commitments/routes.js";
+import { mainApiDimensionRoutes } from "./dimensions/routes.js";
 import { mainApiHealthRoutes } from "./health/routes.js";
 import { mainApiInvitationRoutes } from "./invitations/routes.js";
 import { mainApiKubernetesRoutes } from "./kubernetes/routes.js";
@@ -39,4 +40,5 @@ export const mainApiRoutes = {
   ...mainApiAnomalyRoutes,
   ...mainApiCommitmentRoutes,
   ...mainApiKubernetesRoutes,
+  ...mainApiDimensionRoutes,
 } as const;
