@@ -4,6 +4,7 @@
 import request from "supertest";
 import { Dimension } from "@cloudcost/contracts";
 import { createTestContext, type TestContext } from "./helpers/context";
+import { focusCsvText } from "./helpers/focus-files";
 import { addUser, expectError, signUp, type SignedUp } from "./helpers/identity";
 
 let ctx: TestContext;
@@ -251,5 +252,116 @@ describe("limits and roles", () => {
     const other = await signUp(ctx, { company: "Elsewhere" });
     expectError(await get("/team", other.token), 403);
     expectError(await put("team", TEAM, other.token), 403);
+  });
+});
+
+describe("preview", () => {
+  const preview = (key: string, body: unknown, query = "start=2026-10-01&end=2026-10-03", token = owner.token) =>
+    request(ctx.app)
+      .post(path(`/${key}/preview?${query}`))
+      .set("Authorization", `Bearer ${token}`)
+      .send(body);
+
+  beforeAll(async () => {
+    const line = (day: string, cost: string, service: string, tags?: Record<string, string>) => ({
+      ChargePeriodStart: `${day}T00:00:00Z`,
+      ChargePeriodEnd: `${day}T01:00:00Z`,
+      BilledCost: cost,
+      EffectiveCost: cost,
+      ListCost: cost,
+      ContractedCost: cost,
+      ServiceName: service,
+      Tags: tags ? JSON.stringify(tags) : "",
+    });
+    const csv = focusCsvText(
+      [
+        line("2026-10-01", "90", "VMs", { team: "platform" }),
+        line("2026-10-01", "300", "VMs", { team: "web" }),
+        line("2026-10-01", "100", "Athena", { team: "data" }),
+        line("2026-10-01", "30", "Support"),
+        line("2026-10-02", "10", "VMs", { team: "platform" }),
+        line("2026-10-02", "10", "VMs", { team: "web" }),
+      ],
+      ["Tags"],
+    );
+    const res = await request(ctx.app)
+      .post(`/api/v1/organizations/${org}/spend/imports`)
+      .set("Authorization", `Bearer ${owner.token}`)
+      .set("Content-Type", "text/csv")
+      .send(csv);
+    expect(res.status).toBe(201);
+  });
+
+  it("assigns the range's lines, splits each day and sums to the same total, saving nothing", async () => {
+    const draft = {
+      name: "Team",
+      rules: [
+        { value_from: "tag:team", match: { field: "tag:team", op: "present" } },
+        { value: "never", match: { field: "region", op: "eq", value: "mars" } },
+      ],
+      splits: [
+        { source: "platform", targets: "*", method: "proportional" },
+        { source: null, targets: ["web", "data"], method: "fixed", percentages: { web: "75", data: "25" } },
+      ],
+    };
+    const versionsBefore = (await get("/team/versions")).body.data.items.length;
+    const res = await preview("team", draft);
+    expect(res.status).toBe(200);
+    // Oct 1: platform 90 to '*' (web 300, data 100): web 90 x 300/400 = 67.5, data 22.5; the unallocated 30: web 75 % = 22.5, data 7.5.
+    // Oct 2: platform 10 to '*' (web alone has cost): web 10.
+    // Direct 540 = platform 100 + web 310 + data 100 + unallocated 30; after: 0 + (310 + 67.5 + 22.5 + 10 = 410) + (100 + 30 = 130) + 0 = 540.
+    expect(res.body.data).toEqual({
+      start: "2026-10-01T00:00:00.000Z",
+      end: "2026-10-03T00:00:00.000Z",
+      currency: "USD",
+      metric: "billed_cost",
+      // 510 of 540 allocated: 94.444... -> 94.44.
+      coverage: { allocated: "510", unallocated: "30", percent: "94.44" },
+      values: [
+        { value: "__unallocated__", direct_cost: "30", shared_in: "0", shared_out: "30", cost: "0" },
+        { value: "data", direct_cost: "100", shared_in: "30", shared_out: "0", cost: "130" },
+        { value: "platform", direct_cost: "100", shared_in: "0", shared_out: "100", cost: "0" },
+        { value: "web", direct_cost: "310", shared_in: "100", shared_out: "0", cost: "410" },
+      ],
+      rules: [
+        { index: 0, lines: 5, cost: "510" },
+        { index: 1, lines: 0, cost: "0" },
+      ],
+      unused_rules: [1],
+    });
+    expect((await get("/team/versions")).body.data.items.length).toBe(versionsBefore);
+  });
+
+  it("reads another dimension's value under its version for the line's month", async () => {
+    const owner_rules = { rules: [{ value: "core", match: { field: "tag:team", op: "in", values: ["platform", "web"] } }], default_value: "other" };
+    expect((await put("env_owner", { name: "Owner", ...owner_rules, effective_from: "2026-10" })).status).toBe(200);
+    expect((await put("late_owner", { name: "Owner later", ...owner_rules, effective_from: "2026-11" })).status).toBe(200);
+    const reading = (key: string) => ({ name: "By owner", rules: [{ value: "core-team", match: { field: `dimension:${key}`, op: "eq", value: "core" } }] });
+    // platform 90 + 10, web 300 + 10 are core: 410 over 4 lines; data and the untagged support line are "other".
+    const now = (await preview("by_owner", reading("env_owner"))).body.data;
+    expect(now.coverage).toEqual({ allocated: "410", unallocated: "130", percent: "75.93" });
+    expect(now.rules).toEqual([{ index: 0, lines: 4, cost: "410" }]);
+    // late_owner takes effect in November: October's lines have no value of it, so nothing matches.
+    expect((await preview("by_owner", reading("late_owner"))).body.data.coverage).toEqual({ allocated: "0", unallocated: "540", percent: "0.00" });
+    await del("env_owner");
+    await del("late_owner");
+  });
+
+  it("refuses more than 93 days, a draft the PUT would refuse, and callers below admin", async () => {
+    const draft = { name: "X", rules: [{ value: "a", match: { field: "region", op: "present" } }] };
+    expectError(await preview("team", draft, "start=2026-01-01&end=2026-04-05"), 400, /end: a preview spans at most 93 days/);
+    expectError(await preview("team", draft, "start=2026-10-03&end=2026-10-01"), 400, /end: must be after start/);
+    expectError(
+      await preview("team", { ...draft, rules: [{ value: "a", match: { field: "region", op: "regex", value: "a(?=b)" } }] }),
+      400,
+      /rules\.0\.match\.value: not an RE2 pattern/,
+    );
+    expectError(
+      await preview("team", { ...draft, rules: [{ value: "a", match: { field: "dimension:team", op: "present" } }] }),
+      400,
+      /closes a cycle: team -> team/,
+    );
+    const member = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "member" });
+    expectError(await preview("team", draft, undefined, member.token), 403);
   });
 });

@@ -258,6 +258,15 @@ beforeAll(async () => {
     listDimensions: { params: { org_id: org } },
     getDimension: { params: { org_id: org, key: "team" }, query: { version: "1" } },
     listDimensionVersions: { params: { org_id: org, key: "team" } },
+    previewDimension: {
+      params: { org_id: org, key: "team" },
+      query: { start: "2026-10-01", end: "2026-10-08", currency: "USD", metric: "effective_cost" },
+      body: {
+        name: "Team",
+        rules: [{ value_from: "tag:team", match: { field: "tag:team", op: "present" } }],
+        splits: [{ source: null, targets: "*", method: "even" }],
+      },
+    },
     deleteDimension: { params: { org_id: org, key: "team" } },
     getWebhook: { params: { org_id: org, id: webhookId } },
     updateWebhook: {

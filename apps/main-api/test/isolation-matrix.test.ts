@@ -275,6 +275,8 @@ type Add = (callers: Caller[], rest: Omit<Row, "route" | "caller">) => void;
 /** What the matrix needs of an organization- or caller-scoped operation (keyed by operationId below). */
 interface IdentityCase {
   body?: unknown;
+  /** The query string (from its "?") the operation needs to be parsed at all. */
+  query?: string;
   /** The body's Content-Type when it is not JSON. */
   type?: string;
   /** The path ids besides org_id that name the target on a side. */
@@ -365,6 +367,11 @@ function identityCases(): Record<string, IdentityCase> {
     listDimensions: {},
     getDimension: { ids: () => ({ key: "team" }) },
     listDimensionVersions: { ids: () => ({ key: "team" }) },
+    previewDimension: {
+      ids: () => ({ key: "team" }),
+      query: "?start=2026-10-01&end=2026-10-08",
+      body: { name: "Intruder", rules: [{ value: "x", match: { field: "region", op: "present" } }] },
+    },
     deleteDimension: { ids: () => ({ key: "team" }) },
     getWebhook: webhookCase(),
     updateWebhook: webhookCase({ description: "Hijacked" }),
@@ -431,13 +438,20 @@ function matrix(): Row[] {
     const addTo: Add = (callers, rest) => add(key, callers, rest);
     if (route.scope === "organization") {
       const ids = c.ids ?? (() => ({}));
-      addTo(CALLERS, { params: { org_id: B.org, ...ids(B) }, body: c.body, type: c.type, status: 403, why: "another organization" });
-      addTo(CALLERS, { params: { org_id: NONEXISTENT_ORG, ...ids(B) }, body: c.body, type: c.type, status: 403, why: "nonexistent organization" });
+      addTo(CALLERS, { params: { org_id: B.org, ...ids(B) }, body: c.body, type: c.type, query: c.query, status: 403, why: "another organization" });
+      addTo(CALLERS, {
+        params: { org_id: NONEXISTENT_ORG, ...ids(B) },
+        body: c.body,
+        type: c.type,
+        query: c.query,
+        status: 403,
+        why: "nonexistent organization",
+      });
       const roles = route.roles;
       if (roles)
         addTo(
           CALLERS.filter((caller) => !roles.includes(ROLE_OF[caller])),
-          { params: { org_id: A.org, ...ids(A) }, body: c.body, type: c.type, status: 403, why: "role too low" },
+          { params: { org_id: A.org, ...ids(A) }, body: c.body, type: c.type, query: c.query, status: 403, why: "role too low" },
         );
     }
     c.rows?.(addTo, c.body);
@@ -619,6 +633,7 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
       params,
       body: withBody?.body,
       type: withBody?.type,
+      query: withBody?.query,
       tenant: route.includes(" /api/v1/tenant/") ? side.tenant1 : undefined,
       status: 403,
       why: caller === "pending" ? "invited, not accepted" : "left the organization",

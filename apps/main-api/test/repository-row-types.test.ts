@@ -16,6 +16,7 @@ import { checkedStatements as kubernetesAllocationStatements } from "../src/kube
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
 import { checkedStatements as creditStatements } from "../src/compute/credit-repository";
+import { checkedStatements as dimensionStatements } from "../src/dimensions/repository";
 import { checkedStatements as invitationStatements } from "../src/invitations/repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as outboxStatements } from "../src/outbox/repository";
@@ -37,6 +38,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...invitationStatements(),
   ...outboxStatements(),
   ...webhookStatements(),
+  ...dimensionStatements(),
   ...authStatements(),
   ...computeStatements(),
   ...commitmentStatements(),

@@ -2,17 +2,26 @@ import type { mainApiDimensionRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { success } from "../http/envelope";
 import type { Handlers } from "../operations";
+import { loadOrganizationSettings } from "../settings/repository";
 import { dimensionRepository } from "./repository";
 import { createDimensionService } from "./service";
 
 /** `/api/v1/organizations/{org_id}/dimensions`: every role reads, owners and admins write (authorize checks the table's roles). */
-export function dimensionHandlers(deps: Pick<AppDeps, "prisma" | "clock">): Handlers<keyof typeof mainApiDimensionRoutes> {
-  const dimensions = createDimensionService({ prisma: deps.prisma, dimensions: dimensionRepository, clock: deps.clock });
+export function dimensionHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock">): Handlers<keyof typeof mainApiDimensionRoutes> {
+  const dimensions = createDimensionService({
+    prisma: deps.prisma,
+    dimensions: dimensionRepository,
+    sql: deps.db.sql,
+    defaultCurrency: async (organizationId) => (await loadOrganizationSettings(deps.prisma, organizationId)).default_currency,
+    clock: deps.clock,
+  });
   return {
     putDimension: async ({ params, body }, ctx) => success(`Dimension ${params.key} saved.`, await dimensions.putDimension(ctx, params.key, body)),
     listDimensions: async (_input, ctx) => success("Dimensions of the organization.", await dimensions.listDimensions(ctx)),
     getDimension: async ({ params, query }, ctx) => success(`Dimension ${params.key}.`, await dimensions.getDimension(ctx, params.key, query.version)),
     listDimensionVersions: async ({ params }, ctx) => success(`Versions of dimension ${params.key}.`, await dimensions.listVersions(ctx, params.key)),
+    previewDimension: async ({ params, query, body }, ctx) =>
+      success(`Preview of dimension ${params.key}; nothing was saved.`, await dimensions.previewDimension(ctx, params.key, body, query)),
     deleteDimension: async ({ params }, ctx) => {
       await dimensions.deleteDimension(ctx, params.key);
       return { status: 204 };

@@ -1,3 +1,5 @@
+import type { DimensionLineField, SpendMetric } from "@cloudcost/contracts";
+import type { CheckedStatement, SqlClient } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { DimensionVersion, Prisma as Models } from "../generated/prisma/client";
 import type { Tx } from "../transactions";
@@ -51,5 +53,84 @@ export const dimensionRepository = {
   findVersion,
   insertVersion,
   deleteDimensionRows,
+  findLineGroups,
 };
 export type DimensionRepository = typeof dimensionRepository;
+
+/** The SQL of each line field a condition reads (`tenant` is the line's tenant id). */
+const LINE_FIELD_SQL: Record<DimensionLineField, string> = {
+  provider: "l.provider",
+  service_name: "l.service_name",
+  service_category: "l.service_category",
+  region: "l.region",
+  resource_id: "l.resource_id",
+  resource_name: "l.resource_name",
+  sub_account_id: "l.sub_account_id",
+  sub_account_name: "l.sub_account_name",
+  billing_account_id: "l.billing_account_id",
+  charge_category: "l.charge_category",
+  charge_frequency: "l.charge_frequency",
+  pricing_category: "l.pricing_category",
+  sku_id: "l.sku_id",
+  tenant: "l.tenant_id",
+  model: "l.model",
+};
+
+/** One group of a range's lines: their UTC day, their values of the fields asked for (in order), their count and cost. */
+export interface LineGroup {
+  day: string;
+  fields: (string | null)[];
+  lines: number;
+  cost: string;
+}
+
+const SPEND_METRICS: Record<SpendMetric, string> = {
+  billed_cost: "l.billed_cost",
+  effective_cost: "l.effective_cost",
+  list_cost: "l.list_cost",
+  contracted_cost: "l.contracted_cost",
+};
+
+/** The statement grouping the lines by day and `fields` (line fields or `tag:<key>`; tag keys are parameters from $6 on). */
+export function lineGroupsSql(fields: string[], metric: SpendMetric): string {
+  let tagParam = 6;
+  const columns = fields.map((field) => (field.startsWith("tag:") ? `l.tags ->> $${tagParam++}::text` : LINE_FIELD_SQL[field as DimensionLineField]));
+  return `
+    SELECT (l.charge_period_start AT TIME ZONE 'UTC')::date::text AS day, jsonb_build_array(${columns.join(", ")}) AS fields,
+      count(*)::int AS lines, trim_scale(coalesce(sum(${SPEND_METRICS[metric]}), 0))::text AS cost
+    FROM spend_lines l
+    WHERE l.organization_id = $1 AND l.charge_period_start >= $2::timestamptz AND l.charge_period_start < $3::timestamptz AND l.currency = $4
+    GROUP BY 1, ${columns.join(", ")}
+    ORDER BY 1
+    LIMIT $5`;
+}
+
+/** The range's lines of one currency grouped by UTC day and the fields the rules read; at most `limit` groups. */
+export async function findLineGroups(
+  sql: SqlClient,
+  organizationId: string,
+  range: { start: string; end: string; currency: string; metric: SpendMetric },
+  fields: string[],
+  limit: number,
+): Promise<LineGroup[]> {
+  const tags = fields.filter((field) => field.startsWith("tag:")).map((field) => field.slice("tag:".length));
+  const rows = await sql.query<{ day: string; fields: (string | null)[]; lines: number; cost: string }>(lineGroupsSql(fields, range.metric), [
+    organizationId,
+    range.start,
+    range.end,
+    range.currency,
+    limit,
+    ...tags,
+  ]);
+  return rows;
+}
+
+export function checkedStatements(): CheckedStatement[] {
+  return [
+    {
+      name: "dimension line groups",
+      sql: lineGroupsSql(["service_name", "tag:team", "tenant"], "billed_cost"),
+      columns: { day: "text", fields: "jsonb", lines: "int4", cost: "text" },
+    },
+  ];
+}

@@ -1,10 +1,20 @@
-import { type Dimension, type DimensionRule, MAX_DIMENSIONS, MAX_EFFECTIVE_MONTHS_BACK, type PutDimensionRequest, type SplitRule } from "@cloudcost/contracts";
-import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
+import {
+  type Dimension,
+  type DimensionPreview,
+  type DimensionPreviewQuery,
+  type DimensionRule,
+  MAX_DIMENSIONS,
+  MAX_EFFECTIVE_MONTHS_BACK,
+  type PutDimensionRequest,
+  type SplitRule,
+} from "@cloudcost/contracts";
+import { newId, type SqlClient, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { badRequest, conflict, type FieldError, HttpError, notFound } from "@cloudcost/http";
 import type { OrganizationContext } from "../context";
 import type { Prisma } from "../db";
 import type { DimensionVersion, Prisma as Models } from "../generated/prisma/client";
 import { findCycle, invalidRegexes, referencedDimensions } from "./conditions";
+import { fieldsRead, MAX_PREVIEW_GROUPS, previewFromGroups, versionsRead } from "./preview";
 import type { DimensionRepository } from "./repository";
 
 /** A version takes effect this many months before the current one unless it says otherwise. */
@@ -16,6 +26,10 @@ export interface DimensionServiceDeps {
   /** Opens the transactions; every query goes through `dimensions`. */
   prisma: Prisma;
   dimensions: DimensionRepository;
+  /** The line queries (the preview's grouping). */
+  sql: SqlClient;
+  /** The organization's default currency (a preview's, unless it names one). */
+  defaultCurrency: (organizationId: string) => Promise<string>;
   clock: () => Date;
 }
 
@@ -55,6 +69,21 @@ function readsByKey(rows: DimensionVersion[]): Map<string, Set<string>> {
     reads.set(row.key, keys);
   }
   return reads;
+}
+
+/** The draft's `dimension:<key>` conditions name dimensions of the organization, and close no cycle through them (400s naming the path). */
+function checkReferences(key: string, rules: DimensionRule[], all: DimensionVersion[]): void {
+  const keys = new Set(all.map((r) => r.key));
+  const referenced = referencedDimensions(rules);
+  const unknown = [...referenced].filter(([other]) => other !== key && !keys.has(other));
+  if (unknown.length) throw invalid(unknown.map(([other, path]) => ({ path, message: `no dimension ${other} in this organization` })));
+  const reads = readsByKey(all.filter((r) => r.key !== key));
+  reads.set(key, new Set(referenced.keys()));
+  const cycle = findCycle(key, reads);
+  if (cycle) {
+    const first = cycle[1];
+    throw invalid([{ path: referenced.get(first) ?? "rules", message: `dimension:${first} closes a cycle: ${cycle.join(" -> ")}` }]);
+  }
 }
 
 export type DimensionService = ReturnType<typeof createDimensionService>;
@@ -97,16 +126,7 @@ export function createDimensionService(deps: DimensionServiceDeps) {
         const keys = new Set(all.map((r) => r.key));
         if (!keys.has(key) && keys.size >= MAX_DIMENSIONS)
           throw new HttpError("limit_reached", `The organization has ${keys.size} dimensions, at most ${MAX_DIMENSIONS}: delete one before creating another.`);
-        const referenced = referencedDimensions(body.rules);
-        const unknown = [...referenced].filter(([other]) => other !== key && !keys.has(other));
-        if (unknown.length) throw invalid(unknown.map(([other, path]) => ({ path, message: `no dimension ${other} in this organization` })));
-        const reads = readsByKey(all.filter((r) => r.key !== key));
-        reads.set(key, new Set(referenced.keys()));
-        const cycle = findCycle(key, reads);
-        if (cycle) {
-          const first = cycle[1];
-          throw invalid([{ path: referenced.get(first) ?? "rules", message: `dimension:${first} closes a cycle: ${cycle.join(" -> ")}` }]);
-        }
+        checkReferences(key, body.rules, all);
         const version = (all.find((r) => r.key === key)?.version ?? 0) + 1;
         const splits: SplitRule[] = (body.splits ?? []).map((split) => ({ id: newId("spl"), ...split }));
         return dimensions.insertVersion(tx, {
@@ -122,6 +142,29 @@ export function createDimensionService(deps: DimensionServiceDeps) {
         });
       }, TRANSACTION_OPTIONS);
       return toDimension(row);
+    },
+
+    /** What the draft would do to the range's lines; nothing is stored. */
+    async previewDimension(
+      { organization: { id: organizationId } }: OrganizationContext,
+      key: string,
+      body: PutDimensionRequest,
+      query: DimensionPreviewQuery,
+    ): Promise<DimensionPreview> {
+      const regexErrors = invalidRegexes(body.rules);
+      if (regexErrors.length) throw invalid(regexErrors);
+      const all = (await dimensions.findAllVersions(prisma, organizationId)).filter((row) => row.key !== key);
+      checkReferences(key, body.rules, all);
+      const read = fieldsRead(body.rules);
+      const others = versionsRead(read.dimensions, all);
+      const fields = new Set(read.fields);
+      for (const versions of others.values())
+        for (const row of versions) for (const field of fieldsRead(row.rules as unknown as DimensionRule[]).fields) fields.add(field);
+      const currency = query.currency ?? (await deps.defaultCurrency(organizationId));
+      const ordered = [...fields];
+      const groups = await dimensions.findLineGroups(deps.sql, organizationId, { ...query, currency }, ordered, MAX_PREVIEW_GROUPS + 1);
+      const splits: SplitRule[] = (body.splits ?? []).map((split, i) => ({ id: `spl_preview_${i + 1}`, ...split }));
+      return previewFromGroups(body, splits, others, ordered, groups, { ...query, currency });
     },
 
     async listDimensions({ organization: { id: organizationId } }: OrganizationContext): Promise<{ items: Dimension[] }> {

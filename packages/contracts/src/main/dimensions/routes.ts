@@ -61,6 +61,23 @@ export const mainApiDimensionRoutes = {
       responses: { 200: ok("The versions", d.DimensionVersions), 404: NOT_FOUND },
     }),
   ),
+  previewDimension: defineRoute(
+    inOrganization({
+      tags,
+      operationId: "previewDimension",
+      method: "post",
+      path: "/api/v1/organizations/{org_id}/dimensions/{key}/preview",
+      summary: "What a draft version would do to a range's lines: coverage, each value's cost with its splits, each rule's lines; saves nothing (owner/admin)",
+      description:
+        "The draft is checked as a PUT would check it. A line's `dimension:<key>` is that dimension's value under its version for the line's month. Splits run per UTC day of the range.",
+      roles: MANAGERS,
+      bodyLimit: "1 MiB",
+      params: d.DimensionPathParams,
+      query: d.DimensionPreviewQuery,
+      body: d.PutDimensionRequest,
+      responses: { 200: ok("The preview", d.DimensionPreview) },
+    }),
+  ),
   deleteDimension: defineRoute(
     inOrganization({
       tags,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { queryInteger, TimestampOutput } from "../../common.js";
+import { Currency, queryInteger, TimestampOutput } from "../../common.js";
 import { OrganizationPathParams } from "../organizations/schemas.js";
-import { DecimalString } from "../spend.js";
+import { DateOrTimestamp, DecimalString, SpendMetric } from "../spend.js";
 
 /** A dimension's key: also how queries name it (`dimension:<key>`). */
 export const DimensionKey = z
@@ -315,3 +315,54 @@ export const DimensionPathParams = OrganizationPathParams.extend({ key: Dimensio
 export const DimensionVersionQuery = z
   .object({ version: queryInteger(1, 1_000_000).optional() })
   .meta({ id: "DimensionVersionQuery", description: "`version`: an earlier version (default the newest)." });
+
+export const MAX_PREVIEW_DAYS = 93;
+const PREVIEW_DAY_MS = 86_400_000;
+
+export const DimensionPreviewQuery = z
+  .object({
+    start: DateOrTimestamp,
+    end: DateOrTimestamp,
+    currency: Currency.optional(),
+    metric: SpendMetric.default("billed_cost"),
+  })
+  .superRefine((query, ctx) => {
+    const span = Date.parse(query.end) - Date.parse(query.start);
+    if (!(span > 0)) ctx.addIssue({ code: "custom", path: ["end"], message: "must be after start" });
+    else if (span > MAX_PREVIEW_DAYS * PREVIEW_DAY_MS)
+      ctx.addIssue({ code: "custom", path: ["end"], message: `a preview spans at most ${MAX_PREVIEW_DAYS} days` });
+  })
+  .meta({
+    id: "DimensionPreviewQuery",
+    description: `The lines charged from \`start\` (inclusive) to \`end\` (exclusive), at most ${MAX_PREVIEW_DAYS} days, in \`currency\` (default the organization's), summing \`metric\` (default billed_cost).`,
+  });
+export type DimensionPreviewQuery = z.output<typeof DimensionPreviewQuery>;
+
+export const DimensionPreview = z
+  .object({
+    start: TimestampOutput,
+    end: TimestampOutput,
+    currency: z.string(),
+    metric: SpendMetric,
+    coverage: z.object({
+      allocated: DecimalString,
+      unallocated: DecimalString,
+      percent: DecimalString.nullable().meta({ description: "allocated / (allocated + unallocated) x 100 to two places; null when both are 0." }),
+    }),
+    values: z.array(
+      z.object({
+        value: z.string().meta({ description: "`__unallocated__` for the lines without a value." }),
+        direct_cost: DecimalString,
+        shared_in: DecimalString,
+        shared_out: DecimalString,
+        cost: DecimalString.meta({ description: "direct_cost - shared_out + shared_in" }),
+      }),
+    ),
+    rules: z.array(z.object({ index: z.number().int(), lines: z.number().int(), cost: DecimalString })),
+    unused_rules: z.array(z.number().int()),
+  })
+  .meta({
+    id: "DimensionPreview",
+    description: "What a draft version would do to the range's lines, before (coverage, per rule) and after its splits (per value); nothing is saved.",
+  });
+export type DimensionPreview = z.output<typeof DimensionPreview>;
