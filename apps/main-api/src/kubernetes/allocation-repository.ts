@@ -224,11 +224,14 @@ export const ALLOCATION_ROLLUP_SQL = `
       sum(c.cpu_claim * (d.cpu_factor * d.scale - k.base)) AS cpu_priced, sum(c.memory_claim * (d.ram_factor * d.scale - k.base)) AS mem_priced,
       sum(c.gpu_claim * (d.gpu_factor * d.scale - k.base)) AS gpu_priced,
       sum(c.cpu_usage * (d.cpu_factor * d.scale - k.base)) AS cpu_used, sum(c.memory_usage * (d.ram_factor * d.scale - k.base)) AS mem_used
-    FROM days d JOIN rated k ON k.node = d.node,
+    -- The node-days that differ first (OFFSET 0 keeps the filter below the lookups: joined after
+    -- them, it let every node-day's claims be read, 900,000 rows for 18,000 over a month).
+    FROM (SELECT d.day, d.node, d.cpu_factor, d.ram_factor, d.gpu_factor, d.scale FROM days d JOIN rated k ON k.node = d.node
+          WHERE d.cpu_factor < 1 OR d.ram_factor < 1 OR d.gpu_factor < 1 OR d.scale <> k.base OFFSET 0) d
+      JOIN rated k ON k.node = d.node,
       -- A lookup per such node-day through the key (OFFSET 0 keeps it one).
       LATERAL (SELECT ${rollupGroup("$13")} AS grp, c.cpu_claim, c.memory_claim, c.gpu_claim, c.cpu_usage, c.memory_usage
                FROM kubernetes_claim_days c WHERE c.tenant_id = $1 AND c.day = d.day AND c.node = d.node OFFSET 0) c
-    WHERE d.cpu_factor < 1 OR d.ram_factor < 1 OR d.gpu_factor < 1 OR d.scale <> k.base
     GROUP BY 1, 2, 3),
   allocated AS (
     SELECT c.day, c.rate_id, c.grp, c.cpu + coalesce(s.cpu, 0) AS cpu, c.mem + coalesce(s.mem, 0) AS mem, c.gpu + coalesce(s.gpu, 0) AS gpu,
