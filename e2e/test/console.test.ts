@@ -4,6 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
+import type { PutDimensionRequest } from "@cloudcost/contracts";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { FLEET, samplesOf } from "../src/fleet";
 import { stackClient } from "../src/client";
@@ -496,6 +497,39 @@ describeIfBrowser("console", () => {
     expect(shown).toBe(`Utilization ${report.items[0]?.utilization_percent} %`);
     await page.getByTestId("coverage-total").waitFor();
     await check(page, "commitments");
+  });
+
+  it("lists the demo's dimensions and previews the team dimension's splits as the API computes them", async () => {
+    const page = owner;
+    const { main } = stackClient(stack, { token: ownerToken });
+    const orgId = (await main.getMe()).organization.id;
+    // The demo's two dimensions (scripts/demo/dimensions.mjs), over the demo bill imported above.
+    const script = `import { DEMO_DIMENSIONS } from ${JSON.stringify(path.join(ROOT, "scripts/demo/dimensions.mjs"))}; process.stdout.write(JSON.stringify(DEMO_DIMENSIONS));`;
+    const dimensions = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
+    for (const [key, body] of Object.entries(dimensions)) await main.putDimension({ params: { org_id: orgId, key }, body: body as PutDimensionRequest });
+    await page.goto(`${stack.consoleUrl}/settings/dimensions`);
+    await page.getByRole("cell", { name: "cost_center", exact: true }).waitFor();
+    await page.getByRole("button", { name: "Edit team" }).click();
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("From", { exact: true }).fill(day(-30));
+    await page.getByLabel(/^To/).fill(day(1));
+    await page.getByRole("button", { name: "Preview (saves nothing)" }).click();
+    const preview = page.getByTestId("dimension-preview");
+    await preview.waitFor();
+    const team = await main.getDimension({ params: { org_id: orgId, key: "team" }, query: {} });
+    const expected = await main.previewDimension({
+      params: { org_id: orgId, key: "team" },
+      query: { start: day(-30), end: day(1) },
+      body: {
+        name: team.name,
+        rules: team.rules,
+        default_value: null,
+        effective_from: team.effective_from,
+        splits: team.splits.map(({ id: _id, ...split }) => split),
+      },
+    });
+    expect(await preview.textContent()).toContain(`${expected.coverage.percent} % of the cost is allocated`);
+    await check(page, "dimensions");
   });
 
   it("shows a cluster's cost by namespace on the Kubernetes page, as the API allocates it", async () => {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { createClient, isApiError } from "@cloudcost/client";
 import { loadAlerts } from "./alerts.mjs";
+import { loadDimensions } from "./dimensions.mjs";
 import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
 import { loadFocus } from "./focus.mjs";
 import { loadHistory } from "./history.mjs";
@@ -174,6 +175,7 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
   }
   await loadFocus({ main, org, tenants: { production: production.id, staging: staging.id }, now, log });
   await logCommitments(main, org, log);
+  await loadDimensions({ main, org, now, log });
   // After the bill: the downsized VM's realized savings are measured on its lines.
   await loadHistory(main, production.id, now, log);
   await loadKubernetes(main, org, production.id, now, log);

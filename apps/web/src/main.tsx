@@ -30,6 +30,7 @@ const Users = lazy(() => import("./features/settings/components/Users"));
 const Tenants = lazy(() => import("./features/settings/components/Tenants"));
 const Allocation = lazy(() => import("./features/settings/components/Allocation"));
 const Webhooks = lazy(() => import("./features/settings/components/Webhooks"));
+const Dimensions = lazy(() => import("./features/settings/components/Dimensions"));
 const Organization = lazy(() => import("./features/settings/components/Organization"));
 const SignIn = lazy(() => import("./features/auth/components/SignIn"));
 const Callback = lazy(() => import("./features/auth/components/Callback"));
@@ -59,6 +60,7 @@ const router = createBrowserRouter([
           { path: "tenants", element: <Tenants /> },
           { path: "webhooks", element: <Webhooks /> },
           { path: "allocation", element: <Allocation /> },
+          { path: "dimensions", element: <Dimensions /> },
           { path: "organization", element: <Organization /> },
         ],
       },

@@ -12,4 +12,7 @@ export const settingsKeys = {
   allocationRules: (orgId: string | undefined) => [...settingsKeys.all, "allocation-rules", orgId] as const,
   spendImports: (orgId: string | undefined) => [...settingsKeys.all, "spend-imports", orgId] as const,
   importSessions: (orgId: string | undefined) => [...settingsKeys.all, "spend-import-sessions", orgId] as const,
+  /** Dimensions and their versions: a saved version or a deletion refreshes both. */
+  dimensions: (orgId: string | undefined) => [...settingsKeys.all, "dimensions", orgId] as const,
+  dimensionVersions: (orgId: string | undefined, key: string) => [...settingsKeys.dimensions(orgId), "versions", key] as const,
 };

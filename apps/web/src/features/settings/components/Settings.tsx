@@ -15,6 +15,7 @@ export default function Settings() {
         <NavLink to="/settings/tenants">Tenants</NavLink>
         {manager && <NavLink to="/settings/webhooks">Webhooks</NavLink>}
         {manager && <NavLink to="/settings/allocation">Allocation</NavLink>}
+        <NavLink to="/settings/dimensions">Dimensions</NavLink>
         <NavLink to="/settings/organization">Organization</NavLink>
       </nav>
       <Outlet />
