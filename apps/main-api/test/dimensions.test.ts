@@ -239,6 +239,21 @@ describe("limits and roles", () => {
     for (let i = before; i < 50; i++) expect((await del(`d${i}`)).status).toBe(204);
   });
 
+  it("holds at most 100 versions of a dimension: the 101st is a 409 limit_reached that stores nothing", async () => {
+    const simple = { name: "n", rules: [{ value: "v", match: { field: "region", op: "present" } }] };
+    expect((await put("many_versions", simple)).status).toBe(200);
+    // Versions 2-100 written as the PUT stores them (99 requests would only slow the test).
+    await ctx.db.sql.query(
+      `INSERT INTO dimension_versions (organization_id, key, version, name, effective_from, rules, splits)
+       SELECT organization_id, key, v, name, effective_from, rules, splits FROM dimension_versions, generate_series(2, 100) AS v
+       WHERE organization_id = $1 AND key = 'many_versions' AND version = 1`,
+      [org],
+    );
+    expectError(await put("many_versions", simple), 409, /has 100 versions, at most 100/);
+    expect((await get("/many_versions")).body.data.version).toBe(100);
+    expect((await del("many_versions")).status).toBe(204);
+  });
+
   it("lets every role read and only owners and admins write; another organization sees nothing", async () => {
     const viewer = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "viewer" });
     const member = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "member" });

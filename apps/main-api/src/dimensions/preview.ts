@@ -12,7 +12,7 @@ import type { DimensionVersion } from "../generated/prisma/client";
 import { type Assignment, compileAssignment, type FieldReader } from "./assign";
 import { eachLeaf } from "./conditions";
 import type { LineGroup } from "./repository";
-import { type DayCosts, splitDay } from "./split";
+import { byteOrder, type DayCosts, splitDay } from "./split";
 
 /** The most (day, field values) groups a preview reads: beyond, the range is too fine-grained to preview at once. */
 export const MAX_PREVIEW_GROUPS = 200_000;
@@ -45,7 +45,6 @@ export function versionsRead(keys: Set<string>, all: DimensionVersion[]): Map<st
 }
 
 const text = (amount: Decimal) => amount.toFixed();
-const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The draft applied to the range's line groups (each with the fields in `fields`' order): a line's

@@ -3,6 +3,7 @@ import {
   type DimensionPreview,
   type DimensionPreviewQuery,
   type DimensionRule,
+  MAX_DIMENSION_VERSIONS,
   MAX_DIMENSIONS,
   MAX_EFFECTIVE_MONTHS_BACK,
   type PutDimensionRequest,
@@ -127,7 +128,13 @@ export function createDimensionService(deps: DimensionServiceDeps) {
         if (!keys.has(key) && keys.size >= MAX_DIMENSIONS)
           throw new HttpError("limit_reached", `The organization has ${keys.size} dimensions, at most ${MAX_DIMENSIONS}: delete one before creating another.`);
         checkReferences(key, body.rules, all);
-        const version = (all.find((r) => r.key === key)?.version ?? 0) + 1;
+        const versions = all.filter((r) => r.key === key);
+        if (versions.length >= MAX_DIMENSION_VERSIONS)
+          throw new HttpError(
+            "limit_reached",
+            `Dimension ${key} has ${versions.length} versions, at most ${MAX_DIMENSION_VERSIONS}: delete it and create it again with the rules it should keep.`,
+          );
+        const version = (versions[0]?.version ?? 0) + 1;
         const splits: SplitRule[] = (body.splits ?? []).map((split) => ({ id: newId("spl"), ...split }));
         return dimensions.insertVersion(tx, {
           organizationId,

@@ -4,7 +4,8 @@ import { Decimal } from "@cloudcost/decimal";
 /** Pieces are exact to this many decimal places. */
 export const PIECE_PLACES = 10;
 
-const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Orders strings by their UTF-16 code units, the same on every machine (no locale). */
+export const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * `amount` shared in proportion to `shares` (each >= 0, not all 0), as pieces that sum to it

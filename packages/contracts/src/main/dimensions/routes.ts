@@ -23,7 +23,9 @@ export const mainApiDimensionRoutes = {
       body: d.PutDimensionRequest,
       responses: {
         200: ok("The new version", d.Dimension),
-        409: failure(`A new dimension beside the organization's ${d.MAX_DIMENSIONS} (code \`limit_reached\`)`),
+        409: failure(
+          `A new dimension beside the organization's ${d.MAX_DIMENSIONS}, or a version beyond a dimension's ${d.MAX_DIMENSION_VERSIONS} (code \`limit_reached\`)`,
+        ),
       },
     }),
   ),

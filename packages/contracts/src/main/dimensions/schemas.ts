@@ -185,7 +185,6 @@ export type SplitRuleInput = z.output<typeof SplitRuleInput>;
 export const SplitRule = z.object({ id: z.string(), ...SplitRuleFields }).meta({ id: "SplitRule", description: "A split rule with its assigned id." });
 export type SplitRule = z.output<typeof SplitRule>;
 
-const DECIMAL = /^-?\d+(\.\d{1,10})?$/;
 /** An exact decimal string (DecimalString) in units of 1e-10. */
 const tenBillionths = (amount: string): bigint => {
   const [whole, fraction = ""] = amount.replace("-", "").split(".");
@@ -217,7 +216,7 @@ function checkSplits(splits: SplitRuleInput[], ctx: z.RefinementCtx) {
       if (split.percentages[target] === undefined) ctx.addIssue({ code: "custom", path: ["splits", i, "percentages"], message: `no percentage for ${target}` });
     const amounts = Object.values(split.percentages);
     // Refinements run after checks that do not abort the parse (a pattern): sum only well-formed amounts.
-    if (!amounts.every((p) => DECIMAL.test(p))) return;
+    if (!amounts.every((p) => DecimalString.safeParse(p).success)) return;
     if (amounts.some((p) => p.startsWith("-"))) ctx.addIssue({ code: "custom", path: ["splits", i, "percentages"], message: "percentages are not negative" });
     else if (amounts.reduce((sum, p) => sum + tenBillionths(p), 0n) !== 1_000_000_000_000n)
       ctx.addIssue({ code: "custom", path: ["splits", i, "percentages"], message: "percentages sum to exactly 100" });
@@ -236,6 +235,8 @@ export const Month = z
 
 export const MAX_DIMENSION_RULES = 500;
 export const MAX_DIMENSIONS = 50;
+/** Versions of one dimension: every PUT reads them all (an older version still applies to its months). */
+export const MAX_DIMENSION_VERSIONS = 100;
 export const MAX_EFFECTIVE_MONTHS_BACK = 36;
 
 export const PutDimensionRequest = z
