@@ -362,6 +362,15 @@ describe("preview", () => {
     await del("late_owner");
   });
 
+  it("reads more than 100 distinct fields at once (a rule per tag key)", async () => {
+    const rules = Array.from({ length: 120 }, (_, i) => ({ value: `k${i}`, match: { field: `tag:k${i}`, op: "present" } }));
+    const res = await preview("wide", { name: "Wide", rules: [...rules, { value_from: "tag:team", match: { field: "tag:team", op: "present" } }] });
+    expect(res.status).toBe(200);
+    // No line has a k<i> tag: the last rule gives every tagged line its team, 510 of 540.
+    expect(res.body.data.coverage).toEqual({ allocated: "510", unallocated: "30", percent: "94.44" });
+    expect(res.body.data.unused_rules).toHaveLength(120);
+  });
+
   it("refuses more than 93 days, a draft the PUT would refuse, and callers below admin", async () => {
     const draft = { name: "X", rules: [{ value: "a", match: { field: "region", op: "present" } }] };
     expectError(await preview("team", draft, "start=2026-01-01&end=2026-04-05"), 400, /end: a preview spans at most 93 days/);

@@ -91,12 +91,19 @@ const SPEND_METRICS: Record<SpendMetric, string> = {
   contracted_cost: "l.contracted_cost",
 };
 
+/** The columns as one JSON array: jsonb_build_array takes at most 100 arguments, so pieces of 50 joined by `||`. */
+function fieldArray(columns: string[]): string {
+  const pieces: string[] = [];
+  for (let i = 0; i < columns.length; i += 50) pieces.push(`jsonb_build_array(${columns.slice(i, i + 50).join(", ")})`);
+  return pieces.length ? pieces.join(" || ") : "jsonb_build_array()";
+}
+
 /** The statement grouping the lines by day and `fields` (line fields or `tag:<key>`; tag keys are parameters from $6 on). */
 export function lineGroupsSql(fields: string[], metric: SpendMetric): string {
   let tagParam = 6;
   const columns = fields.map((field) => (field.startsWith("tag:") ? `l.tags ->> $${tagParam++}::text` : LINE_FIELD_SQL[field as DimensionLineField]));
   return `
-    SELECT (l.charge_period_start AT TIME ZONE 'UTC')::date::text AS day, jsonb_build_array(${columns.join(", ")}) AS fields,
+    SELECT (l.charge_period_start AT TIME ZONE 'UTC')::date::text AS day, ${fieldArray(columns)} AS fields,
       count(*)::int AS lines, trim_scale(coalesce(sum(${SPEND_METRICS[metric]}), 0))::text AS cost
     FROM spend_lines l
     WHERE l.organization_id = $1 AND l.charge_period_start >= $2::timestamptz AND l.charge_period_start < $3::timestamptz AND l.currency = $4
