@@ -11,12 +11,16 @@ import { createComputeCatalogs } from "./compute/catalog-prices";
 import type { Config } from "./config";
 import { createPrisma, type Prisma } from "./db";
 import type { AppDeps } from "./deps";
+import { createDimensionApplier } from "./dimensions/apply";
 import { createMainAdmission } from "./http/admission";
 import { createVacuumSchedule } from "./compute/maintenance";
 import { createOutboxWorker } from "./outbox";
 import { createInternalPricingApi, type InternalPricingApi } from "./pricing/internal-client";
 import { createSecretBox } from "./webhooks/secrets";
 import { systemResolve, type Resolve } from "./webhooks/targets";
+
+/** How often the server looks for dimension versions a restart left unapplied (a PUT applies its own at once). */
+const DIMENSION_SWEEP_MS = 60_000;
 
 export interface Infrastructure {
   config: Config;
@@ -44,6 +48,7 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     logger,
     timeoutMs: config.pricingApiTimeoutMs,
   });
+  const outbox = createOutboxWorker({ config, prisma, logger, serviceSecret, webhookSecrets, resolve });
   return {
     config,
     db,
@@ -55,7 +60,8 @@ export function buildDeps({ config, db, logger, metrics = createMetrics("main-ap
     devIssuerKey,
     idempotencyStore: sqlIdempotencyStore(db.sql),
     analyzer: buildAnalyzer({ db, prisma, logger, metrics, pricingApi, tailMarginMs: config.analysisTailMarginMs }),
-    outbox: createOutboxWorker({ config, prisma, logger, serviceSecret, webhookSecrets, resolve }),
+    outbox,
+    dimensionApply: createDimensionApplier({ prisma, logger, outbox, intervalMs: DIMENSION_SWEEP_MS }),
     clock: () => new Date(),
     admission: createMainAdmission(config),
     vacuum: createVacuumSchedule({ db, logger, intervalMs: config.vacuum.intervalMs, afterRows: config.vacuum.afterRows }),

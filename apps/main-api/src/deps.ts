@@ -6,6 +6,7 @@ import type { KeyUseRecorder } from "./auth/key-use";
 import type { TokenVerifier } from "./auth/token-verifier";
 import type { Analyzer } from "./compute/analysis";
 import type { Config } from "./config";
+import type { DimensionApplier } from "./dimensions/apply";
 import type { AdmissionClassName } from "./http/admission";
 import type { VacuumSchedule } from "./compute/maintenance";
 import type { Prisma } from "./db";
@@ -40,6 +41,8 @@ export interface AppDeps {
   admission: Admission<AdmissionClassName>;
   /** Vacuuming where the database has no autovacuum (compute/maintenance.ts): started by the server, told of large writes by ingest and cycles. */
   vacuum: VacuumSchedule & { start(): void };
+  /** Applies new dimension versions to the roll-up in the background (dimensions/apply.ts): kicked by a PUT, swept by the server. */
+  dimensionApply: DimensionApplier;
   /** The time as the app reads it where tests must move it (import session expiry). */
   clock: () => Date;
   /** Encrypts webhook signing secrets at rest; resolves webhook hosts for the SSRF checks. */

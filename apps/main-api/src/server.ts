@@ -33,6 +33,7 @@ async function main() {
   const alerts = startAlertSchedule({ prisma, logger, outbox }, config.alertsIntervalMinutes);
   const importSessions = startImportSessionSweep(deps, config.spendImportSessionSweepMinutes);
   deps.vacuum.start();
+  deps.dimensionApply.start();
   await serve({
     name: "main-api",
     app,
@@ -48,6 +49,7 @@ async function main() {
       await alerts.stop();
       await importSessions.stop();
       await deps.vacuum.stop();
+      await deps.dimensionApply.stop();
       await prisma.$disconnect();
       await db.close();
       if (deps.redis) await closeRedis(deps.redis);

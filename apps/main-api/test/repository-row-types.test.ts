@@ -17,6 +17,8 @@ import { checkedStatements as rollupStatements } from "../src/compute/rollup-rep
 import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
 import { checkedStatements as creditStatements } from "../src/compute/credit-repository";
 import { checkedStatements as dimensionStatements } from "../src/dimensions/repository";
+import { checkedStatements as dimensionRollupStatements } from "../src/dimensions/rollup-repository";
+import { checkedStatements as dimensionSpendStatements } from "../src/spend/dimension-spend-repository";
 import { checkedStatements as invitationStatements } from "../src/invitations/repository";
 import { MIGRATIONS_DIR } from "../src/db";
 import { checkedStatements as outboxStatements } from "../src/outbox/repository";
@@ -39,6 +41,8 @@ const STATEMENTS: CheckedStatement[] = [
   ...outboxStatements(),
   ...webhookStatements(),
   ...dimensionStatements(),
+  ...dimensionRollupStatements(),
+  ...dimensionSpendStatements(),
   ...authStatements(),
   ...computeStatements(),
   ...commitmentStatements(),

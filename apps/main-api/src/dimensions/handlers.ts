@@ -7,7 +7,7 @@ import { dimensionRepository } from "./repository";
 import { createDimensionService } from "./service";
 
 /** `/api/v1/organizations/{org_id}/dimensions`: every role reads, owners and admins write (authorize checks the table's roles). */
-export function dimensionHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock">): Handlers<keyof typeof mainApiDimensionRoutes> {
+export function dimensionHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock" | "dimensionApply">): Handlers<keyof typeof mainApiDimensionRoutes> {
   const dimensions = createDimensionService({
     prisma: deps.prisma,
     dimensions: dimensionRepository,
@@ -16,7 +16,11 @@ export function dimensionHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock">
     clock: deps.clock,
   });
   return {
-    putDimension: async ({ params, body }, ctx) => success(`Dimension ${params.key} saved.`, await dimensions.putDimension(ctx, params.key, body)),
+    putDimension: async ({ params, body }, ctx) => {
+      const dimension = await dimensions.putDimension(ctx, params.key, body);
+      deps.dimensionApply.kick(ctx.organization.id);
+      return success(`Dimension ${params.key} saved; its values are being applied to the lines (status processing until then).`, dimension);
+    },
     listDimensions: async (_input, ctx) => success("Dimensions of the organization.", await dimensions.listDimensions(ctx)),
     getDimension: async ({ params, query }, ctx) => success(`Dimension ${params.key}.`, await dimensions.getDimension(ctx, params.key, query.version)),
     listDimensionVersions: async ({ params }, ctx) => success(`Versions of dimension ${params.key}.`, await dimensions.listVersions(ctx, params.key)),

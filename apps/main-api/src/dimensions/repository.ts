@@ -58,7 +58,7 @@ export const dimensionRepository = {
 export type DimensionRepository = typeof dimensionRepository;
 
 /** The SQL of each line field a condition reads (`tenant` is the line's tenant id). */
-const LINE_FIELD_SQL: Record<DimensionLineField, string> = {
+export const LINE_FIELD_SQL: Record<DimensionLineField, string> = {
   provider: "l.provider",
   service_name: "l.service_name",
   service_category: "l.service_category",
@@ -92,7 +92,7 @@ const SPEND_METRICS: Record<SpendMetric, string> = {
 };
 
 /** The columns as one JSON array: jsonb_build_array takes at most 100 arguments, so pieces of 50 joined by `||`. */
-function fieldArray(columns: string[]): string {
+export function fieldArray(columns: string[]): string {
   const pieces: string[] = [];
   for (let i = 0; i < columns.length; i += 50) pieces.push(`jsonb_build_array(${columns.slice(i, i + 50).join(", ")})`);
   return pieces.length ? pieces.join(" || ") : "jsonb_build_array()";

@@ -17,6 +17,7 @@ import type { DimensionVersion, Prisma as Models } from "../generated/prisma/cli
 import { findCycle, invalidRegexes, referencedDimensions } from "./conditions";
 import { fieldsRead, MAX_PREVIEW_GROUPS, previewFromGroups, versionsRead } from "./preview";
 import type { DimensionRepository } from "./repository";
+import { clearRows } from "./rollup-repository";
 
 /** A version takes effect this many months before the current one unless it says otherwise. */
 const DEFAULT_MONTHS_BACK = 12;
@@ -197,6 +198,7 @@ export function createDimensionService(deps: DimensionServiceDeps) {
         const readers = [...readsByKey(all.filter((r) => r.key !== key))].filter(([, reads]) => reads.has(key)).map(([reader]) => reader);
         if (readers.length) throw conflict(`Dimension ${key} is read by the rules of ${readers.join(", ")} (dimension:${key}): change those first.`);
         await dimensions.deleteDimensionRows(tx, organizationId, key);
+        await clearRows(tx, organizationId, [key], null, null);
       }, TRANSACTION_OPTIONS);
     },
   };

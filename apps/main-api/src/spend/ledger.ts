@@ -1,4 +1,5 @@
 import { newIds } from "@cloudcost/db";
+import { addLinesToDimensionRollup } from "../dimensions/rollup";
 import type { Tx } from "../transactions";
 import { type ChargeFrequency, derivedChargeFrequency } from "./charge-frequency";
 import { afterCte, commitmentRollupCtes, DROP_EMPTY_COMMITMENT_ROWS } from "./commitment-rollups";
@@ -431,6 +432,7 @@ export async function insertLines(
   });
   const sql = options.staged ? STAGE_SQL : options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL;
   const rows = await tx.$queryRawUnsafe<InsertRow[]>(sql, organizationId, ...arrays, ...constants);
+  if (sql === INSERT_SQL) await addLinesToDimensionRollup(tx, organizationId, selectedLines("l.id = ANY($2::text[])"), [ids], 1);
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];
@@ -443,6 +445,9 @@ export async function insertLines(
   return { inserted, priced, unpriced: inserted - priced, totals };
 }
 
+/** The organization's lines `where` selects (a condition on spend_lines `l`; $1 is the organization id), as a relation. */
+const selectedLines = (where: string) => `(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND ${where})`;
+
 /**
  * Applies a change to the lines `where` selects (a condition on spend_lines `l`, parameters from
  * $2; $1 is the organization id) while keeping the roll-ups right: their roll-up share is
@@ -450,10 +455,12 @@ export async function insertLines(
  * Roll-up rows left without lines are removed.
  */
 async function changeLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[], change: () => Promise<number>): Promise<number> {
-  const selected = `(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND ${where})`;
+  const selected = selectedLines(where);
+  await addLinesToDimensionRollup(tx, organizationId, selected, params, -1);
   const days = await tx.$queryRawUnsafe<{ day: string }[]>(rollupStatement(selected, -1), organizationId, ...params);
   const changed = await change();
   await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, ...params);
+  await addLinesToDimensionRollup(tx, organizationId, selected, params, 1);
   await dropEmptyRollupRows(
     tx,
     organizationId,
@@ -475,6 +482,7 @@ async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: s
  * the same statement (one pass over the lines). Returns how many, and the imports they belonged to.
  */
 async function deleteLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[]): Promise<{ deleted: number; importIds: string[] }> {
+  await addLinesToDimensionRollup(tx, organizationId, selectedLines(where), params, -1);
   const [row] = await tx.$queryRawUnsafe<{ deleted: number; import_ids: string[]; days: string[] }[]>(
     `WITH del AS (DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where} RETURNING l.*),
       ${rollupCtes("del", -1)}
@@ -612,15 +620,15 @@ export async function deleteSupersededLines(tx: LedgerTx, organizationId: string
  * than a roll-up upsert per batch.
  */
 export async function rollupImport(tx: LedgerTx, organizationId: string, importId: string): Promise<void> {
-  await tx.$queryRawUnsafe(rollupStatement("(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.import_id = $2)", 1), organizationId, importId);
+  const selected = selectedLines("l.import_id = $2");
+  await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importId);
+  await addLinesToDimensionRollup(tx, organizationId, selected, [importId], 1);
 }
 
 /** rollupImport for several imports at once (the parts of an import session, when it commits). */
 export async function rollupImports(tx: LedgerTx, organizationId: string, importIds: string[]): Promise<void> {
   if (importIds.length === 0) return;
-  await tx.$queryRawUnsafe(
-    rollupStatement("(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.import_id = ANY($2::text[]))", 1),
-    organizationId,
-    importIds,
-  );
+  const selected = selectedLines("l.import_id = ANY($2::text[])");
+  await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importIds);
+  await addLinesToDimensionRollup(tx, organizationId, selected, [importIds], 1);
 }

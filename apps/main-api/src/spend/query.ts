@@ -1,5 +1,5 @@
 import { Decimal } from "@cloudcost/decimal";
-import type { SpendDimension, SpendGranularity, SpendMetric, SpendReport } from "@cloudcost/contracts";
+import type { SpendAllocation, SpendDimension, SpendGranularity, SpendMetric, SpendReport } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
 
 /** Whose lines a query reads: the organization's, limited to these tenants (null: every tenant and the unallocated lines). */
@@ -18,6 +18,10 @@ export interface SpendQueryInput {
   filters: Partial<Record<SpendDimension, string[]>>;
   /** Tag key → accepted values. */
   tags: Record<string, string[]>;
+  /** Dimension key → accepted values (`__unallocated__` for none); one dimension per query. */
+  dimensions?: Record<string, string[]>;
+  /** With a dimension: its splits applied (default) or not. */
+  allocation?: SpendAllocation;
 }
 
 const DAY_MS = 86_400_000;
@@ -48,9 +52,9 @@ export function dimensionSql(name: SpendDimension, alias: string): string {
     return `to_char(coalesce(${alias}.billing_period_start AT TIME ZONE 'UTC', date_trunc('month', ${alias}.charge_period_start AT TIME ZONE 'UTC')), 'YYYY-MM-DD')`;
   return `coalesce(${alias}.${DIMENSION_COLUMN[name]}, '')`;
 }
-const LINE_ONLY = new Set<string>(["resource_id", "commitment_discount_id", "billing_period", "invoice_id"]);
+export const LINE_ONLY = new Set<string>(["resource_id", "commitment_discount_id", "billing_period", "invoice_id"]);
 /** Dimensions spend_service_daily holds (tenant is its key): a query grouping and filtering by these only reads it. */
-const SERVICE_ROLLUP = new Set<string>([
+export const SERVICE_ROLLUP = new Set<string>([
   "tenant",
   "provider",
   "service_name",
@@ -61,7 +65,7 @@ const SERVICE_ROLLUP = new Set<string>([
   "source",
 ]);
 
-class Params {
+export class Params {
   readonly values: unknown[] = [];
   add(value: unknown): string {
     this.values.push(value);
@@ -280,7 +284,7 @@ function report(query: SpendQueryInput, groupBy: string[], rows: GroupedRow[], s
 }
 
 /** A period's bounds, clipped to the range. */
-function periodOf(granularity: SpendGranularity, day: string, startMs: number, endMs: number): [number, number] {
+export function periodOf(granularity: SpendGranularity, day: string, startMs: number, endMs: number): [number, number] {
   if (granularity === "none") return [startMs, endMs];
   const from = Date.parse(`${day}T00:00:00.000Z`);
   const date = new Date(from);
@@ -289,7 +293,7 @@ function periodOf(granularity: SpendGranularity, day: string, startMs: number, e
 }
 
 /** Byte order of the UTF-8 encodings (PostgreSQL's COLLATE "C"); null after every value. */
-function compareBytes(a: string | null, b: string | null): number {
+export function compareBytes(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;

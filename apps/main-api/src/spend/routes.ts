@@ -10,7 +10,8 @@ import { PricingUnavailableError } from "../pricing/internal-client";
 import { exportSpend } from "./export-service";
 import { forecastSpend } from "./forecast/service";
 import { listSpendLines } from "./lines";
-import { querySpend, type SpendScope } from "./query";
+import { spendReport } from "./dimension-query";
+import type { SpendScope } from "./query";
 import { ingestUsage, repriceUsage } from "./usage-service";
 
 /** Nothing was stored: the client may retry shortly. */
@@ -42,12 +43,12 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
     },
     getSpendForecast: async ({ query }, { tenant }) => ok("Forecast of the tenant's spend", await forecastSpend(deps, tenant, query, deps.clock())),
     getTenantSpend: async ({ query }, { tenant }) =>
-      ok("Spend of the tenant", await querySpend(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query)),
+      ok("Spend of the tenant", await spendReport(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query)),
     listSpendLines: async ({ query }, { tenant }) => {
       const page = await listSpendLines(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query);
       return ok(`${page.items.length} spend lines`, page);
     },
-    getOrganizationSpend: async ({ query }, ctx) => ok("Spend of the organization", await querySpend(deps.db.sql, organizationScope(ctx), query)),
+    getOrganizationSpend: async ({ query }, ctx) => ok("Spend of the organization", await spendReport(deps.db.sql, organizationScope(ctx), query)),
     exportTenantSpend: ({ query }, { tenant }) =>
       exportSpend(deps, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query, `spend-${tenant.id}`),
     exportOrganizationSpend: ({ query }, ctx) => exportSpend(deps, organizationScope(ctx), query, `spend-${ctx.organization.id}`),

@@ -85,6 +85,7 @@ function contextOn(db: TestDatabase, issuerDir: string, env: NodeJS.ProcessEnv, 
     deps,
     outbox,
     async close() {
+      await deps.dimensionApply.stop();
       await outbox.stop();
       await prisma.$disconnect();
       await db.close();

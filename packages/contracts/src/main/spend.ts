@@ -45,6 +45,10 @@ const TENANT_DIMENSIONS = SPEND_DIMENSIONS.filter((dimension) => dimension !== "
 /** `tag:<key>`: a tag key of 1-256 printable characters. */
 const TAG_PARAMETER = /^tag:\P{Cc}{1,256}$/u;
 export const isTagParameter = (name: string) => TAG_PARAMETER.test(name);
+/** `dimension:<key>`: one of the organization's dimensions (its key's syntax). */
+const DIMENSION_PARAMETER = /^dimension:[a-z][a-z0-9_]{0,39}$/;
+/** The filter value that selects a dimension's unallocated cost. */
+export const UNALLOCATED_FILTER = "__unallocated__";
 
 const MAX_RANGE_DAYS = 400;
 const DAY_MS = 86_400_000;
@@ -90,6 +94,26 @@ function tagFilters(query: Record<string, unknown>, ctx: z.RefinementCtx): Recor
   return tags;
 }
 
+/** `dimension:<key>` parameters (array forms as for the other filters), by key; where `allowed` is false, each one is an issue naming it. */
+function dimensionFilters(query: Record<string, unknown>, ctx: z.RefinementCtx, allowed: boolean): Record<string, string[]> {
+  const dimensions: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (!name.startsWith("dimension:")) continue;
+    if (!allowed) {
+      ctx.addIssue({ code: "custom", path: [name], message: "dimension filters apply to spend queries, not here" });
+      continue;
+    }
+    if (!DIMENSION_PARAMETER.test(name)) {
+      ctx.addIssue({ code: "custom", path: [name], message: "a dimension filter is dimension:<key> with a key of [a-z][a-z0-9_]{0,39}" });
+      continue;
+    }
+    const parsed = queryArray(FilterValue).safeParse(value);
+    if (!parsed.success) ctx.addIssue({ code: "custom", path: [name], message: "dimension values are at most 256 characters each" });
+    else if (parsed.data.length) dimensions[name.slice("dimension:".length)] = parsed.data;
+  }
+  return dimensions;
+}
+
 function filterShape(orgView: boolean) {
   const dimensions = orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS;
   return Object.fromEntries(dimensions.map((dimension) => [dimension, Filter])) as Record<SpendDimension, typeof Filter>;
@@ -98,11 +122,16 @@ function filterShape(orgView: boolean) {
 const FILTER_DESCRIPTION =
   "Filters: each dimension name as an array parameter (`a,b`, repeated, or both) and `tag:<key>` for tag values; a line matches when its value is one of the listed.";
 
-function spendFilterQuery<S extends z.ZodRawShape>(orgView: boolean, shape: S, id: string, description: string) {
+function spendFilterQuery<S extends z.ZodRawShape>(orgView: boolean, shape: S, id: string, description: string, withDimensions = false) {
   return z
     .looseObject({ start: DateOrTimestamp.optional(), end: DateOrTimestamp.optional(), ...filterShape(orgView), ...shape })
     .transform((query, ctx) => {
       const tags = tagFilters(query, ctx);
+      const dimensions = dimensionFilters(query, ctx, withDimensions);
+      const grouped = Array.isArray(query.group_by) ? (query.group_by as string[]) : [];
+      const keys = new Set([...grouped.filter((name) => name.startsWith("dimension:")).map((name) => name.slice(10)), ...Object.keys(dimensions)]);
+      if (keys.size > 1)
+        ctx.addIssue({ code: "custom", path: ["group_by"], message: `one dimension per query (this one names ${[...keys].sort().join(", ")})` });
       const filters: Partial<Record<SpendDimension, string[]>> = {};
       for (const dimension of orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS) {
         const values = (query as Record<string, unknown>)[dimension] as string[] | undefined;
@@ -110,25 +139,40 @@ function spendFilterQuery<S extends z.ZodRawShape>(orgView: boolean, shape: S, i
       }
       const { start, end } = resolveRange(query as { start?: string; end?: string }, ctx);
       const rest = Object.fromEntries(Object.keys(shape).map((key) => [key, (query as Record<string, unknown>)[key]])) as { [K in keyof S]: z.output<S[K]> };
-      return { ...rest, start, end, filters, tags };
+      return { ...rest, start, end, filters, tags, dimensions };
     })
     .meta({ id, description: `${description} ${FILTER_DESCRIPTION}` });
 }
 
 function groupBy(orgView: boolean) {
-  const dimension = z.union([z.enum(orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS), z.string().regex(TAG_PARAMETER, "must be a dimension or tag:<key>")]);
+  const dimension = z.union([
+    z.enum(orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS),
+    z.string().regex(TAG_PARAMETER, "must be a dimension, tag:<key> or dimension:<key>"),
+    z.string().regex(DIMENSION_PARAMETER, "must be a dimension, tag:<key> or dimension:<key>"),
+  ]);
   return queryArray(dimension)
     .refine((values) => new Set(values).size === values.length, "names a dimension twice")
     .refine((values) => values.length <= 2, "at most two dimensions")
     .optional();
 }
 
+export const SpendAllocation = z
+  .enum(["split", "direct"])
+  .meta({ id: "SpendAllocation", description: "With a dimension: `split` (default) applies its split rules, `direct` shows each value's own lines only." });
+export type SpendAllocation = z.infer<typeof SpendAllocation>;
+
 function spendQuery(orgView: boolean, id: string) {
   return spendFilterQuery(
     orgView,
-    { granularity: SpendGranularity.default("day"), metric: SpendMetric.default("billed_cost"), group_by: groupBy(orgView) },
+    {
+      granularity: SpendGranularity.default("day"),
+      metric: SpendMetric.default("billed_cost"),
+      group_by: groupBy(orgView),
+      allocation: SpendAllocation.default("split"),
+    },
     id,
-    `Range \`start\` (inclusive) to \`end\` (exclusive), default the current calendar month to now, at most ${MAX_RANGE_DAYS} days; \`granularity\`, \`metric\`, \`group_by\` (at most two of ${(orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS).join(", ")} and tag:<key>).`,
+    `Range \`start\` (inclusive) to \`end\` (exclusive), default the current calendar month to now, at most ${MAX_RANGE_DAYS} days; \`granularity\`, \`metric\`, \`group_by\` (at most two of ${(orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS).join(", ")}, tag:<key> and dimension:<key>); \`dimension:<key>\` filters (${UNALLOCATED_FILTER} for the unallocated cost) and \`allocation\`. One dimension per query, grouped, filtered or both.`,
+    true,
   );
 }
 
@@ -240,6 +284,11 @@ export const SpendRow = z
     group: z.record(z.string(), z.string().nullable()),
     currency: Currency,
     cost: DecimalString,
+    direct_cost: DecimalString.optional().meta({
+      description: "With a dimension grouped: the cost of the value's own lines (cost = direct_cost - shared_out + shared_in).",
+    }),
+    shared_in: DecimalString.optional().meta({ description: "With a dimension grouped: what split rules moved to this value." }),
+    shared_out: DecimalString.optional().meta({ description: "With a dimension grouped: what split rules moved away from this value." }),
   })
   .meta({
     id: "SpendRow",

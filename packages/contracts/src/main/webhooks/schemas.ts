@@ -3,7 +3,7 @@ import { ServiceId, TimestampOutput } from "../../common.js";
 import { Page } from "../fields.js";
 
 export const WebhookEventType = z
-  .enum(["budget.threshold_crossed", "anomaly.detected", "import.completed"])
+  .enum(["budget.threshold_crossed", "anomaly.detected", "import.completed", "dimension.applied"])
   .meta({ id: "WebhookEventType", description: "An event a webhook can subscribe to." });
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
