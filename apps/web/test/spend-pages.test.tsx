@@ -133,6 +133,37 @@ const ANOMALIES = [
   },
 ];
 
+const TEAM = {
+  key: "team",
+  name: "Team",
+  description: null,
+  version: 1,
+  effective_from: "2025-11",
+  rules: [{ value_from: "tag:team", match: { field: "tag:team", op: "present" } }],
+  default_value: null,
+  splits: [],
+  status: "applied",
+  applied_at: "2026-11-28T00:00:00.000Z",
+  created_at: "2026-11-28T00:00:00.000Z",
+};
+const teamRow = (team: string | null, cost: string, direct: string, sharedIn: string, sharedOut: string) => ({
+  period_start: "2026-10-01T00:00:00.000Z",
+  period_end: "2026-11-01T00:00:00.000Z",
+  group: { "dimension:team": team },
+  currency: "USD",
+  cost,
+  direct_cost: direct,
+  shared_in: sharedIn,
+  shared_out: sharedOut,
+});
+const BY_TEAM = {
+  ...REPORT,
+  group_by: ["dimension:team"],
+  rows: [teamRow("web", "410", "310", "100", "0"), teamRow(null, "0", "30", "0", "30")],
+  totals: [{ currency: "USD", cost: "410" }],
+  unpriced: { lines: 0, by_reason: {} },
+};
+
 let requests: { url: URL; tenant: string | null; method: string; body: unknown }[] = [];
 
 /** The main API as the browser sees it: one answer per path, every request recorded. */
@@ -164,7 +195,9 @@ function answer(role: string) {
           items: ANOMALIES,
         },
         "/api/v1/tenant/spend/anomalies/ano_1": { ...ANOMALIES[0], feedback: "no" },
+        "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
       };
+      if (url.pathname === "/api/v1/organizations/org_1/spend" && url.searchParams.get("group_by") === "dimension:team") return envelope(url.pathname, BY_TEAM);
       if (url.pathname.endsWith("/spend/export")) {
         return new Response("BilledCost\r\n", { status: 200, headers: { "content-type": "text/csv", "x-unpriced-lines": "3" } });
       }
@@ -214,6 +247,25 @@ describe("the spend page", () => {
     expect(screen.getByText(/3 usage lines have no price/)).toBeTruthy();
     expect(screen.getByRole("button", { name: /Reprice Prod's unpriced usage/ })).toBeTruthy();
     expect(screen.getByRole("cell", { name: "(none)" })).toBeTruthy();
+  });
+
+  it("groups by a dimension of the organization with its direct and shared columns, and asks for each value's own lines when told", async () => {
+    answer("admin");
+    renderAt("/spend?preset=last-month&group_by=dimension:team");
+    expect(await screen.findByRole("columnheader", { name: "Shared in" })).toBeTruthy();
+    expect(screen.getByRole("cell", { name: "Unallocated" })).toBeTruthy();
+    const webRow = screen.getByRole("cell", { name: "web" }).closest("tr") as HTMLElement;
+    expect(
+      within(webRow)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual(["web", "$410.00", "$310.00", "$100.00", "$0.00", "USD"]);
+    const groupBy = screen.getByRole("combobox", { name: /Group by/ });
+    expect(within(groupBy).getByRole("option", { name: "Team (dimension)" })).toBeTruthy();
+    fireEvent.change(screen.getByRole("combobox", { name: /Shared costs/ }), { target: { value: "direct" } });
+    await waitFor(() =>
+      expect(requests.some((r) => r.url.pathname === "/api/v1/organizations/org_1/spend" && r.url.searchParams.get("allocation") === "direct")).toBe(true),
+    );
   });
 
   it("downloads the FOCUS file, says how many unpriced usage lines were left out, and includes them with zero costs when asked", async () => {

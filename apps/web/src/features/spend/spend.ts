@@ -43,7 +43,17 @@ export const DIMENSIONS = [
 export type Dimension = (typeof DIMENSIONS)[number][0];
 const DIMENSION_NAMES = DIMENSIONS.map(([name]) => name) as readonly string[];
 
-export const dimensionLabel = (name: string) => (name.startsWith("tag:") ? `Tag ${name.slice(4)}` : (DIMENSIONS.find(([key]) => key === name)?.[1] ?? name));
+export const dimensionLabel = (name: string) =>
+  name.startsWith("tag:")
+    ? `Tag ${name.slice(4)}`
+    : name.startsWith("dimension:")
+      ? `Dimension ${name.slice(10)}`
+      : (DIMENSIONS.find(([key]) => key === name)?.[1] ?? name);
+
+/** `dimension:<key>`: one of the organization's dimensions (Settings > Dimensions). */
+const DIMENSION_PARAMETER = /^dimension:[a-z][a-z0-9_]{0,39}$/;
+/** The spend API's filter value for a dimension's unallocated cost. */
+export const UNALLOCATED = "__unallocated__";
 
 const DAY_MS = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -92,7 +102,7 @@ export function presetOf(search: URLSearchParams): Preset {
 export function groupByOf(search: URLSearchParams, orgView: boolean): string[] {
   const out: string[] = [];
   for (const name of search.getAll("group_by").flatMap(listValue)) {
-    const known = DIMENSION_NAMES.includes(name) || /^tag:.+/.test(name);
+    const known = DIMENSION_NAMES.includes(name) || /^tag:.+/.test(name) || DIMENSION_PARAMETER.test(name);
     if (!known || out.includes(name) || (name === "tenant" && !orgView)) continue;
     out.push(name);
   }
@@ -104,7 +114,7 @@ export function filtersOf(search: URLSearchParams, orgView: boolean): [string, s
   const out: [string, string[]][] = [];
   for (const key of new Set(search.keys())) {
     const isDimension = DIMENSION_NAMES.includes(key) && (orgView || key !== "tenant");
-    if (!isDimension && !/^tag:.+/.test(key)) continue;
+    if (!isDimension && !/^tag:.+/.test(key) && !DIMENSION_PARAMETER.test(key)) continue;
     const values = search.getAll(key).flatMap(listValue);
     if (values.length) out.push([key, [...new Set(values)]]);
   }
@@ -124,13 +134,21 @@ export function spendQuery(search: URLSearchParams, now: Date, orgView: boolean,
   const groupBy = groupByOf(search, orgView);
   if (groupBy.length) out.set("group_by", groupBy.join(","));
   for (const [key, values] of filtersOf(search, orgView)) out.set(key, values.join(","));
+  if (search.get("allocation") === "direct" && allocationApplies(groupBy, search, orgView)) out.set("allocation", "direct");
   return out;
+}
+
+/** Whether the view names one of the organization's dimensions (grouped or filtered), where `allocation` means something. */
+export function allocationApplies(groupBy: string[], search: URLSearchParams, orgView: boolean): boolean {
+  return groupBy.some((name) => DIMENSION_PARAMETER.test(name)) || filtersOf(search, orgView).some(([key]) => DIMENSION_PARAMETER.test(key));
 }
 
 /** The export's query: the same range and filters (the export takes no grouping). */
 export function exportQuery(search: URLSearchParams, now: Date, orgView: boolean): URLSearchParams {
   const query = spendQuery(search, now, orgView);
-  for (const key of ["granularity", "metric", "group_by"]) query.delete(key);
+  for (const key of ["granularity", "metric", "group_by", "allocation"]) query.delete(key);
+  // The export does not filter on dimensions yet.
+  for (const key of [...query.keys()]) if (DIMENSION_PARAMETER.test(key)) query.delete(key);
   return query;
 }
 

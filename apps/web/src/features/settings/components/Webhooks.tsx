@@ -10,6 +10,7 @@ const EVENTS: [WebhookEventType, string][] = [
   ["budget.threshold_crossed", "a budget threshold is crossed"],
   ["anomaly.detected", "a spend anomaly is detected"],
   ["import.completed", "a FOCUS import completes"],
+  ["dimension.applied", "a dimension version is applied to the ledger"],
 ];
 
 export default function Webhooks() {

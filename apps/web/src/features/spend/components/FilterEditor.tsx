@@ -4,6 +4,7 @@ import { DIMENSIONS, dimensionLabel } from "../spend";
 export function FilterEditor({
   orgView,
   tenants,
+  dimensions,
   filters,
   label,
   onAdd,
@@ -11,6 +12,8 @@ export function FilterEditor({
 }: {
   orgView: boolean;
   tenants: { id: string; name: string }[];
+  /** The organization's dimensions: filter on their values (after splits). */
+  dimensions: { key: string; name: string }[];
   filters: [string, string[]][];
   label: (dimension: string, value: string) => string;
   onAdd(key: string, value: string): void;
@@ -38,6 +41,11 @@ export function FilterEditor({
               </option>
             ))}
             <option value="tag">Tag…</option>
+            {dimensions.map((d) => (
+              <option key={d.key} value={`dimension:${d.key}`}>
+                {d.name} (dimension)
+              </option>
+            ))}
           </select>
         </label>
         {dimension === "tag" && (
@@ -61,7 +69,13 @@ export function FilterEditor({
         ) : (
           <label>
             Value
-            <input value={value} onChange={(e) => setValue(e.target.value)} required maxLength={256} />
+            <input
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              required
+              maxLength={256}
+              placeholder={dimension.startsWith("dimension:") ? "a value, or __unallocated__" : undefined}
+            />
           </label>
         )}
         <button type="submit">Add filter</button>

@@ -4,7 +4,20 @@ import { useSpend, useSpendExport } from "../hooks";
 import { canManage, canWrite, useMe } from "../../../app/app-context";
 import { SpendChart } from "./SpendChart";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
-import { currenciesOf, DIMENSIONS, filtersOf, groupByOf, PRESETS, presetOf, type SpendScope, spendQuery, stackRows } from "../spend";
+import {
+  allocationApplies,
+  currenciesOf,
+  DIMENSIONS,
+  filtersOf,
+  groupByOf,
+  PRESETS,
+  presetOf,
+  type SpendScope,
+  spendQuery,
+  stackRows,
+  UNALLOCATED,
+} from "../spend";
+import { useDimensions } from "../../settings/dimension-hooks";
 import { useTenant } from "../../../app/tenant";
 import { FilterEditor } from "./FilterEditor";
 import { SpendTable } from "./SpendTable";
@@ -30,8 +43,10 @@ export default function Spend() {
   const chart = useSpend(scope, tenantId, chartQuery);
   const table = useSpend(scope, tenantId, tableQuery);
   const tenantName = tenants.find((t) => t.id === tenantId)?.name ?? "this tenant";
+  const dimensions = (useDimensions(me?.organization.id ?? "").list.data?.items ?? []).map((d) => ({ key: d.key, name: d.name }));
   const label = (dimension: string) => (value: string | null) => {
     if (dimension === "tenant") return value === null ? "Unallocated" : (tenants.find((t) => t.id === value)?.name ?? value);
+    if (dimension.startsWith("dimension:")) return value === null || value === UNALLOCATED ? "Unallocated" : value;
     return value ?? "(none)";
   };
 
@@ -144,13 +159,31 @@ export default function Spend() {
                     {text}
                   </option>
                 ))}
+                {dimensions.map((d) => (
+                  <option key={d.key} value={`dimension:${d.key}`} disabled={groupBy.includes(`dimension:${d.key}`) && groupBy[index] !== `dimension:${d.key}`}>
+                    {d.name} (dimension)
+                  </option>
+                ))}
               </select>
             </label>
           ))}
+          {allocationApplies(groupBy, search, orgView) && (
+            <label title="Split rules share a value's cost (a platform, support, the unallocated rest) among others">
+              Shared costs
+              <select
+                value={search.get("allocation") === "direct" ? "direct" : "split"}
+                onChange={(e) => set("allocation", e.target.value === "direct" ? "direct" : undefined)}
+              >
+                <option value="split">split by the dimension's rules</option>
+                <option value="direct">each value's own lines only</option>
+              </select>
+            </label>
+          )}
         </div>
         <FilterEditor
           orgView={orgView}
           tenants={tenants}
+          dimensions={dimensions}
           filters={filters}
           label={(dimension, value) => label(dimension)(value)}
           onAdd={(key, value) =>

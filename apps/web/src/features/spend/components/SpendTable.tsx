@@ -13,6 +13,8 @@ export function SpendTable({
   label: (dimension: string) => (value: string | null) => string;
 }) {
   if (report.rows.length === 0) return <Empty>No spend in this range.</Empty>;
+  // A dimension grouped: each row also says what its own lines cost and what splits moved.
+  const shared = report.rows.some((row) => row.direct_cost !== undefined);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
     <section className="table-wrap" aria-label="Spend by group" tabIndex={0}>
@@ -29,6 +31,19 @@ export function SpendTable({
             <th scope="col" className="num">
               Cost
             </th>
+            {shared && (
+              <>
+                <th scope="col" className="num" title="The cost of the value's own lines">
+                  Direct
+                </th>
+                <th scope="col" className="num" title="What split rules moved to this value">
+                  Shared in
+                </th>
+                <th scope="col" className="num" title="What split rules moved away from this value">
+                  Shared out
+                </th>
+              </>
+            )}
             <th scope="col">Currency</th>
           </tr>
         </thead>
@@ -42,6 +57,19 @@ export function SpendTable({
               <td className="num" title={row.cost}>
                 {money(row.cost, row.currency)}
               </td>
+              {shared && (
+                <>
+                  <td className="num" title={row.direct_cost}>
+                    {money(row.direct_cost ?? "0", row.currency)}
+                  </td>
+                  <td className="num" title={row.shared_in}>
+                    {money(row.shared_in ?? "0", row.currency)}
+                  </td>
+                  <td className="num" title={row.shared_out}>
+                    {money(row.shared_out ?? "0", row.currency)}
+                  </td>
+                </>
+              )}
               <td>{row.currency}</td>
             </tr>
           ))}
