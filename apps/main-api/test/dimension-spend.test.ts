@@ -1,6 +1,7 @@
 // Dimensions applied (docs/api.md, "Dimensions"): the roll-up kept with every kind of line write and
 // equal to a rebuild from the lines, the background apply (status, dimension.applied), and spend
 // queries by dimension: splits with direct/shared columns, the invariant, filters, members' tenants.
+import { parse } from "csv-parse/sync";
 import request from "supertest";
 import { Decimal } from "@cloudcost/decimal";
 import { compileAssigner, dimensionRows } from "../src/dimensions/rollup";
@@ -185,6 +186,44 @@ describe("spend by dimension", () => {
     const res = await spend(`${RANGE}&group_by=dimension:team`, member.token).expect(200);
     // Team B's only line: web's 10 on Oct 2.
     expect(res.body.data.rows.map((r: { group: Record<string, string | null>; cost: string }) => [r.group["dimension:team"], r.cost])).toEqual([["web", "10"]]);
+  });
+
+  it("exports x_Dimension_<key> columns, and with allocation=split each split source's line once per piece with its ratio", async () => {
+    const exported = async (query: string) => {
+      const res = await request(ctx.app).get(`/api/v1/organizations/${org}/spend/export?start=2026-10-01&end=2026-10-03&${query}`).set(bearer()).expect(200);
+      return parse(res.text, { columns: true }) as Record<string, string>[];
+    };
+    const direct = await exported("dimensions=team");
+    expect(direct.map((row) => [row.ServiceName, row.BilledCost, row.x_Dimension_team]).sort()).toEqual(
+      [
+        ["VMs", "90", "platform"],
+        ["VMs", "300", "web"],
+        ["Athena", "100", "data"],
+        ["Support", "30", ""],
+        ["VMs", "10", "platform"],
+        ["VMs", "10", "web"],
+      ].sort(),
+    );
+    const split = await exported("dimensions=team&allocation=split");
+    // Oct 1: platform's VMs line 90 as web 67.5 (ratio 0.75) and data 22.5 (0.25); the support line 30
+    // as web 22.5 (0.75) and data 7.5 (0.25). Oct 2: platform's 10 to web alone (ratio 1).
+    const pieces = split.filter((row) => row.AllocatedMethodId !== "");
+    expect(
+      pieces.map((row) => [row.ChargePeriodStart.slice(0, 10), row.ServiceName, row.x_Dimension_team, row.BilledCost, row.AllocatedMethodDetails]).sort(),
+    ).toEqual(
+      [
+        ["2026-10-01", "VMs", "web", "67.5", '{"Elements":[{"AllocatedRatio":0.75}]}'],
+        ["2026-10-01", "VMs", "data", "22.5", '{"Elements":[{"AllocatedRatio":0.25}]}'],
+        ["2026-10-01", "Support", "web", "22.5", '{"Elements":[{"AllocatedRatio":0.75}]}'],
+        ["2026-10-01", "Support", "data", "7.5", '{"Elements":[{"AllocatedRatio":0.25}]}'],
+        ["2026-10-02", "VMs", "web", "10", '{"Elements":[{"AllocatedRatio":1}]}'],
+      ].sort(),
+    );
+    const byTeam = new Map<string, Decimal>();
+    for (const row of split) byTeam.set(row.x_Dimension_team, (byTeam.get(row.x_Dimension_team) ?? new Decimal(0)).plus(row.BilledCost));
+    expect(Object.fromEntries([...byTeam].map(([team, cost]) => [team, cost.toFixed()]))).toEqual({ web: "410", data: "130" });
+    expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/spend/export?allocation=split`).set(bearer()), 400, /allocation/);
+    expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/spend/export?dimensions=nope`).set(bearer()), 400, /dimensions: no dimension nope/);
   });
 
   it("refuses an unknown dimension and two dimensions in one query, naming the parameter", async () => {

@@ -266,6 +266,12 @@ describe("the spend page", () => {
     await waitFor(() =>
       expect(requests.some((r) => r.url.pathname === "/api/v1/organizations/org_1/spend" && r.url.searchParams.get("allocation") === "direct")).toBe(true),
     );
+    fireEvent.change(screen.getByRole("combobox", { name: "Dimensions in the file" }), { target: { value: "team" } });
+    fireEvent.click(screen.getByRole("button", { name: "Download FOCUS CSV" }));
+    await waitFor(() => {
+      const exported = requests.find((r) => r.url.pathname === "/api/v1/organizations/org_1/spend/export");
+      expect([exported?.url.searchParams.get("dimensions"), exported?.url.searchParams.get("allocation")]).toEqual(["team", "split"]);
+    });
   });
 
   it("downloads the FOCUS file, says how many unpriced usage lines were left out, and includes them with zero costs when asked", async () => {

@@ -25,7 +25,7 @@ const amount = (value: Decimal) => value.toDecimalPlaces(10, Decimal.ROUND_HALF_
 /** The spend report, by a dimension when one is grouped or filtered on (else querySpend's). */
 export async function spendReport(sql: SqlClient, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
   const grouped = (query.group_by ?? []).find((name) => name.startsWith("dimension:"));
-  const key = grouped?.slice("dimension:".length) ?? Object.keys(query.dimensions ?? {})[0];
+  const key = grouped?.slice("dimension:".length) ?? Object.keys(query.dimension_filters ?? {})[0];
   if (key === undefined) return querySpend(sql, scope, query);
   return queryDimensionSpend(sql, scope, query, key, grouped !== undefined);
 }
@@ -118,7 +118,7 @@ async function queryDimensionSpend(sql: SqlClient, scope: SpendScope, query: Spe
           priced,
         )
       : priced;
-  const accepted = query.dimensions?.[key];
+  const accepted = query.dimension_filters?.[key];
   if (accepted) {
     const values = new Set(accepted.map((value) => (value === UNALLOCATED_FILTER ? null : value)));
     pieces = pieces.filter((piece) => values.has(piece.value));

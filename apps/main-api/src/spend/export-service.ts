@@ -1,7 +1,10 @@
-import type { StreamReply } from "@cloudcost/http";
+import type { SpendAllocation } from "@cloudcost/contracts";
+import { badRequest, type StreamReply } from "@cloudcost/http";
 import type { AppDeps } from "../deps";
 import { loadOrganizationSettings } from "../settings/repository";
 import { focusCsv } from "./focus";
+import { readQueryVersions } from "./dimension-spend-repository";
+import { allocateExportLines } from "./export-allocation";
 import { countUnpricedLines, exportLines, type SpendLinesFilter } from "./lines";
 import type { SpendScope } from "./query";
 
@@ -15,12 +18,25 @@ const UNSPECIFIED_PROVIDER = "Unspecified";
 export async function exportSpend(
   deps: Pick<AppDeps, "db" | "prisma">,
   scope: SpendScope,
-  query: SpendLinesFilter & { include_unpriced: boolean },
+  query: SpendLinesFilter & { include_unpriced: boolean; dimensions?: string[]; allocation?: SpendAllocation },
   name: string,
 ): Promise<StreamReply<200>> {
+  const keys = query.dimensions ?? [];
+  const split = query.allocation === "split";
+  if (split && keys.length !== 1)
+    throw badRequest("Invalid query: allocation: allocation=split splits by one dimension: name exactly one in dimensions", [
+      { path: "allocation", message: "allocation=split needs exactly one of dimensions" },
+    ]);
+  const versions = keys.length ? await readQueryVersions(deps.db.sql, scope.organizationId) : [];
+  const unknown = keys.filter((key) => !versions.some((row) => row.key === key));
+  if (unknown.length)
+    throw badRequest(`Invalid query: dimensions: no dimension ${unknown.join(", ")} in this organization`, [
+      { path: "dimensions", message: `no dimension ${unknown.join(", ")} in this organization` },
+    ]);
   const settings = await loadOrganizationSettings(deps.prisma, scope.organizationId);
   const unpriced = await countUnpricedLines(deps.db.sql, scope, query);
-  const lines = exportLines(deps.db.sql, scope, query, { fallbackCurrency: settings.default_currency, includeUnpriced: query.include_unpriced });
+  const stored = exportLines(deps.db.sql, scope, query, { fallbackCurrency: settings.default_currency, includeUnpriced: query.include_unpriced });
+  const lines = keys.length ? allocateExportLines(deps.db.sql, scope.organizationId, stored, versions, keys, split ? keys[0] : null, query) : stored;
   return {
     status: 200,
     headers: {
@@ -29,6 +45,6 @@ export async function exportSpend(
       "X-Unpriced-Lines": String(unpriced),
     },
     // FOCUS requires a provider and an invoice issuer; usage lines name one only when their labels do.
-    stream: focusCsv(lines, { billingAccountId: scope.organizationId, provider: UNSPECIFIED_PROVIDER }),
+    stream: focusCsv(lines, { billingAccountId: scope.organizationId, provider: UNSPECIFIED_PROVIDER, dimensionKeys: keys, allocation: split }),
   };
 }

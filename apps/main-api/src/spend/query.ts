@@ -19,7 +19,7 @@ export interface SpendQueryInput {
   /** Tag key → accepted values. */
   tags: Record<string, string[]>;
   /** Dimension key → accepted values (`__unallocated__` for none); one dimension per query. */
-  dimensions?: Record<string, string[]>;
+  dimension_filters?: Record<string, string[]>;
   /** With a dimension: its splits applied (default) or not. */
   allocation?: SpendAllocation;
 }

@@ -127,9 +127,9 @@ function spendFilterQuery<S extends z.ZodRawShape>(orgView: boolean, shape: S, i
     .looseObject({ start: DateOrTimestamp.optional(), end: DateOrTimestamp.optional(), ...filterShape(orgView), ...shape })
     .transform((query, ctx) => {
       const tags = tagFilters(query, ctx);
-      const dimensions = dimensionFilters(query, ctx, withDimensions);
+      const dimension_filters = dimensionFilters(query, ctx, withDimensions);
       const grouped = Array.isArray(query.group_by) ? (query.group_by as string[]) : [];
-      const keys = new Set([...grouped.filter((name) => name.startsWith("dimension:")).map((name) => name.slice(10)), ...Object.keys(dimensions)]);
+      const keys = new Set([...grouped.filter((name) => name.startsWith("dimension:")).map((name) => name.slice(10)), ...Object.keys(dimension_filters)]);
       if (keys.size > 1)
         ctx.addIssue({ code: "custom", path: ["group_by"], message: `one dimension per query (this one names ${[...keys].sort().join(", ")})` });
       const filters: Partial<Record<SpendDimension, string[]>> = {};
@@ -139,7 +139,7 @@ function spendFilterQuery<S extends z.ZodRawShape>(orgView: boolean, shape: S, i
       }
       const { start, end } = resolveRange(query as { start?: string; end?: string }, ctx);
       const rest = Object.fromEntries(Object.keys(shape).map((key) => [key, (query as Record<string, unknown>)[key]])) as { [K in keyof S]: z.output<S[K]> };
-      return { ...rest, start, end, filters, tags, dimensions };
+      return { ...rest, start, end, filters, tags, dimension_filters };
     })
     .meta({ id, description: `${description} ${FILTER_DESCRIPTION}` });
 }
@@ -256,9 +256,20 @@ export const SpendLinesQuery = spendFilterQuery(
 );
 export type SpendLinesQuery = z.output<typeof SpendLinesQuery>;
 
+/** At most this many `x_Dimension_<key>` columns in one export (an organization holds at most 50 dimensions). */
+export const MAX_EXPORT_DIMENSIONS = 50;
 const EXPORT_SHAPE = {
   include_unpriced: queryBoolean.default(false).meta({
     description: "Also write unpriced usage lines, with zero costs, `x_Priced` false and `x_UnpricedReason` (default: left out, counted in X-Unpriced-Lines).",
+  }),
+  dimensions: queryArray(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "must be a dimension key"))
+    .refine((keys) => new Set(keys).size === keys.length, "names a dimension twice")
+    .refine((keys) => keys.length <= MAX_EXPORT_DIMENSIONS, `at most ${MAX_EXPORT_DIMENSIONS} dimensions`)
+    .optional()
+    .meta({ description: "Dimension keys (`a,b`): an `x_Dimension_<key>` column each, the line's value (empty: unallocated)." }),
+  allocation: SpendAllocation.optional().meta({
+    description:
+      "`split` (with exactly one of `dimensions`): a line of a split source is written once per piece, its costs shared, with FOCUS 1.3's `AllocatedMethodId` (the split's id) and `AllocatedMethodDetails` (its ratio); default `direct`, each line once.",
   }),
 };
 const EXPORT_DESCRIPTION = "Lines of the range as a FOCUS 1.2 CSV file; `X-Unpriced-Lines` counts the range's unpriced usage lines.";

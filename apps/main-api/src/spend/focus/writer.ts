@@ -59,6 +59,10 @@ export interface FocusExportLine {
   invoice_id?: string | null;
   commitment_discount_name?: string | null;
   row_id?: string | null;
+  /** The line's value under each exported dimension (null: unallocated). */
+  dimensions?: Record<string, string | null>;
+  /** A split piece: the split's id and the piece's ratio of its line (FOCUS 1.3 allocation columns; the ratio a decimal text, written as a JSON number as it is). */
+  allocated?: { methodId: string; ratio: string };
 }
 
 export interface FocusExportOptions {
@@ -67,6 +71,19 @@ export interface FocusExportOptions {
   billingAccountName?: string;
   /** Written where a line has no provider (usage lines). */
   provider?: string;
+  /** An `x_Dimension_<key>` column each, after ours. */
+  dimensionKeys?: string[];
+  /** FOCUS 1.3's AllocatedMethodId and AllocatedMethodDetails, last (an export with allocation=split). */
+  allocation?: boolean;
+}
+
+/** The header of an export with these options: the FOCUS columns, then the dimensions' and the allocation's. */
+export function exportColumns(options: FocusExportOptions): string[] {
+  return [
+    ...FOCUS_EXPORT_COLUMNS,
+    ...(options.dimensionKeys ?? []).map((key) => `x_Dimension_${key}`),
+    ...(options.allocation ? ["AllocatedMethodId", "AllocatedMethodDetails"] : []),
+  ];
 }
 
 /** Every column FOCUS 1.2 makes mandatory, the conditional ones the ledger holds (and a bill's own `Id`), then ours. */
@@ -237,13 +254,17 @@ function row(line: FocusExportLine, options: FocusExportOptions): string {
     x_Priced: line.priced ? "true" : "false",
     x_UnpricedReason: line.unpriced_reason,
   };
-  return `${FOCUS_EXPORT_COLUMNS.map((c) => field(NOT_TEXT.has(c) ? values[c] : escapeFormula(values[c]))).join(",")}\r\n`;
+  const extra = [
+    ...(options.dimensionKeys ?? []).map((key) => escapeFormula(line.dimensions?.[key] ?? null)),
+    ...(options.allocation ? [line.allocated?.methodId ?? null, line.allocated ? `{"Elements":[{"AllocatedRatio":${line.allocated.ratio}}]}` : null] : []),
+  ];
+  return `${[...FOCUS_EXPORT_COLUMNS.map((c) => field(NOT_TEXT.has(c) ? values[c] : escapeFormula(values[c]))), ...extra.map(field)].join(",")}\r\n`;
 }
 
 /** Streams `lines` as a FOCUS 1.2 CSV file (header first), a chunk of lines at a time. */
 export function focusCsv(lines: AsyncIterable<FocusExportLine> | Iterable<FocusExportLine>, options: FocusExportOptions): Readable {
   async function* chunks(): AsyncGenerator<string> {
-    yield `${FOCUS_EXPORT_COLUMNS.join(",")}\r\n`;
+    yield `${exportColumns(options).join(",")}\r\n`;
     let chunk = "";
     let n = 0;
     for await (const line of lines) {

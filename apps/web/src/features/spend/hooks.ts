@@ -42,11 +42,16 @@ export function useSpendExport(search: URLSearchParams, now: Date, orgView: bool
   const orgId = useMe().data?.organization.id ?? "";
   const [error, setError] = useState<unknown>();
   const [unpriced, setUnpriced] = useState<{ lines: number; included: boolean }>();
-  const download = async (includeUnpriced: boolean) => {
+  /** `dimensions`: an x_Dimension_<key> column each; `splitBy`: one of them whose split rules write a split line once per piece. */
+  const download = async (includeUnpriced: boolean, dimensions: string[] = [], splitBy?: string) => {
     setError(undefined);
     setUnpriced(undefined);
     const query = exportQuery(search, now, orgView);
     if (includeUnpriced) query.set("include_unpriced", "true");
+    if (splitBy) {
+      query.set("dimensions", splitBy);
+      query.set("allocation", "split");
+    } else if (dimensions.length) query.set("dimensions", dimensions.join(","));
     try {
       const reply = orgView
         ? await client.main.exportOrganizationSpend.reply({ params: { org_id: orgId }, query: queryOf(query), as: "blob" })

@@ -72,6 +72,8 @@ export default function Spend() {
 
   const { download, error: exporting, unpriced: exportedUnpriced } = useSpendExport(search, now, orgView, tenantId);
   const [includeUnpriced, setIncludeUnpriced] = useState(false);
+  /** "": no dimension columns; "columns": every dimension's column; a key: that dimension's column, its split lines written once per piece. */
+  const [exportDimensions, setExportDimensions] = useState("");
 
   return (
     <>
@@ -81,7 +83,31 @@ export default function Spend() {
           <label className="checkbox" title="FOCUS forbids empty costs: unpriced usage is written with zero costs and x_Priced false">
             <input type="checkbox" checked={includeUnpriced} onChange={(e) => setIncludeUnpriced(e.target.checked)} /> include unpriced usage
           </label>
-          <button type="button" onClick={() => download(includeUnpriced)} disabled={!orgView && !tenantId}>
+          {dimensions.length > 0 && (
+            <label>
+              Dimensions in the file
+              <select value={exportDimensions} onChange={(e) => setExportDimensions(e.target.value)}>
+                <option value="">none</option>
+                <option value="columns">a column per dimension</option>
+                {dimensions.map((d) => (
+                  <option key={d.key} value={d.key}>
+                    {d.name}, shared costs split (FOCUS 1.3 allocation columns)
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <button
+            type="button"
+            onClick={() =>
+              download(
+                includeUnpriced,
+                exportDimensions === "columns" ? dimensions.map((d) => d.key) : [],
+                exportDimensions && exportDimensions !== "columns" ? exportDimensions : undefined,
+              )
+            }
+            disabled={!orgView && !tenantId}
+          >
             Download FOCUS CSV
           </button>
         </div>
