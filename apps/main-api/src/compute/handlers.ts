@@ -11,10 +11,8 @@ import { listRecommendations, recommendationSummary } from "./summary";
 import { retireResource, updateRecommendationState } from "./lifecycle-service";
 import { realizedSavings } from "./savings";
 
-type ComputeOperations = keyof typeof mainApiComputeRoutes;
-
-/** The compute operations of one tenant (authorize selected the tenant and checked the role). */
-export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer" | "vacuum">): Handlers<ComputeOperations> {
+/** `/api/v1/tenant/compute` (authorize selected the tenant and checked the role). */
+export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer" | "vacuum">): Handlers<keyof typeof mainApiComputeRoutes> {
   return {
     upsertResources: async ({ body }, { tenant }) => {
       const upserted = await upsertResources(deps.prisma, tenant, body.resources);
