@@ -16,7 +16,7 @@ interface WindowBounds {
 
 /**
  * Advisory lock keyspace of the tail's fence ("fenc"; the second key is hashtext(tenant id)): ingest
- * takes it shared (INGEST_SQL), a cycle exclusive while it moves the fence. With the row lock alone
+ * takes it shared (INGEST_SQL, sample-repository.ts), a cycle exclusive while it moves the fence. With the row lock alone
  * overlapping ingests could starve the cycle (share lockers of a row do not queue behind a waiting
  * writer); the lock manager queues a shared request behind a waiting exclusive one, so the cycle
  * waits for the ingests in flight only (docs/performance.md, "The tail's fence").

@@ -16,7 +16,8 @@ export const HEARTBEAT_RESOLUTION_SECONDS = 10;
 const HEARTBEAT_RESOLUTION = `interval '${HEARTBEAT_RESOLUTION_SECONDS} seconds'`;
 
 /**
- * Samples and heartbeats in one statement (one round trip, atomic): the unknown-resource check,
+ * Samples and heartbeats in one statement (one round trip, atomic; BUMP_HEARTBEATS, which its
+ * comments name, is in inventory-repository.ts): the unknown-resource check,
  * the multi-row insert from unnest arrays, the heartbeat bump, the samples queued for the tail and
  * the stale marks of roll-ups all read the same snapshot, and nothing is written when any resource is unknown.
  */
@@ -38,7 +39,7 @@ export const INGEST_SQL = `
       SET cpu_utilization = excluded.cpu_utilization, memory_utilization = excluded.memory_utilization,
         network_in_bytes_per_s = excluded.network_in_bytes_per_s, network_out_bytes_per_s = excluded.network_out_bytes_per_s
     RETURNING resource_id, ts, cpu_utilization, memory_utilization, network_in_bytes_per_s, network_out_bytes_per_s, (xmax = 0) AS inserted),
-  -- Heartbeats in their own narrow table (BUMP_HEARTBEATS in inventory-repository.ts says why), written in resource_id order:
+  -- Heartbeats in their own narrow table (BUMP_HEARTBEATS says why), written in resource_id order:
   -- two ingests moving the same resources' heartbeats forward in other orders can deadlock (one answered 500).
   -- A heartbeat moves only once the batch's newest sample is HEARTBEAT_RESOLUTION newer than the stored one
   -- (checked before the insert, so a heartbeat that stays is neither rewritten nor locked): an agent
