@@ -5,7 +5,7 @@ import { sampleBatch } from "../src/compute/inventory-service";
 import { INGEST_SQL } from "../src/compute/sample-repository";
 import { PricingUnavailableError } from "../src/compute/catalog-prices";
 import { DEFAULT_COMPUTE_SETTINGS } from "../src/compute/settings";
-import { createComputeServices } from "../src/compute/services";
+import { analyzerRepositories, createComputeServices } from "../src/compute/services";
 import { samplesFor, shaped, vm } from "./helpers/compute-fleet";
 import { catalogsAt, refusedUrl, startPricingStub, type PricingStub } from "./helpers/compute-pricing-stub";
 import { createTestContext, type TestContext } from "./helpers/context";
@@ -16,7 +16,7 @@ const logger = pino({ level: "silent" });
 const tenant = { id: "ten_analysis", organizationId: "org_analysis" };
 
 const analyzerFor = (baseUrl: string, timeoutMs?: number) =>
-  createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(baseUrl, timeoutMs) });
+  createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(baseUrl, timeoutMs), repositories: analyzerRepositories });
 /** The compute services over ctx (set in beforeAll). */
 const compute = () => createComputeServices({ prisma: ctx.prisma, sql: ctx.db.sql });
 const upsert = (resources: unknown[]) => compute().inventory.upsertResources(tenant, UpsertResourcesRequest.parse({ resources }).resources);
@@ -166,6 +166,7 @@ describe("analysis cycle", () => {
       prisma: ctx.prisma,
       db: ctx.db,
       logger,
+      repositories: analyzerRepositories,
       catalogs: catalogsAt(stub.url),
       retentionEveryMs: 0,
     });
@@ -233,6 +234,7 @@ describe("analysis cycle", () => {
       prisma: ctx.prisma,
       db: ctx.db,
       logger,
+      repositories: analyzerRepositories,
       catalogs: catalogsAt(stub.url),
       tailMarginMs: 0,
     });
@@ -337,6 +339,7 @@ describe("analysis cycle", () => {
         prisma: ctx.prisma,
         db: ctx.db,
         logger,
+        repositories: analyzerRepositories,
         catalogs: catalogsAt(stub.url),
         tailMarginMs: 0,
       });
@@ -395,6 +398,7 @@ describe("analysis cycle", () => {
         prisma: ctx.prisma,
         db: ctx.db,
         logger,
+        repositories: analyzerRepositories,
         catalogs: catalogsAt(stub.url),
         tailMarginMs: 0,
       });

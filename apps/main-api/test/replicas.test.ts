@@ -5,7 +5,7 @@ import pino from "pino";
 import { IngestMetricsRequest, UpsertResourcesRequest } from "@cloudcost/contracts";
 import { AnalysisBusyError, createAnalyzer } from "../src/compute/analysis";
 import { sampleBatch } from "../src/compute/inventory-service";
-import { createComputeServices } from "../src/compute/services";
+import { analyzerRepositories, createComputeServices } from "../src/compute/services";
 import { DEFAULT_COMPUTE_SETTINGS } from "../src/compute/settings";
 import { OutboxWorker } from "../src/outbox";
 import { enqueue } from "../src/outbox/repository";
@@ -95,7 +95,8 @@ describe("analysis schedule under two replicas", () => {
     await stub?.close();
   });
 
-  const analyzerOf = (ctx: TestContext) => createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(stub.url) });
+  const analyzerOf = (ctx: TestContext) =>
+    createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(stub.url), repositories: analyzerRepositories });
 
   it("analyses a tenant on one replica at a time: the other is kept out while a cycle runs", async () => {
     const [onA, onB] = [analyzerOf(a), analyzerOf(b)];

@@ -1,13 +1,17 @@
 import type { SqlClient } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import { recordNodeHeartbeatHours } from "../kubernetes/repository";
-import { findDailyCostMedians } from "../spend/resource-costs-repository";
+import { findDailyCostMedians, findResourceIdsWithCommittedUsageSince } from "../spend/resource-costs-repository";
+import type { AnalyzerRepositories } from "./analysis";
+import { analysisRepository } from "./analysis-repository";
+import { findHourlyCpu } from "./credit-repository";
 import { inventoryRepository } from "./inventory-repository";
 import { createInventoryService } from "./inventory-service";
 import { lifecycleRepository } from "./lifecycle-repository";
 import { createLifecycleService } from "./lifecycle-service";
 import { recommendationRepository } from "./recommendation-repository";
 import { createRecommendationService } from "./recommendation-service";
+import { findStatsSince, findWindowStats } from "./rollup-repository";
 import { sampleRepository } from "./sample-repository";
 import { createSavingsService } from "./savings";
 
@@ -22,3 +26,11 @@ export function createComputeServices({ prisma, sql }: { prisma: Prisma; sql: Sq
     savings: createSavingsService({ sql, lifecycle: lifecycleRepository, resourceCosts: { findDailyCostMedians } }),
   };
 }
+
+/** The repositories of the analysis cycle (compute/analysis.ts, createAnalyzer). */
+export const analyzerRepositories: AnalyzerRepositories = {
+  analysis: analysisRepository,
+  stats: { findWindowStats, findStatsSince },
+  credits: { findHourlyCpu },
+  commitments: { findResourceIdsWithCommittedUsageSince },
+};
