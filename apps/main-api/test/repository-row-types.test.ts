@@ -17,6 +17,7 @@ import { checkedStatements as computeSampleStatements } from "../src/compute/sam
 import { checkedStatements as kubernetesStatements } from "../src/kubernetes/repository";
 import { checkedStatements as kubernetesAllocationStatements } from "../src/kubernetes/allocation-repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
+import { checkedStatements as dayRollupStatements } from "../src/compute/day-rollup-repository";
 import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
 import { checkedStatements as creditStatements } from "../src/compute/credit-repository";
 import { checkedStatements as dimensionStatements } from "../src/dimensions/repository";
@@ -49,6 +50,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...computeRecommendationStatements(),
   ...commitmentStatements(),
   ...rollupStatements(),
+  ...dayRollupStatements(),
   ...computeLifecycleStatements(),
   ...creditStatements(),
   ...resourceCostStatements(),

@@ -1,19 +1,8 @@
 import type { SqlSession } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import { inSessionTransaction } from "../transactions";
-import {
-  advanceFence,
-  dayVersion,
-  deleteExpired,
-  findStaleDays,
-  findTailStatus,
-  insertTailStatus,
-  lockFence,
-  recordTail,
-  rollUpDay,
-  type TailStatus,
-  writeTail,
-} from "./rollup-repository";
+import { deleteExpired, findStaleDays, rollUpDay } from "./day-rollup-repository";
+import { advanceFence, dayVersion, findTailStatus, insertTailStatus, lockFence, recordTail, type TailStatus, writeTail } from "./rollup-repository";
 
 /**
  * Daily roll-ups of the raw samples, so that an analysis cycle reads ~one row per resource and day
