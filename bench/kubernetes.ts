@@ -28,7 +28,7 @@ import path from "node:path";
 import { AllocationQuery, type InstanceTypeRow } from "@cloudcost/contracts";
 import type { Database } from "@cloudcost/db";
 import type { ComputeCatalogs } from "../apps/main-api/src/compute/catalog-prices";
-import { upsertResourceRows } from "../apps/main-api/src/compute/repository";
+import { createComputeServices } from "../apps/main-api/src/compute/services";
 import { createPrisma } from "../apps/main-api/src/db";
 import { allocation } from "../apps/main-api/src/kubernetes/allocation-service";
 import { wholeDayAllocationSql } from "../apps/main-api/src/kubernetes/allocation-repository";
@@ -78,7 +78,8 @@ const nodes = (count: number) =>
 async function upsertNodes(db: Database, tenant: typeof MONTH) {
   const prisma = createPrisma(db.adapter);
   const all = nodes(NODES);
-  for (let i = 0; i < all.length; i += 1000) await upsertResourceRows(prisma, tenant, all.slice(i, i + 1000), new Date());
+  const { inventory } = createComputeServices({ prisma, sql: db.sql });
+  for (let i = 0; i < all.length; i += 1000) await inventory.upsertResources(tenant, all.slice(i, i + 1000));
   await prisma.$disconnect();
 }
 

@@ -19,7 +19,7 @@ import pino from "pino";
 import { createApp } from "../apps/main-api/src/app";
 import { buildDeps } from "../apps/main-api/src/compose";
 import { loadConfig } from "../apps/main-api/src/config";
-import { recommendationSummary } from "../apps/main-api/src/compute/summary";
+import { createComputeServices } from "../apps/main-api/src/compute/services";
 import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
 import { benchCredentials } from "./bench-identity";
 import { openBenchOrLocalDatabase } from "./bench-database";
@@ -73,6 +73,7 @@ async function main() {
   });
   const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
   const { prisma } = deps;
+  const { recommendations } = createComputeServices({ prisma, sql: db.sql });
   const app = createApp(deps);
   const server = app.listen(0, "127.0.0.1");
   server.keepAliveTimeout = 600_000; // the client's pooled socket must survive minutes of SQL between calls
@@ -249,8 +250,7 @@ async function main() {
           .on("error", reject);
       });
     const bare = (tenantId: string, filters: boolean) => () =>
-      recommendationSummary(
-        prisma,
+      recommendations.recommendationSummary(
         { id: tenantId, organizationId: tenantId === other.tenantId ? other.organizationId : fleet.organizationId },
         filters
           ? {

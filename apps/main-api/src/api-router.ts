@@ -28,7 +28,7 @@ import { bearerAuthentication } from "./auth/authenticate";
 import { authorize, checkDeclaredScope } from "./auth/authorize";
 import { budgetHandlers } from "./budgets/handlers";
 import { commitmentHandlers } from "./commitments/handlers";
-import { computeHandlers } from "./compute/routes";
+import { computeHandlers } from "./compute/handlers";
 import type { AppDeps } from "./deps";
 import { healthHandlers } from "./health/handlers";
 import { admissionClassOf } from "./http/admission";
@@ -98,8 +98,8 @@ export function mainApiBindings(deps: AppDeps): SliceBinding[] {
     bindSlice(mainApiBudgetRoutes, budgetHandlers(deps)),
     bindSlice(mainApiAnomalyRoutes, anomalyHandlers(deps)),
     bindSlice(mainApiDimensionRoutes, dimensionHandlers(deps)),
-    // Still in contracts/src/api/*-routes.ts (they move to their own folders next).
     bindSlice(mainApiComputeRoutes, computeHandlers(deps)),
+    // Still in contracts/src/api/*-routes.ts (they move to their own folders next).
     bindSlice(mainApiSpendRoutes, spendHandlers(deps)),
     bindSlice(mainApiSpendImportRoutes, spendImportHandlers(deps)),
   ];

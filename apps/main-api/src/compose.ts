@@ -8,6 +8,7 @@ import { createTokenVerifier } from "./auth/token-verifier";
 import { createAnalyzer, type Analyzer } from "./compute/analysis";
 import { instrumentAnalyzer, instrumentCatalogs } from "./compute/instrumentation";
 import { createComputeCatalogs } from "./compute/catalog-prices";
+import { analyzerRepositories } from "./compute/services";
 import type { Config } from "./config";
 import { createPrisma, type Prisma } from "./db";
 import type { AppDeps } from "./deps";
@@ -84,6 +85,7 @@ function buildAnalyzer(deps: {
     db: deps.db,
     logger: deps.logger,
     catalogs: instrumentCatalogs(createComputeCatalogs(deps.pricingApi, deps.logger), deps.metrics),
+    repositories: analyzerRepositories,
     tailMarginMs: deps.tailMarginMs,
   });
   return instrumentAnalyzer(analyzer, deps.metrics);

@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { buildDeps } from "./compose";
 import { startAlertSchedule } from "./anomalies/schedule";
 import { startAnalysisSchedule } from "./compute/analysis";
+import { inventoryRepository } from "./compute/inventory-repository";
 import { startImportSessionSweep } from "./spend/imports/sessions";
 import { loadConfig } from "./config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "./db";
@@ -29,7 +30,7 @@ async function main() {
   const app = createApp(deps);
   outbox.start();
   outbox.kick(); // deliver whatever a previous run left undelivered
-  const schedule = startAnalysisSchedule({ prisma, logger }, deps.analyzer, config.analysisIntervalMinutes);
+  const schedule = startAnalysisSchedule({ prisma, logger, inventory: inventoryRepository }, deps.analyzer, config.analysisIntervalMinutes);
   const alerts = startAlertSchedule({ prisma, logger, outbox }, config.alertsIntervalMinutes);
   const importSessions = startImportSessionSweep(deps, config.spendImportSessionSweepMinutes);
   deps.vacuum.start();

@@ -1,11 +1,11 @@
 import pino from "pino";
 import { IngestMetricsRequest, UpsertResourcesRequest } from "@cloudcost/contracts";
 import { AnalysisBusyError, createAnalyzer, type Analyzer } from "../src/compute/analysis";
-import { ingestMetrics, sampleBatch, upsertResources } from "../src/compute/inventory-service";
-import { INGEST_SQL } from "../src/compute/repository";
+import { sampleBatch } from "../src/compute/inventory-service";
+import { INGEST_SQL } from "../src/compute/sample-repository";
 import { PricingUnavailableError } from "../src/compute/catalog-prices";
 import { DEFAULT_COMPUTE_SETTINGS } from "../src/compute/settings";
-import { listRecommendations, recommendationSummary } from "../src/compute/summary";
+import { analyzerRepositories, createComputeServices } from "../src/compute/services";
 import { samplesFor, shaped, vm } from "./helpers/compute-fleet";
 import { catalogsAt, refusedUrl, startPricingStub, type PricingStub } from "./helpers/compute-pricing-stub";
 import { createTestContext, type TestContext } from "./helpers/context";
@@ -16,12 +16,16 @@ const logger = pino({ level: "silent" });
 const tenant = { id: "ten_analysis", organizationId: "org_analysis" };
 
 const analyzerFor = (baseUrl: string, timeoutMs?: number) =>
-  createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(baseUrl, timeoutMs) });
-const upsert = (resources: unknown[]) => upsertResources(ctx.prisma, tenant, UpsertResourcesRequest.parse({ resources }).resources);
-const ingest = (samples: unknown[]) => ingestMetrics(ctx.db.sql, tenant, sampleBatch(IngestMetricsRequest.parse({ samples }).samples));
-const summary = () => recommendationSummary(ctx.prisma, tenant, { resource_type: "virtual_machine" });
+  createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(baseUrl, timeoutMs), repositories: analyzerRepositories });
+/** The compute services over ctx (set in beforeAll). */
+const compute = () => createComputeServices({ prisma: ctx.prisma, sql: ctx.db.sql });
+const upsert = (resources: unknown[]) => compute().inventory.upsertResources(tenant, UpsertResourcesRequest.parse({ resources }).resources);
+const ingest = (samples: unknown[]) => compute().inventory.ingestMetrics(tenant, sampleBatch(IngestMetricsRequest.parse({ samples }).samples));
+const summary = () => compute().recommendations.recommendationSummary(tenant, { resource_type: "virtual_machine" });
 const items = async () =>
-  Object.fromEntries((await listRecommendations(ctx.prisma, tenant, { resource_type: "virtual_machine", limit: 500 })).items.map((i) => [i.resource_id, i]));
+  Object.fromEntries(
+    (await compute().recommendations.listRecommendations(tenant, { resource_type: "virtual_machine", limit: 500 })).items.map((i) => [i.resource_id, i]),
+  );
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -83,7 +87,7 @@ describe("analysis cycle", () => {
     expect(byId.p95.stats).toMatchObject({ cpu_p95: 19, cpu_max: 20, memory_p95: null, samples: 20 });
     expect(byId.p95.stats!.window_end).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(byId.light.stats).toMatchObject({ cpu_p95: 20, cpu_max: 35, memory_p95: 30, samples: 48 });
-    const nodes = await listRecommendations(ctx.prisma, tenant, { resource_type: "kubernetes_node", limit: 10 });
+    const nodes = await compute().recommendations.listRecommendations(tenant, { resource_type: "kubernetes_node", limit: 10 });
     // need 4 × 10/70 vCPU and 16 GB (no memory samples) → r5.large (2/16) at 0.126 vs 0.192.
     expect(nodes.items[0]).toMatchObject({ resource_id: "node", action: "DOWNSIZE", recommended_instance_type: "r5.large", savings_monthly_usd: 48.18 });
   });
@@ -162,6 +166,7 @@ describe("analysis cycle", () => {
       prisma: ctx.prisma,
       db: ctx.db,
       logger,
+      repositories: analyzerRepositories,
       catalogs: catalogsAt(stub.url),
       retentionEveryMs: 0,
     });
@@ -171,18 +176,18 @@ describe("analysis cycle", () => {
 
   it("computes p95 from daily roll-ups equal to the exact nearest-rank p95 of the samples, and rebuilds a day a sample is re-sent to", async () => {
     const other = { id: "ten_rollup", organizationId: "org_analysis" };
-    await upsertResources(ctx.prisma, other, UpsertResourcesRequest.parse({ resources: [vm("roll", "m5.large")] }).resources);
+    await compute().inventory.upsertResources(other, UpsertResourcesRequest.parse({ resources: [vm("roll", "m5.large")] }).resources);
     // Every 20 minutes from 4 days ago until a minute ago: settled days go through the roll-ups, the
     // window's first hours and today through the raw samples.
     // Hundredths spread over the whole range: the p95 is found by whole percent, then inside it.
     const cpu = (i: number) => ((i * 3737) % 10001) / 100;
     const memory = (i: number) => ((i * 5353) % 9701) / 100;
     const samples = samplesFor("roll", 4 * 72, 20, cpu, memory);
-    const send = (batch: unknown[]) => ingestMetrics(ctx.db.sql, other, sampleBatch(IngestMetricsRequest.parse({ samples: batch }).samples));
+    const send = (batch: unknown[]) => compute().inventory.ingestMetrics(other, sampleBatch(IngestMetricsRequest.parse({ samples: batch }).samples));
     await send(samples);
     const nearestRank = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1];
     const statsOf = async () => {
-      const page = await listRecommendations(ctx.prisma, other, { resource_type: "virtual_machine", limit: 10 });
+      const page = await compute().recommendations.listRecommendations(other, { resource_type: "virtual_machine", limit: 10 });
       return page.items[0].stats;
     };
     const settings = { ...DEFAULT_COMPUTE_SETTINGS, lookbackDays: 3 };
@@ -222,13 +227,14 @@ describe("analysis cycle", () => {
   });
   it("extends the tail roll-up with the samples since the last cycle and the late ones only, and rebuilds it after a re-sent sample", async () => {
     const other = { id: "ten_tail", organizationId: "org_analysis" };
-    await upsertResources(ctx.prisma, other, UpsertResourcesRequest.parse({ resources: [vm("busy", "m5.large"), vm("quiet", "m5.large")] }).resources);
-    const send = (batch: unknown[]) => ingestMetrics(ctx.db.sql, other, sampleBatch(IngestMetricsRequest.parse({ samples: batch }).samples));
+    await compute().inventory.upsertResources(other, UpsertResourcesRequest.parse({ resources: [vm("busy", "m5.large"), vm("quiet", "m5.large")] }).resources);
+    const send = (batch: unknown[]) => compute().inventory.ingestMetrics(other, sampleBatch(IngestMetricsRequest.parse({ samples: batch }).samples));
     // Margin 0: the tail ends where each cycle starts, so samples sent just before it are in it.
     const tailAnalyzer = createAnalyzer({
       prisma: ctx.prisma,
       db: ctx.db,
       logger,
+      repositories: analyzerRepositories,
       catalogs: catalogsAt(stub.url),
       tailMarginMs: 0,
     });
@@ -246,7 +252,10 @@ describe("analysis cycle", () => {
     const nearestRank = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1];
     const stats = async () =>
       Object.fromEntries(
-        (await listRecommendations(ctx.prisma, other, { resource_type: "virtual_machine", limit: 10 })).items.map((i) => [i.resource_id, i.stats]),
+        (await compute().recommendations.listRecommendations(other, { resource_type: "virtual_machine", limit: 10 })).items.map((i) => [
+          i.resource_id,
+          i.stats,
+        ]),
       );
     const tailRows = () =>
       ctx.prisma.$queryRawUnsafe<{ resource_id: string; samples: number }[]>(
@@ -325,11 +334,12 @@ describe("analysis cycle", () => {
     "moves the tail's fence only after in-flight ingests commit, and keeps the tail when they hold it too long",
     async () => {
       const other = { id: "ten_fence", organizationId: "org_analysis" };
-      await upsertResources(ctx.prisma, other, UpsertResourcesRequest.parse({ resources: [vm("f", "m5.large")] }).resources);
+      await compute().inventory.upsertResources(other, UpsertResourcesRequest.parse({ resources: [vm("f", "m5.large")] }).resources);
       const tailAnalyzer = createAnalyzer({
         prisma: ctx.prisma,
         db: ctx.db,
         logger,
+        repositories: analyzerRepositories,
         catalogs: catalogsAt(stub.url),
         tailMarginMs: 0,
       });
@@ -337,7 +347,7 @@ describe("analysis cycle", () => {
         (await ctx.prisma.$queryRawUnsafe<{ samples: number }[]>("SELECT samples FROM compute_sample_tail WHERE tenant_id = $1", other.id))[0]?.samples;
       const cut = async () =>
         (await ctx.prisma.$queryRawUnsafe<{ cut: Date }[]>("SELECT cut FROM compute_sample_tail_status WHERE tenant_id = $1", other.id))[0].cut;
-      await ingestMetrics(ctx.db.sql, other, sampleBatch(IngestMetricsRequest.parse({ samples: samplesFor("f", 12, 1, (i) => i) }).samples));
+      await compute().inventory.ingestMetrics(other, sampleBatch(IngestMetricsRequest.parse({ samples: samplesFor("f", 12, 1, (i) => i) }).samples));
       await tailAnalyzer.analyzeTenant(other, DEFAULT_COMPUTE_SETTINGS);
       expect(await samplesInTail()).toBe(12);
 
@@ -383,17 +393,18 @@ describe("analysis cycle", () => {
     "moves the fence while ingests keep overlapping, without waiting for a gap between them",
     async () => {
       const busy = { id: "ten_overlap", organizationId: "org_analysis" };
-      await upsertResources(ctx.prisma, busy, UpsertResourcesRequest.parse({ resources: [vm("o1", "m5.large"), vm("o2", "m5.large")] }).resources);
+      await compute().inventory.upsertResources(busy, UpsertResourcesRequest.parse({ resources: [vm("o1", "m5.large"), vm("o2", "m5.large")] }).resources);
       const tailAnalyzer = createAnalyzer({
         prisma: ctx.prisma,
         db: ctx.db,
         logger,
+        repositories: analyzerRepositories,
         catalogs: catalogsAt(stub.url),
         tailMarginMs: 0,
       });
       const cut = async () =>
         (await ctx.prisma.$queryRawUnsafe<{ cut: Date }[]>("SELECT cut FROM compute_sample_tail_status WHERE tenant_id = $1", busy.id))[0].cut;
-      await ingestMetrics(ctx.db.sql, busy, sampleBatch(IngestMetricsRequest.parse({ samples: samplesFor("o1", 12, 1, (i) => i) }).samples));
+      await compute().inventory.ingestMetrics(busy, sampleBatch(IngestMetricsRequest.parse({ samples: samplesFor("o1", 12, 1, (i) => i) }).samples));
       await tailAnalyzer.analyzeTenant(busy, DEFAULT_COMPUTE_SETTINGS);
       const before = await cut();
 

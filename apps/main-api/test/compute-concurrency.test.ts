@@ -3,7 +3,7 @@ import { shaped, vm } from "./helpers/compute-fleet";
 import { startPricingStub, type PricingStub } from "./helpers/compute-pricing-stub";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
-import { HEARTBEAT_RESOLUTION_SECONDS } from "../src/compute/repository";
+import { HEARTBEAT_RESOLUTION_SECONDS } from "../src/compute/sample-repository";
 
 // Concurrent writers of the same resources' rows: every one succeeds and the newest heartbeat wins
 // (to within the heartbeat's resolution), whatever order they finish in. On PGlite (one connection) they run one after the other; on

@@ -2,7 +2,7 @@ import request from "supertest";
 import { vm } from "./helpers/compute-fleet";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
-import { HEARTBEAT_RESOLUTION_SECONDS } from "../src/compute/repository";
+import { HEARTBEAT_RESOLUTION_SECONDS } from "../src/compute/sample-repository";
 
 // A metric batch moves a resource's stored heartbeat only once its newest sample is
 // HEARTBEAT_RESOLUTION_SECONDS (10 s) newer than the stored one: agents sending every second rewrite

@@ -4,7 +4,7 @@ import { shaped, vm } from "./helpers/compute-fleet";
 import { startPricingStub, type PricingStub } from "./helpers/compute-pricing-stub";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
-import { summaryStatement } from "../src/compute/repository";
+import { summaryStatement } from "../src/compute/recommendation-repository";
 
 // The summary of a fixed fleet costs the same however many samples its agents sent since: ingest
 // must not leave row versions behind in what the summary reads. Measured as the pages and tuples the

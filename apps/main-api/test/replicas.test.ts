@@ -4,7 +4,8 @@
 import pino from "pino";
 import { IngestMetricsRequest, UpsertResourcesRequest } from "@cloudcost/contracts";
 import { AnalysisBusyError, createAnalyzer } from "../src/compute/analysis";
-import { ingestMetrics, sampleBatch, upsertResources } from "../src/compute/inventory-service";
+import { sampleBatch } from "../src/compute/inventory-service";
+import { analyzerRepositories, createComputeServices } from "../src/compute/services";
 import { DEFAULT_COMPUTE_SETTINGS } from "../src/compute/settings";
 import { OutboxWorker } from "../src/outbox";
 import { enqueue } from "../src/outbox/repository";
@@ -86,14 +87,16 @@ describe("analysis schedule under two replicas", () => {
   const tenant = { id: "ten_replicas", organizationId: "org_replicas" };
   beforeAll(async () => {
     stub = await startPricingStub(1500);
-    await upsertResources(a.prisma, tenant, UpsertResourcesRequest.parse({ resources: [vm("r1", "m5.xlarge"), vm("r2", "m5.large")] }).resources);
-    await ingestMetrics(a.db.sql, tenant, sampleBatch(IngestMetricsRequest.parse({ samples: [...shaped("r1", 20, 30), ...shaped("r2", 60, 80)] }).samples));
+    const { inventory } = createComputeServices({ prisma: a.prisma, sql: a.db.sql });
+    await inventory.upsertResources(tenant, UpsertResourcesRequest.parse({ resources: [vm("r1", "m5.xlarge"), vm("r2", "m5.large")] }).resources);
+    await inventory.ingestMetrics(tenant, sampleBatch(IngestMetricsRequest.parse({ samples: [...shaped("r1", 20, 30), ...shaped("r2", 60, 80)] }).samples));
   });
   afterAll(async () => {
     await stub?.close();
   });
 
-  const analyzerOf = (ctx: TestContext) => createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(stub.url) });
+  const analyzerOf = (ctx: TestContext) =>
+    createAnalyzer({ prisma: ctx.prisma, db: ctx.db, logger, catalogs: catalogsAt(stub.url), repositories: analyzerRepositories });
 
   it("analyses a tenant on one replica at a time: the other is kept out while a cycle runs", async () => {
     const [onA, onB] = [analyzerOf(a), analyzerOf(b)];

@@ -10,10 +10,14 @@ import { checkedStatements as apiKeyStatements } from "../src/api-keys/repositor
 import { checkedStatements as authStatements } from "../src/auth/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
 import { checkedStatements as commitmentStatements } from "../src/commitments/repository";
-import { checkedStatements as computeStatements } from "../src/compute/repository";
+import { checkedStatements as computeAnalysisStatements } from "../src/compute/analysis-repository";
+import { checkedStatements as computeInventoryStatements } from "../src/compute/inventory-repository";
+import { checkedStatements as computeRecommendationStatements } from "../src/compute/recommendation-repository";
+import { checkedStatements as computeSampleStatements } from "../src/compute/sample-repository";
 import { checkedStatements as kubernetesStatements } from "../src/kubernetes/repository";
 import { checkedStatements as kubernetesAllocationStatements } from "../src/kubernetes/allocation-repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
+import { checkedStatements as dayRollupStatements } from "../src/compute/day-rollup-repository";
 import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
 import { checkedStatements as creditStatements } from "../src/compute/credit-repository";
 import { checkedStatements as dimensionStatements } from "../src/dimensions/repository";
@@ -44,9 +48,13 @@ const STATEMENTS: CheckedStatement[] = [
   ...dimensionRollupStatements(),
   ...dimensionSpendStatements(),
   ...authStatements(),
-  ...computeStatements(),
+  ...computeInventoryStatements(),
+  ...computeSampleStatements(),
+  ...computeAnalysisStatements(),
+  ...computeRecommendationStatements(),
   ...commitmentStatements(),
   ...rollupStatements(),
+  ...dayRollupStatements(),
   ...computeLifecycleStatements(),
   ...creditStatements(),
   ...resourceCostStatements(),

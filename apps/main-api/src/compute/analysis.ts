@@ -5,11 +5,12 @@ import { type Periodic, startPeriodic } from "@cloudcost/http";
 import type { Prisma } from "../db";
 import type { TenantRef } from "../context";
 import { type CatalogKey, type ComputeCatalogs, PricingUnavailableError } from "./catalog-prices";
-import { findTenantsWithInventory, tryLockAnalysis, unlockAnalysis, writeAnalysisResults } from "./repository";
-import { findResourceIdsWithCommittedUsageSince } from "../spend/resource-costs-repository";
-import { findStatsSince, findWindowStats, type ResizedStatsRow, type WindowStatsRow } from "./rollup-repository";
+import type { AnalysisRepository } from "./analysis-repository";
+import type { InventoryRepository } from "./inventory-repository";
+import type { findResourceIdsWithCommittedUsageSince } from "../spend/resource-costs-repository";
+import type { findStatsSince, findWindowStats, ResizedStatsRow, WindowStatsRow } from "./rollup-repository";
 import { dropExpired, rollUpSettledDays, rollUpTail, rollupWindow } from "./rollups";
-import { findHourlyCpu } from "./credit-repository";
+import type { findHourlyCpu } from "./credit-repository";
 import { decide, hasEnoughSignal, isBurstable, type DecidedOption, type Decision, type ResourceContext, type UsageStats } from "./rightsizing";
 import { loadComputeSettings, type ComputeSettings } from "./settings";
 
@@ -26,11 +27,24 @@ export interface Analyzer {
   analyzeTenant(tenant: TenantRef, settings: ComputeSettings): Promise<CycleResult>;
 }
 
+/**
+ * What a cycle reads and writes beside the roll-ups (rollups.ts): the results and the per-tenant
+ * lock, the window's statistics, the hourly CPU of burstable resources and the committed usage
+ * (compute/services.ts, analyzerRepositories).
+ */
+export interface AnalyzerRepositories {
+  analysis: AnalysisRepository;
+  stats: { findWindowStats: typeof findWindowStats; findStatsSince: typeof findStatsSince };
+  credits: { findHourlyCpu: typeof findHourlyCpu };
+  commitments: { findResourceIdsWithCommittedUsageSince: typeof findResourceIdsWithCommittedUsageSince };
+}
+
 interface AnalyzerDeps {
   prisma: Prisma;
   db: Database;
   logger: Logger;
   catalogs: ComputeCatalogs;
+  repositories: AnalyzerRepositories;
   /** How far behind the cycle's start the tail ends (rollups.ts; config ANALYSIS_TAIL_MARGIN_SECONDS). */
   tailMarginMs?: number;
   /** Least time between two retention passes of one tenant in this process (default 10 minutes). */
@@ -99,6 +113,7 @@ const DECIDE_SLICE = 100;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
+  const { analysis, stats: statistics, credits, commitments } = deps.repositories;
   const running = new Set<string>();
 
   const tailMarginMs = deps.tailMarginMs ?? DEFAULT_TAIL_MARGIN_MS;
@@ -115,14 +130,14 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     }
     await rollUpSettledDays(deps.prisma, tenant.id, window);
     const tailCut = await rollUpTail(session, tenant.id, window, new Date(started - tailMarginMs));
-    const windowRows = await findWindowStats(deps.db.sql, tenant.id, window, tailCut);
+    const windowRows = await statistics.findWindowStats(deps.db.sql, tenant.id, window, tailCut);
     // Resized inside the window: only the samples of the new shape count (from the resize on).
     const resizedAt = (row: StatsRow) => (row.changed_at && row.changed_at > window.since ? row.changed_at : null);
     const resized = windowRows.flatMap((row) => {
       const from = resizedAt(row);
       return from ? [{ resourceId: row.resource_id, from }] : [];
     });
-    const since = new Map((await findStatsSince(deps.db.sql, tenant.id, resized)).map((row) => [row.resource_id, row]));
+    const since = new Map((await statistics.findStatsSince(deps.db.sql, tenant.id, resized)).map((row) => [row.resource_id, row]));
     const rows = windowRows.map((row) => (resizedAt(row) ? withStatsSince(row, since.get(row.resource_id)) : row));
     const stats = rows.map(toStats);
     // Rule version 4 simulates burstable credits hour by hour: only a burstable type may move to
@@ -133,12 +148,17 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
         ? [{ resourceId: row.resource_id, since: resizedAt(row) ?? window.since }]
         : [],
     );
-    const hourly = new Map((await findHourlyCpu(deps.db.sql, tenant.id, simulated)).map((row) => [row.resource_id, row.cpu]));
+    const hourly = new Map((await credits.findHourlyCpu(deps.db.sql, tenant.id, simulated)).map((row) => [row.resource_id, row.cpu]));
     for (const [i, row] of rows.entries()) {
       const s = stats[i];
       if (s && hourly.has(row.resource_id)) stats[i] = { ...s, cpuHourly: hourly.get(row.resource_id) };
     }
-    const committed = await findResourceIdsWithCommittedUsageSince(deps.db.sql, tenant.organizationId, tenant.id, new Date(started - COMMITTED_LOOKBACK_MS));
+    const committed = await commitments.findResourceIdsWithCommittedUsageSince(
+      deps.db.sql,
+      tenant.organizationId,
+      tenant.id,
+      new Date(started - COMMITTED_LOOKBACK_MS),
+    );
     const contextOf = (row: StatsRow): ResourceContext => ({
       recentlyResized: resizedAt(row) !== null,
       commitmentCovered: row.purchase_option === "reserved" || committed.has(row.resource_id),
@@ -173,7 +193,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       }
     }
     const money = (d: (x: Decision) => { toFixed(n: number): string } | null) => decisions.map((x) => d(x)?.toFixed(2) ?? null);
-    await writeAnalysisResults(deps.db.sql, tenant.id, new Date(), {
+    await analysis.writeAnalysisResults(deps.db.sql, tenant.id, new Date(), {
       resourceIds: rows.map((r) => r.resource_id),
       actions: decisions.map((d) => d.action),
       currentTypes: decisions.map((d) => d.currentInstanceType),
@@ -201,7 +221,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
       try {
         // A session-level advisory lock on a dedicated connection: one replica per tenant at a time.
         return await deps.db.sql.withSession(async (session) => {
-          if (!(await tryLockAnalysis(session, tenant.id))) throw new AnalysisBusyError("an analysis cycle of this tenant is already running");
+          if (!(await analysis.tryLockAnalysis(session, tenant.id))) throw new AnalysisBusyError("an analysis cycle of this tenant is already running");
           try {
             return await cycle(session, tenant, settings);
           } catch (err) {
@@ -210,7 +230,7 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
             }
             throw err;
           } finally {
-            await unlockAnalysis(session, tenant.id);
+            await analysis.unlockAnalysis(session, tenant.id);
           }
         });
       } finally {
@@ -225,12 +245,16 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
  * periodic runner: an overrunning round delays the next (which starts a full interval after it
  * ends), rounds never overlap, and stop() ends the round after its current tenant and waits for it.
  */
-export function startAnalysisSchedule(deps: { prisma: Prisma; logger: Logger }, analyzer: Analyzer, intervalMinutes: number): Periodic {
+export function startAnalysisSchedule(
+  deps: { prisma: Prisma; logger: Logger; inventory: Pick<InventoryRepository, "findTenantsWithInventory"> },
+  analyzer: Analyzer,
+  intervalMinutes: number,
+): Periodic {
   return startPeriodic({
     intervalMs: intervalMinutes * 60_000,
     onError: (err) => deps.logger.error({ err }, "compute analysis schedule failed"),
     run: async (signal) => {
-      const tenants = await findTenantsWithInventory(deps.prisma);
+      const tenants = await deps.inventory.findTenantsWithInventory(deps.prisma);
       for (const tenant of tenants) {
         if (signal.aborted) return;
         try {

@@ -1,23 +1,14 @@
 import { badRequest } from "@cloudcost/http";
 import type { ComputeResourceData, HeartbeatsRequest, MetricSample } from "@cloudcost/contracts";
-import type { SqlClient } from "@cloudcost/db";
+import { type SqlClient, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import type { Prisma } from "../db";
-import { bumpHeartbeats, findUnknownResources, insertSamples, type SampleArrays, upsertResourceRows } from "./repository";
 import type { TenantRef } from "../context";
-import { recordNodeHeartbeatHours } from "../kubernetes/repository";
+import type { recordNodeHeartbeatHours } from "../kubernetes/repository";
+import type { InventoryRepository } from "./inventory-repository";
+import type { SampleArrays, SampleRepository } from "./sample-repository";
 
 /** A sample may run a little ahead of our clock, not more. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
-
-/** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
-export function upsertResources(prisma: Prisma, tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
-  return upsertResourceRows(prisma, tenant, resources, new Date());
-}
-
-async function assertKnown(tx: Pick<Prisma, "$queryRawUnsafe">, tenantId: string, ids: string[]): Promise<void> {
-  const unknown = await findUnknownResources(tx, tenantId, ids);
-  if (unknown.length) throw unknownResources(unknown);
-}
 
 const unknownResources = (unknown: { id: string }[]) =>
   badRequest(
@@ -65,25 +56,50 @@ export function sampleBatch(samples: MetricSample[]): SampleBatch {
   };
 }
 
-/**
- * Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent.
- * Sent through the driver, which does not walk every array element as Prisma's raw-query layer
- * does, and prepared by name so it is parsed and planned once (docs/performance.md, "Metric ingest").
- */
-export async function ingestMetrics(sql: SqlClient, tenant: TenantRef, batch: SampleBatch): Promise<number> {
-  const unknown = await insertSamples(sql, tenant.id, batch);
-  if (unknown.length) throw unknownResources(unknown);
-  return batch.count;
+export interface InventoryServiceDeps {
+  /** Opens the transactions; every statement goes through the repositories. */
+  prisma: Prisma;
+  /** The driver the samples are sent through (ingest). */
+  sql: SqlClient;
+  inventory: InventoryRepository;
+  samples: SampleRepository;
+  /** A heartbeat of a Kubernetes node makes it billed for that hour (kubernetes/repository.ts). */
+  nodeHours: { recordNodeHeartbeatHours: typeof recordNodeHeartbeatHours };
 }
 
-export async function recordHeartbeats(prisma: Prisma, tenant: TenantRef, body: HeartbeatsRequest): Promise<number> {
-  const at = body.timestamp ?? new Date().toISOString();
-  assertNotFuture([at], "timestamp");
-  const ids = [...new Set(body.resource_ids)];
-  await prisma.$transaction(async (tx) => {
-    await assertKnown(tx, tenant.id, ids);
-    await bumpHeartbeats(tx, tenant.id, ids, at);
-    await recordNodeHeartbeatHours(tx, tenant.id, ids, at);
-  });
-  return ids.length;
+export type InventoryService = ReturnType<typeof createInventoryService>;
+
+/** The inventory of one tenant: its resources, their samples and heartbeats. */
+export function createInventoryService({ prisma, sql, inventory, samples, nodeHours }: InventoryServiceDeps) {
+  return {
+    /** PUT semantics: every attribute is replaced (absent ones become null); analysis results are kept. */
+    upsertResources(tenant: TenantRef, resources: ComputeResourceData[]): Promise<number> {
+      const now = new Date();
+      return prisma.$transaction((tx) => inventory.upsertResourceRows(tx, tenant, resources, now), TRANSACTION_OPTIONS);
+    },
+
+    /**
+     * Stores samples all or nothing; a repeated (resource, timestamp) keeps the last value sent.
+     * Sent through the driver, which does not walk every array element as Prisma's raw-query layer
+     * does, and prepared by name so it is parsed and planned once (docs/performance.md, "Metric ingest").
+     */
+    async ingestMetrics(tenant: TenantRef, batch: SampleBatch): Promise<number> {
+      const unknown = await samples.insertSamples(sql, tenant.id, batch);
+      if (unknown.length) throw unknownResources(unknown);
+      return batch.count;
+    },
+
+    async recordHeartbeats(tenant: TenantRef, body: HeartbeatsRequest): Promise<number> {
+      const at = body.timestamp ?? new Date().toISOString();
+      assertNotFuture([at], "timestamp");
+      const ids = [...new Set(body.resource_ids)];
+      await prisma.$transaction(async (tx) => {
+        const unknown = await inventory.findUnknownResources(tx, tenant.id, ids);
+        if (unknown.length) throw unknownResources(unknown);
+        await inventory.bumpHeartbeats(tx, tenant.id, ids, at);
+        await nodeHours.recordNodeHeartbeatHours(tx, tenant.id, ids, at);
+      });
+      return ids.length;
+    },
+  };
 }

@@ -98,6 +98,9 @@ export function findChangesAfterRecommendations(sql: SqlClient, tenantId: string
   return sql.query<ChangeRow>(CHANGES_SQL, [tenantId, start, end]);
 }
 
+export const lifecycleRepository = { retireResourceRow, setRecommendationState, findChangesAfterRecommendations };
+export type LifecycleRepository = typeof lifecycleRepository;
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [

@@ -1,11 +1,12 @@
 import type { Architecture, OperatingSystem, PurchaseOption } from "@cloudcost/contracts";
 import type { SqlClient, SqlSession } from "@cloudcost/db";
-import type { Prisma } from "../db";
 import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
-// The statements of the compute roll-ups; what they keep and when they run is in rollups.ts.
+// The statements of the compute roll-ups through the driver: the tail, its fence and the window
+// statistics, and the SQL the day roll-ups share (day-rollup-repository.ts); what they keep and when
+// they run is in rollups.ts.
 
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+export const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The days a roll-up covers, and the raw samples' share of the analysis window (rollups.ts, rollupWindow). */
 interface WindowBounds {
@@ -16,14 +17,14 @@ interface WindowBounds {
 
 /**
  * Advisory lock keyspace of the tail's fence ("fenc"; the second key is hashtext(tenant id)): ingest
- * takes it shared (INGEST_SQL), a cycle exclusive while it moves the fence. With the row lock alone
+ * takes it shared (INGEST_SQL, sample-repository.ts), a cycle exclusive while it moves the fence. With the row lock alone
  * overlapping ingests could starve the cycle (share lockers of a row do not queue behind a waiting
  * writer); the lock manager queues a shared request behind a waiting exclusive one, so the cycle
  * waits for the ingests in flight only (docs/performance.md, "The tail's fence").
  */
 export const FENCE_LOCK_CLASS = 0x66656e63;
 
-const ROLLUP_COLUMNS =
+export const ROLLUP_COLUMNS =
   "resource_id, samples, first_ts, last_ts, cpu_max, cpu_buckets, cpu_counts, memory_buckets, memory_counts, memory_first_ts, memory_last_ts, network_samples, network_low, cpu_sum";
 
 /** Network in + out below this many bytes per second counts toward idle (docs/api.md, rule 3). */
@@ -41,7 +42,7 @@ const bucketOf = (column: string) => `round(${column} * 100)::smallint`;
  * read through the key whatever the planner estimates (docs/performance.md, "Roll-ups").
  * Rows are not unique per key: consumers sum `n`.
  */
-const BUCKETED = (ranges: [from: string, to: string][]) => `
+export const BUCKETED = (ranges: [from: string, to: string][]) => `
     SELECT r.resource_id, x.cpu_b, x.mem_b, x.n, x.first_ts, x.last_ts, x.cpu_max, x.net_n, x.net_low
     FROM compute_resources r CROSS JOIN LATERAL (
       SELECT ${bucketOf("cpu_utilization")} AS cpu_b, ${bucketOf("memory_utilization")} AS mem_b, count(*)::int AS n,
@@ -61,7 +62,7 @@ const bucketedRow = (source: string) =>
      (${HAS_NETWORK})::int, (${NETWORK_LOW})::int FROM ${source}`;
 
 /** Per resource over bucketed rows (BUCKETED's columns): the roll-up's scalar columns. */
-const RAW_TOTALS = `resource_id, sum(n)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts, max(cpu_max) AS cpu_max,
+export const RAW_TOTALS = `resource_id, sum(n)::int AS samples, min(first_ts) AS first_ts, max(last_ts) AS last_ts, max(cpu_max) AS cpu_max,
       min(first_ts) FILTER (WHERE mem_b IS NOT NULL) AS memory_first_ts, max(last_ts) FILTER (WHERE mem_b IS NOT NULL) AS memory_last_ts,
       sum(net_n)::int AS network_samples, sum(net_low)::int AS network_low, sum(cpu_b::bigint * n)::bigint AS cpu_sum`;
 
@@ -69,14 +70,14 @@ const RAW_TOTALS = `resource_id, sum(n)::int AS samples, min(first_ts) AS first_
  * A day roll-up also keeps its histograms by whole percent (bucket b / 100): the p95 is found in two
  * steps (WINDOW_STATS), the whole percent first, then the hundredths inside it only.
  */
-const COARSE_COLUMNS = "cpu_coarse_buckets, cpu_coarse_counts, memory_coarse_buckets, memory_coarse_counts";
-const COARSE = (bucket: "cpu_b" | "mem_b") => `
+export const COARSE_COLUMNS = "cpu_coarse_buckets, cpu_coarse_counts, memory_coarse_buckets, memory_coarse_counts";
+export const COARSE = (bucket: "cpu_b" | "mem_b") => `
     SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts
     FROM (SELECT resource_id, ${bucket} / 100 AS b, sum(n)::int AS n FROM raw WHERE ${bucket} IS NOT NULL GROUP BY 1, 2) h GROUP BY resource_id`;
 
-const ROLLUP_VALUES = `t.resource_id, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts,
+export const ROLLUP_VALUES = `t.resource_id, t.samples, t.first_ts, t.last_ts, t.cpu_max, c.buckets, c.counts, m.buckets, m.counts,
     t.memory_first_ts, t.memory_last_ts, t.network_samples, t.network_low, t.cpu_sum`;
-const ROLLUP_UPDATE = ROLLUP_COLUMNS.split(", ")
+export const ROLLUP_UPDATE = ROLLUP_COLUMNS.split(", ")
   .slice(1)
   .map((column) => `${column} = excluded.${column}`)
   .join(", ");
@@ -88,48 +89,6 @@ const MERGED_TOTALS = (rollups: string) => `resource_id, sum(samples)::int AS sa
     FROM (SELECT resource_id, samples, first_ts, last_ts, cpu_max, memory_first_ts, memory_last_ts, network_samples, network_low, cpu_sum FROM ${rollups} rollups
           UNION ALL SELECT ${RAW_TOTALS} FROM raw GROUP BY resource_id) x
     GROUP BY resource_id`;
-
-const ROLL_UP_DAY = `
-  WITH raw AS (${BUCKETED([["$2::date::timestamp AT TIME ZONE 'UTC'", "($2::date + 1)::timestamp AT TIME ZONE 'UTC'"]])}),
-  totals AS (SELECT ${RAW_TOTALS} FROM raw GROUP BY resource_id),
-  cpu AS (
-    SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts
-    FROM (SELECT resource_id, cpu_b AS b, sum(n)::int AS n FROM raw GROUP BY 1, 2) h GROUP BY resource_id),
-  mem AS (
-    SELECT resource_id, array_agg(b ORDER BY b) AS buckets, array_agg(n ORDER BY b) AS counts
-    FROM (SELECT resource_id, mem_b AS b, sum(n)::int AS n FROM raw WHERE mem_b IS NOT NULL GROUP BY 1, 2) h GROUP BY resource_id),
-  cpu_coarse AS (${COARSE("cpu_b")}),
-  mem_coarse AS (${COARSE("mem_b")}),
-  cleared AS (DELETE FROM compute_sample_days WHERE tenant_id = $1 AND day = $2::date AND resource_id NOT IN (SELECT resource_id FROM totals)),
-  status AS (
-    INSERT INTO compute_sample_day_status AS s (tenant_id, day, version, rolled_version)
-    VALUES ($1, $2::date, 0, COALESCE((SELECT version FROM compute_sample_day_status WHERE tenant_id = $1 AND day = $2::date), 0))
-    ON CONFLICT (tenant_id, day) DO UPDATE SET rolled_version = excluded.rolled_version)
-  INSERT INTO compute_sample_days (tenant_id, day, ${ROLLUP_COLUMNS}, ${COARSE_COLUMNS})
-  SELECT $1, $2::date, ${ROLLUP_VALUES}, cc.buckets, cc.counts, mc.buckets, mc.counts
-  FROM totals t JOIN cpu c USING (resource_id) LEFT JOIN mem m USING (resource_id)
-    JOIN cpu_coarse cc USING (resource_id) LEFT JOIN mem_coarse mc USING (resource_id)
-  ON CONFLICT (tenant_id, resource_id, day) DO UPDATE SET ${ROLLUP_UPDATE}, ${COARSE_COLUMNS.split(", ")
-    .map((column) => `${column} = excluded.${column}`)
-    .join(", ")}`;
-
-const STALE_DAYS_COLUMNS = { day: "text" } as const;
-const STALE_DAYS_SQL = `SELECT to_char(d, 'YYYY-MM-DD') AS day
-     FROM generate_series($2::date, $3::date - 1, interval '1 day') AS d
-     LEFT JOIN compute_sample_day_status s ON s.tenant_id = $1 AND s.day = d::date
-     WHERE s.day IS NULL OR s.rolled_version IS DISTINCT FROM s.version
-     ORDER BY d`;
-
-/** The settled days of [firstDay, endDay) that have no roll-up yet or got samples since theirs (YYYY-MM-DD). */
-export async function findStaleDays(prisma: Prisma, tenantId: string, firstDay: Date, endDay: Date): Promise<string[]> {
-  const rows = await prisma.$queryRawUnsafe<RowOf<typeof STALE_DAYS_COLUMNS>[]>(STALE_DAYS_SQL, tenantId, isoDay(firstDay), isoDay(endDay));
-  return rows.map((row) => row.day);
-}
-
-/** Rebuilds the roll-up of one day (YYYY-MM-DD) from its raw samples. */
-export async function rollUpDay(prisma: Prisma, tenantId: string, day: string): Promise<void> {
-  await prisma.$executeRawUnsafe(ROLL_UP_DAY, tenantId, day);
-}
 
 /** The sparse histogram of one column over the previous tail rows ($4: extending) plus the new bucketed samples. */
 const MERGED_HISTOGRAM = (column: "cpu" | "memory", bucket: "cpu_b" | "mem_b") => `
@@ -213,23 +172,6 @@ export async function insertTailStatus(session: SqlSession, tenantId: string): P
 /** Records what the tail now covers: [endDay, cut) at the day status version `version`. */
 export async function recordTail(session: SqlSession, tenantId: string, tail: { endDay: string; cut: Date; version: number }): Promise<void> {
   await session.query(RECORD_TAIL_SQL, [tenantId, tail.endDay, tail.cut, tail.version]);
-}
-
-const DELETE_EXPIRED_SAMPLES_SQL = `DELETE FROM compute_samples s USING compute_resources r
-     WHERE r.tenant_id = $1 AND s.tenant_id = $1 AND s.resource_id = r.resource_id AND s.ts < $2`;
-const DELETE_EXPIRED_DAYS_SQL = "DELETE FROM compute_sample_days WHERE tenant_id = $1 AND day < $2::date";
-const DELETE_EXPIRED_DAY_STATUS_SQL = "DELETE FROM compute_sample_day_status WHERE tenant_id = $1 AND day < $2::date";
-
-/**
- * Raw samples before `since`, and roll-ups of days that start before `firstDay`. The samples go
- * resource by resource (ingest only stores samples of known resources): `tenant_id = $1 AND ts < $2`
- * alone cannot use the (tenant_id, resource_id, ts) key past its first column and would read every
- * sample of the tenant, where one key range per resource reads only the expired ones.
- */
-export async function deleteExpired(prisma: Prisma, tenantId: string, since: Date, firstDay: Date): Promise<void> {
-  await prisma.$executeRawUnsafe(DELETE_EXPIRED_SAMPLES_SQL, tenantId, since);
-  await prisma.$executeRawUnsafe(DELETE_EXPIRED_DAYS_SQL, tenantId, isoDay(firstDay));
-  await prisma.$executeRawUnsafe(DELETE_EXPIRED_DAY_STATUS_SQL, tenantId, isoDay(firstDay));
 }
 
 /**
@@ -399,8 +341,6 @@ export function findStatsSince(sql: SqlClient, tenantId: string, since: { resour
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [
-    { name: "compute stale days", sql: STALE_DAYS_SQL, columns: STALE_DAYS_COLUMNS },
-    { name: "compute day roll-up", sql: ROLL_UP_DAY, columns: null },
     { name: "compute tail roll-up", sql: ROLL_UP_TAIL, columns: null },
     { name: "compute day version", sql: DAY_VERSION_SQL, columns: DAY_VERSION_COLUMNS },
     { name: "compute fence lock", sql: FENCE_LOCK_SQL, columns: null },
@@ -408,9 +348,6 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "compute tail status", sql: TAIL_STATUS_SQL, columns: TAIL_STATUS_COLUMNS },
     { name: "compute tail status insert", sql: INSERT_TAIL_STATUS_SQL, columns: null },
     { name: "compute tail record", sql: RECORD_TAIL_SQL, columns: null },
-    { name: "compute expired samples delete", sql: DELETE_EXPIRED_SAMPLES_SQL, columns: null },
-    { name: "compute expired days delete", sql: DELETE_EXPIRED_DAYS_SQL, columns: null },
-    { name: "compute expired day status delete", sql: DELETE_EXPIRED_DAY_STATUS_SQL, columns: null },
     { name: "compute window statistics", sql: STATS_SQL, columns: STATS_COLUMNS },
     { name: "compute statistics since a resize", sql: RESIZED_STATS_SQL, columns: RESIZED_STATS_COLUMNS },
   ];

@@ -1,18 +1,8 @@
 import type { SqlSession } from "@cloudcost/db";
 import type { Prisma } from "../db";
-import {
-  advanceFence,
-  dayVersion,
-  deleteExpired,
-  findStaleDays,
-  findTailStatus,
-  insertTailStatus,
-  lockFence,
-  recordTail,
-  rollUpDay,
-  type TailStatus,
-  writeTail,
-} from "./rollup-repository";
+import { inSessionTransaction } from "../transactions";
+import { deleteExpired, findStaleDays, rollUpDay } from "./day-rollup-repository";
+import { advanceFence, dayVersion, findTailStatus, insertTailStatus, lockFence, recordTail, type TailStatus, writeTail } from "./rollup-repository";
 
 /**
  * Daily roll-ups of the raw samples, so that an analysis cycle reads ~one row per resource and day
@@ -121,36 +111,34 @@ async function rollUp(
   tenantId: string,
   tail: { from: Date; cut: Date; extending: boolean; endDay: string; version: number },
 ): Promise<void> {
-  await session.query("BEGIN");
-  try {
+  await inSessionTransaction(session, async () => {
     await writeTail(session, tenantId, tail);
     await lockFence(session, tenantId);
     await recordTail(session, tenantId, tail);
-    await session.query("COMMIT");
-  } catch (err) {
-    await session.query("ROLLBACK");
-    throw err;
-  }
+  });
 }
 
 /** The status row after moving its fence forward to `target` (never back), or as it is when the lock wait ran out. */
 async function moveFence(session: SqlSession, tenantId: string, target: Date): Promise<TailStatus | null> {
-  await session.query("BEGIN");
+  let moved: TailStatus | undefined;
   try {
-    await session.query(`SET LOCAL lock_timeout = '${FENCE_WAIT}'`);
-    await lockFence(session, tenantId);
-    const moved = await advanceFence(session, tenantId, target);
-    await session.query("COMMIT");
-    if (moved) return moved;
-    // Only a tenant whose resources predate its status row (none after the migration that adds it).
-    await insertTailStatus(session, tenantId);
-    return null;
+    moved = await inSessionTransaction(
+      session,
+      async () => {
+        await lockFence(session, tenantId);
+        return advanceFence(session, tenantId, target);
+      },
+      { lockTimeout: FENCE_WAIT },
+    );
   } catch (err) {
-    await session.query("ROLLBACK");
     if ((err as { code?: string }).code !== "55P03") throw err;
     // The fence stays where the last cycle left it: everything before it is committed, queued or marked.
     return (await findTailStatus(session, tenantId)) ?? null;
   }
+  if (moved) return moved;
+  // Only a tenant whose resources predate its status row (none after the migration that adds it).
+  await insertTailStatus(session, tenantId);
+  return null;
 }
 
 /** Retention: raw samples before the window, and roll-ups of days that start before it. */

@@ -2,8 +2,8 @@ import { Decimal, toCents } from "@cloudcost/decimal";
 import type { RealizedSavings, RealizedSavingsItem, SavingsQuery } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
 import type { TenantRef } from "../context";
-import { findDailyCostMedians } from "../spend/resource-costs-repository";
-import { type ChangeRow, findChangesAfterRecommendations } from "./lifecycle-repository";
+import type { findDailyCostMedians } from "../spend/resource-costs-repository";
+import type { ChangeRow, LifecycleRepository } from "./lifecycle-repository";
 import { HOURS_PER_MONTH } from "./rightsizing";
 
 /** Fewer days of bill lines than this on either side of a change: the catalog prices decide. */
@@ -72,33 +72,47 @@ function item(change: ChangeRow, before: Side | undefined, after: Side | undefin
   };
 }
 
-/**
- * Each resize or retirement of the range made after an actionable recommendation was analyzed,
- * measured against the bill where it has enough days on both sides (realized), else against the
- * catalog prices (projected); a committed resource's change realizes 0 (commitment_covered).
- */
-export async function realizedSavings(sql: SqlClient, tenant: TenantRef, query: SavingsQuery): Promise<RealizedSavings> {
-  const changes = await findChangesAfterRecommendations(sql, tenant.id, query.start, query.end);
-  const medians = await findDailyCostMedians(
-    sql,
-    tenant.organizationId,
-    tenant.id,
-    changes.map((c) => ({ resourceId: c.resource_id, at: c.at })),
-  );
-  const key = (resourceId: string, at: Date, after: boolean) => `${resourceId}\u0000${at.getTime()}\u0000${after}`;
-  const sides = new Map(medians.map((m) => [key(m.resource_id, m.at, m.after), { days: m.days, median: m.median, covered: m.covered }]));
-  const items = changes.map((c) => item(c, sides.get(key(c.resource_id, c.at, false)), sides.get(key(c.resource_id, c.at, true))));
-  // Only what the bill shows is realized; the catalog's figures are projected.
-  let estimated = new Decimal(0);
-  let realized = new Decimal(0);
-  let projected = new Decimal(0);
-  for (const i of items) {
-    estimated = estimated.plus(i.recommendation.savings_monthly_usd);
-    if (i.basis === "bill") realized = realized.plus(i.realized_savings_monthly_usd ?? 0);
-    else projected = projected.plus(i.realized_savings_monthly_usd ?? 0);
-  }
+export interface SavingsServiceDeps {
+  sql: SqlClient;
+  lifecycle: Pick<LifecycleRepository, "findChangesAfterRecommendations">;
+  /** The median daily cost of each changed resource's bill lines before and after (spend/resource-costs-repository.ts). */
+  resourceCosts: { findDailyCostMedians: typeof findDailyCostMedians };
+}
+
+export type SavingsService = ReturnType<typeof createSavingsService>;
+
+/** What the tenant's followed (or ignored) recommendations saved. */
+export function createSavingsService({ sql, lifecycle, resourceCosts }: SavingsServiceDeps) {
   return {
-    items,
-    totals: { estimated: toCents(estimated).toNumber(), realized: toCents(realized).toNumber(), projected: toCents(projected).toNumber() },
+    /**
+     * Each resize or retirement of the range made after an actionable recommendation was analyzed,
+     * measured against the bill where it has enough days on both sides (realized), else against the
+     * catalog prices (projected); a committed resource's change realizes 0 (commitment_covered).
+     */
+    async realizedSavings(tenant: TenantRef, query: SavingsQuery): Promise<RealizedSavings> {
+      const changes = await lifecycle.findChangesAfterRecommendations(sql, tenant.id, query.start, query.end);
+      const medians = await resourceCosts.findDailyCostMedians(
+        sql,
+        tenant.organizationId,
+        tenant.id,
+        changes.map((c) => ({ resourceId: c.resource_id, at: c.at })),
+      );
+      const key = (resourceId: string, at: Date, after: boolean) => `${resourceId}\u0000${at.getTime()}\u0000${after}`;
+      const sides = new Map(medians.map((m) => [key(m.resource_id, m.at, m.after), { days: m.days, median: m.median, covered: m.covered }]));
+      const items = changes.map((c) => item(c, sides.get(key(c.resource_id, c.at, false)), sides.get(key(c.resource_id, c.at, true))));
+      // Only what the bill shows is realized; the catalog's figures are projected.
+      let estimated = new Decimal(0);
+      let realized = new Decimal(0);
+      let projected = new Decimal(0);
+      for (const i of items) {
+        estimated = estimated.plus(i.recommendation.savings_monthly_usd);
+        if (i.basis === "bill") realized = realized.plus(i.realized_savings_monthly_usd ?? 0);
+        else projected = projected.plus(i.realized_savings_monthly_usd ?? 0);
+      }
+      return {
+        items,
+        totals: { estimated: toCents(estimated).toNumber(), realized: toCents(realized).toNumber(), projected: toCents(projected).toNumber() },
+      };
+    },
   };
 }

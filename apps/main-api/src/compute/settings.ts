@@ -1,5 +1,6 @@
 import type { SavingsBasis } from "@cloudcost/contracts";
 import type { Prisma } from "../db";
+import { loadOrganizationSettings } from "../settings/repository";
 
 /** The organization settings the compute analysis and the `active` filter depend on. */
 export interface ComputeSettings {
@@ -20,16 +21,18 @@ export const DEFAULT_COMPUTE_SETTINGS: ComputeSettings = {
   savingsBasis: "effective",
 };
 
-/** The organization's settings row (created at sign-up); the defaults when it is missing. */
+/**
+ * The organization's right-sizing settings and active window, read through the settings repository
+ * (its settings row, created at sign-up; the defaults, the same as DEFAULT_COMPUTE_SETTINGS, when it is missing).
+ */
 export async function loadComputeSettings(prisma: Prisma, organizationId: string): Promise<ComputeSettings> {
-  const row = await prisma.organizationSettings.findUnique({ where: { organizationId } });
-  if (!row) return DEFAULT_COMPUTE_SETTINGS;
+  const { rightsizing, active_window_minutes } = await loadOrganizationSettings(prisma, organizationId);
   return {
-    lookbackDays: row.rightsizingLookbackDays,
-    cpuTargetPercent: row.rightsizingCpuTargetPercent,
-    memoryTargetPercent: row.rightsizingMemTargetPercent,
-    activeWindowMinutes: row.activeWindowMinutes,
-    allowArchitectureChange: row.rightsizingAllowArchitectureChange,
-    savingsBasis: row.rightsizingSavingsBasis === "list" ? "list" : "effective",
+    lookbackDays: rightsizing.lookback_days,
+    cpuTargetPercent: rightsizing.cpu_target_percent,
+    memoryTargetPercent: rightsizing.memory_target_percent,
+    activeWindowMinutes: active_window_minutes,
+    allowArchitectureChange: rightsizing.allow_architecture_change,
+    savingsBasis: rightsizing.savings_basis,
   };
 }

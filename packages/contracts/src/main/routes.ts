@@ -1,10 +1,10 @@
-import { mainApiComputeRoutes } from "../api/main-routes.js";
 import { mainApiSpendImportRoutes } from "../api/spend-import-routes.js";
 import { mainApiSpendRoutes } from "../api/spend-routes.js";
 import { mainApiAnomalyRoutes } from "./anomalies/routes.js";
 import { mainApiApiKeyRoutes } from "./api-keys/routes.js";
 import { mainApiBudgetRoutes } from "./budgets/routes.js";
 import { mainApiCommitmentRoutes } from "./commitments/routes.js";
+import { mainApiComputeRoutes } from "./compute/routes.js";
 import { mainApiDimensionRoutes } from "./dimensions/routes.js";
 import { mainApiHealthRoutes } from "./health/routes.js";
 import { mainApiInvitationRoutes } from "./invitations/routes.js";
@@ -19,7 +19,7 @@ import { mainApiWebhookRoutes } from "./webhooks/routes.js";
 
 /**
  * Every operation of the main API: the union of the domains' slices (`main/<domain>/routes.ts`;
- * compute, spend and spend imports still in `api/`). Registered,
+ * spend and spend imports still in `api/`). Registered,
  * documented and tested from here; the order is the order of registration.
  */
 export const mainApiRoutes = {

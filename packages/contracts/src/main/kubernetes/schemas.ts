@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CustomerId, MAX_CPU_CORES, MAX_RAM_GB, Timestamp, queryBoolean, recentTimestamp } from "../../common.js";
-import { MAX_NODE_GPUS } from "../compute.js";
+import { MAX_NODE_GPUS } from "../compute/schemas.js";
 
 const Name = z
   .string()

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Currency, FreeObject, KeyText, ServiceId, Timestamp, TimestampOutput, queryBoolean } from "../../common.js";
-import { OperatingSystem } from "../../main/compute.js";
+import { OperatingSystem } from "../../main/compute/schemas.js";
 import { ComputeUsageType } from "../compute/schemas.js";
 import { DeleteResponse, ExactAmount, ListResponse, RegisterResponse } from "../models/schemas.js";
 

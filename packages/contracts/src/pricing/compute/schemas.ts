@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CpuCores, Currency, NonNegativeMoney, RamGb } from "../../common.js";
-import { Architecture, OperatingSystem } from "../../main/compute.js";
+import { Architecture, OperatingSystem } from "../../main/compute/schemas.js";
 import { ProblemDocument } from "../errors.js";
 
 export const ComputeUsageType = z

@@ -4,20 +4,18 @@ import type { AppDeps } from "../deps";
 import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { AnalysisBusyError } from "./analysis";
-import { ingestMetrics, recordHeartbeats, sampleBatch, upsertResources } from "./inventory-service";
 import { PricingUnavailableError } from "./catalog-prices";
+import { sampleBatch } from "./inventory-service";
+import { createComputeServices } from "./services";
 import { loadComputeSettings } from "./settings";
-import { listRecommendations, recommendationSummary } from "./summary";
-import { retireResource, updateRecommendationState } from "./lifecycle-service";
-import { realizedSavings } from "./savings";
 
-type ComputeOperations = keyof typeof mainApiComputeRoutes;
-
-/** The compute operations of one tenant (authorize selected the tenant and checked the role). */
-export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer" | "vacuum">): Handlers<ComputeOperations> {
+/** `/api/v1/tenant/compute` (authorize selected the tenant and checked the role). */
+export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer" | "vacuum">): Handlers<keyof typeof mainApiComputeRoutes> {
+  const { prisma } = deps;
+  const { inventory, recommendations, lifecycle, savings } = createComputeServices({ prisma, sql: deps.db.sql });
   return {
     upsertResources: async ({ body }, { tenant }) => {
-      const upserted = await upsertResources(deps.prisma, tenant, body.resources);
+      const upserted = await inventory.upsertResources(tenant, body.resources);
       deps.vacuum.noteWrites(upserted);
       return ok(`Upserted ${upserted} resources`, { upserted });
     },
@@ -26,20 +24,20 @@ export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer"
       // Nothing reads the parsed body past this point; dropped, it is not copied by the collections
       // that run while the statement does (SampleBatch says why that matters).
       releaseBody(input);
-      const accepted = await ingestMetrics(deps.db.sql, tenant, batch);
+      const accepted = await inventory.ingestMetrics(tenant, batch);
       // Each sample batch moves its resources' heartbeats (rows updated in place): where the database
       // has no autovacuum, a vacuum pass follows once enough of them add up (maintenance.ts).
       deps.vacuum.noteWrites(accepted);
       return ok(`Accepted ${accepted} samples`, { accepted });
     },
     recordHeartbeats: async ({ body }, { tenant }) => {
-      const accepted = await recordHeartbeats(deps.prisma, tenant, body);
+      const accepted = await inventory.recordHeartbeats(tenant, body);
       deps.vacuum.noteWrites(accepted);
       return ok(`Recorded ${accepted} heartbeats`, { accepted });
     },
     analyzeRecommendations: async (_input, { tenant }) => {
       try {
-        const settings = await loadComputeSettings(deps.prisma, tenant.organizationId);
+        const settings = await loadComputeSettings(prisma, tenant.organizationId);
         const result = await deps.analyzer.analyzeTenant(tenant, settings);
         // A cycle rewrites every resource's results row (and tail row).
         deps.vacuum.noteWrites(result.analyzedResources);
@@ -53,20 +51,20 @@ export function computeHandlers(deps: Pick<AppDeps, "prisma" | "db" | "analyzer"
         throw err;
       }
     },
-    getRecommendationSummary: async ({ query }, { tenant }) => ok("Compute recommendation summary", await recommendationSummary(deps.prisma, tenant, query)),
+    getRecommendationSummary: async ({ query }, { tenant }) => ok("Compute recommendation summary", await recommendations.recommendationSummary(tenant, query)),
     listRecommendations: async ({ query }, { tenant }) => {
-      const page = await listRecommendations(deps.prisma, tenant, query);
+      const page = await recommendations.listRecommendations(tenant, query);
       return ok(`${page.items.length} recommendations`, page);
     },
     retireResource: async ({ params }, { tenant }) => {
-      await retireResource(deps.db.sql, tenant, params.resource_id);
+      await lifecycle.retireResource(tenant, params.resource_id);
       return { status: 204 };
     },
     updateRecommendationState: async ({ params, body }, { tenant }) =>
-      ok("Recommendation state recorded", await updateRecommendationState(deps.db.sql, tenant, params.resource_id, body)),
+      ok("Recommendation state recorded", await lifecycle.updateRecommendationState(tenant, params.resource_id, body)),
     getRealizedSavings: async ({ query }, { tenant }) => {
-      const savings = await realizedSavings(deps.db.sql, tenant, query);
-      return ok(`${savings.items.length} changes after recommendations`, savings);
+      const realized = await savings.realizedSavings(tenant, query);
+      return ok(`${realized.items.length} changes after recommendations`, realized);
     },
   };
 }

@@ -4,7 +4,7 @@ import type { RecommendationSummary, RecommendationsPage, RecommendationsQuery, 
 import type { Prisma } from "../db";
 import { decodeCursor, encodeCursor } from "../http/pagination";
 import type { TenantRef } from "../context";
-import { findRecommendationRows, findSummary } from "./repository";
+import type { RecommendationRepository, RecommendationRow, SummaryRows } from "./recommendation-repository";
 
 const ACTION_KEYS = {
   DOWNSIZE: "downsize",
@@ -14,9 +14,8 @@ const ACTION_KEYS = {
   NO_RECOMMENDATION: "no_recommendation",
 } as const;
 
-/** Counts and savings per action, and the top ten savers, of the resources matching the filters. */
-export async function recommendationSummary(prisma: Prisma, tenant: TenantRef, query: SummaryQuery): Promise<RecommendationSummary> {
-  const { groups, top } = await findSummary(prisma, tenant, query);
+/** The summary from its rows: the counts and savings per action, and the top ten savers. */
+function summaryOf({ groups, top }: SummaryRows): RecommendationSummary {
   const counts = { downsize: 0, upsize: 0, terminate: 0, noop: 0, no_recommendation: 0, pending: 0 };
   let cents = new Decimal(0);
   for (const group of groups) {
@@ -50,10 +49,8 @@ export async function recommendationSummary(prisma: Prisma, tenant: TenantRef, q
 
 const money = (value: string | null) => (value === null ? null : new Decimal(value).toNumber());
 
-/** A page of per-resource results in resource_id byte order (keyset pagination). */
-export async function listRecommendations(prisma: Prisma, tenant: TenantRef, query: RecommendationsQuery): Promise<RecommendationsPage> {
-  const after = decodeCursor(query.cursor, CustomerId);
-  const rows = await findRecommendationRows(prisma, tenant, query, after);
+/** A page of the list: `query.limit` of the rows (one more tells there is a next page). */
+function pageOf(rows: RecommendationRow[], query: RecommendationsQuery): RecommendationsPage {
   const page = rows.slice(0, query.limit);
   return {
     items: page.map(({ cpu_p95, cpu_max, memory_p95, sample_count, window_start, window_end, ...row }) => ({
@@ -69,5 +66,27 @@ export async function listRecommendations(prisma: Prisma, tenant: TenantRef, que
       options: row.action === null ? [] : (row.options ?? []),
     })),
     next_cursor: rows.length > query.limit ? encodeCursor(page[page.length - 1].resource_id) : null,
+  };
+}
+
+export interface RecommendationServiceDeps {
+  prisma: Prisma;
+  recommendations: RecommendationRepository;
+}
+
+export type RecommendationService = ReturnType<typeof createRecommendationService>;
+
+/** The recommendations of one tenant as clients read them. */
+export function createRecommendationService({ prisma, recommendations }: RecommendationServiceDeps) {
+  return {
+    /** Counts and savings per action, and the top ten savers, of the resources matching the filters. */
+    async recommendationSummary(tenant: TenantRef, query: SummaryQuery): Promise<RecommendationSummary> {
+      return summaryOf(await recommendations.findSummary(prisma, tenant, query));
+    },
+    /** A page of per-resource results in resource_id byte order (keyset pagination). */
+    async listRecommendations(tenant: TenantRef, query: RecommendationsQuery): Promise<RecommendationsPage> {
+      const after = decodeCursor(query.cursor, CustomerId);
+      return pageOf(await recommendations.findRecommendationRows(prisma, tenant, query, after), query);
+    },
   };
 }

@@ -1,25 +1,15 @@
-import type { z } from "zod";
-import * as compute from "../main/compute.js";
-import * as lifecycle from "../main/compute-lifecycle.js";
-import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
-import { TenantHeaders } from "./headers.js";
-import { defineRoute, type RouteDefinition } from "./route.js";
+import { defineRoute, failure, inTenant, MANAGERS, ok } from "../declare.js";
+import * as lifecycle from "./lifecycle-schemas.js";
+import * as c from "./schemas.js";
 
-const c = compute;
-type Spec = Omit<RouteDefinition, "errors" | "auth" | "scope" | "headers" | "tags">;
-type TenantScoped<S> = Omit<{ errors: "envelope"; auth: "bearer"; scope: "tenant"; headers: typeof TenantHeaders; tags: ["Compute"] }, keyof S> & S;
+const tags = ["Compute"];
+const MEMBERS = ["owner", "admin", "member"] as const;
 
-/** A compute operation: bearer credential, acting on the tenant named by X-Service-Tenant-ID. */
-function tenantScoped<const S extends Spec>(spec: S): TenantScoped<S> {
-  return { errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags: ["Compute"], ...spec };
-}
-const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
-const failure = (description: string) => ({ description, schema: ErrorEnvelope });
-
-/** The compute operations of one tenant. */
+/** `/api/v1/tenant/compute`: the compute inventory, samples and recommendations of the tenant named by X-Service-Tenant-ID. */
 export const mainApiComputeRoutes = {
   upsertResources: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "upsertResources",
       method: "put",
       path: "/api/v1/tenant/compute/resources",
@@ -30,7 +20,8 @@ export const mainApiComputeRoutes = {
     }),
   ),
   ingestMetrics: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "ingestMetrics",
       method: "post",
       path: "/api/v1/tenant/compute/metrics",
@@ -42,7 +33,8 @@ export const mainApiComputeRoutes = {
     }),
   ),
   recordHeartbeats: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "recordHeartbeats",
       method: "post",
       path: "/api/v1/tenant/compute/heartbeats",
@@ -54,13 +46,14 @@ export const mainApiComputeRoutes = {
     }),
   ),
   analyzeRecommendations: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "analyzeRecommendations",
       method: "post",
       path: "/api/v1/tenant/compute/recommendations/analyze",
       summary: "Run an analysis cycle for the tenant now (owner/admin)",
       write: true,
-      roles: ["owner", "admin"],
+      roles: MANAGERS,
       idempotent: true,
       responses: {
         200: ok("Cycle finished", c.AnalyzeResponse),
@@ -69,7 +62,8 @@ export const mainApiComputeRoutes = {
     }),
   ),
   getRecommendationSummary: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "getRecommendationSummary",
       method: "get",
       path: "/api/v1/tenant/compute/recommendations/summary",
@@ -79,7 +73,8 @@ export const mainApiComputeRoutes = {
     }),
   ),
   listRecommendations: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "listRecommendations",
       method: "get",
       path: "/api/v1/tenant/compute/recommendations",
@@ -89,32 +84,35 @@ export const mainApiComputeRoutes = {
     }),
   ),
   retireResource: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "retireResource",
       method: "delete",
       path: "/api/v1/tenant/compute/resources/{resource_id}",
       summary: "Retire a resource (owner/admin/member): history kept, no longer analyzed, counted or listed; upserting it again revives it",
       write: true,
-      roles: ["owner", "admin", "member"],
+      roles: MEMBERS,
       params: lifecycle.ComputeResourcePathParams,
       responses: { 204: { description: "Retired", schema: null }, 404: failure("No such resource in the tenant") },
     }),
   ),
   updateRecommendationState: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "updateRecommendationState",
       method: "patch",
       path: "/api/v1/tenant/compute/recommendations/{resource_id}",
       summary: "Accept, dismiss, snooze or reopen a resource's recommendation (owner/admin/member)",
       write: true,
-      roles: ["owner", "admin", "member"],
+      roles: MEMBERS,
       params: lifecycle.ComputeResourcePathParams,
       body: lifecycle.UpdateRecommendationStateRequest,
       responses: { 200: ok("The new state", lifecycle.RecommendationStateView), 404: failure("No such resource in the tenant (or it is retired)") },
     }),
   ),
   getRealizedSavings: defineRoute(
-    tenantScoped({
+    inTenant({
+      tags,
       operationId: "getRealizedSavings",
       method: "get",
       path: "/api/v1/tenant/compute/savings",

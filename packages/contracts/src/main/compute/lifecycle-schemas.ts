@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CustomerId, Timestamp, TimestampOutput } from "../common.js";
-import { Action, RecommendationState } from "./compute.js";
+import { CustomerId, Timestamp, TimestampOutput } from "../../common.js";
+import { Action, RecommendationState } from "./schemas.js";
 
 // Recommendations over time: retiring a resource, deciding about a recommendation, and what a
 // followed (or ignored) recommendation saved.

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CpuCores, CustomerId, PaginationQuery, RamGb, Timestamp, TimestampOutput, queryArray, queryBoolean, recentTimestamp } from "../common.js";
-import { Page } from "./identity.js";
+import { CpuCores, CustomerId, PaginationQuery, RamGb, Timestamp, TimestampOutput, queryArray, queryBoolean, recentTimestamp } from "../../common.js";
+import { Page } from "../fields.js";
 
 export const ResourceType = z.enum(["virtual_machine", "kubernetes_node"]).meta({ id: "ResourceType", description: "Kind of compute resource." });
 export type ResourceType = z.infer<typeof ResourceType>;
