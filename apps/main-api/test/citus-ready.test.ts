@@ -42,6 +42,7 @@ const DISTRIBUTION: TableDistribution = {
     spend_tag_daily: "organization_id",
     spend_tag_service_daily: "organization_id",
     spend_dimension_daily: "organization_id",
+    spend_dimension_value_daily: "organization_id",
     dimension_versions: "organization_id",
     spend_commitment_daily: "organization_id",
     spend_coverage_daily: "organization_id",

@@ -6,18 +6,8 @@ import type { Prisma } from "../db";
 import type { OutboxWorker } from "../outbox";
 import { emitWebhookEvent } from "../webhooks/events";
 import { referencedDimensions } from "./conditions";
-import { compileAssigner, dimensionRows } from "./rollup";
-import {
-  addRows,
-  clearRows,
-  groupLines,
-  lineMonths,
-  lockDimensionsExclusive,
-  markApplied,
-  organizationsToApply,
-  type RollupVersion,
-  readRollupVersions,
-} from "./rollup-repository";
+import { addLinesToRollup, compileAssigner } from "./rollup";
+import { clearRows, lineMonths, lockDimensionsExclusive, markApplied, organizationsToApply, type RollupVersion, readRollupVersions } from "./rollup-repository";
 
 const nextMonth = (month: string) => {
   const [year, m] = month.split("-").map(Number);
@@ -67,15 +57,15 @@ export async function applyOrganizationDimensions(
       const present = keys.filter((key) => current.some((row) => row.key === key));
       await clearRows(tx, organizationId, keys, from, to);
       if (present.length === 0) return;
-      const assigner = compileAssigner(current);
-      const groups = await groupLines(
+      await addLinesToRollup(
         tx,
         organizationId,
         "(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.charge_period_start >= $2::timestamptz AND l.charge_period_start < $3::timestamptz)",
         [`${from}T00:00:00Z`, `${to}T00:00:00Z`],
-        assigner.fields,
+        1,
+        compileAssigner(current),
+        present,
       );
-      await addRows(tx, organizationId, dimensionRows(assigner, groups, 1, present));
     }, TRANSACTION_OPTIONS);
   }
   return deps.prisma.$transaction(async (tx) => {

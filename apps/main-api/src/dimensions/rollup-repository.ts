@@ -34,23 +34,6 @@ export interface RollupVersion {
   created_at: string;
 }
 
-/** Lines grouped by UTC day, tenant ('' none), the roll-up's columns ('' none) and the fields the rules read (in order). */
-export interface RollupLineGroup extends Record<DimensionRollupColumn, string>, Record<RollupSum, string> {
-  day: string;
-  tenant_id: string;
-  fields: (string | null)[];
-  line_count: string;
-}
-
-/** One row to add to spend_dimension_daily (value '' is unallocated); sums signed. */
-export interface DimensionRollupRow extends Record<DimensionRollupColumn, string>, Record<RollupSum, string> {
-  dimension_key: string;
-  day: string;
-  tenant_id: string;
-  value: string;
-  line_count: number;
-}
-
 const LOCK = 0x64696d73;
 
 /** Line writers of an organization share this lock; a version change and its re-apply hold it alone (lockDimensions). */
@@ -72,39 +55,106 @@ export function readRollupVersions(tx: RawTx, organizationId: string): Promise<R
   return tx.$queryRawUnsafe<RollupVersion[]>(VERSIONS_SQL, organizationId);
 }
 
-/** The grouping of `selected` (a relation of spend_lines rows aliased l; $1 the organization, then `paramCount` parameters, then tag keys). */
-export function lineGroupsSql(selected: string, paramCount: number, fields: string[]): string {
-  let tagParam = paramCount + 2;
-  const columns = fields.map((field) => (field.startsWith("tag:") ? `l.tags ->> $${tagParam++}::text` : LINE_FIELD_SQL[field as keyof typeof LINE_FIELD_SQL]));
-  const dims = DIMENSION_ROLLUP_COLUMNS.map((name) => `coalesce(l.${name}, '') AS ${name}`).join(", ");
-  const sums = ROLLUP_SUMS.map((name) => `trim_scale(coalesce(sum(l.${name}), 0))::text AS ${name}`).join(", ");
-  const groupBy = [1, 2, ...DIMENSION_ROLLUP_COLUMNS.map((_, i) => i + 3), ...columns];
-  return `SELECT (l.charge_period_start AT TIME ZONE 'UTC')::date::text AS day, coalesce(l.tenant_id, '') AS tenant_id, ${dims},
-      ${fieldArray(columns)} AS fields, ${sums}, count(*)::text AS line_count
-    FROM ${selected} l
-    GROUP BY ${groupBy.join(", ")}`;
+/** The SQL of each field the rules read (tag keys are parameters from `firstTagParam` on). */
+function fieldColumns(fields: string[], firstTagParam: number): string[] {
+  let tagParam = firstTagParam;
+  return fields.map((field) => (field.startsWith("tag:") ? `l.tags ->> $${tagParam++}::text` : LINE_FIELD_SQL[field as keyof typeof LINE_FIELD_SQL]));
 }
 
-/** The lines of `selected` grouped as lineGroupsSql says. */
-export function groupLines(tx: RawTx, organizationId: string, selected: string, params: unknown[], fields: string[]): Promise<RollupLineGroup[]> {
+/**
+ * The distinct (UTC month, values of the fields the rules read) of `selected` (a relation of
+ * spend_lines rows aliased l; $1 the organization, then `paramCount` parameters, then tag keys):
+ * grouped on the columns themselves, the JSON array built once per combination.
+ */
+export function combinationsSql(selected: string, paramCount: number, fields: string[]): string {
+  const columns = fieldColumns(fields, paramCount + 2);
+  return `SELECT to_char(date_trunc('month', l.charge_period_start AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, ${fieldArray(columns)} AS fields
+    FROM ${selected} l GROUP BY date_trunc('month', l.charge_period_start AT TIME ZONE 'UTC')${columns.map((column) => `, ${column}`).join("")}`;
+}
+
+/** One (month, field values) combination of lines: what the rules are evaluated on, once. */
+export interface LineCombination {
+  month: string;
+  fields: (string | null)[];
+}
+
+export function lineCombinations(tx: RawTx, organizationId: string, selected: string, params: unknown[], fields: string[]): Promise<LineCombination[]> {
   const tags = fields.filter((field) => field.startsWith("tag:")).map((field) => field.slice("tag:".length));
-  return tx.$queryRawUnsafe<RollupLineGroup[]>(lineGroupsSql(selected, params.length, fields), organizationId, ...params, ...tags);
+  return tx.$queryRawUnsafe<LineCombination[]>(combinationsSql(selected, params.length, fields), organizationId, ...params, ...tags);
 }
 
-const RECORD_COLUMNS = ["dimension_key", "day", "tenant_id", "value", ...DIMENSION_ROLLUP_COLUMNS] as const;
-const ADD_SQL = `INSERT INTO spend_dimension_daily (organization_id, dimension_key, day, tenant_id, dims_key, value, ${DIMENSION_ROLLUP_COLUMNS.join(", ")},
-      ${ROLLUP_SUMS.join(", ")}, line_count)
-    SELECT $1, r.dimension_key, r.day::date, r.tenant_id, md5(jsonb_build_array(${[...DIMENSION_ROLLUP_COLUMNS, "value"].map((name) => `r.${name}`).join(", ")})::text),
-      r.value, ${DIMENSION_ROLLUP_COLUMNS.map((name) => `r.${name}`).join(", ")}, ${ROLLUP_SUMS.map((name) => `r.${name}::numeric`).join(", ")}, r.line_count
-    FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS.map((name) => `${name} text`).join(", ")}, ${ROLLUP_SUMS.map((name) => `${name} text`).join(", ")}, line_count bigint)
-    ORDER BY 2, 3, 4, 5
-    ON CONFLICT (organization_id, dimension_key, day, tenant_id, dims_key) DO UPDATE SET
-      ${[...ROLLUP_SUMS, "line_count"].map((name) => `${name} = spend_dimension_daily.${name} + excluded.${name}`).join(", ")}`;
+/** A combination's value under one dimension ('' unallocated). */
+export interface CombinationValue extends LineCombination {
+  key: string;
+  value: string;
+}
 
-/** Adds the rows (signed) to spend_dimension_daily, in key order (concurrent writers lock rows in one order). */
-export async function addRows(tx: RawTx, organizationId: string, rows: DimensionRollupRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.$executeRawUnsafe(ADD_SQL, organizationId, JSON.stringify(rows));
+const DIMS = DIMENSION_ROLLUP_COLUMNS.join(", ");
+const SUMS = [...ROLLUP_SUMS, "line_count"];
+const addSums = (table: string) => SUMS.map((name) => `${name} = ${table}.${name} + excluded.${name}`).join(", ");
+
+/**
+ * Adds `sign` times the lines of `selected` to both dimension roll-ups in one statement: the lines
+ * grouped by day, tenant, the roll-up's columns and their (month, field values) combination,
+ * joined to that combination's value under each dimension (`$<n>`: CombinationValue[] as JSON),
+ * summed per row of spend_dimension_daily (upserted in key order), and those deltas summed per
+ * (dimension, day, currency, value) into spend_dimension_value_daily (priced lines only). Answers the days touched.
+ */
+export function addLinesSql(selected: string, paramCount: number, fields: string[], sign: 1 | -1): string {
+  const tagCount = fields.filter((field) => field.startsWith("tag:")).length;
+  const mapping = `$${paramCount + 2 + tagCount}`;
+  const sums = ROLLUP_SUMS.map((name) => `${sign} * coalesce(sum(l.${name}), 0) AS ${name}`).join(", ");
+  const columns = fieldColumns(fields, paramCount + 2);
+  // Grouped on the columns themselves (the JSON array of a group's field values built once per group, not per line).
+  return `WITH g AS (
+      SELECT (l.charge_period_start AT TIME ZONE 'UTC')::date AS day, to_char((l.charge_period_start AT TIME ZONE 'UTC')::date, 'YYYY-MM') AS month,
+        coalesce(l.tenant_id, '') AS tenant_id, ${DIMENSION_ROLLUP_COLUMNS.map((name) => `coalesce(l.${name}, '') AS ${name}`).join(", ")},
+        ${fieldArray(columns)} AS fields, ${sums}, ${sign} * count(*) AS line_count
+      FROM ${selected} l
+      GROUP BY 1, 3, ${DIMENSION_ROLLUP_COLUMNS.map((_, i) => i + 4).join(", ")}${columns.map((column) => `, ${column}`).join("")}),
+    d AS MATERIALIZED (
+      SELECT m.key COLLATE "C" AS dimension_key, g.day, g.tenant_id COLLATE "C" AS tenant_id, m.value COLLATE "C" AS value,
+        ${DIMENSION_ROLLUP_COLUMNS.map((name) => `g.${name} COLLATE "C" AS ${name}`).join(", ")},
+        ${SUMS.map((name) => `sum(g.${name}) AS ${name}`).join(", ")}
+      FROM g JOIN jsonb_to_recordset(${mapping}::jsonb) AS m(month text, fields jsonb, key text, value text) ON m.month = g.month AND m.fields = g.fields
+      GROUP BY ${[1, 2, 3, 4, ...DIMENSION_ROLLUP_COLUMNS.map((_, i) => i + 5)].join(", ")}),
+    rows AS (
+      INSERT INTO spend_dimension_daily (organization_id, dimension_key, day, tenant_id, dims_key, value, ${DIMS}, ${SUMS.join(", ")})
+      SELECT $1, dimension_key, day, tenant_id, md5(jsonb_build_array(${DIMS}, value)::text) COLLATE "C", value, ${DIMS}, ${SUMS.join(", ")} FROM d
+      ORDER BY 2, 3, 4, 5
+      ON CONFLICT (organization_id, dimension_key, day, tenant_id, dims_key) DO UPDATE SET ${addSums("spend_dimension_daily")}
+      RETURNING 1),
+    value_rows AS (
+      INSERT INTO spend_dimension_value_daily (organization_id, dimension_key, day, currency, value, ${SUMS.join(", ")})
+      SELECT $1, dimension_key, day, currency, value, ${SUMS.map((name) => `sum(${name})`).join(", ")}
+      FROM d WHERE unpriced_reason = '' AND (SELECT count(*) FROM rows) >= 0
+      GROUP BY dimension_key, day, currency, value
+      ORDER BY 2, 3, 4, 5
+      ON CONFLICT (organization_id, dimension_key, day, currency, value) DO UPDATE SET ${addSums("spend_dimension_value_daily")}
+      RETURNING 1)
+    SELECT DISTINCT day::text AS day FROM d WHERE (SELECT count(*) FROM value_rows) >= 0`;
+}
+
+/** addLinesSql run: answers the days touched. */
+export async function addLines(
+  tx: RawTx,
+  organizationId: string,
+  selected: string,
+  params: unknown[],
+  fields: string[],
+  mapping: CombinationValue[],
+  sign: 1 | -1,
+): Promise<string[]> {
+  if (mapping.length === 0) return [];
+  const tags = fields.filter((field) => field.startsWith("tag:")).map((field) => field.slice("tag:".length));
+  const rows = await tx.$queryRawUnsafe<{ day: string }[]>(
+    addLinesSql(selected, params.length, fields, sign),
+    organizationId,
+    ...params,
+    ...tags,
+    JSON.stringify(mapping),
+  );
+  return rows.map((row) => row.day);
 }
 
 /** Removes the rows of these days left without lines. */
@@ -117,17 +167,18 @@ export async function dropEmptyRows(tx: RawTx, organizationId: string, days: str
 
 /** Removes the rows of these dimensions in [from, to) (days, YYYY-MM-DD); every day when `from` is null. */
 export async function clearRows(tx: RawTx, organizationId: string, keys: string[], from: string | null, to: string | null): Promise<void> {
-  if (from === null || to === null) {
-    await tx.$executeRawUnsafe("DELETE FROM spend_dimension_daily WHERE organization_id = $1 AND dimension_key = ANY($2::text[])", organizationId, keys);
-    return;
+  for (const table of ["spend_dimension_daily", "spend_dimension_value_daily"]) {
+    if (from === null || to === null)
+      await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE organization_id = $1 AND dimension_key = ANY($2::text[])`, organizationId, keys);
+    else
+      await tx.$executeRawUnsafe(
+        `DELETE FROM ${table} WHERE organization_id = $1 AND dimension_key = ANY($2::text[]) AND day >= $3::date AND day < $4::date`,
+        organizationId,
+        keys,
+        from,
+        to,
+      );
   }
-  await tx.$executeRawUnsafe(
-    "DELETE FROM spend_dimension_daily WHERE organization_id = $1 AND dimension_key = ANY($2::text[]) AND day >= $3::date AND day < $4::date",
-    organizationId,
-    keys,
-    from,
-    to,
-  );
 }
 
 /** The first and last UTC months of the organization's lines (YYYY-MM), or null without lines. */
@@ -174,16 +225,14 @@ export function checkedStatements(): CheckedStatement[] {
       },
     },
     {
-      name: "dimension roll-up line groups",
-      sql: lineGroupsSql("(SELECT * FROM spend_lines WHERE organization_id = $1)", 0, ["service_name", "tag:team"]),
-      columns: {
-        day: "text",
-        tenant_id: "text",
-        ...Object.fromEntries(DIMENSION_ROLLUP_COLUMNS.map((name) => [name, "text"])),
-        fields: "jsonb",
-        ...Object.fromEntries(ROLLUP_SUMS.map((name) => [name, "text"])),
-        line_count: "text",
-      },
+      name: "dimension roll-up line combinations",
+      sql: combinationsSql("(SELECT * FROM spend_lines WHERE organization_id = $1)", 0, ["service_name", "tag:team"]),
+      columns: { month: "text", fields: "jsonb" },
+    },
+    {
+      name: "dimension roll-up add lines",
+      sql: addLinesSql("(SELECT * FROM spend_lines WHERE organization_id = $1)", 0, ["service_name", "tag:team"], -1),
+      columns: { day: "text" },
     },
   ];
 }

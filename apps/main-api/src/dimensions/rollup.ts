@@ -1,17 +1,14 @@
 import type { DimensionRule } from "@cloudcost/contracts";
-import { Decimal } from "@cloudcost/decimal";
 import { compileAssignment, type FieldReader } from "./assign";
 import { fieldsRead } from "./preview";
 import {
-  addRows,
-  DIMENSION_ROLLUP_COLUMNS,
-  type DimensionRollupRow,
+  addLines,
+  type CombinationValue,
   dropEmptyRows,
-  groupLines,
+  type LineCombination,
+  lineCombinations,
   lockDimensionsShared,
   type RawTx,
-  ROLLUP_SUMS,
-  type RollupLineGroup,
   type RollupVersion,
   readRollupVersions,
 } from "./rollup-repository";
@@ -61,44 +58,40 @@ export function compileAssigner(versions: RollupVersion[]): OrganizationAssigner
   };
 }
 
-/** The groups' rows of spend_dimension_daily for `keys` (every dimension by default), summed per row, times `sign`. */
-export function dimensionRows(assigner: OrganizationAssigner, groups: RollupLineGroup[], sign: 1 | -1, keys: string[] = assigner.keys): DimensionRollupRow[] {
-  const rows = new Map<string, { row: DimensionRollupRow; sums: Decimal[]; lines: number }>();
-  for (const group of groups) {
-    const values = assigner.assign(group.day.slice(0, 7), group.fields);
-    const base = [group.day, group.tenant_id, ...DIMENSION_ROLLUP_COLUMNS.map((name) => group[name])];
-    for (const key of keys) {
-      const value = values.get(key) ?? "";
-      const id = JSON.stringify([key, value, ...base]);
-      let entry = rows.get(id);
-      if (!entry) {
-        const row = { dimension_key: key, day: group.day, tenant_id: group.tenant_id, value, line_count: 0 } as DimensionRollupRow;
-        for (const name of DIMENSION_ROLLUP_COLUMNS) row[name] = group[name];
-        entry = { row, sums: ROLLUP_SUMS.map(() => new Decimal(0)), lines: 0 };
-        rows.set(id, entry);
-      }
-      ROLLUP_SUMS.forEach((name, i) => {
-        entry.sums[i] = entry.sums[i].plus(group[name]);
-      });
-      entry.lines += Number(group.line_count);
-    }
+/** Each combination's value under each of `keys` ('' unallocated): the rows the roll-up statement joins its lines to. */
+export function combinationValues(assigner: OrganizationAssigner, combinations: LineCombination[], keys: string[]): CombinationValue[] {
+  const out: CombinationValue[] = [];
+  for (const combination of combinations) {
+    const values = assigner.assign(combination.month, combination.fields);
+    for (const key of keys) out.push({ month: combination.month, fields: combination.fields, key, value: values.get(key) ?? "" });
   }
-  return [...rows.values()].map(({ row, sums, lines }) => {
-    ROLLUP_SUMS.forEach((name, i) => {
-      row[name] = (sign < 0 ? sums[i].negated() : sums[i]).toFixed();
-    });
-    row.line_count = sign * lines;
-    return row;
-  });
+  return out;
 }
 
 /**
  * Adds `sign` times the lines of `selected` (a relation of spend_lines rows aliased l: $1 the
- * organization, `params` from $2) to the dimension roll-up, in the caller's transaction: the lines
- * grouped by day, tenant, the roll-up's columns and the fields the rules read, each group assigned
- * once per dimension. Nothing to do for an organization without dimensions. Line writers share the
- * organization's dimension lock, so a version change (and its re-apply) sees their lines either
- * all or none.
+ * organization, `params` from $2) to the dimension roll-ups of `keys`: the rules are evaluated once
+ * per distinct (month, values of the fields they read) of those lines, and the database sums the
+ * lines by the values it is told. Answers the days touched.
+ */
+export async function addLinesToRollup(
+  tx: RawTx,
+  organizationId: string,
+  selected: string,
+  params: unknown[],
+  sign: 1 | -1,
+  assigner: OrganizationAssigner,
+  keys: string[] = assigner.keys,
+): Promise<string[]> {
+  const combinations = await lineCombinations(tx, organizationId, selected, params, assigner.fields);
+  return addLines(tx, organizationId, selected, params, assigner.fields, combinationValues(assigner, combinations, keys), sign);
+}
+
+/**
+ * Adds `sign` times the lines of `selected` to the dimension roll-ups in the caller's transaction
+ * (every line write calls it). Nothing to do for an organization without dimensions. Line writers
+ * share the organization's dimension lock, so a version change (and its re-apply) sees their lines
+ * either all or none.
  */
 export async function addLinesToDimensionRollup(tx: RawTx, organizationId: string, selected: string, params: unknown[], sign: 1 | -1): Promise<void> {
   let versions = await readRollupVersions(tx, organizationId);
@@ -107,14 +100,6 @@ export async function addLinesToDimensionRollup(tx: RawTx, organizationId: strin
   // Read again under the lock: a version committed while this waited applies.
   versions = await readRollupVersions(tx, organizationId);
   if (versions.length === 0) return;
-  const assigner = compileAssigner(versions);
-  const groups = await groupLines(tx, organizationId, selected, params, assigner.fields);
-  if (groups.length === 0) return;
-  await addRows(tx, organizationId, dimensionRows(assigner, groups, sign));
-  if (sign < 0)
-    await dropEmptyRows(
-      tx,
-      organizationId,
-      groups.map((group) => group.day),
-    );
+  const days = await addLinesToRollup(tx, organizationId, selected, params, sign, compileAssigner(versions));
+  if (sign < 0) await dropEmptyRows(tx, organizationId, days);
 }

@@ -96,10 +96,9 @@ export function lineDirectRows(sql: SqlClient, scope: DirectScope, fields: strin
   return sql.query<DirectRow>(linesSql(p, scope, fields, from, to), p.values);
 }
 
-const SHARES_SQL = (metric: SpendMetric) => `SELECT d.day::text AS day, d.currency, d.value, sum(d.${metric})::text AS cost
-  FROM spend_dimension_daily d
-  WHERE d.organization_id = $1 AND d.dimension_key = $2 AND d.day >= $3::date AND d.day < $4::date AND d.unpriced_reason = ''
-  GROUP BY 1, 2, 3`;
+const SHARES_SQL = (metric: SpendMetric) => `SELECT d.day::text AS day, d.currency, d.value, d.${metric}::text AS cost
+  FROM spend_dimension_value_daily d
+  WHERE d.organization_id = $1 AND d.dimension_key = $2 AND d.day >= $3::date AND d.day < $4::date`;
 
 /** Each value's direct cost per day and currency over the whole organization (what split shares are made of), days [from, to). */
 export function organizationDayCosts(

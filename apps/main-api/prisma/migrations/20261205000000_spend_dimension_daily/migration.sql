@@ -27,3 +27,21 @@ CREATE TABLE "spend_dimension_daily" (
 
     CONSTRAINT "spend_dimension_daily_pkey" PRIMARY KEY ("organization_id","dimension_key","day","tenant_id","dims_key")
 );
+
+-- Each value's priced direct cost per (organization, dimension, UTC day, currency), over every
+-- tenant: what a day's split shares are made of, read by every query with splits. Maintained in the
+-- same statements as spend_dimension_daily (the same deltas, summed).
+CREATE TABLE "spend_dimension_value_daily" (
+    "organization_id" TEXT NOT NULL,
+    "dimension_key" TEXT NOT NULL,
+    "day" DATE NOT NULL,
+    "currency" TEXT NOT NULL,
+    "value" TEXT NOT NULL,
+    "billed_cost" DECIMAL NOT NULL,
+    "effective_cost" DECIMAL NOT NULL,
+    "list_cost" DECIMAL NOT NULL,
+    "contracted_cost" DECIMAL NOT NULL,
+    "line_count" BIGINT NOT NULL,
+
+    CONSTRAINT "spend_dimension_value_daily_pkey" PRIMARY KEY ("organization_id","dimension_key","day","currency","value")
+);

@@ -1,0 +1,149 @@
+/**
+ * Dimensions benchmark (not a test), PostgreSQL only, over the spend benchmarks' ledger
+ * (BENCH_DIMENSION_LINES, default 10 M lines: 20 tenants, 90 days, 200 models over 30 services, a
+ * `team` tag of 7 values):
+ * 1. Applying a version of 200 rules (199 on the model, the last the `team` tag's value) and 3
+ *    splits to every line (applyOrganizationDimensions: the background apply, a month per
+ *    transaction), target under 2 minutes.
+ * 2. A tenant's 90 days by day and `dimension:team` with the splits (spendReport), p50 of
+ *    BENCH_DIMENSION_CALLS, target under 150 ms; baseline: the same lines' direct cost by value
+ *    read from the lines (grouped by what the rules read, each group assigned), as the query would
+ *    without the roll-up. The answer's total must equal the tenant's total without the dimension.
+ *
+ *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres pnpm --filter @cloudcost/bench exec tsx dimensions.ts
+ *
+ * Writes bench/results/dimensions.json; without BENCH_DATABASE_URL it says so and exits 0.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { applyOrganizationDimensions } from "../apps/main-api/src/dimensions/apply";
+import { compileAssigner } from "../apps/main-api/src/dimensions/rollup";
+import { createPrisma } from "../apps/main-api/src/db";
+import { spendReport } from "../apps/main-api/src/spend/dimension-query";
+import { lineDirectRows, readQueryVersions } from "../apps/main-api/src/spend/dimension-spend-repository";
+import { querySpend, type SpendQueryInput } from "../apps/main-api/src/spend/query";
+import { openBenchDatabase } from "./bench-database";
+import { env, round, time } from "./measure";
+import { loadLedger } from "./spend-ledger";
+
+const LINES = env("BENCH_DIMENSION_LINES", 10_000_000);
+const CALLS = env("BENCH_DIMENSION_CALLS", 20);
+const BASELINE_CALLS = env("BENCH_DIMENSION_BASELINE_CALLS", 3);
+const ORG = "org_bench_dimensions";
+const TENANT = "ten_03";
+
+/** 200 rules: models 0-198 to 12 teams, then the `team` tag's own value; 3 splits. */
+const RULES = [
+  ...Array.from({ length: 199 }, (_, m) => ({ value: `team-${m % 12}`, match: { field: "model", op: "eq", value: `model-${m}` } })),
+  { value_from: "tag:team", match: { field: "tag:team", op: "present" } },
+];
+const SPLITS = [
+  { id: "spl_bench_platform", source: "team-0", targets: "*", method: "proportional" },
+  { id: "spl_bench_unallocated", source: null, targets: ["team-1", "team-2"], method: "fixed", percentages: { "team-1": "60", "team-2": "40" } },
+  { id: "spl_bench_support", source: "team-3", targets: ["team-4", "team-5", "team-6"], method: "even" },
+];
+
+async function main() {
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) {
+    console.log("dimensions: skipped, BENCH_DATABASE_URL (PostgreSQL) is not set");
+    return;
+  }
+  const { db, drop } = await openBenchDatabase(serverUrl, "dimensions", 10);
+  const prisma = createPrisma(db.adapter);
+  try {
+    const ledger = await loadLedger(db, ORG, LINES);
+    console.log(JSON.stringify({ ledger }));
+    // The organization row (the applied event's webhook_events row refers to it); the ledger needs none.
+    await db.sql.query("INSERT INTO organizations (id, name, slug) VALUES ($1, 'Bench dimensions', 'bench-dimensions')", [ORG]);
+    await db.sql.query(
+      `INSERT INTO dimension_versions (organization_id, key, version, name, effective_from, rules, default_value, splits)
+       VALUES ($1, 'team', 1, 'Team', '2026-01-01', $2::jsonb, NULL, $3::jsonb)`,
+      [ORG, JSON.stringify(RULES), JSON.stringify(SPLITS)],
+    );
+    const loadAverageAtApply = os.loadavg().map((l) => round(l));
+    const t0 = performance.now();
+    const applied = await applyOrganizationDimensions({ prisma }, ORG);
+    const applyS = (performance.now() - t0) / 1000;
+    if (applied.length !== 1) throw new Error(`expected one version applied, got ${JSON.stringify(applied)}`);
+    await db.sql.exec("ANALYZE spend_dimension_daily");
+    const [{ rows: rollupRows }] = await db.sql.query<{ rows: number }>("SELECT count(*)::int AS rows FROM spend_dimension_daily WHERE organization_id = $1", [
+      ORG,
+    ]);
+    console.log(JSON.stringify({ apply_s: round(applyS), rollup_rows: rollupRows }));
+
+    const scope = { organizationId: ORG, tenantIds: [TENANT] };
+    const query: SpendQueryInput = {
+      start: "2026-07-01T00:00:00.000Z",
+      end: "2026-09-29T00:00:00.000Z",
+      granularity: "day",
+      metric: "billed_cost",
+      group_by: ["dimension:team"],
+      filters: {},
+      tags: {},
+    };
+    const report = await spendReport(db.sql, scope, query);
+    const plain = await querySpend(db.sql, scope, { ...query, group_by: [] });
+    if (JSON.stringify(report.totals) !== JSON.stringify(plain.totals))
+      throw new Error(`totals differ: by dimension ${JSON.stringify(report.totals)}, without ${JSON.stringify(plain.totals)}`);
+    const loadAverageAtQuery = os.loadavg().map((l) => round(l));
+    const byDimension = await time(CALLS, () => spendReport(db.sql, scope, query));
+    const versions = await readQueryVersions(db.sql, ORG);
+    const assigner = compileAssigner(versions.map((row) => ({ ...row, status: "applied", created_at: "" })));
+    const baseline = await time(
+      BASELINE_CALLS,
+      async () => {
+        const rows = await lineDirectRows(
+          db.sql,
+          { organizationId: ORG, tenantIds: [TENANT], filters: {}, tags: {}, other: undefined, metric: "billed_cost" },
+          assigner.fields,
+          query.start,
+          query.end,
+        );
+        // The sums only as floats: this is the baseline's timing, the exact figures are the query's.
+        const byValue = new Map<string, number>();
+        for (const row of rows) {
+          const value = assigner.assign(row.day.slice(0, 7), row.fields ?? []).get("team") ?? "";
+          byValue.set(`${row.day}|${value}`, (byValue.get(`${row.day}|${value}`) ?? 0) + Number(row.cost));
+        }
+        return byValue;
+      },
+      1,
+    );
+    const results = {
+      lines: LINES,
+      rules: RULES.length,
+      splits: SPLITS.length,
+      ledger,
+      apply_s: round(applyS),
+      apply_target_s: 120,
+      rollup_rows: rollupRows,
+      by_dimension_day_90d_p50_ms: byDimension.p50_ms,
+      by_dimension_day_90d_p99_ms: byDimension.p99_ms,
+      by_dimension_target_ms: 150,
+      baseline_over_lines_p50_ms: baseline.p50_ms,
+      rows: report.rows.length,
+      load_average_at_apply: loadAverageAtApply,
+      load_average_at_query: loadAverageAtQuery,
+      cpus: os.cpus().length,
+      measured_at: new Date().toISOString(),
+    };
+    console.log(JSON.stringify(results, null, 2));
+    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
+    fs.writeFileSync(path.join(__dirname, "results", "dimensions.json"), `${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await prisma.$disconnect();
+    await db.close();
+    await drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
