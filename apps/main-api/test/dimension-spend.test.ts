@@ -256,6 +256,54 @@ describe("spend by dimension", () => {
     expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/spend/export?dimensions=nope`).set(bearer()), 400, /dimensions: no dimension nope/);
   });
 
+  it("narrows a budget and the forecast to a dimension's values after the splits", async () => {
+    const realClock = ctx.deps.clock;
+    ctx.deps.clock = () => new Date("2026-10-02T12:00:00.000Z");
+    try {
+      const tenantCall = (method: "get" | "post", path: string) =>
+        request(ctx.app)[method](`/api/v1/tenant${path}`).set(bearer()).set("X-Service-Tenant-ID", tenantA);
+      const budget = await tenantCall("post", "/budgets").send({
+        name: "Web team",
+        period: "monthly",
+        amount: "1000",
+        currency: "USD",
+        filters: { "dimension:team": ["web"] },
+        thresholds: [{ percent: 50, kind: "actual" }],
+      });
+      expect(budget.status).toBe(201);
+      // Tenant A's web cost after the splits: 300 + 67.5 (platform's VMs) + 22.5 (support) on Oct 1, 10 (platform) on Oct 2
+      // = 400; tenant B's own 10 is another tenant's.
+      expect(budget.body.data.status).toMatchObject({ spent: "400.00", percent_used: "40.00" });
+      const forecast = await tenantCall("get", "/spend/forecast?dimension:team=web").expect(200);
+      const actual = Object.fromEntries(
+        (forecast.body.data.rows as { day: string; actual: string | null }[]).filter((row) => row.actual !== null).map((row) => [row.day, row.actual]),
+      );
+      expect(actual).toMatchObject({ "2026-10-01": "390.00", "2026-10-02": "10.00" });
+      expectError(
+        await tenantCall("post", "/budgets").send({
+          name: "x",
+          period: "monthly",
+          amount: "1",
+          currency: "USD",
+          filters: { "dimension:nope": ["a"] },
+          thresholds: [],
+        }),
+        400,
+        /filters.dimension:nope: no dimension nope/,
+      );
+      expectError(
+        await tenantCall("post", "/budgets").send({ name: "x", period: "monthly", amount: "1", currency: "USD", filters: { "team:x": ["a"] }, thresholds: [] }),
+        400,
+        /team:x/,
+      );
+      expectError(await tenantCall("get", "/spend/forecast?dimension:nope=a"), 400, /dimension:nope: no dimension nope/);
+      await tenantCall("get", `/budgets/${budget.body.data.id}`).expect(200);
+      await request(ctx.app).delete(`/api/v1/tenant/budgets/${budget.body.data.id}`).set(bearer()).set("X-Service-Tenant-ID", tenantA).expect(204);
+    } finally {
+      ctx.deps.clock = realClock;
+    }
+  });
+
   it("refuses an unknown dimension and two dimensions in one query, naming the parameter", async () => {
     expectError(await spend(`${RANGE}&group_by=dimension:nope`), 400, /group_by: no dimension nope/);
     expectError(await spend(`${RANGE}&dimension:nope=a`), 400, /dimension:nope: no dimension nope/);

@@ -1,7 +1,8 @@
 import type { Budget as BudgetBody, BudgetFilters, BudgetThreshold, CreateBudgetRequest, UpdateBudgetRequest } from "@cloudcost/contracts";
 import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { Decimal } from "@cloudcost/decimal";
-import { notFound } from "@cloudcost/http";
+import { badRequest, notFound } from "@cloudcost/http";
+import { dimensionFilterOf, hasDimension } from "../spend/forecast/dimension-filter";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
 import { deleteBudgetRow, deleteNotifications, findBudget, findTenantBudgets, insertBudget, updateBudgetRow } from "./repository";
@@ -43,7 +44,19 @@ function toBudgetWith(row: Budget, status: BudgetBody["status"]): BudgetBody {
   };
 }
 
+/** A `dimension:<key>` filter names a dimension of the organization (400 naming it otherwise). */
+async function checkDimensionFilter(prisma: Prisma, organizationId: string, filters: BudgetFilters | undefined): Promise<void> {
+  const dimension = filters ? dimensionFilterOf(filters as Record<string, string[] | undefined>) : null;
+  if (!dimension) return;
+  const sql = { query: <T>(text: string, params: unknown[] = []) => prisma.$queryRawUnsafe<T[]>(text, ...params) };
+  if (!(await hasDimension(sql, organizationId, dimension.key)))
+    throw badRequest(`Invalid body: filters.dimension:${dimension.key}: no dimension ${dimension.key} in this organization`, [
+      { path: `filters.dimension:${dimension.key}`, message: `no dimension ${dimension.key} in this organization` },
+    ]);
+}
+
 export async function createBudget(prisma: Prisma, tenant: TenantRef, body: CreateBudgetRequest, now = new Date()): Promise<BudgetBody> {
+  await checkDimensionFilter(prisma, tenant.organizationId, body.filters);
   return toBudget(prisma, await insertBudget(prisma, tenant, newId("bud"), body), now);
 }
 
@@ -64,6 +77,7 @@ export async function getBudget(prisma: Prisma, tenant: TenantRef, id: string, n
  * afresh, so every threshold crossed under the new values notifies once at the next check.
  */
 export async function updateBudget(prisma: Prisma, tenant: TenantRef, id: string, body: UpdateBudgetRequest, now = new Date()): Promise<BudgetBody> {
+  await checkDimensionFilter(prisma, tenant.organizationId, body.filters);
   const updated = await prisma.$transaction(async (tx) => {
     const before = await findBudget(tx, tenant, id);
     if (!before || (await updateBudgetRow(tx, tenant, id, body, now)) === 0) return false;

@@ -6,6 +6,9 @@ import { periodBounds } from "../spend/forecast/periods";
 import { type ForecastMetric, readDailySeries, readRecurringLines } from "../spend/forecast/repository";
 import { computeForecast, type Forecast } from "../spend/forecast/rules";
 import { dayCosts, forecastRanges, lineMatcher, recurringCharges } from "../spend/forecast/series";
+import { dimensionFilterOf, hasDimension, recurringDimensionMatcher } from "../spend/forecast/dimension-filter";
+import { spendReport } from "../spend/dimension-query";
+import type { DayCost } from "../spend/forecast/rules";
 import { type BudgetPeriod, budgetState, isCrossed, percentUsed, type BudgetState } from "./rules";
 
 /** What the status of a budget is computed from. */
@@ -70,14 +73,60 @@ export async function budgetStatuses(db: Pick<Prisma | Tx, "$queryRawUnsafe">, b
     tenant,
     widest((range) => range.recurring),
   );
-  return budgets.map((budget, i) => {
+  const sql = queryClient(db);
+  const statuses: BudgetStatus[] = [];
+  for (const [i, budget] of budgets.entries()) {
     const range = ranges[i].days;
-    const days = dayCosts(
-      rows.filter((row) => row.day >= range.from && row.day < range.to).map((row) => ({ day: row.day, usage: row[`u${i}`], other: row[`o${i}`] })),
-    );
-    const recurring = recurringCharges(lines, budget.metric, budget.currency, lineMatcher(budget.filters));
-    return statusOf(budget, periods[i], computeForecast({ period: periods[i], now, days, recurring }));
-  });
+    const dimension = dimensionFilterOf(budget.filters as Record<string, string[] | undefined>);
+    const days = dimension
+      ? await dimensionDays(sql, budget, dimension, range)
+      : dayCosts(rows.filter((row) => row.day >= range.from && row.day < range.to).map((row) => ({ day: row.day, usage: row[`u${i}`], other: row[`o${i}`] })));
+    const matches = lineMatcher(budget.filters);
+    const inDimension = dimension ? await recurringDimensionMatcher(sql, organizationId, tenantId, dimension) : () => true;
+    const recurring = recurringCharges(lines, budget.metric, budget.currency, (line) => matches(line) && inDimension(line));
+    statuses.push(statusOf(budget, periods[i], computeForecast({ period: periods[i], now, days, recurring })));
+  }
+  return statuses;
+}
+
+/** The raw queries of a Prisma client or transaction as the spend queries run them. */
+const queryClient = (db: Pick<Prisma | Tx, "$queryRawUnsafe">) => ({
+  query: <T>(text: string, params: unknown[] = []) => db.$queryRawUnsafe<T[]>(text, ...params),
+});
+
+/**
+ * A budget narrowed to a dimension's values: its days as the spend query by that dimension answers
+ * them (the split view), Usage-Based apart. A dimension deleted since counts nothing.
+ */
+async function dimensionDays(
+  sql: ReturnType<typeof queryClient>,
+  budget: BudgetSpec,
+  dimension: { key: string; values: string[] },
+  range: { from: string; to: string },
+): Promise<Map<string, DayCost>> {
+  if (!(await hasDimension(sql, budget.organizationId, dimension.key))) return dayCosts([]);
+  const filters = Object.fromEntries(Object.entries(budget.filters).filter(([name]) => !name.startsWith("dimension:")));
+  const report = await spendReport(
+    sql,
+    { organizationId: budget.organizationId, tenantIds: [budget.tenantId] },
+    {
+      start: `${range.from}T00:00:00.000Z`,
+      end: `${range.to}T00:00:00.000Z`,
+      granularity: "day",
+      metric: budget.metric,
+      group_by: ["charge_frequency"],
+      filters,
+      tags: {},
+      dimension_filters: { [dimension.key]: dimension.values },
+    },
+  );
+  return dayCosts(
+    report.rows.map((row) => {
+      const cost = row.currency === budget.currency ? row.cost : "0";
+      const usageBased = row.group.charge_frequency === "Usage-Based";
+      return { day: row.period_start.slice(0, 10), usage: usageBased ? cost : "0", other: usageBased ? "0" : cost };
+    }),
+  );
 }
 
 function statusOf(budget: BudgetSpec, period: { start: Date; end: Date }, projection: Forecast): BudgetStatus {

@@ -23,7 +23,7 @@ const ZERO = new Decimal(0);
 const amount = (value: Decimal) => value.toDecimalPlaces(10, Decimal.ROUND_HALF_UP).toFixed();
 
 /** The spend report, by a dimension when one is grouped or filtered on (else querySpend's). */
-export async function spendReport(sql: SqlClient, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
+export async function spendReport(sql: Pick<SqlClient, "query">, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
   const grouped = (query.group_by ?? []).find((name) => name.startsWith("dimension:"));
   const key = grouped?.slice("dimension:".length) ?? Object.keys(query.dimension_filters ?? {})[0];
   if (key === undefined) return querySpend(sql, scope, query);
@@ -54,7 +54,13 @@ type DirectPiece = Piece & { reason: string; chargeCategory: string };
  * piece keeping the row's other attributes; then the dimension's filter. Rows add direct_cost,
  * shared_in and shared_out when the dimension is grouped.
  */
-async function queryDimensionSpend(sql: SqlClient, scope: SpendScope, query: SpendQueryInput, key: string, grouped: boolean): Promise<SpendReport> {
+async function queryDimensionSpend(
+  sql: Pick<SqlClient, "query">,
+  scope: SpendScope,
+  query: SpendQueryInput,
+  key: string,
+  grouped: boolean,
+): Promise<SpendReport> {
   const groupBy = query.group_by ?? [];
   const versions = await readQueryVersions(sql, scope.organizationId);
   if (!versions.some((row) => row.key === key)) {
@@ -131,7 +137,7 @@ async function queryDimensionSpend(sql: SqlClient, scope: SpendScope, query: Spe
 const versionOf = (versions: QueryVersion[], month: string) => versions.find((row) => row.effective_from <= month);
 
 async function applySplits(
-  sql: SqlClient,
+  sql: Pick<SqlClient, "query">,
   organizationId: string,
   key: string,
   metric: SpendQueryInput["metric"],

@@ -41,7 +41,7 @@ const VERSIONS_SQL = `SELECT key, version, to_char(effective_from, 'YYYY-MM') AS
   FROM dimension_versions WHERE organization_id = $1 ORDER BY key, version DESC`;
 
 /** Every version of the organization's dimensions (a dimension's value may read another's). */
-export function readQueryVersions(sql: SqlClient, organizationId: string): Promise<QueryVersion[]> {
+export function readQueryVersions(sql: Pick<SqlClient, "query">, organizationId: string): Promise<QueryVersion[]> {
   return sql.query<QueryVersion>(VERSIONS_SQL, [organizationId]);
 }
 
@@ -63,7 +63,7 @@ function rollupSql(p: Params, scope: DirectScope, key: string, from: string, to:
 }
 
 /** Whole days [from, to) (YYYY-MM-DD) from spend_dimension_daily: only when every filter and the other group are its columns. */
-export function rollupDirectRows(sql: SqlClient, scope: DirectScope, key: string, from: string, to: string): Promise<DirectRow[]> {
+export function rollupDirectRows(sql: Pick<SqlClient, "query">, scope: DirectScope, key: string, from: string, to: string): Promise<DirectRow[]> {
   const p = new Params();
   return sql.query<DirectRow>(rollupSql(p, scope, key, from, to), p.values);
 }
@@ -91,7 +91,7 @@ function linesSql(p: Params, scope: DirectScope, fields: string[], from: string,
 }
 
 /** The lines of [from, to) (timestamps) grouped by day, the other group and the fields the rules read (assigned by the caller). */
-export function lineDirectRows(sql: SqlClient, scope: DirectScope, fields: string[], from: string, to: string): Promise<DirectRow[]> {
+export function lineDirectRows(sql: Pick<SqlClient, "query">, scope: DirectScope, fields: string[], from: string, to: string): Promise<DirectRow[]> {
   const p = new Params();
   return sql.query<DirectRow>(linesSql(p, scope, fields, from, to), p.values);
 }
@@ -102,7 +102,7 @@ const SHARES_SQL = (metric: SpendMetric) => `SELECT d.day::text AS day, d.curren
 
 /** Each value's direct cost per day and currency over the whole organization (what split shares are made of), days [from, to). */
 export function organizationDayCosts(
-  sql: SqlClient,
+  sql: Pick<SqlClient, "query">,
   organizationId: string,
   key: string,
   metric: SpendMetric,

@@ -32,7 +32,7 @@ function fieldOf(line: FocusExportLine, field: string): string | null {
  * of each piece the same rule applied to 1 (so a line's ratios sum to 1).
  */
 export async function* allocateExportLines(
-  sql: SqlClient,
+  sql: Pick<SqlClient, "query">,
   organizationId: string,
   lines: AsyncIterable<FocusExportLine>,
   versions: QueryVersion[],

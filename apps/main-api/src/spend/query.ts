@@ -86,7 +86,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * another dimension are grouped or filtered by, from the lines (through the (organization, tenant,
  * charge_period_start) index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.
  */
-export async function querySpend(sql: SqlClient, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
+export async function querySpend(sql: Pick<SqlClient, "query">, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
   const groupBy = query.group_by ?? [];
   const p = new Params();
   const org = p.add(scope.organizationId);

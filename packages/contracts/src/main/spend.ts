@@ -47,6 +47,7 @@ const TAG_PARAMETER = /^tag:\P{Cc}{1,256}$/u;
 export const isTagParameter = (name: string) => TAG_PARAMETER.test(name);
 /** `dimension:<key>`: one of the organization's dimensions (its key's syntax). */
 const DIMENSION_PARAMETER = /^dimension:[a-z][a-z0-9_]{0,39}$/;
+export const isDimensionParameter = (name: string) => DIMENSION_PARAMETER.test(name);
 /** The filter value that selects a dimension's unallocated cost. */
 export const UNALLOCATED_FILTER = "__unallocated__";
 
@@ -195,12 +196,15 @@ export const SpendForecastQuery = z
   })
   .transform((query, ctx) => {
     const tags = tagFilters(query, ctx);
+    const dimension_filters = dimensionFilters(query, ctx, true);
+    if (Object.keys(dimension_filters).length > 1)
+      ctx.addIssue({ code: "custom", path: [`dimension:${Object.keys(dimension_filters).sort()[1]}`], message: "one dimension per forecast" });
     const filters: Partial<Record<SpendDimension, string[]>> = {};
     for (const dimension of TENANT_DIMENSIONS) {
       const values = (query as Record<string, unknown>)[dimension] as string[] | undefined;
       if (values?.length) filters[dimension] = values;
     }
-    return { period: query.period, metric: query.metric, currency: query.currency, filters, tags };
+    return { period: query.period, metric: query.metric, currency: query.currency, filters, tags, dimension_filters };
   })
   .meta({
     id: "SpendForecastQuery",

@@ -69,6 +69,10 @@ const RECURRING_COLUMNS = {
   provider: "text null",
   service_category: "text null",
   region: "text null",
+  resource_name: "text null",
+  sub_account_name: "text null",
+  billing_account_name: "text null",
+  sku_meter: "text null",
   charge_category: "text",
   charge_frequency: "text",
   source: "text",
@@ -97,7 +101,7 @@ const RECURRING_SQL = `WITH r AS (
   latest AS (
     SELECT billing_account_id, service_name, sku_id, max(charge_period_start) AS start FROM r GROUP BY 1, 2, 3)
   SELECT r.billing_account_id, r.service_name, r.sku_id, r.charge_period_start, r.charge_period_end, r.currency, r.provider, r.service_category,
-      r.region, r.charge_category, r.charge_frequency, r.source, r.sub_account_id, r.model, r.resource_id, r.pricing_category,
+      r.region, r.resource_name, r.sub_account_name, r.billing_account_name, r.sku_meter, r.charge_category, r.charge_frequency, r.source, r.sub_account_id, r.model, r.resource_id, r.pricing_category,
       r.commitment_discount_id, r.tags, r.billed_cost::text, r.effective_cost::text, r.list_cost::text, r.contracted_cost::text
     FROM r JOIN latest ON r.billing_account_id IS NOT DISTINCT FROM latest.billing_account_id
       AND r.service_name IS NOT DISTINCT FROM latest.service_name AND r.sku_id IS NOT DISTINCT FROM latest.sku_id

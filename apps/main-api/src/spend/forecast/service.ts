@@ -2,7 +2,9 @@ import type { SpendForecast, SpendForecastQuery } from "@cloudcost/contracts";
 import { centsText, type Decimal } from "@cloudcost/decimal";
 import type { TenantRef } from "../../context";
 import type { AppDeps } from "../../deps";
-import { querySpend } from "../query";
+import { badRequest } from "@cloudcost/http";
+import { spendReport } from "../dimension-query";
+import { dimensionFilterOf, hasDimension, recurringDimensionMatcher } from "./dimension-filter";
 import { periodBounds } from "./periods";
 import { readRecurringLines } from "./repository";
 import { computeForecast } from "./rules";
@@ -23,7 +25,12 @@ export async function forecastSpend(
 ): Promise<SpendForecast> {
   const period = periodBounds(query.period, now);
   const ranges = forecastRanges(period, now);
-  const report = await querySpend(
+  const dimension = dimensionFilterOf(Object.fromEntries(Object.entries(query.dimension_filters ?? {}).map(([key, values]) => [`dimension:${key}`, values])));
+  if (dimension && !(await hasDimension(deps.db.sql, tenant.organizationId, dimension.key)))
+    throw badRequest(`Invalid query: dimension:${dimension.key}: no dimension ${dimension.key} in this organization`, [
+      { path: `dimension:${dimension.key}`, message: `no dimension ${dimension.key} in this organization` },
+    ]);
+  const report = await spendReport(
     deps.db.sql,
     { organizationId: tenant.organizationId, tenantIds: [tenant.id] },
     {
@@ -34,6 +41,7 @@ export async function forecastSpend(
       group_by: ["charge_frequency"],
       filters: query.filters,
       tags: query.tags,
+      dimension_filters: query.dimension_filters,
     },
   );
   // A day with lines in any currency has data (zero in this one).
@@ -45,7 +53,9 @@ export async function forecastSpend(
     }),
   );
   const lines = await readRecurringLines(deps.prisma, tenant, ranges.recurring);
-  const recurring = recurringCharges(lines, query.metric, query.currency, lineMatcher(query.filters, query.tags));
+  const matches = lineMatcher(query.filters, query.tags);
+  const inDimension = dimension ? await recurringDimensionMatcher(deps.db.sql, tenant.organizationId, tenant.id, dimension) : () => true;
+  const recurring = recurringCharges(lines, query.metric, query.currency, (line) => matches(line) && inDimension(line));
   const forecast = computeForecast({ period, now, days, recurring });
   return {
     period_start: period.start.toISOString(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Currency, ServiceId, TimestampOutput } from "../../common.js";
+import { isDimensionParameter } from "../spend.js";
 
 const DECIMAL = /^\d{1,18}(\.\d{1,10})?$/;
 /** A positive amount as a decimal string (a JSON number is accepted and kept exactly as written). */
@@ -37,13 +38,27 @@ export const BUDGET_FILTER_DIMENSIONS = [
 ] as const;
 const FilterValues = z.array(z.string().min(1).max(256)).min(1).max(100);
 export const BudgetFilters = z
-  .strictObject(
+  .object(
     Object.fromEntries(BUDGET_FILTER_DIMENSIONS.map((name) => [name, FilterValues.optional()])) as Record<
       (typeof BUDGET_FILTER_DIMENSIONS)[number],
       z.ZodOptional<typeof FilterValues>
     >,
   )
-  .meta({ id: "BudgetFilters", description: "Spend the budget counts: for each dimension given, lines whose value is one of the listed." });
+  // One `dimension:<key>` of the organization besides them (its split view; __unallocated__ for the unallocated cost).
+  .catchall(FilterValues)
+  .superRefine((filters, ctx) => {
+    const extra = Object.keys(filters).filter((name) => !(BUDGET_FILTER_DIMENSIONS as readonly string[]).includes(name));
+    for (const name of extra)
+      if (!isDimensionParameter(name))
+        ctx.addIssue({ code: "custom", path: [name], message: `not a filter: one of ${BUDGET_FILTER_DIMENSIONS.join(", ")} or dimension:<key>` });
+    if (extra.filter(isDimensionParameter).length > 1)
+      ctx.addIssue({ code: "custom", path: [extra.filter(isDimensionParameter)[1]], message: "one dimension per budget" });
+  })
+  .meta({
+    id: "BudgetFilters",
+    description:
+      "Spend the budget counts: for each dimension given, lines whose value is one of the listed; `dimension:<key>` (one) counts that dimension's values after its splits.",
+  });
 export type BudgetFilters = z.infer<typeof BudgetFilters>;
 
 const Thresholds = z
