@@ -329,6 +329,21 @@ describe("the budgets page", () => {
     expect(await screen.findAllByRole("button", { name: "Planned activity" })).toHaveLength(2);
   });
 
+  it("narrows a new budget to a dimension's values", async () => {
+    answer("owner");
+    renderAt("/budgets");
+    fireEvent.click(await screen.findByRole("button", { name: "New budget" }));
+    fireEvent.change(screen.getByRole("textbox", { name: "Name" }), { target: { value: "Web team" } });
+    fireEvent.change(screen.getByRole("textbox", { name: "Amount" }), { target: { value: "500" } });
+    fireEvent.change(await screen.findByRole("combobox", { name: "Dimension" }), { target: { value: "team" } });
+    fireEvent.change(screen.getByRole("textbox", { name: /Team values/ }), { target: { value: "web, data" } });
+    fireEvent.click(screen.getByRole("button", { name: "Create budget" }));
+    await waitFor(() => {
+      const post = requests.find((r) => r.method === "POST" && r.url.pathname === "/api/v1/tenant/budgets");
+      expect((post?.body as { filters: unknown } | undefined)?.filters).toEqual({ "dimension:team": ["web", "data"] });
+    });
+  });
+
   it("shows anomalies as ranges with their monitor, reason and currency, and records feedback that mutes the monitor", async () => {
     answer("member");
     renderAt("/budgets");

@@ -4,11 +4,23 @@ import { type FormEvent, useState } from "react";
 import { ErrorNote } from "../../../shared/components/status";
 import { BUDGET_FILTERS, type BudgetForm, budgetBody, budgetToForm, emptyBudgetForm } from "../budget";
 import { useSaveBudget } from "../hooks";
+import { useMe } from "../../../app/app-context";
+import { useDimensions } from "../../settings/dimension-hooks";
 
 export function BudgetDialog({ tenantId, budget, onClose }: { tenantId: string; budget: Budget | undefined; onClose(): void }) {
   const [form, setForm] = useState<BudgetForm>(() => (budget ? budgetToForm(budget) : emptyBudgetForm()));
   const [problem, setProblem] = useState<string>();
   const save = useSaveBudget(tenantId, budget, onClose);
+  const dimensions = useDimensions(useMe().data?.organization.id ?? "").list.data?.items ?? [];
+  const dimensionKey =
+    Object.keys(form.filters)
+      .find((key) => key.startsWith("dimension:"))
+      ?.slice("dimension:".length) ?? "";
+  const setDimension = (key: string) => {
+    const filters = Object.fromEntries(Object.entries(form.filters).filter(([name]) => !name.startsWith("dimension:")));
+    if (key) filters[`dimension:${key}`] = "";
+    setForm({ ...form, filters });
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const result = budgetBody(form);
@@ -101,6 +113,31 @@ export function BudgetDialog({ tenantId, budget, onClose }: { tenantId: string; 
                   </label>
                 ))}
               </div>
+              {dimensions.length > 0 && (
+                <div className="row">
+                  <label>
+                    Dimension
+                    <select value={dimensionKey} onChange={(e) => setDimension(e.target.value)}>
+                      <option value="">none</option>
+                      {dimensions.map((d) => (
+                        <option key={d.key} value={d.key}>
+                          {d.name}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  {dimensionKey && (
+                    <label>
+                      {dimensions.find((d) => d.key === dimensionKey)?.name ?? dimensionKey} values (after its shared-cost splits; __unallocated__ for the
+                      unallocated)
+                      <input
+                        value={form.filters[`dimension:${dimensionKey}`] ?? ""}
+                        onChange={(e) => setForm({ ...form, filters: { ...form.filters, [`dimension:${dimensionKey}`]: e.target.value } })}
+                      />
+                    </label>
+                  )}
+                </div>
+              )}
             </fieldset>
             {problem && (
               <p className="error" role="alert">
