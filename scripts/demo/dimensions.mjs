@@ -37,4 +37,16 @@ export async function loadDimensions({ main, org, now, log }) {
   const preview = await main.previewDimension({ params: { org_id: org, key: "team" }, query: { start: day(-30), end: day(1) }, body: TEAM });
   const values = preview.values.map((v) => `${v.value} ${v.cost}`).join(", ");
   log(`  Dimensions: team (${preview.coverage.percent ?? "0"} % of the last 30 days' cost by tag; after the splits: ${values}) and cost_center`);
+  // The service applies a new version in the background; the Spend page groups by it once applied.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const dimensions = await main.listDimensions({ params: { org_id: org } });
+    if (dimensions.items.every((d) => d.status === "applied")) break;
+    if (Date.now() > deadline) {
+      log("  Dimensions: still being applied to the ledger; the Spend page shows them once they are");
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  log("  Dimensions applied: Spend > Group by > Team (dimension) shows each team's cost with its shared costs");
 }
