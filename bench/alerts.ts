@@ -136,7 +136,7 @@ async function main() {
         tenant.id,
         `${month}01`,
       ]);
-    const forecastQuery = { period: "monthly", metric: "billed_cost", currency: "USD", filters: {}, tags: {} } as const;
+    const forecastQuery = { period: "monthly", metric: "billed_cost", currency: "USD", filters: {}, tags: {}, dimension_filters: {} } as const;
     for (let i = 0; i < 5; i++) {
       await forecastSpend({ db, prisma }, tenant, forecastQuery);
       await bareMonthRead();

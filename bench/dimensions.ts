@@ -24,7 +24,7 @@ import { createPrisma } from "../apps/main-api/src/db";
 import { spendReport } from "../apps/main-api/src/spend/dimension-query";
 import { lineDirectRows, readQueryVersions } from "../apps/main-api/src/spend/dimension-spend-repository";
 import { querySpend, type SpendQueryInput } from "../apps/main-api/src/spend/query";
-import { openBenchDatabase } from "./bench-database";
+import { openBenchDatabase, openKeptDatabase } from "./bench-database";
 import { env, round, time } from "./measure";
 import { loadLedger } from "./spend-ledger";
 
@@ -51,11 +51,15 @@ async function main() {
     console.log("dimensions: skipped, BENCH_DATABASE_URL (PostgreSQL) is not set");
     return;
   }
-  const { db, drop } = await openBenchDatabase(serverUrl, "dimensions", 10);
+  // BENCH_DIMENSION_DB=<a database kept with BENCH_KEEP=1>: its ledger again, the dimension applied afresh.
+  const kept = process.env.BENCH_DIMENSION_DB;
+  const { db, drop } = kept ? await openKeptDatabase(serverUrl, kept) : await openBenchDatabase(serverUrl, "dimensions", 10);
   const prisma = createPrisma(db.adapter);
   try {
-    const ledger = await loadLedger(db, ORG, LINES);
+    const ledger = kept ? { lines: LINES, kept } : await loadLedger(db, ORG, LINES);
     console.log(JSON.stringify({ ledger }));
+    await db.sql.exec(`DELETE FROM spend_dimension_daily; DELETE FROM spend_dimension_value_daily; DELETE FROM dimension_versions; DELETE FROM webhook_events;
+      DELETE FROM organizations WHERE id = '${ORG}'`);
     // The organization row (the applied event's webhook_events row refers to it); the ledger needs none.
     await db.sql.query("INSERT INTO organizations (id, name, slug) VALUES ($1, 'Bench dimensions', 'bench-dimensions')", [ORG]);
     await db.sql.query(

@@ -39,8 +39,8 @@ import { meHandlers } from "./me/handlers";
 import { organizationHandlers } from "./organizations/handlers";
 import { settingsHandlers } from "./settings/handlers";
 import { signupHandlers } from "./signup/handlers";
-import { spendImportHandlers } from "./spend/imports/routes";
-import { spendHandlers } from "./spend/routes";
+import { spendImportHandlers } from "./spend/imports/handlers";
+import { spendHandlers } from "./spend/handlers";
 import { tenantHeaderValue } from "./tenancy/tenant-header";
 import { tenantHandlers } from "./tenants/handlers";
 import { userHandlers } from "./users/handlers";
@@ -99,7 +99,6 @@ export function mainApiBindings(deps: AppDeps): SliceBinding[] {
     bindSlice(mainApiAnomalyRoutes, anomalyHandlers(deps)),
     bindSlice(mainApiDimensionRoutes, dimensionHandlers(deps)),
     bindSlice(mainApiComputeRoutes, computeHandlers(deps)),
-    // Still in contracts/src/api/*-routes.ts (they move to their own folders next).
     bindSlice(mainApiSpendRoutes, spendHandlers(deps)),
     bindSlice(mainApiSpendImportRoutes, spendImportHandlers(deps)),
   ];

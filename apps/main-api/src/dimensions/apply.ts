@@ -7,12 +7,10 @@ import type { OutboxWorker } from "../outbox";
 import { emitWebhookEvent } from "../webhooks/events";
 import { referencedDimensions } from "./conditions";
 import { addLinesToRollup, compileAssigner } from "./rollup";
-import { clearRows, lineMonths, lockDimensionsExclusive, markApplied, organizationsToApply, type RollupVersion, readRollupVersions } from "./rollup-repository";
+import { clearRows, lineDays, lockDimensionsExclusive, markApplied, organizationsToApply, type RollupVersion, readRollupVersions } from "./rollup-repository";
 
-const nextMonth = (month: string) => {
-  const [year, m] = month.split("-").map(Number);
-  return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, "0")}`;
-};
+const DAY_MS = 86_400_000;
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
 /** The keys whose values follow from `changed`: themselves and every dimension reading one of them, in turn. */
 export function affectedKeys(changed: Set<string>, versions: RollupVersion[]): string[] {
@@ -33,8 +31,9 @@ export function affectedKeys(changed: Set<string>, versions: RollupVersion[]): s
 
 /**
  * Rebuilds the dimension roll-up of the organization's versions still `processing` (and of the
- * dimensions reading them), one UTC month of lines per transaction under the organization's
- * dimension lock (line writers wait for that month's rebuild, then add their own lines), then marks
+ * dimensions reading them), one UTC day of lines per transaction under the organization's
+ * dimension lock (line writers wait for that day's rebuild, a second or two, then add their own
+ * lines; a day's grouping fits in memory), then marks
  * those versions applied and sends `dimension.applied` for each. A version stored meanwhile stays
  * processing for the next run. Answers the versions applied.
  */
@@ -47,10 +46,10 @@ export async function applyOrganizationDimensions(
   if (processing.length === 0) return [];
   const asOf = processing.map((row) => row.created_at).sort()[processing.length - 1];
   const keys = affectedKeys(new Set(processing.map((row) => row.key)), versions);
-  const months = await lineMonths(deps.prisma, organizationId);
-  for (let month = months?.first; months && month && month <= months.last; month = nextMonth(month)) {
-    const from = `${month}-01`;
-    const to = `${nextMonth(month)}-01`;
+  const days = await lineDays(deps.prisma, organizationId);
+  for (let day = days?.first; days && day && day <= days.last; day = nextDay(day)) {
+    const from = day;
+    const to = nextDay(day);
     await deps.prisma.$transaction(async (tx) => {
       await lockDimensionsExclusive(tx, organizationId);
       const current = await readRollupVersions(tx, organizationId);

@@ -181,10 +181,10 @@ export async function clearRows(tx: RawTx, organizationId: string, keys: string[
   }
 }
 
-/** The first and last UTC months of the organization's lines (YYYY-MM), or null without lines. */
-export async function lineMonths(tx: RawTx, organizationId: string): Promise<{ first: string; last: string } | null> {
+/** The first and last UTC days of the organization's lines (YYYY-MM-DD), or null without lines. */
+export async function lineDays(tx: RawTx, organizationId: string): Promise<{ first: string; last: string } | null> {
   const [row] = await tx.$queryRawUnsafe<{ first: string | null; last: string | null }[]>(
-    `SELECT to_char(min(charge_period_start) AT TIME ZONE 'UTC', 'YYYY-MM') AS first, to_char(max(charge_period_start) AT TIME ZONE 'UTC', 'YYYY-MM') AS last
+    `SELECT to_char(min(charge_period_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS first, to_char(max(charge_period_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS last
       FROM spend_lines WHERE organization_id = $1`,
     organizationId,
   );

@@ -1,5 +1,5 @@
-import { mainApiSpendImportRoutes } from "../api/spend-import-routes.js";
-import { mainApiSpendRoutes } from "../api/spend-routes.js";
+import { mainApiSpendImportRoutes } from "./spend-imports/routes.js";
+import { mainApiSpendRoutes } from "./spend/routes.js";
 import { mainApiAnomalyRoutes } from "./anomalies/routes.js";
 import { mainApiApiKeyRoutes } from "./api-keys/routes.js";
 import { mainApiBudgetRoutes } from "./budgets/routes.js";
@@ -18,8 +18,8 @@ import { mainApiUserRoutes } from "./users/routes.js";
 import { mainApiWebhookRoutes } from "./webhooks/routes.js";
 
 /**
- * Every operation of the main API: the union of the domains' slices (`main/<domain>/routes.ts`;
- * spend and spend imports still in `api/`). Registered,
+ * Every operation of the main API: the union of the domains' slices (`main/<domain>/routes.ts`).
+ * Registered,
  * documented and tested from here; the order is the order of registration.
  */
 export const mainApiRoutes = {

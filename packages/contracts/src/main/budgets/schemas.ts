@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Currency, ServiceId, TimestampOutput } from "../../common.js";
-import { isDimensionParameter } from "../spend.js";
+import { isDimensionParameter } from "../spend/schemas.js";
 
 const DECIMAL = /^\d{1,18}(\.\d{1,10})?$/;
 /** A positive amount as a decimal string (a JSON number is accepted and kept exactly as written). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TimestampOutput, queryBoolean, queryDigits, queryInteger } from "../../common.js";
 import { CommitmentTerm, CommitmentType, PaymentOption } from "../../pricing/commitment-rates/schemas.js";
-import { DateOrTimestamp, DecimalString, resolveRange } from "../spend.js";
+import { DateOrTimestamp, DecimalString, resolveRange } from "../spend/schemas.js";
 
 const RANGE_DESCRIPTION =
   "Range `start` (inclusive) to `end` (exclusive), RFC 3339 or YYYY-MM-DD; default the current calendar month to now; at most 400 days.";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Currency, queryInteger, TimestampOutput } from "../../common.js";
 import { OrganizationPathParams } from "../organizations/schemas.js";
-import { DateOrTimestamp, DecimalString, SpendMetric } from "../spend.js";
+import { DateOrTimestamp, DecimalString, SpendMetric } from "../spend/schemas.js";
 
 /** A dimension's key: also how queries name it (`dimension:<key>`). */
 export const DimensionKey = z

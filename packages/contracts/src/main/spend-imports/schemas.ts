@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Currency, queryInteger, ServiceId, TimestampOutput } from "../common.js";
+import { Currency, queryInteger, ServiceId, TimestampOutput } from "../../common.js";
 
 /** An exact amount as a decimal string: at most 10 decimal places, no exponent (sums of small charges exceed a JSON number). */
 const ImportAmount = z.string().regex(/^-?\d+(\.\d{1,10})?$/, "must be a decimal string with at most 10 decimal places");

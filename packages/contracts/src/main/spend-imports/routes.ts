@@ -1,12 +1,9 @@
 import { z } from "zod";
-import { PaginationQuery, ServiceId } from "../common.js";
-import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
-import * as s from "../main/spend-imports.js";
-import { defineRoute, type RouteDefinition } from "./route.js";
+import type { RouteDefinition } from "../../api/route.js";
+import { PaginationQuery, ServiceId } from "../../common.js";
+import { defineRoute, failure, MANAGERS, ok } from "../declare.js";
+import * as s from "./schemas.js";
 
-const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
-const failure = (description: string) => ({ description, schema: ErrorEnvelope });
-const MANAGERS = ["owner", "admin"] as const;
 const OrgParams = z.object({ org_id: ServiceId });
 const ImportParams = z.object({ org_id: ServiceId, id: ServiceId });
 const SessionParams = z.object({ org_id: ServiceId, id: s.ImportSessionId });

@@ -1,12 +1,8 @@
-import type { z } from "zod";
-import { ErrorEnvelope, SuccessEnvelope } from "../main/envelope.js";
-import { OrganizationPathParams } from "../main/identity.js";
-import * as s from "../main/spend.js";
-import { TenantHeaders } from "./headers.js";
-import { defineRoute } from "./route.js";
+import { TenantHeaders } from "../../api/headers.js";
+import { defineRoute, failure, ok } from "../declare.js";
+import { OrganizationPathParams } from "../identity.js";
+import * as s from "./schemas.js";
 
-const ok = <T extends z.ZodType>(description: string, data: T) => ({ description, schema: SuccessEnvelope(data) });
-const failure = (description: string) => ({ description, schema: ErrorEnvelope });
 const tags = ["Spend"];
 const inTenant = { errors: "envelope", auth: "bearer", scope: "tenant", headers: TenantHeaders, tags } as const;
 const inOrganization = { errors: "envelope", auth: "bearer", scope: "organization", tags } as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Currency, KeyText, PaginationQuery, Timestamp, TimestampOutput, queryArray, queryBoolean } from "../common.js";
-import { UsageLine } from "../pricing/references.js";
+import { Currency, KeyText, PaginationQuery, Timestamp, TimestampOutput, queryArray, queryBoolean } from "../../common.js";
+import { UsageLine } from "../../pricing/references.js";
 
 /** An exact amount: at most 10 decimal places, no exponent (sums of small charges exceed what a JSON number holds). */
 export const DecimalString = z
