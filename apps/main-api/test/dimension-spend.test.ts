@@ -361,6 +361,8 @@ describe("the roll-up after every kind of write", () => {
   });
 
   it("rebuilds after a new version, and drops a deleted dimension's rows", async () => {
+    // An unallocated line too: the rebuild reads it as a chunk of its own (no tenant).
+    await seedSpend(ctx, org, [{ ...dayLine(tenantA, "2026-10-02", "3", { serviceName: "VMs" }), tenantId: null }]);
     const put = await request(ctx.app)
       .put(`/api/v1/organizations/${org}/dimensions/team`)
       .set(bearer())

@@ -7,10 +7,22 @@ import type { OutboxWorker } from "../outbox";
 import { emitWebhookEvent } from "../webhooks/events";
 import { referencedDimensions } from "./conditions";
 import { addLinesToRollup, compileAssigner } from "./rollup";
-import { clearRows, lineDays, lockDimensionsExclusive, markApplied, organizationsToApply, type RollupVersion, readRollupVersions } from "./rollup-repository";
+import {
+  chunkLines,
+  clearTenantRows,
+  lineChunks,
+  lockDimensionsExclusive,
+  markApplied,
+  organizationsToApply,
+  type RollupVersion,
+  readRollupVersions,
+  rebuildValueRows,
+} from "./rollup-repository";
 
-const DAY_MS = 86_400_000;
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+const nextMonth = (month: string) => {
+  const [year, m] = month.split("-").map(Number);
+  return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, "0")}`;
+};
 
 /** The keys whose values follow from `changed`: themselves and every dimension reading one of them, in turn. */
 export function affectedKeys(changed: Set<string>, versions: RollupVersion[]): string[] {
@@ -31,9 +43,10 @@ export function affectedKeys(changed: Set<string>, versions: RollupVersion[]): s
 
 /**
  * Rebuilds the dimension roll-up of the organization's versions still `processing` (and of the
- * dimensions reading them), one UTC day of lines per transaction under the organization's
- * dimension lock (line writers wait for that day's rebuild, a second or two, then add their own
- * lines; a day's grouping fits in memory), then marks
+ * dimensions reading them), one (tenant, UTC month) of lines per transaction under the
+ * organization's dimension lock (read through the lines' tenant-leading index; line writers wait
+ * for that chunk, then add their own lines), each month's shares made again from its rebuilt rows,
+ * then marks
  * those versions applied and sends `dimension.applied` for each. A version stored meanwhile stays
  * processing for the next run. Answers the versions applied.
  */
@@ -46,25 +59,34 @@ export async function applyOrganizationDimensions(
   if (processing.length === 0) return [];
   const asOf = processing.map((row) => row.created_at).sort()[processing.length - 1];
   const keys = affectedKeys(new Set(processing.map((row) => row.key)), versions);
-  const days = await lineDays(deps.prisma, organizationId);
-  for (let day = days?.first; days && day && day <= days.last; day = nextDay(day)) {
-    const from = day;
-    const to = nextDay(day);
+  const chunks = await lineChunks(deps.prisma, organizationId);
+  for (const month of [...new Set(chunks.map((chunk) => chunk.month))]) {
+    const from = `${month}-01`;
+    const to = `${nextMonth(month)}-01`;
+    for (const chunk of chunks.filter((c) => c.month === month)) {
+      await deps.prisma.$transaction(async (tx) => {
+        await lockDimensionsExclusive(tx, organizationId);
+        const current = await readRollupVersions(tx, organizationId);
+        const present = keys.filter((key) => current.some((row) => row.key === key));
+        await clearTenantRows(tx, organizationId, keys, chunk.tenant_id, from, to);
+        if (present.length === 0) return;
+        const range = [`${from}T00:00:00Z`, `${to}T00:00:00Z`];
+        const unallocated = chunk.tenant_id === "";
+        await addLinesToRollup(
+          tx,
+          organizationId,
+          chunkLines(unallocated),
+          unallocated ? range : [chunk.tenant_id, ...range],
+          1,
+          compileAssigner(current),
+          present,
+        );
+      }, TRANSACTION_OPTIONS);
+    }
+    // The month's shares from its rebuilt rows, every tenant at once (writers in between added theirs to both tables).
     await deps.prisma.$transaction(async (tx) => {
       await lockDimensionsExclusive(tx, organizationId);
-      const current = await readRollupVersions(tx, organizationId);
-      const present = keys.filter((key) => current.some((row) => row.key === key));
-      await clearRows(tx, organizationId, keys, from, to);
-      if (present.length === 0) return;
-      await addLinesToRollup(
-        tx,
-        organizationId,
-        "(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.charge_period_start >= $2::timestamptz AND l.charge_period_start < $3::timestamptz)",
-        [`${from}T00:00:00Z`, `${to}T00:00:00Z`],
-        1,
-        compileAssigner(current),
-        present,
-      );
+      await rebuildValueRows(tx, organizationId, keys, from, to);
     }, TRANSACTION_OPTIONS);
   }
   return deps.prisma.$transaction(async (tx) => {

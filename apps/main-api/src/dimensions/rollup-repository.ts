@@ -181,14 +181,52 @@ export async function clearRows(tx: RawTx, organizationId: string, keys: string[
   }
 }
 
-/** The first and last UTC days of the organization's lines (YYYY-MM-DD), or null without lines. */
-export async function lineDays(tx: RawTx, organizationId: string): Promise<{ first: string; last: string } | null> {
-  const [row] = await tx.$queryRawUnsafe<{ first: string | null; last: string | null }[]>(
-    `SELECT to_char(min(charge_period_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS first, to_char(max(charge_period_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS last
-      FROM spend_lines WHERE organization_id = $1`,
+const CHUNKS_SQL = `SELECT DISTINCT tenant_id, to_char(day, 'YYYY-MM') AS month FROM spend_daily WHERE organization_id = $1 ORDER BY 2, 1`;
+
+/** The (tenant, UTC month) pairs the organization's lines fall in ('' the unallocated lines), by month: a rebuild's chunks, each read through the lines' (organization, tenant, charge start) index. */
+export function lineChunks(tx: RawTx, organizationId: string): Promise<{ tenant_id: string; month: string }[]> {
+  return tx.$queryRawUnsafe(CHUNKS_SQL, organizationId);
+}
+
+/** The lines of one chunk as a relation for addLinesSql ($2 the tenant unless unallocated, then the range). */
+export const chunkLines = (unallocated: boolean) =>
+  unallocated
+    ? "(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.tenant_id IS NULL AND l.charge_period_start >= $2::timestamptz AND l.charge_period_start < $3::timestamptz)"
+    : "(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND l.tenant_id = $2 AND l.charge_period_start >= $3::timestamptz AND l.charge_period_start < $4::timestamptz)";
+
+/** Removes one tenant's rows ('' unallocated) of these dimensions in [from, to) from spend_dimension_daily. */
+export async function clearTenantRows(tx: RawTx, organizationId: string, keys: string[], tenantId: string, from: string, to: string): Promise<void> {
+  await tx.$executeRawUnsafe(
+    "DELETE FROM spend_dimension_daily WHERE organization_id = $1 AND dimension_key = ANY($2::text[]) AND tenant_id = $3 AND day >= $4::date AND day < $5::date",
     organizationId,
+    keys,
+    tenantId,
+    from,
+    to,
   );
-  return row?.first && row.last ? { first: row.first, last: row.last } : null;
+}
+
+/** spend_dimension_value_daily of these dimensions in [from, to) made again from spend_dimension_daily (after a rebuild of its tenants' rows). */
+export async function rebuildValueRows(tx: RawTx, organizationId: string, keys: string[], from: string, to: string): Promise<void> {
+  await tx.$executeRawUnsafe(
+    "DELETE FROM spend_dimension_value_daily WHERE organization_id = $1 AND dimension_key = ANY($2::text[]) AND day >= $3::date AND day < $4::date",
+    organizationId,
+    keys,
+    from,
+    to,
+  );
+  await tx.$executeRawUnsafe(
+    `INSERT INTO spend_dimension_value_daily (organization_id, dimension_key, day, currency, value, ${SUMS.join(", ")})
+     SELECT organization_id, dimension_key, day, currency, value, ${SUMS.map((name) => `sum(${name})`).join(", ")}
+       FROM spend_dimension_daily
+      WHERE organization_id = $1 AND dimension_key = ANY($2::text[]) AND day >= $3::date AND day < $4::date AND unpriced_reason = ''
+      GROUP BY 1, 2, 3, 4, 5
+     HAVING sum(line_count) <> 0`,
+    organizationId,
+    keys,
+    from,
+    to,
+  );
 }
 
 /** Marks the processing versions of `keys` created at or before `asOf` applied; answers them. */
@@ -224,6 +262,7 @@ export function checkedStatements(): CheckedStatement[] {
         created_at: "text",
       },
     },
+    { name: "dimension rebuild chunks", sql: CHUNKS_SQL, columns: { tenant_id: "text", month: "text" } },
     {
       name: "dimension roll-up line combinations",
       sql: combinationsSql("(SELECT * FROM spend_lines WHERE organization_id = $1)", 0, ["service_name", "tag:team"]),
