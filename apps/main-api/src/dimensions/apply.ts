@@ -6,7 +6,7 @@ import type { Prisma } from "../db";
 import type { OutboxWorker } from "../outbox";
 import { emitWebhookEvent } from "../webhooks/events";
 import { referencedDimensions } from "./conditions";
-import { addLinesToRollup, compileAssigner } from "./rollup";
+import { compileAssigner, rebuildChunk } from "./rollup";
 import {
   chunkLines,
   clearTenantRows,
@@ -72,15 +72,7 @@ export async function applyOrganizationDimensions(
         if (present.length === 0) return;
         const range = [`${from}T00:00:00Z`, `${to}T00:00:00Z`];
         const unallocated = chunk.tenant_id === "";
-        await addLinesToRollup(
-          tx,
-          organizationId,
-          chunkLines(unallocated),
-          unallocated ? range : [chunk.tenant_id, ...range],
-          1,
-          compileAssigner(current),
-          present,
-        );
+        await rebuildChunk(tx, organizationId, chunkLines(unallocated), unallocated ? range : [chunk.tenant_id, ...range], compileAssigner(current), present);
       }, TRANSACTION_OPTIONS);
     }
     // The month's shares from its rebuilt rows, every tenant at once (writers in between added theirs to both tables).

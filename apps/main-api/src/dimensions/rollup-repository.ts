@@ -102,16 +102,26 @@ const addSums = (table: string) => SUMS.map((name) => `${name} = ${table}.${name
  */
 export function addLinesSql(selected: string, paramCount: number, fields: string[], sign: 1 | -1): string {
   const tagCount = fields.filter((field) => field.startsWith("tag:")).length;
-  const mapping = `$${paramCount + 2 + tagCount}`;
+  return upsertGroupsSql(`(${groupedLinesSql(selected, paramCount, fields, sign)})`, `$${paramCount + 2 + tagCount}`);
+}
+
+/**
+ * The lines of `selected` grouped by day, month, tenant, the roll-up's columns and the fields the
+ * rules read (on the columns themselves: the JSON array of a group's values is built once per group).
+ */
+function groupedLinesSql(selected: string, paramCount: number, fields: string[], sign: 1 | -1): string {
   const sums = ROLLUP_SUMS.map((name) => `${sign} * coalesce(sum(l.${name}), 0) AS ${name}`).join(", ");
   const columns = fieldColumns(fields, paramCount + 2);
-  // Grouped on the columns themselves (the JSON array of a group's field values built once per group, not per line).
-  return `WITH g AS (
-      SELECT (l.charge_period_start AT TIME ZONE 'UTC')::date AS day, to_char((l.charge_period_start AT TIME ZONE 'UTC')::date, 'YYYY-MM') AS month,
+  return `SELECT (l.charge_period_start AT TIME ZONE 'UTC')::date AS day, to_char((l.charge_period_start AT TIME ZONE 'UTC')::date, 'YYYY-MM') AS month,
         coalesce(l.tenant_id, '') AS tenant_id, ${DIMENSION_ROLLUP_COLUMNS.map((name) => `coalesce(l.${name}, '') AS ${name}`).join(", ")},
         ${fieldArray(columns)} AS fields, ${sums}, ${sign} * count(*) AS line_count
       FROM ${selected} l
-      GROUP BY 1, 3, ${DIMENSION_ROLLUP_COLUMNS.map((_, i) => i + 4).join(", ")}${columns.map((column) => `, ${column}`).join("")}),
+      GROUP BY 1, 3, ${DIMENSION_ROLLUP_COLUMNS.map((_, i) => i + 4).join(", ")}${columns.map((column) => `, ${column}`).join("")}`;
+}
+
+/** Groups `g` (as groupedLinesSql makes them) joined to their values (`mapping`, a CombinationValue[] JSON parameter) and upserted into both roll-ups. */
+function upsertGroupsSql(groups: string, mapping: string): string {
+  return `WITH g AS ${groups},
     d AS MATERIALIZED (
       SELECT m.key COLLATE "C" AS dimension_key, g.day, g.tenant_id COLLATE "C" AS tenant_id, m.value COLLATE "C" AS value,
         ${DIMENSION_ROLLUP_COLUMNS.map((name) => `g.${name} COLLATE "C" AS ${name}`).join(", ")},
@@ -133,6 +143,30 @@ export function addLinesSql(selected: string, paramCount: number, fields: string
       ON CONFLICT (organization_id, dimension_key, day, currency, value) DO UPDATE SET ${addSums("spend_dimension_value_daily")}
       RETURNING 1)
     SELECT DISTINCT day::text AS day FROM d WHERE (SELECT count(*) FROM value_rows) >= 0`;
+}
+
+const STAGED = "dimension_rebuild_groups";
+
+/**
+ * A rebuild's chunk in one read of its lines: grouped into a temporary table (dropped at commit),
+ * its (month, field values) combinations read from that table, and the table's groups upserted
+ * with their values. Answers the combinations, for `addStaged`.
+ */
+export async function stageLines(tx: RawTx, organizationId: string, selected: string, params: unknown[], fields: string[]): Promise<LineCombination[]> {
+  const tags = fields.filter((field) => field.startsWith("tag:")).map((field) => field.slice("tag:".length));
+  await tx.$executeRawUnsafe(
+    `CREATE TEMPORARY TABLE ${STAGED} ON COMMIT DROP AS ${groupedLinesSql(selected, params.length, fields, 1)}`,
+    organizationId,
+    ...params,
+    ...tags,
+  );
+  return tx.$queryRawUnsafe<LineCombination[]>(`SELECT DISTINCT month, fields FROM ${STAGED}`);
+}
+
+/** The staged groups (stageLines, same transaction) added to both roll-ups with their values. */
+export async function addStaged(tx: RawTx, organizationId: string, mapping: CombinationValue[]): Promise<void> {
+  if (mapping.length === 0) return;
+  await tx.$queryRawUnsafe(upsertGroupsSql(`(SELECT * FROM ${STAGED})`, "$2"), organizationId, JSON.stringify(mapping));
 }
 
 /** addLinesSql run: answers the days touched. */

@@ -3,6 +3,7 @@ import { compileAssignment, type FieldReader } from "./assign";
 import { fieldsRead } from "./preview";
 import {
   addLines,
+  addStaged,
   type CombinationValue,
   dropEmptyRows,
   type LineCombination,
@@ -11,6 +12,7 @@ import {
   type RawTx,
   type RollupVersion,
   readRollupVersions,
+  stageLines,
 } from "./rollup-repository";
 
 /** Every dimension of an organization as a function of a line group: its value under the newest version effective by the group's month. */
@@ -85,6 +87,19 @@ export async function addLinesToRollup(
 ): Promise<string[]> {
   const combinations = await lineCombinations(tx, organizationId, selected, params, assigner.fields);
   return addLines(tx, organizationId, selected, params, assigner.fields, combinationValues(assigner, combinations, keys), sign);
+}
+
+/** A rebuild's chunk (the lines of `selected`) added to the roll-ups of `keys` in one read of its lines (stageLines). */
+export async function rebuildChunk(
+  tx: RawTx,
+  organizationId: string,
+  selected: string,
+  params: unknown[],
+  assigner: OrganizationAssigner,
+  keys: string[],
+): Promise<void> {
+  const combinations = await stageLines(tx, organizationId, selected, params, assigner.fields);
+  await addStaged(tx, organizationId, combinationValues(assigner, combinations, keys));
 }
 
 /**
