@@ -152,10 +152,18 @@ const STAGED = "dimension_rebuild_groups";
  * its (month, field values) combinations read from that table, and the table's groups upserted
  * with their values. Answers the combinations, for `addStaged`.
  */
-export async function stageLines(tx: RawTx, organizationId: string, selected: string, params: unknown[], fields: string[]): Promise<LineCombination[]> {
+export async function stageLines(
+  tx: RawTx,
+  organizationId: string,
+  selected: string,
+  params: unknown[],
+  fields: string[],
+  sign: 1 | -1 = 1,
+): Promise<LineCombination[]> {
   const tags = fields.filter((field) => field.startsWith("tag:")).map((field) => field.slice("tag:".length));
+  await tx.$executeRawUnsafe(`DROP TABLE IF EXISTS ${STAGED}`);
   await tx.$executeRawUnsafe(
-    `CREATE TEMPORARY TABLE ${STAGED} ON COMMIT DROP AS ${groupedLinesSql(selected, params.length, fields, 1)}`,
+    `CREATE TEMPORARY TABLE ${STAGED} ON COMMIT DROP AS ${groupedLinesSql(selected, params.length, fields, sign)}`,
     organizationId,
     ...params,
     ...tags,
@@ -163,10 +171,13 @@ export async function stageLines(tx: RawTx, organizationId: string, selected: st
   return tx.$queryRawUnsafe<LineCombination[]>(`SELECT DISTINCT month, fields FROM ${STAGED}`);
 }
 
-/** The staged groups (stageLines, same transaction) added to both roll-ups with their values. */
-export async function addStaged(tx: RawTx, organizationId: string, mapping: CombinationValue[]): Promise<void> {
-  if (mapping.length === 0) return;
-  await tx.$queryRawUnsafe(upsertGroupsSql(`(SELECT * FROM ${STAGED})`, "$2"), organizationId, JSON.stringify(mapping));
+/** The staged groups (stageLines, same transaction) added to both roll-ups with their values; the table dropped. Answers the days touched. */
+export async function addStaged(tx: RawTx, organizationId: string, mapping: CombinationValue[]): Promise<string[]> {
+  const rows = mapping.length
+    ? await tx.$queryRawUnsafe<{ day: string }[]>(upsertGroupsSql(`(SELECT * FROM ${STAGED})`, "$2"), organizationId, JSON.stringify(mapping))
+    : [];
+  await tx.$executeRawUnsafe(`DROP TABLE ${STAGED}`);
+  return rows.map((row) => row.day);
 }
 
 /** addLinesSql run: answers the days touched. */

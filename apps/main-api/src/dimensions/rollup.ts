@@ -102,19 +102,43 @@ export async function rebuildChunk(
   await addStaged(tx, organizationId, combinationValues(assigner, combinations, keys));
 }
 
+/** addLinesToRollup in one read of the lines (through a temporary table): for imports' large writes. */
+async function addLinesStaged(
+  tx: RawTx,
+  organizationId: string,
+  selected: string,
+  params: unknown[],
+  sign: 1 | -1,
+  assigner: OrganizationAssigner,
+): Promise<string[]> {
+  const combinations = await stageLines(tx, organizationId, selected, params, assigner.fields, sign);
+  return addStaged(tx, organizationId, combinationValues(assigner, combinations, assigner.keys));
+}
+
 /**
  * Adds `sign` times the lines of `selected` to the dimension roll-ups in the caller's transaction
  * (every line write calls it). Nothing to do for an organization without dimensions. Line writers
  * share the organization's dimension lock, so a version change (and its re-apply) sees their lines
  * either all or none.
  */
-export async function addLinesToDimensionRollup(tx: RawTx, organizationId: string, selected: string, params: unknown[], sign: 1 | -1): Promise<void> {
+export async function addLinesToDimensionRollup(
+  tx: RawTx,
+  organizationId: string,
+  selected: string,
+  params: unknown[],
+  sign: 1 | -1,
+  /** Read the lines once through a temporary table (imports' large writes; not for frequent small batches). */
+  options: { staged?: boolean } = {},
+): Promise<void> {
   let versions = await readRollupVersions(tx, organizationId);
   if (versions.length === 0) return;
   await lockDimensionsShared(tx, organizationId);
   // Read again under the lock: a version committed while this waited applies.
   versions = await readRollupVersions(tx, organizationId);
   if (versions.length === 0) return;
-  const days = await addLinesToRollup(tx, organizationId, selected, params, sign, compileAssigner(versions));
+  const assigner = compileAssigner(versions);
+  const days = options.staged
+    ? await addLinesStaged(tx, organizationId, selected, params, sign, assigner)
+    : await addLinesToRollup(tx, organizationId, selected, params, sign, assigner);
   if (sign < 0) await dropEmptyRows(tx, organizationId, days);
 }

@@ -482,7 +482,7 @@ async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: s
  * the same statement (one pass over the lines). Returns how many, and the imports they belonged to.
  */
 async function deleteLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[]): Promise<{ deleted: number; importIds: string[] }> {
-  await addLinesToDimensionRollup(tx, organizationId, selectedLines(where), params, -1);
+  await addLinesToDimensionRollup(tx, organizationId, selectedLines(where), params, -1, { staged: true });
   const [row] = await tx.$queryRawUnsafe<{ deleted: number; import_ids: string[]; days: string[] }[]>(
     `WITH del AS (DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where} RETURNING l.*),
       ${rollupCtes("del", -1)}
@@ -622,7 +622,7 @@ export async function deleteSupersededLines(tx: LedgerTx, organizationId: string
 export async function rollupImport(tx: LedgerTx, organizationId: string, importId: string): Promise<void> {
   const selected = selectedLines("l.import_id = $2");
   await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importId);
-  await addLinesToDimensionRollup(tx, organizationId, selected, [importId], 1);
+  await addLinesToDimensionRollup(tx, organizationId, selected, [importId], 1, { staged: true });
 }
 
 /** rollupImport for several imports at once (the parts of an import session, when it commits). */
@@ -630,5 +630,5 @@ export async function rollupImports(tx: LedgerTx, organizationId: string, import
   if (importIds.length === 0) return;
   const selected = selectedLines("l.import_id = ANY($2::text[])");
   await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importIds);
-  await addLinesToDimensionRollup(tx, organizationId, selected, [importIds], 1);
+  await addLinesToDimensionRollup(tx, organizationId, selected, [importIds], 1, { staged: true });
 }
