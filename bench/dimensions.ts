@@ -17,7 +17,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pino from "pino";
 import { applyOrganizationDimensions } from "../apps/main-api/src/dimensions/apply";
 import { compileAssigner } from "../apps/main-api/src/dimensions/rollup";
 import { createPrisma } from "../apps/main-api/src/db";
