@@ -191,13 +191,16 @@ describe("spend by dimension", () => {
     expect(unallocated.body.data.totals).toEqual([{ currency: "USD", cost: "30" }]);
   });
 
-  it("keeps the invariant on every query shape: by day, beside a tag (from the lines), beside the tenant, within a day", async () => {
+  it("keeps the invariant on every query shape: by day and month, beside a tag or a resource (from the lines), beside or filtered to a tenant, within a day, in another metric", async () => {
     for (const query of [
       "start=2026-10-01&end=2026-10-03&granularity=day&group_by=dimension:team",
       `${RANGE}&group_by=dimension:team,tag:team`,
       `${RANGE}&group_by=tenant,dimension:team`,
       `${RANGE}&group_by=dimension:team&provider=aws`,
       "start=2026-10-01T00:00:00Z&end=2026-10-02T12:00:00Z&granularity=none&group_by=dimension:team",
+      "start=2026-09-15&end=2026-11-01&granularity=month&group_by=dimension:team,service_name&metric=effective_cost",
+      `${RANGE}&group_by=dimension:team,resource_id`,
+      `${RANGE}&group_by=dimension:team&tenant=${tenantA}`,
     ]) {
       const [byDimension, direct, plain] = await Promise.all([
         spend(query).expect(200),
