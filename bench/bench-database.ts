@@ -16,9 +16,15 @@ export async function openBenchDatabase(serverUrl: string, label: string, poolSi
     await client.query(sql).finally(() => client.end());
   };
   await admin(`CREATE DATABASE "${name}"`);
+  const db = await openNamed(serverUrl, name, poolSize);
+  return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
+}
+
+/** Database `name` on the server of `serverUrl`, migrated. */
+function openNamed(serverUrl: string, name: string, poolSize: number): Promise<Database> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({
+  return openMigratedDatabase({
     url: url.toString(),
     dataDir: "",
     migrationsDir: MIGRATIONS_DIR,
@@ -26,22 +32,11 @@ export async function openBenchDatabase(serverUrl: string, label: string, poolSi
     poolSize,
     sessionSettings: SESSION_SETTINGS,
   });
-  return { db, drop: async () => (process.env.BENCH_KEEP ? undefined : admin(`DROP DATABASE "${name}" WITH (FORCE)`)) };
 }
 
 /** A database an earlier run kept (BENCH_KEEP=1), as it is: never dropped. */
 export async function openKeptDatabase(serverUrl: string, name: string, poolSize = 10): Promise<{ db: Database; drop: () => Promise<void> }> {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openMigratedDatabase({
-    url: url.toString(),
-    dataDir: "",
-    migrationsDir: MIGRATIONS_DIR,
-    logger: pino({ level: "warn" }),
-    poolSize,
-    sessionSettings: SESSION_SETTINGS,
-  });
-  return { db, drop: async () => undefined };
+  return { db: await openNamed(serverUrl, name, poolSize), drop: async () => undefined };
 }
 
 /** The benchmark's database: on BENCH_DATABASE_URL's server when it is set, else PGlite in a temp dir (removed after). */

@@ -21,7 +21,7 @@ import { applyOrganizationDimensions } from "../apps/main-api/src/dimensions/app
 import { compileAssigner } from "../apps/main-api/src/dimensions/rollup";
 import { createPrisma } from "../apps/main-api/src/db";
 import { spendReport } from "../apps/main-api/src/spend/dimension-query";
-import { lineDirectRows, readQueryVersions } from "../apps/main-api/src/spend/dimension-spend-repository";
+import { lineDirectRows, readVersionsOf } from "../apps/main-api/src/spend/dimension-spend-repository";
 import { querySpend, type SpendQueryInput } from "../apps/main-api/src/spend/query";
 import { openBenchDatabase, openKeptDatabase } from "./bench-database";
 import { env, round, time } from "./measure";
@@ -93,8 +93,8 @@ async function main() {
       throw new Error(`totals differ: by dimension ${JSON.stringify(report.totals)}, without ${JSON.stringify(plain.totals)}`);
     const loadAverageAtQuery = os.loadavg().map((l) => round(l));
     const byDimension = await time(CALLS, () => spendReport(db.sql, scope, query));
-    const versions = await readQueryVersions(db.sql, ORG);
-    const assigner = compileAssigner(versions.map((row) => ({ ...row, status: "applied", created_at: "" })));
+    const { versions } = await readVersionsOf(db.sql, ORG, ["team"]);
+    const assigner = compileAssigner(versions);
     const baseline = await time(
       BASELINE_CALLS,
       async () => {

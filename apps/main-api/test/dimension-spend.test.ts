@@ -6,6 +6,7 @@ import request from "supertest";
 import { Decimal } from "@cloudcost/decimal";
 import { compileAssigner } from "../src/dimensions/rollup";
 import { readRollupVersions } from "../src/dimensions/rollup-repository";
+import { SERVICE_ROLLUP_DIMENSIONS } from "../src/spend/rollup-columns";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { focusCsvText } from "./helpers/focus-files";
 import { addUser, expectError, type SignedUp, signUp } from "./helpers/identity";
@@ -34,17 +35,7 @@ const TEAM = {
   ],
 };
 
-const ROLLUP_COLUMNS = [
-  "currency",
-  "source",
-  "charge_category",
-  "charge_frequency",
-  "pricing_category",
-  "provider",
-  "service_name",
-  "service_category",
-  "unpriced_reason",
-];
+const ROLLUP_COLUMNS = SERVICE_ROLLUP_DIMENSIONS;
 const COSTS = ["billed_cost", "effective_cost", "list_cost", "contracted_cost"];
 
 /**
@@ -257,6 +248,13 @@ describe("spend by dimension", () => {
     expect(Object.fromEntries([...byTeam].map(([team, cost]) => [team, cost.toFixed()]))).toEqual({ web: "410", data: "130" });
     expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/spend/export?allocation=split`).set(bearer()), 400, /allocation/);
     expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/spend/export?dimensions=nope`).set(bearer()), 400, /dimensions: no dimension nope/);
+    // Dimension filters belong to the spend queries: the lines and the export refuse them rather than ignore them.
+    expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/spend/export?dimension:team=web`).set(bearer()), 400, /dimension:team/);
+    expectError(
+      await request(ctx.app).get("/api/v1/tenant/spend/lines?dimension:team=web").set(bearer()).set("X-Service-Tenant-ID", tenantA),
+      400,
+      /dimension:team/,
+    );
   });
 
   it("narrows a budget and the forecast to a dimension's values after the splits", async () => {

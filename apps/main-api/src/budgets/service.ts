@@ -6,7 +6,7 @@ import { dimensionFilterOf, hasDimension } from "../spend/forecast/dimension-fil
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
 import { deleteBudgetRow, deleteNotifications, findBudget, findTenantBudgets, insertBudget, updateBudgetRow } from "./repository";
-import { budgetStatus, budgetStatuses, type BudgetSpec } from "./status";
+import { budgetStatus, budgetStatuses, type BudgetSpec, queryClient } from "./status";
 import type { TenantRef } from "../context";
 
 export function specOf(row: Budget): BudgetSpec {
@@ -48,8 +48,7 @@ function toBudgetWith(row: Budget, status: BudgetBody["status"]): BudgetBody {
 async function checkDimensionFilter(prisma: Prisma, organizationId: string, filters: BudgetFilters | undefined): Promise<void> {
   const dimension = filters ? dimensionFilterOf(filters as Record<string, string[] | undefined>) : null;
   if (!dimension) return;
-  const sql = { query: <T>(text: string, params: unknown[] = []) => prisma.$queryRawUnsafe<T[]>(text, ...params) };
-  if (!(await hasDimension(sql, organizationId, dimension.key)))
+  if (!(await hasDimension(queryClient(prisma), organizationId, dimension.key)))
     throw badRequest(`Invalid body: filters.dimension:${dimension.key}: no dimension ${dimension.key} in this organization`, [
       { path: `filters.dimension:${dimension.key}`, message: `no dimension ${dimension.key} in this organization` },
     ]);

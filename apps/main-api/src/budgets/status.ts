@@ -90,7 +90,7 @@ export async function budgetStatuses(db: Pick<Prisma | Tx, "$queryRawUnsafe">, b
 }
 
 /** The raw queries of a Prisma client or transaction as the spend queries run them. */
-const queryClient = (db: Pick<Prisma | Tx, "$queryRawUnsafe">) => ({
+export const queryClient = (db: Pick<Prisma | Tx, "$queryRawUnsafe">) => ({
   query: <T>(text: string, params: unknown[] = []) => db.$queryRawUnsafe<T[]>(text, ...params),
 });
 

@@ -6,12 +6,12 @@ import type { Prisma } from "../db";
 import type { OutboxWorker } from "../outbox";
 import { emitWebhookEvent } from "../webhooks/events";
 import { referencedDimensions } from "./conditions";
+import { lockDimensions } from "./repository";
 import { compileAssigner, rebuildChunk } from "./rollup";
 import {
   chunkLines,
   clearTenantRows,
   lineChunks,
-  lockDimensionsExclusive,
   markApplied,
   organizationsToApply,
   type RollupVersion,
@@ -65,7 +65,7 @@ export async function applyOrganizationDimensions(
     const to = `${nextMonth(month)}-01`;
     for (const chunk of chunks.filter((c) => c.month === month)) {
       await deps.prisma.$transaction(async (tx) => {
-        await lockDimensionsExclusive(tx, organizationId);
+        await lockDimensions(tx, organizationId);
         const current = await readRollupVersions(tx, organizationId);
         const present = keys.filter((key) => current.some((row) => row.key === key));
         await clearTenantRows(tx, organizationId, keys, chunk.tenant_id, from, to);
@@ -77,12 +77,12 @@ export async function applyOrganizationDimensions(
     }
     // The month's shares from its rebuilt rows, every tenant at once (writers in between added theirs to both tables).
     await deps.prisma.$transaction(async (tx) => {
-      await lockDimensionsExclusive(tx, organizationId);
+      await lockDimensions(tx, organizationId);
       await rebuildValueRows(tx, organizationId, keys, from, to);
     }, TRANSACTION_OPTIONS);
   }
   return deps.prisma.$transaction(async (tx) => {
-    await lockDimensionsExclusive(tx, organizationId);
+    await lockDimensions(tx, organizationId);
     const applied = await markApplied(tx, organizationId, keys, asOf);
     for (const row of applied)
       await emitWebhookEvent(tx, {

@@ -31,8 +31,8 @@ export function fieldsRead(rules: DimensionRule[]): { fields: Set<string>; dimen
 }
 
 /** The versions of `keys` and of the dimensions they read in turn, by key, newest first. */
-export function versionsRead(keys: Set<string>, all: DimensionVersion[]): Map<string, DimensionVersion[]> {
-  const byKey = new Map<string, DimensionVersion[]>();
+export function versionsRead<V extends { key: string; version: number; rules: unknown }>(keys: Set<string>, all: V[]): Map<string, V[]> {
+  const byKey = new Map<string, V[]>();
   const queue = [...keys];
   while (queue.length) {
     const key = queue.pop() as string;

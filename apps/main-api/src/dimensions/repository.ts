@@ -6,9 +6,19 @@ import type { Tx } from "../transactions";
 
 type Db = Prisma | Tx;
 
-/** Serializes an organization's dimension changes: version numbers, the count and the cycle check see one another's. */
-export async function lockDimensions(tx: Tx, organizationId: string): Promise<void> {
-  await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${0x64696d73}, hashtext($1))::text AS locked`, organizationId);
+const DIMENSION_LOCK = 0x64696d73;
+
+/**
+ * Serializes an organization's dimension changes and rebuilds: version numbers, the count and the
+ * cycle check see one another's, and a rebuild sees every line writer's lines or none.
+ */
+export async function lockDimensions(tx: Pick<Tx, "$queryRawUnsafe">, organizationId: string): Promise<void> {
+  await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${DIMENSION_LOCK}, hashtext($1))::text AS locked`, organizationId);
+}
+
+/** Line writers of an organization share the lock lockDimensions takes alone. */
+export async function lockDimensionsShared(tx: Pick<Tx, "$queryRawUnsafe">, organizationId: string): Promise<void> {
+  await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock_shared(${DIMENSION_LOCK}, hashtext($1))::text AS locked`, organizationId);
 }
 
 /** The newest version of each of the organization's dimensions, by key. */

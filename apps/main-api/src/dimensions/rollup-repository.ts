@@ -1,5 +1,6 @@
 import type { DimensionRule, SplitRule } from "@cloudcost/contracts";
 import type { CheckedStatement } from "@cloudcost/db";
+import { SERVICE_ROLLUP_DIMENSIONS } from "../spend/rollup-columns";
 import type { Tx } from "../transactions";
 import { fieldArray, LINE_FIELD_SQL } from "./repository";
 
@@ -7,17 +8,7 @@ import { fieldArray, LINE_FIELD_SQL } from "./repository";
 export type RawTx = Pick<Tx, "$queryRawUnsafe" | "$executeRawUnsafe">;
 
 /** spend_service_daily's dimensions: the dimension roll-up keeps them beside the value, so every query shape over them reads it. */
-export const DIMENSION_ROLLUP_COLUMNS = [
-  "currency",
-  "source",
-  "charge_category",
-  "charge_frequency",
-  "pricing_category",
-  "provider",
-  "service_name",
-  "service_category",
-  "unpriced_reason",
-] as const;
+export const DIMENSION_ROLLUP_COLUMNS = SERVICE_ROLLUP_DIMENSIONS;
 export type DimensionRollupColumn = (typeof DIMENSION_ROLLUP_COLUMNS)[number];
 export const ROLLUP_SUMS = ["billed_cost", "effective_cost", "list_cost", "contracted_cost"] as const;
 export type RollupSum = (typeof ROLLUP_SUMS)[number];
@@ -32,18 +23,6 @@ export interface RollupVersion {
   splits: SplitRule[];
   status: string;
   created_at: string;
-}
-
-const LOCK = 0x64696d73;
-
-/** Line writers of an organization share this lock; a version change and its re-apply hold it alone (lockDimensions). */
-export async function lockDimensionsShared(tx: RawTx, organizationId: string): Promise<void> {
-  await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock_shared(${LOCK}, hashtext($1))::text AS locked`, organizationId);
-}
-
-/** lockDimensions (repository.ts) for a raw transaction: serializes with version changes and line writers. */
-export async function lockDimensionsExclusive(tx: RawTx, organizationId: string): Promise<void> {
-  await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${LOCK}, hashtext($1))::text AS locked`, organizationId);
 }
 
 const VERSIONS_SQL = `SELECT key, version, to_char(effective_from, 'YYYY-MM') AS effective_from, rules, default_value, splits, status,

@@ -1,6 +1,7 @@
 import type { DimensionRule } from "@cloudcost/contracts";
 import { compileAssignment, type FieldReader } from "./assign";
 import { fieldsRead } from "./preview";
+import { lockDimensionsShared } from "./repository";
 import {
   addLines,
   addStaged,
@@ -8,7 +9,6 @@ import {
   dropEmptyRows,
   type LineCombination,
   lineCombinations,
-  lockDimensionsShared,
   type RawTx,
   type RollupVersion,
   readRollupVersions,
@@ -24,7 +24,11 @@ export interface OrganizationAssigner {
   assign(month: string, values: (string | null)[]): Map<string, string | null>;
 }
 
-export function compileAssigner(versions: RollupVersion[]): OrganizationAssigner {
+/** What compileAssigner reads of a version. */
+export type AssignerVersion = Pick<RollupVersion, "key" | "effective_from" | "rules" | "default_value">;
+
+/** The versions (newest first per key, as read) compiled; pass only the dimensions a caller needs and those they read (versionsRead). */
+export function compileAssigner(versions: AssignerVersion[]): OrganizationAssigner {
   const fields = new Set<string>();
   const byKey = new Map<string, { from: string; assign: ReturnType<typeof compileAssignment> }[]>();
   for (const row of versions) {

@@ -69,3 +69,31 @@ export function splitDay(direct: DayCosts, splits: SplitRule[], metricAmount: (m
   }
   return result;
 }
+
+/**
+ * The split shares of each (UTC day, currency), made once from the organization's direct cost of
+ * each value that day (rows as the value roll-up holds them: '' is unallocated), for the splits in
+ * force that day.
+ */
+export function dayShares(
+  rows: { day: string; currency: string; value: string; cost: string }[],
+): (day: string, currency: string, splits: SplitRule[]) => DaySplit["shares"] {
+  const costs = new Map<string, DayCosts>();
+  for (const row of rows) {
+    const id = `${row.day}|${row.currency}`;
+    const day = costs.get(id) ?? new Map<string | null, Decimal>();
+    const value = row.value === "" ? null : row.value;
+    day.set(value, (day.get(value) ?? new Decimal(0)).plus(row.cost));
+    costs.set(id, day);
+  }
+  const made = new Map<string, DaySplit["shares"]>();
+  return (day, currency, splits) => {
+    const id = `${day}|${currency}`;
+    let shares = made.get(id);
+    if (!shares) {
+      shares = splitDay(costs.get(id) ?? new Map(), splits).shares;
+      made.set(id, shares);
+    }
+    return shares;
+  };
+}

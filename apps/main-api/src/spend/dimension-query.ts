@@ -3,14 +3,14 @@ import { Decimal } from "@cloudcost/decimal";
 import type { SqlClient } from "@cloudcost/db";
 import { badRequest } from "@cloudcost/http";
 import { compileAssigner } from "../dimensions/rollup";
-import { type DayCosts, splitAmount, splitDay } from "../dimensions/split";
+import { dayShares, splitAmount } from "../dimensions/split";
 import {
   type DirectRow,
   type DirectScope,
   lineDirectRows,
   organizationDayCosts,
   type QueryVersion,
-  readQueryVersions,
+  readVersionsOf,
   rollupDirectRows,
 } from "./dimension-spend-repository";
 import { compareBytes, LINE_ONLY, periodOf, querySpend, SERVICE_ROLLUP, type SpendQueryInput, type SpendScope } from "./query";
@@ -62,8 +62,8 @@ async function queryDimensionSpend(
   grouped: boolean,
 ): Promise<SpendReport> {
   const groupBy = query.group_by ?? [];
-  const versions = await readQueryVersions(sql, scope.organizationId);
-  if (!versions.some((row) => row.key === key)) {
+  const { versions, unknown } = await readVersionsOf(sql, scope.organizationId, [key]);
+  if (unknown.length) {
     const path = grouped ? "group_by" : `dimension:${key}`;
     throw badRequest(`Invalid query: ${path}: no dimension ${key} in this organization`, [{ path, message: `no dimension ${key} in this organization` }]);
   }
@@ -85,7 +85,7 @@ async function queryDimensionSpend(
   const dayStart = Math.ceil(startMs / DAY_MS) * DAY_MS;
   const dayEnd = Math.floor(endMs / DAY_MS) * DAY_MS;
   const rollupDays = rollupReadable && dayStart < dayEnd && !LINE_ONLY.has(other ?? "");
-  const assigner = compileAssigner(versions.map((row) => ({ ...row, status: "applied", created_at: "" })));
+  const assigner = compileAssigner(versions);
   const rows: DirectRow[] = [];
   if (rollupDays) rows.push(...(await rollupDirectRows(sql, direct, key, dayText(dayStart), dayText(dayEnd))));
   const lineRanges = rollupDays
@@ -148,15 +148,7 @@ async function applySplits(
   const splitting = days.filter((day) => (versionOf(versions, day.slice(0, 7))?.splits.length ?? 0) > 0);
   if (splitting.length === 0) return pieces;
   const next = new Date(Date.parse(`${splitting[splitting.length - 1]}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
-  const costs = new Map<string, DayCosts>();
-  for (const row of await organizationDayCosts(sql, organizationId, key, metric, splitting[0], next)) {
-    const id = `${row.day}|${row.currency}`;
-    const day = costs.get(id) ?? new Map<string | null, Decimal>();
-    const value = row.value === "" ? null : row.value;
-    day.set(value, (day.get(value) ?? ZERO).plus(row.cost));
-    costs.set(id, day);
-  }
-  const shares = new Map<string, ReturnType<typeof splitDay>["shares"]>();
+  const sharesOf = dayShares(await organizationDayCosts(sql, organizationId, key, metric, splitting[0], next));
   const splitsOf = (day: string): SplitRule[] => versionOf(versions, day.slice(0, 7))?.splits ?? [];
   const out: Piece[] = [];
   for (const piece of pieces) {
@@ -164,9 +156,7 @@ async function applySplits(
     const split = splits.find(
       (rule) => rule.source === piece.value && (!rule.charge_categories?.length || (rule.charge_categories as string[]).includes(piece.chargeCategory)),
     );
-    const id = `${piece.day}|${piece.currency}`;
-    if (!shares.has(id)) shares.set(id, splitDay(costs.get(id) ?? new Map(), splits).shares);
-    const targets = split ? shares.get(id)?.get(split.id) : undefined;
+    const targets = split ? sharesOf(piece.day, piece.currency, splits).get(split.id) : undefined;
     if (!split || !targets || piece.direct.isZero()) {
       out.push(piece);
       continue;

@@ -1,5 +1,6 @@
 import type { DimensionLineField, DimensionRule, SpendDimension, SpendMetric, SplitRule } from "@cloudcost/contracts";
 import type { CheckedStatement, SqlClient } from "@cloudcost/db";
+import { versionsRead } from "../dimensions/preview";
 import { fieldArray, LINE_FIELD_SQL } from "../dimensions/repository";
 import { DIMENSION_COLUMN, dimensionSql, Params } from "./query";
 
@@ -40,9 +41,19 @@ export interface DirectScope {
 const VERSIONS_SQL = `SELECT key, version, to_char(effective_from, 'YYYY-MM') AS effective_from, rules, default_value, splits
   FROM dimension_versions WHERE organization_id = $1 ORDER BY key, version DESC`;
 
-/** Every version of the organization's dimensions (a dimension's value may read another's). */
-export function readQueryVersions(sql: Pick<SqlClient, "query">, organizationId: string): Promise<QueryVersion[]> {
-  return sql.query<QueryVersion>(VERSIONS_SQL, [organizationId]);
+/**
+ * The versions of `keys` and of every dimension their rules read, in turn: what assigning them
+ * needs, and no more (an organization may hold 50 dimensions of 100 versions of 500 rules each);
+ * with the keys the organization does not hold.
+ */
+export async function readVersionsOf(
+  sql: Pick<SqlClient, "query">,
+  organizationId: string,
+  keys: string[],
+): Promise<{ versions: QueryVersion[]; unknown: string[] }> {
+  const all = await sql.query<QueryVersion>(VERSIONS_SQL, [organizationId]);
+  const unknown = keys.filter((key) => !all.some((row) => row.key === key));
+  return { versions: [...versionsRead(new Set(keys), all).values()].flat(), unknown };
 }
 
 function rollupSql(p: Params, scope: DirectScope, key: string, from: string, to: string): string {

@@ -2,7 +2,7 @@ import type { DimensionLineField } from "@cloudcost/contracts";
 import { Decimal } from "@cloudcost/decimal";
 import type { SqlClient } from "@cloudcost/db";
 import { compileAssigner } from "../dimensions/rollup";
-import { type DayCosts, splitAmount, splitDay } from "../dimensions/split";
+import { dayShares, splitAmount } from "../dimensions/split";
 import { organizationDayCosts, type QueryVersion } from "./dimension-spend-repository";
 import type { FocusExportLine } from "./focus";
 
@@ -40,21 +40,14 @@ export async function* allocateExportLines(
   splitKey: string | null,
   range: { start: string; end: string },
 ): AsyncGenerator<AllocatedExportLine> {
-  const assigner = compileAssigner(versions.map((row) => ({ ...row, status: "applied", created_at: "" })));
+  const assigner = compileAssigner(versions);
   const splitVersions = splitKey ? versions.filter((row) => row.key === splitKey) : [];
-  const costs = new Map<string, DayCosts>();
+  let sharesOf: ReturnType<typeof dayShares> = () => new Map();
   if (splitKey && splitVersions.some((row) => row.splits.length > 0)) {
     const from = range.start.slice(0, 10);
     const to = new Date(Math.ceil(Date.parse(range.end) / 86_400_000) * 86_400_000).toISOString().slice(0, 10);
-    for (const row of await organizationDayCosts(sql, organizationId, splitKey, "billed_cost", from, to)) {
-      const id = `${row.day}|${row.currency}`;
-      const day = costs.get(id) ?? new Map<string | null, Decimal>();
-      const value = row.value === "" ? null : row.value;
-      day.set(value, (day.get(value) ?? new Decimal(0)).plus(row.cost));
-      costs.set(id, day);
-    }
+    sharesOf = dayShares(await organizationDayCosts(sql, organizationId, splitKey, "billed_cost", from, to));
   }
-  const shares = new Map<string, ReturnType<typeof splitDay>["shares"]>();
   for await (const line of lines) {
     const day = line.charge_period_start.toISOString().slice(0, 10);
     const values = assigner.assign(
@@ -70,9 +63,7 @@ export async function* allocateExportLines(
             (rule) => rule.source === source && (!rule.charge_categories?.length || (rule.charge_categories as string[]).includes(line.charge_category)),
           )
         : undefined;
-    const id = `${day}|${line.currency}`;
-    if (split && !shares.has(id)) shares.set(id, splitDay(costs.get(id) ?? new Map(), version?.splits ?? []).shares);
-    const targets = split ? shares.get(id)?.get(split.id) : undefined;
+    const targets = split && version ? sharesOf(day, line.currency, version.splits).get(split.id) : undefined;
     if (!split || !targets || !splitKey) {
       yield { ...line, dimensions };
       continue;

@@ -3,7 +3,7 @@ import { badRequest, type StreamReply } from "@cloudcost/http";
 import type { AppDeps } from "../deps";
 import { loadOrganizationSettings } from "../settings/repository";
 import { focusCsv } from "./focus";
-import { readQueryVersions } from "./dimension-spend-repository";
+import { readVersionsOf } from "./dimension-spend-repository";
 import { allocateExportLines } from "./export-allocation";
 import { countUnpricedLines, exportLines, type SpendLinesFilter } from "./lines";
 import type { SpendScope } from "./query";
@@ -27,8 +27,7 @@ export async function exportSpend(
     throw badRequest("Invalid query: allocation: allocation=split splits by one dimension: name exactly one in dimensions", [
       { path: "allocation", message: "allocation=split needs exactly one of dimensions" },
     ]);
-  const versions = keys.length ? await readQueryVersions(deps.db.sql, scope.organizationId) : [];
-  const unknown = keys.filter((key) => !versions.some((row) => row.key === key));
+  const { versions, unknown } = keys.length ? await readVersionsOf(deps.db.sql, scope.organizationId, keys) : { versions: [], unknown: [] };
   if (unknown.length)
     throw badRequest(`Invalid query: dimensions: no dimension ${unknown.join(", ")} in this organization`, [
       { path: "dimensions", message: `no dimension ${unknown.join(", ")} in this organization` },

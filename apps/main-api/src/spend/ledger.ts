@@ -1,4 +1,5 @@
 import { newIds } from "@cloudcost/db";
+import { SERVICE_ROLLUP_DIMENSIONS } from "./rollup-columns";
 import { addLinesToDimensionRollup } from "../dimensions/rollup";
 import type { Tx } from "../transactions";
 import { type ChargeFrequency, derivedChargeFrequency } from "./charge-frequency";
@@ -182,18 +183,6 @@ const ROLLUP_DIMENSIONS = [
   "region",
   "sub_account_id",
   "model",
-  "unpriced_reason",
-] as const;
-/** The dimensions of the coarser roll-up, spend_service_daily (spend_daily's without model, region and sub_account_id). */
-export const SERVICE_ROLLUP_DIMENSIONS = [
-  "currency",
-  "source",
-  "charge_category",
-  "charge_frequency",
-  "pricing_category",
-  "provider",
-  "service_name",
-  "service_category",
   "unpriced_reason",
 ] as const;
 const DIMENSION_LIST = ROLLUP_DIMENSIONS.join(", ");

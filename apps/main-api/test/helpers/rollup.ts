@@ -1,5 +1,6 @@
 import { COMMITMENT_ROLLUP_DIMENSIONS, COVERAGE_ROLLUP_DIMENSIONS, ONDEMAND_ROLLUP_DIMENSIONS } from "../../src/spend/commitment-rollups";
-import { SERVICE_ROLLUP_DIMENSIONS, TAG_SERVICE_DIMENSIONS } from "../../src/spend/ledger";
+import { TAG_SERVICE_DIMENSIONS } from "../../src/spend/ledger";
+import { SERVICE_ROLLUP_DIMENSIONS } from "../../src/spend/rollup-columns";
 import type { TestContext } from "./context";
 
 /** The spend roll-ups sum exactly (any scale): both sides are compared without trailing zeros. */

@@ -1,7 +1,7 @@
 import { UNALLOCATED_FILTER } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
 import { compileAssigner } from "../../dimensions/rollup";
-import { readQueryVersions } from "../dimension-spend-repository";
+import { readVersionsOf } from "../dimension-spend-repository";
 import type { RecurringLine } from "./repository";
 import type { LineMatcher } from "./series";
 
@@ -13,7 +13,7 @@ export function dimensionFilterOf(filters: Record<string, string[] | undefined>)
 
 /** Whether the organization holds dimension `key`. */
 export async function hasDimension(sql: Pick<SqlClient, "query">, organizationId: string, key: string): Promise<boolean> {
-  return (await readQueryVersions(sql, organizationId)).some((row) => row.key === key);
+  return (await readVersionsOf(sql, organizationId, [key])).unknown.length === 0;
 }
 
 /**
@@ -27,8 +27,8 @@ export async function recurringDimensionMatcher(
   tenantId: string,
   filter: { key: string; values: string[] },
 ): Promise<LineMatcher> {
-  const versions = await readQueryVersions(sql, organizationId);
-  const assigner = compileAssigner(versions.map((row) => ({ ...row, status: "applied", created_at: "" })));
+  const { versions } = await readVersionsOf(sql, organizationId, [filter.key]);
+  const assigner = compileAssigner(versions);
   const accepted = new Set(filter.values.map((value) => (value === UNALLOCATED_FILTER ? "" : value)));
   const field = (line: RecurringLine, name: string): string | null => {
     if (name.startsWith("tag:")) {

@@ -4,7 +4,7 @@ import type { TenantRef } from "../../context";
 import type { AppDeps } from "../../deps";
 import { badRequest } from "@cloudcost/http";
 import { spendReport } from "../dimension-query";
-import { dimensionFilterOf, hasDimension, recurringDimensionMatcher } from "./dimension-filter";
+import { hasDimension, recurringDimensionMatcher } from "./dimension-filter";
 import { periodBounds } from "./periods";
 import { readRecurringLines } from "./repository";
 import { computeForecast } from "./rules";
@@ -25,7 +25,8 @@ export async function forecastSpend(
 ): Promise<SpendForecast> {
   const period = periodBounds(query.period, now);
   const ranges = forecastRanges(period, now);
-  const dimension = dimensionFilterOf(Object.fromEntries(Object.entries(query.dimension_filters ?? {}).map(([key, values]) => [`dimension:${key}`, values])));
+  const [key, values] = Object.entries(query.dimension_filters ?? {})[0] ?? [];
+  const dimension = key === undefined ? null : { key, values };
   if (dimension && !(await hasDimension(deps.db.sql, tenant.organizationId, dimension.key)))
     throw badRequest(`Invalid query: dimension:${dimension.key}: no dimension ${dimension.key} in this organization`, [
       { path: `dimension:${dimension.key}`, message: `no dimension ${dimension.key} in this organization` },
