@@ -401,13 +401,14 @@ interface FocusImport {
   import_ms: number;
   reimport_superseding_ms: number;
   import_with_5_dimensions_ms?: number;
+  load_average_at_start?: number[];
   reimport_superseding_with_5_dimensions_ms?: number;
   copy_baseline_ms: number;
   ratio_import_to_copy: number;
 }
 const focus = read<FocusImport>("focus-import");
 if (focus) {
-  const rows = `${focus.rows.toLocaleString("en")} rows (${focus.file_mb} MB)`;
+  const rows = `${focus.rows.toLocaleString("en")} rows (${focus.file_mb} MB${focus.load_average_at_start ? `, load average ${focus.load_average_at_start[0]} at start` : ""})`;
   const full = focus.rows >= 100_000;
   add(
     `FOCUS CSV import over HTTP, ${rows} (PostgreSQL)`,
