@@ -156,25 +156,30 @@ async function launch(
     },
   };
   const upper = envPrefix(name);
+  let currentMetricsPort = metricsPort;
   for (let attempt = 1; ; attempt++) {
     try {
       await service.start();
       return service;
     } catch (err) {
       // A picked port is free only when it was picked: another test's process may bind it first.
-      // Ports this function picked move to new free ones (a port the caller chose stays).
-      const taken = service.logs.join("").includes("EADDRINUSE");
-      if (!taken || !options.portsMayMove || attempt >= PORT_ATTEMPTS) {
+      // Ports this function picked move to new free ones (a port the caller chose stays, but its
+      // metrics port, always picked here, moves when it is the one taken).
+      const taken = /EADDRINUSE[^\n]*?:(\d+)/.exec(service.logs.join(""));
+      const metricsTaken = taken !== null && Number(taken[1]) === currentMetricsPort;
+      if (!taken || (!options.portsMayMove && !metricsTaken) || attempt >= PORT_ATTEMPTS) {
         await service.cleanup();
         throw err;
       }
       service.logs.length = 0;
-      service.port = await freePort();
-      service.url = `http://127.0.0.1:${service.port}`;
-      const metrics = await freePort();
-      service.metricsUrl = `http://127.0.0.1:${metrics}/metrics`;
-      serviceEnv[`${upper}_PORT`] = String(service.port);
-      serviceEnv[`${upper}_METRICS_PORT`] = String(metrics);
+      if (options.portsMayMove) {
+        service.port = await freePort();
+        service.url = `http://127.0.0.1:${service.port}`;
+        serviceEnv[`${upper}_PORT`] = String(service.port);
+      }
+      currentMetricsPort = await freePort();
+      service.metricsUrl = `http://127.0.0.1:${currentMetricsPort}/metrics`;
+      serviceEnv[`${upper}_METRICS_PORT`] = String(currentMetricsPort);
     }
   }
 }
