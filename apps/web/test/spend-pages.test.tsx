@@ -97,7 +97,7 @@ const SESSION = {
   superseded_import_ids: [],
 };
 
-/** A 3-day anomaly of one service in USD (with feedback `yes`), and a new one of the tenant's total in EUR. */
+/** A 3-day anomaly of one service in USD (with feedback `yes`), a new one of the tenant's total in EUR, and one of a dimension's value. */
 const ANOMALIES = [
   {
     id: "ano_1",
@@ -129,6 +129,22 @@ const ANOMALIES = [
     impact: "150",
     score: "4",
     reason: "new_service",
+    feedback: null,
+  },
+  {
+    id: "ano_3",
+    monitor: { kind: "dimension", service_name: null, dimension: "team", value: "web" },
+    currency: "USD",
+    start: "2026-11-18",
+    end: "2026-11-18",
+    days: 1,
+    day: "2026-11-18",
+    service_name: null,
+    cost: "320",
+    expected: "120",
+    impact: "200",
+    score: "20000",
+    reason: "spike",
     feedback: null,
   },
 ];
@@ -326,7 +342,7 @@ describe("the budgets page", () => {
     expect(screen.getByText("Forecast past 100 %")).toBeTruthy();
     expect(screen.getByRole("button", { name: "New budget" })).toBeTruthy();
     expect(screen.getByRole("button", { name: /^Edit\s*Prod monthly$/ })).toBeTruthy();
-    expect(await screen.findAllByRole("button", { name: "Planned activity" })).toHaveLength(2);
+    expect(await screen.findAllByRole("button", { name: "Planned activity" })).toHaveLength(3);
   });
 
   it("narrows a new budget to a dimension's values", async () => {
@@ -348,7 +364,7 @@ describe("the budgets page", () => {
     answer("member");
     renderAt("/budgets");
     const table = await screen.findByRole("table", { name: "Anomalies, latest first" });
-    const [, ec2, total] = within(table).getAllByRole("row");
+    const [, ec2, total, team] = within(table).getAllByRole("row");
     expect(
       within(ec2)
         .getAllByRole("cell")
@@ -370,6 +386,8 @@ describe("the budgets page", () => {
         .slice(0, 5)
         .map((c) => c.textContent),
     ).toEqual(["2026-11-20 (1 day)", "Total", "new service", "EUR", "€450.00"]);
+    // A dimension's value is named with its key; its cost is after the dimension's splits.
+    expect(within(team).getAllByRole("cell")[1].textContent).toBe("team = web");
     // Each anomaly's buttons are a group named after it; the given feedback is pressed; "No" and "Planned activity" say they mute.
     const group = within(ec2).getByRole("group", { name: "Was the Amazon EC2 anomaly of 2026-11-24 to 2026-11-26 a real problem?" });
     expect(within(group).getByRole("button", { name: "Yes" }).getAttribute("aria-pressed")).toBe("true");
@@ -390,7 +408,7 @@ describe("the budgets page", () => {
     await screen.findByRole("img", { name: /^Prod monthly: / });
     await screen.findByRole("cell", { name: "2026-11-24 – 2026-11-26 (3 days)" });
     expect(screen.queryByRole("button", { name: /New budget|Edit|Delete|Detect now|Planned|Yes|No/ })).toBeNull();
-    expect(screen.getByRole("cell", { name: "none yet" })).toBeTruthy();
+    expect(screen.getAllByRole("cell", { name: "none yet" })).toHaveLength(2);
     expect(screen.getByRole("cell", { name: "Yes" })).toBeTruthy();
   });
 });

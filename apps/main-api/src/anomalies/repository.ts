@@ -13,6 +13,7 @@ const DETECTED_COLUMNS = {
   tenant_id: "text",
   currency: "text",
   monitor_kind: "text",
+  dimension_key: "text",
   service_name: "text",
   day: "text",
   cost: "text",
@@ -27,6 +28,7 @@ const STORED_COLUMNS = {
   tenant_id: "text",
   id: "text",
   monitor_kind: "text",
+  dimension_key: "text",
   service_name: "text",
   currency: "text",
   start_day: "text",
@@ -143,7 +145,7 @@ const DETECT_SQL = `
       CROSS JOIN LATERAL (
         SELECT ${MEDIAN} AS mad FROM (SELECT array_agg(abs(v - m.expected) ORDER BY abs(v - m.expected)) AS s FROM unnest(b.baseline) AS v) sorted) mad
      WHERE b.baseline IS NOT NULL)
-  SELECT tenant_id, currency, monitor_kind, service_name, to_char(day, 'YYYY-MM-DD') AS day, cost::text, expected::text, impact::text, score::text, reason
+  SELECT tenant_id, currency, monitor_kind, '' AS dimension_key, service_name, to_char(day, 'YYYY-MM-DD') AS day, cost::text, expected::text, impact::text, score::text, reason
     FROM scored
    WHERE impact > $6::numeric AND impact > expected * $7::numeric / 100 AND score > $10::numeric AND NOT COALESCE(monthly, false)
    ORDER BY tenant_id, currency, monitor_kind, service_name, day`;
@@ -183,7 +185,7 @@ export function detectAnomalyRows(
   );
 }
 
-const STORED_SELECT = `tenant_id, id, monitor_kind, service_name, currency, to_char(start_day, 'YYYY-MM-DD') AS start_day,
+const STORED_SELECT = `tenant_id, id, monitor_kind, dimension_key, service_name, currency, to_char(start_day, 'YYYY-MM-DD') AS start_day,
        to_char(end_day, 'YYYY-MM-DD') AS end_day, days, cost::text, expected::text, impact::text, score::text, peak_cost::text, reason, feedback, feedback_at`;
 
 /** Serializes the detections of one organization (replicas, the schedule, imports): taken in the writing transaction. */
@@ -219,6 +221,8 @@ export interface NewAnomaly {
   tenant_id: string;
   id: string;
   monitor_kind: string;
+  /** '' unless a dimension monitor's. */
+  dimension_key: string;
   service_name: string;
   currency: string;
   start_day: string;
@@ -234,16 +238,16 @@ export interface NewAnomaly {
 }
 
 const INSERT_SQL = `WITH inserted AS (
-         INSERT INTO spend_anomalies (organization_id, tenant_id, id, monitor_kind, service_name, currency, start_day, end_day, days,
+         INSERT INTO spend_anomalies (organization_id, tenant_id, id, monitor_kind, dimension_key, service_name, currency, start_day, end_day, days,
                                       cost, expected, impact, score, peak_cost, reason)
-         SELECT $1, a.tenant_id, a.id, a.monitor_kind, a.service_name, a.currency, a.start_day::date, a.end_day::date, a.days,
+         SELECT $1, a.tenant_id, a.id, a.monitor_kind, a.dimension_key, a.service_name, a.currency, a.start_day::date, a.end_day::date, a.days,
                 a.cost::numeric, a.expected::numeric, a.impact::numeric, a.score::numeric, a.peak_cost::numeric, a.reason
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int4[],
+           FROM unnest($2::text[], $3::text[], $4::text[], $16::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int4[],
                        $10::text[], $11::text[], $12::text[], $13::text[], $15::text[], $14::text[])
-                AS a(tenant_id, id, monitor_kind, service_name, currency, start_day, end_day, days, cost, expected, impact, score, peak_cost, reason)
-         ON CONFLICT (organization_id, tenant_id, monitor_kind, service_name, currency, start_day) DO NOTHING
+                AS a(tenant_id, id, monitor_kind, dimension_key, service_name, currency, start_day, end_day, days, cost, expected, impact, score, peak_cost, reason)
+         ON CONFLICT (organization_id, tenant_id, monitor_kind, dimension_key, service_name, currency, start_day) DO NOTHING
          RETURNING *)
-       SELECT ${STORED_SELECT} FROM inserted ORDER BY tenant_id, currency, monitor_kind, service_name, start_day`;
+       SELECT ${STORED_SELECT} FROM inserted ORDER BY tenant_id, currency, monitor_kind, dimension_key, service_name, start_day`;
 
 /**
  * Stores new anomalies in one statement; one already stored for (tenant, monitor, currency, first
@@ -268,6 +272,7 @@ export function insertAnomalies(tx: Tx, organizationId: string, rows: readonly N
     column("score"),
     column("reason"),
     column("peak_cost"),
+    column("dimension_key"),
   );
 }
 
@@ -293,7 +298,7 @@ const EXTEND_SQL = `WITH extended AS (
                 AS e(id, start_day, end_day, cost, expected, impact, score, peak_cost)
           WHERE a.organization_id = $1 AND a.id = e.id
          RETURNING a.*)
-       SELECT ${STORED_SELECT} FROM extended ORDER BY tenant_id, currency, monitor_kind, service_name, start_day`;
+       SELECT ${STORED_SELECT} FROM extended ORDER BY tenant_id, currency, monitor_kind, dimension_key, service_name, start_day`;
 
 /** Adds days to stored anomalies in one statement (sums added, score the higher); returns them after the change. */
 export function extendAnomalies(tx: Tx, organizationId: string, rows: readonly AnomalyExtension[]): Promise<StoredRow[]> {
@@ -324,11 +329,22 @@ export async function tenantsWithSpendSince(db: Pick<Db, "$queryRawUnsafe">, sin
 const LIST_SQL = `SELECT ${STORED_SELECT}
   FROM spend_anomalies
  WHERE organization_id = $1 AND tenant_id = $2 AND end_day >= $3::date AND start_day < $4::date
- ORDER BY end_day DESC, start_day DESC, monitor_kind, service_name, currency`;
+   AND ($5::text IS NULL OR (monitor_kind = 'dimension' AND dimension_key = $5::text AND (cardinality($6::text[]) = 0 OR service_name = ANY($6::text[]))))
+ ORDER BY end_day DESC, start_day DESC, monitor_kind = 'dimension', monitor_kind, dimension_key, service_name, currency`;
 
-/** The tenant's anomalies with a day from `start` to `end` (exclusive), latest end first, then the services before the total. */
-export function findAnomalies(db: Pick<Db, "$queryRawUnsafe">, tenant: TenantRef, start: string, end: string): Promise<StoredRow[]> {
-  return db.$queryRawUnsafe<StoredRow[]>(LIST_SQL, tenant.organizationId, tenant.id, start, end);
+/**
+ * The tenant's anomalies with a day from `start` to `end` (exclusive), latest end first, then the
+ * services, the total and the dimensions' values; with `dimension`, only that dimension's monitors
+ * (of `values`, '' for the unallocated cost; all when none is given).
+ */
+export function findAnomalies(
+  db: Pick<Db, "$queryRawUnsafe">,
+  tenant: TenantRef,
+  start: string,
+  end: string,
+  dimension?: { key: string; values: string[] },
+): Promise<StoredRow[]> {
+  return db.$queryRawUnsafe<StoredRow[]>(LIST_SQL, tenant.organizationId, tenant.id, start, end, dimension?.key ?? null, dimension?.values ?? []);
 }
 
 const FEEDBACK_SQL = `WITH updated AS (

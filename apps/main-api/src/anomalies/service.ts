@@ -1,12 +1,15 @@
-import type { Anomaly, AnomaliesQuery, DetectAnomaliesRequest } from "@cloudcost/contracts";
+import { type Anomaly, type AnomaliesQuery, type DetectAnomaliesRequest, UNALLOCATED_FILTER } from "@cloudcost/contracts";
 import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { badRequest, notFound } from "@cloudcost/http";
 import { Decimal } from "@cloudcost/decimal";
+import { queryClient } from "../budgets/status";
 import type { TenantRef } from "../context";
+import { hasDimension } from "../spend/forecast/dimension-filter";
 import type { Prisma } from "../db";
 import { loadOrganizationSettings } from "../settings/repository";
 import type { Tx } from "../transactions";
 import { emitWebhookEvent } from "../webhooks/events";
+import { detectDimensionRows } from "./dimension-monitors";
 import {
   type AnomalyExtension,
   type DetectedRow,
@@ -37,11 +40,17 @@ const addDays = (day: string, n: number) => dayOf(new Date(Date.parse(`${day}T00
 const cents = (value: string) => new Decimal(value).toFixed(2, Decimal.ROUND_HALF_UP);
 const ENDING = new Set(["no", "planned_activity"]);
 
+function monitorOf(row: StoredRow): Anomaly["monitor"] {
+  if (row.monitor_kind === "dimension") return { kind: "dimension", service_name: null, dimension: row.dimension_key, value: row.service_name || null };
+  return { kind: row.monitor_kind as "service" | "total", service_name: row.monitor_kind === "total" ? null : row.service_name };
+}
+
 export function toAnomaly(row: StoredRow): Anomaly {
-  const service = row.monitor_kind === "total" ? null : row.service_name;
+  const monitor = monitorOf(row);
+  const service = monitor.service_name;
   return {
     id: row.id,
-    monitor: { kind: row.monitor_kind as Anomaly["monitor"]["kind"], service_name: service },
+    monitor,
     currency: row.currency,
     start: row.start_day,
     end: row.end_day,
@@ -92,7 +101,8 @@ export function detectOrganizationAnomalies(
  * Scores the days from `from` to `end` (exclusive) of these tenants of one organization, per monitor
  * (each service, and the total, per currency, over usage lines only) in one statement over the
  * service roll-up (repository.ts; scoring.ts's pure functions are the reference the tests hold it
- * to). Then, under the organization's detection lock, in one transaction: anomalous days of a muted
+ * to), and per value of each dimension of the organization after its splits (dimension-monitors.ts,
+ * scored by those pure functions). Then, under the organization's detection lock, in one transaction: anomalous days of a muted
  * monitor are dropped, consecutive ones form runs, a run touching an anomaly of the monitor that is
  * still open (no feedback, or `yes`) extends it (its days outside it are added), any other starts a
  * new anomaly, which emits `anomaly.detected` once. Days already inside an anomaly add nothing, so
@@ -102,7 +112,7 @@ export async function detectDays(prisma: Prisma, organizationId: string, tenantI
   const none: DetectionResult = { detected: 0, extended: 0, anomalies: [] };
   if (tenantIds.length === 0 || from >= end) return none;
   const settings = await loadOrganizationSettings(prisma, organizationId);
-  const found = await detectAnomalyRows(prisma, organizationId, tenantIds, {
+  const found: DetectedRow[] = await detectAnomalyRows(prisma, organizationId, tenantIds, {
     historyFrom: addDays(from, -LOOKBACK_DAYS),
     end,
     from,
@@ -112,6 +122,14 @@ export async function detectDays(prisma: Prisma, organizationId: string, tenantI
     minScaledMad: MIN_SCALED_MAD.toString(),
     scoreThreshold: SCORE_THRESHOLD,
   });
+  found.push(
+    ...(await detectDimensionRows(prisma, organizationId, tenantIds, {
+      historyFrom: addDays(from, -LOOKBACK_DAYS),
+      from,
+      end,
+      floors: { minUsd: String(settings.anomaly_min_usd), minPercent: String(settings.anomaly_min_percent) },
+    })),
+  );
   if (found.length === 0) return none;
   return prisma.$transaction(async (tx) => {
     await lockOrganizationDetection(tx, organizationId);
@@ -129,8 +147,8 @@ async function announce(tx: Tx, organizationId: string, anomalies: readonly (Ano
   for (const { tenant_id, ...anomaly } of anomalies) await emitWebhookEvent(tx, { organizationId, type: "anomaly.detected", data: { tenant_id, anomaly } });
 }
 
-const monitorKey = (row: { tenant_id: string; currency: string; monitor_kind: string; service_name: string }) =>
-  JSON.stringify([row.tenant_id, row.currency, row.monitor_kind, row.service_name]);
+const monitorKey = (row: { tenant_id: string; currency: string; monitor_kind: string; dimension_key: string; service_name: string }) =>
+  JSON.stringify([row.tenant_id, row.currency, row.monitor_kind, row.dimension_key, row.service_name]);
 
 /**
  * Whether a day is in the mute of a stored anomaly: from its first day to 7 days after the
@@ -180,9 +198,21 @@ export function mergeDetected(found: readonly DetectedRow[], stored: readonly St
         open.end_day = [last, open.end_day].sort()[1];
         extensions.set(open.id, { ...extension, start_day: open.start_day, end_day: open.end_day });
       } else {
-        const [{ tenant_id, currency, monitor_kind, service_name, reason }] = run;
+        const [{ tenant_id, currency, monitor_kind, dimension_key, service_name, reason }] = run;
         const days = Math.round((Date.parse(last) - Date.parse(first)) / DAY_MS) + 1;
-        created.push({ tenant_id, id: newId("ano"), monitor_kind, service_name, currency, start_day: first, end_day: last, days, reason, ...sums });
+        created.push({
+          tenant_id,
+          id: newId("ano"),
+          monitor_kind,
+          dimension_key,
+          service_name,
+          currency,
+          start_day: first,
+          end_day: last,
+          days,
+          reason,
+          ...sums,
+        });
         known.push({ ...created[created.length - 1], feedback: null, feedback_at: null });
       }
     }
@@ -244,7 +274,17 @@ export async function listAnomalies(prisma: Prisma, tenant: TenantRef, query: An
   if (start >= end) throw badRequest("start must be before end.", [{ path: "start", message: "must be before end" }]);
   if (Date.parse(end) - Date.parse(start) > 400 * DAY_MS)
     throw badRequest("At most 400 days between start and end.", [{ path: "end", message: "at most 400 days after start" }]);
-  const rows = await findAnomalies(prisma, tenant, start, end);
+  const dimension = query.dimension && {
+    key: query.dimension.key,
+    values: query.dimension.values.map((value) => (value === UNALLOCATED_FILTER ? "" : value)),
+  };
+  if (dimension && !(await hasDimension(queryClient(prisma), tenant.organizationId, dimension.key))) {
+    const path = `dimension:${dimension.key}`;
+    throw badRequest(`Invalid query: ${path}: no dimension ${dimension.key} in this organization`, [
+      { path, message: `no dimension ${dimension.key} in this organization` },
+    ]);
+  }
+  const rows = await findAnomalies(prisma, tenant, start, end, dimension);
   return { start, end, items: rows.map(toAnomaly) };
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Currency, ServiceId } from "../../common.js";
+import { Currency, KeyText, queryArray, ServiceId } from "../../common.js";
+import { isDimensionParameter, UNALLOCATED_FILTER } from "../spend/schemas.js";
 
 const DecimalString = z.string().meta({ description: "An exact decimal as a string." });
 
@@ -9,10 +10,20 @@ const Day = z.iso.date().meta({ description: "A UTC day, YYYY-MM-DD." });
 
 export const AnomalyMonitor = z
   .object({
-    kind: z.enum(["service", "total"]),
-    service_name: z.string().nullable().meta({ description: "The service watched; null for the tenant's total." }),
+    kind: z.enum(["service", "total", "dimension"]),
+    service_name: z.string().nullable().meta({ description: "The service watched; null for the tenant's total and for a dimension's value." }),
+    dimension: z.string().optional().meta({ description: "`dimension` monitors: the key of the dimension watched." }),
+    value: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "`dimension` monitors: the value watched (its cost after the dimension's splits); null for the unallocated cost." }),
   })
-  .meta({ id: "AnomalyMonitor", description: "What is watched: the usage cost of one service, or of all the tenant's services (`total`), in one currency." });
+  .meta({
+    id: "AnomalyMonitor",
+    description:
+      "What is watched, in one currency: the usage cost of one service, of all the tenant's services (`total`), or of one value of a dimension of the organization (`dimension`, after its splits).",
+  });
 export type AnomalyMonitor = z.infer<typeof AnomalyMonitor>;
 
 export const Anomaly = z
@@ -43,9 +54,28 @@ export const Anomaly = z
   });
 export type Anomaly = z.infer<typeof Anomaly>;
 
+const DimensionValues = queryArray(KeyText);
+
 export const AnomaliesQuery = z
-  .object({ start: Day.optional(), end: Day.optional() })
-  .meta({ id: "AnomaliesQuery", description: "Days from `start` (inclusive, default 30 days ago) to `end` (exclusive, default tomorrow), at most 400 days." });
+  .looseObject({ start: Day.optional(), end: Day.optional() })
+  .transform((query, ctx) => {
+    let dimension: { key: string; values: string[] } | undefined;
+    for (const name of Object.keys(query).filter((name) => name.startsWith("dimension:"))) {
+      if (!isDimensionParameter(name)) {
+        ctx.addIssue({ code: "custom", path: [name], message: "a dimension filter is dimension:<key> with a key of [a-z][a-z0-9_]{0,39}" });
+        continue;
+      }
+      const parsed = DimensionValues.safeParse(query[name]);
+      if (!parsed.success) ctx.addIssue({ code: "custom", path: [name], message: "dimension values are at most 256 characters each" });
+      else if (dimension) ctx.addIssue({ code: "custom", path: [name], message: "one dimension per query" });
+      else dimension = { key: name.slice("dimension:".length), values: parsed.data };
+    }
+    return { start: query.start as string | undefined, end: query.end as string | undefined, dimension };
+  })
+  .meta({
+    id: "AnomaliesQuery",
+    description: `Days from \`start\` (inclusive, default 30 days ago) to \`end\` (exclusive, default tomorrow), at most 400 days. \`dimension:<key>=a,b\` lists only the anomalies of that dimension's monitors for those values (${UNALLOCATED_FILTER} for the unallocated cost; no values: every value).`,
+  });
 export type AnomaliesQuery = z.output<typeof AnomaliesQuery>;
 
 export const AnomalyList = z

@@ -12,8 +12,11 @@ const FEEDBACK = [
 const REASONS: Record<Anomaly["reason"], string> = { new_service: "new service", spike: "spike" };
 const MUTE_NOTE = "anomaly-mute-note";
 
-/** The monitor in words: its service, or the tenant's total. */
-const monitorName = (a: Anomaly) => (a.monitor.kind === "total" ? "Total" : (a.monitor.service_name ?? "Total"));
+/** The monitor in words: its service, the tenant's total, or a dimension's value (after its splits). */
+function monitorName(a: Anomaly): string {
+  if (a.monitor.kind === "dimension") return `${a.monitor.dimension} = ${a.monitor.value ?? "unallocated"}`;
+  return a.monitor.kind === "total" ? "Total" : (a.monitor.service_name ?? "Total");
+}
 const rangeText = (a: Anomaly) => (a.start === a.end ? a.start : `${a.start} to ${a.end}`);
 
 export function Anomalies({ tenantId, tenantName }: { tenantId: string; tenantName: string }) {
@@ -38,15 +41,15 @@ export function Anomalies({ tenantId, tenantName }: { tenantId: string; tenantNa
         )}
       </div>
       <p className="muted">
-        Days on which the usage cost of one service, or the tenant's total, stood well out of its usual level (the same weekday of the 4 weeks before, or the 14
-        days before), per currency; days at most 2 normal days apart form one anomaly. A day costing within 20 % of the same day of each of the 2 months before
-        is a monthly job, not an anomaly; a new service is one anomaly while it stays above the floors in its first 14 days. Checked daily and after imports;
-        purchases, fees, credits and tax are not scored.
+        Days on which the usage cost of one service, of the tenant's total, or of one value of each of the organization's dimensions (after its shared-cost
+        splits) stood well out of its usual level (the same weekday of the 4 weeks before, or the 14 days before), per currency; days at most 2 normal days
+        apart form one anomaly. A day costing within 20 % of the same day of each of the 2 months before is a monthly job, not an anomaly; a new service is one
+        anomaly while it stays above the floors in its first 14 days. Checked daily and after imports; purchases, fees, credits and tax are not scored.
       </p>
       {writer && (
         <p className="muted" id={MUTE_NOTE}>
-          Was it a real problem? Answering “No” or “Planned activity” ends the anomaly and mutes its monitor (the service or the total, in that currency) for 7
-          days, for days costing up to 1.2 times the anomaly's largest day: a larger spike is still reported.
+          Was it a real problem? Answering “No” or “Planned activity” ends the anomaly and mutes its monitor (the service, the total or the dimension's value,
+          in that currency) for 7 days, for days costing up to 1.2 times the anomaly's largest day: a larger spike is still reported.
         </p>
       )}
       {detect.error && <ErrorNote error={detect.error} title="Could not detect" />}
