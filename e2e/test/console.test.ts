@@ -4,7 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
-import type { PutDimensionRequest } from "@cloudcost/contracts";
+import type { PutDimensionRequest, SpendReport } from "@cloudcost/contracts";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { FLEET, samplesOf } from "../src/fleet";
 import { stackClient } from "../src/client";
@@ -530,6 +530,70 @@ describeIfBrowser("console", () => {
     });
     expect(await preview.textContent()).toContain(`${expected.coverage.percent} % of the cost is allocated`);
     await check(page, "dimensions");
+  });
+
+  it("groups the Spend page by the team dimension, shared costs split then direct, each row as the API computes it", async () => {
+    const page = owner;
+    const { main } = stackClient(stack, { token: ownerToken });
+    const orgId = (await main.getMe()).organization.id;
+    // The journey above stored the demo's dimensions: the service applies them to the ledger in the background.
+    await until(
+      () => main.getDimension({ params: { org_id: orgId, key: "team" }, query: {} }),
+      (team) => team.status === "applied",
+      120_000,
+    );
+
+    // The last 30 days (the demo bill's days end yesterday: the month to date holds none on the 1st), by team.
+    await page.goto(`${stack.consoleUrl}/spend`);
+    await page.getByRole("combobox", { name: /^Range/ }).selectOption("last-30");
+    await page.waitForURL(/preset=last-30/);
+    await page.getByLabel("Group by (chart stacks by it)").selectOption("dimension:team");
+    await page.waitForURL(/group_by=dimension%3Ateam/);
+    const today = new Date();
+    const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 29)).toISOString().slice(0, 10);
+    const table = page.locator("section[aria-label='Spend by group']");
+    /** Each row as the table shows it: the team, then cost, direct, shared in and shared out (text and exact amount in the title), then the currency. */
+    const shown = () =>
+      table
+        .locator("tbody tr")
+        .evaluateAll((rows: any[]) => rows.map((row) => [...row.querySelectorAll("td")].map((td: any) => [td.textContent, td.getAttribute("title")])));
+    const money = (amount: string | undefined, currency: string) =>
+      [new Intl.NumberFormat("en-US", { style: "currency", currency }).format(Number(amount)), amount ?? null] as const;
+    const expectedOf = (report: SpendReport) =>
+      report.rows.map((row) => [
+        [row.group["dimension:team"] ?? "Unallocated", null],
+        money(row.cost, row.currency),
+        money(row.direct_cost, row.currency),
+        money(row.shared_in, row.currency),
+        money(row.shared_out, row.currency),
+        [row.currency, null],
+      ]);
+    /** Waits for the table to show `report`'s rows (it refetches on each change of the view), then compares them (a diff when they never match). */
+    const showsRows = async (report: SpendReport) => {
+      const expected = JSON.stringify(expectedOf(report));
+      const rows = await until(shown, (value) => JSON.stringify(value) === expected, 30_000).catch(() => shown());
+      expect(rows).toEqual(expectedOf(report));
+    };
+
+    const split = await main.getOrganizationSpend({ params: { org_id: orgId }, query: { start, granularity: "none", group_by: ["dimension:team"] } });
+    // The demo's splits move the platform team's and the support plan's cost to the other teams.
+    expect(split.rows.some((row) => Number(row.shared_in) > 0)).toBe(true);
+    await showsRows(split);
+    const headers = await table.locator("thead th").allTextContents();
+    expect(headers[0]).toMatch(/team/i);
+    expect(headers.slice(1)).toEqual(["Cost", "Direct", "Shared in", "Shared out", "Currency"]);
+
+    // Each value's own lines only: no cost moves.
+    await page.getByRole("combobox", { name: /^Shared costs/ }).selectOption("direct");
+    await page.waitForURL(/allocation=direct/);
+    const direct = await main.getOrganizationSpend({
+      params: { org_id: orgId },
+      query: { start, granularity: "none", group_by: ["dimension:team"], allocation: "direct" },
+    });
+    expect(direct.rows.every((row) => Number(row.shared_in) === 0 && Number(row.shared_out) === 0)).toBe(true);
+    expect(direct.rows.map((row) => row.group["dimension:team"])).toContain("platform");
+    await showsRows(direct);
+    await check(page, "spend-by-dimension");
   });
 
   it("shows a cluster's cost by namespace on the Kubernetes page, as the API allocates it", async () => {
