@@ -471,17 +471,20 @@ async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: s
  * the same statement (one pass over the lines). Returns how many, and the imports they belonged to.
  */
 async function deleteLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[]): Promise<{ deleted: number; importIds: string[] }> {
-  await addLinesToDimensionRollup(tx, organizationId, selectedLines(where), params, -1, { staged: true });
-  const [row] = await tx.$queryRawUnsafe<{ deleted: number; import_ids: string[]; days: string[] }[]>(
-    `WITH del AS (DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where} RETURNING l.*),
-      ${rollupCtes("del", -1)}
-    SELECT (SELECT count(*) FROM del)::int AS deleted,
-      ARRAY(SELECT DISTINCT import_id FROM del WHERE import_id IS NOT NULL ORDER BY 1) AS import_ids,
-      ARRAY(SELECT DISTINCT day::text FROM rollup_daily ORDER BY 1) AS days,
-      (SELECT count(*) FROM rollup_ondemand) AS last_rows`,
-    organizationId,
-    ...params,
-  );
+  const row = await groupedByHashing(tx, async () => {
+    await addLinesToDimensionRollup(tx, organizationId, selectedLines(where), params, -1, { staged: true });
+    const [deleted] = await tx.$queryRawUnsafe<{ deleted: number; import_ids: string[]; days: string[] }[]>(
+      `WITH del AS (DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where} RETURNING l.*),
+        ${rollupCtes("del", -1)}
+      SELECT (SELECT count(*) FROM del)::int AS deleted,
+        ARRAY(SELECT DISTINCT import_id FROM del WHERE import_id IS NOT NULL ORDER BY 1) AS import_ids,
+        ARRAY(SELECT DISTINCT day::text FROM rollup_daily ORDER BY 1) AS days,
+        (SELECT count(*) FROM rollup_ondemand) AS last_rows`,
+      organizationId,
+      ...params,
+    );
+    return deleted;
+  });
   await dropEmptyRollupRows(tx, organizationId, row.days);
   return { deleted: row.deleted, importIds: row.import_ids };
 }
@@ -579,6 +582,25 @@ export async function setLinePricing(tx: LedgerTx, organizationId: string, updat
   return ids;
 }
 
+/**
+ * Runs `write` (statements grouping a whole import's lines into the roll-ups) with the lines
+ * grouped by hashing, in memory. Lines just written have no statistics, so every estimate is one
+ * row and PostgreSQL grouped them by sorting, each sort of 100,000 wide rows spilling to disk with
+ * the default 4 MB work_mem: the roll-ups of a 100,000-line import took 2.7 s and its dimension
+ * groups 1.0 s, 1.45 s and 0.3 s hashed (bench/focus-import.ts). A hash that outgrows work_mem
+ * spills to disk in batches, so a larger import stays bounded. work_mem stays raised to the end of
+ * the transaction; sorting is allowed again after `write`.
+ */
+const HASH_GROUPING_SQL = "SELECT set_config('work_mem', '64MB', true) AS work_mem, set_config('enable_sort', 'off', true) AS enable_sort";
+const SORTING_SQL = "SELECT set_config('enable_sort', 'on', true) AS enable_sort";
+
+async function groupedByHashing<T>(tx: LedgerTx, write: () => Promise<T>): Promise<T> {
+  await tx.$queryRawUnsafe(HASH_GROUPING_SQL);
+  const result = await write();
+  await tx.$queryRawUnsafe(SORTING_SQL);
+  return result;
+}
+
 /** A (billing account, billing period) pair of a FOCUS import; periods as RFC 3339. */
 export interface BillingPair {
   billingAccountId: string;
@@ -608,16 +630,20 @@ export async function deleteSupersededLines(tx: LedgerTx, organizationId: string
  * `insertLines(..., { rollup: false })` and calls this in the same transaction, which is cheaper
  * than a roll-up upsert per batch.
  */
-export async function rollupImport(tx: LedgerTx, organizationId: string, importId: string): Promise<void> {
+export function rollupImport(tx: LedgerTx, organizationId: string, importId: string): Promise<void> {
   const selected = selectedLines("l.import_id = $2");
-  await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importId);
-  await addLinesToDimensionRollup(tx, organizationId, selected, [importId], 1, { staged: true });
+  return groupedByHashing(tx, async () => {
+    await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importId);
+    await addLinesToDimensionRollup(tx, organizationId, selected, [importId], 1, { staged: true });
+  });
 }
 
 /** rollupImport for several imports at once (the parts of an import session, when it commits). */
 export async function rollupImports(tx: LedgerTx, organizationId: string, importIds: string[]): Promise<void> {
   if (importIds.length === 0) return;
   const selected = selectedLines("l.import_id = ANY($2::text[])");
-  await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importIds);
-  await addLinesToDimensionRollup(tx, organizationId, selected, [importIds], 1, { staged: true });
+  await groupedByHashing(tx, async () => {
+    await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importIds);
+    await addLinesToDimensionRollup(tx, organizationId, selected, [importIds], 1, { staged: true });
+  });
 }
