@@ -2,6 +2,7 @@ import {
   mainApiAnomalyRoutes,
   mainApiApiKeyRoutes,
   mainApiBudgetRoutes,
+  mainApiBusinessMetricRoutes,
   mainApiCommitmentRoutes,
   mainApiComputeRoutes,
   mainApiDimensionRoutes,
@@ -27,6 +28,7 @@ import { apiKeyHandlers, keyCreationReplay } from "./api-keys/handlers";
 import { bearerAuthentication } from "./auth/authenticate";
 import { authorize, checkDeclaredScope } from "./auth/authorize";
 import { budgetHandlers } from "./budgets/handlers";
+import { businessMetricHandlers } from "./business-metrics/handlers";
 import { commitmentHandlers } from "./commitments/handlers";
 import { computeHandlers } from "./compute/handlers";
 import type { AppDeps } from "./deps";
@@ -98,6 +100,7 @@ export function mainApiBindings(deps: AppDeps): SliceBinding[] {
     bindSlice(mainApiBudgetRoutes, budgetHandlers(deps)),
     bindSlice(mainApiAnomalyRoutes, anomalyHandlers(deps)),
     bindSlice(mainApiDimensionRoutes, dimensionHandlers(deps)),
+    bindSlice(mainApiBusinessMetricRoutes, businessMetricHandlers(deps)),
     bindSlice(mainApiComputeRoutes, computeHandlers(deps)),
     bindSlice(mainApiSpendRoutes, spendHandlers(deps)),
     bindSlice(mainApiSpendImportRoutes, spendImportHandlers(deps)),

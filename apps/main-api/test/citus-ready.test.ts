@@ -44,6 +44,8 @@ const DISTRIBUTION: TableDistribution = {
     spend_dimension_daily: "organization_id",
     spend_dimension_value_daily: "organization_id",
     dimension_versions: "organization_id",
+    business_metrics: "organization_id",
+    business_metric_values: "organization_id",
     spend_commitment_daily: "organization_id",
     spend_coverage_daily: "organization_id",
     spend_coverage_monthly: "organization_id",

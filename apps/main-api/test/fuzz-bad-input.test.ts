@@ -268,6 +268,12 @@ beforeAll(async () => {
       },
     },
     deleteDimension: { params: { org_id: org, key: "team" } },
+    putBusinessMetric: { params: { org_id: org, name: "orders" }, body: { unit: "order", description: "d", dimension: "team" } },
+    listBusinessMetrics: { params: { org_id: org } },
+    getBusinessMetric: { params: { org_id: org, name: "orders" } },
+    deleteBusinessMetric: { params: { org_id: org, name: "orders" } },
+    postBusinessMetricValues: { params: { org_id: org, name: "orders" }, query: { mode: "replace" } },
+    listBusinessMetricValues: { params: { org_id: org, name: "orders" }, query: { start: "2026-10-01", end: "2026-11-01" } },
     getWebhook: { params: { org_id: org, id: webhookId } },
     updateWebhook: {
       params: { org_id: org, id: webhookId },

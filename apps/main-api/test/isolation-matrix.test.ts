@@ -205,6 +205,16 @@ async function buildSide(tag: string): Promise<Side> {
     .set("Content-Type", "application/json")
     .send(JSON.stringify({ dataFiles: [`s3://${mark("bucket")}/export-1.csv.gz`, `s3://${mark("bucket")}/export-2.csv.gz`] }));
   expect(manifest.status).toBe(201);
+  // A business metric with a labelled amount: its unit, description and label are markers.
+  const metric = await request(server)
+    .put(`/api/v1/organizations/${org}/business-metrics/orders`)
+    .set(auth)
+    .send({ unit: mark("metric-unit"), description: mark("metric") });
+  const amounts = await request(server)
+    .post(`/api/v1/organizations/${org}/business-metrics/orders/values`)
+    .set(auth)
+    .send({ values: [{ date: "2026-10-01", amount: "12", label: mark("metric-label") }] });
+  expect([metric.status, amounts.status]).toEqual([200, 200]);
   const callers: Record<Caller | Lifecycle, string> = {
     owner: owner.token,
     admin: admin.token,
@@ -373,6 +383,12 @@ function identityCases(): Record<string, IdentityCase> {
       body: { name: "Intruder", rules: [{ value: "x", match: { field: "region", op: "present" } }] },
     },
     deleteDimension: { ids: () => ({ key: "team" }) },
+    putBusinessMetric: { ids: () => ({ name: "orders" }), body: { unit: "intruder" } },
+    listBusinessMetrics: {},
+    getBusinessMetric: { ids: () => ({ name: "orders" }) },
+    deleteBusinessMetric: { ids: () => ({ name: "orders" }) },
+    postBusinessMetricValues: { ids: () => ({ name: "orders" }), body: { mode: "replace", values: [{ date: "2026-10-01", amount: "0" }] } },
+    listBusinessMetricValues: { ids: () => ({ name: "orders" }), query: "?start=2026-10-01&end=2026-10-08" },
     getWebhook: webhookCase(),
     updateWebhook: webhookCase({ description: "Hijacked" }),
     deleteWebhook: webhookCase(),
@@ -625,6 +641,7 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     else if (route.includes("/spend/import-sessions/{id}")) params.id = side.sessionId;
     else if (route.includes("/webhooks/{id}")) params.id = side.webhookId;
     else if (route.includes("/dimensions/{key}")) params.key = "team";
+    else if (route.includes("/business-metrics/{name}")) params.name = "orders";
     else if (route.includes("/tenant/")) Object.assign(params, tenantPathIds(route));
     const withBody = matrix().find((r) => r.route === route && r.body !== undefined);
     return {

@@ -80,6 +80,7 @@ describe("admission per class of operations", () => {
       upsertResources: "ingest",
       ingestPods: "ingest",
       ingestUsage: "ingest",
+      postBusinessMetricValues: "ingest",
       createSpendImport: "import",
       analyzeRecommendations: "write",
       getRecommendationSummary: "read",

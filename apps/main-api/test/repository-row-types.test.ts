@@ -9,6 +9,7 @@ import { checkedStatements as anomalyStatements } from "../src/anomalies/reposit
 import { checkedStatements as apiKeyStatements } from "../src/api-keys/repository";
 import { checkedStatements as authStatements } from "../src/auth/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
+import { checkedStatements as businessMetricStatements } from "../src/business-metrics/repository";
 import { checkedStatements as commitmentStatements } from "../src/commitments/repository";
 import { checkedStatements as computeAnalysisStatements } from "../src/compute/analysis-repository";
 import { checkedStatements as computeInventoryStatements } from "../src/compute/inventory-repository";
@@ -47,6 +48,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...dimensionStatements(),
   ...dimensionRollupStatements(),
   ...dimensionSpendStatements(),
+  ...businessMetricStatements(),
   ...authStatements(),
   ...computeInventoryStatements(),
   ...computeSampleStatements(),

@@ -3,6 +3,7 @@ import { mainApiSpendRoutes } from "./spend/routes.js";
 import { mainApiAnomalyRoutes } from "./anomalies/routes.js";
 import { mainApiApiKeyRoutes } from "./api-keys/routes.js";
 import { mainApiBudgetRoutes } from "./budgets/routes.js";
+import { mainApiBusinessMetricRoutes } from "./business-metrics/routes.js";
 import { mainApiCommitmentRoutes } from "./commitments/routes.js";
 import { mainApiComputeRoutes } from "./compute/routes.js";
 import { mainApiDimensionRoutes } from "./dimensions/routes.js";
@@ -41,4 +42,5 @@ export const mainApiRoutes = {
   ...mainApiCommitmentRoutes,
   ...mainApiKubernetesRoutes,
   ...mainApiDimensionRoutes,
+  ...mainApiBusinessMetricRoutes,
 } as const;
