@@ -2,6 +2,7 @@ import type { mainApiDimensionRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { success } from "../http/envelope";
 import type { Handlers } from "../operations";
+import { findMetricAmounts } from "../business-metrics/repository";
 import { loadOrganizationSettings } from "../settings/repository";
 import { dimensionRepository } from "./repository";
 import { createDimensionService } from "./service";
@@ -13,6 +14,7 @@ export function dimensionHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock" 
     dimensions: dimensionRepository,
     sql: deps.db.sql,
     defaultCurrency: async (organizationId) => (await loadOrganizationSettings(deps.prisma, organizationId)).default_currency,
+    metricAmounts: (organizationId, names, from, to) => findMetricAmounts(deps.db.sql, organizationId, names, from, to),
     clock: deps.clock,
   });
   return {

@@ -12,7 +12,7 @@ import type { DimensionVersion } from "../generated/prisma/client";
 import { type Assignment, compileAssignment, type FieldReader } from "./assign";
 import { eachLeaf } from "./conditions";
 import type { LineGroup } from "./repository";
-import { byteOrder, type DayCosts, splitDay } from "./split";
+import { byteOrder, type DayCosts, type MetricAmountOf, splitDay } from "./split";
 
 /** The most (day, field values) groups a preview reads: beyond, the range is too fine-grained to preview at once. */
 export const MAX_PREVIEW_GROUPS = 200_000;
@@ -50,7 +50,7 @@ const text = (amount: Decimal) => amount.toFixed();
  * The draft applied to the range's line groups (each with the fields in `fields`' order): a line's
  * `dimension:<key>` is that dimension's value under its newest version effective by the line's
  * month (none: unallocated). Coverage and rules count the lines as the rules assign them; values
- * add each day's splits.
+ * add each day's splits (a `metric` split's shares: `metricAmount` of each target that day).
  */
 export function previewFromGroups(
   draft: PutDimensionRequest,
@@ -59,6 +59,7 @@ export function previewFromGroups(
   fields: string[],
   groups: LineGroup[],
   query: DimensionPreviewQuery & { currency: string },
+  metricAmount: MetricAmountOf = () => new Decimal(0),
 ): DimensionPreview {
   if (groups.length > MAX_PREVIEW_GROUPS)
     throw badRequest(
@@ -110,8 +111,8 @@ export function previewFromGroups(
     totals.set(value, entry);
     return entry;
   };
-  for (const direct of days.values()) {
-    const moved = splitDay(direct, splits);
+  for (const [day, direct] of days) {
+    const moved = splitDay(direct, splits, (metric, value) => metricAmount(metric, day, value));
     for (const [value, cost] of direct) total(value).direct = total(value).direct.plus(cost);
     for (const [value, amount] of moved.sharedIn) total(value).in = total(value).in.plus(amount);
     for (const [value, amount] of moved.sharedOut) total(value).out = total(value).out.plus(amount);

@@ -14,6 +14,8 @@ import { badRequest, conflict, type FieldError, HttpError, notFound } from "@clo
 import type { OrganizationContext } from "../context";
 import type { Prisma } from "../db";
 import type { DimensionVersion, Prisma as Models } from "../generated/prisma/client";
+import { metricAmountLookup, splitMetricNames } from "../business-metrics/amounts";
+import type { MetricAmountRow } from "../business-metrics/repository";
 import { findCycle, invalidRegexes, referencedDimensions } from "./conditions";
 import { fieldsRead, MAX_PREVIEW_GROUPS, previewFromGroups, versionsRead } from "./preview";
 import type { DimensionRepository } from "./repository";
@@ -23,6 +25,7 @@ import { clearRows } from "./rollup-repository";
 const DEFAULT_MONTHS_BACK = 12;
 /** How far ahead a version may be scheduled. */
 const MAX_MONTHS_AHEAD = 12;
+const DAY_MS = 86_400_000;
 
 export interface DimensionServiceDeps {
   /** Opens the transactions; every query goes through `dimensions`. */
@@ -32,6 +35,8 @@ export interface DimensionServiceDeps {
   sql: SqlClient;
   /** The organization's default currency (a preview's, unless it names one). */
   defaultCurrency: (organizationId: string) => Promise<string>;
+  /** The amounts of business metrics (`names`) of days [from, to): what a preview's `metric` splits share by. */
+  metricAmounts: (organizationId: string, names: string[], from: string, to: string) => Promise<MetricAmountRow[]>;
   clock: () => Date;
 }
 
@@ -172,7 +177,9 @@ export function createDimensionService(deps: DimensionServiceDeps) {
       const ordered = [...fields];
       const groups = await dimensions.findLineGroups(deps.sql, organizationId, { ...query, currency }, ordered, MAX_PREVIEW_GROUPS + 1);
       const splits: SplitRule[] = (body.splits ?? []).map((split, i) => ({ id: `spl_preview_${i + 1}`, ...split }));
-      return previewFromGroups(body, splits, others, ordered, groups, { ...query, currency });
+      const lastDay = new Date(Math.ceil(Date.parse(query.end) / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+      const amounts = await deps.metricAmounts(organizationId, splitMetricNames(splits), query.start.slice(0, 10), lastDay);
+      return previewFromGroups(body, splits, others, ordered, groups, { ...query, currency }, metricAmountLookup(amounts));
     },
 
     async listDimensions({ organization: { id: organizationId } }: OrganizationContext): Promise<{ items: Dimension[] }> {

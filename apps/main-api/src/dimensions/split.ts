@@ -70,13 +70,17 @@ export function splitDay(direct: DayCosts, splits: SplitRule[], metricAmount: (m
   return result;
 }
 
+/** A business metric's amount labelled with a value on a UTC day (0 when none is stored). */
+export type MetricAmountOf = (metric: string, day: string, value: string) => Decimal;
+
 /**
  * The split shares of each (UTC day, currency), made once from the organization's direct cost of
- * each value that day (rows as the value roll-up holds them: '' is unallocated), for the splits in
- * force that day.
+ * each value that day (rows as the value roll-up holds them: '' is unallocated) and, for `metric`
+ * splits, the metric's amounts labelled with each target that day, for the splits in force that day.
  */
 export function dayShares(
   rows: { day: string; currency: string; value: string; cost: string }[],
+  metricAmount: MetricAmountOf = () => new Decimal(0),
 ): (day: string, currency: string, splits: SplitRule[]) => DaySplit["shares"] {
   const costs = new Map<string, DayCosts>();
   for (const row of rows) {
@@ -91,7 +95,7 @@ export function dayShares(
     const id = `${day}|${currency}`;
     let shares = made.get(id);
     if (!shares) {
-      shares = splitDay(costs.get(id) ?? new Map(), splits).shares;
+      shares = splitDay(costs.get(id) ?? new Map(), splits, (metric, value) => metricAmount(metric, day, value)).shares;
       made.set(id, shares);
     }
     return shares;

@@ -2,6 +2,8 @@ import { type SplitRule, UNALLOCATED_FILTER, type SpendReport, type SpendRow } f
 import { Decimal } from "@cloudcost/decimal";
 import type { SqlClient } from "@cloudcost/db";
 import { badRequest } from "@cloudcost/http";
+import { type MetricAmountsReader, metricAmountLookup, readOnce, splitMetricNames } from "../business-metrics/amounts";
+import { findMetricAmounts, type MetricAmountRow } from "../business-metrics/repository";
 import { compileAssigner } from "../dimensions/rollup";
 import { dayShares, splitAmount } from "../dimensions/split";
 import {
@@ -13,7 +15,8 @@ import {
   readVersionsOf,
   rollupDirectRows,
 } from "./dimension-spend-repository";
-import { compareBytes, LINE_ONLY, periodOf, querySpend, SERVICE_ROLLUP, type SpendQueryInput, type SpendScope } from "./query";
+import { compareBytes, type ExactCosts, LINE_ONLY, periodOf, querySpend, rangeDays, SERVICE_ROLLUP, type SpendQueryInput, type SpendScope } from "./query";
+import { addUnitCosts, perMetricOf } from "./unit-cost";
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -22,12 +25,22 @@ const ZERO = new Decimal(0);
 /** Amounts as the other spend rows give them: rounded half away from zero to 10 places, no trailing zeros. */
 const amount = (value: Decimal) => value.toDecimalPlaces(10, Decimal.ROUND_HALF_UP).toFixed();
 
-/** The spend report, by a dimension when one is grouped or filtered on (else querySpend's). */
+/**
+ * The spend report, by a dimension when one is grouped or filtered on (else querySpend's); with
+ * `per`, each row and total adds the business metric's amount and the unit cost (unit-cost.ts).
+ */
 export async function spendReport(sql: Pick<SqlClient, "query">, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
   const grouped = (query.group_by ?? []).find((name) => name.startsWith("dimension:"));
   const key = grouped?.slice("dimension:".length) ?? Object.keys(query.dimension_filters ?? {})[0];
-  if (key === undefined) return querySpend(sql, scope, query);
-  return queryDimensionSpend(sql, scope, query, key, grouped !== undefined);
+  const per = query.per === undefined ? undefined : await perMetricOf(sql, scope.organizationId, query.per);
+  const exact: ExactCosts = { rows: [], totals: [] };
+  // Business metrics' amounts over the range's days, each metric read once for the splits and the unit costs.
+  const amounts = readOnce((names, from, to) => findMetricAmounts(sql, scope.organizationId, names, from, to));
+  const report =
+    key === undefined ? await querySpend(sql, scope, query, exact) : await queryDimensionSpend(sql, scope, query, key, grouped !== undefined, amounts, exact);
+  if (!per) return report;
+  const dimension = key === undefined ? undefined : { key, grouped: grouped !== undefined };
+  return addUnitCosts(sql, amounts, scope.organizationId, query, report, exact, per, dimension);
 }
 
 /** One piece of cost after the splits: a value's direct cost, or what a split moved in or out. */
@@ -60,6 +73,8 @@ async function queryDimensionSpend(
   query: SpendQueryInput,
   key: string,
   grouped: boolean,
+  amounts: MetricAmountsReader,
+  exact?: ExactCosts,
 ): Promise<SpendReport> {
   const groupBy = query.group_by ?? [];
   const { versions, unknown } = await readVersionsOf(sql, scope.organizationId, [key]);
@@ -122,6 +137,10 @@ async function queryDimensionSpend(
           query.metric,
           versions.filter((row) => row.key === key),
           priced,
+          (names) => {
+            const { from, to } = rangeDays(query.start, query.end);
+            return amounts(names, from, to);
+          },
         )
       : priced;
   const accepted = query.dimension_filters?.[key];
@@ -130,7 +149,7 @@ async function queryDimensionSpend(
     pieces = pieces.filter((piece) => values.has(piece.value));
     unpriced = unpriced.filter((piece) => values.has(piece.value));
   }
-  return report(query, groupBy, key, grouped, pieces, unpriced, startMs, endMs);
+  return report(query, groupBy, key, grouped, pieces, unpriced, startMs, endMs, exact);
 }
 
 /** The version of a month: the newest whose month is not after it. */
@@ -143,12 +162,18 @@ async function applySplits(
   metric: SpendQueryInput["metric"],
   versions: QueryVersion[],
   pieces: DirectPiece[],
+  /** The amounts of business metrics over the query's days (`metric` splits' shares). */
+  metricAmounts: (names: string[]) => Promise<MetricAmountRow[]>,
 ): Promise<Piece[]> {
   const days = [...new Set(pieces.map((piece) => piece.day))].sort();
   const splitting = days.filter((day) => (versionOf(versions, day.slice(0, 7))?.splits.length ?? 0) > 0);
   if (splitting.length === 0) return pieces;
   const next = new Date(Date.parse(`${splitting[splitting.length - 1]}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
-  const sharesOf = dayShares(await organizationDayCosts(sql, organizationId, key, metric, splitting[0], next));
+  // The business metrics `metric` splits share by: their amounts of the query's days, read once.
+  const inForce = new Set(splitting.map((day) => versionOf(versions, day.slice(0, 7)) as QueryVersion));
+  const metrics = splitMetricNames([...inForce].flatMap((version) => version.splits));
+  const metricAmount = metricAmountLookup(metrics.length ? await metricAmounts(metrics) : []);
+  const sharesOf = dayShares(await organizationDayCosts(sql, organizationId, key, metric, splitting[0], next), metricAmount);
   const splitsOf = (day: string): SplitRule[] => versionOf(versions, day.slice(0, 7))?.splits ?? [];
   const out: Piece[] = [];
   for (const piece of pieces) {
@@ -177,6 +202,7 @@ function report(
   unpriced: DirectPiece[],
   startMs: number,
   endMs: number,
+  exact?: ExactCosts,
 ): SpendReport {
   const dimensionName = `dimension:${key}`;
   const periodDay = (day: string) => (query.granularity === "day" ? day : query.granularity === "month" ? `${day.slice(0, 7)}-01` : query.start.slice(0, 10));
@@ -226,6 +252,11 @@ function report(
       }
       return compareBytes(a.row.currency, b.row.currency);
     });
+  const sortedTotals = [...totals].sort(([a], [b]) => compareBytes(a, b));
+  if (exact) {
+    exact.rows = rows.map((row) => row.exact.toFixed());
+    exact.totals = sortedTotals.map(([, cost]) => cost.toFixed());
+  }
   const byReason: Record<string, number> = {};
   let unpricedLines = 0;
   for (const piece of unpriced) {
@@ -239,7 +270,7 @@ function report(
     metric: query.metric,
     group_by: groupBy,
     rows: rows.map(({ row }) => row),
-    totals: [...totals].sort(([a], [b]) => compareBytes(a, b)).map(([currency, cost]) => ({ currency, cost: amount(cost) })),
+    totals: sortedTotals.map(([currency, cost]) => ({ currency, cost: amount(cost) })),
     unpriced: { lines: unpricedLines, by_reason: byReason },
   };
 }

@@ -1,6 +1,8 @@
 import type { DimensionLineField } from "@cloudcost/contracts";
 import { Decimal } from "@cloudcost/decimal";
 import type { SqlClient } from "@cloudcost/db";
+import { metricAmountLookup, splitMetricNames } from "../business-metrics/amounts";
+import { findMetricAmounts } from "../business-metrics/repository";
 import { compileAssigner } from "../dimensions/rollup";
 import { dayShares, splitAmount } from "../dimensions/split";
 import { organizationDayCosts, type QueryVersion } from "./dimension-spend-repository";
@@ -46,7 +48,10 @@ export async function* allocateExportLines(
   if (splitKey && splitVersions.some((row) => row.splits.length > 0)) {
     const from = range.start.slice(0, 10);
     const to = new Date(Math.ceil(Date.parse(range.end) / 86_400_000) * 86_400_000).toISOString().slice(0, 10);
-    sharesOf = dayShares(await organizationDayCosts(sql, organizationId, splitKey, "billed_cost", from, to));
+    // The business metrics `metric` splits share by: their amounts of the range read once.
+    const metrics = splitMetricNames(splitVersions.flatMap((row) => row.splits));
+    const metricAmount = metricAmountLookup(await findMetricAmounts(sql, organizationId, metrics, from, to));
+    sharesOf = dayShares(await organizationDayCosts(sql, organizationId, splitKey, "billed_cost", from, to), metricAmount);
   }
   for await (const line of lines) {
     const day = line.charge_period_start.toISOString().slice(0, 10);

@@ -22,6 +22,16 @@ export interface SpendQueryInput {
   dimension_filters?: Record<string, string[]>;
   /** With a dimension: its splits applied (default) or not. */
   allocation?: SpendAllocation;
+  /** A business metric: each row and total adds its amount and the unit cost (unit-cost.ts). */
+  per?: string;
+  /** The unit cost is per this many units of `per` (default 1). */
+  per_scale?: number;
+}
+
+/** Each row's and each total's cost as an exact decimal, in the report's order (what a unit cost divides). */
+export interface ExactCosts {
+  rows: string[];
+  totals: string[];
 }
 
 const DAY_MS = 86_400_000;
@@ -86,7 +96,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * another dimension are grouped or filtered by, from the lines (through the (organization, tenant,
  * charge_period_start) index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.
  */
-export async function querySpend(sql: Pick<SqlClient, "query">, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
+export async function querySpend(sql: Pick<SqlClient, "query">, scope: SpendScope, query: SpendQueryInput, exact?: ExactCosts): Promise<SpendReport> {
   const groupBy = query.group_by ?? [];
   const p = new Params();
   const org = p.add(scope.organizationId);
@@ -156,7 +166,7 @@ export async function querySpend(sql: Pick<SqlClient, "query">, scope: SpendScop
       HAVING sum(lines) <> 0`,
     p.values,
   );
-  return report(query, groupBy, rows, startMs, endMs);
+  return report(query, groupBy, rows, startMs, endMs, exact);
 }
 
 /**
@@ -220,9 +230,9 @@ interface GroupedRow {
 
 type ReportRow = SpendReport["rows"][number] & { exact: string; approx: number; keys: (string | null)[] };
 
-function report(query: SpendQueryInput, groupBy: string[], rows: GroupedRow[], startMs: number, endMs: number): SpendReport {
+function report(query: SpendQueryInput, groupBy: string[], rows: GroupedRow[], startMs: number, endMs: number, exact?: ExactCosts): SpendReport {
   const out: ReportRow[] = [];
-  const totals: SpendReport["totals"] = [];
+  const totals: (SpendReport["totals"][number] & { exact: string })[] = [];
   const byReason: Record<string, number> = {};
   let unpricedLines = 0;
   /** Each period's bounds, computed once (many rows share a period). */
@@ -238,7 +248,7 @@ function report(query: SpendQueryInput, groupBy: string[], rows: GroupedRow[], s
     }
     if (row.currency === "") continue;
     if (!isDetail) {
-      totals.push({ currency: row.currency, cost: row.amount });
+      totals.push({ currency: row.currency, cost: row.amount, exact: row.cost });
       continue;
     }
     let bounds = periods.get(row.period as string);
@@ -271,6 +281,10 @@ function report(query: SpendQueryInput, groupBy: string[], rows: GroupedRow[], s
     return compareBytes(a.currency, b.currency);
   });
   totals.sort((a, b) => compareBytes(a.currency, b.currency));
+  if (exact) {
+    exact.rows = out.map((row) => row.exact);
+    exact.totals = totals.map((total) => total.exact);
+  }
   return {
     start: iso(startMs),
     end: iso(endMs),
@@ -278,9 +292,14 @@ function report(query: SpendQueryInput, groupBy: string[], rows: GroupedRow[], s
     metric: query.metric,
     group_by: groupBy,
     rows: out.map(({ exact: _exact, approx: _approx, keys: _keys, ...row }) => row),
-    totals,
+    totals: totals.map(({ exact: _exact, ...total }) => total),
     unpriced: { lines: unpricedLines, by_reason: byReason },
   };
+}
+
+/** The UTC days a range touches, [from, to) as YYYY-MM-DD. */
+export function rangeDays(start: string, end: string): { from: string; to: string } {
+  return { from: iso(floorDay(Date.parse(start))).slice(0, 10), to: iso(ceilDay(Date.parse(end))).slice(0, 10) };
 }
 
 /** A period's bounds, clipped to the range. */

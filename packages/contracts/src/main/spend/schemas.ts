@@ -127,6 +127,8 @@ function spendFilterQuery<S extends z.ZodRawShape>(orgView: boolean, shape: S, i
   return z
     .looseObject({ start: DateOrTimestamp.optional(), end: DateOrTimestamp.optional(), ...filterShape(orgView), ...shape })
     .transform((query, ctx) => {
+      if ("per_scale" in shape && (query as Record<string, unknown>).per_scale !== undefined && (query as Record<string, unknown>).per === undefined)
+        ctx.addIssue({ code: "custom", path: ["per_scale"], message: "per_scale scales a unit cost: it needs per=<metric>" });
       const tags = tagFilters(query, ctx);
       const dimension_filters = dimensionFilters(query, ctx, withDimensions);
       const grouped = Array.isArray(query.group_by) ? (query.group_by as string[]) : [];
@@ -157,6 +159,20 @@ function groupBy(orgView: boolean) {
     .optional();
 }
 
+/** `per`: a business metric of the organization (its name's syntax). */
+const PerMetric = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,39}$/, "must be a business metric's name: a lowercase letter then up to 39 lowercase letters, digits or underscores")
+  .meta({ description: "A business metric of the organization: each row and total adds `metric_amount` and `unit_cost`." });
+export const PER_SCALES = [1, 100, 1000, 1_000_000] as const;
+export type PerScale = (typeof PER_SCALES)[number];
+const PerScaleParameter = z
+  .enum(["1", "100", "1000", "1000000"])
+  .transform((scale) => Number(scale) as PerScale)
+  .meta({
+    override: { type: "integer", enum: [...PER_SCALES], description: "With `per`: the unit cost is per this many units of the metric (default 1)." },
+  });
+
 export const SpendAllocation = z
   .enum(["split", "direct"])
   .meta({ id: "SpendAllocation", description: "With a dimension: `split` (default) applies its split rules, `direct` shows each value's own lines only." });
@@ -170,9 +186,11 @@ function spendQuery(orgView: boolean, id: string) {
       metric: SpendMetric.default("billed_cost"),
       group_by: groupBy(orgView),
       allocation: SpendAllocation.default("split"),
+      per: PerMetric.optional(),
+      per_scale: PerScaleParameter.optional(),
     },
     id,
-    `Range \`start\` (inclusive) to \`end\` (exclusive), default the current calendar month to now, at most ${MAX_RANGE_DAYS} days; \`granularity\`, \`metric\`, \`group_by\` (at most two of ${(orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS).join(", ")}, tag:<key> and dimension:<key>); \`dimension:<key>\` filters (${UNALLOCATED_FILTER} for the unallocated cost) and \`allocation\`. One dimension per query, grouped, filtered or both.`,
+    `Range \`start\` (inclusive) to \`end\` (exclusive), default the current calendar month to now, at most ${MAX_RANGE_DAYS} days; \`granularity\`, \`metric\`, \`group_by\` (at most two of ${(orgView ? SPEND_DIMENSIONS : TENANT_DIMENSIONS).join(", ")}, tag:<key> and dimension:<key>); \`dimension:<key>\` filters (${UNALLOCATED_FILTER} for the unallocated cost) and \`allocation\`. One dimension per query, grouped, filtered or both. \`per=<metric>\` and \`per_scale\` (1, 100, 1000 or 1000000): unit costs.`,
     true,
   );
 }
@@ -304,12 +322,27 @@ export const SpendRow = z
     }),
     shared_in: DecimalString.optional().meta({ description: "With a dimension grouped: what split rules moved to this value." }),
     shared_out: DecimalString.optional().meta({ description: "With a dimension grouped: what split rules moved away from this value." }),
+    metric_amount: DecimalString.nullable().optional().meta({
+      description:
+        "With `per`: the metric's amount the row divides by (its label's, grouped by the labelling dimension, else every label's) over the days of the row's period; null when none is stored.",
+    }),
+    unit_cost: DecimalString.nullable()
+      .optional()
+      .meta({ description: "With `per`: cost / (metric_amount / per_scale), rounded half up to 10 decimal places; null when metric_amount is 0 or null." }),
   })
   .meta({
     id: "SpendRow",
     description: "Spend of one period, group and currency; `group` holds the value of each group_by dimension (null where a line has none).",
   });
 export type SpendRow = z.infer<typeof SpendRow>;
+
+export const SpendTotal = CurrencyAmount.extend({
+  metric_amount: DecimalString.nullable().optional().meta({
+    description: "With `per`: the metric's amount over the range (of the labels filtered on, if the labelling dimension is); null when none is stored.",
+  }),
+  unit_cost: DecimalString.nullable().optional().meta({ description: "With `per`: cost / (metric_amount / per_scale); null when metric_amount is 0 or null." }),
+}).meta({ id: "SpendTotal", description: "The spend of the range in one currency." });
+export type SpendTotal = z.infer<typeof SpendTotal>;
 
 export const UnpricedSummary = z
   .object({ lines: z.number().int().nonnegative(), by_reason: z.record(z.string(), z.number().int().nonnegative()) })
@@ -323,8 +356,20 @@ export const SpendReport = z
     metric: SpendMetric,
     group_by: z.array(z.string()),
     rows: z.array(SpendRow),
-    totals: z.array(CurrencyAmount),
+    totals: z.array(SpendTotal),
     unpriced: UnpricedSummary,
+    per: z
+      .object({
+        metric: z.string(),
+        unit: z.string(),
+        scale: z.number().int(),
+        labelled_by: z.string().nullable().meta({
+          description:
+            "The dimension (`dimension:<key>`) whose values label the amounts each row divides by; null when rows divide by the metric's total (every label).",
+        }),
+      })
+      .optional()
+      .meta({ description: "With `per`: the business metric the unit costs divide by." }),
   })
   .meta({ id: "SpendReport", description: "Rows ordered by period_start, then cost descending, then the group values in byte order." });
 export type SpendReport = z.infer<typeof SpendReport>;
