@@ -31,6 +31,7 @@ const Tenants = lazy(() => import("./features/settings/components/Tenants"));
 const Allocation = lazy(() => import("./features/settings/components/Allocation"));
 const Webhooks = lazy(() => import("./features/settings/components/Webhooks"));
 const Dimensions = lazy(() => import("./features/settings/components/Dimensions"));
+const BusinessMetrics = lazy(() => import("./features/settings/components/BusinessMetrics"));
 const Organization = lazy(() => import("./features/settings/components/Organization"));
 const SignIn = lazy(() => import("./features/auth/components/SignIn"));
 const Callback = lazy(() => import("./features/auth/components/Callback"));
@@ -61,6 +62,7 @@ const router = createBrowserRouter([
           { path: "webhooks", element: <Webhooks /> },
           { path: "allocation", element: <Allocation /> },
           { path: "dimensions", element: <Dimensions /> },
+          { path: "business-metrics", element: <BusinessMetrics /> },
           { path: "organization", element: <Organization /> },
         ],
       },

@@ -15,4 +15,8 @@ export const settingsKeys = {
   /** Dimensions and their versions: a saved version or a deletion refreshes both. */
   dimensions: (orgId: string | undefined) => [...settingsKeys.all, "dimensions", orgId] as const,
   dimensionVersions: (orgId: string | undefined, key: string) => [...settingsKeys.dimensions(orgId), "versions", key] as const,
+  /** Business metrics and their values: a save, an upload or a deletion refreshes both. */
+  businessMetrics: (orgId: string | undefined) => [...settingsKeys.all, "business-metrics", orgId] as const,
+  metricValues: (orgId: string | undefined, name: string, start: string, end: string) =>
+    [...settingsKeys.businessMetrics(orgId), "values", name, start, end] as const,
 };

@@ -16,6 +16,7 @@ export default function Settings() {
         {manager && <NavLink to="/settings/webhooks">Webhooks</NavLink>}
         {manager && <NavLink to="/settings/allocation">Allocation</NavLink>}
         <NavLink to="/settings/dimensions">Dimensions</NavLink>
+        <NavLink to="/settings/business-metrics">Business metrics</NavLink>
         <NavLink to="/settings/organization">Organization</NavLink>
       </nav>
       <Outlet />
