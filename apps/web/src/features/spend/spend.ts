@@ -135,6 +135,50 @@ export function spendQuery(search: URLSearchParams, now: Date, orgView: boolean,
   if (groupBy.length) out.set("group_by", groupBy.join(","));
   for (const [key, values] of filtersOf(search, orgView)) out.set(key, values.join(","));
   if (search.get("allocation") === "direct" && allocationApplies(groupBy, search, orgView)) out.set("allocation", "direct");
+  const per = perOf(search);
+  if (per) {
+    out.set("per", per.metric);
+    if (per.scale !== 1) out.set("per_scale", String(per.scale));
+  }
+  return out;
+}
+
+/** The scales a unit cost is given per (the API's per_scale). */
+export const PER_SCALES = [1, 100, 1000, 1_000_000] as const;
+export type PerScale = (typeof PER_SCALES)[number];
+
+/** The view's unit cost: `per` (a business metric's name) and `per_scale` (1 unless one of the API's scales), or undefined without `per`. */
+export function perOf(search: URLSearchParams): { metric: string; scale: PerScale } | undefined {
+  const metric = search.get("per");
+  if (!metric || !/^[a-z][a-z0-9_]{0,39}$/.test(metric)) return undefined;
+  const scale = PER_SCALES.find((s) => String(s) === search.get("per_scale")) ?? 1;
+  return { metric, scale };
+}
+
+/** "1,000 orders", "order" (scale 1 and the unit as the metric says it). */
+export const perText = (unit: string, scale: number) => (scale === 1 ? unit : `${scale.toLocaleString("en-US")} ${unit}`);
+
+/** A unit cost in its currency: cents from 1 up, three significant digits below (0.00234 USD per order), never rounded to 0. */
+export function unitMoney(value: string, currency: string): string {
+  const n = Number(value);
+  if (!Number.isFinite(n)) return `${value} ${currency}`;
+  const options: Intl.NumberFormatOptions = Math.abs(n) >= 1 || n === 0 ? {} : { maximumSignificantDigits: 3 };
+  try {
+    return new Intl.NumberFormat("en-US", { style: "currency", currency, ...options }).format(n);
+  } catch {
+    return `${value} ${currency}`;
+  }
+}
+
+/**
+ * The query of the unit-cost line: the chart's periods without grouping (one row per period and
+ * currency), so each point is the API's own unit cost of the period's whole cost.
+ */
+export function unitCostQuery(chartQuery: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams(chartQuery);
+  out.delete("group_by");
+  // Shared costs only move between a dimension's values: without one filtered on, allocation changes no total.
+  if (![...out.keys()].some((key) => DIMENSION_PARAMETER.test(key))) out.delete("allocation");
   return out;
 }
 
@@ -146,7 +190,7 @@ export function allocationApplies(groupBy: string[], search: URLSearchParams, or
 /** The export's query: the same range and filters (the export takes no grouping). */
 export function exportQuery(search: URLSearchParams, now: Date, orgView: boolean): URLSearchParams {
   const query = spendQuery(search, now, orgView);
-  for (const key of ["granularity", "metric", "group_by", "allocation"]) query.delete(key);
+  for (const key of ["granularity", "metric", "group_by", "allocation", "per", "per_scale"]) query.delete(key);
   // The export does not filter on dimensions yet.
   for (const key of [...query.keys()]) if (DIMENSION_PARAMETER.test(key)) query.delete(key);
   return query;

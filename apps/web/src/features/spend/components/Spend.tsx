@@ -1,3 +1,4 @@
+import type { SpendReport } from "@cloudcost/contracts";
 import { useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useSpend, useSpendExport } from "../hooks";
@@ -10,17 +11,24 @@ import {
   DIMENSIONS,
   filtersOf,
   groupByOf,
+  PER_SCALES,
+  perOf,
+  perText,
   PRESETS,
   presetOf,
   type SpendScope,
   spendQuery,
   stackRows,
   UNALLOCATED,
+  unitCostQuery,
+  unitMoney,
 } from "../spend";
+import { useBusinessMetrics } from "../../settings/business-metric-hooks";
 import { useDimensions } from "../../settings/dimension-hooks";
 import { useTenant } from "../../../app/tenant";
 import { FilterEditor } from "./FilterEditor";
-import { SpendTable } from "./SpendTable";
+import { noUnitCost, SpendTable } from "./SpendTable";
+import { UnitCostChart } from "./UnitCostChart";
 import { Totals, Unpriced } from "./SpendSummary";
 
 export default function Spend() {
@@ -40,8 +48,19 @@ export default function Spend() {
   const preset = presetOf(search);
   const chartQuery = useMemo(() => spendQuery(search, now, orgView), [search, now, orgView]);
   const tableQuery = useMemo(() => spendQuery(search, now, orgView, { granularity: "none" }), [search, now, orgView]);
-  const chart = useSpend(scope, tenantId, chartQuery);
+  const per = perOf(search);
+  // The bars need no unit cost; the unit-cost line reads the chart's periods without grouping.
+  const barQuery = useMemo(() => {
+    const query = new URLSearchParams(chartQuery);
+    query.delete("per");
+    query.delete("per_scale");
+    return query;
+  }, [chartQuery]);
+  const lineQuery = useMemo(() => unitCostQuery(chartQuery), [chartQuery]);
+  const chart = useSpend(scope, tenantId, barQuery);
   const table = useSpend(scope, tenantId, tableQuery);
+  const unitLine = useSpend(scope, tenantId, lineQuery, !!per);
+  const metrics = useBusinessMetrics(me?.organization.id ?? "").list.data?.items ?? [];
   const tenantName = tenants.find((t) => t.id === tenantId)?.name ?? "this tenant";
   const dimensions = (useDimensions(me?.organization.id ?? "").list.data?.items ?? []).map((d) => ({ key: d.key, name: d.name }));
   const label = (dimension: string) => (value: string | null) => {
@@ -173,6 +192,46 @@ export default function Spend() {
               <option value="contracted_cost">contracted (negotiated rates, before commitments)</option>
             </select>
           </label>
+          <label title="Divide the cost by a business metric of the organization (Settings > Business metrics): the table adds its amount and the unit cost">
+            Cost per
+            <select
+              value={per?.metric ?? ""}
+              onChange={(e) =>
+                update((next) => {
+                  if (e.target.value) next.set("per", e.target.value);
+                  else {
+                    next.delete("per");
+                    next.delete("per_scale");
+                  }
+                })
+              }
+            >
+              <option value="">none</option>
+              {metrics.map((m) => (
+                <option key={m.name} value={m.name}>
+                  {m.name} ({m.unit})
+                </option>
+              ))}
+              {per && !metrics.some((m) => m.name === per.metric) && <option value={per.metric}>{per.metric}</option>}
+              {metrics.length === 0 && !per && (
+                <option value="" disabled>
+                  no business metric yet (Settings &gt; Business metrics)
+                </option>
+              )}
+            </select>
+          </label>
+          {per && (
+            <label>
+              Per how many
+              <select value={String(per.scale)} onChange={(e) => set("per_scale", e.target.value === "1" ? undefined : e.target.value)}>
+                {PER_SCALES.map((scale) => (
+                  <option key={scale} value={String(scale)}>
+                    {scale.toLocaleString("en-US")}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
         </div>
         <div className="filter-row">
           {[0, 1].map((index) => (
@@ -246,17 +305,78 @@ export default function Spend() {
                     return (
                       <>
                         <SpendChart keys={stacked.keys} periods={stacked.periods} currency={currency} title="Spend per period" />
+                        {per && (
+                          <QueryState query={unitLine}>
+                            {(u) => (
+                              <UnitCostChart
+                                currency={currency}
+                                per={perText(u.per?.unit ?? per.metric, u.per?.scale ?? per.scale)}
+                                points={u.rows
+                                  .filter((row) => row.currency === currency)
+                                  .map((row) => ({ period_start: row.period_start, unit_cost: row.unit_cost ?? null }))}
+                              />
+                            )}
+                          </QueryState>
+                        )}
                         {c.totals.length > 1 && <p className="muted">The chart shows {currency}; the table lists every currency.</p>}
                       </>
                     );
                   }}
                 </QueryState>
               </section>
+              {report.per && <PerNote report={report} groupBy={groupBy} filters={filters} dimensions={dimensions} />}
               <SpendTable report={report} groupBy={groupBy} label={label} />
             </>
           )}
         </QueryState>
       )}
     </>
+  );
+}
+
+/** Which amounts of the metric each row and the total divide by (the answer's `per.labelled_by`), and the range's unit cost, in words. */
+function PerNote({
+  report,
+  groupBy,
+  filters,
+  dimensions,
+}: {
+  report: SpendReport;
+  groupBy: string[];
+  filters: [string, string[]][];
+  dimensions: { key: string; name: string }[];
+}) {
+  const per = report.per;
+  if (!per) return null;
+  const unit = perText(per.unit, per.scale);
+  const labelledBy = per.labelled_by;
+  const dimensionName = labelledBy ? (dimensions.find((d) => `dimension:${d.key}` === labelledBy)?.name ?? labelledBy.slice(10)) : "";
+  const filtered = labelledBy ? filters.find(([key]) => key === labelledBy)?.[1] : undefined;
+  const which = !labelledBy
+    ? `Each row divides its cost by ${per.metric} in total over the row's days (every label and none), as the total does.`
+    : groupBy.includes(labelledBy)
+      ? `Each row divides its cost by the ${per.metric} labelled with its own ${dimensionName} value over its days (the unallocated row by the amounts without a label); the total by every label.`
+      : `Rows and the total divide by the ${per.metric} labelled with the ${dimensionName} value${filtered && filtered.length === 1 ? "" : "s"} filtered on${
+          filtered ? ` (${filtered.map((v) => (v === UNALLOCATED ? "unallocated" : v)).join(", ")})` : ""
+        }.`;
+  return (
+    <p className="note" data-testid="per-note">
+      Unit cost: cost per {unit} ({per.metric}). {which}{" "}
+      {report.totals.map((t) => (
+        <span key={t.currency}>
+          {t.unit_cost == null ? (
+            `${t.currency}: ${noUnitCost(t.metric_amount, per.metric).replace("No unit cost: ", "no unit cost over the range: ")}. `
+          ) : (
+            <>
+              Over the range:{" "}
+              <span title={`${t.unit_cost} ${t.currency}`}>
+                {unitMoney(t.unit_cost, t.currency)} per {unit}
+              </span>{" "}
+              ({t.metric_amount} {per.unit}).{" "}
+            </>
+          )}
+        </span>
+      ))}
+    </p>
   );
 }

@@ -1,7 +1,20 @@
 import type { SpendReport } from "@cloudcost/contracts";
 import { Empty } from "../../../shared/components/status";
 import { money } from "../../../shared/format";
-import { dimensionLabel } from "../spend";
+import { dimensionLabel, perText, unitMoney } from "../spend";
+
+/** Why a row (or total) has no unit cost, in words. */
+export function noUnitCost(metricAmount: string | null | undefined, metric: string): string {
+  return metricAmount === null || metricAmount === undefined
+    ? `No unit cost: no amount of ${metric} is stored for these days`
+    : `No unit cost: ${metric} amounted to 0 on these days`;
+}
+
+/** A row's metric amount as a number in words (the exact decimal in the title). */
+const amountText = (value: string) => {
+  const n = Number(value);
+  return Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: 2 }) : value;
+};
 
 export function SpendTable({
   report,
@@ -15,6 +28,8 @@ export function SpendTable({
   if (report.rows.length === 0) return <Empty>No spend in this range.</Empty>;
   // A dimension grouped: each row also says what its own lines cost and what splits moved.
   const shared = report.rows.some((row) => row.direct_cost !== undefined);
+  // With a business metric (Cost per): what each row divides by and its unit cost.
+  const per = report.per;
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
     <section className="table-wrap" aria-label="Spend by group" tabIndex={0}>
@@ -44,6 +59,16 @@ export function SpendTable({
                 </th>
               </>
             )}
+            {per && (
+              <>
+                <th scope="col" className="num" title={`The amount of ${per.metric} the row's cost is divided by, over the row's days`}>
+                  Metric <span className="muted small">({per.unit})</span>
+                </th>
+                <th scope="col" className="num" title={`The row's cost divided by its ${per.metric}, per ${perText(per.unit, per.scale)}`}>
+                  Unit cost <span className="muted small">(per {perText(per.unit, per.scale)})</span>
+                </th>
+              </>
+            )}
             <th scope="col">Currency</th>
           </tr>
         </thead>
@@ -68,6 +93,23 @@ export function SpendTable({
                   <td className="num" title={row.shared_out}>
                     {money(row.shared_out ?? "0", row.currency)}
                   </td>
+                </>
+              )}
+              {per && (
+                <>
+                  <td className="num" title={row.metric_amount ?? `No amount of ${per.metric} is stored for these days`}>
+                    {row.metric_amount == null ? "—" : amountText(row.metric_amount)}
+                  </td>
+                  {row.unit_cost == null ? (
+                    <td className="num" title={noUnitCost(row.metric_amount, per.metric)} data-testid="unit-cost">
+                      <span aria-hidden="true">—</span>
+                      <span className="sr-only">{noUnitCost(row.metric_amount, per.metric)}</span>
+                    </td>
+                  ) : (
+                    <td className="num" title={row.unit_cost} data-testid="unit-cost">
+                      {unitMoney(row.unit_cost, row.currency)}
+                    </td>
+                  )}
                 </>
               )}
               <td>{row.currency}</td>
