@@ -12,6 +12,7 @@ import { batches, demoFleet, demoSamples, TENANTS } from "./fleet.mjs";
 import { loadFocus } from "./focus.mjs";
 import { loadHistory } from "./history.mjs";
 import { loadFleetPods, loadKubernetes } from "./kubernetes.mjs";
+import { loadBusinessMetrics } from "./metrics.mjs";
 
 const run = promisify(execFile);
 export const DEMO_EMAIL = "demo-owner@example.com";
@@ -176,6 +177,8 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
   await loadFocus({ main, org, tenants: { production: production.id, staging: staging.id }, now, log });
   await logCommitments(main, org, log);
   await loadDimensions({ main, org, now, log });
+  // After the dimensions: the metric is labelled by the team dimension.
+  await loadBusinessMetrics({ main, org, now, log });
   // After the bill: the downsized VM's realized savings are measured on its lines.
   await loadHistory(main, production.id, now, log);
   await loadKubernetes(main, org, production.id, now, log);
