@@ -16,6 +16,7 @@ import {
   mainApiSignupRoutes,
   mainApiSpendImportRoutes,
   mainApiSpendRoutes,
+  mainApiStatementRoutes,
   mainApiTenantRoutes,
   mainApiUserRoutes,
   mainApiWebhookRoutes,
@@ -28,6 +29,7 @@ import { apiKeyHandlers, keyCreationReplay } from "./api-keys/handlers";
 import { bearerAuthentication } from "./auth/authenticate";
 import { authorize, checkDeclaredScope } from "./auth/authorize";
 import { budgetHandlers } from "./budgets/handlers";
+import { statementHandlers } from "./statements/handlers";
 import { businessMetricHandlers } from "./business-metrics/handlers";
 import { commitmentHandlers } from "./commitments/handlers";
 import { computeHandlers } from "./compute/handlers";
@@ -101,6 +103,7 @@ export function mainApiBindings(deps: AppDeps): SliceBinding[] {
     bindSlice(mainApiAnomalyRoutes, anomalyHandlers(deps)),
     bindSlice(mainApiDimensionRoutes, dimensionHandlers(deps)),
     bindSlice(mainApiBusinessMetricRoutes, businessMetricHandlers(deps)),
+    bindSlice(mainApiStatementRoutes, statementHandlers(deps)),
     bindSlice(mainApiComputeRoutes, computeHandlers(deps)),
     bindSlice(mainApiSpendRoutes, spendHandlers(deps)),
     bindSlice(mainApiSpendImportRoutes, spendImportHandlers(deps)),

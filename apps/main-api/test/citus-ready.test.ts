@@ -46,6 +46,8 @@ const DISTRIBUTION: TableDistribution = {
     dimension_versions: "organization_id",
     business_metrics: "organization_id",
     business_metric_values: "organization_id",
+    statements: "organization_id",
+    statement_recipients: "organization_id",
     spend_commitment_daily: "organization_id",
     spend_coverage_daily: "organization_id",
     spend_coverage_monthly: "organization_id",

@@ -274,6 +274,12 @@ beforeAll(async () => {
     deleteBusinessMetric: { params: { org_id: org, name: "orders" } },
     postBusinessMetricValues: { params: { org_id: org, name: "orders" }, query: { mode: "replace" } },
     listBusinessMetricValues: { params: { org_id: org, name: "orders" }, query: { start: "2026-10-01", end: "2026-11-01" } },
+    createStatement: { params: { org_id: org }, body: { period: "2026-10", by: "dimension:team", metric: "billed_cost", currency: "USD" } },
+    listStatements: { params: { org_id: org } },
+    getStatement: { params: { org_id: org, id: "stm_fuzz" } },
+    finalizeStatement: { params: { org_id: org, id: "stm_fuzz" } },
+    deleteStatement: { params: { org_id: org, id: "stm_fuzz" } },
+    getRecipientStatement: { params: { org_id: org, id: "stm_fuzz", value: "web" } },
     getWebhook: { params: { org_id: org, id: webhookId } },
     updateWebhook: {
       params: { org_id: org, id: webhookId },

@@ -45,6 +45,8 @@ interface Side {
   /** A pending import session started by a manifest (its id is the client's: random, each side's own). */
   sessionId: string;
   webhookId: string;
+  /** A draft statement of the organization (by tenant). */
+  statementId: string;
   markers: string[];
 }
 type Caller = "owner" | "admin" | "member" | "viewer" | "keyAdmin" | "keyMember" | "keyViewer" | "keyOfDemotedAdmin";
@@ -215,6 +217,9 @@ async function buildSide(tag: string): Promise<Side> {
     .set(auth)
     .send({ values: [{ date: "2026-10-01", amount: "12", label: mark("metric-label") }] });
   expect([metric.status, amounts.status]).toEqual([200, 200]);
+  // A draft statement by tenant (its recipients are the side's tenants).
+  const statement = await request(server).post(`/api/v1/organizations/${org}/statements`).set(auth).send({ period: "2026-10", by: "tenant", currency: "USD" });
+  expect(statement.status).toBe(201);
   const callers: Record<Caller | Lifecycle, string> = {
     owner: owner.token,
     admin: admin.token,
@@ -240,6 +245,7 @@ async function buildSide(tag: string): Promise<Side> {
     importId: bill.body.data.import.id,
     sessionId,
     webhookId: webhook.body.data.id,
+    statementId: statement.body.data.id,
     markers: [tag],
   };
 }
@@ -333,6 +339,15 @@ function identityCases(): Record<string, IdentityCase> {
     rows: (add) =>
       add(MANAGERS, { params: { org_id: A.org, id: B.webhookId }, body, status: 404, why: "webhook of another organization under the own organization" }),
   });
+  const statementCase = (recipient = false): IdentityCase => ({
+    ids: (side) => ({ id: side.statementId, ...(recipient ? { value: side.tenant1 } : {}) }),
+    rows: (add) =>
+      add(MANAGERS, {
+        params: { org_id: A.org, id: B.statementId, ...(recipient ? { value: B.tenant1 } : {}) },
+        status: 404,
+        why: "statement of another organization under the own organization",
+      }),
+  });
   const invitee = (add: Add) => {
     add(NON_KEYS, { params: { id: B.invitationId }, status: 404, why: "someone else's invitation" });
     add(KEYS, { params: { id: B.invitationId }, status: 403, why: "keys cannot answer invitations" });
@@ -389,6 +404,12 @@ function identityCases(): Record<string, IdentityCase> {
     deleteBusinessMetric: { ids: () => ({ name: "orders" }) },
     postBusinessMetricValues: { ids: () => ({ name: "orders" }), body: { mode: "replace", values: [{ date: "2026-10-01", amount: "0" }] } },
     listBusinessMetricValues: { ids: () => ({ name: "orders" }), query: "?start=2026-10-01&end=2026-10-08" },
+    createStatement: { body: { period: "2026-10", by: "tenant", currency: "USD" } },
+    listStatements: {},
+    getStatement: statementCase(),
+    finalizeStatement: statementCase(),
+    deleteStatement: statementCase(),
+    getRecipientStatement: statementCase(true),
     getWebhook: webhookCase(),
     updateWebhook: webhookCase({ description: "Hijacked" }),
     deleteWebhook: webhookCase(),
@@ -574,6 +595,7 @@ function directed(self: Side, other: Side, row: Row): Row {
       [B.importId]: other.importId,
       [B.sessionId]: other.sessionId,
       [B.webhookId]: other.webhookId,
+      [B.statementId]: other.statementId,
       [A.org]: self.org,
       [A.tenant1]: self.tenant1,
       [A.tenant2]: self.tenant2,
@@ -583,6 +605,7 @@ function directed(self: Side, other: Side, row: Row): Row {
       [A.importId]: self.importId,
       [A.sessionId]: self.sessionId,
       [A.webhookId]: self.webhookId,
+      [A.statementId]: self.statementId,
     })[v] ?? v;
   return {
     ...row,
@@ -642,7 +665,10 @@ function ownReach(side: Side, caller: Lifecycle): Row[] {
     else if (route.includes("/webhooks/{id}")) params.id = side.webhookId;
     else if (route.includes("/dimensions/{key}")) params.key = "team";
     else if (route.includes("/business-metrics/{name}")) params.name = "orders";
-    else if (route.includes("/tenant/")) Object.assign(params, tenantPathIds(route));
+    else if (route.includes("/statements/{id}")) {
+      params.id = side.statementId;
+      params.value = side.tenant1;
+    } else if (route.includes("/tenant/")) Object.assign(params, tenantPathIds(route));
     const withBody = matrix().find((r) => r.route === route && r.body !== undefined);
     return {
       route,

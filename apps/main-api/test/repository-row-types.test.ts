@@ -10,6 +10,7 @@ import { checkedStatements as apiKeyStatements } from "../src/api-keys/repositor
 import { checkedStatements as authStatements } from "../src/auth/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/repository";
 import { checkedStatements as businessMetricStatements } from "../src/business-metrics/repository";
+import { checkedStatements as statementStatements } from "../src/statements/repository";
 import { checkedStatements as commitmentStatements } from "../src/commitments/repository";
 import { checkedStatements as computeAnalysisStatements } from "../src/compute/analysis-repository";
 import { checkedStatements as computeInventoryStatements } from "../src/compute/inventory-repository";
@@ -49,6 +50,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...dimensionRollupStatements(),
   ...dimensionSpendStatements(),
   ...businessMetricStatements(),
+  ...statementStatements(),
   ...authStatements(),
   ...computeInventoryStatements(),
   ...computeSampleStatements(),

@@ -13,6 +13,8 @@ export * from "./main/dimensions/schemas.js";
 export * from "./main/dimensions/routes.js";
 export * from "./main/business-metrics/schemas.js";
 export * from "./main/business-metrics/routes.js";
+export * from "./main/statements/schemas.js";
+export * from "./main/statements/routes.js";
 export * from "./main/settings/routes.js";
 export * from "./main/tenants/schemas.js";
 export * from "./main/tenants/routes.js";

@@ -1,5 +1,6 @@
 import { mainApiSpendImportRoutes } from "./spend-imports/routes.js";
 import { mainApiSpendRoutes } from "./spend/routes.js";
+import { mainApiStatementRoutes } from "./statements/routes.js";
 import { mainApiAnomalyRoutes } from "./anomalies/routes.js";
 import { mainApiApiKeyRoutes } from "./api-keys/routes.js";
 import { mainApiBudgetRoutes } from "./budgets/routes.js";
@@ -43,4 +44,5 @@ export const mainApiRoutes = {
   ...mainApiKubernetesRoutes,
   ...mainApiDimensionRoutes,
   ...mainApiBusinessMetricRoutes,
+  ...mainApiStatementRoutes,
 } as const;

@@ -1,0 +1,28 @@
+import type { mainApiStatementRoutes } from "@cloudcost/contracts";
+import type { AppDeps } from "../deps";
+import { created, success } from "../http/envelope";
+import type { Handlers } from "../operations";
+import { createStatementService } from "./service";
+
+/** `/api/v1/organizations/{org_id}/statements`: owners and admins only (authorize checks the table's roles). */
+export function statementHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock">): Handlers<keyof typeof mainApiStatementRoutes> {
+  const statements = createStatementService({ prisma: deps.prisma, sql: deps.db.sql, clock: deps.clock });
+  return {
+    createStatement: async ({ body }, ctx) => {
+      const statement = await statements.create(ctx, body);
+      return created(`Statement ${statement.number} created.`, statement);
+    },
+    listStatements: async (_input, ctx) => success("Statements of the organization.", await statements.list(ctx)),
+    getStatement: async ({ params }, ctx) => success(`Statement ${params.id}.`, await statements.get(ctx, params.id)),
+    finalizeStatement: async ({ params }, ctx) => {
+      const statement = await statements.finalize(ctx, params.id);
+      return success(`Statement ${statement.number} is final.`, statement);
+    },
+    deleteStatement: async ({ params }, ctx) => {
+      await statements.remove(ctx, params.id);
+      return { status: 204 };
+    },
+    getRecipientStatement: async ({ params }, ctx) =>
+      success(`Statement ${params.id} of ${params.value}.`, await statements.recipient(ctx, params.id, params.value)),
+  };
+}

@@ -1,0 +1,159 @@
+import type { SpendMetric } from "@cloudcost/contracts";
+import type { CheckedStatement, RowOf, SqlClient } from "@cloudcost/db";
+import type { Prisma as PrismaTypes } from "../generated/prisma/client";
+import type { Prisma } from "../db";
+import { fieldArray, LINE_FIELD_SQL } from "../dimensions/repository";
+import type { DimensionLineField } from "@cloudcost/contracts";
+import type { Tx } from "../transactions";
+
+type Db = Prisma | Tx;
+type Sql = Pick<SqlClient, "query">;
+
+/** The cost columns a statement may read (never interpolated from input). */
+const METRIC_COLUMN: Record<SpendMetric, string> = { billed_cost: "billed_cost", effective_cost: "effective_cost" } as Record<SpendMetric, string>;
+const column = (metric: SpendMetric): string => {
+  const name = METRIC_COLUMN[metric];
+  if (!name) throw new Error(`no statement metric ${metric}`);
+  return name;
+};
+
+const TENANT_COLUMNS = { tenant: "text", charge_category: "text", service_name: "text", cost: "text" } as const;
+export type TenantRow = RowOf<typeof TENANT_COLUMNS>;
+const TENANT_SQL = (metric: SpendMetric) => `
+  SELECT tenant_id AS tenant, charge_category, service_name, sum(${column(metric)})::text AS cost
+    FROM spend_service_daily
+   WHERE organization_id = $1 AND day >= $2::date AND day < $3::date AND currency = $4
+   GROUP BY 1, 2, 3`;
+
+/** The period's cost per (tenant ('' none), charge category, service) from spend_service_daily: days [from, to). */
+export function tenantRows(sql: Sql, organizationId: string, metric: SpendMetric, from: string, to: string, currency: string): Promise<TenantRow[]> {
+  return sql.query<TenantRow>(TENANT_SQL(metric), [organizationId, from, to, currency]);
+}
+
+const BILL_SQL = (metric: SpendMetric) => `
+  SELECT coalesce(sum(${column(metric)}), 0)::text AS total
+    FROM spend_service_daily
+   WHERE organization_id = $1 AND day >= $2::date AND day < $3::date AND currency = $4`;
+
+/** The metric over every line of the organization in days [from, to) and the currency. */
+export async function billTotal(sql: Sql, organizationId: string, metric: SpendMetric, from: string, to: string, currency: string): Promise<string> {
+  const [row] = await sql.query<{ total: string }>(BILL_SQL(metric), [organizationId, from, to, currency]);
+  return row?.total ?? "0";
+}
+
+const DIMENSION_COLUMNS = { day: "text", value: "text", priced: "bool", charge_category: "text", service_name: "text", cost: "text" } as const;
+export type DimensionRow = RowOf<typeof DIMENSION_COLUMNS>;
+const DIMENSION_SQL = (metric: SpendMetric) => `
+  SELECT day::text AS day, value, unpriced_reason = '' AS priced, charge_category, service_name, sum(${column(metric)})::text AS cost
+    FROM spend_dimension_daily
+   WHERE organization_id = $1 AND dimension_key = $2 AND day >= $3::date AND day < $4::date AND currency = $5
+   GROUP BY 1, 2, 3, 4, 5`;
+
+/** The period's direct cost per (day, value ('' unallocated), priced, charge category, service) of dimension `key`. */
+export function dimensionRows(
+  sql: Sql,
+  organizationId: string,
+  key: string,
+  metric: SpendMetric,
+  from: string,
+  to: string,
+  currency: string,
+): Promise<DimensionRow[]> {
+  return sql.query<DimensionRow>(DIMENSION_SQL(metric), [organizationId, key, from, to, currency]);
+}
+
+const CORRECTION_COLUMNS = { tenant: "text", charge_category: "text", service_name: "text", fields: "jsonb", cost: "text" } as const;
+export type CorrectionRow = RowOf<typeof CORRECTION_COLUMNS>;
+
+function correctionSql(metric: SpendMetric, fields: string[]): { sql: string; tags: string[] } {
+  const tags: string[] = [];
+  const columns = fields.map((field) => {
+    if (!field.startsWith("tag:")) return LINE_FIELD_SQL[field as DimensionLineField];
+    tags.push(field.slice(4));
+    return `l.tags ->> $${4 + tags.length}::text`;
+  });
+  const sql = `
+  SELECT coalesce(l.tenant_id, '') AS tenant, coalesce(l.charge_category, '') AS charge_category, coalesce(l.service_name, '') AS service_name,
+         ${fieldArray(columns)} AS fields, coalesce(sum(l.${column(metric)}), 0)::text AS cost
+    FROM spend_lines l
+   WHERE l.organization_id = $1 AND l.charge_class = 'Correction'
+     AND l.charge_period_start >= $2::timestamptz AND l.charge_period_start < $3::timestamptz AND l.currency = $4
+   GROUP BY 1, 2, 3${columns.map((c) => `, ${c}`).join("")}`;
+  return { sql, tags };
+}
+
+/**
+ * The period's correction lines (ChargeClass Correction, which no roll-up tells apart) through
+ * their partial index, per (tenant, charge category, service) and the fields dimension rules read.
+ */
+export function correctionRows(
+  sql: Sql,
+  organizationId: string,
+  metric: SpendMetric,
+  from: string,
+  to: string,
+  currency: string,
+  fields: string[],
+): Promise<CorrectionRow[]> {
+  const statement = correctionSql(metric, fields);
+  return sql.query<CorrectionRow>(statement.sql, [organizationId, from, to, currency, ...statement.tags]);
+}
+
+const LOCK = 0x73746d74;
+
+/** Serializes the organization's statement creations of a period, so that each takes the next number. */
+export async function lockPeriod(tx: Pick<Tx, "$queryRawUnsafe">, organizationId: string, period: string): Promise<void> {
+  await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${LOCK}, hashtext($1))::text AS locked`, `${organizationId}|${period}`);
+}
+
+export async function nextSequence(tx: Tx, organizationId: string, period: string): Promise<number> {
+  const last = await tx.statement.aggregate({ where: { organizationId, period }, _max: { sequence: true } });
+  return (last._max.sequence ?? 0) + 1;
+}
+
+export const withRecipients = {
+  recipients: { select: { value: true, total: true }, orderBy: { value: "asc" } },
+} as const satisfies PrismaTypes.StatementInclude;
+export type StatementWithRecipients = PrismaTypes.StatementGetPayload<{ include: typeof withRecipients }>;
+
+/** The latest final statement of the same period, by, metric and currency, with its recipients' totals. */
+export function latestFinal(
+  db: Db,
+  organizationId: string,
+  where: { period: string; by: string; metric: string; currency: string },
+): Promise<StatementWithRecipients | null> {
+  return db.statement.findFirst({
+    where: { organizationId, ...where, status: "final" },
+    orderBy: [{ finalizedAt: "desc" }, { sequence: "desc" }],
+    include: withRecipients,
+  });
+}
+
+export function findStatement(db: Db, organizationId: string, id: string): Promise<StatementWithRecipients | null> {
+  return db.statement.findUnique({ where: { organizationId_id: { organizationId, id } }, include: withRecipients });
+}
+
+export function findStatements(db: Db, organizationId: string): Promise<StatementWithRecipients[]> {
+  return db.statement.findMany({
+    where: { organizationId },
+    orderBy: [{ createdAt: "desc" }, { period: "desc" }, { sequence: "desc" }],
+    include: withRecipients,
+  });
+}
+
+export function findRecipient(db: Db, organizationId: string, statementId: string, value: string) {
+  return db.statementRecipient.findUnique({ where: { organizationId_statementId_value: { organizationId, statementId, value } } });
+}
+
+export const statementRepository = { lockPeriod, nextSequence, latestFinal, findStatement, findStatements, findRecipient };
+
+/** The raw statements of this module, for test/repository-row-types.test.ts. */
+export function checkedStatements(): CheckedStatement[] {
+  return [
+    { name: "statement tenant rows", sql: TENANT_SQL("effective_cost"), columns: TENANT_COLUMNS },
+    { name: "statement bill total", sql: BILL_SQL("billed_cost"), columns: { total: "text" } },
+    { name: "statement dimension rows", sql: DIMENSION_SQL("effective_cost"), columns: DIMENSION_COLUMNS },
+    { name: "statement corrections", sql: correctionSql("effective_cost", ["service_name", "tag:team", "tenant"]).sql, columns: CORRECTION_COLUMNS },
+    { name: "statement period lock", sql: `SELECT pg_advisory_xact_lock(${LOCK}, hashtext($1))::text AS locked`, columns: { locked: "text" } },
+  ];
+}

@@ -1,0 +1,151 @@
+// Showback statements (docs/api.md, "Statements"): a month's cost per tenant or per dimension value,
+// computed from the roll-ups when created and stored; sections, reconciliation, roles, validation.
+import request from "supertest";
+import { createTestContext, type TestContext } from "./helpers/context";
+import { addUser, expectError, type SignedUp, signUp } from "./helpers/identity";
+import { dayLine, seedSpend } from "./helpers/spend-seed";
+
+let ctx: TestContext;
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const ZERO_SECTIONS = { usage: [], shared: [], commitment_fees: [], credits: [], tax: [], adjustments: [], corrections: [] };
+const plain = (description: string, amount: string) => ({ description, source: null, method: null, ratio: null, amount });
+
+describe("by tenant", () => {
+  let owner: SignedUp;
+  let org: string;
+  let tenantA: string;
+  let tenantB: string;
+  const create = (body: object, token = owner.token) => request(ctx.app).post(`/api/v1/organizations/${org}/statements`).set(bearer(token)).send(body);
+
+  beforeAll(async () => {
+    owner = await signUp(ctx, { company: "Statements Ltd" });
+    org = owner.organization.id;
+    tenantA = owner.tenant.id;
+    tenantB = (await request(ctx.app).post(`/api/v1/organizations/${org}/tenants`).set(bearer(owner.token)).send({ name: "Team B" }).expect(201)).body.data.id;
+    const usage = (tenant: string | null, day: string, effective: string, billed: string, more: object = {}) => ({
+      ...dayLine(tenant as string, day, effective, { serviceName: "VMs", ...more }),
+      tenantId: tenant,
+      billedCost: billed,
+    });
+    await seedSpend(ctx, org, [
+      // Tenant A, October: usage VMs 100 (billed 120), Athena 50.0000000001, a Savings Plan fee 30,
+      // a credit -10, tax 8.5, an adjustment 2 and a correction of its VMs usage -5.
+      usage(tenantA, "2026-10-03", "100", "120"),
+      usage(tenantA, "2026-10-04", "50.0000000001", "50.0000000001", { serviceName: "Athena" }),
+      usage(tenantA, "2026-10-01", "30", "30", { serviceName: "Savings Plan", chargeCategory: "Purchase" }),
+      usage(tenantA, "2026-10-31", "-10", "-10", { chargeCategory: "Credit" }),
+      usage(tenantA, "2026-10-31", "8.5", "8.5", { serviceName: "Tax", chargeCategory: "Tax" }),
+      usage(tenantA, "2026-10-15", "2", "2", { chargeCategory: "Adjustment" }),
+      usage(tenantA, "2026-10-20", "-5", "-5", { chargeClass: "Correction" }),
+      // Tenant B: usage VMs 40 and a correction of tax 1.25.
+      usage(tenantB, "2026-10-10", "40", "40"),
+      usage(tenantB, "2026-10-11", "1.25", "1.25", { serviceName: "Tax", chargeCategory: "Tax", chargeClass: "Correction" }),
+      // Without a tenant: 7.75 (the unallocated rest).
+      usage(null, "2026-10-12", "7.75", "7.75"),
+      // Outside the statement: November, and another currency.
+      usage(tenantA, "2026-11-01", "1000", "1000"),
+      usage(tenantA, "2026-10-05", "500", "500", { currency: "EUR" }),
+    ]);
+  });
+
+  it("computes each tenant's sections, totals and the reconciliation (201), stored and listed", async () => {
+    const res = await create({ period: "2026-10", by: "tenant", currency: "USD" });
+    expect(res.status).toBe(201);
+    const statement = res.body.data;
+    // A: 100 + 50.0000000001 + 30 - 10 + 8.5 + 2 - 5 = 175.5000000001 (usage VMs is the roll-up's 95 with the -5 correction taken out)
+    // B: 40 + 1.25 = 41.25; unallocated 7.75; bill 175.5000000001 + 41.25 + 7.75 = 224.5000000001.
+    expect(statement).toMatchObject({
+      number: "2026-10-0001",
+      period: "2026-10",
+      by: "tenant",
+      metric: "effective_cost",
+      currency: "USD",
+      status: "draft",
+      finalized_at: null,
+      supersedes: null,
+      changes: null,
+      recipients: [
+        { value: tenantA, total: "175.5000000001" },
+        { value: tenantB, total: "41.25" },
+      ].sort((a, b) => (a.value < b.value ? -1 : 1)),
+      reconciliation: { bill_total: "224.5000000001", allocated_total: "216.7500000001", unallocated_total: "7.75", difference: "0" },
+    });
+    const a = await request(ctx.app)
+      .get(`/api/v1/organizations/${org}/statements/${statement.id}/recipients/${encodeURIComponent(tenantA)}`)
+      .set(bearer(owner.token));
+    expect(a.status).toBe(200);
+    expect(a.body.data).toMatchObject({
+      statement_id: statement.id,
+      organization: { id: org, name: "Statements Ltd" },
+      number: "2026-10-0001",
+      status: "draft",
+      recipient: tenantA,
+      total: "175.5000000001",
+      sections: {
+        ...ZERO_SECTIONS,
+        usage: [plain("Athena", "50.0000000001"), plain("VMs", "100")],
+        commitment_fees: [plain("Savings Plan", "30")],
+        credits: [plain("VMs", "-10")],
+        tax: [plain("Tax", "8.5")],
+        adjustments: [plain("VMs", "2")],
+        corrections: [plain("Usage: VMs", "-5")],
+      },
+    });
+    const b = await request(ctx.app).get(`/api/v1/organizations/${org}/statements/${statement.id}/recipients/${tenantB}`).set(bearer(owner.token));
+    expect(b.body.data.sections).toEqual({ ...ZERO_SECTIONS, usage: [plain("VMs", "40")], corrections: [plain("Tax: Tax", "1.25")] });
+
+    // Billed cost: A's VMs are 120, so A is 195.5000000001 and the bill 244.5000000001.
+    const billed = await create({ period: "2026-10", by: "tenant", metric: "billed_cost", currency: "USD" });
+    expect(billed.status).toBe(201);
+    expect(billed.body.data.number).toBe("2026-10-0002");
+    expect(billed.body.data.reconciliation).toEqual({
+      bill_total: "244.5000000001",
+      allocated_total: "236.7500000001",
+      unallocated_total: "7.75",
+      difference: "0",
+    });
+
+    // Stored: a later line of October changes neither (a snapshot).
+    await seedSpend(ctx, org, [{ ...dayLine(tenantA, "2026-10-06", "999"), serviceName: "VMs" }]);
+    const got = await request(ctx.app).get(`/api/v1/organizations/${org}/statements/${statement.id}`).set(bearer(owner.token));
+    expect(got.body.data).toEqual(statement);
+    const list = await request(ctx.app).get(`/api/v1/organizations/${org}/statements`).set(bearer(owner.token));
+    expect(list.status).toBe(200);
+    expect(list.body.data.items.map((item: { number: string }) => item.number)).toEqual(["2026-10-0002", "2026-10-0001"]);
+    expect(list.body.data.items[1]).toEqual(statement);
+  });
+
+  it("refuses an unknown dimension, a future period, one more than 36 months back and a bad currency (400 naming the field)", async () => {
+    expect(expectError(await create({ period: "2026-10", by: "dimension:nope", currency: "USD" }), 400)).toMatch(/by/);
+    expect(expectError(await create({ period: "2099-01", by: "tenant", currency: "USD" }), 400)).toMatch(/period/);
+    expect(expectError(await create({ period: "2020-01", by: "tenant", currency: "USD" }), 400)).toMatch(/period/);
+    expect(expectError(await create({ period: "2026-13", by: "tenant", currency: "USD" }), 400)).toMatch(/period/);
+    expect(expectError(await create({ period: "2026-10", by: "tenant", currency: "usd" }), 400)).toMatch(/currency/);
+    expect(expectError(await create({ period: "2026-10", by: "team", currency: "USD" }), 400)).toMatch(/by/);
+  });
+
+  it("is owner/admin only; another organization's statement is a 404", async () => {
+    const statement = (await create({ period: "2026-10", by: "tenant", currency: "USD" }).expect(201)).body.data;
+    const admin = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "admin" });
+    const member = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "member", tenantIds: [tenantA] });
+    const viewer = await addUser(ctx, { orgId: org, ownerToken: owner.token, role: "viewer", tenantIds: [tenantA] });
+    expect((await create({ period: "2026-10", by: "tenant", currency: "USD" }, admin.token)).status).toBe(201);
+    for (const user of [member, viewer]) {
+      expectError(await create({ period: "2026-10", by: "tenant", currency: "USD" }, user.token), 403);
+      expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/statements`).set(bearer(user.token)), 403);
+      expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/statements/${statement.id}`).set(bearer(user.token)), 403);
+    }
+    const other = await signUp(ctx);
+    expectError(await request(ctx.app).get(`/api/v1/organizations/${other.organization.id}/statements/${statement.id}`).set(bearer(other.token)), 404);
+    expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/statements/${statement.id}/recipients/nobody`).set(bearer(owner.token)), 404);
+  });
+});
