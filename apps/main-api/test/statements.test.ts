@@ -149,3 +149,100 @@ describe("by tenant", () => {
     expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/statements/${statement.id}/recipients/nobody`).set(bearer(owner.token)), 404);
   });
 });
+
+describe("by dimension", () => {
+  let owner: SignedUp;
+  let org: string;
+  const shared = (description: string, source: string | null, method: string, ratio: string | null, amount: string) => ({
+    description,
+    source,
+    method,
+    ratio,
+    amount,
+  });
+
+  beforeAll(async () => {
+    owner = await signUp(ctx, { company: "Shared Statements Ltd" });
+    org = owner.organization.id;
+    const tenant = owner.tenant.id;
+    const team = (day: string, cost: string, value: string | null, more: object = {}) =>
+      dayLine(tenant, day, cost, { serviceName: "VMs", tags: value ? { team: value } : {}, ...more });
+    await seedSpend(ctx, org, [
+      // web: usage VMs 335 with a correction of -20 and a credit of -15: direct 300 that day.
+      team("2026-10-02", "335", "web"),
+      team("2026-10-02", "-20", "web", { chargeClass: "Correction" }),
+      team("2026-10-02", "-15", "web", { chargeCategory: "Credit" }),
+      // data: usage Athena 100.
+      team("2026-10-02", "100", "data", { serviceName: "Athena" }),
+      // platform: 80, shared by everyone's direct cost that day (300 : 100 -> 60 / 20).
+      team("2026-10-02", "80", "platform"),
+      // unallocated: Support 40 (usage, shared 75 / 25 -> web 30, data 10) and tax 12 (not shared: the rest).
+      team("2026-10-02", "40", null, { serviceName: "Support" }),
+      team("2026-10-02", "12", null, { serviceName: "Tax", chargeCategory: "Tax" }),
+    ]);
+    const put = await request(ctx.app)
+      .put(`/api/v1/organizations/${org}/dimensions/team`)
+      .set(bearer(owner.token))
+      .send({
+        name: "Team",
+        rules: [{ value_from: "tag:team", match: { field: "tag:team", op: "present" } }],
+        splits: [
+          { source: "platform", targets: "*", method: "proportional" },
+          { source: null, targets: ["web", "data"], method: "fixed", percentages: { web: "75", data: "25" }, charge_categories: ["Usage"] },
+        ],
+      });
+    expect(put.status).toBe(200);
+    await ctx.deps.dimensionApply.runNow();
+  });
+
+  it("lists each value's direct, shared in and shared out lines; the unallocated rest is no recipient; the invariant holds", async () => {
+    const res = await request(ctx.app)
+      .post(`/api/v1/organizations/${org}/statements`)
+      .set(bearer(owner.token))
+      .send({ period: "2026-10", by: "dimension:team", currency: "USD" });
+    expect(res.status).toBe(201);
+    // web 335 - 15 - 20 + 60 + 30 = 390; data 100 + 20 + 10 = 130; platform 80 - 80 = 0 (a source is a recipient);
+    // unallocated 40 + 12 - 40 = 12; bill 335 - 20 - 15 + 100 + 80 + 40 + 12 = 532 = 390 + 130 + 0 + 12.
+    expect(res.body.data).toMatchObject({
+      number: "2026-10-0001",
+      by: "dimension:team",
+      recipients: [
+        { value: "data", total: "130" },
+        { value: "platform", total: "0" },
+        { value: "web", total: "390" },
+      ],
+      reconciliation: { bill_total: "532", allocated_total: "520", unallocated_total: "12", difference: "0" },
+    });
+    const id = res.body.data.id;
+    const recipient = (value: string) =>
+      request(ctx.app)
+        .get(`/api/v1/organizations/${org}/statements/${id}/recipients/${encodeURIComponent(value)}`)
+        .set(bearer(owner.token));
+    const web = (await recipient("web")).body.data;
+    const platformSplit = "Shared from platform";
+    expect(web.sections).toEqual({
+      ...ZERO_SECTIONS,
+      usage: [plain("VMs", "335")],
+      shared: [shared(platformSplit, "platform", "proportional", "0.75", "60"), shared("Shared from unallocated", null, "fixed", "0.75", "30")].sort((a, b) =>
+        (a.source ?? "") < (b.source ?? "") ? -1 : 1,
+      ),
+      credits: [plain("VMs", "-15")],
+      corrections: [plain("Usage: VMs", "-20")],
+    });
+    expect(web.total).toBe("390");
+    const data = (await recipient("data")).body.data;
+    expect(data.sections.shared).toEqual([
+      shared("Shared from unallocated", null, "fixed", "0.25", "10"),
+      shared(platformSplit, "platform", "proportional", "0.25", "20"),
+    ]);
+    expect(data.total).toBe("130");
+    const platform = (await recipient("platform")).body.data;
+    expect(platform.sections).toEqual({
+      ...ZERO_SECTIONS,
+      usage: [plain("VMs", "80")],
+      shared: [shared("Shared out", "platform", "proportional", null, "-80")],
+    });
+    expect(platform.total).toBe("0");
+    expectError(await recipient(""), 404);
+  });
+});
