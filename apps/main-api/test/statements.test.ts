@@ -246,3 +246,99 @@ describe("by dimension", () => {
     expectError(await recipient(""), 404);
   });
 });
+
+describe("finalize, delete, supersede and numbering", () => {
+  let owner: SignedUp;
+  let org: string;
+  let tenantA: string;
+  let tenantB: string;
+  const path = (rest = "") => `/api/v1/organizations/${org}/statements${rest}`;
+  const create = () => request(ctx.app).post(path()).set(bearer(owner.token)).send({ period: "2026-09", by: "tenant", currency: "USD" });
+
+  beforeAll(async () => {
+    owner = await signUp(ctx, { company: "Final Statements Ltd" });
+    org = owner.organization.id;
+    tenantA = owner.tenant.id;
+    tenantB = (await request(ctx.app).post(`/api/v1/organizations/${org}/tenants`).set(bearer(owner.token)).send({ name: "B" }).expect(201)).body.data.id;
+    await seedSpend(ctx, org, [dayLine(tenantA, "2026-09-10", "10"), dayLine(tenantB, "2026-09-11", "5")]);
+  });
+
+  it("finalizes a draft once (409 after), never deletes a final one, deletes a draft (204), and a new run supersedes the last final one with each recipient's change", async () => {
+    const first = (await create().expect(201)).body.data;
+    expect(first).toMatchObject({ number: "2026-09-0001", status: "draft", supersedes: null });
+    const final = await request(ctx.app)
+      .post(path(`/${first.id}/finalize`))
+      .set(bearer(owner.token));
+    expect(final.status).toBe(200);
+    expect(final.body.data).toMatchObject({ id: first.id, status: "final", finalized_at: expect.any(String), recipients: first.recipients });
+    expectError(
+      await request(ctx.app)
+        .post(path(`/${first.id}/finalize`))
+        .set(bearer(owner.token)),
+      409,
+    );
+    expectError(
+      await request(ctx.app)
+        .delete(path(`/${first.id}`))
+        .set(bearer(owner.token)),
+      409,
+    );
+    expectError(await request(ctx.app).post(path("/stm_nothing/finalize")).set(bearer(owner.token)), 404);
+    expectError(await request(ctx.app).delete(path("/stm_nothing")).set(bearer(owner.token)), 404);
+
+    // A later import: A +2.5 and a third tenant's 1. The final statement stays as it was.
+    const tenantC = (await request(ctx.app).post(`/api/v1/organizations/${org}/tenants`).set(bearer(owner.token)).send({ name: "C" }).expect(201)).body.data.id;
+    await seedSpend(ctx, org, [dayLine(tenantA, "2026-09-20", "2.5"), dayLine(tenantC, "2026-09-21", "1")]);
+    expect(
+      (
+        await request(ctx.app)
+          .get(path(`/${first.id}`))
+          .set(bearer(owner.token))
+      ).body.data,
+    ).toEqual(final.body.data);
+
+    const second = (await create().expect(201)).body.data;
+    expect(second.number).toBe("2026-09-0002");
+    expect(second.supersedes).toBe(first.id);
+    const change = (value: string, previous_total: string, total: string, difference: string) => ({ value, previous_total, total, difference });
+    expect(second.changes).toEqual(
+      [change(tenantA, "10", "12.5", "2.5"), change(tenantB, "5", "5", "0"), change(tenantC, "0", "1", "1")].sort((a, b) => (a.value < b.value ? -1 : 1)),
+    );
+    expect(second.reconciliation).toEqual({ bill_total: "18.5", allocated_total: "18.5", unallocated_total: "0", difference: "0" });
+    // A draft goes (204); numbers stay without gaps: the next statement of the period takes the number after the highest left.
+    expect(
+      (
+        await request(ctx.app)
+          .delete(path(`/${second.id}`))
+          .set(bearer(owner.token))
+      ).status,
+    ).toBe(204);
+    expectError(
+      await request(ctx.app)
+        .get(path(`/${second.id}`))
+        .set(bearer(owner.token)),
+      404,
+    );
+    // Another metric has nothing to supersede.
+    const billed = await request(ctx.app)
+      .post(path())
+      .set(bearer(owner.token))
+      .send({ period: "2026-09", by: "tenant", metric: "billed_cost", currency: "USD" });
+    expect(billed.body.data).toMatchObject({ number: "2026-09-0002", supersedes: null, changes: null });
+  });
+
+  it("numbers concurrent creations apart", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => request(ctx.app).post(path()).set(bearer(owner.token)).send({ period: "2026-08", by: "tenant", currency: "USD" })),
+    );
+    expect(results.map((res) => res.status)).toEqual(Array(6).fill(201));
+    expect(results.map((res) => res.body.data.number).sort()).toEqual([
+      "2026-08-0001",
+      "2026-08-0002",
+      "2026-08-0003",
+      "2026-08-0004",
+      "2026-08-0005",
+      "2026-08-0006",
+    ]);
+  });
+});
