@@ -147,7 +147,7 @@ describe("the spend page's cost per a business metric", () => {
     expect(cells("platform")[6]?.textContent).toBe("—No unit cost: no amount of orders is stored for these days");
 
     const note = screen.getByTestId("per-note").textContent;
-    expect(note).toContain("Unit cost: cost per orders (orders). Each row divides its cost by the orders labelled with its own Team value over its days");
+    expect(note).toContain("Unit cost: cost per orders. Each row divides its cost by the orders labelled with its own Team value over its days");
     expect(note).toContain("Over the range: $2.67 per orders (300 orders).");
 
     // The table's query has per; the bars' none; the line's the chart's periods without grouping.
@@ -195,7 +195,7 @@ describe("the spend page's cost per a business metric", () => {
   it("says every row divides by the metric's total when no dimension labels it", async () => {
     render("/spend?preset=custom&start=2026-10-01&end=2026-10-03&per=orders&per_scale=100");
     expect((await screen.findByTestId("per-note")).textContent).toContain(
-      "Unit cost: cost per 100 orders (orders). Each row divides its cost by orders in total over the row's days (every label and none)",
+      "Unit cost: cost per 100 orders. Each row divides its cost by orders in total over the row's days (every label and none)",
     );
   });
 

@@ -161,7 +161,9 @@ export default function BusinessMetrics() {
         <form className="card form" onSubmit={submit} aria-labelledby="metric-editor">
           <h2 id="metric-editor">{draft.editing ? `Edit ${draft.editing}` : "New business metric"}</h2>
           <label>
-            Name (lowercase letters, digits, underscores; the Spend page&rsquo;s <code>per=name</code>)
+            <span>
+              Name (lowercase letters, digits, underscores; the Spend page&rsquo;s <code>per=name</code>)
+            </span>
             <input
               required
               pattern="[a-z][a-z0-9_]{0,39}"

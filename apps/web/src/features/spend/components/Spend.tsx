@@ -306,6 +306,12 @@ export default function Spend() {
                       <>
                         <SpendChart keys={stacked.keys} periods={stacked.periods} currency={currency} title="Spend per period" />
                         {per && (
+                          <h3 className="chart-subtitle">
+                            Cost per {perText(unitLine.data?.per?.unit ?? per.metric, per.scale)} per{" "}
+                            {chartQuery.get("granularity") === "none" ? "range" : chartQuery.get("granularity")}
+                          </h3>
+                        )}
+                        {per && (
                           <QueryState query={unitLine}>
                             {(u) => (
                               <UnitCostChart
@@ -361,7 +367,8 @@ function PerNote({
         }.`;
   return (
     <p className="note" data-testid="per-note">
-      Unit cost: cost per {unit} ({per.metric}). {which}{" "}
+      Unit cost: cost per {unit}
+      {per.metric === per.unit ? "" : ` of ${per.metric}`}. {which}{" "}
       {report.totals.map((t) => (
         <span key={t.currency}>
           {t.unit_cost == null ? (
@@ -372,7 +379,7 @@ function PerNote({
               <span title={`${t.unit_cost} ${t.currency}`}>
                 {unitMoney(t.unit_cost, t.currency)} per {unit}
               </span>{" "}
-              ({t.metric_amount} {per.unit}).{" "}
+              (<span title={t.metric_amount ?? undefined}>{Number(t.metric_amount).toLocaleString("en-US", { maximumFractionDigits: 2 })}</span> {per.unit}).{" "}
             </>
           )}
         </span>
