@@ -596,6 +596,48 @@ describeIfBrowser("console", () => {
     await check(page, "spend-by-dimension");
   });
 
+  it("divides the Spend page's cost by the demo's orders, each team by its own orders, as the API computes it", async () => {
+    const page = owner;
+    const { main } = stackClient(stack, { token: ownerToken });
+    const orgId = (await main.getMe()).organization.id;
+    // The demo's business metric (scripts/demo/metrics.mjs): orders labelled by team, over the demo bill's days.
+    const script = `import { ORDERS, demoOrderValues } from ${JSON.stringify(path.join(ROOT, "scripts/demo/metrics.mjs"))}; process.stdout.write(JSON.stringify({ metric: ORDERS, values: demoOrderValues(Date.now()) }));`;
+    const demo = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
+    await main.putBusinessMetric({ params: { org_id: orgId, name: "orders" }, body: demo.metric });
+    await main.postBusinessMetricValues({
+      params: { org_id: orgId, name: "orders" },
+      body: JSON.stringify({ mode: "replace", values: demo.values }),
+      contentType: "application/json",
+    });
+
+    // The last 30 days by team (the journey above applied the dimension), then Cost per orders.
+    await page.goto(`${stack.consoleUrl}/spend?preset=last-30&group_by=dimension%3Ateam`);
+    await page.getByRole("combobox", { name: /^Cost per/ }).selectOption("orders");
+    await page.waitForURL(/per=orders/);
+    const today = new Date();
+    const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 29)).toISOString().slice(0, 10);
+    const report = await main.getOrganizationSpend({
+      params: { org_id: orgId },
+      query: { start, granularity: "none", group_by: ["dimension:team"], per: "orders" },
+    });
+    expect(report.per?.labelled_by).toBe("dimension:team");
+    const row = report.rows.find((r) => r.unit_cost !== null && r.unit_cost !== undefined);
+    const team = row?.group["dimension:team"] ?? "";
+    expect(team).not.toBe("");
+    const table = page.locator("section[aria-label='Spend by group']");
+    const cell = table.locator("tbody tr", { has: page.getByRole("cell", { name: team, exact: true }) }).getByTestId("unit-cost");
+    // The exact unit cost in the cell's title, as the API answers it.
+    const title = await until(
+      () => cell.getAttribute("title"),
+      (value) => value === row?.unit_cost,
+      30_000,
+    ).catch(() => cell.getAttribute("title"));
+    expect(title).toBe(row?.unit_cost);
+    expect(await page.getByTestId("per-note").textContent()).toContain("labelled with its own Team value");
+    await page.getByTestId("unit-cost-chart").waitFor();
+    await check(page, "spend-unit-cost");
+  });
+
   it("shows a cluster's cost by namespace on the Kubernetes page, as the API allocates it", async () => {
     const page = owner;
     const { main } = stackClient(stack, { token: ownerToken });
