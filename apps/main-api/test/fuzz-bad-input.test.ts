@@ -280,6 +280,7 @@ beforeAll(async () => {
     finalizeStatement: { params: { org_id: org, id: "stm_fuzz" } },
     deleteStatement: { params: { org_id: org, id: "stm_fuzz" } },
     getRecipientStatement: { params: { org_id: org, id: "stm_fuzz", value: "web" } },
+    getRecipientStatementCsv: { params: { org_id: org, id: "stm_fuzz", value: "web" } },
     getWebhook: { params: { org_id: org, id: webhookId } },
     updateWebhook: {
       params: { org_id: org, id: webhookId },

@@ -410,6 +410,7 @@ function identityCases(): Record<string, IdentityCase> {
     finalizeStatement: statementCase(),
     deleteStatement: statementCase(),
     getRecipientStatement: statementCase(true),
+    getRecipientStatementCsv: statementCase(true),
     getWebhook: webhookCase(),
     updateWebhook: webhookCase({ description: "Hijacked" }),
     deleteWebhook: webhookCase(),

@@ -1,6 +1,8 @@
 // Showback statements (docs/api.md, "Statements"): a month's cost per tenant or per dimension value,
 // computed from the roll-ups when created and stored; sections, reconciliation, roles, validation.
+import { parse } from "csv-parse/sync";
 import request from "supertest";
+import { Decimal } from "@cloudcost/decimal";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, expectError, type SignedUp, signUp } from "./helpers/identity";
 import { dayLine, seedSpend } from "./helpers/spend-seed";
@@ -244,6 +246,24 @@ describe("by dimension", () => {
     });
     expect(platform.total).toBe("0");
     expectError(await recipient(""), 404);
+
+    // The CSV: one row per line in section order, then the total; its amounts add up to the total.
+    const csv = await request(ctx.app).get(`/api/v1/organizations/${org}/statements/${id}/recipients/web.csv`).set(bearer(owner.token));
+    expect(csv.status).toBe(200);
+    expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
+    expect(csv.headers["content-disposition"]).toBe('attachment; filename="statement-2026-10-0001-web.csv"');
+    const rows = parse(csv.text, { columns: true }) as Record<string, string>[];
+    expect(rows).toEqual([
+      { section: "usage", description: "VMs", source: "", method: "", ratio: "", amount: "335" },
+      { section: "shared", description: "Shared from unallocated", source: "", method: "fixed", ratio: "0.75", amount: "30" },
+      { section: "shared", description: "Shared from platform", source: "platform", method: "proportional", ratio: "0.75", amount: "60" },
+      { section: "credits", description: "VMs", source: "", method: "", ratio: "", amount: "-15" },
+      { section: "corrections", description: "Usage: VMs", source: "", method: "", ratio: "", amount: "-20" },
+      { section: "total", description: "Total", source: "", method: "", ratio: "", amount: "390" },
+    ]);
+    const sum = rows.slice(0, -1).reduce((total, row) => total.plus(row.amount), new Decimal(0));
+    expect(sum.toFixed()).toBe("390");
+    expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/statements/${id}/recipients/nobody.csv`).set(bearer(owner.token)), 404);
   });
 });
 

@@ -2,6 +2,7 @@ import type { mainApiStatementRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
 import type { Handlers } from "../operations";
+import { statementCsv, statementFileName } from "./csv";
 import { createStatementService } from "./service";
 
 /** `/api/v1/organizations/{org_id}/statements`: owners and admins only (authorize checks the table's roles). */
@@ -24,5 +25,13 @@ export function statementHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock">
     },
     getRecipientStatement: async ({ params }, ctx) =>
       success(`Statement ${params.id} of ${params.value}.`, await statements.recipient(ctx, params.id, params.value)),
+    getRecipientStatementCsv: async ({ params }, ctx) => {
+      const statement = await statements.recipient(ctx, params.id, params.value);
+      return {
+        status: 200,
+        headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${statementFileName(statement, "csv")}"` },
+        text: statementCsv(statement),
+      };
+    },
   };
 }

@@ -72,6 +72,18 @@ export const mainApiStatementRoutes = {
       responses: { 204: { description: "Deleted", schema: null }, 404: NOT_FOUND, 409: failure("A final statement is never deleted") },
     }),
   ),
+  getRecipientStatementCsv: defineRoute(
+    inOrganization({
+      tags,
+      operationId: "getRecipientStatementCsv",
+      method: "get",
+      path: "/api/v1/organizations/{org_id}/statements/{id}/recipients/{value}.csv",
+      summary: "A recipient's statement as CSV (owner/admin)",
+      roles: MANAGERS,
+      params: s.RecipientPathParams,
+      responses: { 200: { description: "The statement's lines", schema: s.StatementCsvFile, contentType: "text/csv" }, 404: NOT_FOUND },
+    }),
+  ),
   getRecipientStatement: defineRoute(
     inOrganization({
       tags,
