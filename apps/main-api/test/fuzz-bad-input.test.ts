@@ -281,6 +281,7 @@ beforeAll(async () => {
     deleteStatement: { params: { org_id: org, id: "stm_fuzz" } },
     getRecipientStatement: { params: { org_id: org, id: "stm_fuzz", value: "web" } },
     getRecipientStatementCsv: { params: { org_id: org, id: "stm_fuzz", value: "web" } },
+    getRecipientStatementPdf: { params: { org_id: org, id: "stm_fuzz", value: "web" } },
     getWebhook: { params: { org_id: org, id: webhookId } },
     updateWebhook: {
       params: { org_id: org, id: webhookId },

@@ -411,6 +411,7 @@ function identityCases(): Record<string, IdentityCase> {
     deleteStatement: statementCase(),
     getRecipientStatement: statementCase(true),
     getRecipientStatementCsv: statementCase(true),
+    getRecipientStatementPdf: statementCase(true),
     getWebhook: webhookCase(),
     updateWebhook: webhookCase({ description: "Hijacked" }),
     deleteWebhook: webhookCase(),

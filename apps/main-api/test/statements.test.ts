@@ -3,6 +3,7 @@
 import { parse } from "csv-parse/sync";
 import request from "supertest";
 import { Decimal } from "@cloudcost/decimal";
+import { statementPdf } from "../src/statements/pdf";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, expectError, type SignedUp, signUp } from "./helpers/identity";
 import { dayLine, seedSpend } from "./helpers/spend-seed";
@@ -17,6 +18,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx?.close();
 });
+
+/** The strings the text operators of an uncompressed PDF show, in order (hex strings decoded, a TJ array's pieces joined). */
+function pdfTexts(file: string): string[] {
+  const texts: string[] = [];
+  const hex = (text: string) => Buffer.from(text, "hex").toString("latin1");
+  for (const match of file.matchAll(/\[((?:<[0-9a-fA-F]*>\s*-?[\d.]*\s*)+)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
+    if (match[2] !== undefined) texts.push(hex(match[2]));
+    else texts.push([...match[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((piece) => hex(piece[1])).join(""));
+  }
+  return texts;
+}
 
 const ZERO_SECTIONS = { usage: [], shared: [], commitment_fees: [], credits: [], tax: [], adjustments: [], corrections: [] };
 const plain = (description: string, amount: string) => ({ description, source: null, method: null, ratio: null, amount });
@@ -264,6 +276,39 @@ describe("by dimension", () => {
     const sum = rows.slice(0, -1).reduce((total, row) => total.plus(row.amount), new Decimal(0));
     expect(sum.toFixed()).toBe("390");
     expectError(await request(ctx.app).get(`/api/v1/organizations/${org}/statements/${id}/recipients/nobody.csv`).set(bearer(owner.token)), 404);
+
+    // The PDF: one page, its content stream written uncompressed, so its text is read back here from
+    // the text operators (pdfkit writes strings as hex, split where it kerns).
+    const pdf = await request(ctx.app)
+      .get(`/api/v1/organizations/${org}/statements/${id}/recipients/web.pdf`)
+      .set(bearer(owner.token))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => done(null, Buffer.concat(chunks)));
+      });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers["content-type"]).toBe("application/pdf");
+    const file = (pdf.body as Buffer).toString("latin1");
+    expect(file.startsWith("%PDF-")).toBe(true);
+    expect(file).toMatch(/\/Type \/Pages\s*\/Count 1\b/);
+    expect(file).not.toMatch(/FlateDecode/);
+    const texts = pdfTexts(file);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        "Statement 2026-10-0001",
+        "Shared Statements Ltd",
+        "2026-10",
+        "draft",
+        "web (dimension:team)",
+        "Usage",
+        "Shared costs",
+        "Total",
+        "390 USD",
+      ]),
+    );
+    expect(texts[texts.indexOf("Total") + 1]).toBe("390 USD");
   });
 });
 
@@ -360,5 +405,31 @@ describe("finalize, delete, supersede and numbering", () => {
       "2026-08-0005",
       "2026-08-0006",
     ]);
+  });
+});
+
+describe("the PDF", () => {
+  it("stays on one page with more lines than it holds, and always shows the total", async () => {
+    const usage = Array.from({ length: 300 }, (_, i) => plain(`Service ${i}`, "1"));
+    const file = (
+      await statementPdf({
+        statement_id: "stm_1",
+        organization: { id: "org_1", name: "Many Lines Ltd" },
+        number: "2026-10-0001",
+        period: "2026-10",
+        by: "tenant",
+        metric: "effective_cost",
+        currency: "USD",
+        status: "final",
+        recipient: "ten_1",
+        sections: { ...ZERO_SECTIONS, usage, tax: [plain("Tax", "3")] },
+        total: "303",
+      })
+    ).toString("latin1");
+    expect(file).toMatch(/\/Type \/Pages\s*\/Count 1\b/);
+    const texts = pdfTexts(file);
+    expect(texts).toContain("final");
+    expect(texts.some((text) => /^\.\.\. \d+ more lines \(see the CSV\)$/.test(text))).toBe(true);
+    expect(texts[texts.indexOf("Total") + 1]).toBe("303 USD");
   });
 });

@@ -1,8 +1,10 @@
+import { Readable } from "node:stream";
 import type { mainApiStatementRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { statementCsv, statementFileName } from "./csv";
+import { statementPdf } from "./pdf";
 import { createStatementService } from "./service";
 
 /** `/api/v1/organizations/{org_id}/statements`: owners and admins only (authorize checks the table's roles). */
@@ -31,6 +33,14 @@ export function statementHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock">
         status: 200,
         headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${statementFileName(statement, "csv")}"` },
         text: statementCsv(statement),
+      };
+    },
+    getRecipientStatementPdf: async ({ params }, ctx) => {
+      const statement = await statements.recipient(ctx, params.id, params.value);
+      return {
+        status: 200,
+        headers: { "Content-Type": "application/pdf", "Content-Disposition": `attachment; filename="${statementFileName(statement, "pdf")}"` },
+        stream: Readable.from([await statementPdf(statement)]),
       };
     },
   };

@@ -84,6 +84,18 @@ export const mainApiStatementRoutes = {
       responses: { 200: { description: "The statement's lines", schema: s.StatementCsvFile, contentType: "text/csv" }, 404: NOT_FOUND },
     }),
   ),
+  getRecipientStatementPdf: defineRoute(
+    inOrganization({
+      tags,
+      operationId: "getRecipientStatementPdf",
+      method: "get",
+      path: "/api/v1/organizations/{org_id}/statements/{id}/recipients/{value}.pdf",
+      summary: "A recipient's statement as a one-page PDF (owner/admin)",
+      roles: MANAGERS,
+      params: s.RecipientPathParams,
+      responses: { 200: { description: "The statement", schema: s.StatementPdfFile, contentType: "application/pdf" }, 404: NOT_FOUND },
+    }),
+  ),
   getRecipientStatement: defineRoute(
     inOrganization({
       tags,
