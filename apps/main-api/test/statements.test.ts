@@ -258,6 +258,15 @@ describe("by dimension", () => {
     });
     expect(platform.total).toBe("0");
     expectError(await recipient(""), 404);
+    // The same month by team through the spend query (splits applied as it reads): the same totals.
+    const query = await request(ctx.app)
+      .get(`/api/v1/organizations/${org}/spend?start=2026-10-01&end=2026-11-01&granularity=none&group_by=dimension:team`)
+      .set(bearer(owner.token));
+    expect(query.status).toBe(200);
+    const byValue = Object.fromEntries(
+      query.body.data.rows.map((row: { group: Record<string, string | null>; cost: string }) => [row.group["dimension:team"] ?? "", row.cost]),
+    );
+    expect(byValue).toMatchObject({ web: "390", data: "130", "": "12" });
 
     // The CSV: one row per line in section order, then the total; its amounts add up to the total.
     const csv = await request(ctx.app).get(`/api/v1/organizations/${org}/statements/${id}/recipients/web.csv`).set(bearer(owner.token));
@@ -429,6 +438,8 @@ describe("the PDF", () => {
     expect(file).toMatch(/\/Type \/Pages\s*\/Count 1\b/);
     const texts = pdfTexts(file);
     expect(texts).toContain("final");
+    // The tax section after 300 usage lines still has its title and line.
+    expect(texts.slice(texts.indexOf("Tax"), texts.indexOf("Tax") + 3)).toEqual(["Tax", "Tax", "3"]);
     expect(texts.some((text) => /^\.\.\. \d+ more lines \(see the CSV\)$/.test(text))).toBe(true);
     expect(texts[texts.indexOf("Total") + 1]).toBe("303 USD");
   });

@@ -26,7 +26,8 @@ const cut = (value: string, max: number) => (value.length > max ? `${value.slice
  * The recipient's statement as a one-page A4 PDF (pdfkit, the standard Helvetica fonts built in,
  * content streams uncompressed): the organization, period, number, status and recipient, each
  * section's lines, and the total. Sections longer than the page holds end with a line saying how
- * many more the CSV lists; the total is always the statement's.
+ * many more the CSV lists (every section keeps room for its title and a line); the total is
+ * always the statement's.
  */
 export function statementPdf(statement: RecipientStatement): Promise<Buffer> {
   const doc = new PDFDocument({
@@ -63,21 +64,24 @@ export function statementPdf(statement: RecipientStatement): Promise<Buffer> {
   y += 8;
   doc.fontSize(9);
   const amountX = WIDTH - MARGIN - 120;
+  const shown = STATEMENT_SECTIONS.filter((section) => statement.sections[section].length > 0);
   let left = ROWS;
-  for (const section of STATEMENT_SECTIONS) {
+  shown.forEach((section, index) => {
     const lines = statement.sections[section];
-    if (lines.length === 0) continue;
-    if (left < 2) break;
+    // Every later section keeps room for its title and one line.
+    let rows = left - 2 * (shown.length - index - 1);
     doc.font("Helvetica-Bold");
     at(TITLES[section], MARGIN, y);
     y += ROW;
     left -= 1;
+    rows -= 1;
     doc.font("Helvetica");
     lines.forEach((line, i) => {
-      if (left <= 0) return;
-      if (left === 1 && i < lines.length - 1) {
+      if (rows <= 0) return;
+      if (rows === 1 && i < lines.length - 1) {
         at(`... ${lines.length - i} more lines (see the CSV)`, MARGIN + 10, y);
-        left = 0;
+        rows = 0;
+        left -= 1;
         y += ROW;
         return;
       }
@@ -86,8 +90,9 @@ export function statementPdf(statement: RecipientStatement): Promise<Buffer> {
       at(line.amount, amountX, y, { width: 120, align: "right" });
       y += ROW;
       left -= 1;
+      rows -= 1;
     });
-  }
+  });
   y += 6;
   doc
     .moveTo(MARGIN, y)
