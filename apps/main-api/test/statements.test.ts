@@ -444,3 +444,39 @@ describe("the PDF", () => {
     expect(texts[texts.indexOf("Total") + 1]).toBe("303 USD");
   });
 });
+
+describe("a value that needs encoding", () => {
+  it("is reached URL-encoded, in JSON, CSV and PDF", async () => {
+    const owner = await signUp(ctx, { company: "Encoded Ltd" });
+    const org = owner.organization.id;
+    const value = 'ops/eu west, "=1"';
+    await seedSpend(ctx, org, [dayLine(owner.tenant.id, "2026-10-05", "7.5", { serviceName: "VMs", tags: { team: value } })]);
+    await request(ctx.app)
+      .put(`/api/v1/organizations/${org}/dimensions/team`)
+      .set(bearer(owner.token))
+      .send({ name: "Team", rules: [{ value_from: "tag:team", match: { field: "tag:team", op: "present" } }] })
+      .expect(200);
+    await ctx.deps.dimensionApply.runNow();
+    const statement = (
+      await request(ctx.app)
+        .post(`/api/v1/organizations/${org}/statements`)
+        .set(bearer(owner.token))
+        .send({ period: "2026-10", by: "dimension:team", currency: "USD" })
+        .expect(201)
+    ).body.data;
+    expect(statement.recipients).toEqual([{ value, total: "7.5" }]);
+    const base = `/api/v1/organizations/${org}/statements/${statement.id}/recipients/${encodeURIComponent(value)}`;
+    const json = await request(ctx.app).get(base).set(bearer(owner.token));
+    expect(json.status).toBe(200);
+    expect(json.body.data).toMatchObject({ recipient: value, total: "7.5" });
+    const csv = await request(ctx.app).get(`${base}.csv`).set(bearer(owner.token));
+    expect(csv.status).toBe(200);
+    expect(csv.headers["content-disposition"]).toBe('attachment; filename="statement-2026-10-0001-ops_eu_west_1_.csv"');
+    expect(parse(csv.text, { columns: true })).toEqual([
+      { section: "usage", description: "VMs", source: "", method: "", ratio: "", amount: "7.5" },
+      { section: "total", description: "Total", source: "", method: "", ratio: "", amount: "7.5" },
+    ]);
+    const pdf = await request(ctx.app).get(`${base}.pdf`).set(bearer(owner.token));
+    expect(pdf.status).toBe(200);
+  });
+});
