@@ -124,9 +124,9 @@ export function computeByTenant(rows: TenantRow[], corrections: CorrectionRow[])
 }
 
 /**
- * By a dimension's values: each row's direct cost under its value; a split source's priced rows of
- * the categories its split takes are shared among the targets in that day's shares (pieces exact,
- * the rest to the largest share); corrections are assigned a value by the month's rules. The
+ * By a dimension's values: each row's direct cost under its value; a split source's priced cost of
+ * a day and charge category its split takes is shared among the targets in that day's shares
+ * (pieces exact, the rest to the largest share); corrections are assigned a value by the month's rules. The
  * unallocated value ('') is no recipient: what it keeps after its splits is the unallocated rest.
  */
 export function computeByDimension(
@@ -145,18 +145,26 @@ export function computeByDimension(
     return account;
   };
   const moved = new Map<string, Decimal>();
+  // A source's priced cost per (day, charge category): what each split shares, as the spend query
+  // by the dimension alone shares it (one split per day and category, not per service).
+  const toShare = new Map<string, { day: string; value: string; category: string; cost: Decimal }>();
+  const sources = new Set(splits.map((rule) => rule.source ?? ""));
   for (const row of rows) {
     const cost = new Decimal(row.cost);
-    const source = accountOf(row.value);
-    source.addDirect(row.charge_category, row.service_name, cost);
-    if (!row.priced || cost.isZero()) continue;
-    const value = row.value === "" ? null : row.value;
-    const split = splits.find(
-      (rule) => rule.source === value && (!rule.charge_categories?.length || (rule.charge_categories as string[]).includes(row.charge_category)),
-    );
-    const targets = split ? sharesOf(row.day, splits).get(split.id) : undefined;
+    accountOf(row.value).addDirect(row.charge_category, row.service_name, cost);
+    if (!row.priced || cost.isZero() || !sources.has(row.value)) continue;
+    const id = JSON.stringify([row.day, row.value, row.charge_category]);
+    const entry = toShare.get(id);
+    if (entry) entry.cost = entry.cost.plus(cost);
+    else toShare.set(id, { day: row.day, value: row.value, category: row.charge_category, cost });
+  }
+  for (const { day, value, category, cost } of toShare.values()) {
+    if (cost.isZero()) continue;
+    const source = value === "" ? null : value;
+    const split = splits.find((rule) => rule.source === source && (!rule.charge_categories?.length || (rule.charge_categories as string[]).includes(category)));
+    const targets = split ? sharesOf(day, splits).get(split.id) : undefined;
     if (!split || !targets) continue;
-    source.addShared(split, "out", cost);
+    accountOf(value).addShared(split, "out", cost);
     moved.set(split.id, (moved.get(split.id) ?? ZERO).plus(cost));
     for (const [target, piece] of splitAmount(cost, targets)) accountOf(target).addShared(split, "in", piece);
   }
