@@ -638,6 +638,29 @@ describeIfBrowser("console", () => {
     await check(page, "spend-unit-cost");
   });
 
+  it("lists the demo's orders on Settings > Business metrics, with its values, and shows a bad CSV row's line and column, storing nothing", async () => {
+    const page = owner;
+    const { main } = stackClient(stack, { token: ownerToken });
+    const orgId = (await main.getMe()).organization.id;
+    await page.goto(`${stack.consoleUrl}/settings/business-metrics`);
+    const metric = page.getByTestId("business-metric").filter({ hasText: "orders" });
+    await metric.waitFor();
+    expect(await metric.textContent()).toContain("Team (dimension)");
+    // The values of the last 30 days (the demo's days end yesterday), as the API answers them.
+    const values = page.getByRole("table", { name: /^Amounts of orders/ });
+    await values.waitFor();
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const stored = await main.listBusinessMetricValues({ params: { org_id: orgId, name: "orders" }, query: { start: day(-30), end: day(1) } });
+    expect(await values.locator("tbody tr").count()).toBe(stored.rows.length);
+
+    await page.getByLabel(/^Or paste the rows/).fill(`date,amount,label\n${day(-1)},5,product\n${day(-1)},-2,product\n`);
+    await page.getByRole("button", { name: "Upload values" }).click();
+    expect(await page.getByTestId("upload-error").textContent()).toContain("line 3, column amount");
+    const after = await main.listBusinessMetricValues({ params: { org_id: orgId, name: "orders" }, query: { start: day(-30), end: day(1) } });
+    expect(after.rows).toEqual(stored.rows);
+    await check(page, "business-metrics");
+  });
+
   it("shows a cluster's cost by namespace on the Kubernetes page, as the API allocates it", async () => {
     const page = owner;
     const { main } = stackClient(stack, { token: ownerToken });
