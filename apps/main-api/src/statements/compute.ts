@@ -1,7 +1,7 @@
 import type { SplitRule, StatementLine, StatementSection } from "@cloudcost/contracts";
 import { Decimal } from "@cloudcost/decimal";
 import { byteOrder, type DaySplit, splitAmount } from "../dimensions/split";
-import type { CorrectionRow, DimensionRow, TenantRow } from "./repository";
+import type { CorrectionRow, DimensionRow, SourceRow, TenantRow } from "./repository";
 
 const ZERO = new Decimal(0);
 /** Exact text of an amount ("0", never "-0"). */
@@ -125,12 +125,14 @@ export function computeByTenant(rows: TenantRow[], corrections: CorrectionRow[])
 
 /**
  * By a dimension's values: each row's direct cost under its value; a split source's priced cost of
- * a day and charge category its split takes is shared among the targets in that day's shares
- * (pieces exact, the rest to the largest share); corrections are assigned a value by the month's rules. The
- * unallocated value ('') is no recipient: what it keeps after its splits is the unallocated rest.
+ * a day and charge category its split takes (`sources`) is shared among the targets in that day's
+ * shares (pieces exact, the rest to the largest share), as the spend query by the dimension alone
+ * shares it; corrections are assigned a value by the month's rules. The unallocated value ('') is
+ * no recipient: what it keeps after its splits is the unallocated rest.
  */
 export function computeByDimension(
   rows: DimensionRow[],
+  sources: SourceRow[],
   corrections: { value: string | null; row: CorrectionRow }[],
   splits: SplitRule[],
   sharesOf: (day: string, splits: SplitRule[]) => DaySplit["shares"],
@@ -145,26 +147,16 @@ export function computeByDimension(
     return account;
   };
   const moved = new Map<string, Decimal>();
-  // A source's priced cost per (day, charge category): what each split shares, as the spend query
-  // by the dimension alone shares it (one split per day and category, not per service).
-  const toShare = new Map<string, { day: string; value: string; category: string; cost: Decimal }>();
-  const sources = new Set(splits.map((rule) => rule.source ?? ""));
-  for (const row of rows) {
+  for (const row of rows) accountOf(row.value).addDirect(row.charge_category, row.service_name, new Decimal(row.cost));
+  for (const row of sources) {
     const cost = new Decimal(row.cost);
-    accountOf(row.value).addDirect(row.charge_category, row.service_name, cost);
-    if (!row.priced || cost.isZero() || !sources.has(row.value)) continue;
-    const id = JSON.stringify([row.day, row.value, row.charge_category]);
-    const entry = toShare.get(id);
-    if (entry) entry.cost = entry.cost.plus(cost);
-    else toShare.set(id, { day: row.day, value: row.value, category: row.charge_category, cost });
-  }
-  for (const { day, value, category, cost } of toShare.values()) {
     if (cost.isZero()) continue;
-    const source = value === "" ? null : value;
+    const source = row.value === "" ? null : row.value;
+    const category = row.charge_category;
     const split = splits.find((rule) => rule.source === source && (!rule.charge_categories?.length || (rule.charge_categories as string[]).includes(category)));
-    const targets = split ? sharesOf(day, splits).get(split.id) : undefined;
+    const targets = split ? sharesOf(row.day, splits).get(split.id) : undefined;
     if (!split || !targets) continue;
-    accountOf(value).addShared(split, "out", cost);
+    accountOf(row.value).addShared(split, "out", cost);
     moved.set(split.id, (moved.get(split.id) ?? ZERO).plus(cost));
     for (const [target, piece] of splitAmount(cost, targets)) accountOf(target).addShared(split, "in", piece);
   }

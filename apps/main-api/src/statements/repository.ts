@@ -41,15 +41,15 @@ export async function billTotal(sql: Sql, organizationId: string, metric: SpendM
   return row?.total ?? "0";
 }
 
-const DIMENSION_COLUMNS = { day: "text", value: "text", priced: "bool", charge_category: "text", service_name: "text", cost: "text" } as const;
+const DIMENSION_COLUMNS = { value: "text", charge_category: "text", service_name: "text", cost: "text" } as const;
 export type DimensionRow = RowOf<typeof DIMENSION_COLUMNS>;
 const DIMENSION_SQL = (metric: SpendMetric) => `
-  SELECT day::text AS day, value, unpriced_reason = '' AS priced, charge_category, service_name, sum(${column(metric)})::text AS cost
+  SELECT value, charge_category, service_name, sum(${column(metric)})::text AS cost
     FROM spend_dimension_daily
    WHERE organization_id = $1 AND dimension_key = $2 AND day >= $3::date AND day < $4::date AND currency = $5
-   GROUP BY 1, 2, 3, 4, 5`;
+   GROUP BY 1, 2, 3`;
 
-/** The period's direct cost per (day, value ('' unallocated), priced, charge category, service) of dimension `key`. */
+/** The period's direct cost per (value ('' unallocated), charge category, service) of dimension `key`. */
 export function dimensionRows(
   sql: Sql,
   organizationId: string,
@@ -60,6 +60,30 @@ export function dimensionRows(
   currency: string,
 ): Promise<DimensionRow[]> {
   return sql.query<DimensionRow>(DIMENSION_SQL(metric), [organizationId, key, from, to, currency]);
+}
+
+const SOURCE_COLUMNS = { day: "text", value: "text", charge_category: "text", cost: "text" } as const;
+export type SourceRow = RowOf<typeof SOURCE_COLUMNS>;
+const SOURCE_SQL = (metric: SpendMetric) => `
+  SELECT day::text AS day, value, charge_category, sum(${column(metric)})::text AS cost
+    FROM spend_dimension_daily
+   WHERE organization_id = $1 AND dimension_key = $2 AND day >= $3::date AND day < $4::date AND currency = $5
+     AND unpriced_reason = '' AND value = ANY($6::text[])
+   GROUP BY 1, 2, 3`;
+
+/** The split sources' priced cost per (day, value ('' unallocated), charge category): what the splits share. */
+export function sourceRows(
+  sql: Sql,
+  organizationId: string,
+  key: string,
+  metric: SpendMetric,
+  from: string,
+  to: string,
+  currency: string,
+  sources: string[],
+): Promise<SourceRow[]> {
+  if (sources.length === 0) return Promise.resolve([]);
+  return sql.query<SourceRow>(SOURCE_SQL(metric), [organizationId, key, from, to, currency, sources]);
 }
 
 const CORRECTION_COLUMNS = { tenant: "text", charge_category: "text", service_name: "text", fields: "jsonb", cost: "text" } as const;
@@ -153,6 +177,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "statement tenant rows", sql: TENANT_SQL("effective_cost"), columns: TENANT_COLUMNS },
     { name: "statement bill total", sql: BILL_SQL("billed_cost"), columns: { total: "text" } },
     { name: "statement dimension rows", sql: DIMENSION_SQL("effective_cost"), columns: DIMENSION_COLUMNS },
+    { name: "statement split source rows", sql: SOURCE_SQL("effective_cost"), columns: SOURCE_COLUMNS },
     { name: "statement corrections", sql: correctionSql("effective_cost", ["service_name", "tag:team", "tenant"]).sql, columns: CORRECTION_COLUMNS },
     { name: "statement period lock", sql: `SELECT pg_advisory_xact_lock(${LOCK}, hashtext($1))::text AS locked`, columns: { locked: "text" } },
   ];

@@ -27,6 +27,7 @@ import {
   latestFinal,
   lockPeriod,
   nextSequence,
+  sourceRows,
   type StatementWithRecipients,
   tenantRows,
 } from "./repository";
@@ -91,8 +92,18 @@ export function createStatementService(deps: StatementServiceDeps) {
     const version = versions.find((row) => row.key === key && row.effective_from <= body.period);
     const splits: SplitRule[] = version?.splits ?? [];
     const assigner = compileAssigner(versions);
-    const [rows, corrections, dayCosts] = await Promise.all([
+    const [rows, sources, corrections, dayCosts] = await Promise.all([
       dimensionRows(sql, organizationId, key, body.metric, from, to, body.currency),
+      sourceRows(
+        sql,
+        organizationId,
+        key,
+        body.metric,
+        from,
+        to,
+        body.currency,
+        splits.map((split) => split.source ?? ""),
+      ),
       correctionRows(sql, organizationId, body.metric, fromTs, toTs, body.currency, assigner.fields),
       splits.length ? organizationDayCosts(sql, organizationId, key, body.metric, from, to) : Promise.resolve([]),
     ]);
@@ -100,7 +111,7 @@ export function createStatementService(deps: StatementServiceDeps) {
     const metricAmount = metricAmountLookup(metrics.length ? await findMetricAmounts(sql, organizationId, metrics, from, to) : []);
     const shares = dayShares(dayCosts, metricAmount);
     const assigned = corrections.map((row) => ({ value: assigner.assign(body.period, row.fields as (string | null)[]).get(key) ?? null, row }));
-    return computeByDimension(rows, assigned, splits, (day, daySplits) => shares(day, body.currency, daySplits));
+    return computeByDimension(rows, sources, assigned, splits, (day, daySplits) => shares(day, body.currency, daySplits));
   }
 
   async function recipientOf(ctx: OrganizationContext, id: string, value: string): Promise<RecipientStatement> {
