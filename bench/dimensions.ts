@@ -24,6 +24,7 @@ import { spendReport } from "../apps/main-api/src/spend/dimension-query";
 import { lineDirectRows, readVersionsOf } from "../apps/main-api/src/spend/dimension-spend-repository";
 import { querySpend, type SpendQueryInput } from "../apps/main-api/src/spend/query";
 import { openBenchDatabase, openKeptDatabase } from "./bench-database";
+import { RULES, SPLITS, TEAM_VERSION_SQL, teamVersionParams } from "./dimension-rules";
 import { env, round, time } from "./measure";
 import { loadLedger } from "./spend-ledger";
 
@@ -32,17 +33,6 @@ const CALLS = env("BENCH_DIMENSION_CALLS", 20);
 const BASELINE_CALLS = env("BENCH_DIMENSION_BASELINE_CALLS", 3);
 const ORG = "org_bench_dimensions";
 const TENANT = "ten_03";
-
-/** 200 rules: models 0-198 to 12 teams, then the `team` tag's own value; 3 splits. */
-const RULES = [
-  ...Array.from({ length: 199 }, (_, m) => ({ value: `team-${m % 12}`, match: { field: "model", op: "eq", value: `model-${m}` } })),
-  { value_from: "tag:team", match: { field: "tag:team", op: "present" } },
-];
-const SPLITS = [
-  { id: "spl_bench_platform", source: "team-0", targets: "*", method: "proportional" },
-  { id: "spl_bench_unallocated", source: null, targets: ["team-1", "team-2"], method: "fixed", percentages: { "team-1": "60", "team-2": "40" } },
-  { id: "spl_bench_support", source: "team-3", targets: ["team-4", "team-5", "team-6"], method: "even" },
-];
 
 async function main() {
   const serverUrl = process.env.BENCH_DATABASE_URL;
@@ -61,11 +51,7 @@ async function main() {
       DELETE FROM organizations WHERE id = '${ORG}'`);
     // The organization row (the applied event's webhook_events row refers to it); the ledger needs none.
     await db.sql.query("INSERT INTO organizations (id, name, slug) VALUES ($1, 'Bench dimensions', 'bench-dimensions')", [ORG]);
-    await db.sql.query(
-      `INSERT INTO dimension_versions (organization_id, key, version, name, effective_from, rules, default_value, splits)
-       VALUES ($1, 'team', 1, 'Team', '2026-01-01', $2::jsonb, NULL, $3::jsonb)`,
-      [ORG, JSON.stringify(RULES), JSON.stringify(SPLITS)],
-    );
+    await db.sql.query(TEAM_VERSION_SQL, teamVersionParams(ORG));
     const loadAverageAtApply = os.loadavg().map((l) => round(l));
     const t0 = performance.now();
     const applied = await applyOrganizationDimensions({ prisma }, ORG);

@@ -19,6 +19,7 @@ const BENCHMARKS: [string, string, Record<string, string>][] = [
   ["focus-import", "focus-import.ts", { BENCH_FOCUS_ROWS: "100000" }],
   // PostgreSQL only; the targets (apply < 2 min, by dimension p50 < 150 ms) are for 10M lines (BENCH_DIMENSION_LINES=10000000).
   ["dimensions", "dimensions.ts", { BENCH_DIMENSION_LINES: "2000000" }],
+  ["statements", "statements.ts", { BENCH_STATEMENT_LINES: "2000000" }],
   // PostgreSQL only; the targets (p50 < 200 ms for a year, < 500 ms for a 90-day recommendation) are for 10M lines (BENCH_COMMITMENT_LINES=10000000).
   ["commitments", "commitments.ts", { BENCH_COMMITMENT_LINES: "2000000", BENCH_COMMITMENT_CALLS: "20" }],
   // PostgreSQL only; the allocation target (p50 < 500 ms) is for a month of 1,000 nodes and 30,000 pods (the defaults: ~21.6M samples, minutes to load).
