@@ -24,6 +24,9 @@ const Spend = lazy(() => import("./features/spend/components/Spend"));
 const Budgets = lazy(() => import("./features/budgets/components/Budgets"));
 const Commitments = lazy(() => import("./features/commitments/components/Commitments"));
 const Kubernetes = lazy(() => import("./features/kubernetes/components/Kubernetes"));
+const Statements = lazy(() => import("./features/statements/components/Statements"));
+const StatementDetail = lazy(() => import("./features/statements/components/StatementDetail"));
+const StatementRecipient = lazy(() => import("./features/statements/components/Recipient"));
 const Settings = lazy(() => import("./features/settings/components/Settings"));
 const ApiKeys = lazy(() => import("./features/settings/components/ApiKeys"));
 const Users = lazy(() => import("./features/settings/components/Users"));
@@ -52,6 +55,9 @@ const router = createBrowserRouter([
       { path: "commitments", element: <Commitments /> },
       { path: "kubernetes", element: <Kubernetes /> },
       { path: "prices", element: <Prices /> },
+      { path: "statements", element: <Statements /> },
+      { path: "statements/:id", element: <StatementDetail /> },
+      { path: "statements/:id/recipients/:value", element: <StatementRecipient /> },
       {
         path: "settings",
         element: <Settings />,

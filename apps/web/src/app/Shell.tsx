@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { Navigate, NavLink, Outlet } from "react-router";
-import { useApp, useMe, useTenants } from "./app-context";
+import { canManage, useApp, useMe, useTenants } from "./app-context";
 import { tokenEmail } from "./session";
 import { ErrorNote, Loading } from "../shared/components/status";
 import { TenantProvider, useTenant } from "./tenant";
@@ -56,6 +56,7 @@ function Header() {
         <NavLink to="/savings">Savings</NavLink>
         <NavLink to="/kubernetes">Kubernetes</NavLink>
         <NavLink to="/prices">Prices</NavLink>
+        {canManage(me) && <NavLink to="/statements">Statements</NavLink>}
         <NavLink to="/settings">Settings</NavLink>
       </nav>
       <div className="header-tools">

@@ -1,0 +1,10 @@
+import { money } from "../../../shared/format";
+
+/** An exact decimal amount in the console's money formatting, the exact decimal in its title. */
+export function Amount({ value, currency }: { value: string; currency: string }) {
+  return (
+    <span className="amount" title={`${value} ${currency}`}>
+      {money(value, currency)}
+    </span>
+  );
+}
