@@ -661,6 +661,44 @@ describeIfBrowser("console", () => {
     await check(page, "business-metrics");
   });
 
+  it("creates last month's statement by team for the demo organization: it reconciles to the bill and a recipient's total is the API's", async () => {
+    const page = owner;
+    const { main } = stackClient(stack, { token: ownerToken });
+    const orgId = (await main.getMe()).organization.id;
+    // The dimension journeys above stored the demo's team dimension; statements read it once applied.
+    await until(
+      () => main.getDimension({ params: { org_id: orgId, key: "team" }, query: {} }),
+      (team) => team.status === "applied",
+      120_000,
+    );
+    await page.goto(`${stack.consoleUrl}/`);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Statements" }).click();
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+    expect(await page.getByLabel("Period (UTC month)").inputValue()).toBe(lastMonth);
+    await page.getByLabel(/^By/).selectOption("dimension:team");
+    await page.getByRole("button", { name: "Create statement" }).click();
+    const created = page.getByTestId("statement-created");
+    await created.waitFor();
+    const made = (await main.listStatements({ params: { org_id: orgId } })).items[0];
+    expect(made).toMatchObject({ period: lastMonth, by: "dimension:team", metric: "effective_cost", status: "draft" });
+    expect(made?.reconciliation.difference).toBe("0");
+    await created.getByRole("link", { name: made?.number ?? "" }).click();
+    await page.getByTestId("reconciled").waitFor();
+    expect(await page.getByTestId("difference").locator("span").getAttribute("title")).toBe(`0 ${made?.currency}`);
+    await check(page, "statement");
+
+    const recipient = made?.recipients.find((r) => Number(r.total) !== 0) ?? made?.recipients[0];
+    expect(recipient).toBeDefined();
+    await page.getByRole("link", { name: recipient?.value ?? "", exact: true }).click();
+    const total = page.getByTestId("recipient-total");
+    await total.waitFor();
+    const expected = await main.getRecipientStatement({ params: { org_id: orgId, id: made?.id ?? "", value: recipient?.value ?? "" } });
+    expect(expected.total).toBe(recipient?.total);
+    expect(await total.locator("span").getAttribute("title")).toBe(`${expected.total} ${expected.currency}`);
+    await check(page, "statement-recipient");
+  });
+
   it("shows a cluster's cost by namespace on the Kubernetes page, as the API allocates it", async () => {
     const page = owner;
     const { main } = stackClient(stack, { token: ownerToken });
