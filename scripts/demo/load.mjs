@@ -13,6 +13,7 @@ import { loadFocus } from "./focus.mjs";
 import { loadHistory } from "./history.mjs";
 import { loadFleetPods, loadKubernetes } from "./kubernetes.mjs";
 import { loadBusinessMetrics } from "./metrics.mjs";
+import { loadStatements } from "./statements.mjs";
 
 const run = promisify(execFile);
 export const DEMO_EMAIL = "demo-owner@example.com";
@@ -179,6 +180,8 @@ export async function loadDemo({ root, env, mainUrl, pricingUrl, log, labelPrefi
   await loadDimensions({ main, org, now, log });
   // After the dimensions: the metric is labelled by the team dimension.
   await loadBusinessMetrics({ main, org, now, log });
+  // After the dimensions and the bill: last month's statements by team and by tenant.
+  await loadStatements({ main, org, now, log });
   // After the bill: the downsized VM's realized savings are measured on its lines.
   await loadHistory(main, production.id, now, log);
   await loadKubernetes(main, org, production.id, now, log);
