@@ -1,8 +1,9 @@
 import type { CreateStatementRequest } from "@cloudcost/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useApp } from "../../app/app-context";
+import { useApp, useTenants } from "../../app/app-context";
 import { saveBlob } from "../../shared/api/client";
+import { useDimensions } from "../settings/dimension-hooks";
 import { statementKeys } from "./keys";
 
 /** The organization's statements, newest first (owners and admins only: `enabled` is false for others); create one. */
@@ -75,4 +76,17 @@ export function useRecipientDownload(orgId: string, id: string, value: string) {
     }
   };
   return { download, error };
+}
+
+/**
+ * How the statement pages name things: a dimension by its name (its key when it has none), and a
+ * statement's recipient by its tenant's name when the statement is by tenant (else the value itself).
+ */
+export function useStatementNames(orgId: string, manager: boolean) {
+  const dimensions = useDimensions(orgId).list.data?.items ?? [];
+  const tenants = useTenants(manager ? orgId : undefined).data?.items ?? [];
+  return {
+    dimensionName: (key: string) => dimensions.find((d) => d.key === key)?.name,
+    recipientName: (by: string, value: string) => (by === "tenant" ? (tenants.find((t) => t.id === value)?.name ?? value) : value),
+  };
 }

@@ -1,8 +1,8 @@
 import { Link, useParams } from "react-router";
-import { canManage, useMe, useTenants } from "../../../app/app-context";
-import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
-import { useDimensions } from "../../settings/dimension-hooks";
-import { useRecipientDownload, useRecipientStatement } from "../hooks";
+import { canManage, useMe } from "../../../app/app-context";
+import { ErrorNote, QueryState } from "../../../shared/components/status";
+import { useRecipientDownload, useRecipientStatement, useStatementNames } from "../hooks";
+import { OwnersOnly } from "./OwnersOnly";
 import { byLabel, metricLabel, SECTIONS } from "../statements";
 import { Amount } from "./Amount";
 
@@ -14,17 +14,9 @@ export default function Recipient() {
   const manager = canManage(me);
   const statement = useRecipientStatement(orgId, id, value, manager);
   const { download, error } = useRecipientDownload(orgId, id, value);
-  const dimensions = useDimensions(orgId).list.data?.items ?? [];
-  const dimensionName = (key: string) => dimensions.find((d) => d.key === key)?.name;
-  const tenants = useTenants(manager ? orgId : undefined).data?.items ?? [];
+  const { dimensionName, recipientName } = useStatementNames(orgId, manager);
 
-  if (me && !manager)
-    return (
-      <>
-        <h1>Statement</h1>
-        <Empty>Statements are for owners and admins of the organization.</Empty>
-      </>
-    );
+  if (me && !manager) return <OwnersOnly title="Statement" />;
 
   return (
     <>
@@ -33,7 +25,7 @@ export default function Recipient() {
       </p>
       <QueryState query={statement}>
         {(r) => {
-          const name = r.by === "tenant" ? (tenants.find((t) => t.id === r.recipient)?.name ?? r.recipient) : r.recipient;
+          const name = recipientName(r.by, r.recipient);
           return (
             <>
               <h1>

@@ -1,9 +1,9 @@
 import { Link, useNavigate, useParams } from "react-router";
-import { canManage, useMe, useTenants } from "../../../app/app-context";
+import { canManage, useMe } from "../../../app/app-context";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
-import { useDimensions } from "../../settings/dimension-hooks";
-import { useStatement } from "../hooks";
+import { useStatement, useStatementNames } from "../hooks";
+import { OwnersOnly } from "./OwnersOnly";
 import { byLabel, isZero, metricLabel } from "../statements";
 import { Amount } from "./Amount";
 
@@ -15,17 +15,9 @@ export default function StatementDetail() {
   const manager = canManage(me);
   const navigate = useNavigate();
   const { statement, finalize, remove } = useStatement(orgId, id, manager);
-  const dimensions = useDimensions(orgId).list.data?.items ?? [];
-  const dimensionName = (key: string) => dimensions.find((d) => d.key === key)?.name;
-  const tenants = useTenants(manager ? orgId : undefined).data?.items ?? [];
+  const { dimensionName, recipientName } = useStatementNames(orgId, manager);
 
-  if (me && !manager)
-    return (
-      <>
-        <h1>Statement</h1>
-        <Empty>Statements are for owners and admins of the organization.</Empty>
-      </>
-    );
+  if (me && !manager) return <OwnersOnly title="Statement" />;
 
   return (
     <>
@@ -34,10 +26,10 @@ export default function StatementDetail() {
       </p>
       <QueryState query={statement}>
         {(s) => {
-          const recipientName = (value: string) => (s.by === "tenant" ? (tenants.find((t) => t.id === value)?.name ?? value) : value);
+          const nameOf = (value: string) => recipientName(s.by, value);
           const r = s.reconciliation;
           const recipientLink = (value: string) => (
-            <Link to={`/statements/${encodeURIComponent(s.id)}/recipients/${encodeURIComponent(value)}`}>{recipientName(value)}</Link>
+            <Link to={`/statements/${encodeURIComponent(s.id)}/recipients/${encodeURIComponent(value)}`}>{nameOf(value)}</Link>
           );
           return (
             <>
@@ -168,7 +160,7 @@ export default function StatementDetail() {
                       <tbody>
                         {s.changes.map((c) => (
                           <tr key={c.value} data-testid="change">
-                            <td>{recipientName(c.value)}</td>
+                            <td>{nameOf(c.value)}</td>
                             <td className="num">
                               <Amount value={c.previous_total} currency={s.currency} />
                             </td>

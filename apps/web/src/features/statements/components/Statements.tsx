@@ -6,7 +6,8 @@ import { Empty, ErrorNote, QueryState } from "../../../shared/components/status"
 import { formatDate } from "../../../shared/format";
 import { useDimensions } from "../../settings/dimension-hooks";
 import { useOrganizationSettings } from "../../settings/hooks";
-import { useStatements } from "../hooks";
+import { useStatementNames, useStatements } from "../hooks";
+import { OwnersOnly } from "./OwnersOnly";
 import { byLabel, lastMonth, METRICS, metricLabel, periodOptions } from "../statements";
 
 /** Statements: what each tenant or each value of a dimension is charged for a month (owners and admins). */
@@ -16,7 +17,7 @@ export default function Statements() {
   const manager = canManage(me);
   const { list, create } = useStatements(orgId, manager);
   const dimensions = useDimensions(orgId).list.data?.items ?? [];
-  const dimensionName = (key: string) => dimensions.find((d) => d.key === key)?.name;
+  const { dimensionName } = useStatementNames(orgId, manager);
   const settings = useOrganizationSettings(orgId).settings.data;
   const [now] = useState(() => new Date());
   const [period, setPeriod] = useState(() => lastMonth(now));
@@ -25,13 +26,7 @@ export default function Statements() {
   const [currency, setCurrency] = useState<string>();
   const chosenCurrency = currency ?? settings?.default_currency ?? "USD";
 
-  if (me && !manager)
-    return (
-      <>
-        <h1>Statements</h1>
-        <Empty>Statements are for owners and admins of the organization: ask one of them for your team&rsquo;s statement.</Empty>
-      </>
-    );
+  if (me && !manager) return <OwnersOnly title="Statements" hint=": ask one of them for your team&rsquo;s statement" />;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
