@@ -21,7 +21,6 @@
  *
  * Knobs: BENCH_BUDGET_CALLS (50).
  */
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { detectOrganizationAnomalies, detectTenantAnomalies } from "../apps/main-api/src/anomalies/service";
@@ -30,7 +29,7 @@ import { budgetStatuses } from "../apps/main-api/src/budgets/status";
 import { forecastSpend } from "../apps/main-api/src/spend/forecast/service";
 import { createPrisma } from "../apps/main-api/src/db";
 import { openBenchDatabase } from "./bench-database";
-import { percentile, round } from "./measure";
+import { percentile, round, writeResults } from "./measure";
 
 const ORG = "org_bench_alerts";
 const TENANTS = 20;
@@ -237,8 +236,7 @@ async function main() {
         target_s: 5,
       },
     };
-    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "results", "alerts.json"), `${JSON.stringify(results, null, 2)}\n`);
+    writeResults(path.join(__dirname, "results", "alerts.json"), results);
     console.log(JSON.stringify(results, null, 2));
   } finally {
     await prisma.$disconnect();

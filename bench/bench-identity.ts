@@ -1,7 +1,12 @@
 import type { AddressInfo } from "node:net";
+import type { Database } from "@cloudcost/db";
 import type { Express } from "express";
+import pino from "pino";
+import { createApp } from "../apps/main-api/src/app";
 import { loadDevIssuerKey, mintDevToken } from "../apps/main-api/src/auth/dev-issuer";
-import type { Config } from "../apps/main-api/src/config";
+import { buildDeps } from "../apps/main-api/src/compose";
+import { type Config, loadConfig } from "../apps/main-api/src/config";
+import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
 
 let n = 0;
 
@@ -25,4 +30,31 @@ export async function benchCredentials(ctx: { app: Express; config: Config }) {
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
+}
+
+/**
+ * The main API in-process over `db`, with a stub pricing API and no background analysis or rate limits,
+ * listening on a free port of 127.0.0.1 (at `base`); `close` stops the server and the stub and disconnects.
+ */
+export async function startBenchMainApi(db: Database) {
+  const stub = await startPricingStub();
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    PRICING_API_URL: stub.url,
+    ANALYSIS_INTERVAL_MINUTES: "0",
+    RATE_LIMIT_PER_IP: "0",
+    RATE_LIMIT_PER_CREDENTIAL: "0",
+  });
+  const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
+  const app = createApp(deps);
+  const server = app.listen(0, "127.0.0.1");
+  server.keepAliveTimeout = 600_000; // the client's pooled socket must survive minutes of SQL between calls
+  await new Promise((resolve) => server.once("listening", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = async () => {
+    server.close();
+    await stub.close();
+    await deps.prisma.$disconnect();
+  };
+  return { config, deps, app, base, close };
 }

@@ -24,7 +24,7 @@ import { findCoverage, findOnDemandSeries, findUtilization } from "../apps/main-
 import { MIGRATIONS_DIR } from "../apps/main-api/src/db";
 import { eligibleUsage, onDemandEquivalent } from "../apps/main-api/src/spend/commitment-rollups";
 import { openBenchDatabase } from "./bench-database";
-import { env, round, time } from "./measure";
+import { env, round, runBenchmark, time, writeResults } from "./measure";
 
 const LINES = env("BENCH_COMMITMENT_LINES", 10_000_000);
 const CALLS = env("BENCH_COMMITMENT_CALLS", 20);
@@ -168,8 +168,7 @@ async function main() {
     results.load_average = os.loadavg().map((l) => round(l));
     console.log(JSON.stringify(results, null, 2));
     if (!process.env.BENCH_NO_WRITE) {
-      fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-      fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+      writeResults(RESULTS, results);
     }
   } finally {
     await db.close();
@@ -177,10 +176,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -23,6 +23,7 @@ import { loadSeedCatalog, refreshCatalogStore } from "../apps/pricing-api/src/co
 import { loadConfig } from "../apps/pricing-api/src/config";
 import { MIGRATIONS_DIR } from "../apps/pricing-api/src/db";
 import { measureOutside } from "./compute-outside";
+import { writeResults } from "./measure";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONNECTIONS = 10;
@@ -174,8 +175,7 @@ async function main() {
     },
     separate_process: outside,
   };
-  fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, "results/compute-query.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeResults(path.join(__dirname, "results/compute-query.json"), results);
   console.table({
     "POST /v1/pricing/compute": { "req/s": compute.requests_per_s, "p99 ms": compute.p99_ms },
     "bare Express route": { "req/s": bareRoute.requests_per_s, "p99 ms": bareRoute.p99_ms },

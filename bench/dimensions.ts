@@ -14,7 +14,6 @@
  *
  * Writes bench/results/dimensions.json; without BENCH_DATABASE_URL it says so and exits 0.
  */
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { applyOrganizationDimensions } from "../apps/main-api/src/dimensions/apply";
@@ -25,7 +24,7 @@ import { lineDirectRows, readVersionsOf } from "../apps/main-api/src/spend/dimen
 import { querySpend, type SpendQueryInput } from "../apps/main-api/src/spend/query";
 import { openBenchDatabase, openKeptDatabase } from "./bench-database";
 import { RULES, SPLITS, TEAM_VERSION_SQL, teamVersionParams } from "./dimension-rules";
-import { env, round, time } from "./measure";
+import { env, round, runBenchmark, time, writeResults } from "./measure";
 import { loadLedger } from "./spend-ledger";
 
 const LINES = env("BENCH_DIMENSION_LINES", 10_000_000);
@@ -120,8 +119,7 @@ async function main() {
       measured_at: new Date().toISOString(),
     };
     console.log(JSON.stringify(results, null, 2));
-    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "results", "dimensions.json"), `${JSON.stringify(results, null, 2)}\n`);
+    writeResults(path.join(__dirname, "results", "dimensions.json"), results);
   } finally {
     await prisma.$disconnect();
     await db.close();
@@ -129,10 +127,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

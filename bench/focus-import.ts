@@ -22,6 +22,7 @@ import { loadConfig } from "../apps/main-api/src/config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 import { REQUIRED_COLUMNS } from "../apps/main-api/src/spend/focus/columns";
 import { benchCredentials } from "./bench-identity";
+import { runBenchmark, writeResults } from "./measure";
 
 const ROWS = Number(process.env.BENCH_FOCUS_ROWS ?? 100_000);
 const SERVER_URL = process.env.BENCH_DATABASE_URL;
@@ -268,8 +269,7 @@ async function main() {
       load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
     };
     console.log(JSON.stringify(result, null, 2));
-    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "results", "focus-import.json"), `${JSON.stringify(result, null, 2)}\n`);
+    writeResults(path.join(__dirname, "results", "focus-import.json"), result);
   } finally {
     fs.rmSync(file, { force: true });
     await db.close?.();
@@ -278,10 +278,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

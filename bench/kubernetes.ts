@@ -22,7 +22,6 @@
  * BENCH_DATABASE_URL it says so and exits 0. BENCH_KEEP=1 keeps the database.
  * Knobs: BENCH_K8S_ROUNDS (12), BENCH_K8S_INGEST_ONLY (skip the allocation), BENCH_K8S_NODES, BENCH_K8S_PODS, BENCH_K8S_DAYS (30), BENCH_K8S_CALLS (10), BENCH_K8S_BASELINE_CALLS (3).
  */
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AllocationQuery, type InstanceTypeRow } from "@cloudcost/contracts";
@@ -34,7 +33,7 @@ import { allocation } from "../apps/main-api/src/kubernetes/allocation-service";
 import { wholeDayAllocationSql } from "../apps/main-api/src/kubernetes/allocation-repository";
 import { openBenchDatabase } from "./bench-database";
 import { measurePodIngestOverHttp } from "./kubernetes-ingest";
-import { env, round, time } from "./measure";
+import { env, round, runBenchmark, time, writeResults } from "./measure";
 
 const ROUNDS = env("BENCH_K8S_ROUNDS", 12);
 const NODES = env("BENCH_K8S_NODES", 1000);
@@ -195,18 +194,11 @@ async function main() {
     results.allocation = await benchAllocation(db);
     results.load_average_after = os.loadavg().map((l) => round(l, 2));
     console.log(JSON.stringify(results, null, 2));
-    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-    fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    writeResults(RESULTS, results);
   } finally {
     await db.close();
     await drop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -13,7 +13,7 @@ import { createApp } from "../apps/pricing-api/src/app";
 import { buildDeps } from "../apps/pricing-api/src/compose";
 import { loadConfig } from "../apps/pricing-api/src/config";
 import { MIGRATIONS_DIR } from "../apps/pricing-api/src/db";
-import { median, round } from "./measure";
+import { median, round, writeResults } from "./measure";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const ENTRIES = 1000;
@@ -126,8 +126,7 @@ async function main() {
     at: new Date().toISOString(),
   };
   const out = path.join(__dirname, "results", "marketplace.json");
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  writeResults(out, result);
   process.stdout.write(
     `median register 1000 model entries: ${result.register_1000_models.median_ms} ms, cpu ${result.register_1000_models.median_cpu_ms} ms (target < ${TARGET_REGISTER_MS})\n` +
       `median price 10000 usage lines:     ${result.price_10000_usage_lines.median_ms} ms, cpu ${result.price_10000_usage_lines.median_cpu_ms} ms (target < ${TARGET_USAGE_MS})\n` +

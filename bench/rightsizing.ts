@@ -11,19 +11,12 @@
  * samples through HTTP), BENCH_SUMMARY_CALLS (200), BENCH_KEEP=1 keeps the PostgreSQL database,
  * BENCH_RAW_STATS=1 also times the raw percentile_disc query the analysis ran before the roll-ups.
  */
-import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import pino from "pino";
-import { createApp } from "../apps/main-api/src/app";
-import { buildDeps } from "../apps/main-api/src/compose";
-import { loadConfig } from "../apps/main-api/src/config";
 import { createComputeServices } from "../apps/main-api/src/compute/services";
-import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
-import { benchCredentials } from "./bench-identity";
+import { benchCredentials, startBenchMainApi } from "./bench-identity";
 import { openBenchOrLocalDatabase } from "./bench-database";
-import { env, percentile, round } from "./measure";
+import { env, round, time, writeResults } from "./measure";
 
 const RESOURCES = env("BENCH_RESOURCES", 10_000);
 const SUMMARY_RESOURCES = env("BENCH_SUMMARY_RESOURCES", 100_000);
@@ -49,36 +42,19 @@ const random = prng(20261122);
 const PROFILE_CPU = [1, 15, 15, 15, 15, 55, 55, 55, 90, 50];
 const rid = (i: number) => `r-${String(i).padStart(6, "0")}`;
 
+/** p50 and p99 (ms, 2 decimals) of `calls` runs of `fn` after 5 warm-up runs. */
 async function timeCalls(calls: number, fn: () => Promise<unknown>) {
-  for (let i = 0; i < 5; i++) await fn(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return { p50_ms: round(percentile(times, 0.5), 2), p99_ms: round(percentile(times, 0.99), 2) };
+  const { p50_ms, p99_ms } = await time(calls, fn, 5, 2);
+  return { p50_ms, p99_ms };
 }
 
 async function main() {
   const started = Date.now();
   const { db, drop, kind } = await openBenchOrLocalDatabase("rightsizing");
-  const stub = await startPricingStub();
-  const config = loadConfig({
-    LOG_LEVEL: "silent",
-    PRICING_API_URL: stub.url,
-    ANALYSIS_INTERVAL_MINUTES: "0",
-    RATE_LIMIT_PER_IP: "0",
-    RATE_LIMIT_PER_CREDENTIAL: "0",
-  });
-  const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
-  const { prisma } = deps;
+  const mainApi = await startBenchMainApi(db);
+  const { config, app, base } = mainApi;
+  const { prisma } = mainApi.deps;
   const { recommendations } = createComputeServices({ prisma, sql: db.sql });
-  const app = createApp(deps);
-  const server = app.listen(0, "127.0.0.1");
-  server.keepAliveTimeout = 600_000; // the client's pooled socket must survive minutes of SQL between calls
-  await new Promise((resolve) => server.once("listening", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const results: Record<string, unknown> = { database: kind, resources: RESOURCES, summary_resources: SUMMARY_RESOURCES, sample_minutes: SAMPLE_MINUTES };
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${msg}`);
 
@@ -280,13 +256,10 @@ async function main() {
     summaryAgent.destroy();
     results.summary = summary;
     results.total_seconds = round((Date.now() - started) / 1000);
-    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "results", "rightsizing.json"), `${JSON.stringify(results, null, 2)}\n`);
+    writeResults(path.join(__dirname, "results", "rightsizing.json"), results);
     printTable(results);
   } finally {
-    server.close();
-    await stub.close();
-    await prisma.$disconnect();
+    await mainApi.close();
     await db.close();
     await drop();
   }

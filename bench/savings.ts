@@ -11,17 +11,10 @@
  * BENCH_RETIRED (200), BENCH_SAMPLE_MINUTES (60: step of the 14-day backfill), BENCH_SAVINGS_CALLS (50).
  * Targets: the steady analysis cycle < 30 s; GET /api/v1/tenant/compute/savings p50 < 200 ms.
  */
-import fs from "node:fs";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import pino from "pino";
-import { createApp } from "../apps/main-api/src/app";
-import { buildDeps } from "../apps/main-api/src/compose";
-import { loadConfig } from "../apps/main-api/src/config";
-import { startPricingStub } from "../apps/main-api/test/helpers/compute-pricing-stub";
-import { benchCredentials } from "./bench-identity";
+import { benchCredentials, startBenchMainApi } from "./bench-identity";
 import { openBenchOrLocalDatabase } from "./bench-database";
-import { env, percentile, round } from "./measure";
+import { env, round, time, writeResults } from "./measure";
 
 const RESOURCES = env("BENCH_RESOURCES", 10_000);
 const CHANGES = Math.min(RESOURCES, env("BENCH_CHANGES", 1000));
@@ -35,20 +28,8 @@ async function main() {
   const started = Date.now();
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${msg}`);
   const { db, drop, kind } = await openBenchOrLocalDatabase("savings");
-  const stub = await startPricingStub();
-  const config = loadConfig({
-    LOG_LEVEL: "silent",
-    PRICING_API_URL: stub.url,
-    ANALYSIS_INTERVAL_MINUTES: "0",
-    RATE_LIMIT_PER_IP: "0",
-    RATE_LIMIT_PER_CREDENTIAL: "0",
-  });
-  const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
-  const app = createApp(deps);
-  const server = app.listen(0, "127.0.0.1");
-  server.keepAliveTimeout = 600_000;
-  await new Promise((resolve) => server.once("listening", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mainApi = await startBenchMainApi(db);
+  const { config, app, base } = mainApi;
   const results: Record<string, unknown> = { database: kind, resources: RESOURCES, changes: CHANGES, retired: RETIRED, sample_minutes: SAMPLE_MINUTES };
 
   try {
@@ -135,32 +116,17 @@ async function main() {
     // 4. The savings endpoint over the month around the changes.
     const query = `start=${new Date(changeAt.getTime() - DAY).toISOString()}&end=${new Date(Date.now() + 60_000).toISOString()}`;
     const first = (await call("GET", `/api/v1/tenant/compute/savings?${query}`)) as { items: unknown[]; totals: { estimated: number; realized: number } };
-    for (let i = 0; i < 3; i++) await call("GET", `/api/v1/tenant/compute/savings?${query}`);
-    const times: number[] = [];
-    for (let i = 0; i < SAVINGS_CALLS; i++) {
-      const t = performance.now();
-      await call("GET", `/api/v1/tenant/compute/savings?${query}`);
-      times.push(performance.now() - t);
-    }
-    results.savings = {
-      items: first.items.length,
-      totals: first.totals,
-      bill_lines: n,
-      p50_ms: round(percentile(times, 0.5), 2),
-      p99_ms: round(percentile(times, 0.99), 2),
-    };
+    const { p50_ms, p99_ms } = await time(SAVINGS_CALLS, () => call("GET", `/api/v1/tenant/compute/savings?${query}`), 3, 2);
+    results.savings = { items: first.items.length, totals: first.totals, bill_lines: n, p50_ms, p99_ms };
     results.total_seconds = round((Date.now() - started) / 1000);
-    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "results", "savings.json"), `${JSON.stringify(results, null, 2)}\n`);
+    writeResults(path.join(__dirname, "results", "savings.json"), results);
     console.log(`recommendations over time on ${kind}`);
     console.log(`analysis cycle (${steady.resources} resources, ${CHANGES} resized): ${steady.seconds} s steady | < 30 s`);
     console.log(
       `GET /compute/savings (${first.items.length} changes, ${n} bill lines): p50 ${(results.savings as { p50_ms: number }).p50_ms} ms, p99 ${(results.savings as { p99_ms: number }).p99_ms} ms | p50 < 200 ms`,
     );
   } finally {
-    server.close();
-    await stub.close();
-    await deps.prisma.$disconnect();
+    await mainApi.close();
     await db.close();
     await drop();
   }

@@ -35,7 +35,7 @@ import { startPricingApi } from "../apps/main-api/test/helpers/pricing-api";
 import { modelUsage, registerModelPrices } from "../apps/main-api/test/helpers/spend";
 import { openBenchDatabase } from "./bench-database";
 import { buildRollup, loadLedger } from "./spend-ledger";
-import { env, percentile, round, time } from "./measure";
+import { env, percentile, round, runBenchmark, time, writeResults } from "./measure";
 
 const LINES = env("BENCH_SPEND_LINES", 10_000_000);
 const CALLS = env("BENCH_SPEND_CALLS", 20);
@@ -196,10 +196,6 @@ async function benchQueries(db: Database) {
 
 const RESULTS = path.join(__dirname, "results", "spend.json");
 const readResults = (): Record<string, unknown> => (fs.existsSync(RESULTS) ? JSON.parse(fs.readFileSync(RESULTS, "utf8")) : {});
-function writeResults(results: Record<string, unknown>) {
-  fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-  fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-}
 
 async function main() {
   const serverUrl = process.env.BENCH_DATABASE_URL;
@@ -241,7 +237,7 @@ async function main() {
     console.log(JSON.stringify(results, null, 2));
     if (process.env.BENCH_SKIP_QUERIES) {
       // The usage figure alone (a quick re-run): kept beside the last full run's ledger and query figures.
-      if (results.usage_ingestion_10000_lines) writeResults({ ...readResults(), ...results, usage_load_average: os.loadavg().map((l) => round(l)) });
+      if (results.usage_ingestion_10000_lines) writeResults(RESULTS, { ...readResults(), ...results, usage_load_average: os.loadavg().map((l) => round(l)) });
       return;
     }
     results.ledger = await loadLedger(db, ORG, LINES);
@@ -249,17 +245,11 @@ async function main() {
     results.queries = await benchQueries(db);
     console.log(JSON.stringify(results, null, 2));
     results.load_average = os.loadavg().map((l) => round(l));
-    writeResults(results);
+    writeResults(RESULTS, results);
   } finally {
     await db.close();
     await drop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -17,7 +17,6 @@
  * its ledger (the dimension is applied afresh). Writes bench/results/statements.json; without
  * BENCH_DATABASE_URL it says so and exits 0.
  */
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Principal } from "../apps/main-api/src/auth/principal";
@@ -28,7 +27,7 @@ import { lineDirectRows, readVersionsOf } from "../apps/main-api/src/spend/dimen
 import { createStatementService } from "../apps/main-api/src/statements/service";
 import { openBenchDatabase, openKeptDatabase } from "./bench-database";
 import { TEAM_VERSION_SQL, teamVersionParams } from "./dimension-rules";
-import { env, median, round } from "./measure";
+import { env, median, round, runBenchmark, writeResults } from "./measure";
 import { loadLedger } from "./spend-ledger";
 
 const LINES = env("BENCH_STATEMENT_LINES", 10_000_000);
@@ -132,8 +131,7 @@ async function main() {
       measured_at: new Date().toISOString(),
     };
     console.log(JSON.stringify(results, null, 2));
-    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "results", "statements.json"), `${JSON.stringify(results, null, 2)}\n`);
+    writeResults(path.join(__dirname, "results", "statements.json"), results);
   } finally {
     await prisma.$disconnect();
     await db.close();
@@ -141,10 +139,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

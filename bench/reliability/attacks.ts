@@ -17,13 +17,13 @@
 // ATTACKS=recurring,tags picks attacks. Writes bench/results/attacks.json.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { ByteWriter, parquetWrite } from "hyparquet-writer";
 import { FOCUS_EXPORT_COLUMNS as FOCUS_COLUMNS } from "../../apps/main-api/src/spend/focus/writer";
 import { json, sleep, startStack, type Stack } from "./stack";
+import { writeResults } from "../measure";
 
 const ALL = ["recurring", "parquet", "dictionary", "tags", "longline", "rates", "webhooks", "anomalies", "sessions"];
 const SELECTED = (process.env.ATTACKS ?? ALL.join(",")).split(",").map((s) => s.trim());
@@ -508,8 +508,7 @@ async function main() {
     passed: failed.length === 0,
     at: new Date().toISOString(),
   };
-  fs.mkdirSync(path.join(__dirname, "../results"), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, "../results/attacks.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeResults(path.join(__dirname, "../results/attacks.json"), result);
   console.log(
     `attacks: ${checks.length - failed.length} passed, ${failed.length} failed (${Math.round((Date.now() - started) / 1000)} s, ${databaseKind}; ${JSON.stringify(timings)})`,
   );

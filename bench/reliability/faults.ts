@@ -21,6 +21,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Service } from "../../e2e/src/services";
 import { json, modelEntries, seedFleet, serverUrl, sleep, startStack, type Stack } from "./stack";
+import { writeResults } from "../measure";
 
 const SELECTED = (process.env.FAULTS ?? "a,b,c,d,e,f").split(",").map((s) => s.trim());
 const FLEET = Number(process.env.FAULTS_FLEET ?? 200);
@@ -774,8 +775,7 @@ async function main() {
     passed: failed.length === 0,
     at: new Date().toISOString(),
   };
-  fs.mkdirSync(path.join(__dirname, "../results"), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, "../results/faults.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeResults(path.join(__dirname, "../results/faults.json"), result);
   console.log(
     `faults: ${checks.length - failed.length} passed, ${failed.length} failed (${Math.round((Date.now() - started) / 1000)} s, ${stack.databaseKind}; ${JSON.stringify(timings)})`,
   );

@@ -24,7 +24,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
-import { env } from "../measure";
+import { env, writeResults } from "../measure";
 import { startCanary, type Canary } from "./canary";
 import { openLoop, percentile, type OpenLoopResult, type PlannedRequest } from "./open-loop";
 import { Client } from "pg";
@@ -542,8 +542,7 @@ async function main() {
       total_seconds: Math.round((Date.now() - started) / 1000),
       at: new Date().toISOString(),
     };
-    fs.mkdirSync(path.join(__dirname, "../results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "../results/mixed-load.json"), `${JSON.stringify(results, null, 2)}\n`);
+    writeResults(path.join(__dirname, "../results/mixed-load.json"), results);
     if (TRACE) fs.writeFileSync(path.join(__dirname, "../results/mixed-load-trace.json"), JSON.stringify(traces));
     console.log(`heap used (MiB) before ${JSON.stringify(heapBefore)}, after ${JSON.stringify(heapAfter)}`);
     for (const c of checks) console.log(`${c.pass ? "PASS" : c.hard ? "FAIL" : "OVER"} ${c.name}: ${c.detail}`);
