@@ -1,6 +1,7 @@
 import { isSerializationFailure, type SqlClient, type SqlSession } from "@cloudcost/db";
 import type { CheckedStatement, Columns, RowOf } from "@cloudcost/db";
 import { retry } from "@cloudcost/http";
+import { inSessionTransaction } from "../transactions";
 
 // Pod samples, their roll-ups (per node-hour and node-day, and per group its node-day and
 // node-month claims), the nodes and the reads of node-pool sizing (allocation's are in
@@ -159,18 +160,16 @@ export interface PodRows {
 /** Stores the batch in one transaction; answers up to five unknown nodes, in which case nothing was stored. */
 export function insertPodSamples(sql: SqlClient, tenantId: string, batch: PodRows): Promise<UnknownNode[]> {
   const attempt = () =>
-    sql.withSession(async (session) => {
-      await session.query("BEGIN");
-      try {
-        await session.query(LOCK_SQL, [tenantId, batch.clusters]);
-        const unknown = await session.query<UnknownNode>(POD_INGEST_SQL, [tenantId, batch.rows, batch.clusters]);
-        await session.query(unknown.length ? "ROLLBACK" : "COMMIT");
-        return unknown;
-      } catch (err) {
-        await session.query("ROLLBACK").catch(() => undefined);
-        throw err;
-      }
-    });
+    sql.withSession((session) =>
+      inSessionTransaction(
+        session,
+        async () => {
+          await session.query(LOCK_SQL, [tenantId, batch.clusters]);
+          return session.query<UnknownNode>(POD_INGEST_SQL, [tenantId, batch.rows, batch.clusters]);
+        },
+        { rollbackIf: (unknown) => unknown.length > 0 },
+      ),
+    );
   return retry(attempt, { attempts: INGEST_ATTEMPTS, retryable: isSerializationFailure, backoff: { baseMs: 20, maxMs: 200, jitter: 0.5 } });
 }
 
@@ -274,6 +273,9 @@ export function findPoolRequests(sql: SqlSession, tenantId: string, since: Date)
 
 /** Serializes a tenant's floor changes, so concurrent ones count one another. */
 const POOL_SETTING_LOCK_SQL = `SELECT pg_advisory_xact_lock(${0x6b38706c}, hashtext($1))::text AS locked`;
+const POOL_SETTING_LOCK_COLUMNS = { locked: "text" } as const satisfies Columns;
+const POOL_SETTINGS_HELD_COLUMNS = { held: "int4" } as const satisfies Columns;
+type PoolSettingsHeld = RowOf<typeof POOL_SETTINGS_HELD_COLUMNS>;
 /** How many pools of the tenant carry a floor, this pool ($2, $3) aside. */
 const POOL_SETTINGS_HELD_SQL = `
   SELECT count(*)::int AS held FROM kubernetes_node_pool_settings WHERE tenant_id = $1 AND NOT (cluster = $2 AND node_pool = $3)`;
@@ -295,21 +297,20 @@ export function savePoolSetting(
   setting: { cluster: string; nodePool: string; minNodes: number | null },
   maxPools: number,
 ): Promise<{ saved: boolean; held: number }> {
-  return sql.withSession(async (session) => {
-    await session.query("BEGIN");
-    try {
-      await session.query(POOL_SETTING_LOCK_SQL, [tenantId]);
-      const params = [tenantId, setting.cluster, setting.nodePool];
-      const [{ held }] = await session.query<{ held: number }>(POOL_SETTINGS_HELD_SQL, params);
-      const saved = setting.minNodes === null || held < maxPools;
-      if (saved) await session.query(POOL_SETTING_SQL, [...params, setting.minNodes]);
-      await session.query(saved ? "COMMIT" : "ROLLBACK");
-      return { saved, held };
-    } catch (err) {
-      await session.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    }
-  });
+  return sql.withSession((session) =>
+    inSessionTransaction(
+      session,
+      async () => {
+        await session.query(POOL_SETTING_LOCK_SQL, [tenantId]);
+        const params = [tenantId, setting.cluster, setting.nodePool];
+        const [{ held }] = await session.query<PoolSettingsHeld>(POOL_SETTINGS_HELD_SQL, params);
+        const saved = setting.minNodes === null || held < maxPools;
+        if (saved) await session.query(POOL_SETTING_SQL, [...params, setting.minNodes]);
+        return { saved, held };
+      },
+      { rollbackIf: ({ saved }) => !saved },
+    ),
+  );
 }
 
 export function checkedStatements(): CheckedStatement[] {
@@ -320,7 +321,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "kubernetes nodes", sql: NODES_SQL, columns: NODE_COLUMNS },
     { name: "kubernetes pool requests", sql: POOL_REQUESTS_SQL, columns: POOL_COLUMNS },
     { name: "kubernetes pool setting", sql: POOL_SETTING_SQL, columns: null },
-    { name: "kubernetes pool setting lock", sql: POOL_SETTING_LOCK_SQL, columns: { locked: "text" } },
-    { name: "kubernetes pool settings held", sql: POOL_SETTINGS_HELD_SQL, columns: { held: "int4" } },
+    { name: "kubernetes pool setting lock", sql: POOL_SETTING_LOCK_SQL, columns: POOL_SETTING_LOCK_COLUMNS },
+    { name: "kubernetes pool settings held", sql: POOL_SETTINGS_HELD_SQL, columns: POOL_SETTINGS_HELD_COLUMNS },
   ];
 }
