@@ -4,19 +4,21 @@ import type { AppDeps } from "../deps";
 import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { PricingUnavailableError } from "../pricing/internal-client";
-import { commitmentCoverage, listCommitments, recommendCommitments } from "./service";
+import { commitmentRepository } from "./repository";
+import { createCommitmentService } from "./service";
 
 /** Commitments (docs/api.md, "Commitments"): utilization, coverage and purchase recommendations of an organization. */
 export function commitmentHandlers(deps: Pick<AppDeps, "db" | "pricingApi" | "clock">): Handlers<keyof typeof mainApiCommitmentRoutes> {
+  const commitments = createCommitmentService({ sql: deps.db.sql, commitments: commitmentRepository, pricingApi: deps.pricingApi, clock: deps.clock });
   return {
     listCommitments: async ({ query }, ctx) => {
-      const report = await listCommitments(deps, ctx, query);
+      const report = await commitments.listCommitments(ctx, query);
       return ok(`${report.items.length} commitments`, report);
     },
-    getCommitmentCoverage: async ({ query }, ctx) => ok(`Coverage by ${query.group_by}`, await commitmentCoverage(deps, ctx, query)),
+    getCommitmentCoverage: async ({ query }, ctx) => ok(`Coverage by ${query.group_by}`, await commitments.commitmentCoverage(ctx, query)),
     getCommitmentRecommendations: async ({ query }, ctx) => {
       try {
-        const result = await recommendCommitments(deps, ctx, query);
+        const result = await commitments.recommendCommitments(ctx, query);
         return ok(`${result.items.length} recommendations`, result);
       } catch (err) {
         if (!(err instanceof PricingUnavailableError)) throw err;

@@ -316,3 +316,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "commitment family on-demand series", sql: FAMILY_SERIES_SQL, columns: FAMILY_SERIES_COLUMNS },
   ];
 }
+
+/** What the commitment service reads; each function takes the driver's client it runs on. */
+export const commitmentRepository = { findUtilization, findCoverage, findLastOnDemandHours, findOnDemandSeries, findFamilySeries };
+export type CommitmentRepository = typeof commitmentRepository;

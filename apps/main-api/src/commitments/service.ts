@@ -10,11 +10,32 @@ import type {
   CoverageReport,
 } from "@cloudcost/contracts";
 import { isManager, type Principal } from "../auth/principal";
-import type { AppDeps } from "../deps";
+import type { SqlClient } from "@cloudcost/db";
+import type { InternalPricingApi } from "../pricing/internal-client";
 import { bestCommitment, hourlySeries, hoursAboveBreakEven, type SortedSeries, savingsCurve, sortSeries } from "./purchase";
-import { findCoverage, findFamilySeries, findLastOnDemandHours, findOnDemandSeries, findUtilization, type RangeParams, type SeriesScope } from "./repository";
+import type { CommitmentRepository, RangeParams, SeriesScope } from "./repository";
 
-type Deps = Pick<AppDeps, "db" | "pricingApi" | "clock">;
+export interface CommitmentServiceDeps {
+  /** The driver's client every statement of `commitments` runs on. */
+  sql: SqlClient;
+  commitments: CommitmentRepository;
+  /** The commitment rates of the organization's pricing account. */
+  pricingApi: Pick<InternalPricingApi, "commitmentRates">;
+  clock: () => Date;
+}
+
+export type CommitmentService = ReturnType<typeof createCommitmentService>;
+
+/** Commitments of an organization (docs/commitments.md): utilization, coverage and purchase recommendations. */
+export function createCommitmentService(deps: CommitmentServiceDeps) {
+  return {
+    listCommitments: (ctx: OrganizationContext, query: CommitmentsQuery) => listCommitments(deps, ctx, query),
+    commitmentCoverage: (ctx: OrganizationContext, query: CommitmentCoverageQuery) => commitmentCoverage(deps, ctx, query),
+    recommendCommitments: (ctx: OrganizationContext, query: CommitmentRecommendationsQuery) => recommendCommitments(deps, ctx, query),
+  };
+}
+
+type Deps = CommitmentServiceDeps;
 
 const HOUR_MS = 3_600_000;
 /** A month of hours, as the monthly figures of the recommendations count it. */
@@ -36,12 +57,12 @@ const totalsKey = (provider: string, currency: string) => JSON.stringify([provid
  * Utilization and net savings of each commitment in the range (docs/commitments.md), and their
  * totals per provider and currency.
  */
-export async function listCommitments(
+async function listCommitments(
   deps: Deps,
   { principal: caller, organization: { id: organizationId } }: OrganizationContext,
   query: CommitmentsQuery,
 ): Promise<CommitmentsReport> {
-  const rows = await findUtilization(deps.db.sql, rangeOf(caller, organizationId, query));
+  const rows = await deps.commitments.findUtilization(deps.sql, rangeOf(caller, organizationId, query));
   const totals = new Map<string, { provider: string; currency: string; used: Decimal; unused: Decimal; equivalent: Decimal }>();
   const items = rows.map((row) => {
     const used = new Decimal(row.used_cost);
@@ -95,12 +116,12 @@ function sums(used: Decimal, unused: Decimal, equivalent: Decimal) {
 }
 
 /** Coverage of eligible usage per provider, currency and group; members and viewers see their tenants' usage only. */
-export async function commitmentCoverage(
+async function commitmentCoverage(
   deps: Deps,
   { principal: caller, organization: { id: organizationId } }: OrganizationContext,
   query: CommitmentCoverageQuery,
 ): Promise<CoverageReport> {
-  const rows = await findCoverage(deps.db.sql, rangeOf(caller, organizationId, query), query.group_by);
+  const rows = await deps.commitments.findCoverage(deps.sql, rangeOf(caller, organizationId, query), query.group_by);
   const figures = (row: (typeof rows)[number]) => ({
     provider: orNull(row.provider),
     currency: orNull(row.currency),
@@ -135,7 +156,7 @@ const STALE_AFTER_MS = 3 * 24 * HOUR_MS;
  * a family's series from that family's resources' lines (one statement per family and scope).
  * Each series is sorted once; each rate is then a few operations over it (purchase.ts).
  */
-export async function recommendCommitments(
+async function recommendCommitments(
   deps: Deps,
   { organization: { id: organizationId } }: OrganizationContext,
   query: CommitmentRecommendationsQuery,
@@ -149,8 +170,8 @@ export async function recommendCommitments(
   if (rates.length === 0) return { items: [] };
   const now = deps.clock();
   const nowHour = Math.ceil(now.getTime() / HOUR_MS) * HOUR_MS;
-  const lastHours = await findLastOnDemandHours(
-    deps.db.sql,
+  const lastHours = await deps.commitments.findLastOnDemandHours(
+    deps.sql,
     organizationId,
     new Date(nowHour),
     rates.map((rate) => rate.provider),
@@ -169,7 +190,7 @@ export async function recommendCommitments(
   const scopes = new Map<string, SeriesScope>();
   for (const rate of rates) if (rate.family === null) scopes.set(scopeKey(scopeOf(rate)), scopeOf(rate));
   const scopeList = [...scopes.values()];
-  const rows = scopeList.length === 0 ? [] : await findOnDemandSeries(deps.db.sql, organizationId, new Date(start), new Date(end), scopeList);
+  const rows = scopeList.length === 0 ? [] : await deps.commitments.findOnDemandSeries(deps.sql, organizationId, new Date(start), new Date(end), scopeList);
   // Rows come in scope order; a scope naming the same series as an earlier one (its provider
   // written in another case) carries no series and shares that one's.
   const sortedOf = new Map<number, SortedSeries>();
@@ -192,7 +213,7 @@ export async function recommendCommitments(
   const families = new Map<string, SortedSeries>();
   for (const rate of rates) {
     if (rate.family === null || families.has(familyKey(rate))) continue;
-    const found = await findFamilySeries(deps.db.sql, organizationId, new Date(start), new Date(end), scopeOf(rate), rate.family);
+    const found = await deps.commitments.findFamilySeries(deps.sql, organizationId, new Date(start), new Date(end), scopeOf(rate), rate.family);
     families.set(familyKey(rate), sortedFrom(found.hours, found.costs));
     await yieldToEventLoop();
   }
