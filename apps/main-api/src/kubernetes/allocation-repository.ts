@@ -344,3 +344,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "kubernetes nodes without pods", sql: NODES_WITHOUT_PODS_SQL, columns: NODE_NAME_COLUMNS },
   ];
 }
+
+/** What the allocation service reads (beside the nodes: repository.ts); each function takes the client or the session it runs on. */
+export const allocationRepository = { allocate, findBillDays, findNodesWithoutPods };
+export type AllocationRepository = typeof allocationRepository;

@@ -1,26 +1,17 @@
 import { Decimal } from "@cloudcost/decimal";
 import type { NodePoolRecommendation, NodePoolRecommendations } from "@cloudcost/contracts";
-import type { SqlClient, SqlSession } from "@cloudcost/db";
+import type { SqlClient } from "@cloudcost/db";
 import { HttpError } from "@cloudcost/http";
 import type { TenantRef } from "../context";
+import type { Prisma } from "../db";
 import type { ComputeCatalogs } from "../compute/catalog-prices";
 import { hourlyOf, monthly, sameKind } from "../compute/rightsizing";
-import type { ComputeSettings } from "../compute/settings";
+import type { ComputeSettings, loadComputeSettings } from "../compute/settings";
 import { type PricedNode, priceNodes } from "./node-prices";
-import { findNodes, findPoolRequests, type PoolRow, savePoolSetting } from "./repository";
+import type { KubernetesRepository, PoolRow } from "./repository";
 
 /** The node pools of a tenant that may carry a floor (a cost one customer controls: every recommendation reads them). */
 export const MAX_NODE_POOL_SETTINGS = 1000;
-
-/** Sets (or with null removes) a pool's floor; a new floor beside MAX_NODE_POOL_SETTINGS others is a 409 limit_reached. */
-export async function setNodePoolFloor(sql: SqlClient, tenantId: string, setting: { cluster: string; nodePool: string; minNodes: number | null }) {
-  const { saved, held } = await savePoolSetting(sql, tenantId, setting, MAX_NODE_POOL_SETTINGS);
-  if (!saved)
-    throw new HttpError(
-      "limit_reached",
-      `The tenant has floors on ${held} node pools, at most ${MAX_NODE_POOL_SETTINGS}: clear one (min_nodes null) before setting another.`,
-    );
-}
 
 /** Nodes are sized so the pods' requests fill at most 85% of each one's allocatable capacity. */
 const HEADROOM = new Decimal("0.85");
@@ -156,25 +147,47 @@ function recommend(pool: PoolRow, nodes: PricedNode[], settings: ComputeSettings
   };
 }
 
-/** Node-pool right-sizing (docs/api.md, "Kubernetes node pools") over the organization's lookback window. */
-export async function nodePoolRecommendations(
-  sql: SqlSession,
-  catalogs: ComputeCatalogs,
-  tenant: TenantRef,
-  settings: ComputeSettings,
-  now: Date,
-): Promise<NodePoolRecommendations> {
-  const since = new Date(now.getTime() - settings.lookbackDays * 86_400_000);
-  const pools = await findPoolRequests(sql, tenant.id, since);
-  // A retired node has left its pool.
-  const nodes = (await findNodes(sql, tenant.id)).filter((n) => n.node_pool !== null && !n.retired);
-  const priced = await priceNodes(catalogs, tenant.organizationId, nodes, settings.savingsBasis);
-  const items = pools.map((pool) =>
-    recommend(
-      pool,
-      priced.filter((p) => (p.node.cluster ?? "") === pool.cluster && p.node.node_pool === pool.node_pool),
-      settings,
-    ),
-  );
-  return { items, lookback_days: settings.lookbackDays };
+export interface NodePoolServiceDeps {
+  sql: SqlClient;
+  /** Reads the organization's settings (compute/settings.ts). */
+  prisma: Prisma;
+  /** The organization's compute prices (one cache per app, as the right-sizing cycle's). */
+  catalogs: ComputeCatalogs;
+  pools: Pick<KubernetesRepository, "findNodes" | "findPoolRequests" | "savePoolSetting">;
+  settings: { loadComputeSettings: typeof loadComputeSettings };
+}
+
+export type NodePoolService = ReturnType<typeof createNodePoolService>;
+
+/** Node pools of the tenant (authorize selected the tenant): their floors and their right-sizing. */
+export function createNodePoolService({ sql, prisma, catalogs, pools, settings }: NodePoolServiceDeps) {
+  return {
+    /** Sets (or with null removes) a pool's floor; a new floor beside MAX_NODE_POOL_SETTINGS others is a 409 limit_reached. */
+    async setNodePoolFloor(tenantId: string, setting: { cluster: string; nodePool: string; minNodes: number | null }): Promise<void> {
+      const { saved, held } = await pools.savePoolSetting(sql, tenantId, setting, MAX_NODE_POOL_SETTINGS);
+      if (!saved)
+        throw new HttpError(
+          "limit_reached",
+          `The tenant has floors on ${held} node pools, at most ${MAX_NODE_POOL_SETTINGS}: clear one (min_nodes null) before setting another.`,
+        );
+    },
+
+    /** Node-pool right-sizing (docs/api.md, "Kubernetes node pools") over the organization's lookback window, as of `now`. */
+    async nodePoolRecommendations(tenant: TenantRef, now: Date): Promise<NodePoolRecommendations> {
+      const organization = await settings.loadComputeSettings(prisma, tenant.organizationId);
+      const since = new Date(now.getTime() - organization.lookbackDays * 86_400_000);
+      const requests = await pools.findPoolRequests(sql, tenant.id, since);
+      // A retired node has left its pool.
+      const nodes = (await pools.findNodes(sql, tenant.id)).filter((n) => n.node_pool !== null && !n.retired);
+      const priced = await priceNodes(catalogs, tenant.organizationId, nodes, organization.savingsBasis);
+      const items = requests.map((pool) =>
+        recommend(
+          pool,
+          priced.filter((p) => (p.node.cluster ?? "") === pool.cluster && p.node.node_pool === pool.node_pool),
+          organization,
+        ),
+      );
+      return { items, lookback_days: organization.lookbackDays };
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { badRequest } from "@cloudcost/http";
 import type { PodSample } from "@cloudcost/contracts";
 import type { SqlClient } from "@cloudcost/db";
 import type { TenantRef } from "../context";
-import { insertPodSamples, type PodRow, type PodRows } from "./repository";
+import type { KubernetesRepository, PodRow, PodRows } from "./repository";
 
 /** A sample may run a little ahead of our clock, not more (as utilization samples). */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -47,13 +47,26 @@ export function podBatch(samples: PodSample[]): PodRows {
   return { count: samples.length, clusters: [...new Set(rows.map((r) => r[0]))], rows: JSON.stringify(rows) };
 }
 
-/** Stores the samples all or nothing; an unknown node (not a live `kubernetes_node` of this tenant) is a 400 naming it. */
-export async function ingestPods(sql: SqlClient, tenant: TenantRef, batch: PodRows): Promise<number> {
-  const unknown = await insertPodSamples(sql, tenant.id, batch);
-  if (unknown.length) {
-    throw badRequest(
-      `Unknown or retired node ${unknown.map((u) => `'${u.id}'`).join(", ")}: upsert it as a kubernetes_node with PUT /api/v1/tenant/compute/resources first; nothing was stored`,
-    );
-  }
-  return batch.count;
+export interface PodServiceDeps {
+  /** Pod ingest opens its own session (repository.ts, insertPodSamples). */
+  sql: SqlClient;
+  pods: Pick<KubernetesRepository, "insertPodSamples">;
+}
+
+export type PodService = ReturnType<typeof createPodService>;
+
+/** Pod samples of the tenant (authorize selected the tenant); the batch is built by podBatch. */
+export function createPodService({ sql, pods }: PodServiceDeps) {
+  return {
+    /** Stores the samples all or nothing; an unknown node (not a live `kubernetes_node` of this tenant) is a 400 naming it. */
+    async ingestPods(tenant: TenantRef, batch: PodRows): Promise<number> {
+      const unknown = await pods.insertPodSamples(sql, tenant.id, batch);
+      if (unknown.length) {
+        throw badRequest(
+          `Unknown or retired node ${unknown.map((u) => `'${u.id}'`).join(", ")}: upsert it as a kubernetes_node with PUT /api/v1/tenant/compute/resources first; nothing was stored`,
+        );
+      }
+      return batch.count;
+    },
+  };
 }

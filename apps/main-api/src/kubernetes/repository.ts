@@ -325,3 +325,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "kubernetes pool settings held", sql: POOL_SETTINGS_HELD_SQL, columns: POOL_SETTINGS_HELD_COLUMNS },
   ];
 }
+
+/** What the pod, node-pool and allocation services read and write; each function takes the client or the session it runs on. */
+export const kubernetesRepository = { insertPodSamples, findNodes, findPoolRequests, savePoolSetting };
+export type KubernetesRepository = typeof kubernetesRepository;
