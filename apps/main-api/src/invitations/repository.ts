@@ -100,3 +100,18 @@ export function findUserNames(db: Db, users: { organizationId: string; id: strin
 export function checkedStatements(): CheckedStatement[] {
   return [{ name: "invitation organization hold", sql: HOLD_ORGANIZATION_SQL, columns: null }];
 }
+
+/** What the invitation services read and write; each function takes the client or the transaction it runs in. */
+export const invitationRepository = {
+  holdOrganization,
+  insertInvitation,
+  revokeExpired,
+  findInvitations,
+  findInvitation,
+  revokeOpen,
+  findReceived,
+  acceptPending,
+  declinePending,
+  findUserNames,
+};
+export type InvitationRepository = typeof invitationRepository;

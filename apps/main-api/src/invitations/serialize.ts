@@ -2,7 +2,7 @@ import type { Invitation as InvitationBody, InvitationStatus, Inviter, ReceivedI
 import type { Invitation } from "../generated/prisma/client";
 import type { Tx } from "../transactions";
 import type { Prisma } from "../db";
-import { findUserNames } from "./repository";
+import type { InvitationRepository } from "./repository";
 
 export function statusOf(row: Invitation, now = new Date()): InvitationStatus {
   if (row.acceptedAt) return "accepted";
@@ -15,10 +15,10 @@ export function statusOf(row: Invitation, now = new Date()): InvitationStatus {
 export type InviterNames = Map<string, string>;
 const inviterKey = (organizationId: string, userId: string) => `${organizationId}/${userId}`;
 
-export async function inviterNames(db: Prisma | Tx, rows: Invitation[]): Promise<InviterNames> {
+export async function inviterNames(invitations: Pick<InvitationRepository, "findUserNames">, db: Prisma | Tx, rows: Invitation[]): Promise<InviterNames> {
   const wanted = rows.flatMap((r) => (r.invitedByUserId ? [{ organizationId: r.organizationId, id: r.invitedByUserId }] : []));
   if (wanted.length === 0) return new Map();
-  const users = await findUserNames(db, wanted);
+  const users = await invitations.findUserNames(db, wanted);
   return new Map(users.map((u) => [inviterKey(u.organizationId, u.id), u.name]));
 }
 

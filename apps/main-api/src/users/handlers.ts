@@ -1,7 +1,8 @@
 import type { mainApiUserRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { created, success } from "../http/envelope";
-import { createInvitation, INVITATION_SENT } from "../invitations/service";
+import { invitationService } from "../invitations/handlers";
+import { INVITATION_SENT } from "../invitations/service";
 import type { Handlers } from "../operations";
 import { syncCreatorKeys } from "../api-keys/sync";
 import { revokeInvitationsBeyond } from "../invitations/inviter-rights";
@@ -18,9 +19,10 @@ export function userHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers
     keys: { syncCreatorKeys },
     invitations: { revokeInvitationsBeyond },
   });
+  const invitations = invitationService(deps.prisma);
   return {
     listUsers: async ({ query }, ctx) => success("Users of the organization.", await users.listUsers(ctx, query)),
-    inviteUser: async ({ body }, ctx) => created(INVITATION_SENT, await createInvitation(deps.prisma, ctx, body)),
+    inviteUser: async ({ body }, ctx) => created(INVITATION_SENT, await invitations.createInvitation(ctx, body)),
     getUser: async ({ params }, ctx) => success("User found.", await users.getUser(ctx, params.id)),
     updateUser: async ({ params, body }, ctx) => {
       const updated = await users.updateUser(ctx, params.id, body);
