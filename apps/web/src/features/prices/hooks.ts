@@ -34,35 +34,46 @@ function usePricing(apiKey: string, listKey: readonly unknown[]) {
   return { pricing: client.pricing, credential: apiKey, refresh };
 }
 
-/** Model prices of the key's account, every version; register one, close one. */
-export function useModelPrices(apiKey: string) {
-  const { pricing, credential, refresh } = usePricing(apiKey, priceKeys.models(apiKey));
-  const list = useQuery({ queryKey: priceKeys.models(apiKey), queryFn: () => pricing.listModels({ query: { include_closed: "true" }, credential }) });
-  const register = useMutation({ mutationFn: (entry: ModelPriceInput) => pricing.registerModels({ body: { entries: [entry] }, credential }) });
-  const close = useMutation({ mutationFn: (id: string) => pricing.closeModel({ query: { id }, credential }), onSuccess: refresh });
+/**
+ * A versioned price kind of the key's account, every version (closed ones too): `list`, `register` one
+ * entry, `close` one (the list is asked again after a close; after a register, `refresh` it).
+ */
+function useVersionedPrices<L, E>(
+  apiKey: string,
+  listKey: readonly unknown[],
+  api: (pricing: PricingApiClient, credential: string) => { list(): Promise<L>; register(entry: E): Promise<unknown>; close(id: string): Promise<unknown> },
+) {
+  const { pricing, credential, refresh } = usePricing(apiKey, listKey);
+  const calls = api(pricing, credential);
+  const list = useQuery({ queryKey: listKey, queryFn: () => calls.list() });
+  const register = useMutation({ mutationFn: (entry: E) => calls.register(entry) });
+  const close = useMutation({ mutationFn: (id: string) => calls.close(id), onSuccess: refresh });
   return { list, register, close, refresh };
 }
+
+/** Model prices of the key's account, every version; register one, close one. */
+export const useModelPrices = (apiKey: string) =>
+  useVersionedPrices(apiKey, priceKeys.models(apiKey), (pricing, credential) => ({
+    list: () => pricing.listModels({ query: { include_closed: "true" }, credential }),
+    register: (entry: ModelPriceInput) => pricing.registerModels({ body: { entries: [entry] }, credential }),
+    close: (id) => pricing.closeModel({ query: { id }, credential }),
+  }));
 
 /** Negotiated compute prices of the key's account, every version; register one, close one. */
-export function useComputePrices(apiKey: string) {
-  const { pricing, credential, refresh } = usePricing(apiKey, priceKeys.compute(apiKey));
-  const list = useQuery({ queryKey: priceKeys.compute(apiKey), queryFn: () => pricing.listComputePrices({ query: { include_closed: "true" }, credential }) });
-  const register = useMutation({ mutationFn: (entry: ComputePriceInput) => pricing.registerComputePrices({ body: { entries: [entry] }, credential }) });
-  const close = useMutation({ mutationFn: (id: string) => pricing.closeComputePrice({ query: { id }, credential }), onSuccess: refresh });
-  return { list, register, close, refresh };
-}
+export const useComputePrices = (apiKey: string) =>
+  useVersionedPrices(apiKey, priceKeys.compute(apiKey), (pricing, credential) => ({
+    list: () => pricing.listComputePrices({ query: { include_closed: "true" }, credential }),
+    register: (entry: ComputePriceInput) => pricing.registerComputePrices({ body: { entries: [entry] }, credential }),
+    close: (id) => pricing.closeComputePrice({ query: { id }, credential }),
+  }));
 
 /** Commitment rates of the key's account, every version; register one, close one. */
-export function useCommitmentRates(apiKey: string) {
-  const { pricing, credential, refresh } = usePricing(apiKey, priceKeys.commitmentRates(apiKey));
-  const list = useQuery({
-    queryKey: priceKeys.commitmentRates(apiKey),
-    queryFn: () => pricing.listCommitmentRates({ query: { include_closed: "true" }, credential }),
-  });
-  const register = useMutation({ mutationFn: (entry: CommitmentRateInput) => pricing.registerCommitmentRates({ body: { entries: [entry] }, credential }) });
-  const close = useMutation({ mutationFn: (id: string) => pricing.closeCommitmentRate({ query: { id }, credential }), onSuccess: refresh });
-  return { list, register, close, refresh };
-}
+export const useCommitmentRates = (apiKey: string) =>
+  useVersionedPrices(apiKey, priceKeys.commitmentRates(apiKey), (pricing, credential) => ({
+    list: () => pricing.listCommitmentRates({ query: { include_closed: "true" }, credential }),
+    register: (entry: CommitmentRateInput) => pricing.registerCommitmentRates({ body: { entries: [entry] }, credential }),
+    close: (id) => pricing.closeCommitmentRate({ query: { id }, credential }),
+  }));
 
 /** Database rates of the key's account; delete one. */
 export function useDatabaseRates(apiKey: string) {

@@ -1,18 +1,19 @@
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
+import { useFields } from "../../../shared/hooks/use-fields";
 import { type PriceRights, usePins } from "../hooks";
 import { Section } from "./VersionTable";
 
 export function Pins({ apiKey, rights }: { apiKey: string; rights: PriceRights }) {
   const { list: pins, put, remove, refresh } = usePins(apiKey);
-  const [form, setForm] = useState<{ kind: "model" | "database"; resource_id: string; pricing_id: string }>({ kind: "model", resource_id: "", pricing_id: "" });
+  const { form, field, clear } = useFields({ kind: "model" as "model" | "database", resource_id: "", pricing_id: "" });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     put.mutate(
       { kind: form.kind, resource_id: form.resource_id.trim(), pricing_id: form.pricing_id.trim() },
       {
         onSuccess: () => {
-          setForm({ ...form, resource_id: "", pricing_id: "" });
+          clear("resource_id", "pricing_id");
           refresh();
         },
       },
@@ -26,18 +27,18 @@ export function Pins({ apiKey, rights }: { apiKey: string; rights: PriceRights }
           <div className="row">
             <label>
               Kind
-              <select value={form.kind} onChange={(e) => setForm({ ...form, kind: e.target.value as "model" | "database" })}>
+              <select {...field("kind")}>
                 <option value="model">model</option>
                 <option value="database">database</option>
               </select>
             </label>
             <label>
               Resource id
-              <input required maxLength={256} value={form.resource_id} onChange={(e) => setForm({ ...form, resource_id: e.target.value })} />
+              <input required maxLength={256} {...field("resource_id")} />
             </label>
             <label>
               Price entry id
-              <input required maxLength={64} value={form.pricing_id} onChange={(e) => setForm({ ...form, pricing_id: e.target.value })} />
+              <input required maxLength={64} {...field("pricing_id")} />
             </label>
           </div>
           <button type="submit" disabled={put.isPending}>

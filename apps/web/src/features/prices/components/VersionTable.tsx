@@ -12,22 +12,9 @@ export function Section({ id, title, children }: { id: string; title: string; ch
   );
 }
 
-type Versioned = { id: string; effective_from: string; effective_to: string | null };
+export type Versioned = { id: string; effective_from: string; effective_to: string | null };
 
-/**
- * A registered price list with every version: the close error, then the rows grouped by `identity`
- * (each newest first), or `empty` when there is none.
- */
-export function VersionList<T extends Versioned>({
-  query,
-  caption,
-  what,
-  empty,
-  identity,
-  price,
-  canClose,
-  close,
-}: {
+export interface VersionListProps<T extends Versioned> {
   query: { isPending: boolean; error: unknown; data: { entries: T[] } | undefined };
   caption: string;
   /** What a row is, for the close error ("Could not close the …"). */
@@ -37,7 +24,13 @@ export function VersionList<T extends Versioned>({
   price: (row: T) => string;
   canClose: boolean;
   close: { mutate(id: string): void; error: Error | null };
-}) {
+}
+
+/**
+ * A registered price list with every version: the close error, then the rows grouped by `identity`
+ * (each newest first), or `empty` when there is none.
+ */
+export function VersionList<T extends Versioned>({ query, caption, what, empty, identity, price, canClose, close }: VersionListProps<T>) {
   return (
     <>
       {close.error && <ErrorNote error={close.error} title={`Could not close the ${what}`} />}
@@ -61,7 +54,7 @@ export function VersionList<T extends Versioned>({
   );
 }
 
-function VersionTable<T extends { id: string; effective_from: string; effective_to: string | null }>({
+function VersionTable<T extends Versioned>({
   caption,
   series,
   label,
