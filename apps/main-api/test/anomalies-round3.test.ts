@@ -6,8 +6,8 @@
 // anomaly's largest day. Every expected value is worked out beside it.
 import { Decimal } from "@cloudcost/decimal";
 import type { Anomaly } from "@cloudcost/contracts";
-import { detectTenantAnomalies, setAnomalyFeedback } from "../src/anomalies/service";
-import type { LedgerLineInput } from "../src/spend/ledger";
+import { anomalyServiceOver } from "../src/anomalies/service";
+import type { LedgerLineInput } from "../src/spend/lines-repository";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
 import { addDays, dayLine, seedSpend } from "./helpers/spend-seed";
@@ -47,7 +47,7 @@ test("a step change is one anomaly on the total monitor, though 3 normal days in
     ...daily(id, "2026-10-01", "2026-11-30", "Amazon EC2", (d) => (d >= "2026-11-11" && d <= "2026-11-24" ? "500" : "100")),
     ...daily(id, "2026-10-01", "2026-11-30", "Amazon S3", (d) => (["2026-11-16", "2026-11-22", "2026-11-23"].includes(d) ? "800" : "1000")),
   ]);
-  const result = await detectTenantAnomalies(ctx.prisma, t, { days: 61 }, new Date("2026-12-01T08:00:00Z"));
+  const result = await anomalyServiceOver(ctx.prisma).detectTenantAnomalies(t, { days: 61 }, new Date("2026-12-01T08:00:00Z"));
   // EC2: each step day against its weekday baseline (at most one 500 among the 4 same weekdays
   // before: median 100) is +400: one anomaly of 14 days, 14 x 500 = 7,000 against 14 x 100 = 1,400.
   expect(ofService(result.anomalies, "Amazon EC2").map(shape)).toEqual([["2026-11-11", "2026-11-24", 14, "7000.00", "1400.00", "5600.00", "spike"]]);
@@ -67,8 +67,8 @@ test("a job on the 1st of each month alerts on Aug 1 and Sep 1, then is expected
     daily(id, "2026-07-01", "2026-11-30", "AWS Batch", (d) => (d.endsWith("-01") && d !== "2026-07-01" ? "1050" : "50")),
   );
   // Detect Aug 1 to Nov 30 (122 days, in two runs: at most 93 a run).
-  const first = await detectTenantAnomalies(ctx.prisma, t, { days: 62 }, new Date("2026-10-02T08:00:00Z"));
-  const second = await detectTenantAnomalies(ctx.prisma, t, { days: 60 }, new Date("2026-12-01T08:00:00Z"));
+  const first = await anomalyServiceOver(ctx.prisma).detectTenantAnomalies(t, { days: 62 }, new Date("2026-10-02T08:00:00Z"));
+  const second = await anomalyServiceOver(ctx.prisma).detectTenantAnomalies(t, { days: 60 }, new Date("2026-12-01T08:00:00Z"));
   // Aug 1 and Sep 1: 1,050 against a weekday median of 50 (impact 1,000). Oct 1: Sep 1 and Aug 1 both
   // cost 1,050 (within 20 %): expected. Nov 1: Oct 1 and Sep 1 too.
   const days = (items: Anomaly[]) => items.map((a) => `${a.monitor.kind} ${a.start}`).sort();
@@ -87,7 +87,7 @@ test("a new service ramping from 200 to 5,000 a day is one new_service anomaly o
     ...daily(id, "2026-10-01", "2026-11-20", "Amazon EC2", () => "1000"),
     ...daily(id, "2026-11-01", "2026-11-20", "Amazon SageMaker", ramp),
   ]);
-  const result = await detectTenantAnomalies(ctx.prisma, t, { days: 30 }, new Date("2026-11-21T08:00:00Z"));
+  const result = await anomalyServiceOver(ctx.prisma).detectTenantAnomalies(t, { days: 30 }, new Date("2026-11-21T08:00:00Z"));
   // Nov 1-14 each against 0, all above the floors: one anomaly, cost = impact = (200 + 5,000) x 13 / 2
   // + 5,000 = 38,800. Nov 15 against the 14 days before (median 2,800, scaled MAD 2,075.64): score 1.06, normal.
   expect(ofService(result.anomalies, "Amazon SageMaker").map(shape)).toEqual([["2026-11-01", "2026-11-14", 14, "38800.00", "0.00", "38800.00", "new_service"]]);
@@ -97,12 +97,12 @@ test("feedback `no` mutes days up to 1.2 x the anomaly's largest day: a larger s
   // EC2 100 a day from Oct 1; 300 on Nov 10; 350 on Nov 14; 397 on Nov 16.
   const spikes: Record<string, string> = { "2026-11-10": "300", "2026-11-14": "350", "2026-11-16": "397" };
   const t = await tenantWith("Mute Bound Co", (id) => daily(id, "2026-10-01", "2026-11-30", "Amazon EC2", (d) => spikes[d] ?? "100"));
-  const first = await detectTenantAnomalies(ctx.prisma, t, { days: 41 }, new Date("2026-11-11T08:00:00Z"));
+  const first = await anomalyServiceOver(ctx.prisma).detectTenantAnomalies(t, { days: 41 }, new Date("2026-11-11T08:00:00Z"));
   const [spike] = ofService(first.anomalies, "Amazon EC2");
   expect(shape(spike)).toEqual(["2026-11-10", "2026-11-10", 1, "300.00", "100.00", "200.00", "spike"]);
   // `no` on Nov 11: EC2 muted from Nov 10 to Nov 17, for days costing at most 1.2 x 300 = 360.
-  await setAnomalyFeedback(ctx.prisma, t, spike.id, "no", new Date("2026-11-11T12:00:00Z"));
-  const second = await detectTenantAnomalies(ctx.prisma, t, { days: 20 }, new Date("2026-12-01T08:00:00Z"));
+  await anomalyServiceOver(ctx.prisma).setAnomalyFeedback(t, spike.id, "no", new Date("2026-11-11T12:00:00Z"));
+  const second = await anomalyServiceOver(ctx.prisma).detectTenantAnomalies(t, { days: 20 }, new Date("2026-12-01T08:00:00Z"));
   // Nov 14 (350 <= 360) stays muted; Nov 16 (397 > 360, impact 297) is a new anomaly.
   expect(ofService(second.anomalies, "Amazon EC2").map(shape)).toEqual([["2026-11-16", "2026-11-16", 1, "397.00", "100.00", "297.00", "spike"]]);
   const peak = await ctx.prisma.spendAnomaly.findFirstOrThrow({ where: { organizationId: t.organizationId, id: spike.id } });

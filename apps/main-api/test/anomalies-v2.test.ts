@@ -10,9 +10,9 @@ import { migrate, readMigrations } from "@cloudcost/db";
 import { createTestDatabase } from "@cloudcost/db/testing";
 import request from "supertest";
 import { findAnomalies } from "../src/anomalies/repository";
-import { detectTenantAnomalies, redetectAfterImport, toAnomaly } from "../src/anomalies/service";
+import { anomalyServiceOver, redetectAfterImport, toAnomaly } from "../src/anomalies/service";
 import { MIGRATIONS_DIR } from "../src/db";
-import type { LedgerLineInput } from "../src/spend/ledger";
+import type { LedgerLineInput } from "../src/spend/lines-repository";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
 import { focusCsvText } from "./helpers/focus-files";
@@ -115,7 +115,7 @@ test("a 2x step for 5 days is one anomaly, extended day by day, announced once",
   const tenant = { id: t.id, organizationId: t.organizationId };
   // The daily detection, on each of the 5 days after a step day.
   const runs = [];
-  for (let n = -4; n <= 0; n++) runs.push(await detectTenantAnomalies(ctx.prisma, tenant, { days: 2 }, new Date(`${day(n)}T06:00:00.000Z`)));
+  for (let n = -4; n <= 0; n++) runs.push(await anomalyServiceOver(ctx.prisma).detectTenantAnomalies(tenant, { days: 2 }, new Date(`${day(n)}T06:00:00.000Z`)));
   expect(runs.map((r) => [r.detected, r.extended])).toEqual([
     [1, 0],
     [0, 1],

@@ -3,7 +3,7 @@
 // The v2 rules (weekday baseline, merged ranges, new services, usage only, mutes, currencies, the
 // total monitor, re-detection after imports) are in anomalies-v2.test.ts.
 import request from "supertest";
-import { detectTenantAnomalies } from "../src/anomalies/service";
+import { anomalyServiceOver } from "../src/anomalies/service";
 import { buildDeps } from "../src/compose";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, signUp, type SignedUp } from "./helpers/identity";
@@ -125,9 +125,9 @@ test("concurrent detections (two replicas) store and announce a new anomaly once
   await seedSpend(ctx, owner.organization.id, history);
   const tenant = { id: owner.tenant.id, organizationId: owner.organization.id };
   const results = await Promise.all([
-    detectTenantAnomalies(ctx.prisma, tenant, { days: 3 }),
-    detectTenantAnomalies(replica.prisma, tenant, { days: 3 }),
-    detectTenantAnomalies(ctx.prisma, tenant, { days: 3 }),
+    anomalyServiceOver(ctx.prisma).detectTenantAnomalies(tenant, { days: 3 }),
+    anomalyServiceOver(replica.prisma).detectTenantAnomalies(tenant, { days: 3 }),
+    anomalyServiceOver(ctx.prisma).detectTenantAnomalies(tenant, { days: 3 }),
   ]);
   expect(results.map((r) => r.detected).reduce((a, b) => a + b, 0)).toBe(1);
   expect(await ctx.prisma.spendAnomaly.count({ where: { tenantId: tenant.id, serviceName: "Amazon RDS" } })).toBe(1);

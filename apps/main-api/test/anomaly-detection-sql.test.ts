@@ -8,7 +8,7 @@
 import request from "supertest";
 import { Decimal } from "@cloudcost/decimal";
 import { startAlertSchedule } from "../src/anomalies/schedule";
-import { detectOrganizationAnomalies, detectTenantAnomalies } from "../src/anomalies/service";
+import { anomalyServiceOver } from "../src/anomalies/service";
 import { detectAnomalyRows } from "../src/anomalies/repository";
 import { consecutiveRuns, type DayCost, detectAnomalies, HISTORY_DAYS, MAD_SCALE, MIN_SCALED_MAD, SCORE_THRESHOLD } from "../src/anomalies/scoring";
 import { createTestContext, type TestContext } from "./helpers/context";
@@ -233,18 +233,18 @@ test("the anomalous days the statement finds are exactly those scoring.ts finds,
 test("the anomalies stored are the reference's days merged into ranges per monitor, and detecting again adds nothing", async () => {
   const expected = referenceRanges(reference(tenant.id));
   expect(expected.some((r) => r.days > 1)).toBe(true);
-  const result = await detectTenantAnomalies(ctx.prisma, tenant, { days: DAYS }, NOW);
+  const result = await anomalyServiceOver(ctx.prisma).detectTenantAnomalies(tenant, { days: DAYS }, NOW);
   expect(result.detected).toBe(expected.length);
   expect(await storedRanges(tenant.id)).toEqual(expected);
   // The answer lists them in cents, the total's service as null.
   expect(result.anomalies.filter((a) => a.monitor.kind === "total").every((a) => a.service_name === null && a.monitor.service_name === null)).toBe(true);
   expect(result.anomalies.every((a) => a.day === a.start && a.currency === "USD" && /^\d+\.\d\d$/.test(a.cost))).toBe(true);
-  expect(await detectTenantAnomalies(ctx.prisma, tenant, { days: DAYS }, NOW)).toEqual({ detected: 0, extended: 0, anomalies: [] });
+  expect(await anomalyServiceOver(ctx.prisma).detectTenantAnomalies(tenant, { days: DAYS }, NOW)).toEqual({ detected: 0, extended: 0, anomalies: [] });
 });
 
 test("one statement for several tenants of the organization finds each one's anomalies, and only theirs", async () => {
   // The first tenant's are stored already: only the second one's are new; the unnamed tenant is not read.
-  const result = await detectOrganizationAnomalies(ctx.prisma, tenant.organizationId, [tenant.id, second], { days: DAYS }, NOW);
+  const result = await anomalyServiceOver(ctx.prisma).detectOrganizationAnomalies(tenant.organizationId, [tenant.id, second], { days: DAYS }, NOW);
   const expected = referenceRanges(reference(second));
   expect(expected.length).toBeGreaterThan(5);
   expect(result.anomalies.every((a) => a.tenant_id === second)).toBe(true);

@@ -3,8 +3,7 @@
 // period change, and concurrent checkers (replicas) racing to one notification.
 import request from "supertest";
 import { buildDeps } from "../src/compose";
-import { notifyBudgetThresholds } from "../src/budgets/notify";
-import { getBudget } from "../src/budgets/service";
+import { budgetServiceOver } from "../src/budgets/service";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, signUp, type SignedUp } from "./helpers/identity";
 import { addDays, dayLine, seedSpend } from "./helpers/spend-seed";
@@ -167,14 +166,14 @@ describe("thresholds and notifications", () => {
   const notifications = () => ctx.prisma.budgetNotification.findMany({ where: { budgetId }, orderBy: [{ periodStart: "asc" }, { thresholdKind: "asc" }] });
 
   it("just below the boundary nothing is crossed: spent 499.99 (< 500), forecast 499.99 + 50 x 20 = 1499.99 (< 1500)", async () => {
-    const budget = await getBudget(ctx.prisma, checkTenant, budgetId, NOV_11);
+    const budget = await budgetServiceOver(ctx.prisma).getBudget(checkTenant, budgetId, NOV_11);
     expect(budget.status).toMatchObject({ spent: "499.99", forecast: "1499.99", percent_used: "50.00", state: "ok", crossed: [] });
-    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, NOV_11)).toBe(0);
+    expect(await budgetServiceOver(ctx.prisma).notifyThresholds(checkTenant, NOV_11)).toBe(0);
   });
 
   it("one cent more crosses the actual 50 % and the forecast 150 % thresholds, and notifies each once", async () => {
     await seedSpend(ctx, checkTenant.organizationId, [dayLine(checkTenant.id, "2026-11-01", "0.01")]);
-    const budget = await getBudget(ctx.prisma, checkTenant, budgetId, NOV_11);
+    const budget = await budgetServiceOver(ctx.prisma).getBudget(checkTenant, budgetId, NOV_11);
     expect(budget.status).toMatchObject({
       spent: "500.00",
       forecast: "1500.00",
@@ -184,8 +183,8 @@ describe("thresholds and notifications", () => {
         { percent: 150, kind: "forecast" },
       ],
     });
-    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, NOV_11)).toBe(2);
-    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, new Date("2026-11-20T12:00:00.000Z"))).toBe(0);
+    expect(await budgetServiceOver(ctx.prisma).notifyThresholds(checkTenant, NOV_11)).toBe(2);
+    expect(await budgetServiceOver(ctx.prisma).notifyThresholds(checkTenant, new Date("2026-11-20T12:00:00.000Z"))).toBe(0);
     expect((await notifications()).map((n) => [n.periodStart.toISOString(), n.thresholdKind, n.thresholdPercent.toNumber()])).toEqual([
       ["2026-11-01T00:00:00.000Z", "actual", 50],
       ["2026-11-01T00:00:00.000Z", "forecast", 150],
@@ -215,21 +214,25 @@ describe("thresholds and notifications", () => {
     // Spent 0 in December. The data still ends on Nov 10: the days after it are late, not zeros, so the
     // run rate is the mean of the last 7 complete days with data (Nov 4-10, 50 a day; 10 days of usage
     // history, under 28): Dec 1-31 = 31 x 50 = 1,550 >= 1,500, the forecast 150 % of this period notifies.
-    expect((await getBudget(ctx.prisma, checkTenant, budgetId, DEC_2)).status).toMatchObject({
+    expect((await budgetServiceOver(ctx.prisma).getBudget(checkTenant, budgetId, DEC_2)).status).toMatchObject({
       spent: "0.00",
       forecast: "1550.00",
       state: "warning",
       crossed: [{ percent: 150, kind: "forecast" }],
     });
-    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(1);
+    expect(await budgetServiceOver(ctx.prisma).notifyThresholds(checkTenant, DEC_2)).toBe(1);
     // Dec 1 (a Tuesday): 600 -> spent 600 (>= 500). History since Nov 1 (31 days): each weekday's run rate is the
     // median of its last 4: Tuesdays Dec 1, Nov 24, 17, 10 = 600, 0, 0, 50 -> 25; every other weekday 0 (Nov 11-30
     // has no spend, and is now before the last day with data). Dec 2-31 holds 4 Tuesdays: forecast 600 + 4 x 25 = 700
     // (< 1500): only the actual 50 % notifies (the forecast 150 % of this period already has).
     await seedSpend(ctx, checkTenant.organizationId, [dayLine(checkTenant.id, "2026-12-01", "600")]);
-    expect((await getBudget(ctx.prisma, checkTenant, budgetId, DEC_2)).status).toMatchObject({ spent: "600.00", forecast: "700.00", state: "warning" });
-    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(1);
-    expect(await notifyBudgetThresholds(ctx.prisma, checkTenant, DEC_2)).toBe(0);
+    expect((await budgetServiceOver(ctx.prisma).getBudget(checkTenant, budgetId, DEC_2)).status).toMatchObject({
+      spent: "600.00",
+      forecast: "700.00",
+      state: "warning",
+    });
+    expect(await budgetServiceOver(ctx.prisma).notifyThresholds(checkTenant, DEC_2)).toBe(1);
+    expect(await budgetServiceOver(ctx.prisma).notifyThresholds(checkTenant, DEC_2)).toBe(0);
     expect((await notifications()).map((n) => n.periodStart.toISOString())).toEqual([
       "2026-11-01T00:00:00.000Z",
       "2026-11-01T00:00:00.000Z",
@@ -246,10 +249,10 @@ describe("thresholds and notifications", () => {
     const events = () => ctx.prisma.webhookEvent.count({ where: { organizationId: checkTenant.organizationId, type: "budget.threshold_crossed" } });
     const before = await events();
     const results = await Promise.all([
-      notifyBudgetThresholds(ctx.prisma, checkTenant, JAN_2),
-      notifyBudgetThresholds(replica.prisma, checkTenant, JAN_2),
-      notifyBudgetThresholds(ctx.prisma, checkTenant, JAN_2),
-      notifyBudgetThresholds(replica.prisma, checkTenant, JAN_2),
+      budgetServiceOver(ctx.prisma).notifyThresholds(checkTenant, JAN_2),
+      budgetServiceOver(replica.prisma).notifyThresholds(checkTenant, JAN_2),
+      budgetServiceOver(ctx.prisma).notifyThresholds(checkTenant, JAN_2),
+      budgetServiceOver(replica.prisma).notifyThresholds(checkTenant, JAN_2),
     ]);
     // 900 crosses actual 50 % and 80 %; the forecast (900 + Fridays' median of 900, 0, 0, 0 = 0) crosses nothing more.
     expect(results.reduce((a, b) => a + b, 0)).toBe(2);

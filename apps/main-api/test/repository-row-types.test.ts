@@ -8,7 +8,7 @@ import { compareStatementColumns, createTestDatabase, type TestDatabase } from "
 import { checkedStatements as anomalyStatements } from "../src/anomalies/repository";
 import { checkedStatements as apiKeyStatements } from "../src/api-keys/repository";
 import { checkedStatements as authStatements } from "../src/auth/repository";
-import { checkedStatements as budgetStatements } from "../src/budgets/repository";
+import { checkedStatements as budgetStatements } from "../src/budgets/notification-repository";
 import { checkedStatements as businessMetricStatements } from "../src/business-metrics/repository";
 import { checkedStatements as statementStatements } from "../src/statements/repository";
 import { checkedStatements as commitmentStatements } from "../src/commitments/repository";

@@ -1,6 +1,6 @@
 import { Decimal } from "@cloudcost/decimal";
 import type { Prisma } from "../db";
-import { findNewestVersions } from "../dimensions/repository";
+import type { DimensionRepository } from "../dimensions/repository";
 import { queryClient } from "../budgets/status";
 import { spendReport } from "../spend/dimension-query";
 import type { DetectedRow } from "./repository";
@@ -32,8 +32,13 @@ export interface DimensionWindow {
  * currency, scored as the total monitor is (a spike against the same weekday of 4 weeks, else the
  * 14 days before; a monthly job is expected). A value's series starts on its first day with cost.
  */
-export async function detectDimensionRows(prisma: Prisma, organizationId: string, tenantIds: readonly string[], w: DimensionWindow): Promise<DetectedRow[]> {
-  const keys = [...new Set((await findNewestVersions(prisma, organizationId)).map((version) => version.key))].sort();
+export async function detectDimensionRows(
+  { prisma, dimensions }: { prisma: Prisma; dimensions: Pick<DimensionRepository, "findNewestVersions"> },
+  organizationId: string,
+  tenantIds: readonly string[],
+  w: DimensionWindow,
+): Promise<DetectedRow[]> {
+  const keys = [...new Set((await dimensions.findNewestVersions(prisma, organizationId)).map((version) => version.key))].sort();
   const found: DetectedRow[] = [];
   for (const key of keys) {
     const report = await spendReport(

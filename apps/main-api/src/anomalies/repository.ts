@@ -359,6 +359,15 @@ export async function updateFeedback(db: Pick<Db, "$queryRawUnsafe">, tenant: Te
   return rows[0] ?? null;
 }
 
+const ORGANIZATION_TENANTS_COLUMNS = { id: "text" } as const;
+const ORGANIZATION_TENANTS_SQL = "SELECT id FROM tenants WHERE organization_id = $1 ORDER BY id";
+
+/** The ids of every tenant of the organization, archived ones too (a re-detection after an import scores them all). */
+export async function organizationTenantIds(db: Pick<Db, "$queryRawUnsafe">, organizationId: string): Promise<string[]> {
+  const rows = await db.$queryRawUnsafe<RowOf<typeof ORGANIZATION_TENANTS_COLUMNS>[]>(ORGANIZATION_TENANTS_SQL, organizationId);
+  return rows.map((row) => row.id);
+}
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [
@@ -370,5 +379,20 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "anomaly list", sql: LIST_SQL, columns: STORED_COLUMNS },
     { name: "anomaly feedback", sql: FEEDBACK_SQL, columns: STORED_COLUMNS },
     { name: "tenants with recent spend", sql: RECENT_SPEND_SQL, columns: TENANT_COLUMNS },
+    { name: "tenants of an organization", sql: ORGANIZATION_TENANTS_SQL, columns: ORGANIZATION_TENANTS_COLUMNS },
   ];
 }
+
+/** What the anomaly service reads and writes, through Prisma's raw queries; each function takes the client or the transaction it runs in. */
+export const anomalyRepository = {
+  detectAnomalyRows,
+  lockOrganizationDetection,
+  nearbyAnomalies,
+  insertAnomalies,
+  extendAnomalies,
+  tenantsWithSpendSince,
+  findAnomalies,
+  updateFeedback,
+  organizationTenantIds,
+};
+export type AnomalyRepository = typeof anomalyRepository;

@@ -6,24 +6,12 @@ import { queryClient } from "../budgets/status";
 import type { TenantRef } from "../context";
 import { hasDimension } from "../spend/forecast/dimension-filter";
 import type { Prisma } from "../db";
-import { loadOrganizationSettings } from "../settings/repository";
+import { type DimensionRepository, findNewestVersions } from "../dimensions/repository";
+import { loadOrganizationSettings, type SettingsRepository } from "../settings/repository";
 import type { Tx } from "../transactions";
 import { emitWebhookEvent } from "../webhooks/events";
 import { detectDimensionRows } from "./dimension-monitors";
-import {
-  type AnomalyExtension,
-  type DetectedRow,
-  detectAnomalyRows,
-  extendAnomalies,
-  findAnomalies,
-  insertAnomalies,
-  lockOrganizationDetection,
-  type NewAnomaly,
-  nearbyAnomalies,
-  type StoredRow,
-  tenantsWithSpendSince,
-  updateFeedback,
-} from "./repository";
+import { type AnomalyExtension, type AnomalyRepository, anomalyRepository, type DetectedRow, type NewAnomaly, type StoredRow } from "./repository";
 import { consecutiveRuns, LOOKBACK_DAYS, MAD_SCALE, MERGE_GAP_DAYS, MIN_SCALED_MAD, MUTE_CEILING, SCORE_THRESHOLD } from "./scoring";
 
 const DAY_MS = 86_400_000;
@@ -72,75 +60,6 @@ export interface DetectionResult {
   /** Stored anomalies later days extended. */
   extended: number;
   anomalies: (Anomaly & { tenant_id: string })[];
-}
-
-/** Scores the tenant's complete days (the `days` before today, UTC): see `detectOrganizationAnomalies`. */
-export async function detectTenantAnomalies(
-  prisma: Prisma,
-  tenant: TenantRef,
-  request: DetectAnomaliesRequest,
-  now = new Date(),
-): Promise<{ detected: number; extended: number; anomalies: Anomaly[] }> {
-  const { detected, extended, anomalies } = await detectOrganizationAnomalies(prisma, tenant.organizationId, [tenant.id], request, now);
-  return { detected, extended, anomalies: anomalies.map(({ tenant_id: _, ...anomaly }) => anomaly) };
-}
-
-/** Scores the complete days (the `days` before today, UTC) of these tenants of one organization: see `detectDays`. */
-export function detectOrganizationAnomalies(
-  prisma: Prisma,
-  organizationId: string,
-  tenantIds: readonly string[],
-  request: DetectAnomaliesRequest,
-  now = new Date(),
-): Promise<DetectionResult> {
-  const end = dayOf(utcDay(now));
-  return detectDays(prisma, organizationId, tenantIds, addDays(end, -request.days), end);
-}
-
-/**
- * Scores the days from `from` to `end` (exclusive) of these tenants of one organization, per monitor
- * (each service, and the total, per currency, over usage lines only) in one statement over the
- * service roll-up (repository.ts; scoring.ts's pure functions are the reference the tests hold it
- * to), and per value of each dimension of the organization after its splits (dimension-monitors.ts,
- * scored by those pure functions). Then, under the organization's detection lock, in one transaction: anomalous days of a muted
- * monitor are dropped, consecutive ones form runs, a run touching an anomaly of the monitor that is
- * still open (no feedback, or `yes`) extends it (its days outside it are added), any other starts a
- * new anomaly, which emits `anomaly.detected` once. Days already inside an anomaly add nothing, so
- * detecting again changes nothing.
- */
-export async function detectDays(prisma: Prisma, organizationId: string, tenantIds: readonly string[], from: string, end: string): Promise<DetectionResult> {
-  const none: DetectionResult = { detected: 0, extended: 0, anomalies: [] };
-  if (tenantIds.length === 0 || from >= end) return none;
-  const settings = await loadOrganizationSettings(prisma, organizationId);
-  const found: DetectedRow[] = await detectAnomalyRows(prisma, organizationId, tenantIds, {
-    historyFrom: addDays(from, -LOOKBACK_DAYS),
-    end,
-    from,
-    minUsd: String(settings.anomaly_min_usd),
-    minPercent: String(settings.anomaly_min_percent),
-    madScale: MAD_SCALE.toString(),
-    minScaledMad: MIN_SCALED_MAD.toString(),
-    scoreThreshold: SCORE_THRESHOLD,
-  });
-  found.push(
-    ...(await detectDimensionRows(prisma, organizationId, tenantIds, {
-      historyFrom: addDays(from, -LOOKBACK_DAYS),
-      from,
-      end,
-      floors: { minUsd: String(settings.anomaly_min_usd), minPercent: String(settings.anomaly_min_percent) },
-    })),
-  );
-  if (found.length === 0) return none;
-  return prisma.$transaction(async (tx) => {
-    await lockOrganizationDetection(tx, organizationId);
-    const stored = await nearbyAnomalies(tx, organizationId, tenantIds, from, end, new Date(Date.parse(addDays(from, -MUTE_DAYS))));
-    const { created, extensions } = mergeDetected(found, stored);
-    const inserted = created.length > 0 ? await insertAnomalies(tx, organizationId, created) : [];
-    const extended = extensions.length > 0 ? await extendAnomalies(tx, organizationId, extensions) : [];
-    const anomalies = inserted.map((row) => ({ tenant_id: row.tenant_id, ...toAnomaly(row) }));
-    await announce(tx, organizationId, anomalies);
-    return { detected: anomalies.length, extended: extended.length, anomalies };
-  }, TRANSACTION_OPTIONS);
 }
 
 async function announce(tx: Tx, organizationId: string, anomalies: readonly (Anomaly & { tenant_id: string })[]) {
@@ -231,77 +150,165 @@ function sum(rows: readonly DetectedRow[]) {
   };
 }
 
+export interface AnomalyServiceDeps {
+  /** Opens the transactions and runs the dimension monitors' spend queries; every query of anomalies goes through `anomalies`. */
+  prisma: Prisma;
+  anomalies: AnomalyRepository;
+  /** The organization's detection floors. */
+  settings: Pick<SettingsRepository, "loadOrganizationSettings">;
+  /** The organization's dimensions (each is monitored per value). */
+  dimensions: Pick<DimensionRepository, "findNewestVersions">;
+}
+
+export type AnomalyService = ReturnType<typeof createAnomalyService>;
+
+/** The service over the repositories it reads: what handlers.ts, the schedule and the import checks build once. */
+export function anomalyServiceOver(prisma: Prisma): AnomalyService {
+  return createAnomalyService({ prisma, anomalies: anomalyRepository, settings: { loadOrganizationSettings }, dimensions: { findNewestVersions } });
+}
+
+/** A tenant's anomalies (authorize selected the tenant and checked the role), and the detections of the schedule and imports. */
+export function createAnomalyService(deps: AnomalyServiceDeps) {
+  const { prisma, anomalies } = deps;
+
+  /**
+   * Scores the days from `from` to `end` (exclusive) of these tenants of one organization, per monitor
+   * (each service, and the total, per currency, over usage lines only) in one statement over the
+   * service roll-up (repository.ts; scoring.ts's pure functions are the reference the tests hold it
+   * to), and per value of each dimension of the organization after its splits (dimension-monitors.ts,
+   * scored by those pure functions). Then, under the organization's detection lock, in one transaction: anomalous days of a muted
+   * monitor are dropped, consecutive ones form runs, a run touching an anomaly of the monitor that is
+   * still open (no feedback, or `yes`) extends it (its days outside it are added), any other starts a
+   * new anomaly, which emits `anomaly.detected` once. Days already inside an anomaly add nothing, so
+   * detecting again changes nothing.
+   */
+  async function detectDays(organizationId: string, tenantIds: readonly string[], from: string, end: string): Promise<DetectionResult> {
+    const none: DetectionResult = { detected: 0, extended: 0, anomalies: [] };
+    if (tenantIds.length === 0 || from >= end) return none;
+    const settings = await deps.settings.loadOrganizationSettings(prisma, organizationId);
+    const found: DetectedRow[] = await anomalies.detectAnomalyRows(prisma, organizationId, tenantIds, {
+      historyFrom: addDays(from, -LOOKBACK_DAYS),
+      end,
+      from,
+      minUsd: String(settings.anomaly_min_usd),
+      minPercent: String(settings.anomaly_min_percent),
+      madScale: MAD_SCALE.toString(),
+      minScaledMad: MIN_SCALED_MAD.toString(),
+      scoreThreshold: SCORE_THRESHOLD,
+    });
+    found.push(
+      ...(await detectDimensionRows({ prisma, dimensions: deps.dimensions }, organizationId, tenantIds, {
+        historyFrom: addDays(from, -LOOKBACK_DAYS),
+        from,
+        end,
+        floors: { minUsd: String(settings.anomaly_min_usd), minPercent: String(settings.anomaly_min_percent) },
+      })),
+    );
+    if (found.length === 0) return none;
+    return prisma.$transaction(async (tx) => {
+      await anomalies.lockOrganizationDetection(tx, organizationId);
+      const stored = await anomalies.nearbyAnomalies(tx, organizationId, tenantIds, from, end, new Date(Date.parse(addDays(from, -MUTE_DAYS))));
+      const { created, extensions } = mergeDetected(found, stored);
+      const inserted = created.length > 0 ? await anomalies.insertAnomalies(tx, organizationId, created) : [];
+      const extended = extensions.length > 0 ? await anomalies.extendAnomalies(tx, organizationId, extensions) : [];
+      const detected = inserted.map((row) => ({ tenant_id: row.tenant_id, ...toAnomaly(row) }));
+      await announce(tx, organizationId, detected);
+      return { detected: detected.length, extended: extended.length, anomalies: detected };
+    }, TRANSACTION_OPTIONS);
+  }
+
+  /** Scores the complete days (the `days` before today, UTC) of these tenants of one organization: see `detectDays`. */
+  function detectOrganizationAnomalies(
+    organizationId: string,
+    tenantIds: readonly string[],
+    request: DetectAnomaliesRequest,
+    now = new Date(),
+  ): Promise<DetectionResult> {
+    const end = dayOf(utcDay(now));
+    return detectDays(organizationId, tenantIds, addDays(end, -request.days), end);
+  }
+
+  return {
+    detectOrganizationAnomalies,
+
+    /** Scores the tenant's complete days (the `days` before today, UTC): see `detectOrganizationAnomalies`. */
+    async detectTenantAnomalies(
+      tenant: TenantRef,
+      request: DetectAnomaliesRequest,
+      now = new Date(),
+    ): Promise<{ detected: number; extended: number; anomalies: Anomaly[] }> {
+      const { detected, extended, anomalies } = await detectOrganizationAnomalies(tenant.organizationId, [tenant.id], request, now);
+      return { detected, extended, anomalies: anomalies.map(({ tenant_id: _, ...anomaly }) => anomaly) };
+    },
+
+    /**
+     * Re-runs the detection of every tenant of the organization after an import: from the earliest of
+     * the complete days it touched (`YYYY-MM-DD` or timestamps, UTC; at most the last 93 count) to
+     * yesterday, so that bills arriving late are scored (and the days after them, whose baselines they
+     * are part of). `redetectAfterImport` below kicks the outbox and logs for the import code.
+     */
+    async redetectDays(organizationId: string, days: readonly string[], now = new Date()): Promise<DetectionResult> {
+      const end = dayOf(utcDay(now));
+      const oldest = addDays(end, -REDETECT_MAX_DAYS);
+      const touched = days.map((day) => day.slice(0, 10)).filter((day) => day >= oldest && day < end);
+      if (touched.length === 0) return { detected: 0, extended: 0, anomalies: [] };
+      const tenantIds = await anomalies.organizationTenantIds(prisma, organizationId);
+      return detectDays(organizationId, tenantIds, [...touched].sort()[0], end);
+    },
+
+    async listAnomalies(tenant: TenantRef, query: AnomaliesQuery, now = new Date()) {
+      const end = query.end ?? dayOf(new Date(utcDay(now).getTime() + DAY_MS));
+      const start = query.start ?? dayOf(new Date(utcDay(now).getTime() - 30 * DAY_MS));
+      if (start >= end) throw badRequest("start must be before end.", [{ path: "start", message: "must be before end" }]);
+      if (Date.parse(end) - Date.parse(start) > 400 * DAY_MS)
+        throw badRequest("At most 400 days between start and end.", [{ path: "end", message: "at most 400 days after start" }]);
+      const dimension = query.dimension && {
+        key: query.dimension.key,
+        values: query.dimension.values.map((value) => (value === UNALLOCATED_FILTER ? "" : value)),
+      };
+      if (dimension && !(await hasDimension(queryClient(prisma), tenant.organizationId, dimension.key))) {
+        const path = `dimension:${dimension.key}`;
+        throw badRequest(`Invalid query: ${path}: no dimension ${dimension.key} in this organization`, [
+          { path, message: `no dimension ${dimension.key} in this organization` },
+        ]);
+      }
+      const rows = await anomalies.findAnomalies(prisma, tenant, start, end, dimension);
+      return { start, end, items: rows.map(toAnomaly) };
+    },
+
+    /** Records the feedback; `no` and `planned_activity` end the anomaly and mute its monitor for 7 days from `now`'s day. */
+    async setAnomalyFeedback(tenant: TenantRef, id: string, feedback: "yes" | "no" | "planned_activity", now = new Date()): Promise<Anomaly> {
+      const row = await anomalies.updateFeedback(prisma, tenant, id, feedback, now);
+      if (!row) throw notFound(`Anomaly ${id} is not in this tenant.`);
+      return toAnomaly(row);
+    },
+
+    /** Tenants with usage cost in the last `days` days (the daily detection runs over these). */
+    tenantsWithRecentSpend: (now: Date, days = 2): Promise<TenantRef[]> =>
+      anomalies.tenantsWithSpendSince(prisma, new Date(utcDay(now).getTime() - days * DAY_MS)),
+  };
+}
+
 /**
- * Re-runs the detection of every tenant of the organization after an import: from the earliest of
- * the complete days it touched (`YYYY-MM-DD` or timestamps, UTC; at most the last 93 count) to
- * yesterday, so that bills arriving late are scored (and the days after them, whose baselines they
- * are part of). To be called by the import code once the import has committed; kicks the outbox
+ * The service's `redetectDays` for the import code, once the import has committed: kicks the outbox
  * when an anomaly started. The spend is already stored: with a logger, a failure is logged (the
- * daily detection runs again) rather than thrown.
+ * daily detection runs again) rather than thrown. `anomalies`: the service the caller built once
+ * (without it, one is built over `prisma` for this call).
  */
 export async function redetectAfterImport(
-  deps: { prisma: Prisma; outbox?: { kick(): void }; logger?: { error(obj: object, msg: string): void } },
+  deps: { prisma: Prisma; anomalies?: AnomalyService; outbox?: { kick(): void }; logger?: { error(obj: object, msg: string): void } },
   organizationId: string,
   days: readonly string[],
   now = new Date(),
 ): Promise<DetectionResult> {
-  const none: DetectionResult = { detected: 0, extended: 0, anomalies: [] };
-  const end = dayOf(utcDay(now));
-  const oldest = addDays(end, -REDETECT_MAX_DAYS);
-  const touched = days.map((day) => day.slice(0, 10)).filter((day) => day >= oldest && day < end);
-  if (touched.length === 0) return none;
+  const service = deps.anomalies ?? anomalyServiceOver(deps.prisma);
   try {
-    const tenants = await deps.prisma.tenant.findMany({ where: { organizationId }, select: { id: true }, orderBy: { id: "asc" } });
-    const result = await detectDays(
-      deps.prisma,
-      organizationId,
-      tenants.map((t) => t.id),
-      [...touched].sort()[0],
-      end,
-    );
+    const result = await service.redetectDays(organizationId, days, now);
     if (result.detected > 0) deps.outbox?.kick();
     return result;
   } catch (err) {
     if (!deps.logger) throw err;
     deps.logger.error({ err, organizationId }, "anomaly detection after an import failed");
-    return none;
+    return { detected: 0, extended: 0, anomalies: [] };
   }
-}
-
-export async function listAnomalies(prisma: Prisma, tenant: TenantRef, query: AnomaliesQuery, now = new Date()) {
-  const end = query.end ?? dayOf(new Date(utcDay(now).getTime() + DAY_MS));
-  const start = query.start ?? dayOf(new Date(utcDay(now).getTime() - 30 * DAY_MS));
-  if (start >= end) throw badRequest("start must be before end.", [{ path: "start", message: "must be before end" }]);
-  if (Date.parse(end) - Date.parse(start) > 400 * DAY_MS)
-    throw badRequest("At most 400 days between start and end.", [{ path: "end", message: "at most 400 days after start" }]);
-  const dimension = query.dimension && {
-    key: query.dimension.key,
-    values: query.dimension.values.map((value) => (value === UNALLOCATED_FILTER ? "" : value)),
-  };
-  if (dimension && !(await hasDimension(queryClient(prisma), tenant.organizationId, dimension.key))) {
-    const path = `dimension:${dimension.key}`;
-    throw badRequest(`Invalid query: ${path}: no dimension ${dimension.key} in this organization`, [
-      { path, message: `no dimension ${dimension.key} in this organization` },
-    ]);
-  }
-  const rows = await findAnomalies(prisma, tenant, start, end, dimension);
-  return { start, end, items: rows.map(toAnomaly) };
-}
-
-/** Records the feedback; `no` and `planned_activity` end the anomaly and mute its monitor for 7 days from `now`'s day. */
-export async function setAnomalyFeedback(
-  prisma: Prisma,
-  tenant: TenantRef,
-  id: string,
-  feedback: "yes" | "no" | "planned_activity",
-  now = new Date(),
-): Promise<Anomaly> {
-  const row = await updateFeedback(prisma, tenant, id, feedback, now);
-  if (!row) throw notFound(`Anomaly ${id} is not in this tenant.`);
-  return toAnomaly(row);
-}
-
-/** Tenants with usage cost in the last `days` days (the daily detection runs over these). */
-export async function tenantsWithRecentSpend(prisma: Prisma, now: Date, days = 2): Promise<TenantRef[]> {
-  return tenantsWithSpendSince(prisma, new Date(utcDay(now).getTime() - days * DAY_MS));
 }

@@ -1,8 +1,11 @@
 import type { AppDeps } from "../deps";
-import { notifyBudgetThresholds } from "./notify";
-import { budgetTenantIds } from "./repository";
+import { type BudgetService, budgetServiceOver } from "./service";
 
-type Deps = Pick<AppDeps, "prisma" | "outbox" | "logger"> & Partial<Pick<AppDeps, "clock">>;
+/**
+ * What the check needs; `budgets`: the budget service the caller built once (without it, one is
+ * built over `prisma` for this check).
+ */
+type Deps = Pick<AppDeps, "prisma" | "outbox" | "logger"> & Partial<Pick<AppDeps, "clock">> & { budgets?: BudgetService };
 
 /**
  * Checks the budgets of the tenants a change of spend touched (`null`: every tenant of the
@@ -15,10 +18,11 @@ export async function checkBudgetsAfterSpend(
   tenantIds: string[] | null,
   now = deps.clock?.() ?? new Date(),
 ): Promise<void> {
+  const budgets = deps.budgets ?? budgetServiceOver(deps.prisma);
   try {
-    const tenants = tenantIds ?? (await budgetTenantIds(deps.prisma, organizationId));
+    const tenants = tenantIds ?? (await budgets.budgetTenantIds(organizationId));
     let sent = 0;
-    for (const id of tenants) sent += await notifyBudgetThresholds(deps.prisma, { id, organizationId }, now);
+    for (const id of tenants) sent += await budgets.notifyThresholds({ id, organizationId }, now);
     if (sent > 0) deps.outbox.kick();
   } catch (err) {
     deps.logger.error({ err, organizationId }, "budget check after a spend change failed");

@@ -1,36 +1,10 @@
-import type { BudgetThreshold, CreateBudgetRequest, UpdateBudgetRequest } from "@cloudcost/contracts";
+import type { CreateBudgetRequest, UpdateBudgetRequest } from "@cloudcost/contracts";
 import type { TenantRef } from "../context";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
-import type { CheckedStatement } from "@cloudcost/db";
 import type { Tx } from "../transactions";
 
 type Db = Prisma | Tx;
-
-const INSERT_NOTIFICATION_SQL = `INSERT INTO budget_notifications (organization_id, budget_id, threshold_kind, threshold_percent, period_start, event_id)
-       VALUES ($1, $2, $3, $4::numeric, $5, $6) ON CONFLICT DO NOTHING`;
-
-/** Records a notification; false when (budget, threshold, period) already has one. */
-export async function insertNotification(
-  tx: Tx,
-  notification: { organizationId: string; budgetId: string; threshold: BudgetThreshold; periodStart: Date; eventId: string },
-): Promise<boolean> {
-  const inserted = await tx.$executeRawUnsafe(
-    INSERT_NOTIFICATION_SQL,
-    notification.organizationId,
-    notification.budgetId,
-    notification.threshold.kind,
-    String(notification.threshold.percent),
-    notification.periodStart,
-    notification.eventId,
-  );
-  return inserted > 0;
-}
-
-/** The raw statements of this module, for test/repository-row-types.test.ts. */
-export function checkedStatements(): CheckedStatement[] {
-  return [{ name: "budget notification insert", sql: INSERT_NOTIFICATION_SQL, columns: null }];
-}
 
 export function findTenantBudgets(db: Db, tenant: TenantRef): Promise<Budget[]> {
   return db.budget.findMany({ where: { organizationId: tenant.organizationId, tenantId: tenant.id }, orderBy: { id: "asc" } });
@@ -40,19 +14,29 @@ export function findBudget(db: Db, tenant: TenantRef, id: string): Promise<Budge
   return db.budget.findFirst({ where: { organizationId: tenant.organizationId, tenantId: tenant.id, id } });
 }
 
+type BudgetField = "name" | "period" | "amount" | "currency" | "metric" | "filters" | "thresholds";
+
+/** The stored fields of a budget's body (those of an update are the ones it sends). */
+function budgetFields<B extends UpdateBudgetRequest>(body: B): Pick<B, BudgetField> {
+  const fields: Pick<UpdateBudgetRequest, BudgetField> = {
+    name: body.name,
+    period: body.period,
+    amount: body.amount,
+    currency: body.currency,
+    metric: body.metric,
+    filters: body.filters,
+    thresholds: body.thresholds,
+  };
+  return fields as Pick<B, BudgetField>;
+}
+
 export function insertBudget(db: Db, tenant: TenantRef, id: string, body: CreateBudgetRequest): Promise<Budget> {
   return db.budget.create({
     data: {
       organizationId: tenant.organizationId,
       tenantId: tenant.id,
       id,
-      name: body.name,
-      period: body.period,
-      amount: body.amount,
-      currency: body.currency,
-      metric: body.metric,
-      filters: body.filters,
-      thresholds: body.thresholds,
+      ...budgetFields(body),
     },
   });
 }
@@ -61,16 +45,7 @@ export function insertBudget(db: Db, tenant: TenantRef, id: string, body: Create
 export async function updateBudgetRow(db: Db, tenant: TenantRef, id: string, body: UpdateBudgetRequest, now: Date): Promise<number> {
   const { count } = await db.budget.updateMany({
     where: { organizationId: tenant.organizationId, tenantId: tenant.id, id },
-    data: {
-      name: body.name,
-      period: body.period,
-      amount: body.amount,
-      currency: body.currency,
-      metric: body.metric,
-      filters: body.filters,
-      thresholds: body.thresholds,
-      updatedAt: now,
-    },
+    data: { ...budgetFields(body), updatedAt: now },
   });
   return count;
 }
@@ -95,3 +70,16 @@ export async function tenantsWithBudgets(db: Db): Promise<TenantRef[]> {
   const rows = await db.budget.findMany({ distinct: ["organizationId", "tenantId"], select: { organizationId: true, tenantId: true } });
   return rows.map((row) => ({ id: row.tenantId, organizationId: row.organizationId }));
 }
+
+/** What the budget service reads and writes through Prisma's models; each function takes the client or the transaction it runs in. */
+export const budgetRepository = {
+  findTenantBudgets,
+  findBudget,
+  insertBudget,
+  updateBudgetRow,
+  deleteBudgetRow,
+  deleteNotifications,
+  budgetTenantIds,
+  tenantsWithBudgets,
+};
+export type BudgetRepository = typeof budgetRepository;

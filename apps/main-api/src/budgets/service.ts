@@ -5,25 +5,27 @@ import { badRequest, notFound } from "@cloudcost/http";
 import { dimensionFilterOf, hasDimension } from "../spend/forecast/dimension-filter";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
-import { deleteBudgetRow, deleteNotifications, findBudget, findTenantBudgets, insertBudget, updateBudgetRow } from "./repository";
-import { budgetStatus, budgetStatuses, type BudgetSpec, queryClient } from "./status";
+import { emitWebhookEvent, newEventId } from "../webhooks/events";
 import type { TenantRef } from "../context";
+import { type BudgetNotificationRepository, budgetNotificationRepository } from "./notification-repository";
+import { type BudgetRepository, budgetRepository } from "./repository";
+import { budgetStatus, budgetStatuses, queryClient, specOf } from "./status";
 
-export function specOf(row: Budget): BudgetSpec {
-  return {
-    organizationId: row.organizationId,
-    tenantId: row.tenantId,
-    period: row.period as BudgetSpec["period"],
-    amount: row.amount.toString(),
-    currency: row.currency,
-    metric: row.metric as BudgetSpec["metric"],
-    filters: row.filters as BudgetFilters,
-    thresholds: row.thresholds as unknown as BudgetThreshold[],
-  };
+export interface BudgetServiceDeps {
+  /**
+   * Opens the transactions and reads the statuses (status.ts, through the forecast's reads); every
+   * query of budgets and their notifications goes through `budgets` and `notifications`.
+   */
+  prisma: Prisma;
+  budgets: BudgetRepository;
+  notifications: BudgetNotificationRepository;
 }
 
-async function toBudget(prisma: Prisma, row: Budget, now: Date): Promise<BudgetBody> {
-  return toBudgetWith(row, await budgetStatus(prisma, specOf(row), now));
+export type BudgetService = ReturnType<typeof createBudgetService>;
+
+/** The service over this domain's repositories: what handlers.ts, the schedule and the spend checks build once. */
+export function budgetServiceOver(prisma: Prisma): BudgetService {
+  return createBudgetService({ prisma, budgets: budgetRepository, notifications: budgetNotificationRepository });
 }
 
 function toBudgetWith(row: Budget, status: BudgetBody["status"]): BudgetBody {
@@ -44,57 +46,122 @@ function toBudgetWith(row: Budget, status: BudgetBody["status"]): BudgetBody {
   };
 }
 
-/** A `dimension:<key>` filter names a dimension of the organization (400 naming it otherwise). */
-async function checkDimensionFilter(prisma: Prisma, organizationId: string, filters: BudgetFilters | undefined): Promise<void> {
-  const dimension = filters ? dimensionFilterOf(filters as Record<string, string[] | undefined>) : null;
-  if (!dimension) return;
-  if (!(await hasDimension(queryClient(prisma), organizationId, dimension.key)))
-    throw badRequest(`Invalid body: filters.dimension:${dimension.key}: no dimension ${dimension.key} in this organization`, [
-      { path: `filters.dimension:${dimension.key}`, message: `no dimension ${dimension.key} in this organization` },
-    ]);
-}
+/** A tenant's budgets (authorize selected the tenant and checked the role) and their threshold notifications. */
+export function createBudgetService(deps: BudgetServiceDeps) {
+  const { prisma, budgets, notifications } = deps;
 
-export async function createBudget(prisma: Prisma, tenant: TenantRef, body: CreateBudgetRequest, now = new Date()): Promise<BudgetBody> {
-  await checkDimensionFilter(prisma, tenant.organizationId, body.filters);
-  return toBudget(prisma, await insertBudget(prisma, tenant, newId("bud"), body), now);
-}
+  async function toBudget(row: Budget, now: Date): Promise<BudgetBody> {
+    return toBudgetWith(row, await budgetStatus(prisma, specOf(row), now));
+  }
 
-export async function listBudgets(prisma: Prisma, tenant: TenantRef, now = new Date()): Promise<{ items: BudgetBody[] }> {
-  const rows = await findTenantBudgets(prisma, tenant);
-  const statuses = await budgetStatuses(prisma, rows.map(specOf), now);
-  return { items: rows.map((row, i) => toBudgetWith(row, statuses[i])) };
-}
+  /** A `dimension:<key>` filter names a dimension of the organization (400 naming it otherwise). */
+  async function checkDimensionFilter(organizationId: string, filters: BudgetFilters | undefined): Promise<void> {
+    const dimension = filters ? dimensionFilterOf(filters as Record<string, string[] | undefined>) : null;
+    if (!dimension) return;
+    if (!(await hasDimension(queryClient(prisma), organizationId, dimension.key)))
+      throw badRequest(`Invalid body: filters.dimension:${dimension.key}: no dimension ${dimension.key} in this organization`, [
+        { path: `filters.dimension:${dimension.key}`, message: `no dimension ${dimension.key} in this organization` },
+      ]);
+  }
 
-export async function getBudget(prisma: Prisma, tenant: TenantRef, id: string, now = new Date()): Promise<BudgetBody> {
-  const row = await findBudget(prisma, tenant, id);
-  if (!row) throw notFound(`Budget ${id} is not in this tenant.`);
-  return toBudget(prisma, row, now);
-}
+  async function getBudget(tenant: TenantRef, id: string, now = new Date()): Promise<BudgetBody> {
+    const row = await budgets.findBudget(prisma, tenant, id);
+    if (!row) throw notFound(`Budget ${id} is not in this tenant.`);
+    return toBudget(row, now);
+  }
 
-/**
- * Changes the budget. A new amount or new thresholds re-arm it: its notification records start
- * afresh, so every threshold crossed under the new values notifies once at the next check.
- */
-export async function updateBudget(prisma: Prisma, tenant: TenantRef, id: string, body: UpdateBudgetRequest, now = new Date()): Promise<BudgetBody> {
-  await checkDimensionFilter(prisma, tenant.organizationId, body.filters);
-  const updated = await prisma.$transaction(async (tx) => {
-    const before = await findBudget(tx, tenant, id);
-    if (!before || (await updateBudgetRow(tx, tenant, id, body, now)) === 0) return false;
-    const amountChanged = body.amount !== undefined && !new Decimal(body.amount).eq(before.amount.toString());
-    const thresholdsChanged = body.thresholds !== undefined && JSON.stringify(body.thresholds) !== JSON.stringify(before.thresholds);
-    if (amountChanged || thresholdsChanged) await deleteNotifications(tx, tenant.organizationId, id);
-    return true;
-  }, TRANSACTION_OPTIONS);
-  if (!updated) throw notFound(`Budget ${id} is not in this tenant.`);
-  return getBudget(prisma, tenant, id, now);
-}
+  async function notifyOnce(
+    organizationId: string,
+    budgetId: string,
+    threshold: BudgetThreshold,
+    periodStart: Date,
+    data: Record<string, unknown>,
+  ): Promise<boolean> {
+    return prisma.$transaction(async (tx) => {
+      const eventId = newEventId();
+      if (!(await notifications.insertNotification(tx, { organizationId, budgetId, threshold, periodStart, eventId }))) return false;
+      await emitWebhookEvent(tx, { organizationId, type: "budget.threshold_crossed", data: data as never, id: eventId });
+      return true;
+    }, TRANSACTION_OPTIONS);
+  }
 
-/** Deletes the budget with its notification records. */
-export async function deleteBudget(prisma: Prisma, tenant: TenantRef, id: string): Promise<void> {
-  const deleted = await prisma.$transaction(async (tx) => {
-    const count = await deleteBudgetRow(tx, tenant, id);
-    if (count) await deleteNotifications(tx, tenant.organizationId, id);
-    return count;
-  }, TRANSACTION_OPTIONS);
-  if (deleted === 0) throw notFound(`Budget ${id} is not in this tenant.`);
+  return {
+    async createBudget(tenant: TenantRef, body: CreateBudgetRequest, now = new Date()): Promise<BudgetBody> {
+      await checkDimensionFilter(tenant.organizationId, body.filters);
+      return toBudget(await budgets.insertBudget(prisma, tenant, newId("bud"), body), now);
+    },
+
+    async listBudgets(tenant: TenantRef, now = new Date()): Promise<{ items: BudgetBody[] }> {
+      const rows = await budgets.findTenantBudgets(prisma, tenant);
+      const statuses = await budgetStatuses(prisma, rows.map(specOf), now);
+      return { items: rows.map((row, i) => toBudgetWith(row, statuses[i])) };
+    },
+
+    getBudget,
+
+    /**
+     * Changes the budget. A new amount or new thresholds re-arm it: its notification records start
+     * afresh, so every threshold crossed under the new values notifies once at the next check.
+     */
+    async updateBudget(tenant: TenantRef, id: string, body: UpdateBudgetRequest, now = new Date()): Promise<BudgetBody> {
+      await checkDimensionFilter(tenant.organizationId, body.filters);
+      const updated = await prisma.$transaction(async (tx) => {
+        const before = await budgets.findBudget(tx, tenant, id);
+        if (!before || (await budgets.updateBudgetRow(tx, tenant, id, body, now)) === 0) return false;
+        const amountChanged = body.amount !== undefined && !new Decimal(body.amount).eq(before.amount.toString());
+        const thresholdsChanged = body.thresholds !== undefined && JSON.stringify(body.thresholds) !== JSON.stringify(before.thresholds);
+        if (amountChanged || thresholdsChanged) await budgets.deleteNotifications(tx, tenant.organizationId, id);
+        return true;
+      }, TRANSACTION_OPTIONS);
+      if (!updated) throw notFound(`Budget ${id} is not in this tenant.`);
+      return getBudget(tenant, id, now);
+    },
+
+    /** Deletes the budget with its notification records. */
+    async deleteBudget(tenant: TenantRef, id: string): Promise<void> {
+      const deleted = await prisma.$transaction(async (tx) => {
+        const count = await budgets.deleteBudgetRow(tx, tenant, id);
+        if (count) await budgets.deleteNotifications(tx, tenant.organizationId, id);
+        return count;
+      }, TRANSACTION_OPTIONS);
+      if (deleted === 0) throw notFound(`Budget ${id} is not in this tenant.`);
+    },
+
+    /**
+     * Sends `budget.threshold_crossed` for every threshold of the tenant's budgets crossed in the
+     * current period and not notified yet. The notification row's primary key (budget, threshold,
+     * period) decides between concurrent checkers (replicas, imports): the losing insert does nothing,
+     * and the event is written in the winner's transaction. Returns how many were sent; the caller
+     * kicks the outbox.
+     */
+    async notifyThresholds(tenant: TenantRef, now = new Date()): Promise<number> {
+      const rows = await budgets.findTenantBudgets(prisma, tenant);
+      const statuses = await budgetStatuses(prisma, rows.map(specOf), now);
+      let sent = 0;
+      for (const [i, row] of rows.entries()) {
+        const status = statuses[i];
+        for (const threshold of status.crossed) {
+          const data = {
+            budget_id: row.id,
+            tenant_id: row.tenantId,
+            threshold: { percent: threshold.percent, kind: threshold.kind },
+            period_start: status.period_start,
+            period_end: status.period_end,
+            spent: status.spent,
+            forecast: status.forecast,
+            amount: row.amount.toFixed(),
+            currency: row.currency,
+          };
+          if (await notifyOnce(row.organizationId, row.id, threshold, new Date(status.period_start), data)) sent++;
+        }
+      }
+      return sent;
+    },
+
+    /** The tenants of the organization with a budget. */
+    budgetTenantIds: (organizationId: string): Promise<string[]> => budgets.budgetTenantIds(prisma, organizationId),
+
+    /** Every tenant with a budget, across organizations (the schedule checks them all). */
+    tenantsWithBudgets: (): Promise<TenantRef[]> => budgets.tenantsWithBudgets(prisma),
+  };
 }

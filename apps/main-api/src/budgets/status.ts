@@ -1,4 +1,5 @@
 import type { BudgetFilters, BudgetThreshold } from "@cloudcost/contracts";
+import type { Budget } from "../generated/prisma/client";
 import { type Decimal, toCents } from "@cloudcost/decimal";
 import type { Prisma } from "../db";
 import type { Tx } from "../transactions";
@@ -21,6 +22,20 @@ export interface BudgetSpec {
   metric: ForecastMetric;
   filters: BudgetFilters;
   thresholds: BudgetThreshold[];
+}
+
+/** What the status of a stored budget is computed from. */
+export function specOf(row: Budget): BudgetSpec {
+  return {
+    organizationId: row.organizationId,
+    tenantId: row.tenantId,
+    period: row.period as BudgetSpec["period"],
+    amount: row.amount.toString(),
+    currency: row.currency,
+    metric: row.metric as BudgetSpec["metric"],
+    filters: row.filters as BudgetFilters,
+    thresholds: row.thresholds as unknown as BudgetThreshold[],
+  };
 }
 
 export interface BudgetStatus {
