@@ -29,8 +29,9 @@ import type { Database } from "@cloudcost/db";
 import type { ComputeCatalogs } from "../apps/main-api/src/compute/catalog-prices";
 import { createComputeServices } from "../apps/main-api/src/compute/services";
 import { createPrisma } from "../apps/main-api/src/db";
-import { allocation } from "../apps/main-api/src/kubernetes/allocation-service";
-import { wholeDayAllocationSql } from "../apps/main-api/src/kubernetes/allocation-repository";
+import { allocationRepository, wholeDayAllocationSql } from "../apps/main-api/src/kubernetes/allocation-repository";
+import { createAllocationService } from "../apps/main-api/src/kubernetes/allocation-service";
+import { kubernetesRepository } from "../apps/main-api/src/kubernetes/repository";
 import { openBenchDatabase } from "./bench-database";
 import { measurePodIngestOverHttp } from "./kubernetes-ingest";
 import { env, round, runBenchmark, time, writeResults } from "./measure";
@@ -150,10 +151,11 @@ const BASELINE_SQL = wholeDayAllocationSql(`
 
 async function benchAllocation(db: Database) {
   const end = new Date(Date.parse(START) + DAYS * 86_400_000).toISOString();
+  const { allocation } = createAllocationService({ sql: db.sql, catalogs, allocations: allocationRepository, nodes: kubernetesRepository });
   const query = AllocationQuery.parse({ start: START, end, aggregate: "namespace" });
-  const service = await time(CALLS, () => allocation(db.sql, catalogs, MONTH, query), 1);
+  const service = await time(CALLS, () => allocation(MONTH, query), 1);
   const perDay = AllocationQuery.parse({ start: START, end, aggregate: "namespace", step: "day" });
-  const daily = await time(CALLS, () => allocation(db.sql, catalogs, MONTH, perDay), 1);
+  const daily = await time(CALLS, () => allocation(MONTH, perDay), 1);
   const ids = nodes(NODES).map((n) => n.resource_id);
   const baseline = await time(
     BASELINE_CALLS,
@@ -164,7 +166,7 @@ async function benchAllocation(db: Database) {
   );
   // The worst case: the nodes' capacity a quarter of their type's, so the same claims exceed every node-day's.
   await db.sql.query("UPDATE compute_resources SET cpu_cores = 2, ram_gb = 8 WHERE tenant_id = $1", [MONTH.id]);
-  const overCommitted = await time(CALLS, () => allocation(db.sql, catalogs, MONTH, query), 1);
+  const overCommitted = await time(CALLS, () => allocation(MONTH, query), 1);
   return {
     by_namespace: service,
     by_namespace_per_day: daily,
