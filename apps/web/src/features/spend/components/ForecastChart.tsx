@@ -1,8 +1,6 @@
 import { scaleLinear } from "@visx/scale";
-import { useMeasuredWidth } from "../../../shared/hooks/use-measured-width";
 import type { ForecastPoint } from "../spend";
-
-const money = (currency: string) => new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 });
+import { ChartFigure, useChartFrame, wholeMoney } from "./ChartFrame";
 
 /**
  * The period's spend as a running total: a solid line for what was spent up to the last day with
@@ -23,16 +21,9 @@ export function ForecastChart({
   summary: string;
   height?: number;
 }) {
-  const [ref, width] = useMeasuredWidth<HTMLElement>();
-  const left = 56;
-  const bottom = 22;
-  const top = 10;
-  const plotHeight = height - bottom - 6;
-  const max = Math.max(0, ...points.map((p) => p.high));
-  const x = scaleLinear({ domain: [0, Math.max(1, points.length - 1)], range: [left, width - 8] });
-  const y = scaleLinear({ domain: [0, max || 1], range: [plotHeight, top], nice: true });
-  const fmt = money(currency);
-  const ticks = y.ticks(4);
+  const frame = useChartFrame(height, Math.max(0, ...points.map((p) => p.high)));
+  const { width, y } = frame;
+  const x = scaleLinear({ domain: [0, Math.max(1, points.length - 1)], range: [frame.left, width - 8] });
   const line = (values: [number, number][]) => values.map(([i, v], k) => `${k === 0 ? "M" : "L"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   const spent = points.flatMap((p, i): [number, number][] => (p.spent === null ? [] : [[i, p.spent]]));
   // The forecast starts where the spend ends (or at the first day, without data in the period).
@@ -47,31 +38,15 @@ export function ForecastChart({
           .map(({ i, p }) => `L${x(i).toFixed(1)},${y(p.low).toFixed(1)}`)
           .join(" ")} Z`
       : null;
-  const labelEvery = Math.max(1, Math.ceil(points.length / Math.max(2, Math.floor((width - left) / 56))));
+  const labelEvery = frame.labelEvery(points.length);
   return (
-    <figure className="spend-chart" ref={ref}>
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" role="img" aria-label={`${title}: ${summary}`} className="chart chart-wide">
-        {ticks.map((t) => (
-          <g key={t}>
-            <line x1={left} x2={width} y1={y(t)} y2={y(t)} className="grid-line" />
-            <text x={left - 6} y={y(t)} textAnchor="end" dominantBaseline="middle" className="chart-label">
-              {fmt.format(t)}
-            </text>
-          </g>
-        ))}
-        {band && <path d={band} className="forecast-band" data-testid="forecast-band" />}
-        {ahead.length > 1 && <path d={line(ahead.map(({ i, p }) => [i, p.mid]))} className="forecast-line" fill="none" data-testid="forecast-line" />}
-        {spent.length > 0 && <path d={line(spent)} className="spent-line" fill="none" data-testid="spent-line" />}
-        {points.map((p, i) =>
-          i % labelEvery === 0 ? (
-            <text key={p.day} x={x(i)} y={height - 6} textAnchor="middle" className="chart-label">
-              {p.day.slice(5, 10)}
-            </text>
-          ) : null,
-        )}
-      </svg>
-      <figcaption>
-        <ul className="legend" aria-label="Legend">
+    <ChartFigure
+      frame={frame}
+      label={`${title}: ${summary}`}
+      ticks={4}
+      format={wholeMoney(currency).format}
+      legend={
+        <>
           <li>
             <span className="swatch swatch-spent" aria-hidden="true" />
             Spent
@@ -84,8 +59,19 @@ export function ForecastChart({
             <span className="swatch swatch-band" aria-hidden="true" />
             80 % interval
           </li>
-        </ul>
-      </figcaption>
-    </figure>
+        </>
+      }
+    >
+      {band && <path d={band} className="forecast-band" data-testid="forecast-band" />}
+      {ahead.length > 1 && <path d={line(ahead.map(({ i, p }) => [i, p.mid]))} className="forecast-line" fill="none" data-testid="forecast-line" />}
+      {spent.length > 0 && <path d={line(spent)} className="spent-line" fill="none" data-testid="spent-line" />}
+      {points.map((p, i) =>
+        i % labelEvery === 0 ? (
+          <text key={p.day} x={x(i)} y={height - 6} textAnchor="middle" className="chart-label">
+            {p.day.slice(5, 10)}
+          </text>
+        ) : null,
+      )}
+    </ChartFigure>
   );
 }

@@ -1,10 +1,9 @@
-import { scaleBand, scaleLinear } from "@visx/scale";
+import { scaleBand } from "@visx/scale";
 import { Bar } from "@visx/shape";
-import { useMeasuredWidth } from "../../../shared/hooks/use-measured-width";
 import type { StackedPeriod } from "../spend";
+import { ChartFigure, useChartFrame, wholeMoney } from "./ChartFrame";
 
 const COLORS = ["#0a58ca", "#1a7f37", "#bc4c00", "#8250df", "#bf3989", "#0e7490", "#9a6700", "#57606a"];
-const money = (currency: string) => new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 });
 
 /**
  * Spend per period as stacked bars (one colour per series, with a legend in words); the chart's
@@ -23,66 +22,52 @@ export function SpendChart({
   title: string;
   height?: number;
 }) {
-  const [ref, width] = useMeasuredWidth<HTMLElement>();
-  const left = 56;
-  const bottom = 22;
-  const top = 10;
-  const plotHeight = height - bottom - 6;
-  const max = Math.max(0, ...periods.map((p) => p.total));
-  const x = scaleBand({ domain: periods.map((p) => p.period_start), range: [left, width - 4], padding: 0.2 });
-  const y = scaleLinear({ domain: [0, max || 1], range: [plotHeight, top], nice: true });
-  const fmt = money(currency);
-  const ticks = y.ticks(4);
-  const labelEvery = Math.max(1, Math.ceil(periods.length / Math.max(2, Math.floor((width - left) / 56))));
+  const frame = useChartFrame(height, Math.max(0, ...periods.map((p) => p.total)));
+  const { y } = frame;
+  const x = scaleBand({ domain: periods.map((p) => p.period_start), range: [frame.left, frame.width - 4], padding: 0.2 });
+  const fmt = wholeMoney(currency);
+  const labelEvery = frame.labelEvery(periods.length);
   const total = periods.reduce((sum, p) => sum + p.total, 0);
   const summary = `${title}: ${periods.length} period${periods.length === 1 ? "" : "s"}, ${fmt.format(total)} in all${
     keys.length > 1 ? `, stacked by ${keys.join(", ")}` : ""
   }`;
   return (
-    <figure className="spend-chart" ref={ref}>
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" role="img" aria-label={summary} className="chart chart-wide">
-        {ticks.map((t) => (
-          <g key={t}>
-            <line x1={left} x2={width} y1={y(t)} y2={y(t)} className="grid-line" />
-            <text x={left - 6} y={y(t)} textAnchor="end" dominantBaseline="middle" className="chart-label">
-              {fmt.format(t)}
-            </text>
+    <ChartFigure
+      frame={frame}
+      label={summary}
+      ticks={4}
+      format={fmt.format}
+      legend={
+        keys.length > 1 &&
+        keys.map((key, k) => (
+          <li key={key}>
+            <span className="swatch" style={{ background: COLORS[k % COLORS.length] }} aria-hidden="true" />
+            {key}
+          </li>
+        ))
+      }
+    >
+      {periods.map((p, i) => {
+        let base = 0;
+        const px = x(p.period_start) ?? 0;
+        return (
+          <g key={p.period_start}>
+            {keys.map((key, k) => {
+              const value = p.values[key] ?? 0;
+              if (value <= 0) return null;
+              const barTop = y(base + value);
+              const h = y(base) - barTop;
+              base += value;
+              return <Bar key={key} x={px} y={barTop} width={x.bandwidth()} height={Math.max(h, 0.5)} fill={COLORS[k % COLORS.length]} />;
+            })}
+            {i % labelEvery === 0 && (
+              <text x={px + x.bandwidth() / 2} y={height - 6} textAnchor="middle" className="chart-label">
+                {p.period_start.slice(5, 10)}
+              </text>
+            )}
           </g>
-        ))}
-        {periods.map((p, i) => {
-          let base = 0;
-          const px = x(p.period_start) ?? 0;
-          return (
-            <g key={p.period_start}>
-              {keys.map((key, k) => {
-                const value = p.values[key] ?? 0;
-                if (value <= 0) return null;
-                const barTop = y(base + value);
-                const h = y(base) - barTop;
-                base += value;
-                return <Bar key={key} x={px} y={barTop} width={x.bandwidth()} height={Math.max(h, 0.5)} fill={COLORS[k % COLORS.length]} />;
-              })}
-              {i % labelEvery === 0 && (
-                <text x={px + x.bandwidth() / 2} y={height - 6} textAnchor="middle" className="chart-label">
-                  {p.period_start.slice(5, 10)}
-                </text>
-              )}
-            </g>
-          );
-        })}
-      </svg>
-      {keys.length > 1 && (
-        <figcaption>
-          <ul className="legend" aria-label="Legend">
-            {keys.map((key, k) => (
-              <li key={key}>
-                <span className="swatch" style={{ background: COLORS[k % COLORS.length] }} aria-hidden="true" />
-                {key}
-              </li>
-            ))}
-          </ul>
-        </figcaption>
-      )}
-    </figure>
+        );
+      })}
+    </ChartFigure>
   );
 }
