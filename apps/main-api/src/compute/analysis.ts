@@ -9,7 +9,9 @@ import type { AnalysisRepository } from "./analysis-repository";
 import type { InventoryRepository } from "./inventory-repository";
 import type { findResourceIdsWithCommittedUsageSince } from "../spend/resource-costs-repository";
 import type { findStatsSince, findWindowStats, ResizedStatsRow, WindowStatsRow } from "./rollup-repository";
-import { dropExpired, rollUpSettledDays, rollUpTail, rollupWindow } from "./rollups";
+import { createRollups, rollupWindow } from "./rollups";
+import type { DayRollupRepository } from "./day-rollup-repository";
+import type { TailRepository } from "./rollup-repository";
 import type { findHourlyCpu } from "./credit-repository";
 import { decide, hasEnoughSignal, isBurstable, type DecidedOption, type Decision, type ResourceContext, type UsageStats } from "./rightsizing";
 import { loadComputeSettings, type ComputeSettings } from "./settings";
@@ -28,11 +30,13 @@ export interface Analyzer {
 }
 
 /**
- * What a cycle reads and writes beside the roll-ups (rollups.ts): the results and the per-tenant
- * lock, the window's statistics, the hourly CPU of burstable resources and the committed usage
- * (compute/services.ts, analyzerRepositories).
+ * What a cycle reads and writes: the roll-ups (rollups.ts: the days and the tail), the results and
+ * the per-tenant lock, the window's statistics, the hourly CPU of burstable resources and the
+ * committed usage (compute/services.ts, analyzerRepositories).
  */
 export interface AnalyzerRepositories {
+  days: DayRollupRepository;
+  tail: TailRepository;
   analysis: AnalysisRepository;
   stats: { findWindowStats: typeof findWindowStats; findStatsSince: typeof findStatsSince };
   credits: { findHourlyCpu: typeof findHourlyCpu };
@@ -114,6 +118,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
   const { analysis, stats: statistics, credits, commitments } = deps.repositories;
+  const { rollUpSettledDays, rollUpTail, dropExpired } = createRollups({ prisma: deps.prisma, days: deps.repositories.days, tail: deps.repositories.tail });
   const running = new Set<string>();
 
   const tailMarginMs = deps.tailMarginMs ?? DEFAULT_TAIL_MARGIN_MS;
@@ -125,10 +130,10 @@ export function createAnalyzer(deps: AnalyzerDeps): Analyzer {
     const window = rollupWindow(new Date(started - settings.lookbackDays * 86_400_000), new Date(started));
     const retained = retainedAt.get(tenant.id);
     if (retained === undefined || started - retained >= retentionEveryMs) {
-      await dropExpired(deps.prisma, tenant.id, window);
+      await dropExpired(tenant.id, window);
       retainedAt.set(tenant.id, started);
     }
-    await rollUpSettledDays(deps.prisma, tenant.id, window);
+    await rollUpSettledDays(tenant.id, window);
     const tailCut = await rollUpTail(session, tenant.id, window, new Date(started - tailMarginMs));
     const windowRows = await statistics.findWindowStats(deps.db.sql, tenant.id, window, tailCut);
     // Resized inside the window: only the samples of the new shape count (from the resize on).

@@ -352,3 +352,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "compute statistics since a resize", sql: RESIZED_STATS_SQL, columns: RESIZED_STATS_COLUMNS },
   ];
 }
+
+/** What the tail roll-up (rollups.ts) reads and writes; each function runs on the cycle's session. */
+export const tailRepository = { writeTail, dayVersion, lockFence, advanceFence, findTailStatus, insertTailStatus, recordTail };
+export type TailRepository = typeof tailRepository;

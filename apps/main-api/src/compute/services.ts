@@ -11,7 +11,8 @@ import { lifecycleRepository } from "./lifecycle-repository";
 import { createLifecycleService } from "./lifecycle-service";
 import { recommendationRepository } from "./recommendation-repository";
 import { createRecommendationService } from "./recommendation-service";
-import { findStatsSince, findWindowStats } from "./rollup-repository";
+import { dayRollupRepository } from "./day-rollup-repository";
+import { findStatsSince, findWindowStats, tailRepository } from "./rollup-repository";
 import { sampleRepository } from "./sample-repository";
 import { createSavingsService } from "./savings";
 
@@ -29,6 +30,8 @@ export function createComputeServices({ prisma, sql }: { prisma: Prisma; sql: Sq
 
 /** The repositories of the analysis cycle (compute/analysis.ts, createAnalyzer). */
 export const analyzerRepositories: AnalyzerRepositories = {
+  days: dayRollupRepository,
+  tail: tailRepository,
   analysis: analysisRepository,
   stats: { findWindowStats, findStatsSince },
   credits: { findHourlyCpu },
