@@ -256,23 +256,29 @@ function halfDayBill(days: number, night: string, day: string): string {
       [12, day],
     ] as const) {
       const from = start + (d * 24 + offset) * HOUR_MS;
-      rows.push({
-        ...bill,
-        ChargePeriodStart: at(from),
-        ChargePeriodEnd: at(from + 12 * HOUR_MS),
-        SubAccountId: "team-a",
-        ListCost: cost,
-        ContractedCost: cost,
-        BilledCost: cost,
-        EffectiveCost: cost,
-        PricingCategory: "Standard",
-        CommitmentDiscountId: "",
-        CommitmentDiscountCategory: "",
-        CommitmentDiscountType: "",
-        CommitmentDiscountStatus: "",
-      });
+      rows.push(onDemandLine(from, from + 12 * HOUR_MS, cost));
     }
   return focusCsvText(rows, EXTRA);
+}
+
+/** An on-demand line (Standard, no commitment) of sub-account team-a from `from` to `to` (ms) costing `cost`; `fields` replace the bill's. */
+function onDemandLine(from: number, to: number, cost: string, fields: Partial<typeof bill> = {}): Record<string, string> {
+  return {
+    ...bill,
+    ...fields,
+    ChargePeriodStart: at(from),
+    ChargePeriodEnd: at(to),
+    SubAccountId: "team-a",
+    ListCost: cost,
+    ContractedCost: cost,
+    BilledCost: cost,
+    EffectiveCost: cost,
+    PricingCategory: "Standard",
+    CommitmentDiscountId: "",
+    CommitmentDiscountCategory: "",
+    CommitmentDiscountType: "",
+    CommitmentDiscountStatus: "",
+  };
 }
 
 const RATE = { provider: "aws", commitment_type: "savings_plan", term_months: 12, payment_option: "no_upfront", discount_percent: 30 };
@@ -413,26 +419,8 @@ describe("recommendations over 100 rates", () => {
     const rows: Record<string, string>[] = [];
     for (const series of SERIES)
       for (let h = 0; h < HOURS; h++) {
-        const cost = costOf(series, h);
-        rows.push({
-          ...bill,
-          ProviderName: series.provider,
-          PublisherName: series.provider,
-          ServiceName: series.service,
-          RegionId: series.region,
-          ChargePeriodStart: at(START + h * HOUR_MS),
-          ChargePeriodEnd: at(START + (h + 1) * HOUR_MS),
-          SubAccountId: "team-a",
-          ListCost: cost,
-          ContractedCost: cost,
-          BilledCost: cost,
-          EffectiveCost: cost,
-          PricingCategory: "Standard",
-          CommitmentDiscountId: "",
-          CommitmentDiscountCategory: "",
-          CommitmentDiscountType: "",
-          CommitmentDiscountStatus: "",
-        });
+        const fields = { ProviderName: series.provider, PublisherName: series.provider, ServiceName: series.service, RegionId: series.region };
+        rows.push(onDemandLine(START + h * HOUR_MS, START + (h + 1) * HOUR_MS, costOf(series, h), fields));
       }
     await upload(many, focusCsvText(rows, EXTRA));
     stored = await registerCommitmentRates(pricing, many.organization.id, RATES);
