@@ -18,6 +18,7 @@ import { checkedStatements as computeRecommendationStatements } from "../src/com
 import { checkedStatements as computeSampleStatements } from "../src/compute/sample-repository";
 import { checkedStatements as kubernetesStatements } from "../src/kubernetes/repository";
 import { checkedStatements as kubernetesAllocationStatements } from "../src/kubernetes/allocation-repository";
+import { checkedStatements as kubernetesNodeHourStatements } from "../src/kubernetes/node-hours-repository";
 import { checkedStatements as rollupStatements } from "../src/compute/rollup-repository";
 import { checkedStatements as dayRollupStatements } from "../src/compute/day-rollup-repository";
 import { checkedStatements as computeLifecycleStatements } from "../src/compute/lifecycle-repository";
@@ -64,6 +65,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...resourceCostStatements(),
   ...kubernetesStatements(),
   ...kubernetesAllocationStatements(),
+  ...kubernetesNodeHourStatements(),
 ];
 
 let db: TestDatabase;

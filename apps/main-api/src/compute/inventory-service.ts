@@ -3,7 +3,7 @@ import type { ComputeResourceData, HeartbeatsRequest, MetricSample } from "@clou
 import { type SqlClient, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { TenantRef } from "../context";
-import type { recordNodeHeartbeatHours } from "../kubernetes/repository";
+import type { NodeHourRepository } from "../kubernetes/node-hours-repository";
 import type { InventoryRepository } from "./inventory-repository";
 import type { SampleArrays, SampleRepository } from "./sample-repository";
 
@@ -63,8 +63,8 @@ export interface InventoryServiceDeps {
   sql: SqlClient;
   inventory: InventoryRepository;
   samples: SampleRepository;
-  /** A heartbeat of a Kubernetes node makes it billed for that hour (kubernetes/repository.ts). */
-  nodeHours: { recordNodeHeartbeatHours: typeof recordNodeHeartbeatHours };
+  /** A heartbeat of a Kubernetes node makes it billed for that hour (kubernetes/node-hours-repository.ts). */
+  nodeHours: NodeHourRepository;
 }
 
 export type InventoryService = ReturnType<typeof createInventoryService>;

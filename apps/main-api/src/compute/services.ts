@@ -1,6 +1,6 @@
 import type { SqlClient } from "@cloudcost/db";
 import type { Prisma } from "../db";
-import { recordNodeHeartbeatHours } from "../kubernetes/repository";
+import { nodeHourRepository } from "../kubernetes/node-hours-repository";
 import { findDailyCostMedians, findResourceIdsWithCommittedUsageSince } from "../spend/resource-costs-repository";
 import type { AnalyzerRepositories } from "./analysis";
 import { analysisRepository } from "./analysis-repository";
@@ -21,7 +21,7 @@ export type ComputeServices = ReturnType<typeof createComputeServices>;
 /** The compute services, each over the repositories it uses (what the handlers, tests and benchmarks call). */
 export function createComputeServices({ prisma, sql }: { prisma: Prisma; sql: SqlClient }) {
   return {
-    inventory: createInventoryService({ prisma, sql, inventory: inventoryRepository, samples: sampleRepository, nodeHours: { recordNodeHeartbeatHours } }),
+    inventory: createInventoryService({ prisma, sql, inventory: inventoryRepository, samples: sampleRepository, nodeHours: nodeHourRepository }),
     recommendations: createRecommendationService({ prisma, recommendations: recommendationRepository }),
     lifecycle: createLifecycleService({ sql, lifecycle: lifecycleRepository }),
     savings: createSavingsService({ sql, lifecycle: lifecycleRepository, resourceCosts: { findDailyCostMedians } }),

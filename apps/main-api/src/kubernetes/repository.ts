@@ -4,8 +4,9 @@ import { retry } from "@cloudcost/http";
 import { inSessionTransaction } from "../transactions";
 
 // Pod samples, their roll-ups (per node-hour and node-day, and per group its node-day and
-// node-month claims), the nodes and the reads of node-pool sizing (allocation's are in
-// allocation-repository.ts). Every statement filters by tenant; every key leads with it.
+// node-month claims), the nodes and the reads of node-pool sizing, through the driver (allocation's
+// are in allocation-repository.ts, the heartbeats' node-hours in node-hours-repository.ts). Every
+// statement filters by tenant; every key leads with it.
 
 /** Advisory lock class of pod ingests, one lock per tenant and cluster (the roll-up deltas read the rows they replace). */
 const POD_INGEST_LOCK_CLASS = 39_001;
@@ -173,28 +174,6 @@ export function insertPodSamples(sql: SqlClient, tenantId: string, batch: PodRow
   return retry(attempt, { attempts: INGEST_ATTEMPTS, retryable: isSerializationFailure, backoff: { baseMs: 20, maxMs: 200, jitter: 0.5 } });
 }
 
-/** A heartbeat of a Kubernetes node makes it billed for that hour (no-op for other resources). */
-export const NODE_HEARTBEAT_HOURS_SQL = `
-  WITH hours AS (
-    INSERT INTO kubernetes_node_hours (tenant_id, node, hour)
-    SELECT $1, r.resource_id, date_trunc('hour', $3::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-    FROM compute_resources r WHERE r.tenant_id = $1 AND r.resource_id = ANY($2::text[]) AND r.resource_type = 'kubernetes_node'
-    ORDER BY r.resource_id COLLATE "C"
-    ON CONFLICT (tenant_id, node, hour) DO NOTHING
-    RETURNING node, hour)
-  INSERT INTO kubernetes_node_days AS d (tenant_id, day, node, hours)
-  SELECT $1, (hour AT TIME ZONE 'UTC')::date, node, count(*)::int FROM hours GROUP BY 2, node ORDER BY 2, node COLLATE "C"
-  ON CONFLICT (tenant_id, day, node) DO UPDATE SET hours = d.hours + excluded.hours`;
-
-export async function recordNodeHeartbeatHours(
-  tx: { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> },
-  tenantId: string,
-  ids: string[],
-  at: string,
-): Promise<void> {
-  await tx.$executeRawUnsafe(NODE_HEARTBEAT_HOURS_SQL, tenantId, ids, at);
-}
-
 const NODE_COLUMNS = {
   node: "text",
   cluster: "text null",
@@ -317,7 +296,6 @@ export function checkedStatements(): CheckedStatement[] {
   return [
     { name: "kubernetes ingest lock", sql: LOCK_SQL, columns: { held: "text", work_mem: "text", hashagg: "text" } },
     { name: "kubernetes pod ingest", sql: POD_INGEST_SQL, columns: UNKNOWN_NODE_COLUMNS },
-    { name: "kubernetes heartbeat hours", sql: NODE_HEARTBEAT_HOURS_SQL, columns: null },
     { name: "kubernetes nodes", sql: NODES_SQL, columns: NODE_COLUMNS },
     { name: "kubernetes pool requests", sql: POOL_REQUESTS_SQL, columns: POOL_COLUMNS },
     { name: "kubernetes pool setting", sql: POOL_SETTING_SQL, columns: null },
