@@ -1,6 +1,7 @@
 import type { ApiKeyRole, CreateApiKeyResponse } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
 import { canManage, useMe } from "../../../app/app-context";
+import { Checks } from "../../../shared/components/Checks";
 import { SecretOnce } from "../../../shared/components/SecretOnce";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
@@ -45,21 +46,12 @@ export default function ApiKeys() {
           </label>
         </div>
         {form.role !== "admin" && (
-          <fieldset className="checks">
-            <legend>Tenants the key reaches</legend>
-            {tenants.map((t) => (
-              <label key={t.id}>
-                <input
-                  type="checkbox"
-                  checked={form.tenant_ids.includes(t.id)}
-                  onChange={(e) =>
-                    setForm({ ...form, tenant_ids: e.target.checked ? [...form.tenant_ids, t.id] : form.tenant_ids.filter((id) => id !== t.id) })
-                  }
-                />
-                {t.name}
-              </label>
-            ))}
-          </fieldset>
+          <Checks
+            legend="Tenants the key reaches"
+            options={tenants.map((t) => [t.id, t.name] as const)}
+            picked={form.tenant_ids}
+            onChange={(tenant_ids) => setForm({ ...form, tenant_ids })}
+          />
         )}
         <button type="submit" className="primary" disabled={create.isPending}>
           Create key

@@ -5,6 +5,7 @@ import { ApiError } from "../../../shared/api/errors";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { useBusinessMetrics, useMetricValues } from "../business-metric-hooks";
 import { useDimensions } from "../dimension-hooks";
+import { DayRange, type DayRangeValue, EditDelete, useDayRange } from "./RowActions";
 
 const EXAMPLE_CSV = "date,amount,label\n2026-11-01,1250,web\n2026-11-01,310,data\n2026-11-02,1180,web\n";
 
@@ -33,8 +34,6 @@ const readText = (file: Blob) =>
     reader.onerror = () => reject(reader.error);
     reader.readAsText(file);
   });
-
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 /** An upload's failure: the API's own message for a 400 (it names the CSV line and column, or the JSON path), else the usual words. */
 function UploadError({ error }: { error: unknown }) {
@@ -67,7 +66,7 @@ export default function BusinessMetrics() {
   const [csv, setCsv] = useState("");
   const [fileName, setFileName] = useState<string>();
   const [mode, setMode] = useState<MetricValuesMode>("sum");
-  const [range, setRange] = useState({ start: daysAgo(30), end: daysAgo(-1) });
+  const [range, setRange] = useDayRange();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -133,20 +132,12 @@ export default function BusinessMetrics() {
                         Values
                       </button>
                       {manager && (
-                        <>
-                          {" "}
-                          <button type="button" aria-label={`Edit ${m.name}`} onClick={() => setDraft(draftOf(m))}>
-                            Edit
-                          </button>{" "}
-                          <button
-                            type="button"
-                            className="danger"
-                            aria-label={`Delete ${m.name}`}
-                            onClick={() => window.confirm(`Delete the business metric ${m.name} and all its values?`) && remove.mutate(m.name)}
-                          >
-                            Delete
-                          </button>
-                        </>
+                        <EditDelete
+                          name={m.name}
+                          confirm={`Delete the business metric ${m.name} and all its values?`}
+                          onEdit={() => setDraft(draftOf(m))}
+                          onDelete={() => remove.mutate(m.name)}
+                        />
                       )}
                     </td>
                   </tr>
@@ -264,32 +255,12 @@ export default function BusinessMetrics() {
   );
 }
 
-function Values({
-  orgId,
-  name,
-  range,
-  setRange,
-}: {
-  orgId: string;
-  name: string;
-  range: { start: string; end: string };
-  setRange: (range: { start: string; end: string }) => void;
-}) {
+function Values({ orgId, name, range, setRange }: { orgId: string; name: string; range: DayRangeValue; setRange: (range: DayRangeValue) => void }) {
   const values = useMetricValues(orgId, name, range.start, range.end);
   return (
     <section className="card" aria-labelledby="metric-values" data-testid="metric-values">
       <h2 id="metric-values">Values of {name}</h2>
-      <fieldset className="inline">
-        <legend>Days</legend>
-        <label>
-          From
-          <input type="date" required value={range.start} onChange={(e) => setRange({ ...range, start: e.target.value })} />
-        </label>
-        <label>
-          To (exclusive, at most 400 days later)
-          <input type="date" required value={range.end} onChange={(e) => setRange({ ...range, end: e.target.value })} />
-        </label>
-      </fieldset>
+      <DayRange legend="Days" endLabel="To (exclusive, at most 400 days later)" range={range} setRange={setRange} />
       <QueryState query={values}>
         {(data) =>
           data.rows.length === 0 ? (

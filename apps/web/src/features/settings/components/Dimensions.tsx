@@ -4,6 +4,7 @@ import { canManage, useMe } from "../../../app/app-context";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate, money } from "../../../shared/format";
 import { useDimensions, useDimensionVersions } from "../dimension-hooks";
+import { DayRange, EditDelete, useDayRange } from "./RowActions";
 
 const EXAMPLE_RULES = JSON.stringify(
   [
@@ -25,7 +26,6 @@ interface Draft {
   splits: string;
 }
 
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 const emptyDraft = (): Draft => ({ key: "", name: "", effectiveFrom: "", defaultValue: "", rules: EXAMPLE_RULES, splits: EXAMPLE_SPLITS });
 const draftOf = (d: Dimension): Draft => ({
   key: d.key,
@@ -70,7 +70,7 @@ export default function Dimensions() {
   const manager = canManage(me);
   const { list, save, preview, remove } = useDimensions(orgId);
   const [draft, setDraft] = useState<Draft>(emptyDraft);
-  const [range, setRange] = useState({ start: daysAgo(30), end: daysAgo(-1) });
+  const [range, setRange] = useDayRange();
   const [localError, setLocalError] = useState<string>();
   const [versionsOf, setVersionsOf] = useState<string>();
 
@@ -136,20 +136,12 @@ export default function Dimensions() {
                         Versions
                       </button>
                       {manager && (
-                        <>
-                          {" "}
-                          <button type="button" aria-label={`Edit ${d.key}`} onClick={() => setDraft(draftOf(d))}>
-                            Edit
-                          </button>{" "}
-                          <button
-                            type="button"
-                            className="danger"
-                            aria-label={`Delete ${d.key}`}
-                            onClick={() => window.confirm(`Delete the dimension ${d.key} and its versions?`) && remove.mutate(d.key)}
-                          >
-                            Delete
-                          </button>
-                        </>
+                        <EditDelete
+                          name={d.key}
+                          confirm={`Delete the dimension ${d.key} and its versions?`}
+                          onEdit={() => setDraft(draftOf(d))}
+                          onDelete={() => remove.mutate(d.key)}
+                        />
                       )}
                     </td>
                   </tr>
@@ -189,17 +181,7 @@ export default function Dimensions() {
             Splits (JSON: <code>{'{source, targets | "*", method: even | fixed | proportional | metric, percentages?}'}</code>)
             <textarea rows={6} spellCheck={false} value={draft.splits} onChange={(e) => setDraft({ ...draft, splits: e.target.value })} />
           </label>
-          <fieldset className="inline">
-            <legend>Preview over</legend>
-            <label>
-              From
-              <input type="date" required value={range.start} onChange={(e) => setRange({ ...range, start: e.target.value })} />
-            </label>
-            <label>
-              To (exclusive, at most 93 days later)
-              <input type="date" required value={range.end} onChange={(e) => setRange({ ...range, end: e.target.value })} />
-            </label>
-          </fieldset>
+          <DayRange legend="Preview over" endLabel="To (exclusive, at most 93 days later)" range={range} setRange={setRange} />
           <div className="actions">
             <button
               type="button"

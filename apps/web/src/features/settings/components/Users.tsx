@@ -1,6 +1,7 @@
 import type { Role, User } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
 import { canManage, useMe } from "../../../app/app-context";
+import { Checks } from "../../../shared/components/Checks";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
 import { useTenant } from "../../../app/tenant";
@@ -136,19 +137,12 @@ function InviteForm({ orgId, roles, onDone }: { orgId: string; roles: Role[]; on
         </label>
       </div>
       {(form.role === "member" || form.role === "viewer") && (
-        <fieldset className="checks">
-          <legend>Tenants</legend>
-          {tenants.map((t) => (
-            <label key={t.id}>
-              <input
-                type="checkbox"
-                checked={form.tenant_ids.includes(t.id)}
-                onChange={(e) => setForm({ ...form, tenant_ids: e.target.checked ? [...form.tenant_ids, t.id] : form.tenant_ids.filter((id) => id !== t.id) })}
-              />
-              {t.name}
-            </label>
-          ))}
-        </fieldset>
+        <Checks
+          legend="Tenants"
+          options={tenants.map((t) => [t.id, t.name] as const)}
+          picked={form.tenant_ids}
+          onChange={(tenant_ids) => setForm({ ...form, tenant_ids })}
+        />
       )}
       <button type="submit" className="primary" disabled={invite.isPending}>
         Send invitation
@@ -178,19 +172,13 @@ function TenantEditor({
       <summary>
         Edit tenants<span className="sr-only"> of {user.name}</span>
       </summary>
-      <fieldset className="checks">
-        <legend className="sr-only">Tenants {user.name} reaches</legend>
-        {tenants.map((t) => (
-          <label key={t.id}>
-            <input
-              type="checkbox"
-              checked={picked.includes(t.id)}
-              onChange={(e) => setPicked(e.target.checked ? [...picked, t.id] : picked.filter((id) => id !== t.id))}
-            />
-            {t.name}
-          </label>
-        ))}
-      </fieldset>
+      <Checks
+        legend={`Tenants ${user.name} reaches`}
+        legendClassName="sr-only"
+        options={tenants.map((t) => [t.id, t.name] as const)}
+        picked={picked}
+        onChange={setPicked}
+      />
       <button
         type="button"
         disabled={saving}

@@ -1,6 +1,7 @@
 import type { CreateWebhookResponse, WebhookEventType } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
 import { canManage, useMe } from "../../../app/app-context";
+import { Checks } from "../../../shared/components/Checks";
 import { SecretOnce } from "../../../shared/components/SecretOnce";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
@@ -12,6 +13,17 @@ const EVENTS: [WebhookEventType, string][] = [
   ["import.completed", "a FOCUS import completes"],
   ["dimension.applied", "a dimension version is applied to the ledger"],
 ];
+
+/** The events as checkboxes: what happens, then the event's name. */
+const EVENT_OPTIONS = EVENTS.map(([event, text]) => [event, <EventLabel key={event} text={text} event={event} />] as const);
+
+function EventLabel({ text, event }: { text: string; event: string }) {
+  return (
+    <>
+      {text} <code>{event}</code>
+    </>
+  );
+}
 
 export default function Webhooks() {
   const me = useMe().data;
@@ -56,19 +68,7 @@ export default function Webhooks() {
           Description
           <input maxLength={500} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
         </label>
-        <fieldset className="checks">
-          <legend>Send when</legend>
-          {EVENTS.map(([event, text]) => (
-            <label key={event}>
-              <input
-                type="checkbox"
-                checked={form.events.includes(event)}
-                onChange={(e) => setForm({ ...form, events: e.target.checked ? [...form.events, event] : form.events.filter((x) => x !== event) })}
-              />
-              {text} <code>{event}</code>
-            </label>
-          ))}
-        </fieldset>
+        <Checks legend="Send when" options={EVENT_OPTIONS} picked={form.events} onChange={(events) => setForm({ ...form, events })} />
         <button type="submit" className="primary" disabled={create.isPending || form.events.length === 0}>
           Register webhook
         </button>
