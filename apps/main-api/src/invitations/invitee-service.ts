@@ -7,16 +7,7 @@ import { decodeCursor, toPage } from "../http/pagination";
 import { toUser } from "../organizations/serialize";
 import type { syncCreatorKeys } from "../api-keys/sync";
 import type { liveTenantIds } from "../tenants/repository";
-import type {
-  clearUserTenants,
-  deleteIdentity,
-  findIdentityLink,
-  findUserByEmail,
-  findUserWithTenantsOrThrow,
-  insertIdentity,
-  insertUser,
-  updateUserProfile,
-} from "../users/repository";
+import type * as userQueries from "../users/repository";
 import type { InvitationRepository } from "./repository";
 import { inviterNames, toReceivedInvitation } from "./serialize";
 
@@ -37,16 +28,17 @@ export interface InviteeServiceDeps {
   prisma: Prisma;
   invitations: InvitationRepository;
   /** Accepting creates (or reactivates) the user and links the identity to it. */
-  users: {
-    findIdentityLink: typeof findIdentityLink;
-    deleteIdentity: typeof deleteIdentity;
-    insertIdentity: typeof insertIdentity;
-    findUserByEmail: typeof findUserByEmail;
-    insertUser: typeof insertUser;
-    updateUserProfile: typeof updateUserProfile;
-    clearUserTenants: typeof clearUserTenants;
-    findUserWithTenantsOrThrow: typeof findUserWithTenantsOrThrow;
-  };
+  users: Pick<
+    typeof userQueries,
+    | "findIdentityLink"
+    | "deleteIdentity"
+    | "insertIdentity"
+    | "findUserByEmail"
+    | "insertUser"
+    | "updateUserProfile"
+    | "clearUserTenants"
+    | "findUserWithTenantsOrThrow"
+  >;
   tenants: { liveTenantIds: typeof liveTenantIds };
   /** A reactivated user's keys act again with the role just granted (pricing API too). */
   keys: { syncCreatorKeys: typeof syncCreatorKeys };
