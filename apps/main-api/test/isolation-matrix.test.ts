@@ -13,7 +13,7 @@ import type http from "node:http";
 import { ErrorEnvelope, mainApiRoutes, type Role, type RouteDefinition } from "@cloudcost/contracts";
 import { listRoutes } from "@cloudcost/http";
 import request from "supertest";
-import { insertLines } from "../src/spend/ledger";
+import { insertLines } from "../src/spend/lines-repository";
 import { focusCsvText } from "./helpers/focus-files";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { listen, operationKey, routeKey } from "@cloudcost/testing";

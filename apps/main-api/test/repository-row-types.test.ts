@@ -33,6 +33,7 @@ import { checkedStatements as forecastStatements } from "../src/spend/forecast/r
 import { checkedStatements as importStatements } from "../src/spend/imports/repository";
 import { checkedStatements as usageStatements } from "../src/spend/usage-repository";
 import { checkedStatements as resourceCostStatements } from "../src/spend/resource-costs-repository";
+import { checkedStatements as spendLineStatements } from "../src/spend/lines-repository";
 import { checkedStatements as userStatements } from "../src/users/repository";
 import { checkedStatements as webhookStatements } from "../src/webhooks/repository";
 
@@ -40,6 +41,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...budgetStatements(),
   ...anomalyStatements(),
   ...usageStatements(),
+  ...spendLineStatements(),
   ...importStatements(),
   ...forecastStatements(),
   ...userStatements(),

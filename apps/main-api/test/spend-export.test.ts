@@ -2,7 +2,7 @@
 // another organization it gives the same totals.
 import request from "supertest";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { insertLines, type LedgerLineInput } from "../src/spend/ledger";
+import { insertLines, type LedgerLineInput } from "../src/spend/lines-repository";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, signUp, type SignedUp } from "./helpers/identity";
 

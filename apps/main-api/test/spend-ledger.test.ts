@@ -1,5 +1,5 @@
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { deleteImportLines, deleteSupersededLines, insertLines, reallocateLines, setLinePricing, type LedgerLineInput } from "../src/spend/ledger";
+import { deleteImportLines, deleteSupersededLines, insertLines, reallocateLines, setLinePricing, type LedgerLineInput } from "../src/spend/lines-repository";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { rollupsMatchLines } from "./helpers/rollup";
 

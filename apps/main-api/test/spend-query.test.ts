@@ -2,7 +2,7 @@
 // grouping, ordering, filters in both array forms, the range rules and who sees which tenants.
 import request from "supertest";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { insertLines, type LedgerLineInput } from "../src/spend/ledger";
+import { insertLines, type LedgerLineInput } from "../src/spend/lines-repository";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { addUser, expectError, signUp, type SignedUp } from "./helpers/identity";
 

@@ -7,7 +7,7 @@
 // roll-up statements on fresh tables.
 import request from "supertest";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { deleteImportLines, insertLines, type LedgerLineInput, type LedgerTx, rollupImport, rollupImports } from "../src/spend/ledger";
+import { deleteImportLines, insertLines, type LedgerLineInput, type LedgerTx, rollupImport, rollupImports } from "../src/spend/lines-repository";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { focusCsvText } from "./helpers/focus-files";
 import { signUp, type SignedUp } from "./helpers/identity";

@@ -1,5 +1,5 @@
 /**
- * The four roll-ups commitments read (src/commitments), maintained by ledger.ts in the same
+ * The four roll-ups commitments read (src/commitments), maintained by lines-repository.ts in the same
  * statements as spend_daily: spend_commitment_daily (a commitment's Usage lines by day: a year of
  * utilization is a few rows per commitment and day), spend_coverage_daily and spend_coverage_monthly
  * (eligible usage, eligibleUsage, by day and by month for long ranges, by provider and the coverage

@@ -162,3 +162,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "dimension query day costs", sql: SHARES_SQL("effective_cost"), columns: { day: "text", currency: "text", value: "text", cost: "text" } },
   ];
 }
+
+/** What the spend queries and the export read of the dimensions; each function takes the client it runs on. */
+export const dimensionSpendRepository = { readVersionsOf, rollupDirectRows, lineDirectRows, organizationDayCosts };
+export type DimensionSpendRepository = typeof dimensionSpendRepository;

@@ -7,12 +7,17 @@ import type { AppDeps } from "../deps";
 import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { PricingUnavailableError } from "../pricing/internal-client";
-import { exportSpend } from "./export-service";
-import { forecastSpend } from "./forecast/service";
+import { loadOrganizationSettings } from "../settings/repository";
+import { dimensionSpendRepository } from "./dimension-spend-repository";
+import { createExportService } from "./export-service";
+import { forecastRepository } from "./forecast/repository";
+import { createForecastService } from "./forecast/service";
 import { listSpendLines } from "./lines";
+import { spendLinesRepository } from "./lines-repository";
 import { spendReport } from "./dimension-query";
 import type { SpendScope } from "./query";
-import { ingestUsage, repriceUsage } from "./usage-service";
+import { usageRepository } from "./usage-repository";
+import { createUsageService } from "./usage-service";
 
 /** Nothing was stored: the client may retry shortly. */
 async function pricing<T>(work: () => Promise<T>): Promise<T> {
@@ -28,20 +33,33 @@ async function pricing<T>(work: () => Promise<T>): Promise<T> {
 
 /** Spend operations (docs/api.md, "Spend: usage, queries, lines, export"); authorize selected the tenant of tenant-scoped ones. */
 export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi" | "outbox" | "logger" | "clock">): Handlers<keyof typeof mainApiSpendRoutes> {
+  const usage = createUsageService({
+    prisma: deps.prisma,
+    db: deps.db,
+    pricingApi: deps.pricingApi,
+    lines: spendLinesRepository,
+    usage: usageRepository,
+  });
+  const forecasts = createForecastService({ db: deps.db, prisma: deps.prisma, forecasts: forecastRepository });
+  const exports = createExportService({
+    sql: deps.db.sql,
+    dimensionSpend: dimensionSpendRepository,
+    defaultCurrency: async (organizationId) => (await loadOrganizationSettings(deps.prisma, organizationId)).default_currency,
+  });
   return {
     ingestUsage: async (input, { tenant }) => {
-      const usage = input.body.usage;
+      const lines = input.body.usage;
       releaseBody(input);
-      const result = await pricing(() => ingestUsage(deps, tenant, usage));
+      const result = await pricing(() => usage.ingestUsage(tenant, lines));
       if (result.accepted > 0) await checkBudgetsAfterSpend(deps, tenant.organizationId, [tenant.id]);
       return ok(`Stored ${result.accepted} usage lines (${result.duplicates} already sent)`, result);
     },
     repriceUsage: async ({ body }, { tenant }) => {
-      const result = await pricing(() => repriceUsage(deps, tenant, body));
+      const result = await pricing(() => usage.repriceUsage(tenant, body));
       if (result.repriced > 0) await checkBudgetsAfterSpend(deps, tenant.organizationId, [tenant.id]);
       return ok(`Priced ${result.repriced} lines; ${result.still_unpriced} still unpriced`, result);
     },
-    getSpendForecast: async ({ query }, { tenant }) => ok("Forecast of the tenant's spend", await forecastSpend(deps, tenant, query, deps.clock())),
+    getSpendForecast: async ({ query }, { tenant }) => ok("Forecast of the tenant's spend", await forecasts.forecastSpend(tenant, query, deps.clock())),
     getTenantSpend: async ({ query }, { tenant }) =>
       ok("Spend of the tenant", await spendReport(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query)),
     listSpendLines: async ({ query }, { tenant }) => {
@@ -50,8 +68,8 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
     },
     getOrganizationSpend: async ({ query }, ctx) => ok("Spend of the organization", await spendReport(deps.db.sql, organizationScope(ctx), query)),
     exportTenantSpend: ({ query }, { tenant }) =>
-      exportSpend(deps, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query, `spend-${tenant.id}`),
-    exportOrganizationSpend: ({ query }, ctx) => exportSpend(deps, organizationScope(ctx), query, `spend-${ctx.organization.id}`),
+      exports.exportSpend({ organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query, `spend-${tenant.id}`),
+    exportOrganizationSpend: ({ query }, ctx) => exports.exportSpend(organizationScope(ctx), query, `spend-${ctx.organization.id}`),
   };
 }
 

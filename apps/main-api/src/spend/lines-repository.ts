@@ -1,9 +1,14 @@
-import { newIds } from "@cloudcost/db";
-import { SERVICE_ROLLUP_DIMENSIONS } from "./rollup-columns";
+import { type CheckedStatement, newIds, type RowOf } from "@cloudcost/db";
+import { ROLLUP_DIMENSIONS, SERVICE_ROLLUP_DIMENSIONS } from "./rollup-columns";
 import { addLinesToDimensionRollup } from "../dimensions/rollup";
 import type { Tx } from "../transactions";
 import { type ChargeFrequency, derivedChargeFrequency } from "./charge-frequency";
 import { afterCte, commitmentRollupCtes, DROP_EMPTY_COMMITMENT_ROWS } from "./commitment-rollups";
+
+// The spend lines (the ledger, spend_lines and the import sessions' spend_staged_lines) and the
+// roll-ups every write of them keeps right in the same statements: inserting lines, adding a whole
+// import to the roll-ups, re-allocating, repricing and deleting lines. Every statement goes through
+// the Prisma transaction it is given (its raw queries) and filters by organization first.
 
 /** What the ledger functions need of a transaction (an interactive Prisma transaction's client). */
 export type LedgerTx = Pick<Tx, "$queryRawUnsafe" | "$executeRawUnsafe">;
@@ -170,21 +175,6 @@ const INPUT_SELECT = `SELECT $1::text AS organization_id, ${LINE_COLUMNS.map(([n
 }).join(", ")}
   FROM unnest(${LINE_COLUMNS.map((_, i) => `$${i + 2}::text::text[]`).join(", ")}) AS x(${LINE_COLUMNS.map(([name]) => name).join(", ")})`;
 
-/** The daily roll-up's dimensions as read from a spend_lines row `l` ('' for null). */
-const ROLLUP_DIMENSIONS = [
-  "currency",
-  "source",
-  "charge_category",
-  "charge_frequency",
-  "pricing_category",
-  "provider",
-  "service_name",
-  "service_category",
-  "region",
-  "sub_account_id",
-  "model",
-  "unpriced_reason",
-] as const;
 const DIMENSION_LIST = ROLLUP_DIMENSIONS.join(", ");
 const SERVICE_DIMENSION_LIST = SERVICE_ROLLUP_DIMENSIONS.join(", ");
 const DIMENSION_VALUES = ROLLUP_DIMENSIONS.map((name) => `coalesce(l.${name}, '') AS ${name}`).join(", ");
@@ -275,6 +265,7 @@ function rollupCtes(source: string, sign: 1 | -1): string {
 }
 
 /** A statement adding (or subtracting) the lines of `source` to the roll-ups; answers the days touched. */
+const ROLLUP_DAYS_COLUMNS = { day: "text" } as const;
 const rollupStatement = (source: string, sign: 1 | -1) => `WITH ${rollupCtes(source, sign)}
   SELECT DISTINCT day::text AS day FROM rollup_daily WHERE ${afterCte("rollup_ondemand")}`;
 
@@ -315,13 +306,8 @@ export function textArray(values: (string | null)[]): string {
   return `{${parts.join(",")}}`;
 }
 
-interface InsertRow {
-  currency: string | null;
-  lines: number;
-  priced: number;
-  billed_cost: string;
-  effective_cost: string;
-}
+/** What INSERT_SQL, INSERT_ONLY_SQL and STAGE_SQL answer: per currency of the lines stored, their count, the priced ones and their sums. */
+const INSERT_COLUMNS = { currency: "text null", lines: "int4", priced: "int4", billed_cost: "text", effective_cost: "text" } as const;
 
 /**
  * Stores lines of one organization and adds them to the daily roll-up, in one statement (call it
@@ -420,8 +406,8 @@ export async function insertLines(
     if (c !== 0) constants.push(constant ? first : null);
   });
   const sql = options.staged ? STAGE_SQL : options.rollup === false ? INSERT_ONLY_SQL : INSERT_SQL;
-  const rows = await tx.$queryRawUnsafe<InsertRow[]>(sql, organizationId, ...arrays, ...constants);
-  if (sql === INSERT_SQL) await addLinesToDimensionRollup(tx, organizationId, selectedLines("l.id = ANY($2::text[])"), [ids], 1);
+  const rows = await tx.$queryRawUnsafe<RowOf<typeof INSERT_COLUMNS>[]>(sql, organizationId, ...arrays, ...constants);
+  if (sql === INSERT_SQL) await addLinesToDimensionRollup(tx, organizationId, selectedLines(BY_IDS), [ids], 1);
   let inserted = 0;
   let priced = 0;
   const totals: InsertResult["totals"] = [];
@@ -436,6 +422,10 @@ export async function insertLines(
 
 /** The organization's lines `where` selects (a condition on spend_lines `l`; $1 is the organization id), as a relation. */
 const selectedLines = (where: string) => `(SELECT * FROM spend_lines l WHERE l.organization_id = $1 AND ${where})`;
+/** The conditions lines are selected by: their ids, their imports, one import ($2). */
+const BY_IDS = "l.id = ANY($2::text[])";
+const BY_IMPORTS = "l.import_id = ANY($2::text[])";
+const BY_IMPORT = "l.import_id = $2";
 
 /**
  * Applies a change to the lines `where` selects (a condition on spend_lines `l`, parameters from
@@ -446,7 +436,7 @@ const selectedLines = (where: string) => `(SELECT * FROM spend_lines l WHERE l.o
 async function changeLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[], change: () => Promise<number>): Promise<number> {
   const selected = selectedLines(where);
   await addLinesToDimensionRollup(tx, organizationId, selected, params, -1);
-  const days = await tx.$queryRawUnsafe<{ day: string }[]>(rollupStatement(selected, -1), organizationId, ...params);
+  const days = await tx.$queryRawUnsafe<RowOf<typeof ROLLUP_DAYS_COLUMNS>[]>(rollupStatement(selected, -1), organizationId, ...params);
   const changed = await change();
   await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, ...params);
   await addLinesToDimensionRollup(tx, organizationId, selected, params, 1);
@@ -458,13 +448,24 @@ async function changeLines(tx: LedgerTx, organizationId: string, where: string, 
   return changed;
 }
 
+/** Per roll-up table, in locking order, the statement removing its rows of days $2 left without lines; then the commitment roll-ups'. */
+const DROP_EMPTY_ROLLUP_ROWS = ROLLUP_TABLES.map((table) => `DELETE FROM ${table} WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0`);
+
 /** Removes the roll-up rows of these days left without lines. */
 async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: string[]): Promise<void> {
   if (days.length === 0) return;
-  for (const table of ROLLUP_TABLES)
-    await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE organization_id = $1 AND day = ANY($2::date[]) AND line_count = 0`, organizationId, days);
+  for (const statement of DROP_EMPTY_ROLLUP_ROWS) await tx.$executeRawUnsafe(statement, organizationId, days);
   for (const statement of DROP_EMPTY_COMMITMENT_ROWS) await tx.$executeRawUnsafe(statement, organizationId, days);
 }
+
+/** Deletes the lines `where` selects and subtracts them from the roll-ups: how many, their imports and the days touched. */
+const DELETE_LINES_COLUMNS = { deleted: "int4", import_ids: "text[]", days: "text[]", last_rows: "int8" } as const;
+const deleteLinesStatement = (where: string) => `WITH del AS (DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where} RETURNING l.*),
+        ${rollupCtes("del", -1)}
+      SELECT (SELECT count(*) FROM del)::int AS deleted,
+        ARRAY(SELECT DISTINCT import_id FROM del WHERE import_id IS NOT NULL ORDER BY 1) AS import_ids,
+        ARRAY(SELECT DISTINCT day::text FROM rollup_daily ORDER BY 1) AS days,
+        (SELECT count(*) FROM rollup_ondemand) AS last_rows`;
 
 /**
  * Deletes the lines `where` selects (as in changeLines) and subtracts them from the roll-ups in
@@ -473,16 +474,7 @@ async function dropEmptyRollupRows(tx: LedgerTx, organizationId: string, days: s
 async function deleteLines(tx: LedgerTx, organizationId: string, where: string, params: unknown[]): Promise<{ deleted: number; importIds: string[] }> {
   const row = await groupedByHashing(tx, async () => {
     await addLinesToDimensionRollup(tx, organizationId, selectedLines(where), params, -1, { staged: true });
-    const [deleted] = await tx.$queryRawUnsafe<{ deleted: number; import_ids: string[]; days: string[] }[]>(
-      `WITH del AS (DELETE FROM spend_lines l WHERE l.organization_id = $1 AND ${where} RETURNING l.*),
-        ${rollupCtes("del", -1)}
-      SELECT (SELECT count(*) FROM del)::int AS deleted,
-        ARRAY(SELECT DISTINCT import_id FROM del WHERE import_id IS NOT NULL ORDER BY 1) AS import_ids,
-        ARRAY(SELECT DISTINCT day::text FROM rollup_daily ORDER BY 1) AS days,
-        (SELECT count(*) FROM rollup_ondemand) AS last_rows`,
-      organizationId,
-      ...params,
-    );
+    const [deleted] = await tx.$queryRawUnsafe<RowOf<typeof DELETE_LINES_COLUMNS>[]>(deleteLinesStatement(where), organizationId, ...params);
     return deleted;
   });
   await dropEmptyRollupRows(tx, organizationId, row.days);
@@ -492,8 +484,15 @@ async function deleteLines(tx: LedgerTx, organizationId: string, where: string, 
 /** Deletes the lines of these imports (supersede, an import's DELETE), keeping the roll-up right. Returns the lines deleted. */
 export function deleteImportLines(tx: LedgerTx, organizationId: string, importIds: string[]): Promise<number> {
   if (importIds.length === 0) return Promise.resolve(0);
-  return deleteLines(tx, organizationId, "l.import_id = ANY($2::text[])", [importIds]).then((result) => result.deleted);
+  return deleteLines(tx, organizationId, BY_IMPORTS, [importIds]).then((result) => result.deleted);
 }
+
+/** The lines of `moves` ($2, JSON) whose tenant changes, locked in id order. */
+const ID_COLUMNS = { id: "text" } as const;
+const MOVING_LINES_SQL = `SELECT l.id FROM spend_lines l JOIN jsonb_to_recordset($2::jsonb) AS m(id text, tenant_id text) ON l.id = m.id
+      WHERE l.organization_id = $1 AND l.tenant_id IS DISTINCT FROM m.tenant_id ORDER BY l.id FOR UPDATE OF l`;
+const MOVE_LINES_SQL = `UPDATE spend_lines l SET tenant_id = m.tenant_id FROM jsonb_to_recordset($3::jsonb) AS m(id text, tenant_id text)
+        WHERE l.organization_id = $1 AND l.id = ANY($2::text[]) AND l.id = m.id`;
 
 /**
  * Moves lines to other tenants (re-allocation after the allocation rules changed; null =
@@ -503,23 +502,11 @@ export function deleteImportLines(tx: LedgerTx, organizationId: string, importId
 export async function reallocateLines(tx: LedgerTx, organizationId: string, moves: { id: string; tenantId: string | null }[]): Promise<number> {
   if (moves.length === 0) return 0;
   const json = JSON.stringify(moves.map((move) => ({ id: move.id, tenant_id: move.tenantId })));
-  const moving = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT l.id FROM spend_lines l JOIN jsonb_to_recordset($2::jsonb) AS m(id text, tenant_id text) ON l.id = m.id
-      WHERE l.organization_id = $1 AND l.tenant_id IS DISTINCT FROM m.tenant_id ORDER BY l.id FOR UPDATE OF l`,
-    organizationId,
-    json,
-  );
+  const moving = await tx.$queryRawUnsafe<RowOf<typeof ID_COLUMNS>[]>(MOVING_LINES_SQL, organizationId, json);
   if (moving.length === 0) return 0;
   const ids = moving.map((row) => row.id);
-  const update = () =>
-    tx.$executeRawUnsafe(
-      `UPDATE spend_lines l SET tenant_id = m.tenant_id FROM jsonb_to_recordset($3::jsonb) AS m(id text, tenant_id text)
-        WHERE l.organization_id = $1 AND l.id = ANY($2::text[]) AND l.id = m.id`,
-      organizationId,
-      ids,
-      json,
-    );
-  return changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update);
+  const update = () => tx.$executeRawUnsafe(MOVE_LINES_SQL, organizationId, ids, json);
+  return changeLines(tx, organizationId, BY_IDS, [ids], update);
 }
 
 /** The pricing of a stored usage line as reprice found it. */
@@ -537,6 +524,15 @@ export interface LinePricing {
   model: string | null;
 }
 
+/** The still-unpriced lines of ids $2, locked in id order. */
+const LOCK_UNPRICED_SQL = "SELECT id FROM spend_lines WHERE organization_id = $1 AND id = ANY($2::text[]) AND NOT priced ORDER BY id FOR UPDATE";
+const SET_PRICING_SQL = `UPDATE spend_lines l SET priced = u.priced, unpriced_reason = u.unpriced_reason, pricing_id = u.pricing_id, unit_prices = u.unit_prices,
+          currency = u.currency, billed_cost = u.billed_cost, effective_cost = u.effective_cost, list_cost = u.list_cost,
+          contracted_cost = u.contracted_cost, model = u.model
+        FROM jsonb_to_recordset($3::jsonb) AS u(id text, priced boolean, unpriced_reason text, pricing_id text, unit_prices jsonb, currency text,
+          billed_cost numeric, effective_cost numeric, list_cost numeric, contracted_cost numeric, model text)
+        WHERE l.organization_id = $1 AND l.id = ANY($2::text[]) AND l.id = u.id`;
+
 /**
  * Sets the pricing of still-unpriced lines (reprice), keeping the roll-up right. A line priced in
  * the meantime (a concurrent reprice) is left alone: priced lines are never changed. Returns the
@@ -544,8 +540,8 @@ export interface LinePricing {
  */
 export async function setLinePricing(tx: LedgerTx, organizationId: string, updates: LinePricing[]): Promise<string[]> {
   if (updates.length === 0) return [];
-  const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
-    "SELECT id FROM spend_lines WHERE organization_id = $1 AND id = ANY($2::text[]) AND NOT priced ORDER BY id FOR UPDATE",
+  const locked = await tx.$queryRawUnsafe<RowOf<typeof ID_COLUMNS>[]>(
+    LOCK_UNPRICED_SQL,
     organizationId,
     updates.map((update) => update.id),
   );
@@ -566,19 +562,8 @@ export async function setLinePricing(tx: LedgerTx, organizationId: string, updat
       model: u.model,
     })),
   );
-  const update = () =>
-    tx.$executeRawUnsafe(
-      `UPDATE spend_lines l SET priced = u.priced, unpriced_reason = u.unpriced_reason, pricing_id = u.pricing_id, unit_prices = u.unit_prices,
-          currency = u.currency, billed_cost = u.billed_cost, effective_cost = u.effective_cost, list_cost = u.list_cost,
-          contracted_cost = u.contracted_cost, model = u.model
-        FROM jsonb_to_recordset($3::jsonb) AS u(id text, priced boolean, unpriced_reason text, pricing_id text, unit_prices jsonb, currency text,
-          billed_cost numeric, effective_cost numeric, list_cost numeric, contracted_cost numeric, model text)
-        WHERE l.organization_id = $1 AND l.id = ANY($2::text[]) AND l.id = u.id`,
-      organizationId,
-      ids,
-      json,
-    );
-  await changeLines(tx, organizationId, "l.id = ANY($2::text[])", [ids], update);
+  const update = () => tx.$executeRawUnsafe(SET_PRICING_SQL, organizationId, ids, json);
+  await changeLines(tx, organizationId, BY_IDS, [ids], update);
   return ids;
 }
 
@@ -591,13 +576,15 @@ export async function setLinePricing(tx: LedgerTx, organizationId: string, updat
  * spills to disk in batches, so a larger import stays bounded. work_mem stays raised to the end of
  * the transaction; sorting is allowed again after `write`.
  */
+const HASH_GROUPING_COLUMNS = { work_mem: "text", enable_sort: "text" } as const;
 const HASH_GROUPING_SQL = "SELECT set_config('work_mem', '64MB', true) AS work_mem, set_config('enable_sort', 'off', true) AS enable_sort";
+const SORTING_COLUMNS = { enable_sort: "text" } as const;
 const SORTING_SQL = "SELECT set_config('enable_sort', 'on', true) AS enable_sort";
 
 async function groupedByHashing<T>(tx: LedgerTx, write: () => Promise<T>): Promise<T> {
-  await tx.$queryRawUnsafe(HASH_GROUPING_SQL);
+  await tx.$queryRawUnsafe<RowOf<typeof HASH_GROUPING_COLUMNS>[]>(HASH_GROUPING_SQL);
   const result = await write();
-  await tx.$queryRawUnsafe(SORTING_SQL);
+  await tx.$queryRawUnsafe<RowOf<typeof SORTING_COLUMNS>[]>(SORTING_SQL);
   return result;
 }
 
@@ -609,20 +596,25 @@ export interface BillingPair {
 }
 
 /**
+ * The lines of earlier imports ($2: the import kept) of the billing accounts $4 for the (billing
+ * account, billing period) pairs $3 (JSON). Only the lines of earlier imports of these billing
+ * accounts (their records name them) are read, through the (organization, import) index, never the
+ * organization's whole ledger. IN (not a correlated EXISTS): the pairs are read from the JSON once,
+ * as a hashed set.
+ */
+const SUPERSEDED = `l.import_id = ANY(ARRAY(SELECT i.id FROM spend_imports i
+      WHERE i.organization_id = $1 AND i.id <> $2 AND i.billing_account_ids && $4::text[]))
+    AND l.source = 'focus_import' AND (l.billing_account_id, l.billing_period_start, l.billing_period_end) IN (
+      SELECT p."billingAccountId", p.start, p."end" FROM jsonb_to_recordset($3::jsonb) AS p("billingAccountId" text, start timestamptz, "end" timestamptz))`;
+
+/**
  * Supersede (focus): deletes the import lines of every other import for these (billing account,
  * billing period) pairs, keeping the roll-up right. Returns the imports whose lines were deleted.
  */
 export async function deleteSupersededLines(tx: LedgerTx, organizationId: string, keepImportId: string, pairs: BillingPair[]): Promise<string[]> {
   if (pairs.length === 0) return [];
-  // Only the lines of earlier imports of these billing accounts (their records name them) are
-  // read, through the (organization, import) index, never the organization's whole ledger. IN
-  // (not a correlated EXISTS): the pairs are read from the JSON once, as a hashed set.
-  const where = `l.import_id = ANY(ARRAY(SELECT i.id FROM spend_imports i
-      WHERE i.organization_id = $1 AND i.id <> $2 AND i.billing_account_ids && $4::text[]))
-    AND l.source = 'focus_import' AND (l.billing_account_id, l.billing_period_start, l.billing_period_end) IN (
-      SELECT p."billingAccountId", p.start, p."end" FROM jsonb_to_recordset($3::jsonb) AS p("billingAccountId" text, start timestamptz, "end" timestamptz))`;
   const accounts = [...new Set(pairs.map((pair) => pair.billingAccountId))];
-  return (await deleteLines(tx, organizationId, where, [keepImportId, JSON.stringify(pairs), accounts])).importIds;
+  return (await deleteLines(tx, organizationId, SUPERSEDED, [keepImportId, JSON.stringify(pairs), accounts])).importIds;
 }
 
 /**
@@ -631,7 +623,7 @@ export async function deleteSupersededLines(tx: LedgerTx, organizationId: string
  * than a roll-up upsert per batch.
  */
 export function rollupImport(tx: LedgerTx, organizationId: string, importId: string): Promise<void> {
-  const selected = selectedLines("l.import_id = $2");
+  const selected = selectedLines(BY_IMPORT);
   return groupedByHashing(tx, async () => {
     await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importId);
     await addLinesToDimensionRollup(tx, organizationId, selected, [importId], 1, { staged: true });
@@ -641,9 +633,53 @@ export function rollupImport(tx: LedgerTx, organizationId: string, importId: str
 /** rollupImport for several imports at once (the parts of an import session, when it commits). */
 export async function rollupImports(tx: LedgerTx, organizationId: string, importIds: string[]): Promise<void> {
   if (importIds.length === 0) return;
-  const selected = selectedLines("l.import_id = ANY($2::text[])");
+  const selected = selectedLines(BY_IMPORTS);
   await groupedByHashing(tx, async () => {
     await tx.$queryRawUnsafe(rollupStatement(selected, 1), organizationId, importIds);
     await addLinesToDimensionRollup(tx, organizationId, selected, [importIds], 1, { staged: true });
   });
+}
+
+/** What the spend services write through; each function takes the transaction it runs in. */
+export const spendLinesRepository = {
+  insertLines,
+  deleteImportLines,
+  deleteSupersededLines,
+  reallocateLines,
+  setLinePricing,
+  rollupImport,
+  rollupImports,
+};
+export type SpendLinesRepository = typeof spendLinesRepository;
+
+/**
+ * The raw statements of this module, for test/repository-row-types.test.ts; those built from a
+ * selection of lines are checked with each selection the functions use.
+ */
+export function checkedStatements(): CheckedStatement[] {
+  const rollups = [
+    ["by ids, subtracted", selectedLines(BY_IDS), -1],
+    ["by ids, added", selectedLines(BY_IDS), 1],
+    ["of an import", selectedLines(BY_IMPORT), 1],
+    ["of imports", selectedLines(BY_IMPORTS), 1],
+  ] as const;
+  return [
+    { name: "spend lines insert with roll-ups", sql: INSERT_SQL, columns: INSERT_COLUMNS },
+    { name: "spend lines insert", sql: INSERT_ONLY_SQL, columns: INSERT_COLUMNS },
+    { name: "spend staged lines insert", sql: STAGE_SQL, columns: INSERT_COLUMNS },
+    ...rollups.map(([name, source, sign]) => ({ name: `spend lines roll-up ${name}`, sql: rollupStatement(source, sign), columns: ROLLUP_DAYS_COLUMNS })),
+    { name: "spend lines delete of imports", sql: deleteLinesStatement(BY_IMPORTS), columns: DELETE_LINES_COLUMNS },
+    { name: "spend lines delete superseded", sql: deleteLinesStatement(SUPERSEDED), columns: DELETE_LINES_COLUMNS },
+    ...[...DROP_EMPTY_ROLLUP_ROWS, ...DROP_EMPTY_COMMITMENT_ROWS].map((sql, i) => ({
+      name: `spend lines empty roll-up rows delete ${i + 1}`,
+      sql,
+      columns: null,
+    })),
+    { name: "spend lines moving", sql: MOVING_LINES_SQL, columns: ID_COLUMNS },
+    { name: "spend lines move", sql: MOVE_LINES_SQL, columns: null },
+    { name: "spend lines unpriced lock", sql: LOCK_UNPRICED_SQL, columns: ID_COLUMNS },
+    { name: "spend lines pricing update", sql: SET_PRICING_SQL, columns: null },
+    { name: "spend lines hash grouping", sql: HASH_GROUPING_SQL, columns: HASH_GROUPING_COLUMNS },
+    { name: "spend lines sorting", sql: SORTING_SQL, columns: SORTING_COLUMNS },
+  ];
 }

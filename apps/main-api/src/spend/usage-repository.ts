@@ -53,3 +53,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "unpriced usage count", sql: UNPRICED_COUNT_SQL, columns: UNPRICED_COUNT_COLUMNS },
   ];
 }
+
+/** What the usage service reads through; each function takes the database it runs on. */
+export const usageRepository = { readUnpricedChunk, countUnpriced };
+export type UsageRepository = typeof usageRepository;

@@ -1,7 +1,7 @@
 import { DECIMAL_MAX_INTEGER_DIGITS, type InternalPricedLine, type UsageLine } from "@cloudcost/contracts";
 import { fromNumber, plus, round, type Scaled, shift, times, toText, ZERO } from "@cloudcost/decimal";
 import { AMOUNT_PLACES } from "./amounts";
-import type { LedgerLineInput } from "./ledger";
+import type { LedgerLineInput } from "./lines-repository";
 
 const HOUR_MS = 3_600_000;
 

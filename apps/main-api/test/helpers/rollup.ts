@@ -1,6 +1,6 @@
 import { COMMITMENT_ROLLUP_DIMENSIONS, COVERAGE_ROLLUP_DIMENSIONS, ONDEMAND_ROLLUP_DIMENSIONS } from "../../src/spend/commitment-rollups";
-import { TAG_SERVICE_DIMENSIONS } from "../../src/spend/ledger";
-import { SERVICE_ROLLUP_DIMENSIONS } from "../../src/spend/rollup-columns";
+import { TAG_SERVICE_DIMENSIONS } from "../../src/spend/lines-repository";
+import { ROLLUP_DIMENSIONS, SERVICE_ROLLUP_DIMENSIONS } from "../../src/spend/rollup-columns";
 import type { TestContext } from "./context";
 
 /** The spend roll-ups sum exactly (any scale): both sides are compared without trailing zeros. */
@@ -30,20 +30,7 @@ export async function rollupsMatchLines(
     expect(stored).toEqual(rebuilt);
     return stored.length;
   };
-  const rows = await compare("spend_daily", [
-    "currency",
-    "source",
-    "charge_category",
-    "charge_frequency",
-    "pricing_category",
-    "provider",
-    "service_name",
-    "service_category",
-    "region",
-    "sub_account_id",
-    "model",
-    "unpriced_reason",
-  ]);
+  const rows = await compare("spend_daily", ROLLUP_DIMENSIONS);
   const serviceRows = await compare("spend_service_daily", SERVICE_ROLLUP_DIMENSIONS);
   const tagRows = await compare(
     "spend_tag_daily",

@@ -1,5 +1,5 @@
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
-import { insertLines, type LedgerLineInput } from "../../src/spend/ledger";
+import { insertLines, type LedgerLineInput } from "../../src/spend/lines-repository";
 import type { TestContext } from "./context";
 
 /** One priced line of `cost` (billed = effective = list) on a UTC day, through the ledger (lines and roll-up). */

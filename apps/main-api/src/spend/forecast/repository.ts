@@ -124,3 +124,7 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "forecast recurring lines", sql: RECURRING_SQL, columns: RECURRING_COLUMNS },
   ];
 }
+
+/** What the forecast (and the budgets' status) reads; each function takes the client it runs on. */
+export const forecastRepository = { readDailySeries, readRecurringLines };
+export type ForecastRepository = typeof forecastRepository;

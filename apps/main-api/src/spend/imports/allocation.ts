@@ -1,5 +1,5 @@
 import type { SpendAllocationRule } from "@cloudcost/contracts";
-import { type LedgerTx, reallocateLines } from "../ledger";
+import { type LedgerTx, reallocateLines } from "../lines-repository";
 import { findMisallocatedLines } from "./repository";
 
 /** Which tenant an import line goes to: the first rule it matches, or null (unallocated). */

@@ -4,7 +4,9 @@ import { checkBudgetsAfterSpend } from "../../budgets/after-spend";
 import type { AppDeps } from "../../deps";
 import { created, success } from "../../http/envelope";
 import type { Handlers } from "../../operations";
-import { deleteImport, getAllocationRules, getImport, getImportSession, listImportSessions, listImports, postSpendImport, putAllocationRules } from "./service";
+import { spendLinesRepository } from "../lines-repository";
+import { importRepository } from "./repository";
+import { createImportService } from "./service";
 
 /** `/api/v1/organizations/{org_id}/spend/imports` and `.../spend/allocation-rules` (owners and admins: authorize checks the table's roles). */
 export function spendImportHandlers(
@@ -19,10 +21,10 @@ export function spendImportHandlers(
   | "getAllocationRules"
   | "putAllocationRules"
 > {
+  const imports = createImportService({ prisma: deps.prisma, imports: importRepository, lines: spendLinesRepository });
   return {
     createSpendImport: async ({ query, body: manifest }, ctx) => {
-      const posted = await postSpendImport(
-        deps.prisma,
+      const posted = await imports.postSpendImport(
         ctx,
         ctx.body,
         { fileName: query.file_name, session: query.session, part: query.part, parts: query.parts, manifest },
@@ -49,18 +51,18 @@ export function spendImportHandlers(
         : `Imported ${posted.import.rows} rows.`;
       return created(message, { import: posted.import, ...(posted.session ? { session: posted.session } : {}) });
     },
-    listSpendImportSessions: async ({ query }, ctx) => success("Import sessions of the organization.", await listImportSessions(deps.prisma, ctx, query)),
-    getSpendImportSession: async ({ params }, ctx) => success("The import session.", { session: await getImportSession(deps.prisma, ctx, params.id) }),
-    listSpendImports: async ({ query }, ctx) => success("FOCUS imports of the organization.", await listImports(deps.prisma, ctx, query)),
-    getSpendImport: async ({ params }, ctx) => success("The import.", { import: await getImport(deps.prisma, ctx, params.id) }),
+    listSpendImportSessions: async ({ query }, ctx) => success("Import sessions of the organization.", await imports.listImportSessions(ctx, query)),
+    getSpendImportSession: async ({ params }, ctx) => success("The import session.", { session: await imports.getImportSession(ctx, params.id) }),
+    listSpendImports: async ({ query }, ctx) => success("FOCUS imports of the organization.", await imports.listImports(ctx, query)),
+    getSpendImport: async ({ params }, ctx) => success("The import.", { import: await imports.getImport(ctx, params.id) }),
     deleteSpendImport: async ({ params }, ctx) => {
-      await deleteImport(deps.prisma, ctx, params.id);
+      await imports.deleteImport(ctx, params.id);
       await checkBudgetsAfterSpend(deps, ctx.organization.id, null);
       return { status: 204 };
     },
-    getAllocationRules: async (_input, ctx) => success("Allocation rules.", await getAllocationRules(deps.prisma, ctx)),
+    getAllocationRules: async (_input, ctx) => success("Allocation rules.", await imports.getAllocationRules(ctx)),
     putAllocationRules: async ({ body }, ctx) => {
-      const result = await putAllocationRules(deps.prisma, ctx, body);
+      const result = await imports.putAllocationRules(ctx, body);
       if (result.reallocated_lines > 0) {
         await checkBudgetsAfterSpend(deps, ctx.organization.id, null);
         // Lines moved between tenants: every tenant's last 93 days are scored again.

@@ -1,7 +1,7 @@
 import { Decimal } from "@cloudcost/decimal";
 import { amount } from "../amounts";
 import { type FocusLine, type FocusReadInfo, tagValueText } from "../focus";
-import type { BillingPair, InsertResult, LedgerLineInput } from "../ledger";
+import type { BillingPair, InsertResult, LedgerLineInput } from "../lines-repository";
 
 const ISO_CACHE_MAX = 4096;
 const isoStrings = new Map<number, string>();

@@ -3,7 +3,7 @@ import type { Prisma } from "../../db";
 import type { Prisma as Models, SpendImport, SpendImportSession } from "../../generated/prisma/client";
 import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Tx } from "../../transactions";
-import { type BillingPair, LEDGER_LINE_COLUMNS, type LedgerTx } from "../ledger";
+import { type BillingPair, LEDGER_LINE_COLUMNS, type LedgerTx } from "../lines-repository";
 
 type Db = Prisma | Tx;
 
@@ -209,3 +209,32 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "allocated lines per import", sql: ALLOCATED_SQL, columns: ALLOCATED_COLUMNS, notNullByFilter: ["import_id"] },
   ];
 }
+
+/** What the import services read and write; each function takes the client or the transaction it runs in. */
+export const importRepository = {
+  lockOrganizationImports,
+  readRules,
+  writeRules,
+  insertImport,
+  findImports,
+  findImport,
+  deleteImportRow,
+  findMisallocatedLines,
+  findSession,
+  insertSession,
+  updateSession,
+  findSessionParts,
+  findSessions,
+  deleteStagedLines,
+  deleteSession,
+  findExpiredOrganizationSessions,
+  countPendingSessions,
+  stagedBytes,
+  findExpiredSessions,
+  markPartsCompleted,
+  updateImport,
+  stagedBillingPairs,
+  moveStagedLines,
+  allocatedCounts,
+};
+export type ImportRepository = typeof importRepository;

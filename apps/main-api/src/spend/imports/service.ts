@@ -14,21 +14,9 @@ import { decodeCursor, toPage } from "../../http/pagination";
 import { assertLiveTenants } from "../../tenants/validate";
 import { emitWebhookEvent } from "../../webhooks/events";
 import type { FocusReadInfo } from "../focus";
-import { deleteImportLines, deleteSupersededLines, rollupImport } from "../ledger";
+import type { SpendLinesRepository } from "../lines-repository";
 import { allocator, reallocateImports } from "./allocation";
-import {
-  deleteImportRow,
-  deleteStagedLines,
-  findImport,
-  findImports,
-  findSession,
-  findSessionParts,
-  findSessions,
-  insertImport,
-  lockOrganizationImports,
-  readRules,
-  writeRules,
-} from "./repository";
+import type { ImportRepository } from "./repository";
 import { importPart, type SessionClock, storeManifest } from "./sessions";
 import type { ReceivedFocusBody } from "./body";
 import { storeFocusLines, withReceivedBody } from "./store";
@@ -45,145 +33,155 @@ export interface PostedImport {
   replay?: StoredResponse;
 }
 
-/**
- * POST .../spend/imports: a plain FOCUS file (importFocus), a part of an import session
- * (importPart), or a session's manifest (storeManifest). The combination of `session`, `part`,
- * `parts` and the body's type is checked first, each mistake a 400 naming the parameter.
- */
-export async function postSpendImport(
-  prisma: Prisma,
-  { organization: { id: organizationId } }: OrganizationContext,
-  raw: RawBody,
-  request: { fileName?: string; session?: string; part?: number; parts?: number; manifest?: SpendImportManifest },
-  options: { maxBytes: number } & SessionClock,
-): Promise<PostedImport> {
-  const { session, part, parts, manifest } = request;
-  try {
-    if (manifest !== undefined) {
-      if (session === undefined) throw badRequest("session is required with a manifest (application/json): post it as ?session=<id>.");
-      if (part !== undefined || parts !== undefined)
-        throw badRequest("A manifest is posted with session only: leave out part and parts (the manifest's dataFiles fixes them).");
-    } else if (session === undefined) {
-      if (part !== undefined || parts !== undefined)
-        throw badRequest(`${part !== undefined ? "part" : "parts"} needs session: a part belongs to an import session.`);
-    } else {
-      if (part === undefined) throw badRequest("part is required with session (or post the session's manifest as application/json).");
-      if (parts !== undefined && part > parts) throw badRequest(`part (${part}) is larger than parts (${parts}).`);
+export interface ImportServiceDeps {
+  /** Opens the transactions; the imports' queries go through `imports`, the lines' writes through `lines`. */
+  prisma: Prisma;
+  imports: ImportRepository;
+  lines: SpendLinesRepository;
+}
+
+export type ImportService = ReturnType<typeof createImportService>;
+
+/** An organization's FOCUS imports, import sessions and allocation rules (owners and admins). */
+export function createImportService(deps: ImportServiceDeps) {
+  const { prisma, imports, lines } = deps;
+
+  /**
+   * POST .../spend/imports: a plain FOCUS file (importFocus), a part of an import session
+   * (importPart), or a session's manifest (storeManifest). The combination of `session`, `part`,
+   * `parts` and the body's type is checked first, each mistake a 400 naming the parameter.
+   */
+  async function postSpendImport(
+    { organization: { id: organizationId } }: OrganizationContext,
+    raw: RawBody,
+    request: { fileName?: string; session?: string; part?: number; parts?: number; manifest?: SpendImportManifest },
+    options: { maxBytes: number } & SessionClock,
+  ): Promise<PostedImport> {
+    const { session, part, parts, manifest } = request;
+    try {
+      if (manifest !== undefined) {
+        if (session === undefined) throw badRequest("session is required with a manifest (application/json): post it as ?session=<id>.");
+        if (part !== undefined || parts !== undefined)
+          throw badRequest("A manifest is posted with session only: leave out part and parts (the manifest's dataFiles fixes them).");
+      } else if (session === undefined) {
+        if (part !== undefined || parts !== undefined)
+          throw badRequest(`${part !== undefined ? "part" : "parts"} needs session: a part belongs to an import session.`);
+      } else {
+        if (part === undefined) throw badRequest("part is required with session (or post the session's manifest as application/json).");
+        if (parts !== undefined && part > parts) throw badRequest(`part (${part}) is larger than parts (${parts}).`);
+      }
+    } catch (err) {
+      // The refused body is read and dropped, so that the answer reaches the client.
+      if (!raw.stream.readableEnded) raw.stream.resume();
+      throw err;
     }
-  } catch (err) {
-    // The refused body is read and dropped, so that the answer reaches the client.
-    if (!raw.stream.readableEnded) raw.stream.resume();
-    throw err;
-  }
-  if (manifest !== undefined && session !== undefined)
-    return { session: await storeManifest(prisma, organizationId, session, manifest, options), committed: false };
-  return withReceivedBody(raw, options.maxBytes, async (received) => {
-    // With an Idempotency-Key, the key is claimed now that the file's digest is known.
-    const replay = await deferredIdempotencyOf(raw.stream)?.claim(received.digest);
-    if (replay) return { replay, committed: false };
-    if (session === undefined || part === undefined)
-      return { import: await importFocus(prisma, organizationId, received, { maxBytes: options.maxBytes, fileName: request.fileName }), committed: true };
-    const stored = await importPart(prisma, organizationId, received, { session, part, parts, fileName: request.fileName }, options);
-    return { import: stored.import, session: stored.session, committed: stored.completed };
-  });
-}
-
-/**
- * Imports the request's FOCUS file: every line allocated by the rules and
- * stored with the daily roll-up, then the lines of earlier imports for the same (billing account,
- * billing period) pairs deleted, all in one transaction with its `import.completed` event (the
- * caller kicks the outbox). A bad row is a 400 and nothing is stored.
- */
-async function importFocus(
-  prisma: Prisma,
-  organizationId: string,
-  received: ReceivedFocusBody,
-  options: { maxBytes: number; fileName?: string },
-): Promise<SpendImport> {
-  const id = newId("imp");
-  const info: FocusReadInfo = {};
-  return prisma.$transaction(async (tx) => {
-    await lockOrganizationImports(tx, organizationId);
-    const allocate = allocator(await readRules(tx, organizationId));
-    const tally = await storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: options.maxBytes });
-    await rollupImport(tx, organizationId, id);
-    const superseded = await deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
-    const created = await insertImport(tx, {
-      organizationId,
-      id,
-      fileName: options.fileName ?? null,
-      ...tally.importFields(info),
-      supersededImportIds: superseded,
+    if (manifest !== undefined && session !== undefined)
+      return { session: await storeManifest(prisma, organizationId, session, manifest, options), committed: false };
+    return withReceivedBody(raw, options.maxBytes, async (received) => {
+      // With an Idempotency-Key, the key is claimed now that the file's digest is known.
+      const replay = await deferredIdempotencyOf(raw.stream)?.claim(received.digest);
+      if (replay) return { replay, committed: false };
+      if (session === undefined || part === undefined)
+        return { import: await importFocus(organizationId, received, { maxBytes: options.maxBytes, fileName: request.fileName }), committed: true };
+      const stored = await importPart(prisma, organizationId, received, { session, part, parts, fileName: request.fileName }, options);
+      return { import: stored.import, session: stored.session, committed: stored.completed };
     });
-    const imported = toSpendImport(created);
-    await emitWebhookEvent(tx, { organizationId, type: "import.completed", data: { ...imported } });
-    return imported;
-  }, FILE_TRANSACTION);
-}
+  }
 
-/** The organization's import sessions with their parts, newest first, without their manifests' data files (never read). */
-export async function listImportSessions(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, query: PaginationQuery) {
-  const before = decodeCursor(query.cursor, ImportSessionId);
-  const rows = await findSessions(prisma, organizationId, before, query.limit + 1);
-  const parts = await findSessionParts(
-    prisma,
-    organizationId,
-    rows.slice(0, query.limit).map((row) => row.id),
-  );
-  return toPage(rows, query.limit, (row) =>
-    toSpendImportSessionSummary(
-      row,
-      parts.filter((part) => part.sessionId === row.id),
-    ),
-  );
-}
+  /**
+   * Imports the request's FOCUS file: every line allocated by the rules and
+   * stored with the daily roll-up, then the lines of earlier imports for the same (billing account,
+   * billing period) pairs deleted, all in one transaction with its `import.completed` event (the
+   * caller kicks the outbox). A bad row is a 400 and nothing is stored.
+   */
+  async function importFocus(organizationId: string, received: ReceivedFocusBody, options: { maxBytes: number; fileName?: string }): Promise<SpendImport> {
+    const id = newId("imp");
+    const info: FocusReadInfo = {};
+    return prisma.$transaction(async (tx) => {
+      await imports.lockOrganizationImports(tx, organizationId);
+      const allocate = allocator(await imports.readRules(tx, organizationId));
+      const tally = await storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: options.maxBytes });
+      await lines.rollupImport(tx, organizationId, id);
+      const superseded = await lines.deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
+      const created = await imports.insertImport(tx, {
+        organizationId,
+        id,
+        fileName: options.fileName ?? null,
+        ...tally.importFields(info),
+        supersededImportIds: superseded,
+      });
+      const imported = toSpendImport(created);
+      await emitWebhookEvent(tx, { organizationId, type: "import.completed", data: { ...imported } });
+      return imported;
+    }, FILE_TRANSACTION);
+  }
 
-/** One import session with its parts and its manifest's data files. */
-export async function getImportSession(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<SpendImportSession> {
-  const row = await findSession(prisma, organizationId, id);
-  if (!row) throw notFound(`No import session ${id} in this organization.`);
-  return toSpendImportSession(row, await findSessionParts(prisma, organizationId, [id]));
-}
-
-/** The organization's imports, newest first. */
-export async function listImports(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, query: PaginationQuery) {
-  const before = decodeCursor(query.cursor);
-  const rows = await findImports(prisma, organizationId, before, query.limit + 1);
-  return toPage(rows, query.limit, toSpendImport);
-}
-
-export async function getImport(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<SpendImport> {
-  const row = await findImport(prisma, organizationId, id);
-  if (!row) throw notFound(`No import ${id} in this organization.`);
-  return toSpendImport(row);
-}
-
-/** Deletes an import and its lines (those no later import superseded), keeping the roll-up right. */
-export async function deleteImport(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, id: string): Promise<void> {
-  await prisma.$transaction(async (tx) => {
-    await lockOrganizationImports(tx, organizationId);
-    if ((await deleteImportRow(tx, organizationId, id)) === 0) throw notFound(`No import ${id} in this organization.`);
-    await deleteImportLines(tx, organizationId, [id]);
-    await deleteStagedLines(tx, organizationId, [id]);
-  }, SHORT_TRANSACTION);
-}
-
-export async function getAllocationRules(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext): Promise<SpendAllocationRules> {
-  return { rules: await readRules(prisma, organizationId) };
-}
-
-/** Replaces the rules and re-allocates every stored import line under them, in one transaction. */
-export async function putAllocationRules(prisma: Prisma, { organization: { id: organizationId } }: OrganizationContext, body: SpendAllocationRules) {
-  return prisma.$transaction(async (tx) => {
-    await lockOrganizationImports(tx, organizationId);
-    await assertLiveTenants(
-      tx,
+  /** The organization's import sessions with their parts, newest first, without their manifests' data files (never read). */
+  async function listImportSessions({ organization: { id: organizationId } }: OrganizationContext, query: PaginationQuery) {
+    const before = decodeCursor(query.cursor, ImportSessionId);
+    const rows = await imports.findSessions(prisma, organizationId, before, query.limit + 1);
+    const parts = await imports.findSessionParts(
+      prisma,
       organizationId,
-      body.rules.map((rule) => rule.tenant_id),
-      "rules.tenant_id",
+      rows.slice(0, query.limit).map((row) => row.id),
     );
-    await writeRules(tx, organizationId, body.rules);
-    const moved = await reallocateImports(tx, organizationId, body.rules);
-    return { rules: body.rules, reallocated_lines: moved };
-  }, SHORT_TRANSACTION);
+    return toPage(rows, query.limit, (row) =>
+      toSpendImportSessionSummary(
+        row,
+        parts.filter((part) => part.sessionId === row.id),
+      ),
+    );
+  }
+
+  /** One import session with its parts and its manifest's data files. */
+  async function getImportSession({ organization: { id: organizationId } }: OrganizationContext, id: string): Promise<SpendImportSession> {
+    const row = await imports.findSession(prisma, organizationId, id);
+    if (!row) throw notFound(`No import session ${id} in this organization.`);
+    return toSpendImportSession(row, await imports.findSessionParts(prisma, organizationId, [id]));
+  }
+
+  /** The organization's imports, newest first. */
+  async function listImports({ organization: { id: organizationId } }: OrganizationContext, query: PaginationQuery) {
+    const before = decodeCursor(query.cursor);
+    const rows = await imports.findImports(prisma, organizationId, before, query.limit + 1);
+    return toPage(rows, query.limit, toSpendImport);
+  }
+
+  async function getImport({ organization: { id: organizationId } }: OrganizationContext, id: string): Promise<SpendImport> {
+    const row = await imports.findImport(prisma, organizationId, id);
+    if (!row) throw notFound(`No import ${id} in this organization.`);
+    return toSpendImport(row);
+  }
+
+  /** Deletes an import and its lines (those no later import superseded), keeping the roll-up right. */
+  async function deleteImport({ organization: { id: organizationId } }: OrganizationContext, id: string): Promise<void> {
+    await prisma.$transaction(async (tx) => {
+      await imports.lockOrganizationImports(tx, organizationId);
+      if ((await imports.deleteImportRow(tx, organizationId, id)) === 0) throw notFound(`No import ${id} in this organization.`);
+      await lines.deleteImportLines(tx, organizationId, [id]);
+      await imports.deleteStagedLines(tx, organizationId, [id]);
+    }, SHORT_TRANSACTION);
+  }
+
+  async function getAllocationRules({ organization: { id: organizationId } }: OrganizationContext): Promise<SpendAllocationRules> {
+    return { rules: await imports.readRules(prisma, organizationId) };
+  }
+
+  /** Replaces the rules and re-allocates every stored import line under them, in one transaction. */
+  async function putAllocationRules({ organization: { id: organizationId } }: OrganizationContext, body: SpendAllocationRules) {
+    return prisma.$transaction(async (tx) => {
+      await imports.lockOrganizationImports(tx, organizationId);
+      await assertLiveTenants(
+        tx,
+        organizationId,
+        body.rules.map((rule) => rule.tenant_id),
+        "rules.tenant_id",
+      );
+      await imports.writeRules(tx, organizationId, body.rules);
+      const moved = await reallocateImports(tx, organizationId, body.rules);
+      return { rules: body.rules, reallocated_lines: moved };
+    }, SHORT_TRANSACTION);
+  }
+
+  return { postSpendImport, listImportSessions, getImportSession, listImports, getImport, deleteImport, getAllocationRules, putAllocationRules };
 }

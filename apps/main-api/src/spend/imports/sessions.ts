@@ -7,7 +7,7 @@ import type { SpendImport as ImportRow, SpendImportSession as SessionRow } from 
 import type { Tx } from "../../transactions";
 import { emitWebhookEvent } from "../../webhooks/events";
 import { type FocusReadInfo, FocusTooLargeError } from "../focus";
-import { deleteSupersededLines, rollupImports } from "../ledger";
+import { deleteSupersededLines, rollupImports } from "../lines-repository";
 import { allocator } from "./allocation";
 import {
   allocatedCounts,

@@ -1,7 +1,7 @@
 import { badRequest, HttpError, type RawBody } from "@cloudcost/http";
 import type { Tx } from "../../transactions";
 import { FocusFormatError, type FocusReadInfo, FocusTooLargeError } from "../focus";
-import { insertLines, type LedgerLineInput } from "../ledger";
+import { insertLines, type LedgerLineInput } from "../lines-repository";
 import type { Allocate } from "./allocation";
 import { focusLinesOf, type ReceivedFocusBody, receiveFocusBody } from "./body";
 import { ImportTally, textTags, toLedgerLine } from "./import-lines";
