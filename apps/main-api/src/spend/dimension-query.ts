@@ -15,7 +15,20 @@ import {
   readVersionsOf,
   rollupDirectRows,
 } from "./dimension-spend-repository";
-import { compareBytes, type ExactCosts, LINE_ONLY, periodOf, querySpend, rangeDays, SERVICE_ROLLUP, type SpendQueryInput, type SpendScope } from "./query";
+import {
+  ceilDay,
+  compareBytes,
+  type ExactCosts,
+  floorDay,
+  LINE_ONLY,
+  lineRangesOf,
+  periodOf,
+  querySpend,
+  rangeDays,
+  SERVICE_ROLLUP,
+  type SpendQueryInput,
+  type SpendScope,
+} from "./query";
 import { addUnitCosts, perMetricOf } from "./unit-cost";
 
 const DAY_MS = 86_400_000;
@@ -97,19 +110,14 @@ async function queryDimensionSpend(
     Object.keys(query.filters).every((name) => SERVICE_ROLLUP.has(name));
   const startMs = Date.parse(query.start);
   const endMs = Date.parse(query.end);
-  const dayStart = Math.ceil(startMs / DAY_MS) * DAY_MS;
-  const dayEnd = Math.floor(endMs / DAY_MS) * DAY_MS;
+  const dayStart = ceilDay(startMs);
+  const dayEnd = floorDay(endMs);
   const rollupDays = rollupReadable && dayStart < dayEnd && !LINE_ONLY.has(other ?? "");
   const assigner = compileAssigner(versions);
   const rows: DirectRow[] = [];
   if (rollupDays) rows.push(...(await rollupDirectRows(sql, direct, key, dayText(dayStart), dayText(dayEnd))));
-  const lineRanges = rollupDays
-    ? [
-        [startMs, dayStart],
-        [dayEnd, endMs],
-      ].filter(([from, to]) => from < to)
-    : [[startMs, endMs]];
-  for (const [from, to] of lineRanges) rows.push(...(await lineDirectRows(sql, direct, assigner.fields, iso(from), iso(to))));
+  for (const [from, to] of lineRangesOf(startMs, endMs, dayStart, dayEnd, rollupDays))
+    rows.push(...(await lineDirectRows(sql, direct, assigner.fields, iso(from), iso(to))));
   const valueOfRow = (row: DirectRow): string | null => {
     if (row.fields === null) return row.value === "" || row.value === null ? null : row.value;
     return assigner.assign(row.day.slice(0, 7), row.fields).get(key) ?? null;

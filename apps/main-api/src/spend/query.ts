@@ -83,8 +83,21 @@ export class Params {
   }
 }
 
-const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
-const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
+export const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+export const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
+
+/**
+ * The parts of [startMs, endMs) read from the lines: when the roll-up answers its whole UTC days
+ * [dayStart, dayEnd) (`rollupDays`), the partial days before and after them; otherwise all of it.
+ */
+export function lineRangesOf(startMs: number, endMs: number, dayStart: number, dayEnd: number, rollupDays: boolean): number[][] {
+  return rollupDays
+    ? [
+        [startMs, dayStart],
+        [dayEnd, endMs],
+      ].filter(([from, to]) => from < to)
+    : [[startMs, endMs]];
+}
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
@@ -141,13 +154,7 @@ export async function querySpend(sql: Pick<SqlClient, "query">, scope: SpendScop
          FROM ${rollupTable} d WHERE d.organization_id = ${org} AND d.day >= ${p.add(iso(dayStart))}::date AND d.day < ${p.add(iso(dayEnd))}::date${filterSql("d")}`,
     );
   }
-  const lineRanges = rollupDays
-    ? [
-        [startMs, dayStart],
-        [dayEnd, endMs],
-      ].filter(([from, to]) => from < to)
-    : [[startMs, endMs]];
-  for (const [from, to] of lineRanges) {
+  for (const [from, to] of lineRangesOf(startMs, endMs, dayStart, dayEnd, rollupDays)) {
     sources.push(
       `SELECT (l.charge_period_start AT TIME ZONE 'UTC')::date AS day, coalesce(l.currency, '') AS currency, coalesce(l.unpriced_reason, '') AS unpriced_reason,
           coalesce(l.${query.metric}, 0) AS cost, 1 AS lines, ${groups("l")}

@@ -3,7 +3,7 @@ export const FOCUS_VERSIONS = ["1.0", "1.1", "1.2", "1.3"] as const;
 export type FocusVersion = (typeof FOCUS_VERSIONS)[number];
 
 /** Mandatory in FOCUS 1.0 to 1.2 (specification/columns/*.md, "Feature level: Mandatory"). */
-const MANDATORY_1_0 = [
+export const MANDATORY_1_0 = [
   "BilledCost",
   "BillingAccountId",
   "BillingAccountName",

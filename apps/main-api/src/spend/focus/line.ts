@@ -1,14 +1,7 @@
 import type { ChargeCategory, ChargeFrequency, PricingCategory } from "./columns";
 
-/** One FOCUS row, normalized to the ledger line fields of docs/api.md, "Spend: usage, queries, lines, export" (amounts exact decimal strings). */
-export interface FocusLine {
-  charge_period_start: Date;
-  /** Exclusive. */
-  charge_period_end: Date;
-  billing_period_start: Date;
-  billing_period_end: Date;
-  charge_category: ChargeCategory;
-  charge_class: "Correction" | null;
+/** The text columns a line holds alike as the import reads it and as the export writes it (null: none). */
+export interface FocusLineText {
   provider: string | null;
   service_name: string | null;
   service_category: string | null;
@@ -17,6 +10,27 @@ export interface FocusLine {
   resource_name: string | null;
   sku_id: string | null;
   sku_price_id: string | null;
+  sub_account_id: string | null;
+  unpriced_reason: string | null;
+  pricing_unit: string | null;
+  resource_type: string | null;
+  commitment_discount_id: string | null;
+  commitment_discount_type: string | null;
+  commitment_discount_unit: string | null;
+  invoice_issuer: string | null;
+  charge_description: string | null;
+  sku_meter: string | null;
+}
+
+/** One FOCUS row, normalized to the ledger line fields of docs/api.md, "Spend: usage, queries, lines, export" (amounts exact decimal strings). */
+export interface FocusLine extends FocusLineText {
+  charge_period_start: Date;
+  /** Exclusive. */
+  charge_period_end: Date;
+  billing_period_start: Date;
+  billing_period_end: Date;
+  charge_category: ChargeCategory;
+  charge_class: "Correction" | null;
   consumed_quantity: string | null;
   consumed_unit: string | null;
   /** Null only for a line our own export wrote as unpriced (`x_UnpricedReason`). */
@@ -25,27 +39,17 @@ export interface FocusLine {
   list_cost: string | null;
   currency: string;
   tags: Record<string, unknown>;
-  sub_account_id: string | null;
   billing_account_id: string;
   priced: boolean;
-  unpriced_reason: string | null;
   charge_frequency: ChargeFrequency;
   pricing_category: PricingCategory | null;
   pricing_quantity: string | null;
-  pricing_unit: string | null;
   contracted_cost: string | null;
   contracted_unit_price: string | null;
   list_unit_price: string | null;
-  resource_type: string | null;
-  commitment_discount_id: string | null;
   commitment_discount_category: "Spend" | "Usage" | null;
-  commitment_discount_type: string | null;
   commitment_discount_status: "Used" | "Unused" | null;
   commitment_discount_quantity: string | null;
-  commitment_discount_unit: string | null;
-  invoice_issuer: string | null;
-  charge_description: string | null;
-  sku_meter: string | null;
   billing_account_name: string | null;
   sub_account_name: string | null;
   availability_zone: string | null;

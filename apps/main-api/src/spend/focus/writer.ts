@@ -1,10 +1,12 @@
 import { Readable } from "node:stream";
 import { Decimal } from "@cloudcost/decimal";
+import { MANDATORY_1_0 } from "./columns";
+import type { FocusLineText } from "./line";
 
 type Amount = string | { toString(): string } | null;
 
 /** A ledger line as the export reads it (field names of docs/api.md, "Spend: usage, queries, lines, export"). */
-export interface FocusExportLine {
+export interface FocusExportLine extends FocusLineText {
   tenant_id: string | null;
   source: string;
   charge_period_start: Date;
@@ -14,14 +16,6 @@ export interface FocusExportLine {
   billing_period_end?: Date | null;
   charge_category: string;
   charge_class: string | null;
-  provider: string | null;
-  service_name: string | null;
-  service_category: string | null;
-  region: string | null;
-  resource_id: string | null;
-  resource_name: string | null;
-  sku_id: string | null;
-  sku_price_id: string | null;
   pricing_id: string | null;
   consumed_quantity: Amount;
   consumed_unit: string | null;
@@ -30,27 +24,17 @@ export interface FocusExportLine {
   list_cost: Amount;
   currency: string;
   tags: Record<string, unknown> | null;
-  sub_account_id: string | null;
   billing_account_id: string | null;
   priced: boolean;
-  unpriced_reason: string | null;
   charge_frequency: string;
   pricing_category: string | null;
   pricing_quantity: Amount;
-  pricing_unit: string | null;
   contracted_cost: Amount;
   contracted_unit_price: Amount;
   list_unit_price: Amount;
-  resource_type: string | null;
-  commitment_discount_id: string | null;
   commitment_discount_category: string | null;
-  commitment_discount_type: string | null;
   commitment_discount_status: string | null;
   commitment_discount_quantity: Amount;
-  commitment_discount_unit: string | null;
-  invoice_issuer: string | null;
-  charge_description: string | null;
-  sku_meter: string | null;
   billing_account_name?: string | null;
   sub_account_name?: string | null;
   availability_zone?: string | null;
@@ -86,21 +70,10 @@ export function exportColumns(options: FocusExportOptions): string[] {
   ];
 }
 
-/** Every column FOCUS 1.2 makes mandatory, the conditional ones the ledger holds (and a bill's own `Id`), then ours. */
-export const FOCUS_EXPORT_COLUMNS = [
+/** The columns FOCUS 1.2 makes conditional (or recommends) that the ledger holds, and a bill's own `Id`. */
+const EXPORTED_CONDITIONAL_COLUMNS = [
   "AvailabilityZone",
-  "BilledCost",
-  "BillingAccountId",
-  "BillingAccountName",
-  "BillingCurrency",
-  "BillingPeriodEnd",
-  "BillingPeriodStart",
-  "ChargeCategory",
-  "ChargeClass",
-  "ChargeDescription",
   "ChargeFrequency",
-  "ChargePeriodEnd",
-  "ChargePeriodStart",
   "CommitmentDiscountCategory",
   "CommitmentDiscountId",
   "CommitmentDiscountName",
@@ -110,32 +83,27 @@ export const FOCUS_EXPORT_COLUMNS = [
   "CommitmentDiscountUnit",
   "ConsumedQuantity",
   "ConsumedUnit",
-  "ContractedCost",
   "ContractedUnitPrice",
-  "EffectiveCost",
   "Id",
   "InvoiceId",
-  "InvoiceIssuerName",
-  "ListCost",
   "ListUnitPrice",
   "PricingCategory",
-  "PricingQuantity",
-  "PricingUnit",
-  "ProviderName",
-  "PublisherName",
   "RegionId",
   "RegionName",
   "ResourceId",
   "ResourceName",
   "ResourceType",
-  "ServiceCategory",
-  "ServiceName",
   "SkuId",
   "SkuMeter",
   "SkuPriceId",
   "SubAccountId",
   "SubAccountName",
   "Tags",
+] as const;
+
+/** Every column FOCUS 1.2 makes mandatory and the conditional ones the ledger holds, in byte order, then ours. */
+export const FOCUS_EXPORT_COLUMNS = [
+  ...[...MANDATORY_1_0, ...EXPORTED_CONDITIONAL_COLUMNS].sort(),
   "x_TenantId",
   "x_Source",
   "x_PricingId",
