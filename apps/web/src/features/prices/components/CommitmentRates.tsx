@@ -1,8 +1,9 @@
 import type { CommitmentRate } from "@cloudcost/contracts";
 import { Link } from "react-router";
+import { OptionsField } from "../../../shared/components/OptionsField";
 import { useFields } from "../../../shared/hooks/use-fields";
 import { type CommitmentRateInput, type PriceRights, useCommitmentRates } from "../hooks";
-import { OptionsField, PriceKind, ProviderField, RegionField } from "./PriceKind";
+import { PriceKind, ProviderField, RegionField } from "./PriceKind";
 
 const TYPES = { savings_plan: "Savings Plan", reserved_instance: "Reserved Instance", committed_use: "Committed use" } as const;
 const PAYMENTS = { no_upfront: "no upfront", partial_upfront: "partial upfront", all_upfront: "all upfront" } as const;
@@ -58,8 +59,6 @@ export function CommitmentRates({ apiKey, rights }: { apiKey: string; rights: Pr
         label: "Register a commitment rate",
         entry,
         registered: () => clear("discount"),
-        submit: "Register commitment rate",
-        failure: "Could not register the commitment rate",
         fields: (
           <div className="row">
             <ProviderField {...field("provider")} />

@@ -34,8 +34,6 @@ export function ComputePrices({ apiKey, rights }: { apiKey: string; rights: Pric
         note: "A fixed hourly rate for one instance type, or a discount off the list price of a family, a region or a whole provider.",
         entry,
         registered: () => clear("value"),
-        submit: "Register compute price",
-        failure: "Could not register the compute price",
         fields: (
           <div className="row">
             <ProviderField {...field("provider")} />

@@ -37,8 +37,6 @@ export function ModelPrices({ apiKey, rights }: { apiKey: string; rights: PriceR
         note: "A new price for the same model and bucket closes the open one: the earlier versions stay below it.",
         entry,
         registered: () => clear("price", "effective_from"),
-        submit: "Register price",
-        failure: "Could not register the price",
         fields: (
           <>
             <div className="row">

@@ -14,7 +14,8 @@ interface PriceKindBook<T extends Versioned, E> {
 /**
  * One versioned kind of the price book: the form that registers an entry (for who may register), then
  * every version of every entry, each open one with Close (for who may close). The kind's page gives
- * what differs: its fields, the entry they make, and how a row reads.
+ * what differs: its fields, the entry they make, and how a row reads; `list.what` names an entry in
+ * the register button and the errors.
  */
 export function PriceKind<T extends Versioned, E>({
   id,
@@ -40,9 +41,6 @@ export function PriceKind<T extends Versioned, E>({
     entry(): E;
     /** Once the entry is registered (before the list is asked again): clear what the next entry will not share. */
     registered(): void;
-    submit: string;
-    /** The title of the register error. */
-    failure: string;
   };
   list: Omit<VersionListProps<T>, "query" | "canClose" | "close">;
 }) {
@@ -64,9 +62,9 @@ export function PriceKind<T extends Versioned, E>({
           {form.note && <p className="muted">{form.note}</p>}
           {form.fields}
           <button type="submit" className="primary" disabled={register.isPending}>
-            {form.submit}
+            Register {list.what}
           </button>
-          {register.error && <ErrorNote error={register.error} title={form.failure} />}
+          {register.error && <ErrorNote error={register.error} title={`Could not register the ${list.what}`} />}
         </form>
       )}
       <VersionList query={book.list} {...list} canClose={rights.close} close={book.close} />
@@ -95,22 +93,6 @@ export function RegionField(props: FieldProps) {
     <label>
       Region (optional)
       <input maxLength={256} {...props} />
-    </label>
-  );
-}
-
-/** A choice among `options` (value → what it reads). */
-export function OptionsField({ label, options, ...props }: FieldProps & { label: string; options: Record<string, string> }) {
-  return (
-    <label>
-      {label}
-      <select {...props}>
-        {Object.entries(options).map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
     </label>
   );
 }
