@@ -3,7 +3,7 @@ import { Navigate, NavLink, Outlet } from "react-router";
 import { canManage, useApp, useMe, useTenants } from "./app-context";
 import { tokenEmail } from "./session";
 import { ErrorNote, Loading } from "../shared/components/status";
-import { TenantProvider, useTenant } from "./tenant";
+import { TenantOptions, TenantProvider, useTenant } from "./tenant";
 
 /** Signed-in pages: a session with an organization, the header and the page. */
 export function Shell() {
@@ -64,11 +64,7 @@ function Header() {
           <span>Tenant</span>
           <select value={tenantId ?? ""} onChange={(e) => setTenantId(e.target.value)} disabled={tenants.length === 0}>
             {tenants.length === 0 && <option value="">No tenant in reach</option>}
-            {tenants.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
+            <TenantOptions tenants={tenants} />
           </select>
         </label>
         <span className="who" title={me?.role}>

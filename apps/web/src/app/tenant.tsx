@@ -29,3 +29,12 @@ export function TenantProvider({ tenants, provisional, children }: { tenants: Te
 }
 
 export const useTenant = () => useContext(TenantContext);
+
+/** The options of a tenant select: one per tenant, its id the value, its name the text. */
+export function TenantOptions({ tenants }: { tenants: readonly { id: string; name: string }[] }) {
+  return tenants.map((t) => (
+    <option key={t.id} value={t.id}>
+      {t.name}
+    </option>
+  ));
+}

@@ -3,6 +3,7 @@ import { canWrite, useMe } from "../../../app/app-context";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { money } from "../../../shared/format";
 import { useAnomalies } from "../hooks";
+import { DataTable, num, ScrollRegion } from "../../../shared/components/DataTable";
 
 const FEEDBACK = [
   ["yes", "Yes"],
@@ -60,82 +61,60 @@ export function Anomalies({ tenantId, tenantName }: { tenantId: string; tenantNa
               No anomaly from {start} to {end}.
             </Empty>
           ) : (
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
-            <section className="table-wrap" aria-label="Anomalies" tabIndex={0}>
-              <table>
-                <caption className="sr-only">Anomalies, latest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Days</th>
-                    <th scope="col">Monitor</th>
-                    <th scope="col">Reason</th>
-                    <th scope="col">Currency</th>
-                    <th scope="col" className="num">
-                      Cost
-                    </th>
-                    <th scope="col" className="num">
-                      Expected
-                    </th>
-                    <th scope="col" className="num">
-                      Impact
-                    </th>
-                    <th scope="col" className="num">
-                      Score
-                    </th>
-                    <th scope="col">Real problem?</th>
+            <ScrollRegion label="Anomalies">
+              <DataTable
+                caption="Anomalies, latest first"
+                columns={["Days", "Monitor", "Reason", "Currency", num("Cost"), num("Expected"), num("Impact"), num("Score"), "Real problem?"]}
+              >
+                {items.map((a) => (
+                  <tr key={a.id}>
+                    <td>
+                      <time dateTime={a.start}>{a.start}</time>
+                      {a.end !== a.start && (
+                        <>
+                          {" – "}
+                          <time dateTime={a.end}>{a.end}</time>
+                        </>
+                      )}{" "}
+                      <span className="muted">
+                        ({a.days} {a.days === 1 ? "day" : "days"})
+                      </span>
+                    </td>
+                    <td>{monitorName(a)}</td>
+                    <td>{REASONS[a.reason]}</td>
+                    <td>{a.currency}</td>
+                    <td className="num">{money(a.cost, a.currency)}</td>
+                    <td className="num">{money(a.expected, a.currency)}</td>
+                    <td className="num">+{money(a.impact, a.currency)}</td>
+                    <td className="num">{Number(a.score).toFixed(1)}</td>
+                    <td>
+                      {writer ? (
+                        <fieldset className="feedback">
+                          <legend className="sr-only">
+                            Was the {monitorName(a)} anomaly of {rangeText(a)} a real problem?
+                          </legend>
+                          {FEEDBACK.map(([value, text]) => (
+                            <button
+                              key={value}
+                              type="button"
+                              aria-pressed={a.feedback === value}
+                              aria-describedby={value === "yes" ? undefined : MUTE_NOTE}
+                              className={a.feedback === value ? "pressed" : undefined}
+                              disabled={feedback.isPending}
+                              onClick={() => feedback.mutate({ id: a.id, value })}
+                            >
+                              {text}
+                            </button>
+                          ))}
+                        </fieldset>
+                      ) : (
+                        (FEEDBACK.find(([value]) => value === a.feedback)?.[1] ?? "none yet")
+                      )}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {items.map((a) => (
-                    <tr key={a.id}>
-                      <td>
-                        <time dateTime={a.start}>{a.start}</time>
-                        {a.end !== a.start && (
-                          <>
-                            {" – "}
-                            <time dateTime={a.end}>{a.end}</time>
-                          </>
-                        )}{" "}
-                        <span className="muted">
-                          ({a.days} {a.days === 1 ? "day" : "days"})
-                        </span>
-                      </td>
-                      <td>{monitorName(a)}</td>
-                      <td>{REASONS[a.reason]}</td>
-                      <td>{a.currency}</td>
-                      <td className="num">{money(a.cost, a.currency)}</td>
-                      <td className="num">{money(a.expected, a.currency)}</td>
-                      <td className="num">+{money(a.impact, a.currency)}</td>
-                      <td className="num">{Number(a.score).toFixed(1)}</td>
-                      <td>
-                        {writer ? (
-                          <fieldset className="feedback">
-                            <legend className="sr-only">
-                              Was the {monitorName(a)} anomaly of {rangeText(a)} a real problem?
-                            </legend>
-                            {FEEDBACK.map(([value, text]) => (
-                              <button
-                                key={value}
-                                type="button"
-                                aria-pressed={a.feedback === value}
-                                aria-describedby={value === "yes" ? undefined : MUTE_NOTE}
-                                className={a.feedback === value ? "pressed" : undefined}
-                                disabled={feedback.isPending}
-                                onClick={() => feedback.mutate({ id: a.id, value })}
-                              >
-                                {text}
-                              </button>
-                            ))}
-                          </fieldset>
-                        ) : (
-                          (FEEDBACK.find(([value]) => value === a.feedback)?.[1] ?? "none yet")
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
+                ))}
+              </DataTable>
+            </ScrollRegion>
           )
         }
       </QueryState>

@@ -4,6 +4,8 @@ import { Empty, QueryState } from "../../../shared/components/status";
 import { money } from "../../../shared/format";
 import { useTenant } from "../../../app/tenant";
 import { useCoverage } from "../hooks";
+import { DataTable } from "../../../shared/components/DataTable";
+import { OptionsField } from "../../../shared/components/OptionsField";
 
 const GROUPS: Record<CoverageGroup, string> = { service_name: "service", region: "region", sub_account_id: "sub-account", tenant: "tenant" };
 
@@ -25,55 +27,36 @@ export function Coverage({ orgId, range, manager }: { orgId: string; range: { st
         commitments covered, at on-demand rates, per provider.
         {manager ? "" : " You see the usage of your own tenants."}
       </p>
-      <label className="inline">
-        By{" "}
-        <select value={groupBy} onChange={(e) => setGroupBy(e.target.value as CoverageGroup)}>
-          {Object.entries(GROUPS).map(([value, text]) => (
-            <option key={value} value={value}>
-              {text}
-            </option>
-          ))}
-        </select>
-      </label>
+      <OptionsField className="inline" label="By " options={GROUPS} value={groupBy} onChange={(e) => setGroupBy(e.target.value as CoverageGroup)} />
       <QueryState query={coverage}>
         {(data) =>
           data.rows.length === 0 ? (
             <Empty>No eligible usage in this range.</Empty>
           ) : (
-            <table>
-              <caption>Coverage by {GROUPS[data.group_by]}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Provider</th>
-                  <th scope="col">{GROUPS[data.group_by]}</th>
-                  <th scope="col">Coverage</th>
-                  <th scope="col">Covered (on-demand equivalent)</th>
-                  <th scope="col">On demand paid</th>
+            <DataTable
+              caption={`Coverage by ${GROUPS[data.group_by]}`}
+              captionVisible
+              columns={["Provider", GROUPS[data.group_by], "Coverage", "Covered (on-demand equivalent)", "On demand paid"]}
+              foot={data.totals.map((t) => (
+                <tr key={`${t.provider} ${t.currency}`}>
+                  <td>{t.provider ?? "—"}</td>
+                  <th scope="row">All ({t.currency ?? "USD"})</th>
+                  <td data-testid="coverage-total">{t.coverage_percent ?? "—"} %</td>
+                  <td>{money(t.covered_on_demand_equivalent, t.currency ?? "USD")}</td>
+                  <td>{money(t.on_demand_cost, t.currency ?? "USD")}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.rows.map((row) => (
-                  <tr key={`${row.provider} ${row.currency} ${row.group ?? ""}`}>
-                    <td>{row.provider ?? "—"}</td>
-                    <th scope="row">{label(row.group)}</th>
-                    <td>{row.coverage_percent ?? "—"} %</td>
-                    <td>{money(row.covered_on_demand_equivalent, row.currency ?? "USD")}</td>
-                    <td>{money(row.on_demand_cost, row.currency ?? "USD")}</td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                {data.totals.map((t) => (
-                  <tr key={`${t.provider} ${t.currency}`}>
-                    <td>{t.provider ?? "—"}</td>
-                    <th scope="row">All ({t.currency ?? "USD"})</th>
-                    <td data-testid="coverage-total">{t.coverage_percent ?? "—"} %</td>
-                    <td>{money(t.covered_on_demand_equivalent, t.currency ?? "USD")}</td>
-                    <td>{money(t.on_demand_cost, t.currency ?? "USD")}</td>
-                  </tr>
-                ))}
-              </tfoot>
-            </table>
+              ))}
+            >
+              {data.rows.map((row) => (
+                <tr key={`${row.provider} ${row.currency} ${row.group ?? ""}`}>
+                  <td>{row.provider ?? "—"}</td>
+                  <th scope="row">{label(row.group)}</th>
+                  <td>{row.coverage_percent ?? "—"} %</td>
+                  <td>{money(row.covered_on_demand_equivalent, row.currency ?? "USD")}</td>
+                  <td>{money(row.on_demand_cost, row.currency ?? "USD")}</td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>

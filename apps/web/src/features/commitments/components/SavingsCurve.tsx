@@ -1,4 +1,5 @@
 import type { CommitmentRecommendation } from "@cloudcost/contracts";
+import { DataTable } from "../../../shared/components/DataTable";
 
 type Point = NonNullable<CommitmentRecommendation["savings_curve"]>[number];
 
@@ -31,23 +32,14 @@ export function SavingsCurve({ points, recommended }: { points: Point[]; recomme
       <figcaption className="muted">Monthly savings (USD) by hourly commitment (USD/h), from 0 to twice the recommendation.</figcaption>
       <details>
         <summary>Curve points</summary>
-        <table>
-          <caption>Savings curve points</caption>
-          <thead>
-            <tr>
-              <th scope="col">USD per hour</th>
-              <th scope="col">Monthly savings</th>
+        <DataTable caption="Savings curve points" captionVisible columns={["USD per hour", "Monthly savings"]}>
+          {points.map((p) => (
+            <tr key={p.hourly_commitment}>
+              <td>{p.hourly_commitment}</td>
+              <td>{p.monthly_savings}</td>
             </tr>
-          </thead>
-          <tbody>
-            {points.map((p) => (
-              <tr key={p.hourly_commitment}>
-                <td>{p.hourly_commitment}</td>
-                <td>{p.monthly_savings}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </details>
     </figure>
   );

@@ -5,6 +5,7 @@ import { formatNumber, formatPercent, money } from "../../../shared/format";
 import type { Allocation } from "@cloudcost/contracts";
 import { groupLabel, IDLE_GROUP, lastDays, stackByDay } from "../kubernetes";
 import { useNamespaceAllocation } from "../hooks";
+import { ScrollRegion } from "../../../shared/components/DataTable";
 
 const DAYS = 14;
 
@@ -31,8 +32,7 @@ export function NamespaceCosts({ tenantId }: { tenantId: string }) {
           return (
             <>
               <SpendChart keys={stacked.keys.map(groupLabel)} periods={relabel(stacked.periods)} currency="USD" title="Cost by namespace per day" />
-              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable) */}
-              <section className="table-wrap" aria-label="Cost by namespace" tabIndex={0}>
+              <ScrollRegion label="Cost by namespace">
                 <table>
                   <caption className="sr-only">
                     Cost by namespace from {data.start.slice(0, 10)} to {data.end.slice(0, 10)}
@@ -99,7 +99,7 @@ export function NamespaceCosts({ tenantId }: { tenantId: string }) {
                     </tr>
                   </tfoot>
                 </table>
-              </section>
+              </ScrollRegion>
               {idleText(data.rows) && (
                 <p className="hint" data-testid="k8s-idle">
                   {idleText(data.rows)}

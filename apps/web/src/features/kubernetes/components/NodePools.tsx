@@ -1,6 +1,7 @@
 import { Empty, QueryState } from "../../../shared/components/status";
 import { formatNumber, formatUsd } from "../../../shared/format";
 import { useNodePoolRecommendations } from "../hooks";
+import { DataTable, num, ScrollRegion } from "../../../shared/components/DataTable";
 
 /** Node pools sized from their pods' requests: current against recommended type and count. */
 export function NodePools({ tenantId }: { tenantId: string }) {
@@ -19,52 +20,32 @@ export function NodePools({ tenantId }: { tenantId: string }) {
             {data.items.length === 0 ? (
               <Empty>No node pools: give kubernetes_node resources a cluster and a node_pool.</Empty>
             ) : (
-              // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
-              <section className="table-wrap" aria-label="Node pool recommendations" tabIndex={0}>
-                <table>
-                  <caption className="sr-only">Node pools, current and recommended</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Cluster / pool</th>
-                      <th scope="col">Current</th>
-                      <th scope="col">Recommended</th>
-                      <th scope="col" className="num">
-                        Requests (p95 hour)
-                      </th>
-                      <th scope="col" className="num">
-                        Largest pod
-                      </th>
-                      <th scope="col" className="num">
-                        Floor
-                      </th>
-                      <th scope="col" className="num">
-                        Savings / month
-                      </th>
+              <ScrollRegion label="Node pool recommendations">
+                <DataTable
+                  caption="Node pools, current and recommended"
+                  columns={["Cluster / pool", "Current", "Recommended", num("Requests (p95 hour)"), num("Largest pod"), num("Floor"), num("Savings / month")]}
+                >
+                  {data.items.map((pool) => (
+                    <tr key={`${pool.cluster}/${pool.node_pool}`}>
+                      <td>
+                        {pool.cluster} / {pool.node_pool}
+                      </td>
+                      <td>
+                        {pool.current.nodes} × {pool.current.instance_type || "unknown"} ({formatUsd(pool.current.monthly_cost_usd)})
+                      </td>
+                      <td>
+                        {pool.recommended
+                          ? `${pool.recommended.nodes} × ${pool.recommended.instance_type} (${formatUsd(pool.recommended.monthly_cost_usd)})`
+                          : "No recommendation (no samples, no price or no candidate)"}
+                      </td>
+                      <td className="num">{resources(pool.requests)}</td>
+                      <td className="num">{resources(pool.largest_pod)}</td>
+                      <td className="num">at least {pool.min_nodes}</td>
+                      <td className="num">{formatUsd(pool.savings_monthly_usd)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((pool) => (
-                      <tr key={`${pool.cluster}/${pool.node_pool}`}>
-                        <td>
-                          {pool.cluster} / {pool.node_pool}
-                        </td>
-                        <td>
-                          {pool.current.nodes} × {pool.current.instance_type || "unknown"} ({formatUsd(pool.current.monthly_cost_usd)})
-                        </td>
-                        <td>
-                          {pool.recommended
-                            ? `${pool.recommended.nodes} × ${pool.recommended.instance_type} (${formatUsd(pool.recommended.monthly_cost_usd)})`
-                            : "No recommendation (no samples, no price or no candidate)"}
-                        </td>
-                        <td className="num">{resources(pool.requests)}</td>
-                        <td className="num">{resources(pool.largest_pod)}</td>
-                        <td className="num">at least {pool.min_nodes}</td>
-                        <td className="num">{formatUsd(pool.savings_monthly_usd)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
+                  ))}
+                </DataTable>
+              </ScrollRegion>
             )}
           </>
         )}

@@ -3,6 +3,7 @@ import { Empty, ErrorNote, QueryState } from "../../../shared/components/status"
 import { formatDate } from "../../../shared/format";
 import { type PriceRights, useDatabaseRates } from "../hooks";
 import { Section } from "./VersionTable";
+import { DataTable, ScrollRegion } from "../../../shared/components/DataTable";
 
 export function DatabaseRates({ apiKey, rights }: { apiKey: string; rights: PriceRights }) {
   const { list: rates, remove } = useDatabaseRates(apiKey);
@@ -27,39 +28,27 @@ export function DatabaseRates({ apiKey, rights }: { apiKey: string; rights: Pric
           data.entries.length === 0 ? (
             <Empty>No database rate registered (register them with POST /marketplace/providers/databases).</Empty>
           ) : (
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
-            <section className="table-wrap" aria-label="Database rates" tabIndex={0}>
-              <table>
-                <caption className="sr-only">Database rates</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Database</th>
-                    <th scope="col">Rates</th>
-                    <th scope="col">Updated</th>
-                    {rights.close && <th scope="col">Action</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.entries.map((d) => {
-                    const name = [d.provider, d.service, d.region, d.engine, d.instance_type, d.deployment_option].filter(Boolean).join(" · ");
-                    return (
-                      <tr key={d.id}>
-                        <td>{name}</td>
-                        <td>{rateText(d)}</td>
-                        <td>{formatDate(d.updated_at)}</td>
-                        {rights.close && (
-                          <td>
-                            <button type="button" className="danger" onClick={() => window.confirm(`Delete the rate of ${name}?`) && remove.mutate(d.id)}>
-                              Delete<span className="sr-only"> {name}</span>
-                            </button>
-                          </td>
-                        )}
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </section>
+            <ScrollRegion label="Database rates">
+              <DataTable caption="Database rates" columns={["Database", "Rates", "Updated", rights.close && "Action"]}>
+                {data.entries.map((d) => {
+                  const name = [d.provider, d.service, d.region, d.engine, d.instance_type, d.deployment_option].filter(Boolean).join(" · ");
+                  return (
+                    <tr key={d.id}>
+                      <td>{name}</td>
+                      <td>{rateText(d)}</td>
+                      <td>{formatDate(d.updated_at)}</td>
+                      {rights.close && (
+                        <td>
+                          <button type="button" className="danger" onClick={() => window.confirm(`Delete the rate of ${name}?`) && remove.mutate(d.id)}>
+                            Delete<span className="sr-only"> {name}</span>
+                          </button>
+                        </td>
+                      )}
+                    </tr>
+                  );
+                })}
+              </DataTable>
+            </ScrollRegion>
           )
         }
       </QueryState>

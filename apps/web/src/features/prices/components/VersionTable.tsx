@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
 import { type PriceSeries, versionSeries } from "../prices";
+import { DataTable, num, ScrollRegion } from "../../../shared/components/DataTable";
 
 export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -70,53 +71,39 @@ function VersionTable<T extends Versioned>({
   onClose(row: T): void;
 }) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
-    <section className="table-wrap" aria-label={caption} tabIndex={0}>
-      <table>
-        <caption className="sr-only">{caption}, each with its versions, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Price of</th>
-            <th scope="col" className="num">
-              Price
-            </th>
-            <th scope="col">Effective</th>
-            <th scope="col">State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {series.flatMap((s) =>
-            s.versions.map((row, i) => (
-              <tr key={row.id} className={i > 0 ? "history" : undefined}>
-                <td>{i === 0 ? label(row) : <span className="muted">earlier version</span>}</td>
-                <td className="num">{price(row)}</td>
-                <td>
-                  {formatDate(row.effective_from)} → {row.effective_to ? formatDate(row.effective_to) : "open"}
-                </td>
-                <td>
-                  {row.effective_to === null ? (
-                    canClose ? (
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => window.confirm(`Close the price of ${label(row)}? It stops applying now.`) && onClose(row)}
-                      >
-                        Close<span className="sr-only"> {label(row)}</span>
-                      </button>
-                    ) : (
-                      "open"
-                    )
-                  ) : Date.parse(row.effective_from) > Date.now() ? (
-                    "scheduled"
+    <ScrollRegion label={caption}>
+      <DataTable caption={`${caption}, each with its versions, newest first`} columns={["Price of", num("Price"), "Effective", "State"]}>
+        {series.flatMap((s) =>
+          s.versions.map((row, i) => (
+            <tr key={row.id} className={i > 0 ? "history" : undefined}>
+              <td>{i === 0 ? label(row) : <span className="muted">earlier version</span>}</td>
+              <td className="num">{price(row)}</td>
+              <td>
+                {formatDate(row.effective_from)} → {row.effective_to ? formatDate(row.effective_to) : "open"}
+              </td>
+              <td>
+                {row.effective_to === null ? (
+                  canClose ? (
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => window.confirm(`Close the price of ${label(row)}? It stops applying now.`) && onClose(row)}
+                    >
+                      Close<span className="sr-only"> {label(row)}</span>
+                    </button>
                   ) : (
-                    "closed"
-                  )}
-                </td>
-              </tr>
-            )),
-          )}
-        </tbody>
-      </table>
-    </section>
+                    "open"
+                  )
+                ) : Date.parse(row.effective_from) > Date.now() ? (
+                  "scheduled"
+                ) : (
+                  "closed"
+                )}
+              </td>
+            </tr>
+          )),
+        )}
+      </DataTable>
+    </ScrollRegion>
   );
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Loading } from "../../../shared/components/status";
 import { age, formatDate, formatNumber, formatPercent, formatUsd } from "../../../shared/format";
 import { ACTION_LABELS, actionOf, REASON_LABELS, type Recommendation } from "../recommendation";
+import { ScrollRegion } from "../../../shared/components/DataTable";
 
 /**
  * Why a resource got its action: statistics and window, reasons, ranked options, where the prices
@@ -104,8 +105,7 @@ function Detail({ item }: { item: Recommendation }) {
       {item.options && item.options.length > 0 && (
         <>
           <h3 id="options-title">Options, best first</h3>
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (WCAG 2.1.1; axe scrollable-region-focusable) */}
-          <section className="table-wrap" tabIndex={0} aria-labelledby="options-title">
+          <ScrollRegion labelledBy="options-title">
             <table>
               <thead>
                 <tr>
@@ -143,7 +143,7 @@ function Detail({ item }: { item: Recommendation }) {
                 ))}
               </tbody>
             </table>
-          </section>
+          </ScrollRegion>
         </>
       )}
       {item.price && (

@@ -11,6 +11,7 @@ import { ACTION_LABELS, ACTIONS, actionOf, STATE_LABELS } from "../recommendatio
 import { useTenant } from "../../../app/tenant";
 import { RecommendationDecision } from "./RecommendationDecision";
 import { RecommendationDetail } from "./RecommendationDetail";
+import { DataTable, num } from "../../../shared/components/DataTable";
 
 const TEXT_FILTERS: [FilterKey, string][] = [
   ["provider", "Provider"],
@@ -124,54 +125,40 @@ export default function Recommendations() {
       ) : (
         <>
           <div className="table-wrap">
-            <table>
-              <caption className="sr-only">Recommendations, one row per resource</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Resource</th>
-                  <th scope="col">Region</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Current → recommended</th>
-                  <th scope="col" className="num">
-                    Monthly cost
-                  </th>
-                  <th scope="col" className="num">
-                    Savings / month
-                  </th>
+            <DataTable
+              caption="Recommendations, one row per resource"
+              columns={["Resource", "Region", "Action", "Current \u2192 recommended", num("Monthly cost"), num("Savings / month")]}
+            >
+              {list.data.items.map((item) => (
+                <tr key={item.resource_id}>
+                  <td>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => update(new URLSearchParams({ ...Object.fromEntries(search), resource: item.resource_id }))}
+                    >
+                      {item.name || item.resource_id}
+                    </button>
+                    {!item.active && <span className="tag">inactive</span>}
+                    {item.state !== "open" && <span className="tag">{STATE_LABELS[item.state].toLowerCase()}</span>}
+                  </td>
+                  <td>{item.region ?? "—"}</td>
+                  <td>
+                    <span className={`action action-${actionOf(item)}`}>{ACTION_LABELS[actionOf(item)]}</span>
+                  </td>
+                  <td>
+                    {item.current_instance_type ?? item.instance_type ?? "—"}
+                    {item.recommended_instance_type && item.recommended_instance_type !== item.current_instance_type
+                      ? ` → ${item.recommended_instance_type}`
+                      : item.action === "TERMINATE"
+                        ? " → terminate"
+                        : ""}
+                  </td>
+                  <td className="num">{formatUsd(item.current_monthly_cost_usd)}</td>
+                  <td className="num">{formatUsd(item.savings_monthly_usd)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.data.items.map((item) => (
-                  <tr key={item.resource_id}>
-                    <td>
-                      <button
-                        type="button"
-                        className="link"
-                        onClick={() => update(new URLSearchParams({ ...Object.fromEntries(search), resource: item.resource_id }))}
-                      >
-                        {item.name || item.resource_id}
-                      </button>
-                      {!item.active && <span className="tag">inactive</span>}
-                      {item.state !== "open" && <span className="tag">{STATE_LABELS[item.state].toLowerCase()}</span>}
-                    </td>
-                    <td>{item.region ?? "—"}</td>
-                    <td>
-                      <span className={`action action-${actionOf(item)}`}>{ACTION_LABELS[actionOf(item)]}</span>
-                    </td>
-                    <td>
-                      {item.current_instance_type ?? item.instance_type ?? "—"}
-                      {item.recommended_instance_type && item.recommended_instance_type !== item.current_instance_type
-                        ? ` → ${item.recommended_instance_type}`
-                        : item.action === "TERMINATE"
-                          ? " → terminate"
-                          : ""}
-                    </td>
-                    <td className="num">{formatUsd(item.current_monthly_cost_usd)}</td>
-                    <td className="num">{formatUsd(item.savings_monthly_usd)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
           <nav className="pager" aria-label="Pages">
             <button type="button" disabled={!search.get("cursor")} onClick={() => update(withFilter(search, "cursor", undefined))}>

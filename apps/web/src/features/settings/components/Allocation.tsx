@@ -3,8 +3,9 @@ import { canManage, useMe } from "../../../app/app-context";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { moved, type RuleForm, ruleToForm, rulesBody } from "../allocation";
 import { formatDate, money } from "../../../shared/format";
-import { useTenant } from "../../../app/tenant";
+import { TenantOptions, useTenant } from "../../../app/tenant";
 import { useAllocation } from "../hooks";
+import { DataTable } from "../../../shared/components/DataTable";
 
 const blank = (tenant: string): RuleForm => ({ tenant_id: tenant, sub_account_ids: "", billing_account_ids: "", tag_key: "", tag_values: "" });
 
@@ -49,11 +50,7 @@ export default function Allocation() {
                         Tenant
                         <select value={row.tenant_id} onChange={(e) => edit(i, { tenant_id: e.target.value })}>
                           {!tenants.some((t) => t.id === row.tenant_id) && <option value={row.tenant_id}>{row.tenant_id || "pick a tenant"}</option>}
-                          {tenants.map((t) => (
-                            <option key={t.id} value={t.id}>
-                              {t.name}
-                            </option>
-                          ))}
+                          <TenantOptions tenants={tenants} />
                         </select>
                       </label>
                       <label>
@@ -150,37 +147,32 @@ export default function Allocation() {
             <Empty>No import session yet.</Empty>
           ) : (
             page.items.map((session) => (
-              <table key={session.id}>
-                <caption>
-                  Session {session.id}
-                  {session.execution_id ? ` (export run ${session.execution_id})` : ""}: {session.received_parts.length} of {session.parts} parts received,{" "}
-                  {session.state === "completed"
-                    ? `completed ${session.completed_at ? formatDate(session.completed_at) : ""}`
-                    : `pending, not counted yet${session.expires_at ? ` (dropped ${formatDate(session.expires_at)} if incomplete)` : ""}`}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Part</th>
-                    <th scope="col">File</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Rows</th>
-                    <th scope="col">Received</th>
+              <DataTable
+                key={session.id}
+                captionVisible
+                caption={
+                  <>
+                    Session {session.id}
+                    {session.execution_id ? ` (export run ${session.execution_id})` : ""}: {session.received_parts.length} of {session.parts} parts received,{" "}
+                    {session.state === "completed"
+                      ? `completed ${session.completed_at ? formatDate(session.completed_at) : ""}`
+                      : `pending, not counted yet${session.expires_at ? ` (dropped ${formatDate(session.expires_at)} if incomplete)` : ""}`}
+                  </>
+                }
+                columns={["Part", "File", "State", "Rows", "Received"]}
+              >
+                {session.received_parts.map((part) => (
+                  <tr key={part.import_id}>
+                    <th scope="row">
+                      Part {part.part} of {session.parts}
+                    </th>
+                    <td>{part.file_name ?? part.import_id}</td>
+                    <td>{session.state === "completed" ? "completed" : "pending (not counted yet)"}</td>
+                    <td>{part.rows}</td>
+                    <td>{formatDate(part.received_at)}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {session.received_parts.map((part) => (
-                    <tr key={part.import_id}>
-                      <th scope="row">
-                        Part {part.part} of {session.parts}
-                      </th>
-                      <td>{part.file_name ?? part.import_id}</td>
-                      <td>{session.state === "completed" ? "completed" : "pending (not counted yet)"}</td>
-                      <td>{part.rows}</td>
-                      <td>{formatDate(part.received_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             ))
           )
         }

@@ -1,16 +1,15 @@
 import type { ApiKeyRole, CreateApiKeyResponse } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
 import { canManage, useMe } from "../../../app/app-context";
-import { Checks } from "../../../shared/components/Checks";
 import { SecretOnce } from "../../../shared/components/SecretOnce";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
-import { useTenant } from "../../../app/tenant";
 import { type ApiKeyForm, useApiKeys } from "../hooks";
+import { TenantChecks } from "./TenantChecks";
+import { DataTable } from "../../../shared/components/DataTable";
 
 export default function ApiKeys() {
   const me = useMe().data;
-  const { tenants } = useTenant();
   const [created, setCreated] = useState<CreateApiKeyResponse>();
   const [form, setForm] = useState<ApiKeyForm>({ name: "", role: "viewer", tenant_ids: [] });
   const {
@@ -46,12 +45,7 @@ export default function ApiKeys() {
           </label>
         </div>
         {form.role !== "admin" && (
-          <Checks
-            legend="Tenants the key reaches"
-            options={tenants.map((t) => [t.id, t.name] as const)}
-            picked={form.tenant_ids}
-            onChange={(tenant_ids) => setForm({ ...form, tenant_ids })}
-          />
+          <TenantChecks legend="Tenants the key reaches" picked={form.tenant_ids} onChange={(tenant_ids) => setForm({ ...form, tenant_ids })} />
         )}
         <button type="submit" className="primary" disabled={create.isPending}>
           Create key
@@ -65,45 +59,32 @@ export default function ApiKeys() {
             <Empty>No API key yet.</Empty>
           ) : (
             <div className="table-wrap">
-              <table>
-                <caption className="sr-only">API keys</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Prefix</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Created by</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">State</th>
+              <DataTable caption="API keys" columns={["Name", "Prefix", "Role", "Created by", "Last used", "State"]}>
+                {page.items.map((k) => (
+                  <tr key={k.id}>
+                    <td>{k.name}</td>
+                    <td>
+                      <code>{k.prefix}…</code>
+                    </td>
+                    <td>{k.role}</td>
+                    <td>{k.created_by?.name ?? "—"}</td>
+                    <td>{k.last_used_at ? formatDate(k.last_used_at) : "never"}</td>
+                    <td>
+                      {k.revoked_at ? (
+                        `revoked ${formatDate(k.revoked_at)}`
+                      ) : (
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => window.confirm(`Revoke the key "${k.name}"? Anything using it stops working.`) && revoke.mutate(k.id)}
+                        >
+                          Revoke<span className="sr-only"> {k.name}</span>
+                        </button>
+                      )}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((k) => (
-                    <tr key={k.id}>
-                      <td>{k.name}</td>
-                      <td>
-                        <code>{k.prefix}…</code>
-                      </td>
-                      <td>{k.role}</td>
-                      <td>{k.created_by?.name ?? "—"}</td>
-                      <td>{k.last_used_at ? formatDate(k.last_used_at) : "never"}</td>
-                      <td>
-                        {k.revoked_at ? (
-                          `revoked ${formatDate(k.revoked_at)}`
-                        ) : (
-                          <button
-                            type="button"
-                            className="danger"
-                            onClick={() => window.confirm(`Revoke the key "${k.name}"? Anything using it stops working.`) && revoke.mutate(k.id)}
-                          >
-                            Revoke<span className="sr-only"> {k.name}</span>
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </div>
           )
         }

@@ -6,6 +6,7 @@ import { Empty, ErrorNote, QueryState } from "../../../shared/components/status"
 import { useBusinessMetrics, useMetricValues } from "../business-metric-hooks";
 import { useDimensions } from "../dimension-hooks";
 import { DayRange, type DayRangeValue, EditDelete, useDayRange } from "./RowActions";
+import { DataTable, num, ScrollRegion } from "../../../shared/components/DataTable";
 
 const EXAMPLE_CSV = "date,amount,label\n2026-11-01,1250,web\n2026-11-01,310,data\n2026-11-02,1180,web\n";
 
@@ -99,51 +100,37 @@ export default function BusinessMetrics() {
               {manager ? " Create one below, then upload its daily amounts." : " An owner or admin of the organization can create one."}
             </Empty>
           ) : (
-            <table>
-              <caption className="sr-only">Business metrics</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Unit</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Labelled by</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
+            <DataTable caption="Business metrics" columns={["Name", "Unit", "Description", "Labelled by", <span className="sr-only">Actions</span>]}>
+              {data.items.map((m) => (
+                <tr key={m.name} data-testid="business-metric">
+                  <td>
+                    <code>{m.name}</code>
+                  </td>
+                  <td>{m.unit}</td>
+                  <td>{m.description ?? <span className="muted">none</span>}</td>
+                  <td>{m.dimension ? `${dimensionName(m.dimension)} (dimension)` : <span className="muted">no dimension: amounts are totals</span>}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={`Values of ${m.name}`}
+                      aria-pressed={selected === m.name}
+                      onClick={() => setChosen(m.name)}
+                    >
+                      Values
+                    </button>
+                    {manager && (
+                      <EditDelete
+                        name={m.name}
+                        confirm={`Delete the business metric ${m.name} and all its values?`}
+                        onEdit={() => setDraft(draftOf(m))}
+                        onDelete={() => remove.mutate(m.name)}
+                      />
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.items.map((m) => (
-                  <tr key={m.name} data-testid="business-metric">
-                    <td>
-                      <code>{m.name}</code>
-                    </td>
-                    <td>{m.unit}</td>
-                    <td>{m.description ?? <span className="muted">none</span>}</td>
-                    <td>{m.dimension ? `${dimensionName(m.dimension)} (dimension)` : <span className="muted">no dimension: amounts are totals</span>}</td>
-                    <td className="actions">
-                      <button
-                        type="button"
-                        className="link"
-                        aria-label={`Values of ${m.name}`}
-                        aria-pressed={selected === m.name}
-                        onClick={() => setChosen(m.name)}
-                      >
-                        Values
-                      </button>
-                      {manager && (
-                        <EditDelete
-                          name={m.name}
-                          confirm={`Delete the business metric ${m.name} and all its values?`}
-                          onEdit={() => setDraft(draftOf(m))}
-                          onDelete={() => remove.mutate(m.name)}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>
@@ -268,32 +255,20 @@ function Values({ orgId, name, range, setRange }: { orgId: string; name: string;
               No amount of {name} is stored from {data.start} to {data.end} (exclusive). Unit costs of those days show &ldquo;—&rdquo;.
             </Empty>
           ) : (
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a long table scrolls; keyboard users must be able to focus it (axe scrollable-region-focusable)
-            <section className="table-wrap" tabIndex={0} aria-label={`Values of ${name}`}>
-              <table>
-                <caption className="sr-only">
-                  Amounts of {name} ({data.unit}) from {data.start} to {data.end}, by date and label
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Label</th>
-                    <th scope="col" className="num">
-                      Amount ({data.unit})
-                    </th>
+            <ScrollRegion label={`Values of ${name}`}>
+              <DataTable
+                caption={`Amounts of ${name} (${data.unit}) from ${data.start} to ${data.end}, by date and label`}
+                columns={["Date", "Label", num(`Amount (${data.unit})`)]}
+              >
+                {data.rows.map((row) => (
+                  <tr key={`${row.date} ${row.label ?? ""}`}>
+                    <td>{row.date}</td>
+                    <td>{row.label ?? <span className="muted">no label</span>}</td>
+                    <td className="num">{row.amount}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {data.rows.map((row) => (
-                    <tr key={`${row.date} ${row.label ?? ""}`}>
-                      <td>{row.date}</td>
-                      <td>{row.label ?? <span className="muted">no label</span>}</td>
-                      <td className="num">{row.amount}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
+                ))}
+              </DataTable>
+            </ScrollRegion>
           )
         }
       </QueryState>

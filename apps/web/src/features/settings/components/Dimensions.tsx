@@ -5,6 +5,7 @@ import { Empty, ErrorNote, QueryState } from "../../../shared/components/status"
 import { formatDate, money } from "../../../shared/format";
 import { useDimensions, useDimensionVersions } from "../dimension-hooks";
 import { DayRange, EditDelete, useDayRange } from "./RowActions";
+import { DataTable } from "../../../shared/components/DataTable";
 
 const EXAMPLE_RULES = JSON.stringify(
   [
@@ -95,59 +96,44 @@ export default function Dimensions() {
           data.items.length === 0 ? (
             <Empty>No dimension yet.{manager ? " Create one below." : ""}</Empty>
           ) : (
-            <table>
-              <caption className="sr-only">Dimensions</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">Effective from</th>
-                  <th scope="col">Rules</th>
-                  <th scope="col">Splits</th>
-                  <th scope="col">Unmatched lines</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
+            <DataTable
+              caption="Dimensions"
+              columns={["Key", "Name", "Version", "Effective from", "Rules", "Splits", "Unmatched lines", "Status", <span className="sr-only">Actions</span>]}
+            >
+              {data.items.map((d) => (
+                <tr key={d.key} data-testid="dimension">
+                  <td>
+                    <code>{d.key}</code>
+                  </td>
+                  <td>{d.name}</td>
+                  <td>{d.version}</td>
+                  <td>{d.effective_from}</td>
+                  <td>{d.rules.length}</td>
+                  <td>{d.splits.length}</td>
+                  <td>{d.default_value ?? "unallocated"}</td>
+                  <td>{d.status}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={`Versions of ${d.key}`}
+                      aria-expanded={versionsOf === d.key}
+                      onClick={() => setVersionsOf(versionsOf === d.key ? undefined : d.key)}
+                    >
+                      Versions
+                    </button>
+                    {manager && (
+                      <EditDelete
+                        name={d.key}
+                        confirm={`Delete the dimension ${d.key} and its versions?`}
+                        onEdit={() => setDraft(draftOf(d))}
+                        onDelete={() => remove.mutate(d.key)}
+                      />
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.items.map((d) => (
-                  <tr key={d.key} data-testid="dimension">
-                    <td>
-                      <code>{d.key}</code>
-                    </td>
-                    <td>{d.name}</td>
-                    <td>{d.version}</td>
-                    <td>{d.effective_from}</td>
-                    <td>{d.rules.length}</td>
-                    <td>{d.splits.length}</td>
-                    <td>{d.default_value ?? "unallocated"}</td>
-                    <td>{d.status}</td>
-                    <td className="actions">
-                      <button
-                        type="button"
-                        className="link"
-                        aria-label={`Versions of ${d.key}`}
-                        aria-expanded={versionsOf === d.key}
-                        onClick={() => setVersionsOf(versionsOf === d.key ? undefined : d.key)}
-                      >
-                        Versions
-                      </button>
-                      {manager && (
-                        <EditDelete
-                          name={d.key}
-                          confirm={`Delete the dimension ${d.key} and its versions?`}
-                          onEdit={() => setDraft(draftOf(d))}
-                          onDelete={() => remove.mutate(d.key)}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>
@@ -246,48 +232,30 @@ function Preview({ data }: { data: DimensionPreview }) {
         {m(data.coverage.allocated)} allocated, {m(data.coverage.unallocated)} unallocated ({data.metric.replace("_", " ")}, {data.start.slice(0, 10)} to{" "}
         {data.end.slice(0, 10)}).
       </p>
-      <table>
-        <caption>Cost by value, after the splits (cost = direct - shared out + shared in)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Value</th>
-            <th scope="col">Direct</th>
-            <th scope="col">Shared out</th>
-            <th scope="col">Shared in</th>
-            <th scope="col">Cost</th>
+      <DataTable
+        caption="Cost by value, after the splits (cost = direct - shared out + shared in)"
+        captionVisible
+        columns={["Value", "Direct", "Shared out", "Shared in", "Cost"]}
+      >
+        {data.values.map((v) => (
+          <tr key={v.value}>
+            <th scope="row">{v.value === "__unallocated__" ? "Unallocated" : v.value}</th>
+            <td>{m(v.direct_cost)}</td>
+            <td>{m(v.shared_out)}</td>
+            <td>{m(v.shared_in)}</td>
+            <td>{m(v.cost)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {data.values.map((v) => (
-            <tr key={v.value}>
-              <th scope="row">{v.value === "__unallocated__" ? "Unallocated" : v.value}</th>
-              <td>{m(v.direct_cost)}</td>
-              <td>{m(v.shared_out)}</td>
-              <td>{m(v.shared_in)}</td>
-              <td>{m(v.cost)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <table>
-        <caption>Lines each rule matched first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Rule</th>
-            <th scope="col">Lines</th>
-            <th scope="col">Cost</th>
+        ))}
+      </DataTable>
+      <DataTable caption="Lines each rule matched first" captionVisible columns={["Rule", "Lines", "Cost"]}>
+        {data.rules.map((r) => (
+          <tr key={r.index}>
+            <th scope="row">{r.index + 1}</th>
+            <td>{r.lines}</td>
+            <td>{m(r.cost)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {data.rules.map((r) => (
-            <tr key={r.index}>
-              <th scope="row">{r.index + 1}</th>
-              <td>{r.lines}</td>
-              <td>{m(r.cost)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {data.unused_rules.length > 0 && (
         <p className="muted">
           Rules that matched no line first: {data.unused_rules.map((i) => i + 1).join(", ")} (a rule above them takes their lines, or no line has what they

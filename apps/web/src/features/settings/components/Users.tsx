@@ -1,11 +1,12 @@
 import type { Role, User } from "@cloudcost/contracts";
 import { type FormEvent, useState } from "react";
 import { canManage, useMe } from "../../../app/app-context";
-import { Checks } from "../../../shared/components/Checks";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
 import { useTenant } from "../../../app/tenant";
 import { type InvitationForm, useInvite, usePeople } from "../hooks";
+import { TenantChecks } from "./TenantChecks";
+import { DataTable } from "../../../shared/components/DataTable";
 
 const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 
@@ -25,61 +26,44 @@ export default function Users() {
       <QueryState query={users}>
         {(page) => (
           <div className="table-wrap">
-            <table>
-              <caption className="sr-only">Users of the organization</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Tenants</th>
-                  <th scope="col">State</th>
+            <DataTable caption="Users of the organization" columns={["Name", "E-mail", "Role", "Tenants", "State"]}>
+              {page.items.map((u) => (
+                <tr key={u.id}>
+                  <td>{u.name}</td>
+                  <td>{u.email}</td>
+                  <td>
+                    {manager && u.id !== me?.user?.id && (me?.role === "owner" || u.role !== "owner") ? (
+                      <select
+                        aria-label={`Role of ${u.name}`}
+                        value={u.role}
+                        onChange={(e) => update.mutate({ id: u.id, body: { role: e.target.value as Role } })}
+                      >
+                        {assignable.map((r) => (
+                          <option key={r}>{r}</option>
+                        ))}
+                      </select>
+                    ) : (
+                      u.role
+                    )}
+                  </td>
+                  <td>
+                    {u.role === "owner" || u.role === "admin" ? "all" : u.tenant_ids.map(tenantName).join(", ") || "none"}
+                    {manager && u.role !== "owner" && u.role !== "admin" && (
+                      <TenantEditor user={u} saving={update.isPending} onSave={(tenant_ids) => update.mutate({ id: u.id, body: { tenant_ids } })} />
+                    )}
+                  </td>
+                  <td>
+                    {u.active ? "active" : "deactivated"}{" "}
+                    {manager && u.id !== me?.user?.id && (me?.role === "owner" || u.role !== "owner") && (
+                      <button type="button" className={u.active ? "danger" : ""} onClick={() => update.mutate({ id: u.id, body: { active: !u.active } })}>
+                        {u.active ? "Deactivate" : "Reactivate"}
+                        <span className="sr-only"> {u.name}</span>
+                      </button>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.items.map((u) => (
-                  <tr key={u.id}>
-                    <td>{u.name}</td>
-                    <td>{u.email}</td>
-                    <td>
-                      {manager && u.id !== me?.user?.id && (me?.role === "owner" || u.role !== "owner") ? (
-                        <select
-                          aria-label={`Role of ${u.name}`}
-                          value={u.role}
-                          onChange={(e) => update.mutate({ id: u.id, body: { role: e.target.value as Role } })}
-                        >
-                          {assignable.map((r) => (
-                            <option key={r}>{r}</option>
-                          ))}
-                        </select>
-                      ) : (
-                        u.role
-                      )}
-                    </td>
-                    <td>
-                      {u.role === "owner" || u.role === "admin" ? "all" : u.tenant_ids.map(tenantName).join(", ") || "none"}
-                      {manager && u.role !== "owner" && u.role !== "admin" && (
-                        <TenantEditor
-                          user={u}
-                          tenants={tenants}
-                          saving={update.isPending}
-                          onSave={(tenant_ids) => update.mutate({ id: u.id, body: { tenant_ids } })}
-                        />
-                      )}
-                    </td>
-                    <td>
-                      {u.active ? "active" : "deactivated"}{" "}
-                      {manager && u.id !== me?.user?.id && (me?.role === "owner" || u.role !== "owner") && (
-                        <button type="button" className={u.active ? "danger" : ""} onClick={() => update.mutate({ id: u.id, body: { active: !u.active } })}>
-                          {u.active ? "Deactivate" : "Reactivate"}
-                          <span className="sr-only"> {u.name}</span>
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
         )}
       </QueryState>
@@ -109,7 +93,6 @@ export default function Users() {
 }
 
 function InviteForm({ orgId, roles, onDone }: { orgId: string; roles: Role[]; onDone(): void }) {
-  const { tenants } = useTenant();
   const [form, setForm] = useState<InvitationForm>({ email: "", role: "member", tenant_ids: [] });
   const invite = useInvite(orgId, () => {
     setForm({ email: "", role: "member", tenant_ids: [] });
@@ -137,12 +120,7 @@ function InviteForm({ orgId, roles, onDone }: { orgId: string; roles: Role[]; on
         </label>
       </div>
       {(form.role === "member" || form.role === "viewer") && (
-        <Checks
-          legend="Tenants"
-          options={tenants.map((t) => [t.id, t.name] as const)}
-          picked={form.tenant_ids}
-          onChange={(tenant_ids) => setForm({ ...form, tenant_ids })}
-        />
+        <TenantChecks legend="Tenants" picked={form.tenant_ids} onChange={(tenant_ids) => setForm({ ...form, tenant_ids })} />
       )}
       <button type="submit" className="primary" disabled={invite.isPending}>
         Send invitation
@@ -154,17 +132,7 @@ function InviteForm({ orgId, roles, onDone }: { orgId: string; roles: Role[]; on
 }
 
 /** A member's or viewer's tenants, edited in place (owners and admins reach every tenant). */
-function TenantEditor({
-  user,
-  tenants,
-  saving,
-  onSave,
-}: {
-  user: User;
-  tenants: { id: string; name: string }[];
-  saving: boolean;
-  onSave(ids: string[]): void;
-}) {
+function TenantEditor({ user, saving, onSave }: { user: User; saving: boolean; onSave(ids: string[]): void }) {
   const [picked, setPicked] = useState(user.tenant_ids);
   const [open, setOpen] = useState(false);
   return (
@@ -172,13 +140,7 @@ function TenantEditor({
       <summary>
         Edit tenants<span className="sr-only"> of {user.name}</span>
       </summary>
-      <Checks
-        legend={`Tenants ${user.name} reaches`}
-        legendClassName="sr-only"
-        options={tenants.map((t) => [t.id, t.name] as const)}
-        picked={picked}
-        onChange={setPicked}
-      />
+      <TenantChecks legend={`Tenants ${user.name} reaches`} legendClassName="sr-only" picked={picked} onChange={setPicked} />
       <button
         type="button"
         disabled={saving}

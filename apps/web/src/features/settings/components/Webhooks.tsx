@@ -6,6 +6,7 @@ import { SecretOnce } from "../../../shared/components/SecretOnce";
 import { Empty, ErrorNote, QueryState } from "../../../shared/components/status";
 import { formatDate } from "../../../shared/format";
 import { useDeliveries, useWebhooks, type WebhookForm } from "../hooks";
+import { DataTable, ScrollRegion } from "../../../shared/components/DataTable";
 
 const EVENTS: [WebhookEventType, string][] = [
   ["budget.threshold_crossed", "a budget threshold is crossed"],
@@ -129,36 +130,24 @@ function Deliveries({ orgId, id }: { orgId: string; id: string }) {
         page.items.length === 0 ? (
           <Empty>Nothing sent yet.</Empty>
         ) : (
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
-          <section className="table-wrap" aria-label="Delivery log" tabIndex={0}>
-            <table>
-              <caption className="sr-only">Deliveries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts (HTTP status, time, error)</th>
+          <ScrollRegion label="Delivery log">
+            <DataTable caption="Deliveries, newest first" columns={["Event", "Created", "Status", "Attempts (HTTP status, time, error)"]}>
+              {page.items.map((d) => (
+                <tr key={d.id}>
+                  <td>{d.type}</td>
+                  <td>{formatDate(d.created_at)}</td>
+                  <td data-testid="delivery-status">{d.status}</td>
+                  <td>
+                    {d.attempts.length === 0
+                      ? "not tried yet"
+                      : d.attempts
+                          .map((a) => `#${a.attempt} ${a.status_code ?? "no answer"} in ${a.duration_ms} ms${a.error ? ` (${a.error})` : ""}`)
+                          .join("; ")}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.items.map((d) => (
-                  <tr key={d.id}>
-                    <td>{d.type}</td>
-                    <td>{formatDate(d.created_at)}</td>
-                    <td data-testid="delivery-status">{d.status}</td>
-                    <td>
-                      {d.attempts.length === 0
-                        ? "not tried yet"
-                        : d.attempts
-                            .map((a) => `#${a.attempt} ${a.status_code ?? "no answer"} in ${a.duration_ms} ms${a.error ? ` (${a.error})` : ""}`)
-                            .join("; ")}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
+              ))}
+            </DataTable>
+          </ScrollRegion>
         )
       }
     </QueryState>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { DIMENSIONS, dimensionLabel } from "../spend";
+import { TenantOptions } from "../../../app/tenant";
 
 export function FilterEditor({
   orgView,
@@ -59,11 +60,7 @@ export function FilterEditor({
             Tenant
             <select value={value} onChange={(e) => setValue(e.target.value)} required>
               <option value="">pick a tenant</option>
-              {tenants.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
+              <TenantOptions tenants={tenants} />
             </select>
           </label>
         ) : (

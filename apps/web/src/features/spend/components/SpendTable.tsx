@@ -2,6 +2,7 @@ import type { SpendReport } from "@cloudcost/contracts";
 import { Empty } from "../../../shared/components/status";
 import { money } from "../../../shared/format";
 import { dimensionLabel, perText, unitMoney } from "../spend";
+import { ScrollRegion } from "../../../shared/components/DataTable";
 
 /** Why a row (or total) has no unit cost, in words. */
 export function noUnitCost(metricAmount: string | null | undefined, metric: string): string {
@@ -31,8 +32,7 @@ export function SpendTable({
   // With a business metric (Cost per): what each row divides by and its unit cost.
   const per = report.per;
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: wider than a phone, so keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
-    <section className="table-wrap" aria-label="Spend by group" tabIndex={0}>
+    <ScrollRegion label="Spend by group">
       <table>
         <caption className="sr-only">Spend of the range{groupBy.length ? ` by ${groupBy.map(dimensionLabel).join(" and ")}` : ""}</caption>
         <thead>
@@ -117,6 +117,6 @@ export function SpendTable({
           ))}
         </tbody>
       </table>
-    </section>
+    </ScrollRegion>
   );
 }

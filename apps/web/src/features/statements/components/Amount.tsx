@@ -8,3 +8,12 @@ export function Amount({ value, currency }: { value: string; currency: string })
     </span>
   );
 }
+
+/** A table cell of an exact amount (right-aligned). */
+export function AmountCell(props: { value: string; currency: string }) {
+  return (
+    <td className="num">
+      <Amount {...props} />
+    </td>
+  );
+}

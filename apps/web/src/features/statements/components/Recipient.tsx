@@ -4,7 +4,8 @@ import { ErrorNote, QueryState } from "../../../shared/components/status";
 import { useRecipientDownload, useRecipientStatement, useStatementNames } from "../hooks";
 import { OwnersOnly } from "./OwnersOnly";
 import { byLabel, metricLabel, SECTIONS } from "../statements";
-import { Amount } from "./Amount";
+import { Amount, AmountCell } from "./Amount";
+import { DataTable, num } from "../../../shared/components/DataTable";
 
 /** A recipient's statement: each section's lines and the total; its CSV and PDF. */
 export default function Recipient() {
@@ -52,37 +53,17 @@ export default function Recipient() {
                     {lines.length === 0 ? (
                       <p className="muted">None.</p>
                     ) : (
-                      <table>
-                        <caption className="sr-only">{heading}</caption>
-                        <thead>
-                          <tr>
-                            <th scope="col">Description</th>
-                            {shared && <th scope="col">Source</th>}
-                            {shared && <th scope="col">Method</th>}
-                            {shared && (
-                              <th scope="col" className="num">
-                                Ratio
-                              </th>
-                            )}
-                            <th scope="col" className="num">
-                              Amount
-                            </th>
+                      <DataTable caption={heading} columns={["Description", shared && "Source", shared && "Method", shared && num("Ratio"), num("Amount")]}>
+                        {lines.map((line, i) => (
+                          <tr key={i}>
+                            <td>{line.description}</td>
+                            {shared && <td>{line.source ?? <span className="muted">unallocated</span>}</td>}
+                            {shared && <td>{line.method ?? "—"}</td>}
+                            {shared && <td className="num">{line.ratio ?? "—"}</td>}
+                            <AmountCell value={line.amount} currency={r.currency} />
                           </tr>
-                        </thead>
-                        <tbody>
-                          {lines.map((line, i) => (
-                            <tr key={i}>
-                              <td>{line.description}</td>
-                              {shared && <td>{line.source ?? <span className="muted">unallocated</span>}</td>}
-                              {shared && <td>{line.method ?? "—"}</td>}
-                              {shared && <td className="num">{line.ratio ?? "—"}</td>}
-                              <td className="num">
-                                <Amount value={line.amount} currency={r.currency} />
-                              </td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
+                        ))}
+                      </DataTable>
                     )}
                   </section>
                 );

@@ -5,7 +5,8 @@ import { formatDate } from "../../../shared/format";
 import { useStatement, useStatementNames } from "../hooks";
 import { OwnersOnly } from "./OwnersOnly";
 import { byLabel, isZero, metricLabel } from "../statements";
-import { Amount } from "./Amount";
+import { Amount, AmountCell } from "./Amount";
+import { DataTable, num } from "../../../shared/components/DataTable";
 
 /** One statement: its reconciliation, its recipients with their totals, the changes against the one it supersedes; finalize or delete a draft. */
 export default function StatementDetail() {
@@ -113,27 +114,14 @@ export default function StatementDetail() {
                 {s.recipients.length === 0 ? (
                   <Empty>No recipient: nothing of the month was charged to one.</Empty>
                 ) : (
-                  <table>
-                    <caption className="sr-only">Recipients and their totals</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Recipient</th>
-                        <th scope="col" className="num">
-                          Total
-                        </th>
+                  <DataTable caption="Recipients and their totals" columns={["Recipient", num("Total")]}>
+                    {s.recipients.map((x) => (
+                      <tr key={x.value} data-testid="recipient">
+                        <td>{recipientLink(x.value)}</td>
+                        <AmountCell value={x.total} currency={s.currency} />
                       </tr>
-                    </thead>
-                    <tbody>
-                      {s.recipients.map((x) => (
-                        <tr key={x.value} data-testid="recipient">
-                          <td>{recipientLink(x.value)}</td>
-                          <td className="num">
-                            <Amount value={x.total} currency={s.currency} />
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                    ))}
+                  </DataTable>
                 )}
               </section>
 
@@ -141,39 +129,16 @@ export default function StatementDetail() {
                 <section aria-labelledby="changes">
                   <h2 id="changes">Changes against the superseded statement</h2>
                   {s.changes && s.changes.length > 0 ? (
-                    <table>
-                      <caption className="sr-only">Changes per recipient</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Recipient</th>
-                          <th scope="col" className="num">
-                            Previous
-                          </th>
-                          <th scope="col" className="num">
-                            Now
-                          </th>
-                          <th scope="col" className="num">
-                            Difference
-                          </th>
+                    <DataTable caption="Changes per recipient" columns={["Recipient", num("Previous"), num("Now"), num("Difference")]}>
+                      {s.changes.map((c) => (
+                        <tr key={c.value} data-testid="change">
+                          <td>{nameOf(c.value)}</td>
+                          <AmountCell value={c.previous_total} currency={s.currency} />
+                          <AmountCell value={c.total} currency={s.currency} />
+                          <AmountCell value={c.difference} currency={s.currency} />
                         </tr>
-                      </thead>
-                      <tbody>
-                        {s.changes.map((c) => (
-                          <tr key={c.value} data-testid="change">
-                            <td>{nameOf(c.value)}</td>
-                            <td className="num">
-                              <Amount value={c.previous_total} currency={s.currency} />
-                            </td>
-                            <td className="num">
-                              <Amount value={c.total} currency={s.currency} />
-                            </td>
-                            <td className="num">
-                              <Amount value={c.difference} currency={s.currency} />
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
+                      ))}
+                    </DataTable>
                   ) : (
                     <Empty>No recipient&rsquo;s total changed.</Empty>
                   )}

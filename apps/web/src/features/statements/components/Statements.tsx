@@ -9,6 +9,7 @@ import { useOrganizationSettings } from "../../settings/hooks";
 import { useStatementNames, useStatements } from "../hooks";
 import { OwnersOnly } from "./OwnersOnly";
 import { byLabel, lastMonth, METRICS, metricLabel, periodOptions } from "../statements";
+import { DataTable } from "../../../shared/components/DataTable";
 
 /** Statements: what each tenant or each value of a dimension is charged for a month (owners and admins). */
 export default function Statements() {
@@ -97,37 +98,22 @@ export default function Statements() {
           data.items.length === 0 ? (
             <Empty>No statement yet. Create one above.</Empty>
           ) : (
-            <table>
-              <caption className="sr-only">Statements, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Number</th>
-                  <th scope="col">Period</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Metric</th>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Supersedes</th>
+            <DataTable caption="Statements, newest first" columns={["Number", "Period", "By", "Metric", "Currency", "Status", "Created", "Supersedes"]}>
+              {data.items.map((s) => (
+                <tr key={s.id} data-testid="statement">
+                  <td>
+                    <Link to={`/statements/${encodeURIComponent(s.id)}`}>{s.number}</Link>
+                  </td>
+                  <td>{s.period}</td>
+                  <td>{byLabel(s.by, dimensionName)}</td>
+                  <td>{metricLabel(s.metric)}</td>
+                  <td>{s.currency}</td>
+                  <td>{s.status}</td>
+                  <td>{formatDate(s.created_at)}</td>
+                  <td>{s.supersedes ? (statementsById.get(s.supersedes)?.number ?? s.supersedes) : <span className="muted">none</span>}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.items.map((s) => (
-                  <tr key={s.id} data-testid="statement">
-                    <td>
-                      <Link to={`/statements/${encodeURIComponent(s.id)}`}>{s.number}</Link>
-                    </td>
-                    <td>{s.period}</td>
-                    <td>{byLabel(s.by, dimensionName)}</td>
-                    <td>{metricLabel(s.metric)}</td>
-                    <td>{s.currency}</td>
-                    <td>{s.status}</td>
-                    <td>{formatDate(s.created_at)}</td>
-                    <td>{s.supersedes ? (statementsById.get(s.supersedes)?.number ?? s.supersedes) : <span className="muted">none</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>
