@@ -1,6 +1,4 @@
 import type { SpendAllocationRule } from "@cloudcost/contracts";
-import { type LedgerTx, reallocateLines } from "../lines-repository";
-import { findMisallocatedLines } from "./repository";
 
 /** Which tenant an import line goes to: the first rule it matches, or null (unallocated). */
 export type Allocate = (line: { sub_account_id: string | null; billing_account_id: string | null; tags: Record<string, unknown> }) => string | null;
@@ -25,14 +23,4 @@ export function allocator(rules: SpendAllocationRule[]): Allocate {
     }
     return null;
   };
-}
-
-/** Re-allocates every stored import line of the organization under `rules` (inside the caller's transaction). Returns the lines moved. */
-export async function reallocateImports(tx: LedgerTx, organizationId: string, rules: SpendAllocationRule[]): Promise<number> {
-  const moves = await findMisallocatedLines(tx, organizationId, rules);
-  return reallocateLines(
-    tx,
-    organizationId,
-    moves.map((m) => ({ id: m.id, tenantId: m.tenant_id })),
-  );
 }

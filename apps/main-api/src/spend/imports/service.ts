@@ -15,9 +15,9 @@ import { assertLiveTenants } from "../../tenants/validate";
 import { emitWebhookEvent } from "../../webhooks/events";
 import type { FocusReadInfo } from "../focus";
 import type { SpendLinesRepository } from "../lines-repository";
-import { allocator, reallocateImports } from "./allocation";
+import { allocator } from "./allocation";
 import type { ImportRepository } from "./repository";
-import { importPart, type SessionClock, storeManifest } from "./sessions";
+import { createImportSessions, type SessionClock } from "./sessions";
 import type { ReceivedFocusBody } from "./body";
 import { storeFocusLines, withReceivedBody } from "./store";
 import { FILE_TRANSACTION, SHORT_TRANSACTION } from "./transactions";
@@ -45,6 +45,7 @@ export type ImportService = ReturnType<typeof createImportService>;
 /** An organization's FOCUS imports, import sessions and allocation rules (owners and admins). */
 export function createImportService(deps: ImportServiceDeps) {
   const { prisma, imports, lines } = deps;
+  const sessions = createImportSessions(deps);
 
   /**
    * POST .../spend/imports: a plain FOCUS file (importFocus), a part of an import session
@@ -76,14 +77,14 @@ export function createImportService(deps: ImportServiceDeps) {
       throw err;
     }
     if (manifest !== undefined && session !== undefined)
-      return { session: await storeManifest(prisma, organizationId, session, manifest, options), committed: false };
+      return { session: await sessions.storeManifest(organizationId, session, manifest, options), committed: false };
     return withReceivedBody(raw, options.maxBytes, async (received) => {
       // With an Idempotency-Key, the key is claimed now that the file's digest is known.
       const replay = await deferredIdempotencyOf(raw.stream)?.claim(received.digest);
       if (replay) return { replay, committed: false };
       if (session === undefined || part === undefined)
         return { import: await importFocus(organizationId, received, { maxBytes: options.maxBytes, fileName: request.fileName }), committed: true };
-      const stored = await importPart(prisma, organizationId, received, { session, part, parts, fileName: request.fileName }, options);
+      const stored = await sessions.importPart(organizationId, received, { session, part, parts, fileName: request.fileName }, options);
       return { import: stored.import, session: stored.session, committed: stored.completed };
     });
   }
@@ -100,7 +101,7 @@ export function createImportService(deps: ImportServiceDeps) {
     return prisma.$transaction(async (tx) => {
       await imports.lockOrganizationImports(tx, organizationId);
       const allocate = allocator(await imports.readRules(tx, organizationId));
-      const tally = await storeFocusLines(tx, organizationId, id, received, allocate, { info, maxBytes: options.maxBytes });
+      const tally = await storeFocusLines(lines, tx, organizationId, id, received, allocate, { info, maxBytes: options.maxBytes });
       await lines.rollupImport(tx, organizationId, id);
       const superseded = await lines.deleteSupersededLines(tx, organizationId, id, tally.billingPairs());
       const created = await imports.insertImport(tx, {
@@ -178,7 +179,13 @@ export function createImportService(deps: ImportServiceDeps) {
         "rules.tenant_id",
       );
       await imports.writeRules(tx, organizationId, body.rules);
-      const moved = await reallocateImports(tx, organizationId, body.rules);
+      // Every stored import line of the organization under the new rules.
+      const moves = await imports.findMisallocatedLines(tx, organizationId, body.rules);
+      const moved = await lines.reallocateLines(
+        tx,
+        organizationId,
+        moves.map((m) => ({ id: m.id, tenantId: m.tenant_id })),
+      );
       return { rules: body.rules, reallocated_lines: moved };
     }, SHORT_TRANSACTION);
   }

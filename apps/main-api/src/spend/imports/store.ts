@@ -1,7 +1,7 @@
 import { badRequest, HttpError, type RawBody } from "@cloudcost/http";
 import type { Tx } from "../../transactions";
 import { FocusFormatError, type FocusReadInfo, FocusTooLargeError } from "../focus";
-import { insertLines, type LedgerLineInput } from "../lines-repository";
+import type { LedgerLineInput, SpendLinesRepository } from "../lines-repository";
 import type { Allocate } from "./allocation";
 import { focusLinesOf, type ReceivedFocusBody, receiveFocusBody } from "./body";
 import { ImportTally, textTags, toLedgerLine } from "./import-lines";
@@ -19,9 +19,10 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Parses a received FOCUS file and stores its lines as lines of the import `importId` (inside the
  * caller's transaction): into spend_lines without the roll-up (the caller runs rollupImport), or,
- * `staged`, into spend_staged_lines (a part of an import session). Returns what it counted.
+ * `staged`, into spend_staged_lines (a part of an import session), through `ledger`. Returns what it counted.
  */
 export async function storeFocusLines(
+  ledger: Pick<SpendLinesRepository, "insertLines">,
   tx: Tx,
   organizationId: string,
   importId: string,
@@ -36,7 +37,7 @@ export async function storeFocusLines(
     await inFlight;
     // In its own turn of the event loop, not at the end of the turn that read the last rows.
     await nextTurn();
-    inFlight = insertLines(tx, organizationId, lines, { rollup: false, staged: options.staged }).then((stored) => tally.addStored(stored));
+    inFlight = ledger.insertLines(tx, organizationId, lines, { rollup: false, staged: options.staged }).then((stored) => tally.addStored(stored));
   };
   let batch: LedgerLineInput[] = [];
   const bytesRead = () => options.info.bytes ?? 0;
