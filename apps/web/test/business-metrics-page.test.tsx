@@ -2,37 +2,10 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import BusinessMetrics from "../src/features/settings/components/BusinessMetrics";
-import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
+import { envelope, meAs, renderInShell, signedIn, signedOut, teamDimension } from "./console-harness";
 
-const me = (role: string) => ({
-  organization: { id: "org_1", name: "Acme", slug: "acme" },
-  user: {
-    id: "usr_1",
-    organization_id: "org_1",
-    email: "a@acme.example",
-    name: "A",
-    role,
-    active: true,
-    joined_at: "2026-11-01T00:00:00.000Z",
-    tenant_ids: [],
-  },
-  role,
-  tenant_ids: [],
-  api_key_id: null,
-});
-const TEAM = {
-  key: "team",
-  name: "Team",
-  description: null,
-  version: 1,
-  effective_from: "2025-11",
-  rules: [],
-  default_value: null,
-  splits: [],
-  status: "applied",
-  applied_at: "2026-11-20T00:00:00.000Z",
-  created_at: "2026-11-20T00:00:00.000Z",
-};
+const me = (role: string) => meAs(role, []);
+const TEAM = teamDimension("2026-11-20T00:00:00.000Z");
 const ORDERS = {
   name: "orders",
   unit: "orders",

@@ -1,26 +1,10 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
+import { envelope, meAs, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Commitments from "../src/features/commitments/components/Commitments";
 
-const ORG = { id: "org_1", name: "Acme", slug: "acme" };
-const me = (role: string) => ({
-  organization: ORG,
-  user: {
-    id: `usr_${role}`,
-    organization_id: "org_1",
-    email: `${role}@acme.example`,
-    name: role,
-    role,
-    active: true,
-    joined_at: "2026-11-01T00:00:00.000Z",
-    tenant_ids: ["ten_1"],
-  },
-  role,
-  tenant_ids: ["ten_1"],
-  api_key_id: null,
-});
+const me = (role: string) => meAs(role, ["ten_1"], { id: `usr_${role}`, email: `${role}@acme.example`, name: role });
 // on-demand equivalent 510.00 - committed 420.00 = net savings 90.00; 90 / 510 = 17.65 %
 const FIGURES = {
   on_demand_equivalent: "510.00",

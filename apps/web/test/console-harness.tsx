@@ -42,6 +42,48 @@ export function checkboxLayout(box: HTMLElement): { label: string; width: string
   return { label: label ? getComputedStyle(label).flexDirection : "no label", width: style.width, height: style.height, minHeight: style.minHeight };
 }
 
+/**
+ * The main API's /me of a user of org_1 (Acme) with `role`, reaching `tenantIds`: usr_1, a@acme.example,
+ * named A, unless `user` says otherwise.
+ */
+export function meAs(role: string, tenantIds: string[] = ["ten_1"], user: { id?: string; email?: string; name?: string } = {}) {
+  return {
+    organization: { id: "org_1", name: "Acme", slug: "acme" },
+    user: {
+      id: "usr_1",
+      organization_id: "org_1",
+      email: "a@acme.example",
+      name: "A",
+      role,
+      active: true,
+      joined_at: "2026-11-01T00:00:00.000Z",
+      tenant_ids: tenantIds,
+      ...user,
+    },
+    role,
+    tenant_ids: tenantIds,
+    api_key_id: null,
+  };
+}
+
+/** The dimension `team` (Team) as the main API lists it: version 1 from 2025-11, applied at `at`, no rule or split; `fields` change it. */
+export function teamDimension(at: string, fields: Record<string, unknown> = {}) {
+  return {
+    key: "team",
+    name: "Team",
+    description: null,
+    version: 1,
+    effective_from: "2025-11",
+    rules: [],
+    default_value: null,
+    splits: [],
+    status: "applied",
+    applied_at: at,
+    created_at: at,
+    ...fields,
+  };
+}
+
 /** The main API's answer for `pathname`: `data` in its success envelope, or a 404 when there is none. */
 export function envelope(pathname: string, data: unknown): Response {
   const body = data === undefined ? { status: "error", message: `no ${pathname}` } : { status: "success", message: "ok", data };

@@ -2,37 +2,16 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Dimensions from "../src/features/settings/components/Dimensions";
-import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
+import { envelope, meAs, renderInShell, signedIn, signedOut, teamDimension } from "./console-harness";
 
-const me = (role: string) => ({
-  organization: { id: "org_1", name: "Acme", slug: "acme" },
-  user: {
-    id: "usr_1",
-    organization_id: "org_1",
-    email: "a@acme.example",
-    name: "A",
-    role,
-    active: true,
-    joined_at: "2026-11-01T00:00:00.000Z",
-    tenant_ids: [],
-  },
-  role,
-  tenant_ids: [],
-  api_key_id: null,
-});
-const TEAM = {
-  key: "team",
-  name: "Team",
-  description: null,
+const me = (role: string) => meAs(role, []);
+const TEAM = teamDimension("2026-11-20T00:00:00.000Z", {
   version: 2,
-  effective_from: "2025-11",
   rules: [{ value_from: "tag:team", match: { field: "tag:team", op: "present" } }],
-  default_value: null,
   splits: [{ id: "spl_1", source: "platform", targets: "*", method: "proportional" }],
   status: "processing",
   applied_at: null,
-  created_at: "2026-11-20T00:00:00.000Z",
-};
+});
 // The worked example of docs/api.md: 540 before and after the splits.
 const PREVIEW = {
   start: "2026-10-01T00:00:00.000Z",

@@ -1,26 +1,11 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { Route } from "react-router";
-import { checkboxLayout, envelope, renderInShell, signedIn, signedOut, withConsoleStyles } from "./console-harness";
+import { checkboxLayout, envelope, meAs, renderInShell, signedIn, signedOut, withConsoleStyles } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Kubernetes from "../src/features/kubernetes/components/Kubernetes";
 import { nodesWithoutPodsText } from "../src/features/kubernetes/components/NamespaceCosts";
 
-const ME = {
-  organization: { id: "org_1", name: "Acme", slug: "acme" },
-  user: {
-    id: "usr_1",
-    organization_id: "org_1",
-    email: "a@acme.example",
-    name: "A",
-    role: "member",
-    active: true,
-    joined_at: "2026-11-01T00:00:00.000Z",
-    tenant_ids: ["ten_1"],
-  },
-  role: "member",
-  tenant_ids: ["ten_1"],
-  api_key_id: null,
-};
+const ME = meAs("member");
 const row = (group: string, total: string, efficiency: number | null) => ({
   group,
   cpu_core_hours: 10,

@@ -2,24 +2,9 @@ import { screen } from "@testing-library/react";
 import { Route } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SpendOverview } from "../src/features/overview/components/SpendOverview";
-import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
+import { envelope, meAs, renderInShell, signedIn, signedOut } from "./console-harness";
 
-const ME = {
-  organization: { id: "org_1", name: "Acme", slug: "acme" },
-  user: {
-    id: "usr_1",
-    organization_id: "org_1",
-    email: "a@acme.example",
-    name: "a",
-    role: "member",
-    active: true,
-    joined_at: "2026-11-01T00:00:00.000Z",
-    tenant_ids: ["ten_1"],
-  },
-  role: "member",
-  tenant_ids: ["ten_1"],
-  api_key_id: null,
-};
+const ME = meAs("member", ["ten_1"], { name: "a" });
 const day = (n: number) => `2026-11-${String(n).padStart(2, "0")}`;
 // November at 240 a day; seen on Nov 27 with data through Nov 25 (two days late): the API's rows.
 const FORECAST = {

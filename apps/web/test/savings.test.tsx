@@ -1,29 +1,13 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
+import { envelope, meAs, renderInShell, signedIn, signedOut } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RealizedSavingsItem, RecommendationItem, RecommendationSummary } from "@cloudcost/contracts";
 import { savingsByMonth } from "../src/features/savings/savings";
 import Recommendations from "../src/features/recommendations/components/Recommendations";
 import Savings from "../src/features/savings/components/Savings";
 
-const ORG = { id: "org_1", name: "Acme", slug: "acme" };
-const me = (role: string) => ({
-  organization: ORG,
-  user: {
-    id: `usr_${role}`,
-    organization_id: "org_1",
-    email: `${role}@acme.example`,
-    name: role,
-    role,
-    active: true,
-    joined_at: "2026-11-01T00:00:00.000Z",
-    tenant_ids: ["ten_1"],
-  },
-  role,
-  tenant_ids: ["ten_1"],
-  api_key_id: null,
-});
+const me = (role: string) => meAs(role, ["ten_1"], { id: `usr_${role}`, email: `${role}@acme.example`, name: role });
 
 /** A followed DOWNSIZE measured on the bill (November) and a retired TERMINATE priced from the catalog (October). */
 const SAVED: RealizedSavingsItem[] = [

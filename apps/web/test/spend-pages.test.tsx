@@ -1,28 +1,12 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { checkboxLayout, envelope, renderInShell, signedIn, signedOut, withConsoleStyles } from "./console-harness";
+import { checkboxLayout, envelope, meAs, renderInShell, signedIn, signedOut, teamDimension, withConsoleStyles } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Budgets from "../src/features/budgets/components/Budgets";
 import Allocation from "../src/features/settings/components/Allocation";
 import Spend from "../src/features/spend/components/Spend";
 
-const ORG = { id: "org_1", name: "Acme", slug: "acme" };
-const me = (role: string) => ({
-  organization: ORG,
-  user: {
-    id: `usr_${role}`,
-    organization_id: "org_1",
-    email: `${role}@acme.example`,
-    name: role,
-    role,
-    active: true,
-    joined_at: "2026-11-01T00:00:00.000Z",
-    tenant_ids: ["ten_1"],
-  },
-  role,
-  tenant_ids: ["ten_1"],
-  api_key_id: null,
-});
+const me = (role: string) => meAs(role, ["ten_1"], { id: `usr_${role}`, email: `${role}@acme.example`, name: role });
 const REPORT = {
   start: "2026-10-01T00:00:00.000Z",
   end: "2026-11-01T00:00:00.000Z",
@@ -149,19 +133,7 @@ const ANOMALIES = [
   },
 ];
 
-const TEAM = {
-  key: "team",
-  name: "Team",
-  description: null,
-  version: 1,
-  effective_from: "2025-11",
-  rules: [{ value_from: "tag:team", match: { field: "tag:team", op: "present" } }],
-  default_value: null,
-  splits: [],
-  status: "applied",
-  applied_at: "2026-11-28T00:00:00.000Z",
-  created_at: "2026-11-28T00:00:00.000Z",
-};
+const TEAM = teamDimension("2026-11-28T00:00:00.000Z", { rules: [{ value_from: "tag:team", match: { field: "tag:team", op: "present" } }] });
 const teamRow = (team: string | null, cost: string, direct: string, sharedIn: string, sharedOut: string) => ({
   period_start: "2026-10-01T00:00:00.000Z",
   period_end: "2026-11-01T00:00:00.000Z",

@@ -3,37 +3,10 @@ import { Route } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Spend from "../src/features/spend/components/Spend";
 import { exportQuery, perOf, spendQuery, unitCostQuery, unitMoney } from "../src/features/spend/spend";
-import { envelope, renderInShell, signedIn, signedOut } from "./console-harness";
+import { envelope, meAs, renderInShell, signedIn, signedOut, teamDimension } from "./console-harness";
 
-const me = {
-  organization: { id: "org_1", name: "Acme", slug: "acme" },
-  user: {
-    id: "usr_1",
-    organization_id: "org_1",
-    email: "a@acme.example",
-    name: "A",
-    role: "admin",
-    active: true,
-    joined_at: "2026-11-01T00:00:00.000Z",
-    tenant_ids: ["ten_1"],
-  },
-  role: "admin",
-  tenant_ids: ["ten_1"],
-  api_key_id: null,
-};
-const TEAM = {
-  key: "team",
-  name: "Team",
-  description: null,
-  version: 1,
-  effective_from: "2025-11",
-  rules: [],
-  default_value: null,
-  splits: [],
-  status: "applied",
-  applied_at: "2026-11-28T00:00:00.000Z",
-  created_at: "2026-11-28T00:00:00.000Z",
-};
+const me = meAs("admin");
+const TEAM = teamDimension("2026-11-28T00:00:00.000Z");
 const ORDERS = {
   name: "orders",
   unit: "orders",
