@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import BusinessMetrics from "../src/features/settings/components/BusinessMetrics";
-import { envelope, meAs, renderInShell, signedIn, signedOut, teamDimension } from "./console-harness";
+import { envelope, meAs, renderInShell, signedIn, signedOut, stubFetch, teamDimension } from "./console-harness";
 
 const me = (role: string) => meAs(role, []);
 const TEAM = teamDimension("2026-11-20T00:00:00.000Z");
@@ -38,46 +38,40 @@ beforeEach(() => {
   metrics = [ORDERS, USERS];
   csvAnswer = undefined;
   calls = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, "http://console");
-      const method = init?.method ?? "GET";
-      const contentType = (init?.headers as Record<string, string> | undefined)?.["Content-Type"];
-      const raw = init?.body ? String(init.body) : undefined;
-      calls.push({ method, url, contentType, body: raw && contentType === "application/json" ? JSON.parse(raw) : raw });
-      if (method === "PUT") {
-        const body = JSON.parse(raw ?? "{}");
-        return envelope(url.pathname, { ...ORDERS, ...body, name: url.pathname.split("/").pop() });
-      }
-      if (method === "POST" && url.pathname.endsWith("/values"))
-        return (
-          csvAnswer ??
-          envelope(url.pathname, {
-            name: "orders",
-            mode: url.searchParams.get("mode"),
-            received: 3,
-            stored: 2,
-            first_date: "2026-11-01",
-            last_date: "2026-11-02",
-          })
-        );
-      if (url.pathname === "/api/v1/organizations/org_1/business-metrics/orders/values")
-        return envelope(
-          url.pathname,
-          url.searchParams.get("start") === "2026-10-01"
-            ? VALUES
-            : { ...VALUES, start: url.searchParams.get("start"), end: url.searchParams.get("end"), rows: [] },
-        );
-      const routes: Record<string, unknown> = {
-        "/api/v1/me": me(role),
-        "/api/v1/organizations/org_1/tenants": { items: [], next_cursor: null },
-        "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
-        "/api/v1/organizations/org_1/business-metrics": { items: metrics },
-      };
-      return envelope(url.pathname, routes[url.pathname]);
-    }),
-  );
+  stubFetch(async ({ url, method, headers, raw, body }) => {
+    const contentType = headers["Content-Type"];
+    calls.push({ method, url, contentType, body });
+    if (method === "PUT") {
+      const body = JSON.parse(raw ?? "{}");
+      return envelope(url.pathname, { ...ORDERS, ...body, name: url.pathname.split("/").pop() });
+    }
+    if (method === "POST" && url.pathname.endsWith("/values"))
+      return (
+        csvAnswer ??
+        envelope(url.pathname, {
+          name: "orders",
+          mode: url.searchParams.get("mode"),
+          received: 3,
+          stored: 2,
+          first_date: "2026-11-01",
+          last_date: "2026-11-02",
+        })
+      );
+    if (url.pathname === "/api/v1/organizations/org_1/business-metrics/orders/values")
+      return envelope(
+        url.pathname,
+        url.searchParams.get("start") === "2026-10-01"
+          ? VALUES
+          : { ...VALUES, start: url.searchParams.get("start"), end: url.searchParams.get("end"), rows: [] },
+      );
+    const routes: Record<string, unknown> = {
+      "/api/v1/me": me(role),
+      "/api/v1/organizations/org_1/tenants": { items: [], next_cursor: null },
+      "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
+      "/api/v1/organizations/org_1/business-metrics": { items: metrics },
+    };
+    return envelope(url.pathname, routes[url.pathname]);
+  });
 });
 afterEach(signedOut);
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { envelope, meAs, renderInShell, signedIn, signedOut } from "./console-harness";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { envelope, meAs, ONE_TENANT, renderInShell, signedIn, signedOut, stubFetch } from "./console-harness";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Commitments from "../src/features/commitments/components/Commitments";
 
 const me = (role: string) => meAs(role, ["ten_1"], { id: `usr_${role}`, email: `${role}@acme.example`, name: role });
@@ -119,21 +119,17 @@ let requests: URL[] = [];
 
 function answer(role: string) {
   requests = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: string) => {
-      const url = new URL(input, "http://console");
-      requests.push(url);
-      const routes: Record<string, unknown> = {
-        "/api/v1/me": me(role),
-        "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
-        "/api/v1/organizations/org_1/commitments": COMMITMENTS,
-        "/api/v1/organizations/org_1/commitments/coverage": COVERAGE,
-        "/api/v1/organizations/org_1/commitments/recommendations": RECOMMENDATIONS,
-      };
-      return envelope(url.pathname, routes[url.pathname]);
-    }),
-  );
+  stubFetch(async ({ url }) => {
+    requests.push(url);
+    const routes: Record<string, unknown> = {
+      "/api/v1/me": me(role),
+      "/api/v1/organizations/org_1/tenants": ONE_TENANT,
+      "/api/v1/organizations/org_1/commitments": COMMITMENTS,
+      "/api/v1/organizations/org_1/commitments/coverage": COVERAGE,
+      "/api/v1/organizations/org_1/commitments/recommendations": RECOMMENDATIONS,
+    };
+    return envelope(url.pathname, routes[url.pathname]);
+  });
 }
 
 function renderPage() {

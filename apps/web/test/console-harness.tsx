@@ -84,6 +84,41 @@ export function teamDimension(at: string, fields: Record<string, unknown> = {}) 
   };
 }
 
+/** A request a page sent to the stubbed APIs: its URL, method, headers and body (parsed when JSON, else its text; `raw` the text). */
+export interface SentRequest {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  raw: string | undefined;
+  body: unknown;
+}
+
+/** fetch stubbed: `answer` gets each request the page sends and gives the response. */
+export function stubFetch(answer: (request: SentRequest) => Response | Promise<Response>): void {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string, init?: RequestInit) => {
+      const raw = init?.body ? String(init.body) : undefined;
+      let body: unknown = raw;
+      try {
+        body = raw === undefined ? undefined : JSON.parse(raw);
+      } catch {
+        // not JSON (a CSV upload): the text as it is
+      }
+      return answer({
+        url: new URL(input, "http://console"),
+        method: init?.method ?? "GET",
+        headers: (init?.headers ?? {}) as Record<string, string>,
+        raw,
+        body,
+      });
+    }),
+  );
+}
+
+/** The tenants of org_1 as the main API lists them: ten_1 (Prod). */
+export const ONE_TENANT = { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null };
+
 /** The main API's answer for `pathname`: `data` in its success envelope, or a 404 when there is none. */
 export function envelope(pathname: string, data: unknown): Response {
   const body = data === undefined ? { status: "error", message: `no ${pathname}` } : { status: "success", message: "ok", data };

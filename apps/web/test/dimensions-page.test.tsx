@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Dimensions from "../src/features/settings/components/Dimensions";
-import { envelope, meAs, renderInShell, signedIn, signedOut, teamDimension } from "./console-harness";
+import { envelope, meAs, renderInShell, signedIn, signedOut, stubFetch, teamDimension } from "./console-harness";
 
 const me = (role: string) => meAs(role, []);
 const TEAM = teamDimension("2026-11-20T00:00:00.000Z", {
@@ -36,23 +36,18 @@ beforeEach(() => {
   signedIn();
   role = "admin";
   calls = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, "http://console");
-      const method = init?.method ?? "GET";
-      calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-      if (method === "POST" && url.pathname.endsWith("/preview")) return envelope(url.pathname, PREVIEW);
-      if (method === "PUT") return envelope(url.pathname, { ...TEAM, version: 3 });
-      const routes: Record<string, unknown> = {
-        "/api/v1/me": me(role),
-        "/api/v1/organizations/org_1/tenants": { items: [], next_cursor: null },
-        "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
-        "/api/v1/organizations/org_1/dimensions/team/versions": { items: [TEAM, { ...TEAM, version: 1, effective_from: "2025-06" }] },
-      };
-      return envelope(url.pathname, routes[url.pathname]);
-    }),
-  );
+  stubFetch(async ({ url, method, body }) => {
+    calls.push({ method, url, body });
+    if (method === "POST" && url.pathname.endsWith("/preview")) return envelope(url.pathname, PREVIEW);
+    if (method === "PUT") return envelope(url.pathname, { ...TEAM, version: 3 });
+    const routes: Record<string, unknown> = {
+      "/api/v1/me": me(role),
+      "/api/v1/organizations/org_1/tenants": { items: [], next_cursor: null },
+      "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
+      "/api/v1/organizations/org_1/dimensions/team/versions": { items: [TEAM, { ...TEAM, version: 1, effective_from: "2025-06" }] },
+    };
+    return envelope(url.pathname, routes[url.pathname]);
+  });
 });
 afterEach(signedOut);
 

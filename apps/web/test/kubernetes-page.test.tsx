@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { Route } from "react-router";
-import { checkboxLayout, envelope, meAs, renderInShell, signedIn, signedOut, withConsoleStyles } from "./console-harness";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { checkboxLayout, envelope, meAs, ONE_TENANT, renderInShell, signedIn, signedOut, stubFetch, withConsoleStyles } from "./console-harness";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Kubernetes from "../src/features/kubernetes/components/Kubernetes";
 import { nodesWithoutPodsText } from "../src/features/kubernetes/components/NamespaceCosts";
 
@@ -97,25 +97,21 @@ beforeEach(() => {
   requests = [];
   withoutPods = [];
   gpus = false;
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: string) => {
-      const url = new URL(input, "http://console");
-      requests.push(url);
-      const routes: Record<string, unknown> = {
-        "/api/v1/me": ME,
-        "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
-        "/api/v1/tenant/kubernetes/allocation": {
-          ...ALLOCATION,
-          ...(gpus ? { rows: GPU_ROWS, totals: GPU_TOTALS, days: [{ date: "2026-11-27", rows: GPU_ROWS, totals: GPU_TOTALS }] } : {}),
-          share_idle: url.searchParams.get("share_idle") === "true",
-          nodes_without_pods: withoutPods,
-        },
-        "/api/v1/tenant/kubernetes/node-pools/recommendations": POOLS,
-      };
-      return envelope(url.pathname, routes[url.pathname]);
-    }),
-  );
+  stubFetch(async ({ url }) => {
+    requests.push(url);
+    const routes: Record<string, unknown> = {
+      "/api/v1/me": ME,
+      "/api/v1/organizations/org_1/tenants": ONE_TENANT,
+      "/api/v1/tenant/kubernetes/allocation": {
+        ...ALLOCATION,
+        ...(gpus ? { rows: GPU_ROWS, totals: GPU_TOTALS, days: [{ date: "2026-11-27", rows: GPU_ROWS, totals: GPU_TOTALS }] } : {}),
+        share_idle: url.searchParams.get("share_idle") === "true",
+        nodes_without_pods: withoutPods,
+      },
+      "/api/v1/tenant/kubernetes/node-pools/recommendations": POOLS,
+    };
+    return envelope(url.pathname, routes[url.pathname]);
+  });
 });
 afterEach(signedOut);
 

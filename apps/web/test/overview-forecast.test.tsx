@@ -1,8 +1,8 @@
 import { screen } from "@testing-library/react";
 import { Route } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SpendOverview } from "../src/features/overview/components/SpendOverview";
-import { envelope, meAs, renderInShell, signedIn, signedOut } from "./console-harness";
+import { envelope, meAs, ONE_TENANT, renderInShell, signedIn, signedOut, stubFetch } from "./console-harness";
 
 const ME = meAs("member", ["ten_1"], { name: "a" });
 const day = (n: number) => `2026-11-${String(n).padStart(2, "0")}`;
@@ -40,20 +40,16 @@ const REPORT = {
 
 beforeEach(() => {
   signedIn();
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: string) => {
-      const url = new URL(input, "http://console");
-      const routes: Record<string, unknown> = {
-        "/api/v1/me": ME,
-        "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
-        "/api/v1/tenant/spend": REPORT,
-        "/api/v1/tenant/budgets": { items: [] },
-        "/api/v1/tenant/spend/forecast": FORECAST,
-      };
-      return envelope(url.pathname, routes[url.pathname]);
-    }),
-  );
+  stubFetch(async ({ url }) => {
+    const routes: Record<string, unknown> = {
+      "/api/v1/me": ME,
+      "/api/v1/organizations/org_1/tenants": ONE_TENANT,
+      "/api/v1/tenant/spend": REPORT,
+      "/api/v1/tenant/budgets": { items: [] },
+      "/api/v1/tenant/spend/forecast": FORECAST,
+    };
+    return envelope(url.pathname, routes[url.pathname]);
+  });
 });
 afterEach(signedOut);
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { envelope, meAs, renderInShell, signedIn, signedOut } from "./console-harness";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { envelope, meAs, ONE_TENANT, renderInShell, signedIn, signedOut, stubFetch } from "./console-harness";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RealizedSavingsItem, RecommendationItem, RecommendationSummary } from "@cloudcost/contracts";
 import { savingsByMonth } from "../src/features/savings/savings";
 import Recommendations from "../src/features/recommendations/components/Recommendations";
@@ -90,31 +90,26 @@ let savingsAnswer: { items: RealizedSavingsItem[]; totals: { estimated: number; 
 
 function answer(role: string) {
   requests = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, "http://console");
-      const method = init?.method ?? "GET";
-      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-      requests.push({ url, method, body });
-      const routes: Record<string, unknown> = {
-        "/api/v1/me": me(role),
-        "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
-        "/api/v1/tenant/compute/savings": savingsAnswer,
-        "/api/v1/tenant/compute/recommendations/summary": SUMMARY,
-        "/api/v1/tenant/compute/recommendations": { items: [ITEM], next_cursor: null },
-        "/api/v1/tenant/compute/recommendations/vm-web": {
-          resource_id: "vm-web",
-          action: "DOWNSIZE",
-          recommended_instance_type: "m5.xlarge",
-          state: body?.state,
-          state_reason: body?.reason ?? null,
-          snoozed_until: body?.snoozed_until ?? null,
-        },
-      };
-      return envelope(url.pathname, routes[url.pathname]);
-    }),
-  );
+  stubFetch(async ({ url, method, body }) => {
+    requests.push({ url, method, body });
+    const decision = body as { state?: string; reason?: string; snoozed_until?: string } | undefined;
+    const routes: Record<string, unknown> = {
+      "/api/v1/me": me(role),
+      "/api/v1/organizations/org_1/tenants": ONE_TENANT,
+      "/api/v1/tenant/compute/savings": savingsAnswer,
+      "/api/v1/tenant/compute/recommendations/summary": SUMMARY,
+      "/api/v1/tenant/compute/recommendations": { items: [ITEM], next_cursor: null },
+      "/api/v1/tenant/compute/recommendations/vm-web": {
+        resource_id: "vm-web",
+        action: "DOWNSIZE",
+        recommended_instance_type: "m5.xlarge",
+        state: decision?.state,
+        state_reason: decision?.reason ?? null,
+        snoozed_until: decision?.snoozed_until ?? null,
+      },
+    };
+    return envelope(url.pathname, routes[url.pathname]);
+  });
 }
 
 function renderAt(path: string) {

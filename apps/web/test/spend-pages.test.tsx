@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { checkboxLayout, envelope, meAs, renderInShell, signedIn, signedOut, teamDimension, withConsoleStyles } from "./console-harness";
+import { checkboxLayout, envelope, meAs, ONE_TENANT, renderInShell, signedIn, signedOut, stubFetch, teamDimension, withConsoleStyles } from "./console-harness";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Budgets from "../src/features/budgets/components/Budgets";
 import Allocation from "../src/features/settings/components/Allocation";
@@ -157,41 +157,36 @@ let requests: { url: URL; tenant: string | null; method: string; body: unknown }
 /** The main API as the browser sees it: one answer per path, every request recorded. */
 function answer(role: string) {
   requests = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, "http://console");
-      const headers = (init?.headers ?? {}) as Record<string, string>;
-      requests.push({
-        url,
-        tenant: headers["X-Service-Tenant-ID"] ?? null,
-        method: init?.method ?? "GET",
-        body: init?.body ? JSON.parse(String(init.body)) : undefined,
-      });
-      const routes: Record<string, unknown> = {
-        "/api/v1/me": me(role),
-        "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
-        "/api/v1/organizations/org_1/spend": REPORT,
-        "/api/v1/tenant/spend": REPORT,
-        "/api/v1/tenant/budgets": { items: [BUDGET] },
-        "/api/v1/organizations/org_1/spend/allocation-rules": { rules: [] },
-        "/api/v1/organizations/org_1/spend/imports": { items: [PART], next_cursor: null },
-        "/api/v1/organizations/org_1/spend/import-sessions": { items: [SESSION], next_cursor: null },
-        "/api/v1/tenant/spend/anomalies": {
-          start: "2026-10-28",
-          end: "2026-11-28",
-          items: ANOMALIES,
-        },
-        "/api/v1/tenant/spend/anomalies/ano_1": { ...ANOMALIES[0], feedback: "no" },
-        "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
-      };
-      if (url.pathname === "/api/v1/organizations/org_1/spend" && url.searchParams.get("group_by") === "dimension:team") return envelope(url.pathname, BY_TEAM);
-      if (url.pathname.endsWith("/spend/export")) {
-        return new Response("BilledCost\r\n", { status: 200, headers: { "content-type": "text/csv", "x-unpriced-lines": "3" } });
-      }
-      return envelope(url.pathname, routes[url.pathname]);
-    }),
-  );
+  stubFetch(async ({ url, method, headers, body }) => {
+    requests.push({
+      url,
+      tenant: headers["X-Service-Tenant-ID"] ?? null,
+      method,
+      body,
+    });
+    const routes: Record<string, unknown> = {
+      "/api/v1/me": me(role),
+      "/api/v1/organizations/org_1/tenants": ONE_TENANT,
+      "/api/v1/organizations/org_1/spend": REPORT,
+      "/api/v1/tenant/spend": REPORT,
+      "/api/v1/tenant/budgets": { items: [BUDGET] },
+      "/api/v1/organizations/org_1/spend/allocation-rules": { rules: [] },
+      "/api/v1/organizations/org_1/spend/imports": { items: [PART], next_cursor: null },
+      "/api/v1/organizations/org_1/spend/import-sessions": { items: [SESSION], next_cursor: null },
+      "/api/v1/tenant/spend/anomalies": {
+        start: "2026-10-28",
+        end: "2026-11-28",
+        items: ANOMALIES,
+      },
+      "/api/v1/tenant/spend/anomalies/ano_1": { ...ANOMALIES[0], feedback: "no" },
+      "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
+    };
+    if (url.pathname === "/api/v1/organizations/org_1/spend" && url.searchParams.get("group_by") === "dimension:team") return envelope(url.pathname, BY_TEAM);
+    if (url.pathname.endsWith("/spend/export")) {
+      return new Response("BilledCost\r\n", { status: 200, headers: { "content-type": "text/csv", "x-unpriced-lines": "3" } });
+    }
+    return envelope(url.pathname, routes[url.pathname]);
+  });
 }
 
 function renderAt(path: string) {

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Spend from "../src/features/spend/components/Spend";
 import { exportQuery, perOf, spendQuery, unitCostQuery, unitMoney } from "../src/features/spend/spend";
-import { envelope, meAs, renderInShell, signedIn, signedOut, teamDimension } from "./console-harness";
+import { envelope, meAs, ONE_TENANT, renderInShell, signedIn, signedOut, stubFetch, teamDimension } from "./console-harness";
 
 const me = meAs("admin");
 const TEAM = teamDimension("2026-11-28T00:00:00.000Z");
@@ -58,43 +58,39 @@ beforeEach(() => {
   signedIn();
   requests = [];
   metrics = [ORDERS, { ...ORDERS, name: "active_users", unit: "users", dimension: null }];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: string) => {
-      const url = new URL(input, "http://console");
-      requests.push(url);
-      if (url.pathname === "/api/v1/organizations/org_1/spend") {
-        const q = url.searchParams;
-        const scale = Number(q.get("per_scale") ?? 1);
-        // Without per: the report without unit costs.
-        const scaled = <T extends { per: object; rows: object[] }>(report: T) =>
-          q.get("per")
-            ? { ...report, per: { ...report.per, scale } }
-            : { ...report, per: undefined, rows: report.rows.map((r) => ({ ...r, metric_amount: undefined, unit_cost: undefined })) };
-        if (q.get("granularity") === "none" && q.get("group_by") === "dimension:team") return envelope(url.pathname, scaled(BY_TEAM));
-        if (q.get("granularity") === "none")
-          // Filtered on the labelling dimension without grouping it: rows divide by the values filtered on.
-          return envelope(
-            url.pathname,
-            scaled({
-              ...BY_DAY,
-              granularity: "none",
-              rows: [row({}, "522.5", "150", "3.4833333333")],
-              per: { ...BY_DAY.per, labelled_by: q.get("dimension:team") ? "dimension:team" : null },
-            }),
-          );
-        const plain = { ...BY_DAY, rows: BY_DAY.rows.map(({ metric_amount: _m, unit_cost: _u, ...r }) => r), per: undefined };
-        return envelope(url.pathname, q.get("per") ? scaled(BY_DAY) : plain);
-      }
-      const routes: Record<string, unknown> = {
-        "/api/v1/me": me,
-        "/api/v1/organizations/org_1/tenants": { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null },
-        "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
-        "/api/v1/organizations/org_1/business-metrics": { items: metrics },
-      };
-      return envelope(url.pathname, routes[url.pathname]);
-    }),
-  );
+  stubFetch(async ({ url }) => {
+    requests.push(url);
+    if (url.pathname === "/api/v1/organizations/org_1/spend") {
+      const q = url.searchParams;
+      const scale = Number(q.get("per_scale") ?? 1);
+      // Without per: the report without unit costs.
+      const scaled = <T extends { per: object; rows: object[] }>(report: T) =>
+        q.get("per")
+          ? { ...report, per: { ...report.per, scale } }
+          : { ...report, per: undefined, rows: report.rows.map((r) => ({ ...r, metric_amount: undefined, unit_cost: undefined })) };
+      if (q.get("granularity") === "none" && q.get("group_by") === "dimension:team") return envelope(url.pathname, scaled(BY_TEAM));
+      if (q.get("granularity") === "none")
+        // Filtered on the labelling dimension without grouping it: rows divide by the values filtered on.
+        return envelope(
+          url.pathname,
+          scaled({
+            ...BY_DAY,
+            granularity: "none",
+            rows: [row({}, "522.5", "150", "3.4833333333")],
+            per: { ...BY_DAY.per, labelled_by: q.get("dimension:team") ? "dimension:team" : null },
+          }),
+        );
+      const plain = { ...BY_DAY, rows: BY_DAY.rows.map(({ metric_amount: _m, unit_cost: _u, ...r }) => r), per: undefined };
+      return envelope(url.pathname, q.get("per") ? scaled(BY_DAY) : plain);
+    }
+    const routes: Record<string, unknown> = {
+      "/api/v1/me": me,
+      "/api/v1/organizations/org_1/tenants": ONE_TENANT,
+      "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
+      "/api/v1/organizations/org_1/business-metrics": { items: metrics },
+    };
+    return envelope(url.pathname, routes[url.pathname]);
+  });
 });
 afterEach(signedOut);
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Recipient from "../src/features/statements/components/Recipient";
 import StatementDetail from "../src/features/statements/components/StatementDetail";
 import Statements from "../src/features/statements/components/Statements";
-import { envelope, meAs, renderInShell, signedIn, signedOut, teamDimension } from "./console-harness";
+import { envelope, meAs, renderInShell, signedIn, signedOut, stubFetch, teamDimension } from "./console-harness";
 
 const me = (role: string) => meAs(role, []);
 const TEAM = teamDimension("2026-11-20T00:00:00.000Z");
@@ -83,49 +83,43 @@ beforeEach(() => {
   statements = [SECOND, FIRST];
   createAnswer = undefined;
   calls = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, "http://console");
-      const method = init?.method ?? "GET";
-      const raw = init?.body ? String(init.body) : undefined;
-      calls.push({ method, url, body: raw ? JSON.parse(raw) : undefined });
-      const base = "/api/v1/organizations/org_1/statements";
-      if (method === "POST" && url.pathname === base) {
-        if (createAnswer) return createAnswer;
-        const body = JSON.parse(raw ?? "{}");
-        const made = { ...SECOND, id: "stm_3", number: `${body.period}-0001`, ...body, status: "draft", supersedes: null, changes: null };
-        statements = [made, ...statements];
-        return new Response(JSON.stringify({ status: "success", message: "ok", data: made }), { status: 201, headers: { "content-type": "application/json" } });
-      }
-      if (method === "POST" && url.pathname === `${base}/stm_2/finalize`) {
-        statements = statements.map((s) => (s.id === "stm_2" ? { ...s, status: "final", finalized_at: "2026-11-28T12:00:00.000Z" } : s));
-        return envelope(
-          url.pathname,
-          statements.find((s) => s.id === "stm_2"),
-        );
-      }
-      if (method === "DELETE") {
-        statements = statements.filter((s) => `${base}/${s.id}` !== url.pathname);
-        return new Response(null, { status: 204 });
-      }
-      if (url.pathname.endsWith("/recipients/web.csv"))
-        return new Response("section,description,source,method,ratio,amount\n", { status: 200, headers: { "content-type": "text/csv" } });
-      const routes: Record<string, unknown> = {
-        "/api/v1/me": me(role),
-        "/api/v1/organizations/org_1/tenants": { items: [], next_cursor: null },
-        "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
-        "/api/v1/organizations/org_1/settings": {
-          default_currency: "EUR",
-          rightsizing: { lookback_days: 14, cpu_target_percent: 60, memory_target_percent: 70 },
-        },
-        [base]: { items: statements },
-        [`${base}/stm_2/recipients/web`]: WEB,
-      };
-      for (const s of statements) routes[`${base}/${s.id}`] = s;
-      return envelope(url.pathname, routes[url.pathname]);
-    }),
-  );
+  stubFetch(async ({ url, method, raw, body }) => {
+    calls.push({ method, url, body });
+    const base = "/api/v1/organizations/org_1/statements";
+    if (method === "POST" && url.pathname === base) {
+      if (createAnswer) return createAnswer;
+      const body = JSON.parse(raw ?? "{}");
+      const made = { ...SECOND, id: "stm_3", number: `${body.period}-0001`, ...body, status: "draft", supersedes: null, changes: null };
+      statements = [made, ...statements];
+      return new Response(JSON.stringify({ status: "success", message: "ok", data: made }), { status: 201, headers: { "content-type": "application/json" } });
+    }
+    if (method === "POST" && url.pathname === `${base}/stm_2/finalize`) {
+      statements = statements.map((s) => (s.id === "stm_2" ? { ...s, status: "final", finalized_at: "2026-11-28T12:00:00.000Z" } : s));
+      return envelope(
+        url.pathname,
+        statements.find((s) => s.id === "stm_2"),
+      );
+    }
+    if (method === "DELETE") {
+      statements = statements.filter((s) => `${base}/${s.id}` !== url.pathname);
+      return new Response(null, { status: 204 });
+    }
+    if (url.pathname.endsWith("/recipients/web.csv"))
+      return new Response("section,description,source,method,ratio,amount\n", { status: 200, headers: { "content-type": "text/csv" } });
+    const routes: Record<string, unknown> = {
+      "/api/v1/me": me(role),
+      "/api/v1/organizations/org_1/tenants": { items: [], next_cursor: null },
+      "/api/v1/organizations/org_1/dimensions": { items: [TEAM] },
+      "/api/v1/organizations/org_1/settings": {
+        default_currency: "EUR",
+        rightsizing: { lookback_days: 14, cpu_target_percent: 60, memory_target_percent: 70 },
+      },
+      [base]: { items: statements },
+      [`${base}/stm_2/recipients/web`]: WEB,
+    };
+    for (const s of statements) routes[`${base}/${s.id}`] = s;
+    return envelope(url.pathname, routes[url.pathname]);
+  });
 });
 afterEach(() => {
   signedOut();
