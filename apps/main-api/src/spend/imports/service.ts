@@ -9,15 +9,12 @@ import {
 } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
 import { badRequest, deferredIdempotencyOf, notFound, type RawBody, type StoredResponse } from "@cloudcost/http";
-import type { Prisma } from "../../db";
 import { decodeCursor, toPage } from "../../http/pagination";
 import { assertLiveTenants } from "../../tenants/validate";
 import { emitWebhookEvent } from "../../webhooks/events";
 import type { FocusReadInfo } from "../focus";
-import type { SpendLinesRepository } from "../lines-repository";
 import { allocator } from "./allocation";
-import type { ImportRepository } from "./repository";
-import { createImportSessions, type SessionClock } from "./sessions";
+import { createImportSessions, type ImportSessionDeps, type SessionClock } from "./sessions";
 import type { ReceivedFocusBody } from "./body";
 import { storeFocusLines, withReceivedBody } from "./store";
 import { FILE_TRANSACTION, SHORT_TRANSACTION } from "./transactions";
@@ -33,12 +30,8 @@ export interface PostedImport {
   replay?: StoredResponse;
 }
 
-export interface ImportServiceDeps {
-  /** Opens the transactions; the imports' queries go through `imports`, the lines' writes through `lines`. */
-  prisma: Prisma;
-  imports: ImportRepository;
-  lines: SpendLinesRepository;
-}
+/** The sessions' deps: `prisma` opens the transactions, `imports` and `lines` hold every query. */
+export type ImportServiceDeps = ImportSessionDeps;
 
 export type ImportService = ReturnType<typeof createImportService>;
 
