@@ -9,7 +9,7 @@ export const num = (head: ReactNode): Column => ({ num: head });
 const isNum = (column: Column): column is { num: ReactNode } => typeof column === "object" && column !== null && "num" in column;
 
 /**
- * A table with its caption (for screen readers only, unless `captionVisible`), a header row of
+ * A table with its caption, if any (for screen readers only, unless `captionVisible`), a header row of
  * `columns`, its rows (`children`) and, when given, its footer's rows (`foot`).
  */
 export function DataTable({
@@ -19,7 +19,7 @@ export function DataTable({
   children,
   foot,
 }: {
-  caption: ReactNode;
+  caption?: ReactNode;
   captionVisible?: boolean;
   columns: Column[];
   children: ReactNode;
@@ -27,7 +27,7 @@ export function DataTable({
 }) {
   return (
     <table>
-      <caption className={captionVisible ? undefined : "sr-only"}>{caption}</caption>
+      {caption !== undefined && <caption className={captionVisible ? undefined : "sr-only"}>{caption}</caption>}
       <thead>
         <tr>
           {columns.map((column, i) =>

@@ -5,7 +5,7 @@ import { formatNumber, formatPercent, money } from "../../../shared/format";
 import type { Allocation } from "@cloudcost/contracts";
 import { groupLabel, IDLE_GROUP, lastDays, stackByDay } from "../kubernetes";
 import { useNamespaceAllocation } from "../hooks";
-import { ScrollRegion } from "../../../shared/components/DataTable";
+import { DataTable, num, ScrollRegion } from "../../../shared/components/DataTable";
 
 const DAYS = 14;
 
@@ -33,57 +33,20 @@ export function NamespaceCosts({ tenantId }: { tenantId: string }) {
             <>
               <SpendChart keys={stacked.keys.map(groupLabel)} periods={relabel(stacked.periods)} currency="USD" title="Cost by namespace per day" />
               <ScrollRegion label="Cost by namespace">
-                <table>
-                  <caption className="sr-only">
-                    Cost by namespace from {data.start.slice(0, 10)} to {data.end.slice(0, 10)}
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Namespace</th>
-                      <th scope="col" className="num">
-                        Core-hours
-                      </th>
-                      <th scope="col" className="num">
-                        GB-hours
-                      </th>
-                      <th scope="col" className="num">
-                        GPU-hours
-                      </th>
-                      <th scope="col" className="num">
-                        CPU cost
-                      </th>
-                      <th scope="col" className="num">
-                        Memory cost
-                      </th>
-                      <th scope="col" className="num">
-                        GPU cost
-                      </th>
-                      <th scope="col" className="num">
-                        Total
-                      </th>
-                      <th scope="col" className="num">
-                        Efficiency
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.rows.map((row) => (
-                      <tr key={row.group}>
-                        <td>{groupLabel(row.group)}</td>
-                        <td className="num">{formatNumber(row.cpu_core_hours)}</td>
-                        <td className="num">{formatNumber(row.ram_gb_hours)}</td>
-                        <td className="num">{formatNumber(row.gpu_hours)}</td>
-                        <td className="num">{money(row.cpu_cost, "USD")}</td>
-                        <td className="num">{money(row.ram_cost, "USD")}</td>
-                        <td className="num">{money(row.gpu_cost, "USD")}</td>
-                        <td className="num">{money(row.total_cost, "USD")}</td>
-                        <td className="num" title="Usage cost over allocated cost">
-                          {row.efficiency === null ? "—" : formatPercent(Math.round(row.efficiency * 1000) / 10)}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                  <tfoot>
+                <DataTable
+                  caption={`Cost by namespace from ${data.start.slice(0, 10)} to ${data.end.slice(0, 10)}`}
+                  columns={[
+                    "Namespace",
+                    num("Core-hours"),
+                    num("GB-hours"),
+                    num("GPU-hours"),
+                    num("CPU cost"),
+                    num("Memory cost"),
+                    num("GPU cost"),
+                    num("Total"),
+                    num("Efficiency"),
+                  ]}
+                  foot={
                     <tr>
                       <th scope="row">Nodes' cost</th>
                       <td className="num">{formatNumber(data.totals.cpu_core_hours)}</td>
@@ -97,8 +60,24 @@ export function NamespaceCosts({ tenantId }: { tenantId: string }) {
                       </td>
                       <td />
                     </tr>
-                  </tfoot>
-                </table>
+                  }
+                >
+                  {data.rows.map((row) => (
+                    <tr key={row.group}>
+                      <td>{groupLabel(row.group)}</td>
+                      <td className="num">{formatNumber(row.cpu_core_hours)}</td>
+                      <td className="num">{formatNumber(row.ram_gb_hours)}</td>
+                      <td className="num">{formatNumber(row.gpu_hours)}</td>
+                      <td className="num">{money(row.cpu_cost, "USD")}</td>
+                      <td className="num">{money(row.ram_cost, "USD")}</td>
+                      <td className="num">{money(row.gpu_cost, "USD")}</td>
+                      <td className="num">{money(row.total_cost, "USD")}</td>
+                      <td className="num" title="Usage cost over allocated cost">
+                        {row.efficiency === null ? "—" : formatPercent(Math.round(row.efficiency * 1000) / 10)}
+                      </td>
+                    </tr>
+                  ))}
+                </DataTable>
               </ScrollRegion>
               {idleText(data.rows) && (
                 <p className="hint" data-testid="k8s-idle">

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Loading } from "../../../shared/components/status";
 import { age, formatDate, formatNumber, formatPercent, formatUsd } from "../../../shared/format";
 import { ACTION_LABELS, actionOf, REASON_LABELS, type Recommendation } from "../recommendation";
-import { ScrollRegion } from "../../../shared/components/DataTable";
+import { DataTable, num, ScrollRegion } from "../../../shared/components/DataTable";
 
 /**
  * Why a resource got its action: statistics and window, reasons, ranked options, where the prices
@@ -106,43 +106,27 @@ function Detail({ item }: { item: Recommendation }) {
         <>
           <h3 id="options-title">Options, best first</h3>
           <ScrollRegion labelledBy="options-title">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col" className="num">
-                    Monthly
-                  </th>
-                  <th scope="col" className="num">
-                    Saves
-                  </th>
-                  <th scope="col">Projected CPU / memory p95</th>
-                  <th scope="col">Risk</th>
-                  <th scope="col">Effort</th>
+            <DataTable columns={["Type", num("Monthly"), num("Saves"), "Projected CPU / memory p95", "Risk", "Effort"]}>
+              {item.options.map((o) => (
+                <tr key={o.instance_type}>
+                  <td>
+                    {o.instance_type}{" "}
+                    <span className="muted">
+                      {formatNumber(o.cpu_cores)} vCPU · {formatNumber(o.ram_gb)} GB
+                    </span>
+                  </td>
+                  <td className="num">{formatUsd(o.monthly_cost_usd)}</td>
+                  <td className="num">{formatUsd(o.savings_monthly_usd)}</td>
+                  <td>
+                    {formatPercent(o.projected_cpu_p95)} / {formatPercent(o.projected_memory_p95)}
+                  </td>
+                  <td>
+                    <span className={`risk risk-${o.performance_risk}`}>{o.performance_risk}</span>
+                  </td>
+                  <td>{o.migration_effort}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {item.options.map((o) => (
-                  <tr key={o.instance_type}>
-                    <td>
-                      {o.instance_type}{" "}
-                      <span className="muted">
-                        {formatNumber(o.cpu_cores)} vCPU · {formatNumber(o.ram_gb)} GB
-                      </span>
-                    </td>
-                    <td className="num">{formatUsd(o.monthly_cost_usd)}</td>
-                    <td className="num">{formatUsd(o.savings_monthly_usd)}</td>
-                    <td>
-                      {formatPercent(o.projected_cpu_p95)} / {formatPercent(o.projected_memory_p95)}
-                    </td>
-                    <td>
-                      <span className={`risk risk-${o.performance_risk}`}>{o.performance_risk}</span>
-                    </td>
-                    <td>{o.migration_effort}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </ScrollRegion>
         </>
       )}
