@@ -23,10 +23,11 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { detectOrganizationAnomalies, detectTenantAnomalies } from "../apps/main-api/src/anomalies/service";
-import { createBudget, listBudgets, specOf } from "../apps/main-api/src/budgets/service";
-import { budgetStatuses } from "../apps/main-api/src/budgets/status";
-import { forecastSpend } from "../apps/main-api/src/spend/forecast/service";
+import { anomalyServiceOver } from "../apps/main-api/src/anomalies/service";
+import { budgetServiceOver } from "../apps/main-api/src/budgets/service";
+import { budgetStatuses, specOf } from "../apps/main-api/src/budgets/status";
+import { forecastRepository } from "../apps/main-api/src/spend/forecast/repository";
+import { createForecastService } from "../apps/main-api/src/spend/forecast/service";
 import { createPrisma } from "../apps/main-api/src/db";
 import { openBenchDatabase } from "./bench-database";
 import { percentile, round, writeResults } from "./measure";
@@ -47,6 +48,9 @@ async function main() {
   }
   const { db, drop } = await openBenchDatabase(serverUrl, "alerts");
   const prisma = createPrisma(db.adapter);
+  const budgetService = budgetServiceOver(prisma);
+  const anomalyService = anomalyServiceOver(prisma);
+  const { forecastSpend } = createForecastService({ db, prisma, forecasts: forecastRepository });
   try {
     await db.sql.query("INSERT INTO organizations (id, name, slug) VALUES ($1, 'Bench', 'bench-alerts')", [ORG]);
     const t0 = performance.now();
@@ -84,7 +88,7 @@ async function main() {
     const tenant = { id: "ten_1", organizationId: ORG };
     const periods = ["monthly", "quarterly", "annual"] as const;
     for (let i = 0; i < 20; i++) {
-      await createBudget(prisma, tenant, {
+      await budgetService.createBudget(tenant, {
         name: `budget ${i}`,
         period: periods[i % 3],
         amount: String(10_000 * (i + 1)),
@@ -108,7 +112,7 @@ async function main() {
         `${year + 1}-01-01`,
       ]);
     for (let i = 0; i < 5; i++) {
-      await listBudgets(prisma, tenant);
+      await budgetService.listBudgets(tenant);
       await bareBudgetRead();
     }
     const times: number[] = [];
@@ -121,7 +125,7 @@ async function main() {
           await bareBudgetRead();
           bareTimes.push(performance.now() - start);
         } else {
-          const { items } = await listBudgets(prisma, tenant);
+          const { items } = await budgetService.listBudgets(tenant);
           times.push(performance.now() - start);
           if (items.length !== 20) throw new Error("expected 20 budgets");
         }
@@ -137,7 +141,7 @@ async function main() {
       ]);
     const forecastQuery = { period: "monthly", metric: "billed_cost", currency: "USD", filters: {}, tags: {}, dimension_filters: {} } as const;
     for (let i = 0; i < 5; i++) {
-      await forecastSpend({ db, prisma }, tenant, forecastQuery);
+      await forecastSpend(tenant, forecastQuery);
       await bareMonthRead();
     }
     const forecastTimes: number[] = [];
@@ -149,7 +153,7 @@ async function main() {
           await bareMonthRead();
           bareMonthTimes.push(performance.now() - start);
         } else {
-          const forecast = await forecastSpend({ db, prisma }, tenant, forecastQuery);
+          const forecast = await forecastSpend(tenant, forecastQuery);
           forecastTimes.push(performance.now() - start);
           if (forecast.forecast === null) throw new Error("expected a forecast");
         }
@@ -175,7 +179,7 @@ async function main() {
     let anomalies = 0;
     const steps: Record<keyof typeof spent, (tenantId: string) => Promise<void>> = {
       detect: async (tenantId) => {
-        anomalies += (await detectTenantAnomalies(prisma, { id: tenantId, organizationId: ORG }, { days: detectDays })).detected;
+        anomalies += (await anomalyService.detectTenantAnomalies({ id: tenantId, organizationId: ORG }, { days: detectDays })).detected;
       },
       bare: async (tenantId) => {
         await dailyRead(tenantId);
@@ -195,7 +199,7 @@ async function main() {
     await db.sql.query("DELETE FROM spend_anomalies WHERE organization_id = $1", [ORG]);
     const o0 = performance.now();
     const tenantIds = Array.from({ length: TENANTS }, (_, i) => `ten_${i + 1}`);
-    const organizationCall = await detectOrganizationAnomalies(prisma, ORG, tenantIds, { days: detectDays });
+    const organizationCall = await anomalyService.detectOrganizationAnomalies(ORG, tenantIds, { days: detectDays });
     const organizationMs = performance.now() - o0;
     if (organizationCall.detected !== anomalies) throw new Error(`one call for the organization found ${organizationCall.detected} anomalies`);
 

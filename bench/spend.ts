@@ -29,7 +29,9 @@ import { buildDeps } from "../apps/main-api/src/compose";
 import { loadConfig } from "../apps/main-api/src/config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 import { querySpend, type SpendQueryInput } from "../apps/main-api/src/spend/query";
-import { ingestUsage } from "../apps/main-api/src/spend/usage-service";
+import { spendLinesRepository } from "../apps/main-api/src/spend/lines-repository";
+import { usageRepository } from "../apps/main-api/src/spend/usage-repository";
+import { createUsageService } from "../apps/main-api/src/spend/usage-service";
 import { TEST_SERVICE_TOKEN_SECRET } from "../apps/main-api/test/helpers/context";
 import { startPricingApi } from "../apps/main-api/test/helpers/pricing-api";
 import { modelUsage, registerModelPrices } from "../apps/main-api/test/helpers/spend";
@@ -57,6 +59,7 @@ async function benchIngestion(db: Database) {
       MAIN_API_DEV_ISSUER_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "cloudcost-bench-issuer-")),
     });
     const deps = buildDeps({ config, db, logger: pino({ level: "silent" }) });
+    const { ingestUsage } = createUsageService({ ...deps, lines: spendLinesRepository, usage: usageRepository });
     const prices = await registerModelPrices(pricingApi, "org_bench_usage", "bench-model", [
       { bucket: "input", perMtok: 2.5 },
       { bucket: "output", perMtok: 10 },
@@ -73,7 +76,7 @@ async function benchIngestion(db: Database) {
       );
       const t0 = performance.now();
       const { usage } = IngestUsageRequest.parse({ usage: raw });
-      const result = await ingestUsage(deps, { id: "ten_bench_usage", organizationId: "org_bench_usage" }, usage);
+      const result = await ingestUsage({ id: "ten_bench_usage", organizationId: "org_bench_usage" }, usage);
       times.push(performance.now() - t0);
       if (result.accepted !== 10_000 || result.priced !== 10_000) throw new Error(`unexpected ingestion result ${JSON.stringify(result)}`);
       // The pricing call alone for the same lines (part of the figure above), for the breakdown.
