@@ -6,8 +6,9 @@ import path from "node:path";
 /** A numeric knob: `process.env[name]`, else `fallback`. */
 export const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-/** The nearest-rank `p` percentile of `values` (rank ceil(p x n)). */
-export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
+/** The nearest-rank `p` percentile of `values` (rank ceil(p x n)); 0 when there is none. */
+export const percentile = (values: number[], p: number) =>
+  values.length === 0 ? 0 : [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)];
 
 export const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 

@@ -24,9 +24,9 @@ import fs from "node:fs";
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
-import { env, writeResults } from "../measure";
+import { env, percentile, round, writeResults } from "../measure";
 import { startCanary, type Canary } from "./canary";
-import { openLoop, percentile, type OpenLoopResult, type PlannedRequest } from "./open-loop";
+import { openLoop, type OpenLoopResult, type PlannedRequest } from "./open-loop";
 import { Client } from "pg";
 import { analyzeDatabases, json, modelEntries, rssKiB, seedFleet, startStack, rid, type Stack } from "./stack";
 
@@ -195,8 +195,6 @@ interface KindFigures {
   timeouts: number;
 }
 
-const ms = (n: number) => Number(n.toFixed(1));
-
 /** The answers of each window of `windowS` seconds of a phase (by due time), and first vs last. */
 function windowsOf(trace: [number, number][], seconds: number, windowS: number): Pick<KindFigures, "windows" | "trend"> {
   const count = Math.max(1, Math.floor(seconds / windowS));
@@ -204,7 +202,7 @@ function windowsOf(trace: [number, number][], seconds: number, windowS: number):
   for (const [due, latency] of trace) buckets[Math.min(count - 1, Math.max(0, Math.floor(due / 1000 / windowS)))].push(latency);
   const windows = buckets.map((values, i) => {
     values.sort((a, b) => a - b);
-    return { from_s: i * windowS, requests: values.length, p50_ms: ms(percentile(values, 0.5)), p99_ms: ms(percentile(values, 0.99)) };
+    return { from_s: i * windowS, requests: values.length, p50_ms: round(percentile(values, 0.5)), p99_ms: round(percentile(values, 0.99)) };
   });
   const first = windows[0].p50_ms;
   const last = windows[windows.length - 1].p50_ms;
@@ -213,9 +211,9 @@ function windowsOf(trace: [number, number][], seconds: number, windowS: number):
 const latencyFigures = (result: OpenLoopResult, duringCycle: (due: number) => boolean) => ({
   requests: result.requests,
   requests_per_s: result.requests_per_s,
-  p50_ms: ms(percentile(result.latencies_ms, 0.5)),
-  p99_ms: ms(percentile(result.latencies_ms, 0.99)),
-  max_ms: ms(result.latencies_ms.at(-1) ?? 0),
+  p50_ms: round(percentile(result.latencies_ms, 0.5)),
+  p99_ms: round(percentile(result.latencies_ms, 0.99)),
+  max_ms: round(result.latencies_ms.at(-1) ?? 0),
   ...splitByCycles(result.trace, duringCycle),
 });
 const splitByCycles = (trace: [number, number][], inside: (due: number) => boolean) => {
@@ -224,7 +222,7 @@ const splitByCycles = (trace: [number, number][], inside: (due: number) => boole
       .filter(([due]) => inside(due) === keep)
       .map(([, latency]) => latency)
       .sort((a, b) => a - b);
-  const figures = (values: number[]) => ({ requests: values.length, p50_ms: ms(percentile(values, 0.5)), p99_ms: ms(percentile(values, 0.99)) });
+  const figures = (values: number[]) => ({ requests: values.length, p50_ms: round(percentile(values, 0.5)), p99_ms: round(percentile(values, 0.99)) });
   return { during_cycles: figures(split(true)), outside_cycles: figures(split(false)) };
 };
 
@@ -266,7 +264,7 @@ async function phase(stack: Stack, canary: Canary, seconds: number, label: strin
   const duringCycle = (due: number) => spans.some(([from, to]) => due >= from && due <= to);
   const canaryResult = await floor;
   clientDelay.disable();
-  const client_loop_delay_ms = { p99: ms(clientDelay.percentile(99) / 1e6), max: ms(clientDelay.max / 1e6) };
+  const client_loop_delay_ms = { p99: round(clientDelay.percentile(99) / 1e6), max: round(clientDelay.max / 1e6) };
   const canaryFigures = canaryResult && { ...latencyFigures(canaryResult, duringCycle), errors: canaryResult.errors };
   const kinds = Object.fromEntries(
     results.map(([kind, result]) => {
@@ -454,7 +452,7 @@ async function main() {
     const heapAfter = await heapUsedMiB(stack);
     const liveAfter = await liveHeaps(stack);
 
-    const growth = (after: number, before: number) => Number((after / before - 1).toFixed(3));
+    const growth = (after: number, before: number) => round(after / before - 1, 3);
     const checks: { name: string; pass: boolean; detail: string; hard: boolean }[] = [];
     for (const p of [...warmups1, run, warmup2]) {
       checks.push({ name: `no 5xx (${p === run ? "load" : "warm-up"})`, pass: p.fivexx === 0, detail: `${p.fivexx} 5xx`, hard: true });
@@ -537,7 +535,7 @@ async function main() {
         cpus: os.cpus().length,
         memory_gib: Math.round(os.totalmem() / 2 ** 30),
         node: process.version,
-        load_average: os.loadavg().map((n) => Number(n.toFixed(2))),
+        load_average: os.loadavg().map((n) => round(n, 2)),
       },
       total_seconds: Math.round((Date.now() - started) / 1000),
       at: new Date().toISOString(),

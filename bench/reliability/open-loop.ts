@@ -43,12 +43,6 @@ export interface OpenLoopResult {
   trace: [number, number][];
 }
 
-/** Nearest-rank percentile of ascending values. */
-export function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
-
 export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
   // FIFO: every connection stays in rotation. The default (LIFO) leaves the spare ones idle past the
   // services' 5 s keep-alive timeout, and reusing one just as the service closes it is a socket error
