@@ -34,6 +34,7 @@ import { checkedStatements as importStatements } from "../src/spend/imports/repo
 import { checkedStatements as usageStatements } from "../src/spend/usage-repository";
 import { checkedStatements as resourceCostStatements } from "../src/spend/resource-costs-repository";
 import { checkedStatements as spendLineStatements } from "../src/spend/lines-repository";
+import { checkedStatements as lineReadStatements } from "../src/spend/line-reads-repository";
 import { checkedStatements as userStatements } from "../src/users/repository";
 import { checkedStatements as webhookStatements } from "../src/webhooks/repository";
 
@@ -42,6 +43,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...anomalyStatements(),
   ...usageStatements(),
   ...spendLineStatements(),
+  ...lineReadStatements(),
   ...importStatements(),
   ...forecastStatements(),
   ...userStatements(),

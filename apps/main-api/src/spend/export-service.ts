@@ -4,7 +4,8 @@ import type { SqlClient } from "@cloudcost/db";
 import { focusCsv } from "./focus";
 import type { DimensionSpendRepository } from "./dimension-spend-repository";
 import { allocateExportLines } from "./export-allocation";
-import { countUnpricedLines, exportLines, type SpendLinesFilter } from "./lines";
+import type { LineReadRepository, SpendLinesFilter } from "./line-reads-repository";
+import { exportLines } from "./lines";
 import type { SpendScope } from "./query";
 
 const UNSPECIFIED_PROVIDER = "Unspecified";
@@ -12,6 +13,8 @@ const UNSPECIFIED_PROVIDER = "Unspecified";
 export interface ExportServiceDeps {
   /** The lines are read with it (lines.ts, export-allocation.ts). */
   sql: SqlClient;
+  /** The lines and their unpriced count. */
+  lineReads: LineReadRepository;
   /** The dimensions an export names. */
   dimensionSpend: DimensionSpendRepository;
   /** The organization's default currency (written for lines without a currency). */
@@ -22,7 +25,7 @@ export type ExportService = ReturnType<typeof createExportService>;
 
 /** The FOCUS export of a scope's lines. */
 export function createExportService(deps: ExportServiceDeps) {
-  const { sql, dimensionSpend } = deps;
+  const { sql, lineReads, dimensionSpend } = deps;
 
   /**
    * The scope's lines as a FOCUS 1.2 CSV stream. FOCUS forbids null costs, so unpriced usage lines
@@ -46,8 +49,8 @@ export function createExportService(deps: ExportServiceDeps) {
         { path: "dimensions", message: `no dimension ${unknown.join(", ")} in this organization` },
       ]);
     const fallbackCurrency = await deps.defaultCurrency(scope.organizationId);
-    const unpriced = await countUnpricedLines(sql, scope, query);
-    const stored = exportLines(sql, scope, query, { fallbackCurrency, includeUnpriced: query.include_unpriced });
+    const unpriced = await lineReads.countUnpricedLines(sql, scope, query);
+    const stored = exportLines(lineReads, sql, scope, query, { fallbackCurrency, includeUnpriced: query.include_unpriced });
     const lines = keys.length ? allocateExportLines(sql, scope.organizationId, stored, versions, keys, split ? keys[0] : null, query) : stored;
     return {
       status: 200,

@@ -12,6 +12,7 @@ import { dimensionSpendRepository } from "./dimension-spend-repository";
 import { createExportService } from "./export-service";
 import { forecastRepository } from "./forecast/repository";
 import { createForecastService } from "./forecast/service";
+import { lineReadRepository } from "./line-reads-repository";
 import { listSpendLines } from "./lines";
 import { spendLinesRepository } from "./lines-repository";
 import { spendReport } from "./dimension-query";
@@ -43,6 +44,7 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
   const forecasts = createForecastService({ db: deps.db, prisma: deps.prisma, forecasts: forecastRepository });
   const exports = createExportService({
     sql: deps.db.sql,
+    lineReads: lineReadRepository,
     dimensionSpend: dimensionSpendRepository,
     defaultCurrency: async (organizationId) => (await loadOrganizationSettings(deps.prisma, organizationId)).default_currency,
   });
@@ -63,7 +65,7 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
     getTenantSpend: async ({ query }, { tenant }) =>
       ok("Spend of the tenant", await spendReport(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query)),
     listSpendLines: async ({ query }, { tenant }) => {
-      const page = await listSpendLines(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query);
+      const page = await listSpendLines(lineReadRepository, deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query);
       return ok(`${page.items.length} spend lines`, page);
     },
     getOrganizationSpend: async ({ query }, ctx) => ok("Spend of the organization", await spendReport(deps.db.sql, organizationScope(ctx), query)),
