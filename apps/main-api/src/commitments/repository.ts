@@ -13,7 +13,7 @@ import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
 /**
  * Commitment utilization, coverage and the on-demand hourly series, aggregated in the database
- * from the roll-ups spend/ledger.ts keeps (spend/commitment-rollups.ts). Whole UTC days of a range
+ * from the roll-ups spend/lines-repository.ts keeps (spend/commitment-rollups.ts). Whole UTC days of a range
  * come from spend_commitment_daily (utilization) or spend_coverage_daily (coverage; its whole
  * months from spend_coverage_monthly), the partial days at its edges from the lines. What a
  * commitment could cover is eligibleUsage (commitment-rollups.ts), the coverage and hourly roll-ups
