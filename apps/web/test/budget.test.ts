@@ -77,7 +77,7 @@ describe("the budget dialog's body", () => {
     });
   });
   it("round-trips a budget read from the API", () => {
-    const budget = {
+    const fields = {
       name: "B",
       period: "quarterly",
       amount: "99.5",
@@ -85,17 +85,7 @@ describe("the budget dialog's body", () => {
       metric: "list_cost",
       filters: { model: ["gpt-4o"] },
       thresholds: [{ percent: 90.5, kind: "forecast" }],
-    } as unknown as Budget;
-    expect(budgetBody(budgetToForm(budget))).toEqual({
-      body: {
-        name: "B",
-        period: "quarterly",
-        amount: "99.5",
-        currency: "EUR",
-        metric: "list_cost",
-        filters: { model: ["gpt-4o"] },
-        thresholds: [{ percent: 90.5, kind: "forecast" }],
-      },
-    });
+    };
+    expect(budgetBody(budgetToForm(fields as unknown as Budget))).toEqual({ body: fields });
   });
 });

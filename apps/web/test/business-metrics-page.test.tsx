@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Route } from "react-router";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import BusinessMetrics from "../src/features/settings/components/BusinessMetrics";
-import { envelope, meAs, renderInShell, signedIn, signedOut, stubFetch, teamDimension } from "./console-harness";
+import { envelope, invalidRequest, meAs, renderInShell, signedIn, signedOut, stubFetch, teamDimension } from "./console-harness";
 
 const me = (role: string) => meAs(role, []);
 const TEAM = teamDimension("2026-11-20T00:00:00.000Z");
@@ -142,15 +142,7 @@ describe("the Business metrics page", () => {
   });
 
   it("reads a chosen CSV file and shows the API's 400 naming the line and column", async () => {
-    csvAnswer = new Response(
-      JSON.stringify({
-        status: "error",
-        code: "invalid_request",
-        message: "Invalid CSV: line 3, column amount: must be a decimal >= 0",
-        errors: [{ path: "line.3.amount", message: "must be a decimal >= 0" }],
-      }),
-      { status: 400, headers: { "content-type": "application/json" } },
-    );
+    csvAnswer = invalidRequest("Invalid CSV: line 3, column amount: must be a decimal >= 0", "line.3.amount", "must be a decimal >= 0");
     render();
     await screen.findByRole("heading", { name: "Upload values of orders" });
     fireEvent.change(screen.getByLabelText("Metric"), { target: { value: "active_users" } });

@@ -119,6 +119,12 @@ export function stubFetch(answer: (request: SentRequest) => Response | Promise<R
 /** The tenants of org_1 as the main API lists them: ten_1 (Prod). */
 export const ONE_TENANT = { items: [{ id: "ten_1", name: "Prod", organization_id: "org_1" }], next_cursor: null };
 
+/** The main API's 400 (invalid_request) with its `message` and the `path` whose value it refused. */
+export function invalidRequest(message: string, path: string, why: string): Response {
+  const body = { status: "error", code: "invalid_request", message, errors: [{ path, message: why }] };
+  return new Response(JSON.stringify(body), { status: 400, headers: { "content-type": "application/json" } });
+}
+
 /** The main API's answer for `pathname`: `data` in its success envelope, or a 404 when there is none. */
 export function envelope(pathname: string, data: unknown): Response {
   const body = data === undefined ? { status: "error", message: `no ${pathname}` } : { status: "success", message: "ok", data };

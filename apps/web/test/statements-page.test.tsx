@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Recipient from "../src/features/statements/components/Recipient";
 import StatementDetail from "../src/features/statements/components/StatementDetail";
 import Statements from "../src/features/statements/components/Statements";
-import { envelope, meAs, renderInShell, signedIn, signedOut, stubFetch, teamDimension } from "./console-harness";
+import { envelope, invalidRequest, meAs, renderInShell, signedIn, signedOut, stubFetch, teamDimension } from "./console-harness";
 
 const me = (role: string) => meAs(role, []);
 const TEAM = teamDimension("2026-11-20T00:00:00.000Z");
@@ -169,15 +169,7 @@ describe("the Statements page", () => {
   });
 
   it("shows the API's 400 naming the field", async () => {
-    createAnswer = new Response(
-      JSON.stringify({
-        status: "error",
-        code: "invalid_request",
-        message: "Invalid request body",
-        errors: [{ path: "period", message: "may not be in the future" }],
-      }),
-      { status: 400, headers: { "content-type": "application/json" } },
-    );
+    createAnswer = invalidRequest("Invalid request body", "period", "may not be in the future");
     render("/statements");
     await screen.findAllByTestId("statement");
     fireEvent.click(screen.getByRole("button", { name: "Create statement" }));
