@@ -35,6 +35,7 @@ import { checkedStatements as usageStatements } from "../src/spend/usage-reposit
 import { checkedStatements as resourceCostStatements } from "../src/spend/resource-costs-repository";
 import { checkedStatements as spendLineStatements } from "../src/spend/lines-repository";
 import { checkedStatements as lineReadStatements } from "../src/spend/line-reads-repository";
+import { checkedStatements as spendQueryStatements } from "../src/spend/spend-query-repository";
 import { checkedStatements as userStatements } from "../src/users/repository";
 import { checkedStatements as webhookStatements } from "../src/webhooks/repository";
 
@@ -44,6 +45,7 @@ const STATEMENTS: CheckedStatement[] = [
   ...usageStatements(),
   ...spendLineStatements(),
   ...lineReadStatements(),
+  ...spendQueryStatements(),
   ...importStatements(),
   ...forecastStatements(),
   ...userStatements(),

@@ -2,7 +2,7 @@ import type { DimensionLineField, DimensionRule, SpendDimension, SpendMetric, Sp
 import type { CheckedStatement, SqlClient } from "@cloudcost/db";
 import { versionsRead } from "../dimensions/preview";
 import { fieldArray, LINE_FIELD_SQL } from "../dimensions/repository";
-import { DIMENSION_COLUMN, dimensionSql, Params } from "./query";
+import { DIMENSION_COLUMN, dimensionSql, Params } from "./spend-query-repository";
 
 /** A dimension's version as a query applies it (newest first). */
 export interface QueryVersion {

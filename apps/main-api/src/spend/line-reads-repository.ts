@@ -1,6 +1,7 @@
 import type { SpendDimension, SpendLine } from "@cloudcost/contracts";
 import type { CheckedStatement, RowOf, SqlClient } from "@cloudcost/db";
-import { dimensionSql, type SpendScope } from "./query";
+import type { SpendScope } from "./query";
+import { dimensionSql } from "./spend-query-repository";
 
 // The reads of spend lines one by one (the lines endpoint's pages, the export's batches and its
 // unpriced count), through the driver; the writes are in lines-repository.ts.
