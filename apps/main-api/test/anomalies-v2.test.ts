@@ -194,9 +194,13 @@ test("feedback `no` ends the anomaly and mutes its monitor for 7 days; a late im
   // Late bills: the day after the spike (would have extended it), one within the mute, one after it (10 days ago).
   await seedSpend(ctx, t.organizationId, [dayLine(t.id, day(-19), "300"), dayLine(t.id, day(-16), "300"), dayLine(t.id, day(-10), "300")]);
   // Days beyond 93 days back are not re-detected; nothing happens for them.
-  expect(await redetectAfterImport({ prisma: ctx.prisma }, t.organizationId, [day(-200)])).toEqual({ detected: 0, extended: 0, anomalies: [] });
+  expect(await redetectAfterImport({ anomalies: anomalyServiceOver(ctx.prisma) }, t.organizationId, [day(-200)])).toEqual({
+    detected: 0,
+    extended: 0,
+    anomalies: [],
+  });
   let kicked = 0;
-  const result = await redetectAfterImport({ prisma: ctx.prisma, outbox: { kick: () => kicked++ } }, t.organizationId, [
+  const result = await redetectAfterImport({ anomalies: anomalyServiceOver(ctx.prisma), outbox: { kick: () => kicked++ } }, t.organizationId, [
     `${day(-19)}T00:00:00.000Z`,
     day(-16),
     day(-10),
@@ -219,7 +223,7 @@ test("feedback `no` ends the anomaly and mutes its monitor for 7 days; a late im
   const [latest] = ec2;
   expect((await api(t, "patch", `/${latest.id}`).send({ feedback: "yes" })).status).toBe(200);
   await seedSpend(ctx, t.organizationId, [dayLine(t.id, day(-9), "300")]);
-  await redetectAfterImport({ prisma: ctx.prisma }, t.organizationId, [day(-9)]);
+  await redetectAfterImport({ anomalies: anomalyServiceOver(ctx.prisma) }, t.organizationId, [day(-9)]);
   expect(ofService(await list(t), "Amazon EC2")[0]).toMatchObject({ id: latest.id, start: day(-10), end: day(-9), days: 2, cost: "800.00", feedback: "yes" });
 });
 

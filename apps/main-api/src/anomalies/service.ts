@@ -292,18 +292,16 @@ export function createAnomalyService(deps: AnomalyServiceDeps) {
 /**
  * The service's `redetectDays` for the import code, once the import has committed: kicks the outbox
  * when an anomaly started. The spend is already stored: with a logger, a failure is logged (the
- * daily detection runs again) rather than thrown. `anomalies`: the service the caller built once
- * (without it, one is built over `prisma` for this call).
+ * daily detection runs again) rather than thrown. `anomalies`: the service the caller built once.
  */
 export async function redetectAfterImport(
-  deps: { prisma: Prisma; anomalies?: AnomalyService; outbox?: { kick(): void }; logger?: { error(obj: object, msg: string): void } },
+  deps: { anomalies: AnomalyService; outbox?: { kick(): void }; logger?: { error(obj: object, msg: string): void } },
   organizationId: string,
   days: readonly string[],
   now = new Date(),
 ): Promise<DetectionResult> {
-  const service = deps.anomalies ?? anomalyServiceOver(deps.prisma);
   try {
-    const result = await service.redetectDays(organizationId, days, now);
+    const result = await deps.anomalies.redetectDays(organizationId, days, now);
     if (result.detected > 0) deps.outbox?.kick();
     return result;
   } catch (err) {

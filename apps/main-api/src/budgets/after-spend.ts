@@ -1,11 +1,8 @@
 import type { AppDeps } from "../deps";
-import { type BudgetService, budgetServiceOver } from "./service";
+import type { BudgetService } from "./service";
 
-/**
- * What the check needs; `budgets`: the budget service the caller built once (without it, one is
- * built over `prisma` for this check).
- */
-type Deps = Pick<AppDeps, "prisma" | "outbox" | "logger"> & Partial<Pick<AppDeps, "clock">> & { budgets?: BudgetService };
+/** What the check needs; `budgets`: the budget service its caller built once. */
+type Deps = Pick<AppDeps, "outbox" | "logger"> & Partial<Pick<AppDeps, "clock">> & { budgets: BudgetService };
 
 /**
  * Checks the budgets of the tenants a change of spend touched (`null`: every tenant of the
@@ -18,7 +15,7 @@ export async function checkBudgetsAfterSpend(
   tenantIds: string[] | null,
   now = deps.clock?.() ?? new Date(),
 ): Promise<void> {
-  const budgets = deps.budgets ?? budgetServiceOver(deps.prisma);
+  const { budgets } = deps;
   try {
     const tenants = tenantIds ?? (await budgets.budgetTenantIds(organizationId));
     let sent = 0;

@@ -3,6 +3,7 @@ import type { mainApiSpendRoutes } from "@cloudcost/contracts";
 import { HttpError, releaseBody } from "@cloudcost/http";
 import { isManager } from "../auth/principal";
 import { checkBudgetsAfterSpend } from "../budgets/after-spend";
+import { budgetServiceOver } from "../budgets/service";
 import type { AppDeps } from "../deps";
 import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
@@ -42,6 +43,8 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
     usage: usageRepository,
   });
   const forecasts = createForecastService({ db: deps.db, prisma: deps.prisma, forecasts: forecastRepository });
+  // Usage that is stored or repriced is checked against the tenant's budgets.
+  const after = { ...deps, budgets: budgetServiceOver(deps.prisma) };
   const exports = createExportService({
     sql: deps.db.sql,
     lineReads: lineReadRepository,
@@ -53,12 +56,12 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
       const lines = input.body.usage;
       releaseBody(input);
       const result = await pricing(() => usage.ingestUsage(tenant, lines));
-      if (result.accepted > 0) await checkBudgetsAfterSpend(deps, tenant.organizationId, [tenant.id]);
+      if (result.accepted > 0) await checkBudgetsAfterSpend(after, tenant.organizationId, [tenant.id]);
       return ok(`Stored ${result.accepted} usage lines (${result.duplicates} already sent)`, result);
     },
     repriceUsage: async ({ body }, { tenant }) => {
       const result = await pricing(() => usage.repriceUsage(tenant, body));
-      if (result.repriced > 0) await checkBudgetsAfterSpend(deps, tenant.organizationId, [tenant.id]);
+      if (result.repriced > 0) await checkBudgetsAfterSpend(after, tenant.organizationId, [tenant.id]);
       return ok(`Priced ${result.repriced} lines; ${result.still_unpriced} still unpriced`, result);
     },
     getSpendForecast: async ({ query }, { tenant }) => ok("Forecast of the tenant's spend", await forecasts.forecastSpend(tenant, query, deps.clock())),

@@ -1,6 +1,7 @@
 import { replayHeaders } from "@cloudcost/http";
-import { redetectAfterImport } from "../../anomalies/service";
+import { anomalyServiceOver, redetectAfterImport } from "../../anomalies/service";
 import { checkBudgetsAfterSpend } from "../../budgets/after-spend";
+import { budgetServiceOver } from "../../budgets/service";
 import type { AppDeps } from "../../deps";
 import { created, success } from "../../http/envelope";
 import type { Handlers } from "../../operations";
@@ -22,6 +23,8 @@ export function spendImportHandlers(
   | "putAllocationRules"
 > {
   const imports = createImportService({ prisma: deps.prisma, imports: importRepository, lines: spendLinesRepository });
+  // What an import changes is checked against the budgets and scored for anomalies after it commits.
+  const after = { ...deps, budgets: budgetServiceOver(deps.prisma), anomalies: anomalyServiceOver(deps.prisma) };
   return {
     createSpendImport: async ({ query, body: manifest }, ctx) => {
       const posted = await imports.postSpendImport(
@@ -37,10 +40,10 @@ export function spendImportHandlers(
       if (!posted.import) return created(`Manifest of import session ${posted.session?.id} stored.`, { session: posted.session });
       if (posted.committed) {
         deps.outbox.kick(); // import.completed was queued in the import's transaction
-        await checkBudgetsAfterSpend(deps, ctx.organization.id, null);
+        await checkBudgetsAfterSpend(after, ctx.organization.id, null);
         // Bills arrive late: the days the bill holds are scored again (from its billing periods' first day, at most 93 days back).
         await redetectAfterImport(
-          deps,
+          after,
           ctx.organization.id,
           posted.import.billing_periods.map((period) => period.start),
           deps.clock(),
@@ -57,17 +60,17 @@ export function spendImportHandlers(
     getSpendImport: async ({ params }, ctx) => success("The import.", { import: await imports.getImport(ctx, params.id) }),
     deleteSpendImport: async ({ params }, ctx) => {
       await imports.deleteImport(ctx, params.id);
-      await checkBudgetsAfterSpend(deps, ctx.organization.id, null);
+      await checkBudgetsAfterSpend(after, ctx.organization.id, null);
       return { status: 204 };
     },
     getAllocationRules: async (_input, ctx) => success("Allocation rules.", await imports.getAllocationRules(ctx)),
     putAllocationRules: async ({ body }, ctx) => {
       const result = await imports.putAllocationRules(ctx, body);
       if (result.reallocated_lines > 0) {
-        await checkBudgetsAfterSpend(deps, ctx.organization.id, null);
+        await checkBudgetsAfterSpend(after, ctx.organization.id, null);
         // Lines moved between tenants: every tenant's last 93 days are scored again.
         const now = deps.clock();
-        await redetectAfterImport(deps, ctx.organization.id, [new Date(now.getTime() - 93 * 86_400_000).toISOString()], now);
+        await redetectAfterImport(after, ctx.organization.id, [new Date(now.getTime() - 93 * 86_400_000).toISOString()], now);
       }
       return success("Allocation rules stored; stored import lines re-allocated.", result);
     },
