@@ -19,6 +19,8 @@ import { accountHandlers } from "./account/handlers";
 import { authorize } from "./auth/authorize";
 import { requireApiKey } from "./auth/authenticate";
 import { commitmentRateHandlers } from "./commitment-rates/handlers";
+import { commitmentRateRepository } from "./commitment-rates/repository";
+import { createCommitmentRateService } from "./commitment-rates/service";
 import { computeHandlers } from "./compute/handlers";
 import { computePriceHandlers } from "./compute-prices/handlers";
 import { databaseHandlers } from "./databases/handlers";
@@ -48,17 +50,22 @@ const USAGE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 export function pricingApiBindings(deps: AppDeps): SliceBinding[] {
   const labelled = { prisma: deps.prisma, labelPrefix: deps.config.labelPrefix };
   const { negotiated } = deps;
+  // The public operations and the internal listing (the main API's) share one service.
+  const commitmentRates = createCommitmentRateService({ prisma: deps.prisma, rates: commitmentRateRepository });
   return [
     bindSlice(pricingComputeRoutes, computeHandlers(deps.computeCatalog, negotiated)),
     bindSlice(pricingAccountRoutes, accountHandlers()),
     bindSlice(pricingModelRoutes, modelHandlers(deps)),
     bindSlice(pricingDatabaseRoutes, databaseHandlers(deps)),
     bindSlice(pricingComputePriceRoutes, computePriceHandlers({ prisma: deps.prisma, negotiated })),
-    bindSlice(pricingCommitmentRateRoutes, commitmentRateHandlers(deps)),
+    bindSlice(pricingCommitmentRateRoutes, commitmentRateHandlers(commitmentRates)),
     bindSlice(pricingReferenceRoutes, referenceHandlers(labelled)),
     bindSlice(pricingUsageRoutes, usageHandlers(labelled)),
     bindSlice(pricingHealthRoutes, healthHandlers(deps.db, deps.computeCatalog)),
-    bindSlice(pricingInternalRoutes, internalHandlers({ apiKeys: deps.apiKeys, computeCatalog: deps.computeCatalog, negotiated, ...labelled })),
+    bindSlice(
+      pricingInternalRoutes,
+      internalHandlers({ apiKeys: deps.apiKeys, computeCatalog: deps.computeCatalog, negotiated, commitmentRates, ...labelled }),
+    ),
   ];
 }
 

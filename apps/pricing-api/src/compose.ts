@@ -9,6 +9,7 @@ import type { Config } from "./config";
 import { createPrisma } from "./db";
 import type { AppDeps } from "./deps";
 import { serviceTokenJtis } from "./internal/service-token";
+import { serviceTokenRepository } from "./internal/service-token-repository";
 import { NegotiatedPriceCache } from "./compute-prices/negotiated";
 import { liveComputePrices } from "./compute-prices/repository";
 
@@ -43,7 +44,7 @@ export function buildDeps({ config, db, logger, serviceSecret, metrics = createM
     apiKeys: new ApiKeyStore(prisma, { changes }),
     negotiated: new NegotiatedPriceCache((accountId) => liveComputePrices(prisma, accountId), { changes }),
     serviceSecret: serviceSecret ?? loadServiceSecret(config.serviceTokenSecret, config.dataRoot),
-    serviceTokenJtis: serviceTokenJtis(db.sql),
+    serviceTokenJtis: serviceTokenJtis({ sql: db.sql, tokens: serviceTokenRepository }),
     computeCatalog,
     idempotencyStore: sqlIdempotencyStore(db.sql),
     redis: config.protection.redisUrl ? connectRedis(config.protection.redisUrl, logger) : undefined,

@@ -6,8 +6,8 @@ import { ComputeBatchResponse, ComputePrice, InstanceTypesResponse } from "@clou
 import { eventually } from "@cloudcost/testing";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { NegotiatedPriceCache } from "../src/compute-prices/negotiated";
-import { liveComputePrices } from "../src/compute-prices/repository";
-import { registerComputePrices } from "../src/compute-prices/service";
+import { computePriceRepository, liveComputePrices } from "../src/compute-prices/repository";
+import { createComputePriceService } from "../src/compute-prices/service";
 import { createApiKey } from "./helpers/keys";
 
 let ctx: TestContext;
@@ -184,13 +184,15 @@ describe("the per-account cache of negotiated entries", () => {
     usageType: "on_demand",
     currency: "USD",
   };
+  // The service the handlers build, over this test's database (ctx is set up before each test runs).
+  const prices = () => createComputePriceService({ prisma: ctx.prisma, prices: computePriceRepository });
   const cacheOver = (ttlMs: number) => new NegotiatedPriceCache((accountId) => liveComputePrices(ctx.prisma, accountId), { ttlMs });
   const data = (discount: number) => [{ provider: "aws", family: "m5", discount_percent: discount, currency: "USD" }];
 
   it("holds each account's own entries: B's are never A's, whatever was loaded first", async () => {
     await createApiKey(ctx, "acct_cache_a");
     await createApiKey(ctx, "acct_cache_b");
-    const [entry] = await registerComputePrices(ctx.prisma, "acct_cache_a", data(30));
+    const [entry] = await prices().registerComputePrices("acct_cache_a", data(30));
     const cache = cacheOver(60_000);
     expect((await cache.get("acct_cache_a")).applicable(m5, Date.now())?.id).toBe(entry.id);
     expect(cache.peek("acct_cache_b")).toBeUndefined();
@@ -202,18 +204,18 @@ describe("the per-account cache of negotiated entries", () => {
 
   it("a change through this process is seen at once (invalidate); one through another replica after the TTL", async () => {
     await createApiKey(ctx, "acct_cache_ttl");
-    const [first] = await registerComputePrices(ctx.prisma, "acct_cache_ttl", data(10));
+    const [first] = await prices().registerComputePrices("acct_cache_ttl", data(10));
     // A TTL long enough that a loaded machine still peeks before it ends; the test waits it out below.
     const cache = cacheOver(2_000);
     expect((await cache.get("acct_cache_ttl")).applicable(m5, Date.now())?.id).toBe(first.id);
 
-    const [second] = await registerComputePrices(ctx.prisma, "acct_cache_ttl", data(20));
+    const [second] = await prices().registerComputePrices("acct_cache_ttl", data(20));
     cache.invalidate("acct_cache_ttl");
     expect(cache.peek("acct_cache_ttl")).toBeUndefined();
     expect((await cache.get("acct_cache_ttl")).applicable(m5, Date.now())?.id).toBe(second.id);
 
     // Another replica changes the entries: this cache answers from what it holds until the TTL ends.
-    const [third] = await registerComputePrices(ctx.prisma, "acct_cache_ttl", data(30));
+    const [third] = await prices().registerComputePrices("acct_cache_ttl", data(30));
     expect(cache.peek("acct_cache_ttl")?.applicable(m5, Date.now())?.id).toBe(second.id);
     await eventually(
       () => cache.peek("acct_cache_ttl"),
@@ -225,7 +227,7 @@ describe("the per-account cache of negotiated entries", () => {
 
   it("keeps no load that ran across a change of the account's entries", async () => {
     await createApiKey(ctx, "acct_cache_race");
-    await registerComputePrices(ctx.prisma, "acct_cache_race", data(10));
+    await prices().registerComputePrices("acct_cache_race", data(10));
     const cache = cacheOver(60_000);
     const loading = cache.get("acct_cache_race");
     cache.invalidate("acct_cache_race");

@@ -104,6 +104,10 @@ export async function countLiveRates(tx: Sql, accountId: string, at: Date): Prom
   return row?.live ?? 0;
 }
 
+/** Every query the commitment-rate service makes (service.ts, createCommitmentRateService). */
+export const commitmentRateRepository = { findLatestRates, closeRates, insertRates, findRates, countLiveRates };
+export type CommitmentRateRepository = typeof commitmentRateRepository;
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [

@@ -89,6 +89,10 @@ export function liveComputePrices(db: Sql, accountId: string): Promise<ComputeRo
   return db.$queryRawUnsafe<ComputeRow[]>(LIVE_SQL, accountId);
 }
 
+/** Every query the negotiated compute price service makes (service.ts, createComputePriceService). */
+export const computePriceRepository = { findLatestRows, updateRows, insertRows, findComputePrices };
+export type ComputePriceRepository = typeof computePriceRepository;
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [

@@ -2,10 +2,9 @@ import { Decimal } from "@cloudcost/decimal";
 import type { ComputePricingEntry, ComputePricingEntryData, ComputePricingListQuery } from "@cloudcost/contracts";
 import { newId } from "@cloudcost/db";
 import type { Prisma } from "../db";
-import { inTransaction } from "../store/transaction";
-import { COMPUTE_VERSIONED, type ComputeRow, findComputePrices, findLatestRows, type IDENTITY_COLUMNS, insertRows, updateRows } from "./repository";
+import { COMPUTE_VERSIONED, type ComputePriceRepository, type ComputeRow, type IDENTITY_COLUMNS } from "./repository";
 import { identityOf, storedIdentity, storedRate, toComputeEntry } from "./rows";
-import { closeVersionedRow, registerVersions, type VersionedTable, type VersionPolicy } from "../store/versioned-rows";
+import { type VersionedTable, type VersionPolicy, versionedWrites } from "../store/versioned-rows";
 
 const lockNameOf = (accountId: string, identity: string) => `compute:${accountId}:${identity}`;
 const COMPUTE_TABLE: VersionedTable = {
@@ -18,12 +17,12 @@ const sameAmount = (a: string | null, b: string | null) => (a === null || b === 
 const sameTags = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 const sortKeys = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
 
-const computeVersions = (accountId: string): VersionPolicy<ComputePricingEntryData, ComputeRow> => ({
+const computeVersions = (prices: ComputePriceRepository, accountId: string): VersionPolicy<ComputePricingEntryData, ComputeRow> => ({
   noun: "entry",
   identityOfEntry: (entry) => identityOf(storedIdentity(entry)),
   identityOfRow: identityOf,
   lockName: (identity) => lockNameOf(accountId, identity),
-  findLatest: (tx, identities) => findLatestRows(tx, accountId, identities),
+  findLatest: (tx, identities) => prices.findLatestRows(tx, accountId, identities),
   sameRate: (open, entry) => {
     const rate = storedRate(entry);
     return sameAmount(open.price_per_hour, rate.price_per_hour) && sameAmount(open.discount_percent, rate.discount_percent) && open.currency === entry.currency;
@@ -43,28 +42,25 @@ const computeVersions = (accountId: string): VersionPolicy<ComputePricingEntryDa
     effective_to: null,
     tags: entry.tags ?? {},
   }),
-  update: (tx, rows) => updateRows(tx, accountId, rows),
-  insert: (tx, rows) => insertRows(tx, accountId, rows),
+  update: (tx, rows) => prices.updateRows(tx, accountId, rows),
+  insert: (tx, rows) => prices.insertRows(tx, accountId, rows),
 });
 
 /**
- * Registers a batch all or nothing, versioned like model prices (docs/api.md, "Model prices" and
- * "Negotiated compute prices", and registerVersions): the identity is (account, provider, region,
- * instance_type, family, operating_system, usage_type); the same rate (price or discount) and
- * currency keep the open row, its tags updated in place.
+ * An account's negotiated compute prices (built once by compute-prices/handlers.ts): `prisma` opens
+ * the transactions, every query goes through `prices`. Registering is all or nothing, versioned like
+ * model prices (docs/api.md, "Model prices" and "Negotiated compute prices", and registerVersions):
+ * the identity is (account, provider, region, instance_type, family, operating_system, usage_type);
+ * the same rate (price or discount) and currency keep the open row, its tags updated in place.
+ * Closing takes a live or scheduled row (versioned-rows.ts); unknown, another account's or closed: 404.
  */
-export async function registerComputePrices(prisma: Prisma, accountId: string, entries: ComputePricingEntryData[]): Promise<ComputePricingEntry[]> {
-  const rows = await inTransaction(prisma, (tx) => registerVersions(tx, computeVersions(accountId), entries));
-  return rows.map(toComputeEntry);
-}
-
-/** Open rows (effective_to null or in the future), or every version with include_closed; newest first. */
-export async function listComputePrices(prisma: Prisma, accountId: string, query: ComputePricingListQuery): Promise<ComputePricingEntry[]> {
-  const rows = await findComputePrices(prisma, accountId, query, query.include_closed ?? false);
-  return rows.map(toComputeEntry);
-}
-
-/** Closes a live or scheduled row (versioned-rows.ts); unknown, another account's or closed: 404. */
-export async function closeComputePrice(prisma: Prisma, accountId: string, id: string): Promise<ComputePricingEntry> {
-  return inTransaction(prisma, async (tx) => toComputeEntry(await closeVersionedRow<ComputeRow>(tx, COMPUTE_TABLE, accountId, id)));
+export function createComputePriceService({ prisma, prices }: { prisma: Prisma; prices: ComputePriceRepository }) {
+  const writes = versionedWrites(prisma, COMPUTE_TABLE, (accountId) => computeVersions(prices, accountId), toComputeEntry);
+  return {
+    registerComputePrices: writes.register,
+    /** Open rows (effective_to null or in the future), or every version with include_closed; newest first. */
+    listComputePrices: async (accountId: string, query: ComputePricingListQuery): Promise<ComputePricingEntry[]> =>
+      (await prices.findComputePrices(prisma, accountId, query, query.include_closed ?? false)).map(toComputeEntry),
+    closeComputePrice: writes.close,
+  };
 }

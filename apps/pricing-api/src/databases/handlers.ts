@@ -1,22 +1,24 @@
 import type { pricingDatabaseRoutes } from "@cloudcost/contracts";
 import type { Prisma } from "../db";
 import type { Handlers } from "../operations";
-import { deleteDatabase, listDatabases, registerDatabases } from "./service";
+import { databaseRepository } from "./repository";
+import { createDatabaseService } from "./service";
 
 /** `/marketplace/providers/databases`: custom managed-database rates, upserted on the natural key. */
 export function databaseHandlers(deps: { prisma: Prisma }): Handlers<keyof typeof pricingDatabaseRoutes> {
+  const databases = createDatabaseService({ prisma: deps.prisma, databases: databaseRepository });
   return {
     registerDatabases: async ({ body }, { account }) => ({
       status: 201,
-      body: { entries: await registerDatabases(deps.prisma, account.accountId, body.entries), status: "Registered" },
+      body: { entries: await databases.registerDatabases(account.accountId, body.entries), status: "Registered" },
     }),
     listDatabases: async ({ query }, { account }) => ({
       status: 200,
-      body: { entries: await listDatabases(deps.prisma, account.accountId, query), status: "OK" },
+      body: { entries: await databases.listDatabases(account.accountId, query), status: "OK" },
     }),
     deleteDatabase: async ({ query }, { account }) => ({
       status: 200,
-      body: { entries: [await deleteDatabase(deps.prisma, account.accountId, query.id)], status: "Deleted" },
+      body: { entries: [await databases.deleteDatabase(account.accountId, query.id)], status: "Deleted" },
     }),
   };
 }

@@ -138,6 +138,10 @@ export function findDatabasesForPricing(db: Sql, accountId: string, ids: string[
   return db.$queryRawUnsafe<DatabasePricingRow[]>(lock ? PRICING_LOCKED_SQL : PRICING_SQL, accountId, JSON.stringify(ids));
 }
 
+/** Every query the database price service makes (service.ts, createDatabaseService). */
+export const databaseRepository = { upsertDatabases, findDatabases, lockDatabaseForDelete, findDatabaseReferences, deleteDatabaseRow };
+export type DatabaseRepository = typeof databaseRepository;
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [

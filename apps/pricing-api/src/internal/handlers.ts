@@ -1,7 +1,7 @@
 import type { PricingApiKey, pricingInternalRoutes } from "@cloudcost/contracts";
 import { conflict, notFound } from "@cloudcost/http";
 import type { ApiKeyStore } from "../auth/api-key-store";
-import { listCommitmentRates } from "../commitment-rates/service";
+import type { CommitmentRateService } from "../commitment-rates/service";
 import type { ComputeCatalogStore } from "../compute/catalog";
 import { instanceTypesFor, priceBatchFor } from "../compute/handlers";
 import type { NegotiatedPriceCache } from "../compute-prices/negotiated";
@@ -26,6 +26,8 @@ export interface InternalDeps {
   computeCatalog: ComputeCatalogStore;
   negotiated: NegotiatedPriceCache;
   prisma: Prisma;
+  /** The commitment-rate service the public operations use too (built once by app.ts). */
+  commitmentRates: CommitmentRateService;
   labelPrefix: string;
 }
 
@@ -76,7 +78,7 @@ export function internalHandlers(deps: InternalDeps): Handlers<keyof typeof pric
     },
     listCommitmentRatesForAccount: async ({ params }) => ({
       status: 200,
-      body: { entries: await listCommitmentRates(deps.prisma, params.accountId, {}), status: "OK" },
+      body: { entries: await deps.commitmentRates.listCommitmentRates(params.accountId, {}), status: "OK" },
     }),
   };
 }

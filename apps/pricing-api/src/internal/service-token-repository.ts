@@ -14,6 +14,10 @@ export async function rememberJti(sql: Pick<SqlClient, "query">, jti: string, un
   return rows.length === 1;
 }
 
+/** Every query the service-token check makes (service-token.ts, serviceTokenJtis). */
+export const serviceTokenRepository = { rememberJti };
+export type ServiceTokenRepository = typeof serviceTokenRepository;
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [{ name: "service token id record", sql: REMEMBER_SQL, columns: REMEMBERED_COLUMNS }];

@@ -1,7 +1,7 @@
 import { verifyServiceToken } from "@cloudcost/credentials";
 import type { SqlClient } from "@cloudcost/db";
 import { unauthenticated, type Authenticate } from "@cloudcost/http";
-import { rememberJti } from "./service-token-repository";
+import type { ServiceTokenRepository } from "./service-token-repository";
 
 /** The ids of accepted service tokens, in the service's database so that every replica agrees. */
 export interface ServiceTokenJtis {
@@ -9,8 +9,14 @@ export interface ServiceTokenJtis {
   remember(jti: string, until: Date): Promise<boolean>;
 }
 
-export function serviceTokenJtis(sql: Pick<SqlClient, "query">): ServiceTokenJtis {
-  return { remember: (jti, until) => rememberJti(sql, jti, until) };
+export interface ServiceTokenJtisDeps {
+  sql: Pick<SqlClient, "query">;
+  tokens: ServiceTokenRepository;
+}
+
+/** Built once by compose.ts over the service-token repository. */
+export function serviceTokenJtis({ sql, tokens }: ServiceTokenJtisDeps): ServiceTokenJtis {
+  return { remember: (jti, until) => tokens.rememberJti(sql, jti, until) };
 }
 
 export interface ServiceTokenCheck {

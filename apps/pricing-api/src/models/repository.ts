@@ -209,6 +209,10 @@ export function findModelFamilies(db: Sql, accountId: string, ids: string[], spa
   return db.$queryRawUnsafe<ModelPricingRow[]>(FAMILIES_SQL, accountId, JSON.stringify(ids), span.from, span.to);
 }
 
+/** Every query the model price service makes (service.ts, createModelService). */
+export const modelRepository = { findLatestRows, updateRows, insertRows, findModels };
+export type ModelRepository = typeof modelRepository;
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [

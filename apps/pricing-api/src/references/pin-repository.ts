@@ -63,6 +63,10 @@ export function findPins(db: Sql, accountId: string, pricingId: string | undefin
   return db.$queryRawUnsafe<PinRow[]>(LIST_SQL, accountId, pricingId ?? null);
 }
 
+/** Every query the pin service makes (pin-service.ts, createPinService). */
+export const pinRepository = { shareDatabaseEntry, shareOpenModelEntry, upsertPin, deletePinRow, findPins };
+export type PinRepository = typeof pinRepository;
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [

@@ -38,6 +38,10 @@ export async function deleteReportRow(db: Sql, accountId: string, id: string): P
   return rows.length > 0;
 }
 
+/** Every query the report service makes (report-service.ts, createReportService). */
+export const reportRepository = { insertReport, insertReportDatabaseRefs, findReport, deleteReportRow };
+export type ReportRepository = typeof reportRepository;
+
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
   return [

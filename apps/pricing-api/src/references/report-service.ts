@@ -5,7 +5,7 @@ import type { Prisma } from "../db";
 import { iso } from "../store/columns";
 import { inTransaction } from "../store/transaction";
 import { priceUsage } from "../usage/pricer";
-import { deleteReportRow, findReport, insertReport, insertReportDatabaseRefs, type ReportRow } from "./report-repository";
+import type { ReportRepository, ReportRow } from "./report-repository";
 
 const toReport = (row: ReportRow): Report => ({
   id: row.id,
@@ -16,26 +16,34 @@ const toReport = (row: ReportRow): Report => ({
 });
 
 /**
- * Prices the lines and stores them as priced, with a reference to every database entry used. The
- * database rows are read FOR KEY SHARE, so an entry cannot be deleted between pricing and storing.
+ * An account's stored, priced reports (built once by references/handlers.ts): the reports' own queries
+ * go through `reports`, the pricing reads through usage/pricer.ts.
  */
-export async function createReport(prisma: Prisma, accountId: string, name: string, usage: UsageLine[], labelPrefix: string): Promise<Report> {
-  return inTransaction(prisma, async (tx) => {
-    const priced = await priceUsage(tx, accountId, usage, { labelPrefix, lockDatabaseRows: true });
-    const id = newId("rpt");
-    const row = await insertReport(tx, accountId, id, name, priced.lines, priced.totals);
-    if (priced.databaseIds.length > 0) await insertReportDatabaseRefs(tx, accountId, id, priced.databaseIds);
+export function createReportService({ prisma, reports }: { prisma: Prisma; reports: ReportRepository }) {
+  /**
+   * Prices the lines and stores them as priced, with a reference to every database entry used. The
+   * database rows are read FOR KEY SHARE, so an entry cannot be deleted between pricing and storing.
+   */
+  async function createReport(accountId: string, name: string, usage: UsageLine[], labelPrefix: string): Promise<Report> {
+    return inTransaction(prisma, async (tx) => {
+      const priced = await priceUsage(tx, accountId, usage, { labelPrefix, lockDatabaseRows: true });
+      const id = newId("rpt");
+      const row = await reports.insertReport(tx, accountId, id, name, priced.lines, priced.totals);
+      if (priced.databaseIds.length > 0) await reports.insertReportDatabaseRefs(tx, accountId, id, priced.databaseIds);
+      return toReport(row);
+    });
+  }
+
+  async function getReport(accountId: string, id: string): Promise<Report> {
+    const row = await reports.findReport(prisma, accountId, id);
+    if (!row) throw notFound(`No report with id ${id}.`);
     return toReport(row);
-  });
-}
+  }
 
-export async function getReport(prisma: Prisma, accountId: string, id: string): Promise<Report> {
-  const row = await findReport(prisma, accountId, id);
-  if (!row) throw notFound(`No report with id ${id}.`);
-  return toReport(row);
-}
+  /** Deletes a report; its database references go with it (ON DELETE CASCADE). */
+  async function deleteReport(accountId: string, id: string): Promise<void> {
+    if (!(await reports.deleteReportRow(prisma, accountId, id))) throw notFound(`No report with id ${id}.`);
+  }
 
-/** Deletes a report; its database references go with it (ON DELETE CASCADE). */
-export async function deleteReport(prisma: Prisma, accountId: string, id: string): Promise<void> {
-  if (!(await deleteReportRow(prisma, accountId, id))) throw notFound(`No report with id ${id}.`);
+  return { createReport, getReport, deleteReport };
 }

@@ -1,6 +1,7 @@
 import { badRequest, notFound } from "@cloudcost/http";
 import { lockAll } from "./locks";
-import type { Sql } from "./transaction";
+import type { Prisma } from "../db";
+import { inTransaction, type Sql } from "./transaction";
 import { closeOpenRow, findIdentity } from "./versioned-repository";
 
 /**
@@ -131,4 +132,23 @@ export async function registerVersions<Entry extends { effective_from?: string |
   if (changed.size > 0) await policy.update(tx, [...changed.values()]);
   if (inserted.size > 0) await policy.insert(tx, [...inserted]);
   return results;
+}
+
+/**
+ * The register and close operations of a versioned service, each in a transaction of its own:
+ * registerVersions under the account's policy, closeVersionedRow on its table, the rows answered
+ * through `toEntry`.
+ */
+export function versionedWrites<Entry extends { effective_from?: string | null }, Row extends VersionRow, Out>(
+  prisma: Prisma,
+  table: VersionedTable,
+  policyOf: (accountId: string) => VersionPolicy<Entry, Row>,
+  toEntry: (row: Row) => Out,
+) {
+  return {
+    register: async (accountId: string, entries: Entry[]): Promise<Out[]> =>
+      (await inTransaction(prisma, (tx) => registerVersions(tx, policyOf(accountId), entries))).map(toEntry),
+    close: async (accountId: string, id: string): Promise<Out> =>
+      inTransaction(prisma, async (tx) => toEntry(await closeVersionedRow<Row>(tx, table, accountId, id))),
+  };
 }
