@@ -28,6 +28,7 @@ import { budgetServiceOver } from "../apps/main-api/src/budgets/service";
 import { budgetStatuses, specOf } from "../apps/main-api/src/budgets/status";
 import { forecastRepository } from "../apps/main-api/src/spend/forecast/repository";
 import { createForecastService } from "../apps/main-api/src/spend/forecast/service";
+import { spendReadsOver } from "../apps/main-api/src/spend/spend-reads";
 import { createPrisma } from "../apps/main-api/src/db";
 import { openBenchDatabase } from "./bench-database";
 import { percentile, round, writeResults } from "./measure";
@@ -50,7 +51,7 @@ async function main() {
   const prisma = createPrisma(db.adapter);
   const budgetService = budgetServiceOver(prisma);
   const anomalyService = anomalyServiceOver(prisma);
-  const { forecastSpend } = createForecastService({ db, prisma, forecasts: forecastRepository });
+  const { forecastSpend } = createForecastService({ reads: spendReadsOver(db.sql), prisma, forecasts: forecastRepository });
   try {
     await db.sql.query("INSERT INTO organizations (id, name, slug) VALUES ($1, 'Bench', 'bench-alerts')", [ORG]);
     const t0 = performance.now();

@@ -22,6 +22,7 @@ import { createPrisma } from "../apps/main-api/src/db";
 import { spendReport } from "../apps/main-api/src/spend/dimension-query";
 import { lineDirectRows, readVersionsOf } from "../apps/main-api/src/spend/dimension-spend-repository";
 import { querySpend, type SpendQueryInput } from "../apps/main-api/src/spend/query";
+import { spendReadsOver } from "../apps/main-api/src/spend/spend-reads";
 import { openBenchDatabase, openKeptDatabase } from "./bench-database";
 import { RULES, SPLITS, TEAM_VERSION_SQL, teamVersionParams } from "./dimension-rules";
 import { env, round, runBenchmark, time, writeResults } from "./measure";
@@ -72,12 +73,13 @@ async function main() {
       filters: {},
       tags: {},
     };
-    const report = await spendReport(db.sql, scope, query);
-    const plain = await querySpend(db.sql, scope, { ...query, group_by: [] });
+    const reads = spendReadsOver(db.sql);
+    const report = await spendReport(reads, scope, query);
+    const plain = await querySpend(reads, scope, { ...query, group_by: [] });
     if (JSON.stringify(report.totals) !== JSON.stringify(plain.totals))
       throw new Error(`totals differ: by dimension ${JSON.stringify(report.totals)}, without ${JSON.stringify(plain.totals)}`);
     const loadAverageAtQuery = os.loadavg().map((l) => round(l));
-    const byDimension = await time(CALLS, () => spendReport(db.sql, scope, query));
+    const byDimension = await time(CALLS, () => spendReport(reads, scope, query));
     const { versions } = await readVersionsOf(db.sql, ORG, ["team"]);
     const assigner = compileAssigner(versions);
     const baseline = await time(

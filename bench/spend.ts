@@ -29,6 +29,7 @@ import { buildDeps } from "../apps/main-api/src/compose";
 import { loadConfig } from "../apps/main-api/src/config";
 import { MIGRATIONS_DIR, SESSION_SETTINGS } from "../apps/main-api/src/db";
 import { querySpend, type SpendQueryInput } from "../apps/main-api/src/spend/query";
+import { spendReadsOver } from "../apps/main-api/src/spend/spend-reads";
 import { spendLinesRepository } from "../apps/main-api/src/spend/lines-repository";
 import { usageRepository } from "../apps/main-api/src/spend/usage-repository";
 import { createUsageService } from "../apps/main-api/src/spend/usage-service";
@@ -106,8 +107,9 @@ async function benchQueries(db: Database) {
   };
   const tenant = { organizationId: ORG, tenantIds: ["ten_03"] };
   const org = { organizationId: ORG, tenantIds: null };
-  const check = await querySpend(db.sql, tenant, tenantQuery);
-  const tenantRollup = await time(CALLS, () => querySpend(db.sql, tenant, tenantQuery));
+  const reads = spendReadsOver(db.sql);
+  const check = await querySpend(reads, tenant, tenantQuery);
+  const tenantRollup = await time(CALLS, () => querySpend(reads, tenant, tenantQuery));
   const tenantLines = await time(
     BASELINE_CALLS,
     () =>
@@ -118,7 +120,7 @@ async function benchQueries(db: Database) {
       ),
     1,
   );
-  const orgRollup = await time(CALLS, () => querySpend(db.sql, org, orgQuery));
+  const orgRollup = await time(CALLS, () => querySpend(reads, org, orgQuery));
   const orgLines = await time(
     BASELINE_CALLS,
     () =>
@@ -133,14 +135,14 @@ async function benchQueries(db: Database) {
   // tag); a tag filter beside a service grouping reads spend_tag_service_daily. Each beside the same
   // aggregation written straight over the lines, whose answer it must equal.
   const tagGrouped: SpendQueryInput = { ...tenantQuery, group_by: ["tag:team"] };
-  const tagCheck = await querySpend(db.sql, tenant, tagGrouped);
+  const tagCheck = await querySpend(reads, tenant, tagGrouped);
   const tagExpected = await db.sql.query<{ cost: string }>(
     `SELECT trim_scale(sum(billed_cost))::text AS cost FROM spend_lines
       WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND charge_period_start < $4`,
     [ORG, "ten_03", tenantQuery.start, tenantQuery.end],
   );
   if (tagCheck.totals[0]?.cost !== tagExpected[0].cost) throw new Error(`tag roll-up total ${tagCheck.totals[0]?.cost} != lines ${tagExpected[0].cost}`);
-  const tagRoute = await time(TAG_CALLS, () => querySpend(db.sql, tenant, tagGrouped), 1);
+  const tagRoute = await time(TAG_CALLS, () => querySpend(reads, tenant, tagGrouped), 1);
   const tagLines = await time(
     BASELINE_CALLS,
     () =>
@@ -152,7 +154,7 @@ async function benchQueries(db: Database) {
     1,
   );
   const tagFiltered: SpendQueryInput = { ...tenantQuery, tags: { team: ["team-3"] } };
-  const filteredCheck = await querySpend(db.sql, tenant, tagFiltered);
+  const filteredCheck = await querySpend(reads, tenant, tagFiltered);
   const filteredExpected = await db.sql.query<{ cost: string }>(
     `SELECT trim_scale(sum(billed_cost))::text AS cost FROM spend_lines
       WHERE organization_id = $1 AND tenant_id = $2 AND charge_period_start >= $3 AND charge_period_start < $4 AND tags ->> 'team' = 'team-3'`,
@@ -160,7 +162,7 @@ async function benchQueries(db: Database) {
   );
   if (filteredCheck.totals[0]?.cost !== filteredExpected[0].cost)
     throw new Error(`tag-filtered roll-up total ${filteredCheck.totals[0]?.cost} != lines ${filteredExpected[0].cost}`);
-  const filteredRoute = await time(TAG_CALLS, () => querySpend(db.sql, tenant, tagFiltered), 1);
+  const filteredRoute = await time(TAG_CALLS, () => querySpend(reads, tenant, tagFiltered), 1);
   const filteredLines = await time(
     BASELINE_CALLS,
     () =>

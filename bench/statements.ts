@@ -23,7 +23,11 @@ import type { Principal } from "../apps/main-api/src/auth/principal";
 import { applyOrganizationDimensions } from "../apps/main-api/src/dimensions/apply";
 import { compileAssigner } from "../apps/main-api/src/dimensions/rollup";
 import { createPrisma } from "../apps/main-api/src/db";
-import { lineDirectRows, readVersionsOf } from "../apps/main-api/src/spend/dimension-spend-repository";
+import { organizationRepository } from "../apps/main-api/src/organizations/repository";
+import { metricAmountsRepository } from "../apps/main-api/src/business-metrics/amounts-repository";
+import { dimensionSpendRepository, lineDirectRows, readVersionsOf } from "../apps/main-api/src/spend/dimension-spend-repository";
+import { statementCostRepository } from "../apps/main-api/src/statements/cost-repository";
+import { statementRepository } from "../apps/main-api/src/statements/repository";
 import { createStatementService } from "../apps/main-api/src/statements/service";
 import { openBenchDatabase, openKeptDatabase } from "./bench-database";
 import { TEAM_VERSION_SQL, teamVersionParams } from "./dimension-rules";
@@ -71,7 +75,16 @@ async function main() {
     const applyS = (performance.now() - t0) / 1000;
     await db.sql.exec("ANALYZE spend_dimension_daily; ANALYZE spend_dimension_value_daily");
 
-    const statements = createStatementService({ prisma, sql: db.sql, clock: () => new Date() });
+    const statements = createStatementService({
+      prisma,
+      sql: db.sql,
+      clock: () => new Date(),
+      statements: statementRepository,
+      costs: statementCostRepository,
+      dimensionSpend: dimensionSpendRepository,
+      metricAmounts: metricAmountsRepository,
+      organizations: organizationRepository,
+    });
     const ctx = { organization: { id: ORG }, principal: {} as Principal };
     const remove = async (statement: { id: string }) => statements.remove(ctx, statement.id);
     const loadAverage = os.loadavg().map((l) => round(l));

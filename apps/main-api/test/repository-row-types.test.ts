@@ -10,7 +10,9 @@ import { checkedStatements as apiKeyStatements } from "../src/api-keys/repositor
 import { checkedStatements as authStatements } from "../src/auth/repository";
 import { checkedStatements as budgetStatements } from "../src/budgets/notification-repository";
 import { checkedStatements as businessMetricStatements } from "../src/business-metrics/repository";
+import { checkedStatements as metricAmountStatements } from "../src/business-metrics/amounts-repository";
 import { checkedStatements as statementStatements } from "../src/statements/repository";
+import { checkedStatements as statementCostStatements } from "../src/statements/cost-repository";
 import { checkedStatements as commitmentStatements } from "../src/commitments/repository";
 import { checkedStatements as computeAnalysisStatements } from "../src/compute/analysis-repository";
 import { checkedStatements as computeInventoryStatements } from "../src/compute/inventory-repository";
@@ -57,7 +59,9 @@ const STATEMENTS: CheckedStatement[] = [
   ...dimensionRollupStatements(),
   ...dimensionSpendStatements(),
   ...businessMetricStatements(),
+  ...metricAmountStatements(),
   ...statementStatements(),
+  ...statementCostStatements(),
   ...authStatements(),
   ...computeInventoryStatements(),
   ...computeSampleStatements(),

@@ -3,6 +3,7 @@ import type { Prisma } from "../db";
 import type { DimensionRepository } from "../dimensions/repository";
 import { queryClient } from "../budgets/status";
 import { spendReport } from "../spend/dimension-query";
+import { spendReadsOver } from "../spend/spend-reads";
 import type { DetectedRow } from "./repository";
 import { type AnomalyFloors, detectAnomalies } from "./scoring";
 
@@ -40,9 +41,10 @@ export async function detectDimensionRows(
 ): Promise<DetectedRow[]> {
   const keys = [...new Set((await dimensions.findNewestVersions(prisma, organizationId)).map((version) => version.key))].sort();
   const found: DetectedRow[] = [];
+  const reads = spendReadsOver(queryClient(prisma));
   for (const key of keys) {
     const report = await spendReport(
-      queryClient(prisma),
+      reads,
       { organizationId, tenantIds: [...tenantIds] },
       {
         start: `${w.historyFrom}T00:00:00.000Z`,

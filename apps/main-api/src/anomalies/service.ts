@@ -5,6 +5,7 @@ import { Decimal } from "@cloudcost/decimal";
 import { queryClient } from "../budgets/status";
 import type { TenantRef } from "../context";
 import { hasDimension } from "../spend/forecast/dimension-filter";
+import { type SpendReads, spendReadsOver } from "../spend/spend-reads";
 import type { Prisma } from "../db";
 import { type DimensionRepository, findNewestVersions } from "../dimensions/repository";
 import { loadOrganizationSettings, type SettingsRepository } from "../settings/repository";
@@ -158,13 +159,21 @@ export interface AnomalyServiceDeps {
   settings: Pick<SettingsRepository, "loadOrganizationSettings">;
   /** The organization's dimensions (each is monitored per value). */
   dimensions: Pick<DimensionRepository, "findNewestVersions">;
+  /** The dimensions a listing filters by, through the transaction-free client. */
+  spendReads: Pick<SpendReads, "sql" | "dimensionSpend">;
 }
 
 export type AnomalyService = ReturnType<typeof createAnomalyService>;
 
 /** The service over the repositories it reads: what handlers.ts, the schedule and the import checks build once. */
 export function anomalyServiceOver(prisma: Prisma): AnomalyService {
-  return createAnomalyService({ prisma, anomalies: anomalyRepository, settings: { loadOrganizationSettings }, dimensions: { findNewestVersions } });
+  return createAnomalyService({
+    prisma,
+    anomalies: anomalyRepository,
+    settings: { loadOrganizationSettings },
+    dimensions: { findNewestVersions },
+    spendReads: spendReadsOver(queryClient(prisma)),
+  });
 }
 
 /** A tenant's anomalies (authorize selected the tenant and checked the role), and the detections of the schedule and imports. */
@@ -266,7 +275,7 @@ export function createAnomalyService(deps: AnomalyServiceDeps) {
         key: query.dimension.key,
         values: query.dimension.values.map((value) => (value === UNALLOCATED_FILTER ? "" : value)),
       };
-      if (dimension && !(await hasDimension(queryClient(prisma), tenant.organizationId, dimension.key))) {
+      if (dimension && !(await hasDimension(deps.spendReads, tenant.organizationId, dimension.key))) {
         const path = `dimension:${dimension.key}`;
         throw badRequest(`Invalid query: ${path}: no dimension ${dimension.key} in this organization`, [
           { path, message: `no dimension ${dimension.key} in this organization` },

@@ -3,6 +3,7 @@ import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { Decimal } from "@cloudcost/decimal";
 import { badRequest, notFound } from "@cloudcost/http";
 import { dimensionFilterOf, hasDimension } from "../spend/forecast/dimension-filter";
+import { type SpendReads, spendReadsOver } from "../spend/spend-reads";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
 import { emitWebhookEvent, newEventId } from "../webhooks/events";
@@ -19,13 +20,20 @@ export interface BudgetServiceDeps {
   prisma: Prisma;
   budgets: BudgetRepository;
   notifications: BudgetNotificationRepository;
+  /** The dimensions a budget's filters name. */
+  spendReads: Pick<SpendReads, "sql" | "dimensionSpend">;
 }
 
 export type BudgetService = ReturnType<typeof createBudgetService>;
 
 /** The service over this domain's repositories: what handlers.ts, the schedule and the spend checks build once. */
 export function budgetServiceOver(prisma: Prisma): BudgetService {
-  return createBudgetService({ prisma, budgets: budgetRepository, notifications: budgetNotificationRepository });
+  return createBudgetService({
+    prisma,
+    budgets: budgetRepository,
+    notifications: budgetNotificationRepository,
+    spendReads: spendReadsOver(queryClient(prisma)),
+  });
 }
 
 function toBudgetWith(row: Budget, status: BudgetBody["status"]): BudgetBody {
@@ -58,7 +66,7 @@ export function createBudgetService(deps: BudgetServiceDeps) {
   async function checkDimensionFilter(organizationId: string, filters: BudgetFilters | undefined): Promise<void> {
     const dimension = filters ? dimensionFilterOf(filters as Record<string, string[] | undefined>) : null;
     if (!dimension) return;
-    if (!(await hasDimension(queryClient(prisma), organizationId, dimension.key)))
+    if (!(await hasDimension(deps.spendReads, organizationId, dimension.key)))
       throw badRequest(`Invalid body: filters.dimension:${dimension.key}: no dimension ${dimension.key} in this organization`, [
         { path: `filters.dimension:${dimension.key}`, message: `no dimension ${dimension.key} in this organization` },
       ]);

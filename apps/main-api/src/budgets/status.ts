@@ -9,6 +9,7 @@ import { computeForecast, type Forecast } from "../spend/forecast/rules";
 import { dayCosts, forecastRanges, lineMatcher, recurringCharges } from "../spend/forecast/series";
 import { dimensionFilterOf, hasDimension, recurringDimensionMatcher } from "../spend/forecast/dimension-filter";
 import { spendReport } from "../spend/dimension-query";
+import { type SpendReads, spendReadsOver } from "../spend/spend-reads";
 import type { DayCost } from "../spend/forecast/rules";
 import { type BudgetPeriod, budgetState, isCrossed, percentUsed, type BudgetState } from "./rules";
 
@@ -88,16 +89,16 @@ export async function budgetStatuses(db: Pick<Prisma | Tx, "$queryRawUnsafe">, b
     tenant,
     widest((range) => range.recurring),
   );
-  const sql = queryClient(db);
+  const reads = spendReadsOver(queryClient(db));
   const statuses: BudgetStatus[] = [];
   for (const [i, budget] of budgets.entries()) {
     const range = ranges[i].days;
     const dimension = dimensionFilterOf(budget.filters as Record<string, string[] | undefined>);
     const days = dimension
-      ? await dimensionDays(sql, budget, dimension, range)
+      ? await dimensionDays(reads, budget, dimension, range)
       : dayCosts(rows.filter((row) => row.day >= range.from && row.day < range.to).map((row) => ({ day: row.day, usage: row[`u${i}`], other: row[`o${i}`] })));
     const matches = lineMatcher(budget.filters);
-    const inDimension = dimension ? await recurringDimensionMatcher(sql, organizationId, tenantId, dimension) : () => true;
+    const inDimension = dimension ? await recurringDimensionMatcher(reads, organizationId, tenantId, dimension) : () => true;
     const recurring = recurringCharges(lines, budget.metric, budget.currency, (line) => matches(line) && inDimension(line));
     statuses.push(statusOf(budget, periods[i], computeForecast({ period: periods[i], now, days, recurring })));
   }
@@ -114,15 +115,15 @@ export const queryClient = (db: Pick<Prisma | Tx, "$queryRawUnsafe">) => ({
  * them (the split view), Usage-Based apart. A dimension deleted since counts nothing.
  */
 async function dimensionDays(
-  sql: ReturnType<typeof queryClient>,
+  reads: SpendReads,
   budget: BudgetSpec,
   dimension: { key: string; values: string[] },
   range: { from: string; to: string },
 ): Promise<Map<string, DayCost>> {
-  if (!(await hasDimension(sql, budget.organizationId, dimension.key))) return dayCosts([]);
+  if (!(await hasDimension(reads, budget.organizationId, dimension.key))) return dayCosts([]);
   const filters = Object.fromEntries(Object.entries(budget.filters).filter(([name]) => !name.startsWith("dimension:")));
   const report = await spendReport(
-    sql,
+    reads,
     { organizationId: budget.organizationId, tenantIds: [budget.tenantId] },
     {
       start: `${range.from}T00:00:00.000Z`,

@@ -1,7 +1,7 @@
 import type { SplitRule } from "@cloudcost/contracts";
 import { Decimal } from "@cloudcost/decimal";
 import type { MetricAmountOf } from "../dimensions/split";
-import type { MetricAmountRow } from "./repository";
+import type { MetricAmountRow } from "./amounts-repository";
 
 const ZERO = new Decimal(0);
 

@@ -1,5 +1,5 @@
 import type { MetricValuesMode } from "@cloudcost/contracts";
-import type { CheckedStatement, RowOf, SqlClient } from "@cloudcost/db";
+import type { CheckedStatement, RowOf } from "@cloudcost/db";
 import type { Prisma } from "../db";
 import type { BusinessMetric } from "../generated/prisma/client";
 import type { Tx } from "../transactions";
@@ -108,53 +108,6 @@ export function findValues(
   return db.$queryRawUnsafe<ValueRow[]>(FIND_VALUES_SQL, organizationId, name, start, end, limit);
 }
 
-const QUERY_METRIC_COLUMNS = { name: "text", unit: "text", dimension_key: "text null" } as const;
-export type QueryMetric = RowOf<typeof QUERY_METRIC_COLUMNS>;
-const QUERY_METRIC_SQL = `SELECT name, unit, dimension_key FROM business_metrics WHERE organization_id = $1 AND name = $2`;
-
-/** A metric as a spend query divides by it; undefined when the organization has none of that name. */
-export async function findQueryMetric(sql: Pick<SqlClient, "query">, organizationId: string, name: string): Promise<QueryMetric | undefined> {
-  const [row] = await sql.query<QueryMetric>(QUERY_METRIC_SQL, [organizationId, name]);
-  return row;
-}
-
-const AMOUNT_COLUMNS = { metric: "text", day: "text", label: "text", amount: "text" } as const;
-export type MetricAmountRow = RowOf<typeof AMOUNT_COLUMNS>;
-const AMOUNTS_SQL = `
-  SELECT metric_name AS metric, day::text AS day, label, trim_scale(amount)::text AS amount
-    FROM business_metric_values
-   WHERE organization_id = $1 AND metric_name = ANY($2::text[]) AND day >= $3::date AND day < $4::date`;
-
-/** The amounts of the metrics `names` of days [from, to) (YYYY-MM-DD), label '' for none: read once per query. */
-export function findMetricAmounts(
-  sql: Pick<SqlClient, "query">,
-  organizationId: string,
-  names: string[],
-  from: string,
-  to: string,
-): Promise<MetricAmountRow[]> {
-  if (names.length === 0 || from >= to) return Promise.resolve([]);
-  return sql.query<MetricAmountRow>(AMOUNTS_SQL, [organizationId, names, from, to]);
-}
-
-const DAY_TOTALS_SQL = `
-  SELECT day::text AS day, ''::text AS label, trim_scale(sum(amount))::text AS amount
-    FROM business_metric_values
-   WHERE organization_id = $1 AND metric_name = $2 AND day >= $3::date AND day < $4::date
-   GROUP BY day`;
-
-/** A metric's amount per day of [from, to), every label together (label ''): what a unit cost divides by when no label matters. */
-export function findMetricDayTotals(
-  sql: Pick<SqlClient, "query">,
-  organizationId: string,
-  name: string,
-  from: string,
-  to: string,
-): Promise<Omit<MetricAmountRow, "metric">[]> {
-  if (from >= to) return Promise.resolve([]);
-  return sql.query(DAY_TOTALS_SQL, [organizationId, name, from, to]);
-}
-
 export const businessMetricRepository = {
   lockMetrics,
   findMetrics,
@@ -174,8 +127,5 @@ export function checkedStatements(): CheckedStatement[] {
     { name: "business metric hold", sql: HOLD_METRIC_SQL, columns: { name: "text" } },
     { name: "business metric values write", sql: WRITE_VALUES_SQL, columns: null },
     { name: "business metric values", sql: FIND_VALUES_SQL, columns: VALUE_COLUMNS },
-    { name: "business metric of a spend query", sql: QUERY_METRIC_SQL, columns: QUERY_METRIC_COLUMNS },
-    { name: "business metric amounts of a spend query", sql: AMOUNTS_SQL, columns: AMOUNT_COLUMNS },
-    { name: "business metric day totals of a spend query", sql: DAY_TOTALS_SQL, columns: { day: "text", label: "text", amount: "text" } },
   ];
 }

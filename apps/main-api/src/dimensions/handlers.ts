@@ -2,9 +2,10 @@ import type { mainApiDimensionRoutes } from "@cloudcost/contracts";
 import type { AppDeps } from "../deps";
 import { success } from "../http/envelope";
 import type { Handlers } from "../operations";
-import { findMetricAmounts } from "../business-metrics/repository";
+import { metricAmountsRepository } from "../business-metrics/amounts-repository";
 import { loadOrganizationSettings } from "../settings/repository";
 import { dimensionRepository } from "./repository";
+import { clearRows } from "./rollup-repository";
 import { createDimensionService } from "./service";
 
 /** `/api/v1/organizations/{org_id}/dimensions`: every role reads, owners and admins write (authorize checks the table's roles). */
@@ -12,9 +13,10 @@ export function dimensionHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock" 
   const dimensions = createDimensionService({
     prisma: deps.prisma,
     dimensions: dimensionRepository,
+    rollups: { clearRows },
     sql: deps.db.sql,
     defaultCurrency: async (organizationId) => (await loadOrganizationSettings(deps.prisma, organizationId)).default_currency,
-    metricAmounts: (organizationId, names, from, to) => findMetricAmounts(deps.db.sql, organizationId, names, from, to),
+    metricAmounts: (organizationId, names, from, to) => metricAmountsRepository.findMetricAmounts(deps.db.sql, organizationId, names, from, to),
     clock: deps.clock,
   });
   return {

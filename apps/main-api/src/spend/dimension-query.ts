@@ -1,20 +1,11 @@
 import { type SplitRule, UNALLOCATED_FILTER, type SpendReport, type SpendRow } from "@cloudcost/contracts";
 import { Decimal } from "@cloudcost/decimal";
-import type { SqlClient } from "@cloudcost/db";
 import { badRequest } from "@cloudcost/http";
 import { type MetricAmountsReader, metricAmountLookup, readOnce, splitMetricNames } from "../business-metrics/amounts";
-import { findMetricAmounts, type MetricAmountRow } from "../business-metrics/repository";
+import type { MetricAmountRow } from "../business-metrics/amounts-repository";
 import { compileAssigner } from "../dimensions/rollup";
 import { dayShares, splitAmount } from "../dimensions/split";
-import {
-  type DirectRow,
-  type DirectScope,
-  lineDirectRows,
-  organizationDayCosts,
-  type QueryVersion,
-  readVersionsOf,
-  rollupDirectRows,
-} from "./dimension-spend-repository";
+import type { DirectRow, DirectScope, QueryVersion } from "./dimension-spend-repository";
 import {
   ceilDay,
   compareBytes,
@@ -29,6 +20,7 @@ import {
   type SpendQueryInput,
   type SpendScope,
 } from "./query";
+import type { SpendReads } from "./spend-reads";
 import { addUnitCosts, perMetricOf } from "./unit-cost";
 
 const DAY_MS = 86_400_000;
@@ -42,18 +34,20 @@ const amount = (value: Decimal) => value.toDecimalPlaces(10, Decimal.ROUND_HALF_
  * The spend report, by a dimension when one is grouped or filtered on (else querySpend's); with
  * `per`, each row and total adds the business metric's amount and the unit cost (unit-cost.ts).
  */
-export async function spendReport(sql: Pick<SqlClient, "query">, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
+export async function spendReport(reads: SpendReads, scope: SpendScope, query: SpendQueryInput): Promise<SpendReport> {
   const grouped = (query.group_by ?? []).find((name) => name.startsWith("dimension:"));
   const key = grouped?.slice("dimension:".length) ?? Object.keys(query.dimension_filters ?? {})[0];
-  const per = query.per === undefined ? undefined : await perMetricOf(sql, scope.organizationId, query.per);
+  const per = query.per === undefined ? undefined : await perMetricOf(reads, scope.organizationId, query.per);
   const exact: ExactCosts = { rows: [], totals: [] };
   // Business metrics' amounts over the range's days, each metric read once for the splits and the unit costs.
-  const amounts = readOnce((names, from, to) => findMetricAmounts(sql, scope.organizationId, names, from, to));
+  const amounts = readOnce((names, from, to) => reads.metricAmounts.findMetricAmounts(reads.sql, scope.organizationId, names, from, to));
   const report =
-    key === undefined ? await querySpend(sql, scope, query, exact) : await queryDimensionSpend(sql, scope, query, key, grouped !== undefined, amounts, exact);
+    key === undefined
+      ? await querySpend(reads, scope, query, exact)
+      : await queryDimensionSpend(reads, scope, query, key, grouped !== undefined, amounts, exact);
   if (!per) return report;
   const dimension = key === undefined ? undefined : { key, grouped: grouped !== undefined };
-  return addUnitCosts(sql, amounts, scope.organizationId, query, report, exact, per, dimension);
+  return addUnitCosts(reads, amounts, scope.organizationId, query, report, exact, per, dimension);
 }
 
 /** One piece of cost after the splits: a value's direct cost, or what a split moved in or out. */
@@ -81,7 +75,7 @@ type DirectPiece = Piece & { reason: string; chargeCategory: string };
  * shared_in and shared_out when the dimension is grouped.
  */
 async function queryDimensionSpend(
-  sql: Pick<SqlClient, "query">,
+  reads: SpendReads,
   scope: SpendScope,
   query: SpendQueryInput,
   key: string,
@@ -90,7 +84,7 @@ async function queryDimensionSpend(
   exact?: ExactCosts,
 ): Promise<SpendReport> {
   const groupBy = query.group_by ?? [];
-  const { versions, unknown } = await readVersionsOf(sql, scope.organizationId, [key]);
+  const { versions, unknown } = await reads.dimensionSpend.readVersionsOf(reads.sql, scope.organizationId, [key]);
   if (unknown.length) {
     const path = grouped ? "group_by" : `dimension:${key}`;
     throw badRequest(`Invalid query: ${path}: no dimension ${key} in this organization`, [{ path, message: `no dimension ${key} in this organization` }]);
@@ -115,9 +109,9 @@ async function queryDimensionSpend(
   const rollupDays = rollupReadable && dayStart < dayEnd && !LINE_ONLY.has(other ?? "");
   const assigner = compileAssigner(versions);
   const rows: DirectRow[] = [];
-  if (rollupDays) rows.push(...(await rollupDirectRows(sql, direct, key, dayText(dayStart), dayText(dayEnd))));
+  if (rollupDays) rows.push(...(await reads.dimensionSpend.rollupDirectRows(reads.sql, direct, key, dayText(dayStart), dayText(dayEnd))));
   for (const [from, to] of lineRangesOf(startMs, endMs, dayStart, dayEnd, rollupDays))
-    rows.push(...(await lineDirectRows(sql, direct, assigner.fields, iso(from), iso(to))));
+    rows.push(...(await reads.dimensionSpend.lineDirectRows(reads.sql, direct, assigner.fields, iso(from), iso(to))));
   const valueOfRow = (row: DirectRow): string | null => {
     if (row.fields === null) return row.value === "" || row.value === null ? null : row.value;
     return assigner.assign(row.day.slice(0, 7), row.fields).get(key) ?? null;
@@ -139,7 +133,7 @@ async function queryDimensionSpend(
   let pieces: Piece[] =
     (query.allocation ?? "split") === "split"
       ? await applySplits(
-          sql,
+          reads,
           scope.organizationId,
           key,
           query.metric,
@@ -164,7 +158,7 @@ async function queryDimensionSpend(
 const versionOf = (versions: QueryVersion[], month: string) => versions.find((row) => row.effective_from <= month);
 
 async function applySplits(
-  sql: Pick<SqlClient, "query">,
+  reads: Pick<SpendReads, "sql" | "dimensionSpend">,
   organizationId: string,
   key: string,
   metric: SpendQueryInput["metric"],
@@ -181,7 +175,7 @@ async function applySplits(
   const inForce = new Set(splitting.map((day) => versionOf(versions, day.slice(0, 7)) as QueryVersion));
   const metrics = splitMetricNames([...inForce].flatMap((version) => version.splits));
   const metricAmount = metricAmountLookup(metrics.length ? await metricAmounts(metrics) : []);
-  const sharesOf = dayShares(await organizationDayCosts(sql, organizationId, key, metric, splitting[0], next), metricAmount);
+  const sharesOf = dayShares(await reads.dimensionSpend.organizationDayCosts(reads.sql, organizationId, key, metric, splitting[0], next), metricAmount);
   const splitsOf = (day: string): SplitRule[] => versionOf(versions, day.slice(0, 7))?.splits ?? [];
   const out: Piece[] = [];
   for (const piece of pieces) {

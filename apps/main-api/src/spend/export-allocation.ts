@@ -1,12 +1,11 @@
 import type { DimensionLineField } from "@cloudcost/contracts";
 import { Decimal } from "@cloudcost/decimal";
-import type { SqlClient } from "@cloudcost/db";
 import { metricAmountLookup, splitMetricNames } from "../business-metrics/amounts";
-import { findMetricAmounts } from "../business-metrics/repository";
 import { compileAssigner } from "../dimensions/rollup";
 import { dayShares, splitAmount } from "../dimensions/split";
-import { organizationDayCosts, type QueryVersion } from "./dimension-spend-repository";
+import type { QueryVersion } from "./dimension-spend-repository";
 import type { FocusExportLine } from "./focus";
+import type { SpendReads } from "./spend-reads";
 
 /** An exported line with its dimension values and, when it is a split piece, the split's id and the piece's ratio. */
 export type AllocatedExportLine = FocusExportLine & {
@@ -34,7 +33,7 @@ function fieldOf(line: FocusExportLine, field: string): string | null {
  * of each piece the same rule applied to 1 (so a line's ratios sum to 1).
  */
 export async function* allocateExportLines(
-  sql: Pick<SqlClient, "query">,
+  reads: Pick<SpendReads, "sql" | "dimensionSpend" | "metricAmounts">,
   organizationId: string,
   lines: AsyncIterable<FocusExportLine>,
   versions: QueryVersion[],
@@ -50,8 +49,8 @@ export async function* allocateExportLines(
     const to = new Date(Math.ceil(Date.parse(range.end) / 86_400_000) * 86_400_000).toISOString().slice(0, 10);
     // The business metrics `metric` splits share by: their amounts of the range read once.
     const metrics = splitMetricNames(splitVersions.flatMap((row) => row.splits));
-    const metricAmount = metricAmountLookup(await findMetricAmounts(sql, organizationId, metrics, from, to));
-    sharesOf = dayShares(await organizationDayCosts(sql, organizationId, splitKey, "billed_cost", from, to), metricAmount);
+    const metricAmount = metricAmountLookup(await reads.metricAmounts.findMetricAmounts(reads.sql, organizationId, metrics, from, to));
+    sharesOf = dayShares(await reads.dimensionSpend.organizationDayCosts(reads.sql, organizationId, splitKey, "billed_cost", from, to), metricAmount);
   }
   for await (const line of lines) {
     const day = line.charge_period_start.toISOString().slice(0, 10);

@@ -2,6 +2,7 @@ import type { SpendAllocation } from "@cloudcost/contracts";
 import { badRequest, type StreamReply } from "@cloudcost/http";
 import type { SqlClient } from "@cloudcost/db";
 import { focusCsv } from "./focus";
+import type { MetricAmountsRepository } from "../business-metrics/amounts-repository";
 import type { DimensionSpendRepository } from "./dimension-spend-repository";
 import { allocateExportLines } from "./export-allocation";
 import type { LineReadRepository, SpendLinesFilter } from "./line-reads-repository";
@@ -15,8 +16,10 @@ export interface ExportServiceDeps {
   sql: SqlClient;
   /** The lines and their unpriced count. */
   lineReads: LineReadRepository;
-  /** The dimensions an export names. */
+  /** The dimensions an export names, and the day costs a split shares by. */
   dimensionSpend: DimensionSpendRepository;
+  /** The business metrics a `metric` split shares by. */
+  metricAmounts: MetricAmountsRepository;
   /** The organization's default currency (written for lines without a currency). */
   defaultCurrency: (organizationId: string) => Promise<string>;
 }
@@ -25,7 +28,7 @@ export type ExportService = ReturnType<typeof createExportService>;
 
 /** The FOCUS export of a scope's lines. */
 export function createExportService(deps: ExportServiceDeps) {
-  const { sql, lineReads, dimensionSpend } = deps;
+  const { sql, lineReads, dimensionSpend, metricAmounts } = deps;
 
   /**
    * The scope's lines as a FOCUS 1.2 CSV stream. FOCUS forbids null costs, so unpriced usage lines
@@ -51,7 +54,9 @@ export function createExportService(deps: ExportServiceDeps) {
     const fallbackCurrency = await deps.defaultCurrency(scope.organizationId);
     const unpriced = await lineReads.countUnpricedLines(sql, scope, query);
     const stored = exportLines(lineReads, sql, scope, query, { fallbackCurrency, includeUnpriced: query.include_unpriced });
-    const lines = keys.length ? allocateExportLines(sql, scope.organizationId, stored, versions, keys, split ? keys[0] : null, query) : stored;
+    const lines = keys.length
+      ? allocateExportLines({ sql, dimensionSpend, metricAmounts }, scope.organizationId, stored, versions, keys, split ? keys[0] : null, query)
+      : stored;
     return {
       status: 200,
       headers: {

@@ -9,7 +9,6 @@ import { success as ok } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { PricingUnavailableError } from "../pricing/internal-client";
 import { loadOrganizationSettings } from "../settings/repository";
-import { dimensionSpendRepository } from "./dimension-spend-repository";
 import { createExportService } from "./export-service";
 import { forecastRepository } from "./forecast/repository";
 import { createForecastService } from "./forecast/service";
@@ -18,6 +17,7 @@ import { listSpendLines } from "./lines";
 import { spendLinesRepository } from "./lines-repository";
 import { spendReport } from "./dimension-query";
 import type { SpendScope } from "./query";
+import { spendReadsOver } from "./spend-reads";
 import { usageRepository } from "./usage-repository";
 import { createUsageService } from "./usage-service";
 
@@ -42,13 +42,15 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
     lines: spendLinesRepository,
     usage: usageRepository,
   });
-  const forecasts = createForecastService({ db: deps.db, prisma: deps.prisma, forecasts: forecastRepository });
+  const reads = spendReadsOver(deps.db.sql);
+  const forecasts = createForecastService({ reads, prisma: deps.prisma, forecasts: forecastRepository });
   // Usage that is stored or repriced is checked against the tenant's budgets.
   const after = { ...deps, budgets: budgetServiceOver(deps.prisma) };
   const exports = createExportService({
     sql: deps.db.sql,
     lineReads: lineReadRepository,
-    dimensionSpend: dimensionSpendRepository,
+    dimensionSpend: reads.dimensionSpend,
+    metricAmounts: reads.metricAmounts,
     defaultCurrency: async (organizationId) => (await loadOrganizationSettings(deps.prisma, organizationId)).default_currency,
   });
   return {
@@ -66,12 +68,12 @@ export function spendHandlers(deps: Pick<AppDeps, "prisma" | "db" | "pricingApi"
     },
     getSpendForecast: async ({ query }, { tenant }) => ok("Forecast of the tenant's spend", await forecasts.forecastSpend(tenant, query, deps.clock())),
     getTenantSpend: async ({ query }, { tenant }) =>
-      ok("Spend of the tenant", await spendReport(deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query)),
+      ok("Spend of the tenant", await spendReport(reads, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query)),
     listSpendLines: async ({ query }, { tenant }) => {
       const page = await listSpendLines(lineReadRepository, deps.db.sql, { organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query);
       return ok(`${page.items.length} spend lines`, page);
     },
-    getOrganizationSpend: async ({ query }, ctx) => ok("Spend of the organization", await spendReport(deps.db.sql, organizationScope(ctx), query)),
+    getOrganizationSpend: async ({ query }, ctx) => ok("Spend of the organization", await spendReport(reads, organizationScope(ctx), query)),
     exportTenantSpend: ({ query }, { tenant }) =>
       exports.exportSpend({ organizationId: tenant.organizationId, tenantIds: [tenant.id] }, query, `spend-${tenant.id}`),
     exportOrganizationSpend: ({ query }, ctx) => exports.exportSpend(organizationScope(ctx), query, `spend-${ctx.organization.id}`),

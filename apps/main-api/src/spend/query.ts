@@ -1,7 +1,7 @@
 import { Decimal } from "@cloudcost/decimal";
 import type { SpendGranularity, SpendReport } from "@cloudcost/contracts";
-import type { SqlClient } from "@cloudcost/db";
-import { type GroupedRow, type SpendQueryInput, type SpendScope, spendQueryRepository } from "./spend-query-repository";
+import type { SpendReads } from "./spend-reads";
+import type { GroupedRow, SpendQueryInput, SpendScope } from "./spend-query-repository";
 
 export type { SpendQueryInput, SpendScope } from "./spend-query-repository";
 
@@ -51,7 +51,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * another dimension are grouped or filtered by, from the lines (through the (organization, tenant,
  * charge_period_start) index). One statement: rows, totals per currency and unpriced counts are grouping sets of it.
  */
-export async function querySpend(sql: Pick<SqlClient, "query">, scope: SpendScope, query: SpendQueryInput, exact?: ExactCosts): Promise<SpendReport> {
+export async function querySpend(
+  reads: Pick<SpendReads, "sql" | "queries">,
+  scope: SpendScope,
+  query: SpendQueryInput,
+  exact?: ExactCosts,
+): Promise<SpendReport> {
   const groupBy = query.group_by ?? [];
   const tagKeys = new Set([...groupBy.filter((name) => name.startsWith("tag:")).map((name) => name.slice(4)), ...Object.keys(query.tags)]);
   // One tag key, beside the tenant at most: spend_tag_daily answers it; beside the service roll-up's
@@ -68,7 +73,7 @@ export async function querySpend(sql: Pick<SqlClient, "query">, scope: SpendScop
   const dayEnd = floorDay(endMs);
   const rollupDays = !needsLines && dayStart < dayEnd;
   const rollupTable = [...groupBy, ...Object.keys(query.filters)].every((name) => SERVICE_ROLLUP.has(name)) ? "spend_service_daily" : "spend_daily";
-  const rows = await spendQueryRepository.readGroupedSpend(sql, {
+  const rows = await reads.queries.readGroupedSpend(reads.sql, {
     scope,
     query,
     groupBy,

@@ -1,18 +1,18 @@
 import { type SpendReport, UNALLOCATED_FILTER } from "@cloudcost/contracts";
 import { Decimal } from "@cloudcost/decimal";
-import type { SqlClient } from "@cloudcost/db";
 import { badRequest } from "@cloudcost/http";
 import type { MetricAmountsReader } from "../business-metrics/amounts";
-import { findMetricDayTotals, findQueryMetric, type QueryMetric } from "../business-metrics/repository";
+import type { QueryMetric } from "../business-metrics/amounts-repository";
 import { type ExactCosts, rangeDays, type SpendQueryInput } from "./query";
+import type { SpendReads } from "./spend-reads";
 
 const DAY_MS = 86_400_000;
 const UNIT_COST_PLACES = 10;
 const ZERO = new Decimal(0);
 
 /** The metric a query's `per` names, or a 400 naming `per`. */
-export async function perMetricOf(sql: Pick<SqlClient, "query">, organizationId: string, name: string): Promise<QueryMetric> {
-  const metric = await findQueryMetric(sql, organizationId, name);
+export async function perMetricOf(reads: Pick<SpendReads, "sql" | "metricAmounts">, organizationId: string, name: string): Promise<QueryMetric> {
+  const metric = await reads.metricAmounts.findQueryMetric(reads.sql, organizationId, name);
   if (!metric)
     throw badRequest(`Invalid query: per: no business metric ${name} in this organization`, [
       { path: "per", message: `no business metric ${name} in this organization` },
@@ -45,7 +45,7 @@ export interface QueryDimension {
  * those labels.
  */
 export async function addUnitCosts(
-  sql: Pick<SqlClient, "query">,
+  reads: Pick<SpendReads, "sql" | "metricAmounts">,
   amounts: MetricAmountsReader,
   organizationId: string,
   query: SpendQueryInput,
@@ -60,7 +60,9 @@ export async function addUnitCosts(
   const { from, to } = rangeDays(query.start, query.end);
   // Labels matter only beside a dimension that is (or may be) the metric's.
   const labelsMatter = dimension !== undefined && (metric.dimension_key === null || metric.dimension_key === dimension.key);
-  const rows = labelsMatter ? await amounts([metric.name], from, to) : await findMetricDayTotals(sql, organizationId, metric.name, from, to);
+  const rows = labelsMatter
+    ? await amounts([metric.name], from, to)
+    : await reads.metricAmounts.findMetricDayTotals(reads.sql, organizationId, metric.name, from, to);
   /** Per day: the amount of each label ('' none) when labels matter, and the day's total. */
   const byDay = new Map<number, Map<string, Decimal>>();
   const dayTotals = new Map<number, Decimal>();

@@ -1,7 +1,7 @@
 import type { SplitRule, StatementLine, StatementSection } from "@cloudcost/contracts";
 import { Decimal } from "@cloudcost/decimal";
 import { byteOrder, type DaySplit, splitAmount } from "../dimensions/split";
-import type { CorrectionRow, DimensionRow, SourceRow, TenantRow } from "./repository";
+import type { CorrectionRow, DimensionRow, SourceRow, TenantRow } from "./cost-repository";
 
 const ZERO = new Decimal(0);
 /** Exact text of an amount ("0", never "-0"). */

@@ -5,11 +5,25 @@ import { created, success } from "../http/envelope";
 import type { Handlers } from "../operations";
 import { statementCsv, statementFileName } from "./csv";
 import { statementPdf } from "./pdf";
+import { metricAmountsRepository } from "../business-metrics/amounts-repository";
+import { organizationRepository } from "../organizations/repository";
+import { dimensionSpendRepository } from "../spend/dimension-spend-repository";
+import { statementCostRepository } from "./cost-repository";
+import { statementRepository } from "./repository";
 import { createStatementService } from "./service";
 
 /** `/api/v1/organizations/{org_id}/statements`: owners and admins only (authorize checks the table's roles). */
 export function statementHandlers(deps: Pick<AppDeps, "prisma" | "db" | "clock">): Handlers<keyof typeof mainApiStatementRoutes> {
-  const statements = createStatementService({ prisma: deps.prisma, sql: deps.db.sql, clock: deps.clock });
+  const statements = createStatementService({
+    prisma: deps.prisma,
+    sql: deps.db.sql,
+    clock: deps.clock,
+    statements: statementRepository,
+    costs: statementCostRepository,
+    dimensionSpend: dimensionSpendRepository,
+    metricAmounts: metricAmountsRepository,
+    organizations: organizationRepository,
+  });
   return {
     createStatement: async ({ body }, ctx) => {
       const statement = await statements.create(ctx, body);

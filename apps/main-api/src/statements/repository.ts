@@ -1,127 +1,9 @@
-import type { SpendMetric } from "@cloudcost/contracts";
-import type { CheckedStatement, RowOf, SqlClient } from "@cloudcost/db";
+import type { CheckedStatement } from "@cloudcost/db";
 import type { Prisma as PrismaTypes } from "../generated/prisma/client";
 import type { Prisma } from "../db";
-import { fieldArray, LINE_FIELD_SQL } from "../dimensions/repository";
-import type { DimensionLineField } from "@cloudcost/contracts";
 import type { Tx } from "../transactions";
 
 type Db = Prisma | Tx;
-type Sql = Pick<SqlClient, "query">;
-
-/** The cost columns a statement may read (never interpolated from input). */
-const METRIC_COLUMN: Record<SpendMetric, string> = { billed_cost: "billed_cost", effective_cost: "effective_cost" } as Record<SpendMetric, string>;
-const column = (metric: SpendMetric): string => {
-  const name = METRIC_COLUMN[metric];
-  if (!name) throw new Error(`no statement metric ${metric}`);
-  return name;
-};
-
-const TENANT_COLUMNS = { tenant: "text", charge_category: "text", service_name: "text", cost: "text" } as const;
-export type TenantRow = RowOf<typeof TENANT_COLUMNS>;
-const TENANT_SQL = (metric: SpendMetric) => `
-  SELECT tenant_id AS tenant, charge_category, service_name, sum(${column(metric)})::text AS cost
-    FROM spend_service_daily
-   WHERE organization_id = $1 AND day >= $2::date AND day < $3::date AND currency = $4
-   GROUP BY 1, 2, 3`;
-
-/** The period's cost per (tenant ('' none), charge category, service) from spend_service_daily: days [from, to). */
-export function tenantRows(sql: Sql, organizationId: string, metric: SpendMetric, from: string, to: string, currency: string): Promise<TenantRow[]> {
-  return sql.query<TenantRow>(TENANT_SQL(metric), [organizationId, from, to, currency]);
-}
-
-const BILL_SQL = (metric: SpendMetric) => `
-  SELECT coalesce(sum(${column(metric)}), 0)::text AS total
-    FROM spend_service_daily
-   WHERE organization_id = $1 AND day >= $2::date AND day < $3::date AND currency = $4`;
-
-/** The metric over every line of the organization in days [from, to) and the currency. */
-export async function billTotal(sql: Sql, organizationId: string, metric: SpendMetric, from: string, to: string, currency: string): Promise<string> {
-  const [row] = await sql.query<{ total: string }>(BILL_SQL(metric), [organizationId, from, to, currency]);
-  return row?.total ?? "0";
-}
-
-const DIMENSION_COLUMNS = { value: "text", charge_category: "text", service_name: "text", cost: "text" } as const;
-export type DimensionRow = RowOf<typeof DIMENSION_COLUMNS>;
-const DIMENSION_SQL = (metric: SpendMetric) => `
-  SELECT value, charge_category, service_name, sum(${column(metric)})::text AS cost
-    FROM spend_dimension_daily
-   WHERE organization_id = $1 AND dimension_key = $2 AND day >= $3::date AND day < $4::date AND currency = $5
-   GROUP BY 1, 2, 3`;
-
-/** The period's direct cost per (value ('' unallocated), charge category, service) of dimension `key`. */
-export function dimensionRows(
-  sql: Sql,
-  organizationId: string,
-  key: string,
-  metric: SpendMetric,
-  from: string,
-  to: string,
-  currency: string,
-): Promise<DimensionRow[]> {
-  return sql.query<DimensionRow>(DIMENSION_SQL(metric), [organizationId, key, from, to, currency]);
-}
-
-const SOURCE_COLUMNS = { day: "text", value: "text", charge_category: "text", cost: "text" } as const;
-export type SourceRow = RowOf<typeof SOURCE_COLUMNS>;
-const SOURCE_SQL = (metric: SpendMetric) => `
-  SELECT day::text AS day, value, charge_category, sum(${column(metric)})::text AS cost
-    FROM spend_dimension_daily
-   WHERE organization_id = $1 AND dimension_key = $2 AND day >= $3::date AND day < $4::date AND currency = $5
-     AND unpriced_reason = '' AND value = ANY($6::text[])
-   GROUP BY 1, 2, 3`;
-
-/** The split sources' priced cost per (day, value ('' unallocated), charge category): what the splits share. */
-export function sourceRows(
-  sql: Sql,
-  organizationId: string,
-  key: string,
-  metric: SpendMetric,
-  from: string,
-  to: string,
-  currency: string,
-  sources: string[],
-): Promise<SourceRow[]> {
-  if (sources.length === 0) return Promise.resolve([]);
-  return sql.query<SourceRow>(SOURCE_SQL(metric), [organizationId, key, from, to, currency, sources]);
-}
-
-const CORRECTION_COLUMNS = { tenant: "text", charge_category: "text", service_name: "text", fields: "jsonb", cost: "text" } as const;
-export type CorrectionRow = RowOf<typeof CORRECTION_COLUMNS>;
-
-function correctionSql(metric: SpendMetric, fields: string[]): { sql: string; tags: string[] } {
-  const tags: string[] = [];
-  const columns = fields.map((field) => {
-    if (!field.startsWith("tag:")) return LINE_FIELD_SQL[field as DimensionLineField];
-    tags.push(field.slice(4));
-    return `l.tags ->> $${4 + tags.length}::text`;
-  });
-  const sql = `
-  SELECT coalesce(l.tenant_id, '') AS tenant, coalesce(l.charge_category, '') AS charge_category, coalesce(l.service_name, '') AS service_name,
-         ${fieldArray(columns)} AS fields, coalesce(sum(l.${column(metric)}), 0)::text AS cost
-    FROM spend_lines l
-   WHERE l.organization_id = $1 AND l.charge_class = 'Correction'
-     AND l.charge_period_start >= $2::timestamptz AND l.charge_period_start < $3::timestamptz AND l.currency = $4
-   GROUP BY 1, 2, 3${columns.map((c) => `, ${c}`).join("")}`;
-  return { sql, tags };
-}
-
-/**
- * The period's correction lines (ChargeClass Correction, which no roll-up tells apart) through
- * their partial index, per (tenant, charge category, service) and the fields dimension rules read.
- */
-export function correctionRows(
-  sql: Sql,
-  organizationId: string,
-  metric: SpendMetric,
-  from: string,
-  to: string,
-  currency: string,
-  fields: string[],
-): Promise<CorrectionRow[]> {
-  const statement = correctionSql(metric, fields);
-  return sql.query<CorrectionRow>(statement.sql, [organizationId, from, to, currency, ...statement.tags]);
-}
 
 const LOCK = 0x73746d74;
 
@@ -169,16 +51,40 @@ export function findRecipient(db: Db, organizationId: string, statementId: strin
   return db.statementRecipient.findUnique({ where: { organizationId_statementId_value: { organizationId, statementId, value } } });
 }
 
-export const statementRepository = { lockPeriod, nextSequence, latestFinal, findStatement, findStatements, findRecipient };
+/** A new statement and its recipients, in the caller's transaction. */
+export async function insertStatement(
+  tx: Tx,
+  statement: PrismaTypes.StatementUncheckedCreateInput,
+  recipients: PrismaTypes.StatementRecipientCreateManyInput[],
+): Promise<void> {
+  await tx.statement.create({ data: statement });
+  if (recipients.length) await tx.statementRecipient.createMany({ data: recipients });
+}
+
+/** Turns the statement final if it is a draft: 1, else 0 (a final one, or none). */
+export async function finalizeDraft(tx: Tx, organizationId: string, id: string, at: Date): Promise<number> {
+  return (await tx.statement.updateMany({ where: { organizationId, id, status: "draft" }, data: { status: "final", finalizedAt: at } })).count;
+}
+
+/** Deletes the statement if it is a draft: 1, else 0 (a final one is never deleted). */
+export async function deleteDraft(tx: Tx, organizationId: string, id: string): Promise<number> {
+  return (await tx.statement.deleteMany({ where: { organizationId, id, status: "draft" } })).count;
+}
+
+export const statementRepository = {
+  lockPeriod,
+  nextSequence,
+  latestFinal,
+  findStatement,
+  findStatements,
+  findRecipient,
+  insertStatement,
+  finalizeDraft,
+  deleteDraft,
+};
+export type StatementRepository = typeof statementRepository;
 
 /** The raw statements of this module, for test/repository-row-types.test.ts. */
 export function checkedStatements(): CheckedStatement[] {
-  return [
-    { name: "statement tenant rows", sql: TENANT_SQL("effective_cost"), columns: TENANT_COLUMNS },
-    { name: "statement bill total", sql: BILL_SQL("billed_cost"), columns: { total: "text" } },
-    { name: "statement dimension rows", sql: DIMENSION_SQL("effective_cost"), columns: DIMENSION_COLUMNS },
-    { name: "statement split source rows", sql: SOURCE_SQL("effective_cost"), columns: SOURCE_COLUMNS },
-    { name: "statement corrections", sql: correctionSql("effective_cost", ["service_name", "tag:team", "tenant"]).sql, columns: CORRECTION_COLUMNS },
-    { name: "statement period lock", sql: `SELECT pg_advisory_xact_lock(${LOCK}, hashtext($1))::text AS locked`, columns: { locked: "text" } },
-  ];
+  return [{ name: "statement period lock", sql: `SELECT pg_advisory_xact_lock(${LOCK}, hashtext($1))::text AS locked`, columns: { locked: "text" } }];
 }

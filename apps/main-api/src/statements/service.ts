@@ -10,32 +10,29 @@ import { newId, type SqlClient, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { Decimal } from "@cloudcost/decimal";
 import { badRequest, conflict, notFound } from "@cloudcost/http";
 import { metricAmountLookup, splitMetricNames } from "../business-metrics/amounts";
-import { findMetricAmounts } from "../business-metrics/repository";
+import type { MetricAmountsRepository } from "../business-metrics/amounts-repository";
 import type { OrganizationContext } from "../context";
 import type { Prisma } from "../db";
 import { compileAssigner } from "../dimensions/rollup";
 import { dayShares } from "../dimensions/split";
-import { organizationDayCosts, readVersionsOf } from "../spend/dimension-spend-repository";
+import type { OrganizationRepository } from "../organizations/repository";
+import type { DimensionSpendRepository } from "../spend/dimension-spend-repository";
 import { type Computed, computeByDimension, computeByTenant, exact, type Sections } from "./compute";
-import {
-  billTotal,
-  correctionRows,
-  dimensionRows,
-  findRecipient,
-  findStatement,
-  findStatements,
-  latestFinal,
-  lockPeriod,
-  nextSequence,
-  sourceRows,
-  type StatementWithRecipients,
-  tenantRows,
-} from "./repository";
+import type { StatementRepository, StatementWithRecipients } from "./repository";
+import type { StatementCostRepository } from "./cost-repository";
 
 export interface StatementServiceDeps {
+  /** Opens the transactions; the statements are read and written through `statements`. */
   prisma: Prisma;
+  /** The client the costs are read with (`costs`, `dimensionSpend`, `metricAmounts`). */
   sql: Pick<SqlClient, "query">;
   clock: () => Date;
+  statements: StatementRepository;
+  costs: StatementCostRepository;
+  dimensionSpend: Pick<DimensionSpendRepository, "readVersionsOf" | "organizationDayCosts">;
+  metricAmounts: Pick<MetricAmountsRepository, "findMetricAmounts">;
+  /** The organization's name, on a recipient's statement. */
+  organizations: Pick<OrganizationRepository, "findOrganization">;
 }
 
 const monthIndex = (period: string) => Number(period.slice(0, 4)) * 12 + Number(period.slice(5, 7)) - 1;
@@ -71,7 +68,7 @@ export type StatementService = ReturnType<typeof createStatementService>;
 
 /** Showback statements (docs/api.md, "Statements"): owners and admins only (the route table's roles). */
 export function createStatementService(deps: StatementServiceDeps) {
-  const { prisma, sql, clock } = deps;
+  const { prisma, sql, clock, statements, costs } = deps;
 
   /** The period's recipients, read from the roll-ups (and the correction lines through their partial index). */
   async function compute(organizationId: string, body: CreateStatementRequest, from: string, to: string): Promise<Computed> {
@@ -79,13 +76,13 @@ export function createStatementService(deps: StatementServiceDeps) {
     const toTs = `${to}T00:00:00.000Z`;
     if (body.by === "tenant") {
       const [rows, corrections] = await Promise.all([
-        tenantRows(sql, organizationId, body.metric, from, to, body.currency),
-        correctionRows(sql, organizationId, body.metric, fromTs, toTs, body.currency, []),
+        costs.tenantRows(sql, organizationId, body.metric, from, to, body.currency),
+        costs.correctionRows(sql, organizationId, body.metric, fromTs, toTs, body.currency, []),
       ]);
       return computeByTenant(rows, corrections);
     }
     const key = body.by.slice("dimension:".length);
-    const { versions, unknown } = await readVersionsOf(sql, organizationId, [key]);
+    const { versions, unknown } = await deps.dimensionSpend.readVersionsOf(sql, organizationId, [key]);
     if (unknown.length)
       throw badRequest(`Invalid body: by: no dimension ${key} in this organization`, [{ path: "by", message: `no dimension ${key} in this organization` }]);
     // One version per month: the newest whose month is not after the period's.
@@ -93,8 +90,8 @@ export function createStatementService(deps: StatementServiceDeps) {
     const splits: SplitRule[] = version?.splits ?? [];
     const assigner = compileAssigner(versions);
     const [rows, sources, corrections, dayCosts] = await Promise.all([
-      dimensionRows(sql, organizationId, key, body.metric, from, to, body.currency),
-      sourceRows(
+      costs.dimensionRows(sql, organizationId, key, body.metric, from, to, body.currency),
+      costs.sourceRows(
         sql,
         organizationId,
         key,
@@ -104,11 +101,11 @@ export function createStatementService(deps: StatementServiceDeps) {
         body.currency,
         splits.map((split) => split.source ?? ""),
       ),
-      correctionRows(sql, organizationId, body.metric, fromTs, toTs, body.currency, assigner.fields),
-      splits.length ? organizationDayCosts(sql, organizationId, key, body.metric, from, to) : Promise.resolve([]),
+      costs.correctionRows(sql, organizationId, body.metric, fromTs, toTs, body.currency, assigner.fields),
+      splits.length ? deps.dimensionSpend.organizationDayCosts(sql, organizationId, key, body.metric, from, to) : Promise.resolve([]),
     ]);
     const metrics = splitMetricNames(splits);
-    const metricAmount = metricAmountLookup(metrics.length ? await findMetricAmounts(sql, organizationId, metrics, from, to) : []);
+    const metricAmount = metricAmountLookup(metrics.length ? await deps.metricAmounts.findMetricAmounts(sql, organizationId, metrics, from, to) : []);
     const shares = dayShares(dayCosts, metricAmount);
     const assigned = corrections.map((row) => ({ value: assigner.assign(body.period, row.fields as (string | null)[]).get(key) ?? null, row }));
     return computeByDimension(rows, sources, assigned, splits, (day, daySplits) => shares(day, body.currency, daySplits));
@@ -117,15 +114,15 @@ export function createStatementService(deps: StatementServiceDeps) {
   async function recipientOf(ctx: OrganizationContext, id: string, value: string): Promise<RecipientStatement> {
     const organizationId = ctx.organization.id;
     const [statement, recipient, organization] = await Promise.all([
-      findStatement(prisma, organizationId, id),
-      findRecipient(prisma, organizationId, id, value),
-      prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true, name: true } }),
+      statements.findStatement(prisma, organizationId, id),
+      statements.findRecipient(prisma, organizationId, id, value),
+      deps.organizations.findOrganization(prisma, organizationId),
     ]);
     if (!statement) throw missing(id);
     if (!recipient) throw notFound(`${value} is not a recipient of statement ${statement.number}.`);
     return {
       statement_id: statement.id,
-      organization: organization ?? { id: organizationId, name: organizationId },
+      organization: organization ? { id: organization.id, name: organization.name } : { id: organizationId, name: organizationId },
       number: statement.number,
       period: statement.period,
       by: statement.by,
@@ -153,15 +150,15 @@ export function createStatementService(deps: StatementServiceDeps) {
       const to = monthStart(month + 1);
       const [computed, bill] = await Promise.all([
         compute(organizationId, body, from, to),
-        billTotal(sql, organizationId, body.metric, from, to, body.currency),
+        costs.billTotal(sql, organizationId, body.metric, from, to, body.currency),
       ]);
       const allocated = computed.recipients.reduce((sum, recipient) => sum.plus(recipient.total), new Decimal(0));
       const difference = new Decimal(bill).minus(allocated).minus(computed.unallocated);
       const id = newId("stm");
       const created = await prisma.$transaction(async (tx) => {
-        await lockPeriod(tx, organizationId, body.period);
-        const sequence = await nextSequence(tx, organizationId, body.period);
-        const previous = await latestFinal(tx, organizationId, { period: body.period, by: body.by, metric: body.metric, currency: body.currency });
+        await statements.lockPeriod(tx, organizationId, body.period);
+        const sequence = await statements.nextSequence(tx, organizationId, body.period);
+        const previous = await statements.latestFinal(tx, organizationId, { period: body.period, by: body.by, metric: body.metric, currency: body.currency });
         let changes: Statement["changes"] = null;
         if (previous) {
           const before = new Map(previous.recipients.map((recipient) => [recipient.value, new Decimal(recipient.total.toFixed())]));
@@ -172,8 +169,9 @@ export function createStatementService(deps: StatementServiceDeps) {
             return { value, previous_total: exact(was), total: exact(is), difference: exact(is.minus(was)) };
           });
         }
-        await tx.statement.create({
-          data: {
+        await statements.insertStatement(
+          tx,
+          {
             organizationId,
             id,
             period: body.period,
@@ -191,28 +189,25 @@ export function createStatementService(deps: StatementServiceDeps) {
             difference: exact(difference),
             createdAt: now,
           },
-        });
-        if (computed.recipients.length)
-          await tx.statementRecipient.createMany({
-            data: computed.recipients.map((recipient) => ({
-              organizationId,
-              statementId: id,
-              value: recipient.value,
-              total: exact(recipient.total),
-              sections: recipient.sections as unknown as Record<string, StatementLine[]>,
-            })),
-          });
-        return findStatement(tx, organizationId, id);
+          computed.recipients.map((recipient) => ({
+            organizationId,
+            statementId: id,
+            value: recipient.value,
+            total: exact(recipient.total),
+            sections: recipient.sections as unknown as Record<string, StatementLine[]>,
+          })),
+        );
+        return statements.findStatement(tx, organizationId, id);
       }, TRANSACTION_OPTIONS);
       return toStatement(created as StatementWithRecipients);
     },
 
     async list(ctx: OrganizationContext): Promise<{ items: Statement[] }> {
-      return { items: (await findStatements(prisma, ctx.organization.id)).map(toStatement) };
+      return { items: (await statements.findStatements(prisma, ctx.organization.id)).map(toStatement) };
     },
 
     async get(ctx: OrganizationContext, id: string): Promise<Statement> {
-      const row = await findStatement(prisma, ctx.organization.id, id);
+      const row = await statements.findStatement(prisma, ctx.organization.id, id);
       if (!row) throw missing(id);
       return toStatement(row);
     },
@@ -221,8 +216,8 @@ export function createStatementService(deps: StatementServiceDeps) {
       const organizationId = ctx.organization.id;
       const row = await prisma.$transaction(async (tx) => {
         // Only a draft turns final: the condition makes two concurrent finalizations one success and one 409.
-        const { count } = await tx.statement.updateMany({ where: { organizationId, id, status: "draft" }, data: { status: "final", finalizedAt: clock() } });
-        const found = await findStatement(tx, organizationId, id);
+        const count = await statements.finalizeDraft(tx, organizationId, id, clock());
+        const found = await statements.findStatement(tx, organizationId, id);
         if (!found) throw missing(id);
         if (count === 0) throw conflict(`Statement ${found.number} is already final.`);
         return found;
@@ -233,9 +228,9 @@ export function createStatementService(deps: StatementServiceDeps) {
     async remove(ctx: OrganizationContext, id: string): Promise<void> {
       const organizationId = ctx.organization.id;
       await prisma.$transaction(async (tx) => {
-        const { count } = await tx.statement.deleteMany({ where: { organizationId, id, status: "draft" } });
+        const count = await statements.deleteDraft(tx, organizationId, id);
         if (count > 0) return;
-        const found = await findStatement(tx, organizationId, id);
+        const found = await statements.findStatement(tx, organizationId, id);
         if (!found) throw missing(id);
         throw conflict(`Statement ${found.number} is final: a final statement is never deleted.`);
       }, TRANSACTION_OPTIONS);

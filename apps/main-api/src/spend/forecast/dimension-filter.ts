@@ -1,7 +1,6 @@
 import { UNALLOCATED_FILTER } from "@cloudcost/contracts";
-import type { SqlClient } from "@cloudcost/db";
 import { compileAssigner } from "../../dimensions/rollup";
-import { readVersionsOf } from "../dimension-spend-repository";
+import type { SpendReads } from "../spend-reads";
 import type { RecurringLine } from "./repository";
 import type { LineMatcher } from "./series";
 
@@ -12,8 +11,8 @@ export function dimensionFilterOf(filters: Record<string, string[] | undefined>)
 }
 
 /** Whether the organization holds dimension `key`. */
-export async function hasDimension(sql: Pick<SqlClient, "query">, organizationId: string, key: string): Promise<boolean> {
-  return (await readVersionsOf(sql, organizationId, [key])).unknown.length === 0;
+export async function hasDimension(reads: Pick<SpendReads, "sql" | "dimensionSpend">, organizationId: string, key: string): Promise<boolean> {
+  return (await reads.dimensionSpend.readVersionsOf(reads.sql, organizationId, [key])).unknown.length === 0;
 }
 
 /**
@@ -22,12 +21,12 @@ export async function hasDimension(sql: Pick<SqlClient, "query">, organizationId
  * targets: a recurring line counts where its own value is.
  */
 export async function recurringDimensionMatcher(
-  sql: Pick<SqlClient, "query">,
+  reads: Pick<SpendReads, "sql" | "dimensionSpend">,
   organizationId: string,
   tenantId: string,
   filter: { key: string; values: string[] },
 ): Promise<LineMatcher> {
-  const { versions } = await readVersionsOf(sql, organizationId, [filter.key]);
+  const { versions } = await reads.dimensionSpend.readVersionsOf(reads.sql, organizationId, [filter.key]);
   const assigner = compileAssigner(versions);
   const accepted = new Set(filter.values.map((value) => (value === UNALLOCATED_FILTER ? "" : value)));
   const field = (line: RecurringLine, name: string): string | null => {

@@ -4,6 +4,7 @@ import type { TenantRef } from "../../context";
 import type { AppDeps } from "../../deps";
 import { badRequest } from "@cloudcost/http";
 import { spendReport } from "../dimension-query";
+import type { SpendReads } from "../spend-reads";
 import { hasDimension, recurringDimensionMatcher } from "./dimension-filter";
 import { periodBounds } from "./periods";
 import type { ForecastRepository } from "./repository";
@@ -12,8 +13,9 @@ import { dayCosts, forecastRanges, lineMatcher, recurringCharges } from "./serie
 
 const orNull = (value: Decimal | null) => (value === null ? null : centsText(value));
 
-export interface ForecastServiceDeps extends Pick<AppDeps, "db" | "prisma"> {
-  /** `db` answers the spend query and the dimensions; `prisma` is the client the recurring lines are read with. */
+export interface ForecastServiceDeps extends Pick<AppDeps, "prisma"> {
+  /** The spend query and the dimensions are read through `reads`; `prisma` is the client the recurring lines are read with. */
+  reads: SpendReads;
   forecasts: ForecastRepository;
 }
 
@@ -33,12 +35,12 @@ export function createForecastService(deps: ForecastServiceDeps) {
     const ranges = forecastRanges(period, now);
     const [key, values] = Object.entries(query.dimension_filters ?? {})[0] ?? [];
     const dimension = key === undefined ? null : { key, values };
-    if (dimension && !(await hasDimension(deps.db.sql, tenant.organizationId, dimension.key)))
+    if (dimension && !(await hasDimension(deps.reads, tenant.organizationId, dimension.key)))
       throw badRequest(`Invalid query: dimension:${dimension.key}: no dimension ${dimension.key} in this organization`, [
         { path: `dimension:${dimension.key}`, message: `no dimension ${dimension.key} in this organization` },
       ]);
     const report = await spendReport(
-      deps.db.sql,
+      deps.reads,
       { organizationId: tenant.organizationId, tenantIds: [tenant.id] },
       {
         start: `${ranges.days.from}T00:00:00.000Z`,
@@ -61,7 +63,7 @@ export function createForecastService(deps: ForecastServiceDeps) {
     );
     const lines = await forecasts.readRecurringLines(deps.prisma, tenant, ranges.recurring);
     const matches = lineMatcher(query.filters, query.tags);
-    const inDimension = dimension ? await recurringDimensionMatcher(deps.db.sql, tenant.organizationId, tenant.id, dimension) : () => true;
+    const inDimension = dimension ? await recurringDimensionMatcher(deps.reads, tenant.organizationId, tenant.id, dimension) : () => true;
     const recurring = recurringCharges(lines, query.metric, query.currency, (line) => matches(line) && inDimension(line));
     const forecast = computeForecast({ period, now, days, recurring });
     return {
