@@ -11,7 +11,7 @@ import { createMeService } from "../src/me/service";
 import { organizationRepository } from "../src/organizations/repository";
 import { createOrganizationService } from "../src/organizations/service";
 import { syncCreatorKeys } from "../src/api-keys/sync";
-import { revokeInvitationsBeyond } from "../src/invitations/inviter-rights";
+import { invitationRepository } from "../src/invitations/repository";
 import { assertLiveTenants } from "../src/tenants/validate";
 import { findUserWithTenantsOrThrow, userRepository } from "../src/users/repository";
 import { createUserService } from "../src/users/service";
@@ -83,7 +83,7 @@ it("lets members edit only their own profile, viewers nothing, managers everyone
     users: userRepository,
     tenants: { assertLiveTenants },
     keys: { syncCreatorKeys },
-    invitations: { revokeInvitationsBeyond },
+    invitations: invitationRepository,
   });
   await refused(updateUser(inOwn(member), a.owner.id, { name: "x" }));
   await refused(updateUser(inOwn(member), member.userId!, { role: "admin" }));

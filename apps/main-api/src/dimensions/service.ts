@@ -15,11 +15,11 @@ import type { OrganizationContext } from "../context";
 import type { Prisma } from "../db";
 import type { DimensionVersion, Prisma as Models } from "../generated/prisma/client";
 import { metricAmountLookup, splitMetricNames } from "../business-metrics/amounts";
-import type { MetricAmountRow } from "../business-metrics/repository";
+import type { MetricAmountRow } from "../business-metrics/amounts-repository";
 import { findCycle, invalidRegexes, referencedDimensions } from "./conditions";
 import { fieldsRead, MAX_PREVIEW_GROUPS, previewFromGroups, versionsRead } from "./preview";
 import type { DimensionRepository } from "./repository";
-import { clearRows } from "./rollup-repository";
+import type { clearRows } from "./rollup-repository";
 
 /** A version takes effect this many months before the current one unless it says otherwise. */
 const DEFAULT_MONTHS_BACK = 12;
@@ -31,6 +31,8 @@ export interface DimensionServiceDeps {
   /** Opens the transactions; every query goes through `dimensions`. */
   prisma: Prisma;
   dimensions: DimensionRepository;
+  /** The roll-up rows of a deleted dimension. */
+  rollups: { clearRows: typeof clearRows };
   /** The line queries (the preview's grouping). */
   sql: SqlClient;
   /** The organization's default currency (a preview's, unless it names one). */
@@ -205,7 +207,7 @@ export function createDimensionService(deps: DimensionServiceDeps) {
         const readers = [...readsByKey(all.filter((r) => r.key !== key))].filter(([, reads]) => reads.has(key)).map(([reader]) => reader);
         if (readers.length) throw conflict(`Dimension ${key} is read by the rules of ${readers.join(", ")} (dimension:${key}): change those first.`);
         await dimensions.deleteDimensionRows(tx, organizationId, key);
-        await clearRows(tx, organizationId, [key], null, null);
+        await deps.rollups.clearRows(tx, organizationId, [key], null, null);
       }, TRANSACTION_OPTIONS);
     },
   };

@@ -1,6 +1,4 @@
 import type { Role } from "@cloudcost/contracts";
-import type { Tx } from "../transactions";
-import { revokeSentBeyond } from "./repository";
 
 const INVITABLE: Record<Role, Role[]> = {
   owner: ["owner", "admin", "member", "viewer"],
@@ -13,10 +11,8 @@ const INVITABLE: Record<Role, Role[]> = {
 export const mayInvite = (inviter: Role, invited: Role): boolean => INVITABLE[inviter].includes(invited);
 
 /**
- * Revokes the pending invitations `userId` sent that it could not send now: all of them when
- * `role` is null (deactivated, left), else those of a role `role` may not invite. Call it in the
- * transaction that changes the user, so an invitation never outlives its inviter's right to send it.
+ * The roles whose pending invitations a user of `role` may keep: none when `role` is null
+ * (deactivated, left). What the user's change revokes, in its transaction, with the repository's
+ * revokeSentBeyond: an invitation never outlives its inviter's right to send it.
  */
-export async function revokeInvitationsBeyond(tx: Tx, organizationId: string, userId: string, role: Role | null): Promise<number> {
-  return revokeSentBeyond(tx, organizationId, userId, role ? INVITABLE[role] : [], new Date());
-}
+export const invitableBy = (role: Role | null): Role[] => (role ? INVITABLE[role] : []);

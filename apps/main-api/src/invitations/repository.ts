@@ -109,6 +109,8 @@ export const invitationRepository = {
   findInvitations,
   findInvitation,
   revokeOpen,
+  revokeSentBeyond,
+  revokeSentWithKey,
   findReceived,
   acceptPending,
   declinePending,

@@ -5,7 +5,7 @@ import { invitationService } from "../invitations/handlers";
 import { INVITATION_SENT } from "../invitations/service";
 import type { Handlers } from "../operations";
 import { syncCreatorKeys } from "../api-keys/sync";
-import { revokeInvitationsBeyond } from "../invitations/inviter-rights";
+import { invitationRepository } from "../invitations/repository";
 import { assertLiveTenants } from "../tenants/validate";
 import { userRepository } from "./repository";
 import { createUserService } from "./service";
@@ -17,7 +17,7 @@ export function userHandlers(deps: Pick<AppDeps, "prisma" | "outbox">): Handlers
     users: userRepository,
     tenants: { assertLiveTenants },
     keys: { syncCreatorKeys },
-    invitations: { revokeInvitationsBeyond },
+    invitations: invitationRepository,
   });
   const invitations = invitationService(deps.prisma);
   return {

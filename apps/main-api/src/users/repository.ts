@@ -100,5 +100,15 @@ export function checkedStatements(): CheckedStatement[] {
 }
 
 /** What the user service reads and writes; each function takes the client or the transaction it runs in. */
-export const userRepository = { findUserWithTenants, findUsers, findUser, lockOrganization, countActiveOwners, replaceUserTenants, updateUserRow };
+export const userRepository = {
+  findUserWithTenants,
+  findUsers,
+  findUser,
+  findUserOrThrow,
+  lockOrganization,
+  countActiveOwners,
+  replaceUserTenants,
+  updateUserRow,
+  unlinkIdentities,
+};
 export type UserRepository = typeof userRepository;

@@ -6,7 +6,8 @@ import type { syncCreatorKeys } from "../api-keys/sync";
 import { isManager } from "../auth/principal";
 import type { Prisma } from "../db";
 import { decodeCursor, toPage } from "../http/pagination";
-import type { revokeInvitationsBeyond } from "../invitations/inviter-rights";
+import { invitableBy } from "../invitations/inviter-rights";
+import type { InvitationRepository } from "../invitations/repository";
 import { toUser } from "../organizations/serialize";
 import type { assertLiveTenants } from "../tenants/validate";
 import type { UserRepository } from "./repository";
@@ -20,7 +21,7 @@ export interface UserServiceDeps {
   tenants: { assertLiveTenants: typeof assertLiveTenants };
   /** A change of role or active state re-syncs the user's keys and revokes the invitations it may no longer send. */
   keys: { syncCreatorKeys: typeof syncCreatorKeys };
-  invitations: { revokeInvitationsBeyond: typeof revokeInvitationsBeyond };
+  invitations: Pick<InvitationRepository, "revokeSentBeyond">;
 }
 
 export type UserService = ReturnType<typeof createUserService>;
@@ -84,7 +85,7 @@ export function createUserService({ prisma, users, tenants, keys, invitations }:
       });
       if (row.role !== current.role || row.active !== current.active) {
         await keys.syncCreatorKeys(tx, organizationId, id);
-        await invitations.revokeInvitationsBeyond(tx, organizationId, id, row.active ? row.role : null);
+        await invitations.revokeSentBeyond(tx, organizationId, id, invitableBy(row.active ? row.role : null), new Date());
       }
       return toUser(row);
     }, TRANSACTION_OPTIONS);
