@@ -22,7 +22,7 @@ import type { Database } from "@cloudcost/db";
 import { bestCommitment, hourlySeries, sortSeries } from "../apps/main-api/src/commitments/purchase";
 import { findCoverage, findOnDemandSeries, findUtilization } from "../apps/main-api/src/commitments/repository";
 import { MIGRATIONS_DIR } from "../apps/main-api/src/db";
-import { eligibleUsage, onDemandEquivalent } from "../apps/main-api/src/spend/commitment-rollups";
+import { eligibleUsage, onDemandEquivalent } from "../apps/main-api/src/spend/commitment-rollups-repository";
 import { openBenchDatabase } from "./bench-database";
 import { env, round, runBenchmark, time, writeResults } from "./measure";
 

@@ -2,7 +2,7 @@
 // ~2 minutes to import on PostgreSQL. Each roll-up upsert waits for the one before by reading its
 // count; written as a join with that count, the planner (the new lines without statistics, every
 // estimate 1 row) put the count inside a nested loop and re-read the previous upsert's rows once
-// per line: 6,000 x 144,000 hourly rows for the last one (afterCte, spend/commitment-rollups.ts).
+// per line: 6,000 x 144,000 hourly rows for the last one (afterCte, spend/commitment-rollups-repository.ts).
 // These tests import that file (and a session of it, and its delete) and check the plans of the
 // roll-up statements on fresh tables.
 import request from "supertest";

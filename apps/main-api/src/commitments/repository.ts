@@ -7,16 +7,16 @@ import {
   MAX_SPREAD_HOURS,
   ONDEMAND_LINE,
   onDemandEquivalent,
-} from "../spend/commitment-rollups";
+} from "../spend/commitment-rollups-repository";
 import { coveredUsage } from "../spend/resource-costs-repository";
 import type { CheckedStatement, RowOf } from "@cloudcost/db";
 
 /**
  * Commitment utilization, coverage and the on-demand hourly series, aggregated in the database
- * from the roll-ups spend/lines-repository.ts keeps (spend/commitment-rollups.ts). Whole UTC days of a range
+ * from the roll-ups spend/lines-repository.ts keeps (spend/commitment-rollups-repository.ts). Whole UTC days of a range
  * come from spend_commitment_daily (utilization) or spend_coverage_daily (coverage; its whole
  * months from spend_coverage_monthly), the partial days at its edges from the lines. What a
- * commitment could cover is eligibleUsage (commitment-rollups.ts), the coverage and hourly roll-ups
+ * commitment could cover is eligibleUsage (commitment-rollups-repository.ts), the coverage and hourly roll-ups
  * hold only that usage; what it did cover is coveredUsage.
  */
 

@@ -3,7 +3,7 @@ import { ROLLUP_DIMENSIONS, SERVICE_ROLLUP_DIMENSIONS } from "./rollup-columns";
 import { addLinesToDimensionRollup } from "../dimensions/rollup";
 import type { Tx } from "../transactions";
 import { type ChargeFrequency, derivedChargeFrequency } from "./charge-frequency";
-import { afterCte, commitmentRollupCtes, DROP_EMPTY_COMMITMENT_ROWS } from "./commitment-rollups";
+import { afterCte, commitmentRollupCtes, DROP_EMPTY_COMMITMENT_ROWS } from "./commitment-rollups-repository";
 
 // The spend lines (the ledger, spend_lines and the import sessions' spend_staged_lines) and the
 // roll-ups every write of them keeps right in the same statements: inserting lines, adding a whole
@@ -205,7 +205,7 @@ const ROLLUP_TABLES = ["spend_daily", "spend_service_daily", "spend_tag_daily", 
  * (`rollup_daily`, returning the days touched), then those groups grouped again into
  * spend_service_daily (`rollup_service`), then the lines' tags grouped once with the service
  * dimensions (`rollup_tag_groups`), summed into spend_tag_daily (`rollup_tags`) and upserted as they
- * are into spend_tag_service_daily (`rollup_tag_service`), then spend_commitment_daily and spend_ondemand_hourly (commitment-rollups.ts,
+ * are into spend_tag_service_daily (`rollup_tag_service`), then spend_commitment_daily and spend_ondemand_hourly (commitment-rollups-repository.ts,
  * `rollup_ondemand` last). Each upsert runs in key order, and each only after the one before (it reads its
  * count once: afterCte), so concurrent writers lock roll-up rows in one order.
  */

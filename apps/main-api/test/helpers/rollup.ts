@@ -1,4 +1,4 @@
-import { COMMITMENT_ROLLUP_DIMENSIONS, COVERAGE_ROLLUP_DIMENSIONS, ONDEMAND_ROLLUP_DIMENSIONS } from "../../src/spend/commitment-rollups";
+import { COMMITMENT_ROLLUP_DIMENSIONS, COVERAGE_ROLLUP_DIMENSIONS, ONDEMAND_ROLLUP_DIMENSIONS } from "../../src/spend/commitment-rollups-repository";
 import { TAG_SERVICE_DIMENSIONS } from "../../src/spend/lines-repository";
 import { ROLLUP_DIMENSIONS, SERVICE_ROLLUP_DIMENSIONS } from "../../src/spend/rollup-columns";
 import type { TestContext } from "./context";
