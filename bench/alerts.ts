@@ -25,7 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { anomalyServiceOver } from "../apps/main-api/src/anomalies/service";
 import { budgetServiceOver } from "../apps/main-api/src/budgets/service";
-import { budgetStatuses, specOf } from "../apps/main-api/src/budgets/status";
+import { budgetStatuses, budgetStatusReadsOver, specOf } from "../apps/main-api/src/budgets/status";
 import { forecastRepository } from "../apps/main-api/src/spend/forecast/repository";
 import { createForecastService } from "../apps/main-api/src/spend/forecast/service";
 import { spendReadsOver } from "../apps/main-api/src/spend/spend-reads";
@@ -260,7 +260,7 @@ async function statusPlanIndexes(sql: { query<T>(sql: string, params?: unknown[]
       return [];
     },
   };
-  await budgetStatuses(capture as never, budgets.map(specOf), new Date()).catch(() => undefined);
+  await budgetStatuses(budgetStatusReadsOver(capture as never), budgets.map(specOf), new Date()).catch(() => undefined);
   if (!statement) throw new Error("no status statement captured");
   const [row] = await sql.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (FORMAT JSON) ${statement.sql}`, statement.params);
   const indexes = new Set<string>();

@@ -1,7 +1,7 @@
 // Budget statuses of a whole tenant from one statement over the roll-up: periods of every length,
 // metrics, filters and currencies mixed, the forecast's history reaching across a period start, on
 // a ledger whose sums are computed by hand below.
-import { budgetStatus, budgetStatuses, type BudgetSpec } from "../src/budgets/status";
+import { type BudgetSpec, budgetStatus, budgetStatusReadsOver, budgetStatuses } from "../src/budgets/status";
 import { createTestContext, type TestContext } from "./helpers/context";
 import { signUp } from "./helpers/identity";
 import { dayLine, seedSpend } from "./helpers/spend-seed";
@@ -39,7 +39,7 @@ const budgets = (): BudgetSpec[] => [
 
 test("on 2026-10-03 12:00: spend of every period and the forecast's run rate, computed by hand", async () => {
   const now = new Date("2026-10-03T12:00:00.000Z");
-  const statuses = await budgetStatuses(ctx.prisma, budgets(), now);
+  const statuses = await budgetStatuses(budgetStatusReadsOver(ctx.prisma), budgets(), now);
   expect(statuses.map((s) => [s.period_start.slice(0, 10), s.period_end.slice(0, 10), s.spent, s.forecast])).toEqual([
     // Oct: 10 + 25 + 30 = 65. Usage history since Sep 30 (3 complete days): the mean of Sep 30 - Oct 2
     // = (1000 + 10 + 25) / 3 = 345 a day, for the days after the last day with data (Oct 4-31: 28) = 9660,
@@ -57,12 +57,12 @@ test("on 2026-10-03 12:00: spend of every period and the forecast's run rate, co
     ["2026-10-01", "2026-11-01", "0.00", "0.00"],
   ]);
   // Each is what the budget alone gives.
-  for (const [i, budget] of budgets().entries()) expect(await budgetStatus(ctx.prisma, budget, now)).toEqual(statuses[i]);
+  for (const [i, budget] of budgets().entries()) expect(await budgetStatus(budgetStatusReadsOver(ctx.prisma), budget, now)).toEqual(statuses[i]);
 });
 
 test("with fewer than 3 complete days of history there is no forecast; the period's spend is every line of the period", async () => {
   // Oct 1 06:00: the tenant's first day with data is Sep 30 (last year's line is outside every range read), 1 day ago.
-  const statuses = await budgetStatuses(ctx.prisma, budgets(), new Date("2026-10-01T06:00:00.000Z"));
+  const statuses = await budgetStatuses(budgetStatusReadsOver(ctx.prisma), budgets(), new Date("2026-10-01T06:00:00.000Z"));
   expect(statuses.map((s) => [s.spent, s.forecast])).toEqual([
     ["65.00", null],
     ["90.00", null],
@@ -76,7 +76,7 @@ test("with fewer than 3 complete days of history there is no forecast; the perio
 });
 
 test("on 2026-09-30 12:00 October's lines are in no month or quarter", async () => {
-  const statuses = await budgetStatuses(ctx.prisma, budgets(), new Date("2026-09-30T12:00:00.000Z"));
+  const statuses = await budgetStatuses(budgetStatusReadsOver(ctx.prisma), budgets(), new Date("2026-09-30T12:00:00.000Z"));
   expect(statuses.map((s) => [s.period_start.slice(0, 10), s.spent, s.forecast])).toEqual([
     ["2026-09-01", "1000.00", null],
     ["2026-07-01", "1000.00", null],

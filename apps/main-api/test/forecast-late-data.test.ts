@@ -4,7 +4,7 @@
 // forecast itself. Every expected value is worked out beside it.
 import { Decimal } from "@cloudcost/decimal";
 import request from "supertest";
-import { budgetStatus } from "../src/budgets/status";
+import { budgetStatus, budgetStatusReadsOver } from "../src/budgets/status";
 import { periodBounds } from "../src/spend/forecast/periods";
 import { computeForecast, percentile } from "../src/spend/forecast/rules";
 import { createTestContext, type TestContext } from "./helpers/context";
@@ -161,7 +161,10 @@ describe("the endpoint and budgets (database)", () => {
       thresholds: [{ percent: 100, kind: "forecast" as const }],
     });
     // 7,900 reaches 100 % of 7,900; it does not reach 100 % of 8,000, though forecast_high (8,380) does.
-    expect(await budgetStatus(ctx.prisma, spec("7900"), NOW)).toMatchObject({ forecast: "7900.00", crossed: [{ percent: 100, kind: "forecast" }] });
-    expect(await budgetStatus(ctx.prisma, spec("8000"), NOW)).toMatchObject({ forecast: "7900.00", crossed: [] });
+    expect(await budgetStatus(budgetStatusReadsOver(ctx.prisma), spec("7900"), NOW)).toMatchObject({
+      forecast: "7900.00",
+      crossed: [{ percent: 100, kind: "forecast" }],
+    });
+    expect(await budgetStatus(budgetStatusReadsOver(ctx.prisma), spec("8000"), NOW)).toMatchObject({ forecast: "7900.00", crossed: [] });
   });
 });

@@ -3,14 +3,13 @@ import { newId, TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { Decimal } from "@cloudcost/decimal";
 import { badRequest, notFound } from "@cloudcost/http";
 import { dimensionFilterOf, hasDimension } from "../spend/forecast/dimension-filter";
-import { type SpendReads, spendReadsOver } from "../spend/spend-reads";
 import type { Prisma } from "../db";
 import type { Budget } from "../generated/prisma/client";
 import { emitWebhookEvent, newEventId } from "../webhooks/events";
 import type { TenantRef } from "../context";
 import { type BudgetNotificationRepository, budgetNotificationRepository } from "./notification-repository";
 import { type BudgetRepository, budgetRepository } from "./repository";
-import { budgetStatus, budgetStatuses, queryClient, specOf } from "./status";
+import { type BudgetStatusReads, budgetStatus, budgetStatusReadsOver, budgetStatuses, specOf } from "./status";
 
 export interface BudgetServiceDeps {
   /**
@@ -20,8 +19,8 @@ export interface BudgetServiceDeps {
   prisma: Prisma;
   budgets: BudgetRepository;
   notifications: BudgetNotificationRepository;
-  /** The dimensions a budget's filters name. */
-  spendReads: Pick<SpendReads, "sql" | "dimensionSpend">;
+  /** What the statuses are read through (status.ts), and the dimensions a budget's filters name. */
+  statusReads: BudgetStatusReads;
 }
 
 export type BudgetService = ReturnType<typeof createBudgetService>;
@@ -32,7 +31,7 @@ export function budgetServiceOver(prisma: Prisma): BudgetService {
     prisma,
     budgets: budgetRepository,
     notifications: budgetNotificationRepository,
-    spendReads: spendReadsOver(queryClient(prisma)),
+    statusReads: budgetStatusReadsOver(prisma),
   });
 }
 
@@ -59,14 +58,14 @@ export function createBudgetService(deps: BudgetServiceDeps) {
   const { prisma, budgets, notifications } = deps;
 
   async function toBudget(row: Budget, now: Date): Promise<BudgetBody> {
-    return toBudgetWith(row, await budgetStatus(prisma, specOf(row), now));
+    return toBudgetWith(row, await budgetStatus(deps.statusReads, specOf(row), now));
   }
 
   /** A `dimension:<key>` filter names a dimension of the organization (400 naming it otherwise). */
   async function checkDimensionFilter(organizationId: string, filters: BudgetFilters | undefined): Promise<void> {
     const dimension = filters ? dimensionFilterOf(filters as Record<string, string[] | undefined>) : null;
     if (!dimension) return;
-    if (!(await hasDimension(deps.spendReads, organizationId, dimension.key)))
+    if (!(await hasDimension(deps.statusReads.spend, organizationId, dimension.key)))
       throw badRequest(`Invalid body: filters.dimension:${dimension.key}: no dimension ${dimension.key} in this organization`, [
         { path: `filters.dimension:${dimension.key}`, message: `no dimension ${dimension.key} in this organization` },
       ]);
@@ -101,7 +100,7 @@ export function createBudgetService(deps: BudgetServiceDeps) {
 
     async listBudgets(tenant: TenantRef, now = new Date()): Promise<{ items: BudgetBody[] }> {
       const rows = await budgets.findTenantBudgets(prisma, tenant);
-      const statuses = await budgetStatuses(prisma, rows.map(specOf), now);
+      const statuses = await budgetStatuses(deps.statusReads, rows.map(specOf), now);
       return { items: rows.map((row, i) => toBudgetWith(row, statuses[i])) };
     },
 
@@ -144,7 +143,7 @@ export function createBudgetService(deps: BudgetServiceDeps) {
      */
     async notifyThresholds(tenant: TenantRef, now = new Date()): Promise<number> {
       const rows = await budgets.findTenantBudgets(prisma, tenant);
-      const statuses = await budgetStatuses(prisma, rows.map(specOf), now);
+      const statuses = await budgetStatuses(deps.statusReads, rows.map(specOf), now);
       let sent = 0;
       for (const [i, row] of rows.entries()) {
         const status = statuses[i];

@@ -4,7 +4,7 @@ import { type Decimal, toCents } from "@cloudcost/decimal";
 import type { Prisma } from "../db";
 import type { Tx } from "../transactions";
 import { periodBounds } from "../spend/forecast/periods";
-import { type ForecastMetric, readDailySeries, readRecurringLines } from "../spend/forecast/repository";
+import { type ForecastMetric, type ForecastRepository, forecastRepository } from "../spend/forecast/repository";
 import { computeForecast, type Forecast } from "../spend/forecast/rules";
 import { dayCosts, forecastRanges, lineMatcher, recurringCharges } from "../spend/forecast/series";
 import { dimensionFilterOf, hasDimension, recurringDimensionMatcher } from "../spend/forecast/dimension-filter";
@@ -50,9 +50,23 @@ export interface BudgetStatus {
   crossed: BudgetThreshold[];
 }
 
+/** What a status is read through: one client or transaction, and the repositories read with it. */
+export interface BudgetStatusReads {
+  db: Pick<Prisma | Tx, "$queryRawUnsafe">;
+  /** The daily series and the recurring lines. */
+  forecasts: ForecastRepository;
+  /** A budget narrowed to a dimension's values: the spend query by dimension. */
+  spend: SpendReads;
+}
+
+/** The status reads over `db` with the service's repositories. */
+export function budgetStatusReadsOver(db: Pick<Prisma | Tx, "$queryRawUnsafe">): BudgetStatusReads {
+  return { db, forecasts: forecastRepository, spend: spendReadsOver(queryClient(db)) };
+}
+
 /** The budget's status now, from the daily roll-up. */
-export async function budgetStatus(db: Pick<Prisma | Tx, "$queryRawUnsafe">, budget: BudgetSpec, now: Date): Promise<BudgetStatus> {
-  const [status] = await budgetStatuses(db, [budget], now);
+export async function budgetStatus(reads: BudgetStatusReads, budget: BudgetSpec, now: Date): Promise<BudgetStatus> {
+  const [status] = await budgetStatuses(reads, [budget], now);
   return status;
 }
 
@@ -62,7 +76,8 @@ export async function budgetStatus(db: Pick<Prisma | Tx, "$queryRawUnsafe">, bud
  * budget by its currency and filters), one more the tenant's recurring series; each budget's
  * forecast is then computed as the forecast endpoint's (docs/api.md, "Spend forecast").
  */
-export async function budgetStatuses(db: Pick<Prisma | Tx, "$queryRawUnsafe">, budgets: readonly BudgetSpec[], now: Date): Promise<BudgetStatus[]> {
+export async function budgetStatuses(reads: BudgetStatusReads, budgets: readonly BudgetSpec[], now: Date): Promise<BudgetStatus[]> {
+  const { db, forecasts } = reads;
   if (budgets.length === 0) return [];
   const { organizationId, tenantId } = budgets[0];
   for (const budget of budgets)
@@ -78,27 +93,26 @@ export async function budgetStatuses(db: Pick<Prisma | Tx, "$queryRawUnsafe">, b
       .sort()
       .reverse()[0],
   });
-  const rows = await readDailySeries(
+  const rows = await forecasts.readDailySeries(
     db,
     tenant,
     widest((range) => range.days),
     budgets.map((budget) => ({ metric: budget.metric, currency: budget.currency, filters: budget.filters })),
   );
-  const lines = await readRecurringLines(
+  const lines = await forecasts.readRecurringLines(
     db,
     tenant,
     widest((range) => range.recurring),
   );
-  const reads = spendReadsOver(queryClient(db));
   const statuses: BudgetStatus[] = [];
   for (const [i, budget] of budgets.entries()) {
     const range = ranges[i].days;
     const dimension = dimensionFilterOf(budget.filters as Record<string, string[] | undefined>);
     const days = dimension
-      ? await dimensionDays(reads, budget, dimension, range)
+      ? await dimensionDays(reads.spend, budget, dimension, range)
       : dayCosts(rows.filter((row) => row.day >= range.from && row.day < range.to).map((row) => ({ day: row.day, usage: row[`u${i}`], other: row[`o${i}`] })));
     const matches = lineMatcher(budget.filters);
-    const inDimension = dimension ? await recurringDimensionMatcher(reads, organizationId, tenantId, dimension) : () => true;
+    const inDimension = dimension ? await recurringDimensionMatcher(reads.spend, organizationId, tenantId, dimension) : () => true;
     const recurring = recurringCharges(lines, budget.metric, budget.currency, (line) => matches(line) && inDimension(line));
     statuses.push(statusOf(budget, periods[i], computeForecast({ period: periods[i], now, days, recurring })));
   }
