@@ -4,7 +4,8 @@
 // estimate 1 row) put the count inside a nested loop and re-read the previous upsert's rows once
 // per line: 6,000 x 144,000 hourly rows for the last one (afterCte, spend/commitment-rollups-repository.ts).
 // These tests import that file (and a session of it, and its delete) and check the plans of the
-// roll-up statements on fresh tables.
+// roll-up statements on fresh tables: the plans, not the clock, are what regress (a 20 s bound on
+// these imports failed on a slower CI host at 22.6 s and 32 s with correct plans; bench/ measures time).
 import request from "supertest";
 import { TRANSACTION_OPTIONS } from "@cloudcost/db";
 import { deleteImportLines, insertLines, type LedgerLineInput, type LedgerTx, rollupImport, rollupImports } from "../src/spend/lines-repository";
@@ -15,13 +16,6 @@ import { rollupsMatchLines } from "./helpers/rollup";
 
 const SERVICES = 2000;
 const DAYS = 3;
-/**
- * Generous bounds for the import, the session's committing part and the delete: ~3 s each on
- * PostgreSQL here (they took 100-120 s before), 7-10 s on the embedded PGlite (WebAssembly; up to
- * 24 s while PostgreSQL ran beside it on this 2-core machine). The plan check below does not time.
- */
-const boundMs = () => (ctx.db.kind === "postgres" ? 20_000 : 60_000);
-
 let ctx: TestContext;
 let org: SignedUp;
 beforeAll(async () => {
@@ -57,12 +51,6 @@ function bill(from: number, to: number): string {
 const post = (body: string, query = "") =>
   request(ctx.app).post(`${base()}/imports${query}`).set(auth()).set("Content-Type", "text/csv").send(Buffer.from(body));
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number }> {
-  const started = performance.now();
-  const result = await fn();
-  return { result, ms: performance.now() - started };
-}
-
 async function countLines(organizationId: string): Promise<number> {
   const [row] = await ctx.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM spend_lines WHERE organization_id = $1", [organizationId]);
   return row.n;
@@ -77,27 +65,24 @@ describe("a bill of 6,000 day lines of 2,000 services (every line to the default
       .expect(200);
   });
 
-  test("imports in seconds, and its delete too; the roll-ups equal the lines", async () => {
-    const imported = await timed(() => post(bill(0, SERVICES)));
-    expect(imported.result.status).toBe(201);
-    expect(imported.result.body.data.import.rows).toBe(SERVICES * DAYS);
-    expect(imported.ms).toBeLessThan(boundMs());
+  test("imports, and deletes the import; the roll-ups equal the lines", async () => {
+    const imported = await post(bill(0, SERVICES));
+    expect(imported.status).toBe(201);
+    expect(imported.body.data.import.rows).toBe(SERVICES * DAYS);
     const sizes = await rollupsMatchLines(ctx, org.organization.id);
     expect(sizes).toMatchObject({ rows: SERVICES * DAYS, hourlyRows: SERVICES * DAYS * 24 });
 
-    const deleted = await timed(() => request(ctx.app).delete(`${base()}/imports/${imported.result.body.data.import.id}`).set(auth()));
-    expect(deleted.result.status).toBe(204);
-    expect(deleted.ms).toBeLessThan(boundMs());
+    const deleted = await request(ctx.app).delete(`${base()}/imports/${imported.body.data.import.id}`).set(auth());
+    expect(deleted.status).toBe(204);
     expect(await rollupsMatchLines(ctx, org.organization.id)).toMatchObject({ rows: 0, hourlyRows: 0 });
     expect(await countLines(org.organization.id)).toBe(0);
   }, 600_000);
 
-  test("as an import session of two parts: the part that commits it answers in seconds", async () => {
+  test("as an import session of two parts: the part that commits it completes the session", async () => {
     await post(bill(0, SERVICES / 2), "?session=many-services&part=1&parts=2").expect(201);
-    const last = await timed(() => post(bill(SERVICES / 2, SERVICES), "?session=many-services&part=2&parts=2"));
-    expect(last.result.status).toBe(201);
-    expect(last.result.body.data.session.state).toBe("completed");
-    expect(last.ms).toBeLessThan(boundMs());
+    const last = await post(bill(SERVICES / 2, SERVICES), "?session=many-services&part=2&parts=2");
+    expect(last.status).toBe(201);
+    expect(last.body.data.session.state).toBe("completed");
     expect(await countLines(org.organization.id)).toBe(SERVICES * DAYS);
     expect(await rollupsMatchLines(ctx, org.organization.id)).toMatchObject({ rows: SERVICES * DAYS, hourlyRows: SERVICES * DAYS * 24 });
   }, 600_000);
