@@ -1,9 +1,8 @@
 import { Decimal } from "@cloudcost/decimal";
 import type { Prisma } from "../db";
 import type { DimensionRepository } from "../dimensions/repository";
-import { queryClient } from "../budgets/status";
 import { spendReport } from "../spend/dimension-query";
-import { spendReadsOver } from "../spend/spend-reads";
+import type { SpendReads } from "../spend/spend-reads";
 import type { DetectedRow } from "./repository";
 import { type AnomalyFloors, detectAnomalies } from "./scoring";
 
@@ -34,17 +33,16 @@ export interface DimensionWindow {
  * 14 days before; a monthly job is expected). A value's series starts on its first day with cost.
  */
 export async function detectDimensionRows(
-  { prisma, dimensions }: { prisma: Prisma; dimensions: Pick<DimensionRepository, "findNewestVersions"> },
+  { prisma, dimensions, spendReads }: { prisma: Prisma; dimensions: Pick<DimensionRepository, "findNewestVersions">; spendReads: SpendReads },
   organizationId: string,
   tenantIds: readonly string[],
   w: DimensionWindow,
 ): Promise<DetectedRow[]> {
   const keys = [...new Set((await dimensions.findNewestVersions(prisma, organizationId)).map((version) => version.key))].sort();
   const found: DetectedRow[] = [];
-  const reads = spendReadsOver(queryClient(prisma));
   for (const key of keys) {
     const report = await spendReport(
-      reads,
+      spendReads,
       { organizationId, tenantIds: [...tenantIds] },
       {
         start: `${w.historyFrom}T00:00:00.000Z`,

@@ -159,8 +159,8 @@ export interface AnomalyServiceDeps {
   settings: Pick<SettingsRepository, "loadOrganizationSettings">;
   /** The organization's dimensions (each is monitored per value). */
   dimensions: Pick<DimensionRepository, "findNewestVersions">;
-  /** The dimensions a listing filters by, through the transaction-free client. */
-  spendReads: Pick<SpendReads, "sql" | "dimensionSpend">;
+  /** The spend query by dimension the dimension monitors score, and the dimensions a listing filters by. */
+  spendReads: SpendReads;
 }
 
 export type AnomalyService = ReturnType<typeof createAnomalyService>;
@@ -206,7 +206,7 @@ export function createAnomalyService(deps: AnomalyServiceDeps) {
       scoreThreshold: SCORE_THRESHOLD,
     });
     found.push(
-      ...(await detectDimensionRows({ prisma, dimensions: deps.dimensions }, organizationId, tenantIds, {
+      ...(await detectDimensionRows({ prisma, dimensions: deps.dimensions, spendReads: deps.spendReads }, organizationId, tenantIds, {
         historyFrom: addDays(from, -LOOKBACK_DAYS),
         from,
         end,
